@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way: source folder → AlbumMetadata (scan, EXIF) → index (AlbumCore's PhotoIndex)
+// → AlbumCore views → AlbumVFS (POSIX terms) → AlbumFUSE (kernel). See docs/design.md.
+let package = Package(
+    name: "albumfs",
+    products: [
+        .executable(name: "albumfs", targets: ["albumfs"]),
+    ],
+    targets: [
+        // Tiny system-library shims: a module map and a header, no logic.
+        .systemLibrary(name: "CFuse3", path: "Sources/CFuse3"),
+        .systemLibrary(name: "CExif", path: "Sources/CExif"),
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        .systemLibrary(name: "CSysXattr", path: "Sources/CSysXattr"),
+
+        .target(name: "AlbumCore"),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif"]),
+        .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
+        .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
+        .executableTarget(
+            name: "albumfs",
+            dependencies: ["AlbumCore", "AlbumMetadata", "AlbumSample", "AlbumVFS", "AlbumFUSE"]),
+
+        .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumCore"]),
+        .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumMetadata", "AlbumSample"]),
+        .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumVFS", "AlbumCore"]),
+        // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
+        .testTarget(name: "MountTests", dependencies: ["AlbumSample", "AlbumCore", "CSysXattr"]),
+    ]
+)

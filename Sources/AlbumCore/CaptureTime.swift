@@ -1,0 +1,162 @@
+import Foundation
+
+/// A wall-clock date and time as written on a photo, with no time zone attached.
+///
+/// The day folder of a photo is this date: the calendar day the photographer saw.
+public struct LocalDateTime: Hashable, Comparable, Sendable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    public var nanosecond: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.nanosecond = nanosecond
+    }
+
+    public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
+        if (a.year, a.month, a.day) != (b.year, b.month, b.day) { return (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+        return (a.hour, a.minute, a.second, a.nanosecond) < (b.hour, b.minute, b.second, b.nanosecond)
+    }
+
+    /// Whether every field is inside its calendar range (month 13, day 32, 25:00 are not).
+    public var isValid: Bool {
+        guard (1...12).contains(month), (0...23).contains(hour), (0...59).contains(minute),
+              (0...60).contains(second), (0..<1_000_000_000).contains(nanosecond) else { return false }
+        return (1...Calendar.daysIn(month: month, year: year)).contains(day)
+    }
+
+    /// Seconds since 1970-01-01T00:00:00 if this wall-clock time were UTC.
+    public var secondsSinceEpochAsUTC: Int64 {
+        Int64(Calendar.daysFromCivil(year: year, month: month, day: day)) * 86_400
+            + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// The calendar date, `YYYY-MM-DD`.
+    public var dayString: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    public var monthString: String { "\(pad(year, 4))-\(pad(month, 2))" }
+    public var yearString: String { pad(year, 4) }
+
+    /// ISO 8601 without zone: `2024-05-17T14:03:22.120`.
+    public var isoString: String {
+        var s = "\(dayString)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        if nanosecond != 0 {
+            var frac = pad(nanosecond, 9)
+            while frac.hasSuffix("0") { frac.removeLast() }
+            s += "." + frac
+        }
+        return s
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic, independent of any time zone database.
+enum Calendar {
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a day count since 1970-01-01 (`civil_from_days`).
+    static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
+
+func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(abs(value))
+    let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
+    return value < 0 ? "-" + padded : padded
+}
+
+/// A point in time as `stat` reports it: seconds and nanoseconds since the epoch.
+public struct Timestamp: Hashable, Comparable, Sendable {
+    public var seconds: Int64
+    public var nanoseconds: Int
+
+    public init(seconds: Int64, nanoseconds: Int = 0) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool {
+        (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
+    }
+
+    /// The wall-clock time this instant shows at a fixed UTC offset.
+    public func local(offsetSeconds: Int) -> LocalDateTime {
+        let shifted = seconds + Int64(offsetSeconds)
+        let days = Int((shifted >= 0 ? shifted : shifted - 86_399) / 86_400)
+        let secOfDay = Int(shifted - Int64(days) * 86_400)
+        let (y, m, d) = Calendar.civilFromDays(days)
+        return LocalDateTime(year: y, month: m, day: d, hour: secOfDay / 3600, minute: secOfDay % 3600 / 60,
+                             second: secOfDay % 60, nanosecond: nanoseconds)
+    }
+}
+
+/// When a photo was taken: the wall clock written on it and, when known, its UTC offset.
+public struct CaptureTime: Hashable, Sendable {
+    public var local: LocalDateTime
+    /// Seconds east of UTC; nil when the source gave no zone (plain EXIF, file names).
+    public var utcOffsetSeconds: Int?
+
+    public init(local: LocalDateTime, utcOffsetSeconds: Int? = nil) {
+        self.local = local
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// The instant, used as `st_mtime` and as the sort key. A time without a zone is read in
+    /// `zone` (the daemon's local zone), so `ls -l` shows exactly the time written on the photo.
+    public func instant(in zone: TimeZone) -> Timestamp {
+        let asUTC = local.secondsSinceEpochAsUTC
+        let offset: Int
+        if let known = utcOffsetSeconds {
+            offset = known
+        } else {
+            // Ask the zone at the guessed instant, then once more to settle DST edges.
+            let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(asUTC)))
+            offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(asUTC - Int64(guess))))
+        }
+        return Timestamp(seconds: asUTC - Int64(offset), nanoseconds: local.nanosecond)
+    }
+
+    /// ISO 8601, with the offset when known: `2024-05-17T14:03:22.12+02:00`.
+    public var isoString: String {
+        guard let offset = utcOffsetSeconds else { return local.isoString }
+        if offset == 0 { return local.isoString + "Z" }
+        let sign = offset < 0 ? "-" : "+"
+        let a = abs(offset)
+        return local.isoString + "\(sign)\(pad(a / 3600, 2)):\(pad(a % 3600 / 60, 2))"
+    }
+}

@@ -1,0 +1,81 @@
+/// Names of entries in the virtual folders: sanitised, bounded, and unique within a folder.
+public enum EntryNames {
+    /// The longest name most Linux filesystems accept, in bytes.
+    public static let maxBytes = 255
+
+    /// A name that is safe as one path component: no `/` or NUL, not `.`/`..`, at most 255 bytes
+    /// (cut on a character boundary, keeping the extension).
+    public static func sanitise(_ raw: String) -> String {
+        var name = String(raw.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+        if name.isEmpty || name == "." || name == ".." { name = "_" + name }
+        return bounded(name, maxBytes: maxBytes)
+    }
+
+    static func bounded(_ name: String, maxBytes: Int) -> String {
+        guard name.utf8.count > maxBytes else { return name }
+        let (stem, ext) = split(name)
+        let budget = max(1, maxBytes - ext.utf8.count)
+        var cut = ""
+        for ch in stem {
+            if cut.utf8.count + String(ch).utf8.count > budget { break }
+            cut.append(ch)
+        }
+        return cut + ext
+    }
+
+    /// `IMG_1.JPG` → (`IMG_1`, `.JPG`). A leading dot is not an extension.
+    static func split(_ name: String) -> (stem: String, ext: String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        let ext = String(name[dot...])
+        // An "extension" of 16 characters or more is part of the name, not a type.
+        guard ext.count <= 16, !ext.contains(" ") else { return (name, "") }
+        return (String(name[..<dot]), ext)
+    }
+
+    /// A short, stable tag for a source path (FNV-1a 64), used to tell same-named photos apart.
+    public static func tag(for sourcePath: String, hexDigits: Int = 6) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in sourcePath.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        let full = String(repeating: "0", count: 16 - hex.count) + hex
+        return String(full.prefix(hexDigits))
+    }
+
+    /// Gives each item a unique name within one folder.
+    ///
+    /// Items that want the same name are ordered by source path: the first keeps the plain name,
+    /// the others become `stem~tag.ext` with a tag derived from their source path, so the same
+    /// library always gives the same names, whatever order files were found in.
+    public static func assign(_ wanted: [(name: String, sourcePath: String)]) -> [String] {
+        var result = wanted.map { sanitise($0.name) }
+        var groups: [String: [Int]] = [:]
+        for (i, name) in result.enumerated() { groups[name, default: []].append(i) }
+        var taken = Set(result)
+        for (name, members) in groups where members.count > 1 {
+            let ordered = members.sorted { wanted[$0].sourcePath < wanted[$1].sourcePath }
+            let (stem, ext) = split(name)
+            for i in ordered.dropFirst() {
+                var digits = 6
+                var candidate: String
+                repeat {
+                    candidate = bounded(stem, maxBytes: maxBytes - ext.utf8.count - digits - 1) + "~"
+                        + tag(for: wanted[i].sourcePath, hexDigits: digits) + ext
+                    digits += 2
+                } while taken.contains(candidate) && digits <= 16
+                var n = 2
+                let base = candidate
+                while taken.contains(candidate) {
+                    let (s, e) = split(base)
+                    candidate = "\(s)-\(n)\(e)"
+                    n += 1
+                }
+                taken.insert(candidate)
+                result[i] = candidate
+            }
+        }
+        return result
+    }
+}

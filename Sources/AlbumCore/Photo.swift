@@ -1,0 +1,64 @@
+/// Image formats albumfs recognises by content.
+public enum ImageFormat: String, Sendable {
+    case jpeg
+    case png
+}
+
+/// Which file on disk a photo is, for noticing changes (size, mtime, inode) and for cache keys.
+public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var mtime: Timestamp
+
+    public init(device: UInt64, inode: UInt64, size: Int64, mtime: Timestamp) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.mtime = mtime
+    }
+}
+
+/// One photo of the library with every decision made about it.
+public struct Photo: Sendable {
+    /// Path below the library root, `/`-separated, never starting with `/`.
+    public var relativePath: String
+    public var format: ImageFormat
+    public var identity: FileIdentity
+    public var capture: CaptureDecision
+    /// `st_mtime` and the sort key: the capture time as an instant.
+    public var captureInstant: Timestamp
+    public var screenshot: ScreenshotDecision
+    /// EXIF orientation 1–8 (anything else read as 1).
+    public var orientation: Int
+    public var problems: [String]
+
+    public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
+                captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String]) {
+        self.relativePath = relativePath
+        self.format = format
+        self.identity = identity
+        self.capture = capture
+        self.captureInstant = captureInstant
+        self.screenshot = screenshot
+        self.orientation = orientation
+        self.problems = problems
+    }
+
+    /// The source file's own name.
+    public var fileName: String {
+        relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+    }
+
+    /// Folders between the library root and the file.
+    public var folders: [String] {
+        relativePath.split(separator: "/").dropLast().map(String.init)
+    }
+}
+
+/// Newest first; ties broken by name, then by source path, so every listing is deterministic.
+public func newestFirst(_ a: Photo, _ b: Photo) -> Bool {
+    if a.captureInstant != b.captureInstant { return a.captureInstant > b.captureInstant }
+    if a.fileName != b.fileName { return a.fileName < b.fileName }
+    return a.relativePath < b.relativePath
+}

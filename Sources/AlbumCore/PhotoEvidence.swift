@@ -1,0 +1,42 @@
+/// Everything the metadata reader found in one file, as raw as it was written.
+///
+/// The rules (`CaptureDateRules`, `ScreenshotRules`) turn evidence into decisions; keeping the raw
+/// strings here lets every decision say exactly which value it used or rejected.
+public struct PhotoEvidence: Sendable, Equatable {
+    public var dateTimeOriginal: String?
+    public var subSecTimeOriginal: String?
+    public var offsetTimeOriginal: String?
+    public var dateTimeDigitized: String?
+    public var subSecTimeDigitized: String?
+    public var offsetTimeDigitized: String?
+    public var xmpDateCreated: String?
+    public var xmpDateTimeOriginal: String?
+    public var make: String?
+    public var model: String?
+    public var software: String?
+    /// ExposureTime, FNumber or ISO present: the marks of a real camera exposure.
+    public var hasExposureData = false
+    public var userComment: String?
+    public var xmpUserComment: String?
+    /// PNG `tEXt`/`iTXt` `Software`.
+    public var pngSoftware: String?
+    /// EXIF Orientation as written (1–8 are meaningful; anything else is treated as 1).
+    public var orientation: Int?
+    public var pixelWidth: Int?
+    public var pixelHeight: Int?
+    /// What went wrong while reading (corrupt EXIF, truncated file); the photo stays listed.
+    public var problems: [String] = []
+
+    public init() {}
+
+    /// Whether the file carries real camera EXIF: a maker or model together with exposure data.
+    public var hasCameraEvidence: Bool {
+        let named = !(make?.trimmedValue.isEmpty ?? true) || !(model?.trimmedValue.isEmpty ?? true)
+        return named && hasExposureData
+    }
+}
+
+extension String {
+    /// The value without the blanks and NULs that EXIF writers pad strings with.
+    public var trimmedValue: String { String(DateParsing.trimmed(self)) }
+}

@@ -1,0 +1,91 @@
+/// Whether a photo is a screenshot, and the rule that said so.
+public struct ScreenshotDecision: Sendable, Equatable {
+    public var isScreenshot: Bool
+    public var reason: String
+
+    public init(isScreenshot: Bool, reason: String) {
+        self.isScreenshot = isScreenshot
+        self.reason = reason
+    }
+
+    /// The value of `user.albumfs.screenshot`: `yes (reason)` or `no (reason)`.
+    public var description: String { "\(isScreenshot ? "yes" : "no") (\(reason))" }
+}
+
+/// Sorts photos into screenshots and the rest, strongest evidence first (docs/rules.md).
+public struct ScreenshotRules: Sendable {
+    /// File-name prefixes that mark a screenshot (compared case-insensitively, Unicode-canonically).
+    public var namePrefixes: [String]
+    /// Folder names that mark a screenshot when they appear anywhere in the source path.
+    public var folderNames: [String]
+
+    public static let defaultNamePrefixes = [
+        "Screenshot", "Screen Shot", "Screen_Shot", "Captura de pantalla", "Captura de tela", "Captura de ecrã",
+        "Bildschirmfoto", "Capture d'écran", "Capture d’écran", "Schermafbeelding", "Schermata",
+        "Skärmbild", "Skjermbilde", "Skærmbillede", "Zrzut ekranu", "Snímek obrazovky", "Kuvakaappaus",
+        "Képernyőkép", "Ekran Resmi", "Ekran görüntüsü", "Снимок экрана", "Знімок екрана",
+        "スクリーンショット", "截屏", "截图", "屏幕截图", "螢幕擷取畫面", "스크린샷",
+    ]
+    public static let defaultFolderNames = [
+        "Screenshots", "Screen Shots", "Capturas de pantalla", "Capturas de tela", "Bildschirmfotos",
+        "Captures d'écran", "Captures d’écran", "Schermafbeeldingen", "Schermate", "Skärmbilder",
+        "Zrzuty ekranu", "Снимки экрана", "スクリーンショット", "截屏", "스크린샷",
+    ]
+
+    public init(namePrefixes: [String] = defaultNamePrefixes, folderNames: [String] = defaultFolderNames) {
+        self.namePrefixes = namePrefixes
+        self.folderNames = folderNames
+    }
+
+    /// - Parameters:
+    ///   - fileName: the source file's own name.
+    ///   - folders: the folders between the library root and the file.
+    public func decide(_ e: PhotoEvidence, fileName: String, folders: [String]) -> ScreenshotDecision {
+        if let c = e.userComment, c.trimmedValue.caseInsensitiveEquals("Screenshot") {
+            return .init(isScreenshot: true, reason: "exif:UserComment is Screenshot")
+        }
+        if let c = e.xmpUserComment, c.trimmedValue.caseInsensitiveEquals("Screenshot") {
+            return .init(isScreenshot: true, reason: "xmp:exif:UserComment is Screenshot")
+        }
+        if let s = e.pngSoftware, Self.isScreenshotTool(s) {
+            return .init(isScreenshot: true, reason: "png:Software is \(s.trimmedValue)")
+        }
+        if let s = e.software, s.trimmedValue.hasPrefix("Android "), !e.hasCameraEvidence,
+           (e.make?.trimmedValue.isEmpty ?? true), (e.model?.trimmedValue.isEmpty ?? true) {
+            return .init(isScreenshot: true, reason: "exif:Software is Android with no camera")
+        }
+        if e.hasCameraEvidence {
+            return .init(isScreenshot: false, reason: "camera exif")
+        }
+        if let prefix = namePrefixes.first(where: { Self.name(fileName, startsWith: $0) }) {
+            return .init(isScreenshot: true, reason: "name starts with \(prefix)")
+        }
+        if let folder = folders.first(where: { f in folderNames.contains { f.caseInsensitiveEquals($0) } }) {
+            return .init(isScreenshot: true, reason: "folder \(folder)")
+        }
+        return .init(isScreenshot: false, reason: "no screenshot signal")
+    }
+
+    /// Screenshot tools that sign their PNGs in `tEXt Software`.
+    static func isScreenshotTool(_ software: String) -> Bool {
+        let s = software.trimmedValue.lowercased()
+        return s.contains("screenshot") || s.hasPrefix("spectacle") || s.hasPrefix("flameshot")
+            || s.hasPrefix("greenshot") || s.hasPrefix("sharex") || s.hasPrefix("ksnip")
+    }
+
+    /// A prefix match that must end at a word boundary: `Screenshot_1.png`, `Screenshot.png` and
+    /// `Screenshot 2023…` match, `Screenshots-of-cats.jpg` and `Screenshotting.png` do not.
+    static func name(_ fileName: String, startsWith prefix: String) -> Bool {
+        let name = fileName.lowercased()
+        let p = prefix.lowercased()
+        guard name.hasPrefix(p) else { return false }
+        // Character-wise walk: `hasPrefix` compares canonically, so count in Characters too.
+        let rest = name.dropFirst(p.count)
+        guard let next = rest.first else { return true }
+        return !next.isLetter
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool { lowercased() == other.lowercased() }
+}

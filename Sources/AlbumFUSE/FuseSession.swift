@@ -1,0 +1,87 @@
+import AlbumCore
+import AlbumVFS
+import CFuse3
+import Foundation
+import Glibc
+
+/// Why a mount could not be made or served.
+public struct MountError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// One mounted session: creates it, mounts, serves until unmounted or signalled, cleans up.
+///
+/// The corresponding libfuse calls are `fuse_session_new`, `fuse_set_signal_handlers`,
+/// `fuse_session_mount`, `fuse_session_loop_mt`, `fuse_session_unmount`, `fuse_session_destroy`.
+public final class FuseSession {
+    private let context: FuseContext
+    private let mountpoint: String
+    private let session: OpaquePointer
+    /// argv for libfuse's option parser; owned here because the session may keep pointers into it.
+    private let argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    private let argc: Int
+    private let threads: UInt32
+
+    /// - Parameters:
+    ///   - options: kernel and libfuse `-o` options, already validated (`fsname=…`, `allow_other`).
+    ///   - debug: libfuse's own request log on stderr (`-d`).
+    public init(context: FuseContext, mountpoint: String, options: [String], debug: Bool, threads: UInt32) throws(MountError) {
+        self.context = context
+        self.mountpoint = mountpoint
+        self.threads = threads
+        var words = ["albumfs"]
+        if !options.isEmpty { words += ["-o", options.joined(separator: ",")] }
+        if debug { words.append("-d") }
+        argc = words.count
+        argv = .allocate(capacity: words.count + 1)
+        for (i, w) in words.enumerated() { argv[i] = strdup(w) }
+        argv[words.count] = nil
+        var args = fuse_args(argc: Int32(words.count), argv: argv, allocated: 0)
+        var ops = Operations.table()
+        let userdata = Unmanaged.passUnretained(context).toOpaque()
+        guard let se = fuse_session_new(&args, &ops, MemoryLayout<fuse_lowlevel_ops>.size, userdata) else {
+            Self.free(argv, argc)
+            throw MountError(description: "fuse_session_new refused the options \(options.joined(separator: ","))")
+        }
+        session = se
+    }
+
+    deinit {
+        fuse_session_destroy(session)
+        Self.free(argv, argc)
+    }
+
+    private static func free(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ argc: Int) {
+        for i in 0..<argc { Glibc.free(argv[i]) }
+        argv.deallocate()
+    }
+
+    /// Mounts and serves until the filesystem is unmounted (`fusermount3 -u`) or the process gets
+    /// SIGTERM, SIGINT or SIGHUP. `ready` runs once the mount answers requests.
+    public func run(ready: @escaping @Sendable () -> Void) throws(MountError) {
+        // A daemon started with `&` inherits SIGINT ignored, and libfuse only hooks signals that
+        // are at their default: reset it so Ctrl-C and `kill -INT` unmount cleanly.
+        signal(SIGINT, SIG_DFL)
+        guard fuse_set_signal_handlers(session) == 0 else { throw MountError(description: "cannot install signal handlers") }
+        defer { fuse_remove_signal_handlers(session) }
+        guard fuse_session_mount(session, mountpoint) == 0 else {
+            throw MountError(description: "the kernel refused to mount on \(mountpoint) (see the message above)")
+        }
+        defer { fuse_session_unmount(session) }
+        let path = mountpoint
+        // Ready means answering: stat the mount from another thread; it returns only once the
+        // loop below has answered the kernel's INIT and a GETATTR of the root.
+        Thread.detachNewThread {
+            var st = stat()
+            if stat(path, &st) == 0 { ready() }
+        }
+        guard let config = fuse_loop_cfg_create() else { throw MountError(description: "fuse_loop_cfg_create failed") }
+        defer { fuse_loop_cfg_destroy(config) }
+        fuse_loop_cfg_set_max_threads(config, threads)
+        fuse_loop_cfg_set_idle_threads(config, UInt32(max(1, threads / 2)))
+        let rc = fuse_session_loop_mt(session, config)
+        if rc < 0 && rc != -EINTR {
+            throw MountError(description: "the FUSE loop stopped: \(Errno(rawValue: -rc))")
+        }
+    }
+}

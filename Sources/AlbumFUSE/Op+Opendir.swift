@@ -1,0 +1,22 @@
+import CFuse3
+
+extension Operations {
+    /// `opendir`: the listing is fixed here, into a handle.
+    static func opendir(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
+        let ctx = FuseContext.of(req)
+        switch ctx.fs.openDirectory(UInt64(ino)) {
+        case .success(let handle):
+            fi!.pointee.fh = handle
+            // The listing of an immutable snapshot may be cached by the kernel.
+            fi!.pointee.cache_readdir = 1
+            _ = fuse_reply_open(req, fi)
+        case .failure(let e): Reply.error(req, e)
+        }
+    }
+
+    /// `releasedir`.
+    static func releasedir(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
+        FuseContext.of(req).fs.releaseDirectory(fi!.pointee.fh)
+        Reply.ok(req)
+    }
+}

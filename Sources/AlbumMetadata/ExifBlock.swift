@@ -1,0 +1,95 @@
+import AlbumCore
+import CExif
+
+/// A parsed EXIF block: a Swift owner of libexif's `ExifData`, freed in `deinit`.
+///
+/// libexif is the only EXIF parser here; this type is the one place that touches it.
+final class ExifBlock {
+    private let data: UnsafeMutablePointer<ExifData>
+    private let order: ExifByteOrder
+
+    /// Parses an APP1 payload that starts with `Exif\0\0`. Nil when libexif finds no IFD at all.
+    init?(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, let data = exif_data_new() else { return nil }
+        // Keep tags libexif does not know (OffsetTime* on older builds) and never let it "fix"
+        // values: albumfs reports what the file says.
+        exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
+        exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        bytes.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
+        self.data = data
+        self.order = exif_data_get_byte_order(data)
+        let ifds = [EXIF_IFD_0, EXIF_IFD_EXIF].map { content($0)?.pointee.count ?? 0 }
+        if ifds.allSatisfy({ $0 == 0 }) { return nil }
+    }
+
+    deinit { exif_data_unref(data) }
+
+    /// `ed->ifd[ifd]`: the macro `exif_data_get_entry` cannot be imported, so walk the tuple.
+    private func content(_ ifd: ExifIfd) -> UnsafeMutablePointer<ExifContent>? {
+        withUnsafeBytes(of: data.pointee.ifd) { raw in
+            raw.bindMemory(to: UnsafeMutablePointer<ExifContent>?.self)[Int(ifd.rawValue)]
+        }
+    }
+
+    private func entry(_ ifd: ExifIfd, _ tag: UInt32) -> UnsafeMutablePointer<ExifEntry>? {
+        guard let c = content(ifd) else { return nil }
+        return exif_content_get_entry(c, ExifTag(rawValue: tag))
+    }
+
+    /// An ASCII value, cut at the first NUL.
+    func string(_ ifd: ExifIfd, _ tag: UInt32) -> String? {
+        guard let e = entry(ifd, tag), let p = e.pointee.data, e.pointee.size > 0 else { return nil }
+        let bytes = UnsafeBufferPointer(start: p, count: Int(e.pointee.size))
+        let text = bytes.prefix { $0 != 0 }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `UserComment`: an 8-byte character-code prefix, then the text.
+    func userComment() -> String? {
+        guard let e = entry(EXIF_IFD_EXIF, 0x9286), let p = e.pointee.data, e.pointee.size > 8 else { return nil }
+        let bytes = UnsafeBufferPointer(start: p, count: Int(e.pointee.size))
+        let code = Array(bytes.prefix(8))
+        let body = Array(bytes.dropFirst(8))
+        if code.starts(with: Array("UNICODE".utf8)) {
+            // UCS-2 in the block's byte order.
+            var units: [UInt16] = []
+            var i = 0
+            while i + 1 < body.count {
+                units.append(order == EXIF_BYTE_ORDER_MOTOROLA ? UInt16(body[i]) << 8 | UInt16(body[i + 1])
+                                                                : UInt16(body[i + 1]) << 8 | UInt16(body[i]))
+                i += 2
+            }
+            return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+        }
+        return String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// A SHORT value (Orientation).
+    func short(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
+        guard let e = entry(ifd, tag), let p = e.pointee.data, e.pointee.size >= 2,
+              e.pointee.format == EXIF_FORMAT_SHORT else { return nil }
+        return Int(exif_get_short(p, order))
+    }
+
+    func has(_ ifd: ExifIfd, _ tag: UInt32) -> Bool {
+        guard let e = entry(ifd, tag) else { return false }
+        return e.pointee.size > 0
+    }
+
+    /// Fills `evidence` with every field albumfs uses.
+    func read(into e: inout PhotoEvidence) {
+        e.make = string(EXIF_IFD_0, 0x010F)
+        e.model = string(EXIF_IFD_0, 0x0110)
+        e.software = string(EXIF_IFD_0, 0x0131)
+        e.orientation = short(EXIF_IFD_0, 0x0112)
+        e.dateTimeOriginal = string(EXIF_IFD_EXIF, 0x9003)
+        e.dateTimeDigitized = string(EXIF_IFD_EXIF, 0x9004)
+        e.offsetTimeOriginal = string(EXIF_IFD_EXIF, 0x9011)
+        e.offsetTimeDigitized = string(EXIF_IFD_EXIF, 0x9012)
+        e.subSecTimeOriginal = string(EXIF_IFD_EXIF, 0x9291)
+        e.subSecTimeDigitized = string(EXIF_IFD_EXIF, 0x9292)
+        e.userComment = userComment()
+        // ExposureTime, FNumber, ISOSpeedRatings.
+        e.hasExposureData = has(EXIF_IFD_EXIF, 0x829A) || has(EXIF_IFD_EXIF, 0x829D) || has(EXIF_IFD_EXIF, 0x8827)
+    }
+}

@@ -1,0 +1,86 @@
+import AlbumCore
+import Glibc
+
+/// What one file turned out to be.
+public struct FileMetadata: Sendable {
+    public var format: ImageFormat
+    public var evidence: PhotoEvidence
+}
+
+/// Reads the header of one file: its format by content, then EXIF, XMP and PNG text.
+public enum MetadataReader {
+    /// Nil when the file is not a JPEG or PNG (including empty files shorter than a signature).
+    /// A photo whose metadata is damaged is still returned, with `evidence.problems` saying why.
+    public static func read(_ file: SourceFile) throws(Errno) -> FileMetadata? {
+        // The first read covers the whole header of most phone JPEGs (EXIF ≤ 64 KiB) in one call.
+        let first = try file.read(at: 0, count: 64 << 10)
+        guard let format = FormatSniffer.sniff(first) else { return nil }
+        let reader = CachedReader(file: file, first: first)
+        var e = PhotoEvidence()
+        switch format {
+        case .jpeg:
+            let header = try reader.header { try JPEGHeader(read: $0) }
+            e.pixelWidth = header.width
+            e.pixelHeight = header.height
+            if header.truncated { e.problems.append("header truncated") }
+            readExif(header.exif, into: &e)
+            if let xmp = header.xmp { readXMP(xmp, into: &e) }
+        case .png:
+            let header = try reader.header { try PNGHeader(read: $0) }
+            e.pixelWidth = header.width
+            e.pixelHeight = header.height
+            if header.truncated { e.problems.append("header truncated") }
+            readExif(header.exif, into: &e)
+            e.pngSoftware = header.text["Software"]
+            if let xmp = header.text["XML:com.adobe.xmp"] { readXMP(xmp, into: &e) }
+            if e.userComment == nil, let comment = header.text["Comment"] ?? header.text["Description"],
+               comment.trimmedValue == "Screenshot" {
+                e.xmpUserComment = comment
+            }
+        }
+        return FileMetadata(format: format, evidence: e)
+    }
+
+    static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
+        guard let bytes else { return }
+        guard let block = ExifBlock(bytes) else {
+            e.problems.append("corrupt EXIF")
+            return
+        }
+        block.read(into: &e)
+    }
+
+    static func readXMP(_ xmp: String, into e: inout PhotoEvidence) {
+        e.xmpDateCreated = XMPProperties.value(of: "photoshop:DateCreated", in: xmp)
+        e.xmpDateTimeOriginal = XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp)
+        e.xmpUserComment = e.xmpUserComment ?? XMPProperties.value(of: "exif:UserComment", in: xmp)
+    }
+}
+
+/// Serves reads from the first block already read, and from the file beyond it.
+private struct CachedReader {
+    let file: SourceFile
+    let first: [UInt8]
+
+    func read(_ offset: Int64, _ count: Int) throws(Errno) -> [UInt8] {
+        guard count > 0, offset >= 0 else { return [] }
+        let end = offset + Int64(count)
+        if end <= Int64(first.count) || first.count < 64 << 10 {
+            // Inside the first block, or the file is shorter than it: no further read can help.
+            guard offset < Int64(first.count) else { return [] }
+            return Array(first[Int(offset)..<Int(min(end, Int64(first.count)))])
+        }
+        return try file.read(at: offset, count: count)
+    }
+
+    /// Runs a header parser over this reader, keeping the errno of a failed read.
+    func header<H>(_ parse: ((Int64, Int) throws -> [UInt8]) throws -> H) throws(Errno) -> H {
+        do {
+            return try parse { offset, count in try read(offset, count) }
+        } catch let code as Errno {
+            throw code
+        } catch {
+            throw Errno.ioError
+        }
+    }
+}

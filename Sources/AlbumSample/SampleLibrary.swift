@@ -1,0 +1,171 @@
+import AlbumCore
+import Foundation
+import Glibc
+
+/// One file of the generated sample library, and what albumfs should make of it.
+public struct SampleItem: Sendable {
+    public var path: String
+    public var bytes: [UInt8]
+    /// Seconds since the epoch for the file's mtime.
+    public var mtime: Int64
+    /// The by-date day folder it should land in (nil: not a photo, must not be listed).
+    public var expectedDay: String?
+    public var expectedScreenshot: Bool
+    public var expectedDateSource: DateSource?
+}
+
+/// Writes a realistic little photo library: camera JPEGs from several makers (both byte orders,
+/// all eight orientations, offsets and sub-seconds), screenshots as phones and desktops write
+/// them, and the damaged and odd files real libraries hold.
+public enum SampleLibrary {
+    /// Every file's mtime unless stated: 2018-06-01T12:00:00Z.
+    public static let defaultMtime: Int64 = 1_527_854_400
+
+    public static func items() throws(EncodeError) -> [SampleItem] {
+        var items: [SampleItem] = []
+        let photo = try Encoders.jpeg(.marker(width: 96, height: 64))
+        func jpeg(_ exif: SampleExif?, image: [UInt8]? = nil, xmp: [(String, String)] = []) -> [UInt8] {
+            var out = image ?? photo
+            if !xmp.isEmpty { out = Encoders.insertingAPP1(Encoders.xmpAPP1(Encoders.xmpPacket(xmp)), into: out) }
+            if let exif { out = Encoders.insertingAPP1(exif.payload(), into: out) }
+            return out
+        }
+        func add(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
+                 mtime: Int64 = defaultMtime) {
+            items.append(SampleItem(path: path, bytes: bytes, mtime: mtime, expectedDay: day,
+                                    expectedScreenshot: shot, expectedDateSource: source))
+        }
+
+        // Cameras and phones.
+        add("DCIM/100CANON/IMG_0001.JPG", jpeg(.camera("Canon", "Canon EOS 5D Mark IV", "2023:07:14 18:22:05",
+                                                       order: .motorola, subSec: "50")),
+            day: "2023-07-14", source: .exifDateTimeOriginal)
+        add("DCIM/100CANON/IMG_0002.JPG", jpeg(.camera("Canon", "Canon EOS 5D Mark IV", "2023:07:14 18:25:00",
+                                                       order: .motorola, orientation: 6)),
+            day: "2023-07-14", source: .exifDateTimeOriginal)
+        add("Trip/IMG_0001.JPG", jpeg(.camera("Canon", "Canon EOS R6", "2023:07:14 09:00:00")),
+            day: "2023-07-14", source: .exifDateTimeOriginal)
+        add("DCIM/Camera/PXL_20240517_120304567.jpg",
+            jpeg(.camera("Google", "Pixel 8", "2024:05:17 14:03:04", subSec: "567", offset: "+02:00")),
+            day: "2024-05-17", source: .exifDateTimeOriginal)
+        add("DCIM/Camera/20240517_090000.jpg",
+            jpeg(.camera("samsung", "SM-G991B", "2024:05:17 09:00:00", offset: "+09:00")),
+            day: "2024-05-17", source: .exifDateTimeOriginal)
+        add("iPhone/IMG_1234.JPG",
+            jpeg(.camera("Apple", "iPhone 15 Pro", "2024:05:18 08:30:00", order: .motorola, subSec: "120", offset: "-07:00")),
+            day: "2024-05-18", source: .exifDateTimeOriginal)
+        add("Sony/DSC01234.JPG", jpeg(.camera("SONY", "ILCE-7M3", "2021:12:31 23:59:59")),
+            day: "2021-12-31", source: .exifDateTimeOriginal)
+        add("Fuji/DSCF0001.JPG", jpeg(.camera("FUJIFILM", "X-T4", "2021:01:01 00:00:01")),
+            day: "2021-01-01", source: .exifDateTimeOriginal)
+        add("Nikon/DSC_0001.JPG", jpeg(.camera("NIKON CORPORATION", "NIKON D750", "2020:02:29 12:00:00", order: .motorola)),
+            day: "2020-02-29", source: .exifDateTimeOriginal)
+        for o in 1...8 {
+            let image = try Encoders.jpeg(SampleImage.marker(width: 96, height: 64).stored(forOrientation: o))
+            add("Orientation/orient-\(o).jpg",
+                jpeg(.camera("Apple", "iPhone 12", "2022:03:0\(o) 10:00:00", offset: "+01:00", orientation: UInt16(o)),
+                     image: image),
+                day: "2022-03-0\(o)", source: .exifDateTimeOriginal)
+        }
+
+        // Screenshots.
+        let screen = try Encoders.png(.marker(width: 64, height: 128, tint: 200))
+        let iosXMP = Encoders.xmpPacket([("photoshop:DateCreated", "2024-05-18T09:00:00-07:00"), ("exif:UserComment", "Screenshot")])
+        add("iPhone/IMG_1300.PNG", Encoders.insertingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp", iosXMP), into: screen),
+            day: "2024-05-18", shot: true, source: .xmpDateCreated)
+        add("Pictures/Screenshots/Screenshot_20201215-090626.png", screen, day: "2020-12-15", shot: true, source: .fileName)
+        add("Pictures/Screenshot 2023-01-05 at 12.34.56.png", screen, day: "2023-01-05", shot: true, source: .fileName)
+        add("Pictures/Screenshot From 2017-05-21 12-24-03.png",
+            Encoders.insertingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), into: screen),
+            day: "2017-05-21", shot: true, source: .fileName)
+        add("Pictures/Bildschirmfoto vom 2022-03-01 um 10.00.00.png", screen, day: "2022-03-01", shot: true,
+            source: .fileName)
+        add("Pictures/Screenshots/clip.png", screen, day: "2018-06-01", shot: true, source: .fileModificationTime)
+        var android = SampleExif()
+        android.software = "Android UP1A.231005.007"
+        add("DCIM/Screenshots/Screenshot_20230301-101010_Chrome.jpg", jpeg(android), day: "2023-03-01", shot: true,
+            source: .fileName)
+        var androidNoName = SampleExif()
+        androidNoName.software = "Android TP1A.220624.014"
+        androidNoName.dateTimeOriginal = "2023:03:02 08:00:00"
+        add("Downloads/shot-42.jpg", jpeg(androidNoName), day: "2023-03-02", shot: true, source: .exifDateTimeOriginal)
+        add("Wallpapers/screenshot.jpg", jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:01 07:00:00")),
+            day: "2019-08-01", shot: false, source: .exifDateTimeOriginal)
+        add("Wallpapers/Screenshots/lake.jpg", jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:02 07:00:00")),
+            day: "2019-08-02", shot: false, source: .exifDateTimeOriginal)
+
+        // Damaged and odd files.
+        add("Edge/no-exif.jpg", photo, day: "2018-06-01", source: .fileModificationTime)
+        add("Edge/IMG_20190704_101112.jpg", photo, day: "2019-07-04", source: .fileName)
+        add("Edge/corrupt-exif.jpg", Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: photo),
+            day: "2018-06-01", source: .fileModificationTime)
+        add("Edge/empty.jpg", [], day: "2018-06-01", source: .fileModificationTime)
+        let truncated = jpeg(.camera("Canon", "Canon EOS 5D", "2017:04:01 10:00:00"))
+        add("Edge/truncated.jpg", Array(truncated.prefix(truncated.count - photo.count + 40)), day: "2017-04-01",
+            source: .exifDateTimeOriginal)
+        add("Edge/png-named.jpeg", screen, day: "2018-06-01", source: .fileModificationTime)
+        add("Edge/jpeg-named.png", jpeg(.camera("Canon", "Canon EOS 5D", "2016:02:03 04:05:06")),
+            day: "2016-02-03", source: .exifDateTimeOriginal)
+        var sentinel = SampleExif()
+        sentinel.dateTimeOriginal = "0000:00:00 00:00:00"
+        sentinel.dateTimeDigitized = "2002:12:08 12:00:00"
+        add("Edge/sentinel.jpg", jpeg(sentinel), day: "2018-06-01", source: .fileModificationTime)
+        var blank = SampleExif()
+        blank.dateTimeOriginal = "    :  :     :  :  "
+        blank.dateTimeDigitized = "2016:10:10 10:10:10"
+        add("Edge/blank-date.jpg", jpeg(blank), day: "2016-10-10", source: .exifDateTimeDigitized)
+        var future = SampleExif()
+        future.dateTimeOriginal = "2099:01:01 00:00:00"
+        add("Edge/future.jpg", jpeg(future), day: "2018-06-01", source: .fileModificationTime)
+        add("Edge/xmp-only.jpg", jpeg(nil, xmp: [("photoshop:DateCreated", "2015-05-05T05:05:05+05:30")]),
+            day: "2015-05-05", source: .xmpDateCreated)
+        add("Edge/notes.txt", Array("not a photo\n".utf8), day: nil)
+        add(".hidden/IMG_9999.JPG", photo, day: nil)
+        add("@eaDir/IMG_0001.JPG/SYNOPHOTO_THUMB_M.jpg", photo, day: nil)
+        return items
+    }
+
+    /// Writes the sample library into `folder` (created if missing) and returns what it wrote.
+    @discardableResult
+    public static func write(to folder: String) throws -> [SampleItem] {
+        let items = try items()
+        for item in items {
+            try writeFile(folder + "/" + item.path, item.bytes, mtime: item.mtime)
+        }
+        // A link loop and a link out of the library: neither may be followed.
+        try? FileManager.default.removeItem(atPath: folder + "/Edge/loop")
+        try? FileManager.default.removeItem(atPath: folder + "/Edge/outside")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/Edge/loop", withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/Edge/outside", withDestinationPath: "/usr/share")
+        return items
+    }
+
+    /// Writes `count` small camera JPEGs with distinct capture times over ten years, for benchmarks.
+    public static func writeBulk(to folder: String, count: Int) throws {
+        let image = try Encoders.jpeg(.marker(width: 32, height: 24))
+        let start: Int64 = 1_420_070_400  // 2015-01-01
+        for i in 0..<count {
+            let t = Timestamp(seconds: start + Int64(i) * 31_536 + Int64(i % 97) * 60).local(offsetSeconds: 0)
+            let date = "\(t.yearString):\(String(t.monthString.suffix(2))):\(String(t.dayString.suffix(2))) "
+                + "\(pad2(t.hour)):\(pad2(t.minute)):\(pad2(t.second))"
+            let exif = SampleExif.camera(i % 2 == 0 ? "Canon" : "Apple", i % 2 == 0 ? "Canon EOS R6" : "iPhone 14", date,
+                                         order: i % 2 == 0 ? .motorola : .intel)
+            let name = String(format: "bulk/%03d/IMG_%06d.JPG", i / 1000, i)
+            try writeFile(folder + "/" + name, Encoders.insertingAPP1(exif.payload(), into: image), mtime: defaultMtime)
+        }
+    }
+
+    static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    static func writeFile(_ path: String, _ bytes: [UInt8], mtime: Int64) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw EncodeError(description: "cannot write \(path): \(Errno.current)")
+        }
+        var times = [timespec(tv_sec: Int(mtime), tv_nsec: 0), timespec(tv_sec: Int(mtime), tv_nsec: 0)]
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else {
+            throw EncodeError(description: "cannot set mtime of \(path): \(Errno.current)")
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import AlbumCore
+import Glibc
+import Synchronization
+
+/// The mounted filesystem in POSIX terms: inodes, entries, attributes and errno, with no FUSE.
+///
+/// Every operation returns `Result<_, Errno>`; the FUSE adapter turns each into one reply. The
+/// tree is an immutable snapshot swapped as a whole, so readers never wait on a rebuild.
+public final class AlbumFileSystem: Sendable {
+    public let sourceRoot: String
+    public let owner: Owner
+    private let inodes = InodeAllocator()
+    // The current library and its node table; replaced whole by `update`.
+    private let snapshot: Mutex<(library: Library, table: NodeTable)>
+    private let originals = HandleTable<OpenOriginal>()
+    private let directories = HandleTable<[(inode: UInt64, name: String)]>()
+    private let problems: OnceLog
+
+    /// - Parameter log: where read problems are reported (once per file).
+    public init(library: Library, sourceRoot: String, owner: Owner, log: @escaping @Sendable (String) -> Void) {
+        self.sourceRoot = sourceRoot
+        self.owner = owner
+        self.problems = OnceLog(sink: log)
+        let table = NodeTable(library: library, inodes: inodes)
+        self.snapshot = Mutex((library, table))
+    }
+
+    /// Replaces the tree; inode numbers of paths that stay are kept.
+    public func update(_ library: Library) {
+        let table = NodeTable(library: library, inodes: inodes)
+        snapshot.withLock { $0 = (library, table) }
+    }
+
+    private var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+
+    // MARK: Names and attributes
+
+    /// The corresponding FUSE operation is `lookup`.
+    public func lookup(parent: UInt64, name: String) -> Result<Attributes, Errno> {
+        let s = current
+        guard let dir = s.table[parent] else { return .failure(.notFound) }
+        guard case .folder(let folder, let children) = dir.kind else { return .failure(.notDirectory) }
+        if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
+        if name == "." { return .success(attributes(dir, s)) }
+        if name == ".." { return s.table[dir.parent].map { .success(attributes($0, s)) } ?? .failure(.notFound) }
+        guard let index = folder.index(named: name), let node = s.table[children[index]] else { return .failure(.notFound) }
+        return .success(attributes(node, s))
+    }
+
+    /// The corresponding FUSE operation is `getattr`.
+    public func attributes(of inode: UInt64) -> Result<Attributes, Errno> {
+        let s = current
+        guard let node = s.table[inode] else { return .failure(.notFound) }
+        return .success(attributes(node, s))
+    }
+
+    private func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+        switch node.kind {
+        case .folder(let folder, _):
+            return Attributes(inode: node.inode, kind: .directory, permissions: 0o555,
+                              linkCount: UInt32(2 + folder.subfolderCount), size: 4096, mtime: node.mtime,
+                              uid: owner.uid, gid: owner.gid)
+        case .file(let content):
+            let size: Int64
+            switch content {
+            case .original(let i): size = s.library.photos[i].identity.size
+            }
+            return Attributes(inode: node.inode, kind: .regular, permissions: 0o444, linkCount: 1, size: size,
+                              mtime: node.mtime, uid: owner.uid, gid: owner.gid)
+        }
+    }
+
+    // MARK: Directories
+
+    /// The corresponding FUSE operation is `opendir`. The listing is fixed at open, so a
+    /// rebuild during `ls` never skips or repeats an entry.
+    public func openDirectory(_ inode: UInt64) -> Result<UInt64, Errno> {
+        let s = current
+        guard let node = s.table[inode] else { return .failure(.notFound) }
+        guard case .folder(let folder, let children) = node.kind else { return .failure(.notDirectory) }
+        var listing = [(inode: node.inode, name: "."), (inode: node.parent, name: "..")]
+        listing.reserveCapacity(children.count + 2)
+        for (i, child) in children.enumerated() { listing.append((child, folder.children[i].name)) }
+        return .success(directories.insert(listing))
+    }
+
+    /// The corresponding FUSE operations are `readdir` and `readdirplus`. Offsets: 0 is the
+    /// start, entry k (0 `.`, 1 `..`, then children newest first) carries next offset k + 1.
+    public func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
+        guard let listing = directories.get(handle) else { return .failure(.badFileDescriptor) }
+        let s = current
+        var out: [DirectoryEntry] = []
+        var k = max(0, offset)
+        while k < listing.count && out.count < limit {
+            if let node = s.table[listing[k].inode] {
+                out.append(DirectoryEntry(name: listing[k].name, attributes: attributes(node, s), nextOffset: k + 1))
+            }
+            k += 1
+        }
+        return .success(out)
+    }
+
+    /// The corresponding FUSE operation is `releasedir`.
+    public func releaseDirectory(_ handle: UInt64) { directories.remove(handle) }
+
+    // MARK: Files
+
+    /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS.
+    public func open(_ inode: UInt64, flags: Int32) -> Result<UInt64, Errno> {
+        let s = current
+        guard let node = s.table[inode] else { return .failure(.notFound) }
+        guard case .file(let content) = node.kind else { return .failure(.isDirectory) }
+        if flags & O_ACCMODE != O_RDONLY || flags & (O_TRUNC | O_APPEND | O_CREAT) != 0 {
+            return .failure(.readOnlyFileSystem)
+        }
+        switch content {
+        case .original(let i):
+            let photo = s.library.photos[i]
+            let path = sourceRoot + "/" + photo.relativePath
+            var fd: Int32
+            repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
+            guard fd >= 0 else {
+                let e = Errno.current
+                problems.log(path, "albumfs: cannot open \(photo.relativePath): \(e)")
+                // A vanished original is "not found"; anything else is the source's fault, not the
+                // caller's: EIO (docs/errno.md).
+                return .failure(e == .notFound ? .notFound : .ioError)
+            }
+            return .success(originals.insert(OpenOriginal(fd: fd)))
+        }
+    }
+
+    /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
+    public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        guard let file = originals.get(handle) else { return .failure(.badFileDescriptor) }
+        var filled = 0
+        while filled < buffer.count {
+            let n = pread(file.fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = Errno.current
+                problems.log("read:\(file.fd)", "albumfs: read failed: \(e)")
+                return .failure(.ioError)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return .success(filled)
+    }
+
+    /// The corresponding FUSE operation is `release`.
+    public func release(_ handle: UInt64) { originals.remove(handle) }
+
+    /// Open original descriptors (for leak checks in tests).
+    public var openFileCount: Int { originals.count }
+
+    // MARK: Extended attributes
+
+    /// The corresponding FUSE operation is `getxattr`.
+    public func extendedAttribute(_ inode: UInt64, name: String) -> Result<[UInt8], Errno> {
+        switch extendedAttributes(inode) {
+        case .failure(let e): return .failure(e)
+        case .success(let list):
+            guard let value = list.first(where: { $0.0 == name })?.1 else { return .failure(.noAttribute) }
+            return .success(Array(value.utf8))
+        }
+    }
+
+    /// The corresponding FUSE operation is `listxattr`.
+    public func extendedAttributeNames(_ inode: UInt64) -> Result<[String], Errno> {
+        extendedAttributes(inode).map { $0.map(\.0) }
+    }
+
+    private func extendedAttributes(_ inode: UInt64) -> Result<[(String, String)], Errno> {
+        let s = current
+        guard let node = s.table[inode] else { return .failure(.notFound) }
+        guard case .file(let content) = node.kind else { return .success([]) }
+        switch content {
+        case .original(let i): return .success(ExtendedAttributes.of(s.library.photos[i], sourceRoot: sourceRoot))
+        }
+    }
+
+    // MARK: Filesystem
+
+    /// The corresponding FUSE operation is `statfs`.
+    public func statistics() -> FileSystemStatistics {
+        let s = current
+        let bytes = s.library.photos.reduce(Int64(0)) { $0 + max(0, $1.identity.size) }
+        return FileSystemStatistics(blockSize: 4096, blocks: UInt64((bytes + 4095) / 4096),
+                                    files: UInt64(s.table.nodes.count), nameMax: UInt64(EntryNames.maxBytes))
+    }
+}

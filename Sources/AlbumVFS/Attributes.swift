@@ -1,0 +1,41 @@
+import AlbumCore
+
+/// What `stat` shows for a node, in POSIX terms.
+public struct Attributes: Sendable, Equatable {
+    public enum Kind: Sendable { case directory, regular }
+
+    public var inode: UInt64
+    public var kind: Kind
+    /// Permission bits only (`0o444`, `0o555`); the FUSE adapter adds the file type.
+    public var permissions: UInt32
+    public var linkCount: UInt32
+    public var size: Int64
+    public var mtime: Timestamp
+    public var uid: UInt32
+    public var gid: UInt32
+}
+
+/// One entry of a directory listing, with the offset of the entry after it.
+public struct DirectoryEntry: Sendable {
+    public var name: String
+    public var attributes: Attributes
+    public var nextOffset: Int
+}
+
+/// `statfs` figures.
+public struct FileSystemStatistics: Sendable {
+    public var blockSize: UInt64
+    public var blocks: UInt64
+    public var files: UInt64
+    public var nameMax: UInt64
+}
+
+/// The user who owns every node: the one who mounted.
+public struct Owner: Sendable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public init(uid: UInt32, gid: UInt32) {
+        self.uid = uid
+        self.gid = gid
+    }
+}

@@ -1,0 +1,20 @@
+import AlbumCore
+
+/// The `user.albumfs.*` attributes that explain every decision about a photo (docs/xattrs.md).
+enum ExtendedAttributes {
+    static let prefix = "user.albumfs."
+
+    static func of(_ photo: Photo, sourceRoot: String) -> [(String, String)] {
+        var list: [(String, String)] = [
+            ("source", sourceRoot + "/" + photo.relativePath),
+            ("capture_time", photo.capture.time.isoString),
+            ("date_source", photo.capture.source.rawValue),
+        ]
+        if !photo.capture.rejected.isEmpty { list.append(("date_rejected", photo.capture.rejected.joined(separator: "; "))) }
+        list.append(("screenshot", photo.screenshot.description))
+        list.append(("format", photo.format.rawValue))
+        list.append(("orientation", String(photo.orientation)))
+        if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
+        return list.map { (prefix + $0.0, $0.1) }
+    }
+}

@@ -1,0 +1,64 @@
+import AlbumCore
+
+/// A node of the mounted tree: a virtual folder or file, with its inode number and parent.
+struct Node: Sendable {
+    enum Kind: Sendable {
+        case folder(VirtualFolder, children: [UInt64])
+        case file(FileContent)
+    }
+
+    let inode: UInt64
+    let parent: UInt64
+    let kind: Kind
+    let mtime: Timestamp
+}
+
+/// Gives every virtual path an inode number that never changes while the mount lives, even
+/// when the tree is rebuilt (a path seen again gets its old number back).
+final class InodeAllocator: @unchecked Sendable {
+    // Protected by `lock`.
+    private var numbers: [String: UInt64] = ["": 1]
+    private var next: UInt64 = 2
+    private let lock = NSLockShim()
+
+    func inode(for path: String) -> UInt64 {
+        lock.withLock {
+            if let n = numbers[path] { return n }
+            let n = next
+            next += 1
+            numbers[path] = n
+            return n
+        }
+    }
+}
+
+/// An immutable snapshot of the mounted tree: inode → node.
+struct NodeTable: Sendable {
+    static let rootInode: UInt64 = 1
+    let nodes: [UInt64: Node]
+
+    init(library: Library, inodes: InodeAllocator) {
+        var nodes: [UInt64: Node] = [:]
+        nodes.reserveCapacity(library.photos.count * 4)
+        func add(_ folder: VirtualFolder, path: String, inode: UInt64, parent: UInt64) {
+            var children: [UInt64] = []
+            children.reserveCapacity(folder.children.count)
+            for child in folder.children {
+                let childPath = path.isEmpty ? child.name : path + "/" + child.name
+                let childInode = inodes.inode(for: childPath)
+                children.append(childInode)
+                switch child {
+                case .folder(let sub):
+                    add(sub, path: childPath, inode: childInode, parent: inode)
+                case .file(_, let content, let mtime):
+                    nodes[childInode] = Node(inode: childInode, parent: inode, kind: .file(content), mtime: mtime)
+                }
+            }
+            nodes[inode] = Node(inode: inode, parent: parent, kind: .folder(folder, children: children), mtime: folder.mtime)
+        }
+        add(library.root, path: "", inode: Self.rootInode, parent: Self.rootInode)
+        self.nodes = nodes
+    }
+
+    subscript(inode: UInt64) -> Node? { nodes[inode] }
+}

@@ -1,0 +1,49 @@
+import AlbumCore
+import Glibc
+import Synchronization
+
+/// An original opened for reading; closes its descriptor when the last reference goes.
+final class OpenOriginal: Sendable {
+    let fd: Int32
+    init(fd: Int32) { self.fd = fd }
+    deinit { close(fd) }
+}
+
+/// File and directory handles given to the kernel (`fi->fh`), numbered from 1.
+final class HandleTable<Value: Sendable>: Sendable {
+    private struct State {
+        var next: UInt64 = 1
+        var open: [UInt64: Value] = [:]
+    }
+    // Protects the handle map and the counter; never held while doing I/O.
+    private let state = Mutex(State())
+
+    func insert(_ value: Value) -> UInt64 {
+        state.withLock { s in
+            let h = s.next
+            s.next += 1
+            s.open[h] = value
+            return h
+        }
+    }
+
+    func get(_ handle: UInt64) -> Value? { state.withLock { $0.open[handle] } }
+
+    @discardableResult
+    func remove(_ handle: UInt64) -> Value? { state.withLock { $0.open.removeValue(forKey: handle) } }
+
+    var count: Int { state.withLock { $0.open.count } }
+}
+
+/// Logs each problem once, so a broken file read a thousand times fills no log.
+final class OnceLog: Sendable {
+    private let seen = Mutex(Set<String>())
+    private let sink: @Sendable (String) -> Void
+
+    init(sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
+
+    func log(_ key: String, _ message: @autoclosure () -> String) {
+        let first = seen.withLock { $0.insert(key).inserted }
+        if first { sink(message()) }
+    }
+}

@@ -1,0 +1,7 @@
+#ifndef ALBUMFS_CPNG_SHIM_H
+#define ALBUMFS_CPNG_SHIM_H
+// Only libpng's "simplified" API is used: it reports errors through return values instead of
+// setjmp/longjmp, which Swift cannot survive. zlib's crc32 is needed to write extra chunks.
+#include <png.h>
+#include <zlib.h>
+#endif

@@ -1,0 +1,84 @@
+/// What the command line asks for.
+enum Command {
+    case help
+    case version
+    case mount(MountOptions)
+    case sample(folder: String, count: Int?)
+}
+
+/// Parses `albumfs`'s arguments. Options may come before or after the two paths, as mount(8)
+/// and fstab's `mount.fuse3` pass them (`albumfs SOURCE MOUNTPOINT -o opts`).
+enum CommandLineParser {
+    static func parse(_ args: [String]) throws(CLIError) -> Command {
+        if args.first == "sample" { return try parseSample(Array(args.dropFirst())) }
+        var options = MountOptions()
+        var positional: [String] = []
+        var i = 0
+        func value(_ flag: String) throws(CLIError) -> String {
+            i += 1
+            guard i < args.count else { throw CLIError(.usage, "albumfs: \(flag) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            let a = args[i]
+            switch a {
+            case "-h", "--help": return .help
+            case "-V", "--version": return .version
+            case "-f": options.foreground = true
+            case "-d", "-odebug": options.debug = true; options.foreground = true
+            case "-s": options.singleThreaded = true
+            case "-o": try applyOptions(try value("-o"), &options)
+            case "--": positional += args[(i + 1)...]; i = args.count; continue
+            default:
+                if a.hasPrefix("--daemon-ready-fd=") {
+                    guard let fd = Int32(a.dropFirst("--daemon-ready-fd=".count)) else {
+                        throw CLIError(.usage, "albumfs: bad \(a)")
+                    }
+                    options.readyFD = fd
+                } else if a.hasPrefix("-o") {
+                    try applyOptions(String(a.dropFirst(2)), &options)
+                } else if a.hasPrefix("-") && a.count > 1 {
+                    throw CLIError(.usage, "albumfs: unknown flag '\(a)' (see albumfs --help)")
+                } else {
+                    positional.append(a)
+                }
+            }
+            i += 1
+        }
+        guard positional.count == 2 else {
+            throw CLIError(.usage, positional.count < 2
+                ? "albumfs: need SOURCE and MOUNTPOINT (usage: albumfs [options] SOURCE MOUNTPOINT)"
+                : "albumfs: too many arguments: \(positional.dropFirst(2).joined(separator: " "))")
+        }
+        options.source = positional[0]
+        options.mountpoint = positional[1]
+        return .mount(options)
+    }
+
+    static func applyOptions(_ list: String, _ options: inout MountOptions) throws(CLIError) {
+        for word in list.split(separator: ",", omittingEmptySubsequences: true) {
+            try OptionTable.apply(String(word), to: &options)
+        }
+    }
+
+    static func parseSample(_ args: [String]) throws(CLIError) -> Command {
+        var folder: String?
+        var count: Int?
+        var i = 0
+        while i < args.count {
+            if args[i] == "--count" {
+                guard i + 1 < args.count, let n = Int(args[i + 1]), n > 0, n <= 10_000_000 else {
+                    throw CLIError(.usage, "albumfs sample: --count needs a number from 1 to 10000000")
+                }
+                count = n
+                i += 2
+                continue
+            }
+            guard folder == nil, !args[i].hasPrefix("-") else { throw CLIError(.usage, "albumfs sample: unexpected '\(args[i])'") }
+            folder = args[i]
+            i += 1
+        }
+        guard let folder else { throw CLIError(.usage, "albumfs sample: need a folder (usage: albumfs sample DIR [--count N])") }
+        return .sample(folder: folder, count: count)
+    }
+}

@@ -1,0 +1,66 @@
+import AlbumCore
+
+/// Everything `albumfs SOURCE MOUNTPOINT` was told.
+struct MountOptions {
+    var source = ""
+    var mountpoint = ""
+    var foreground = false
+    var debug = false
+    var singleThreaded = false
+    /// Options passed on to libfuse and the kernel (`allow_other`, `fsname=…`).
+    var fuseOptions: [String] = []
+    var screenshotNames = ScreenshotRules.defaultNamePrefixes
+    var screenshotFolders = ScreenshotRules.defaultFolderNames
+    /// Where a background daemon writes its log (default: nowhere, like sshfs).
+    var logFile: String?
+    /// Internal: the pipe on which a daemon tells its launcher that the mount answers.
+    var readyFD: Int32?
+}
+
+/// The `-o` options albumfs understands, and how each is checked.
+enum OptionTable {
+    /// Standard FUSE/kernel options that take no value and are passed through.
+    static let fuseFlags: Set<String> = [
+        "allow_other", "allow_root", "default_permissions", "auto_unmount", "ro", "rw",
+        "atime", "noatime", "relatime", "dev", "nodev", "suid", "nosuid", "exec", "noexec",
+        "sync", "async", "dirsync",
+    ]
+    /// Standard FUSE options that take a value and are passed through.
+    static let fuseValues: Set<String> = ["fsname", "subtype", "max_read"]
+    /// Words that mount(8) and fstab hand to every helper; they mean nothing to the filesystem.
+    static let mountHelperNoise: Set<String> = ["defaults", "auto", "noauto", "user", "nouser", "users", "_netdev", "nofail"]
+
+    /// Applies one `-o` word to `options`, or says what is wrong with it.
+    static func apply(_ word: String, to options: inout MountOptions) throws(CLIError) {
+        let (key, value): (String, String?) = {
+            guard let eq = word.firstIndex(of: "=") else { return (word, nil) }
+            return (String(word[..<eq]), String(word[word.index(after: eq)...]))
+        }()
+        if key.isEmpty { return }
+        if mountHelperNoise.contains(key) || key.hasPrefix("x-") || key == "comment" { return }
+        if fuseFlags.contains(key) {
+            guard value == nil else { throw CLIError(.usage, "albumfs: option '\(key)' takes no value (got '\(word)')") }
+            options.fuseOptions.append(key)
+            return
+        }
+        if fuseValues.contains(key) {
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=…") }
+            if key == "max_read", UInt32(value) == nil || UInt32(value) == 0 {
+                throw CLIError(.usage, "albumfs: option 'max_read' takes a positive number of bytes (got '\(value)')")
+            }
+            options.fuseOptions.append(key + "=" + value)
+            return
+        }
+        switch key {
+        case "screenshot_names", "screenshot_folders":
+            guard let value else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=Screenshot|Captura") }
+            let list = value.split(separator: "|").map(String.init).filter { !$0.isEmpty }
+            if key == "screenshot_names" { options.screenshotNames = list } else { options.screenshotFolders = list }
+        case "logfile":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'logfile' needs a path, as in logfile=/tmp/albumfs.log") }
+            options.logFile = value
+        default:
+            throw CLIError(.usage, "albumfs: unknown option '\(key)' (see albumfs --help)")
+        }
+    }
+}

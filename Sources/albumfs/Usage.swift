@@ -1,0 +1,32 @@
+enum Usage {
+    static let version = "albumfs 0.1.0"
+
+    static let text = """
+    usage: albumfs [options] SOURCE MOUNTPOINT
+           albumfs sample DIR [--count N]
+           albumfs --help | --version
+
+    Mounts the photo library in SOURCE read-only at MOUNTPOINT as virtual folders:
+      by-date/YYYY/YYYY-MM/YYYY-MM-DD/   screenshots/   non-screenshots/
+    newest first, each file's mtime its capture time. Unmount with: fusermount3 -u MOUNTPOINT
+
+    options:
+      -f                 stay in the foreground (default: go to the background once mounted)
+      -d                 debug: stay in the foreground and log every request
+      -s                 serve requests on one thread
+      -o opt[,opt...]    mount options:
+         allow_other, allow_root, default_permissions, auto_unmount, ro, fsname=NAME,
+         subtype=NAME, max_read=N, noatime, nodev, nosuid, noexec ...   (standard FUSE options)
+         screenshot_names=A|B|...    file-name prefixes that mark a screenshot
+         screenshot_folders=A|B|...  folder names that mark a screenshot
+         logfile=PATH                where a background daemon logs (default: none)
+      -h, --help         this text
+      -V, --version      the version
+
+    albumfs sample DIR writes a small sample library (cameras, screenshots, damaged files);
+    with --count N it writes N small camera JPEGs instead (for benchmarks).
+
+    exit codes: 0 mounted, 1 mount failed, 2 bad command line, 3 bad SOURCE,
+                4 bad MOUNTPOINT, 5 FUSE not available.   See docs/cli.md.
+    """
+}

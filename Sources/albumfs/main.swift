@@ -1,0 +1,27 @@
+import Glibc
+
+/// The whole program is in functions and types: FUSE callbacks must never be formed in
+/// top-level code (../SWIFT-FUSE.md), and exit codes are decided in one place.
+enum AlbumFSMain {
+    static func main(_ arguments: [String]) -> Int32 {
+        do throws(CLIError) {
+            switch try CommandLineParser.parse(arguments) {
+            case .help:
+                print(Usage.text)
+                return ExitCode.success.rawValue
+            case .version:
+                print(Usage.version)
+                return ExitCode.success.rawValue
+            case .sample(let folder, let count):
+                return try SampleCommand.run(folder: folder, count: count)
+            case .mount(let options):
+                return try MountCommand.run(options, arguments: arguments)
+            }
+        } catch {
+            Log.line(error.message)
+            return error.code.rawValue
+        }
+    }
+}
+
+exit(AlbumFSMain.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,207 @@
+import AlbumCore
+import AlbumSample
+import Foundation
+import CSysXattr
+import Glibc
+import XCTest
+
+/// The tree a user sees for the generated sample library: folders, names, order, mtimes, bytes.
+final class LibraryLayoutTests: XCTestCase {
+    var source: SampleSource!
+    var mount: Mount!
+
+    override func setUpWithError() throws {
+        source = try SampleSource()
+        mount = try Mount(source: source.path)
+    }
+
+    override func tearDown() {
+        mount?.finish()
+        source?.remove()
+    }
+
+    /// Every file below `folder` in the mount, as paths relative to the mount.
+    func files(under folder: String) -> [String] {
+        var out: [String] = []
+        var pending = [folder]
+        while let f = pending.popLast() {
+            for name in readdirNames(mount.path(f)) ?? [] {
+                let rel = f + "/" + name
+                let st = statOf(mount.path(rel))!
+                if st.st_mode & S_IFMT == S_IFDIR { pending.append(rel) } else { out.append(rel) }
+            }
+        }
+        return out
+    }
+
+    func testRootHoldsTheThreeViews() {
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots"])
+    }
+
+    func testEveryPhotoIsOnceInByDateOnItsDayAndInExactlyOneFlatView() {
+        var byDate: [String: [String]] = [:]
+        for f in files(under: "by-date") {
+            let src = xattr(mount.path(f), "user.albumfs.source")!
+            byDate[String(src.dropFirst(source.path.count + 1)), default: []].append(f)
+        }
+        var shots: [String: Int] = [:], others: [String: Int] = [:]
+        for f in files(under: "screenshots") {
+            shots[String(xattr(mount.path(f), "user.albumfs.source")!.dropFirst(source.path.count + 1)), default: 0] += 1
+        }
+        for f in files(under: "non-screenshots") {
+            others[String(xattr(mount.path(f), "user.albumfs.source")!.dropFirst(source.path.count + 1)), default: 0] += 1
+        }
+        for item in source.items {
+            guard let day = item.expectedDay else {
+                XCTAssertNil(byDate[item.path], "\(item.path) is not a photo and must not be listed")
+                continue
+            }
+            let places = byDate[item.path] ?? []
+            XCTAssertEqual(places.count, 1, "\(item.path) in by-date: \(places)")
+            if let place = places.first {
+                let parts = place.split(separator: "/").map(String.init)
+                XCTAssertEqual(Array(parts[1...3]), [String(day.prefix(4)), String(day.prefix(7)), day], item.path)
+            }
+            XCTAssertEqual(shots[item.path] ?? 0, item.expectedScreenshot ? 1 : 0, "screenshots/ for \(item.path)")
+            XCTAssertEqual(others[item.path] ?? 0, item.expectedScreenshot ? 0 : 1, "non-screenshots/ for \(item.path)")
+            if let expected = item.expectedDateSource, let place = places.first {
+                XCTAssertEqual(xattr(mount.path(place), "user.albumfs.date_source"), expected.rawValue, item.path)
+            }
+        }
+    }
+
+    func testEveryListingIsNewestFirstInReaddirOrderAndMtimesAgree() {
+        var pending = [""]
+        var folders = 0
+        while let f = pending.popLast() {
+            let names = readdirNames(mount.path(f))!
+            folders += 1
+            let stats = names.map { statOf(mount.path(f.isEmpty ? $0 : f + "/" + $0))! }
+            let times = stats.map { Timestamp(seconds: Int64($0.st_mtim.tv_sec), nanoseconds: $0.st_mtim.tv_nsec) }
+            if f.hasPrefix("by-date") && f.split(separator: "/").count < 4 {
+                // Year, month and day folders: names newest first.
+                XCTAssertEqual(names, names.sorted(by: >), "folder order in \(f)")
+            }
+            if !f.isEmpty && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
+                XCTAssertEqual(times, times.sorted(by: >), "readdir order vs mtime in \(f): \(names)")
+            }
+            for (name, st) in zip(names, stats) where st.st_mode & S_IFMT == S_IFDIR {
+                pending.append(f.isEmpty ? name : f + "/" + name)
+            }
+        }
+        XCTAssertGreaterThan(folders, 10)
+    }
+
+    func testCaptureTimeIsTheMtime() throws {
+        // The Pixel photo: 2024:05:17 14:03:04.567 at +02:00 is 12:03:04.567 UTC.
+        let st = try XCTUnwrap(statOf(mount.path("by-date/2024/2024-05/2024-05-17/PXL_20240517_120304567.jpg")))
+        XCTAssertEqual(st.st_mtim.tv_sec, 1_715_947_384)
+        XCTAssertEqual(st.st_mtim.tv_nsec, 567_000_000)
+        XCTAssertEqual(xattr(mount.path("by-date/2024/2024-05/2024-05-17/PXL_20240517_120304567.jpg"), "user.albumfs.capture_time"),
+                       "2024-05-17T14:03:04.567+02:00")
+    }
+
+    func testOriginalsReadByteIdenticalWithTheSourceSize() throws {
+        var checked = 0
+        for f in files(under: "by-date") + files(under: "screenshots") {
+            let src = xattr(mount.path(f), "user.albumfs.source")!
+            let viaMount = try Data(contentsOf: URL(fileURLWithPath: mount.path(f)))
+            let original = try Data(contentsOf: URL(fileURLWithPath: src))
+            XCTAssertEqual(viaMount, original, f)
+            XCTAssertEqual(Int(statOf(mount.path(f))!.st_size), original.count, f)
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 30)
+    }
+
+    func testSameNamesInOneFolderGetStableSuffixes() throws {
+        let day = "by-date/2023/2023-07/2023-07-14"
+        let names = try XCTUnwrap(readdirNames(mount.path(day)))
+        let ones = names.filter { $0.hasPrefix("IMG_0001") }
+        XCTAssertEqual(ones.count, 2, "\(names)")
+        XCTAssertTrue(ones.contains("IMG_0001.JPG"))
+        let suffixed = try XCTUnwrap(ones.first { $0 != "IMG_0001.JPG" })
+        XCTAssertTrue(suffixed.hasPrefix("IMG_0001~") && suffixed.hasSuffix(".JPG"), suffixed)
+        // The plain name goes to the source path that sorts first; the suffix comes from the other's path.
+        XCTAssertEqual(xattr(mount.path(day + "/IMG_0001.JPG"), "user.albumfs.source"), source.path + "/DCIM/100CANON/IMG_0001.JPG")
+        XCTAssertEqual(suffixed, "IMG_0001~" + EntryNames.tag(for: "Trip/IMG_0001.JPG") + ".JPG")
+    }
+
+    func testModesOwnerAndStatfs() throws {
+        let file = try XCTUnwrap(statOf(mount.path("screenshots/clip.png")))
+        XCTAssertEqual(file.st_mode & 0o7777, 0o444)
+        XCTAssertEqual(file.st_mode & S_IFMT, S_IFREG)
+        XCTAssertEqual(file.st_uid, getuid())
+        let dir = try XCTUnwrap(statOf(mount.path("by-date")))
+        XCTAssertEqual(dir.st_mode & 0o7777, 0o555)
+        XCTAssertEqual(dir.st_mode & S_IFMT, S_IFDIR)
+        var fs = statvfs()
+        XCTAssertEqual(statvfs(mount.mountpoint, &fs), 0)
+        XCTAssertEqual(fs.f_namemax, 255)
+        XCTAssertGreaterThan(fs.f_files, 40)
+    }
+
+    func testInodesAreStableWhileMounted() throws {
+        let a = try XCTUnwrap(statOf(mount.path("non-screenshots/DSC01234.JPG"))).st_ino
+        _ = files(under: "by-date")
+        let b = try XCTUnwrap(statOf(mount.path("non-screenshots/DSC01234.JPG"))).st_ino
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(statOf(mount.mountpoint)?.st_ino, 1)
+    }
+
+    func testExtendedAttributesExplainEachDecision() throws {
+        let wallpaper = mount.path("non-screenshots/screenshot.jpg")
+        XCTAssertEqual(xattr(wallpaper, "user.albumfs.screenshot"), "no (camera exif)")
+        XCTAssertEqual(xattr(mount.path("screenshots/IMG_1300.PNG"), "user.albumfs.screenshot"),
+                       "yes (xmp:exif:UserComment is Screenshot)")
+        XCTAssertEqual(xattr(mount.path("non-screenshots/jpeg-named.png"), "user.albumfs.format"), "jpeg")
+        XCTAssertEqual(xattr(mount.path("non-screenshots/orient-6.jpg"), "user.albumfs.orientation"), "6")
+        XCTAssertTrue(xattr(mount.path("non-screenshots/corrupt-exif.jpg"), "user.albumfs.problems")?.contains("corrupt EXIF") ?? false)
+        XCTAssertNil(xattr(wallpaper, "user.albumfs.nonexistent"))
+        XCTAssertEqual(errno, ENODATA)
+        let list = shell("getfattr -d '\(wallpaper)'")
+        XCTAssertEqual(list.status, 0)
+        for key in ["source", "capture_time", "date_source", "screenshot"] {
+            XCTAssertTrue(list.stdout.contains("user.albumfs.\(key)="), list.stdout)
+        }
+    }
+
+    func testWriteOperationsAnswerEROFS() {
+        let file = mount.path("screenshots/clip.png")
+        let dir = mount.path("by-date")
+        func expectEROFS(_ rc: Int32, _ what: String) {
+            XCTAssertEqual(rc, -1, what)
+            XCTAssertEqual(errno, EROFS, "\(what): \(String(cString: strerror(errno)))")
+        }
+        expectEROFS(open(file, O_WRONLY), "open for writing")
+        expectEROFS(open(file, O_RDONLY | O_TRUNC), "open with O_TRUNC")
+        expectEROFS(open(dir + "/new.jpg", O_CREAT | O_WRONLY, 0o644), "create")
+        expectEROFS(mkdir(dir + "/new", 0o755), "mkdir")
+        expectEROFS(unlink(file), "unlink")
+        expectEROFS(rmdir(mount.path("by-date/2024")), "rmdir")
+        expectEROFS(rename(file, mount.path("screenshots/renamed.png")), "rename")
+        expectEROFS(chmod(file, 0o644), "chmod")
+        expectEROFS(chown(file, 1, 1), "chown")
+        expectEROFS(truncate(file, 0), "truncate")
+        expectEROFS(setxattr(file, "user.test", "x", 1, 0), "setxattr")
+        expectEROFS(removexattr(file, "user.albumfs.format"), "removexattr")
+        expectEROFS(link(file, dir + "/hard.png"), "link")
+        expectEROFS(symlink("x", dir + "/link"), "symlink")
+        expectEROFS(mknod(dir + "/fifo", S_IFIFO | 0o644, 0), "mknod")
+        XCTAssertEqual(access(file, R_OK), 0)
+        expectEROFS(access(file, W_OK), "access(W_OK)")
+    }
+
+    func testShellToolsSeeTheTree() {
+        let find = shell("cd '\(mount.mountpoint)' && find . -type f | wc -l")
+        XCTAssertEqual(find.status, 0)
+        let total = source.items.filter { $0.expectedDay != nil }.count
+        let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot }.count
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 2 * total, "by-date + one flat view each")
+        let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
+        XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
+        let lsT = shell("ls -t '\(mount.path("non-screenshots"))'")
+        let lsF = shell("ls -f '\(mount.path("non-screenshots"))' | grep -v '^\\.\\.\\?$'")
+        XCTAssertEqual(lsT.stdout, lsF.stdout, "ls -t agrees with readdir order")
+    }
+}

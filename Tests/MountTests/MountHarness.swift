@@ -1,0 +1,219 @@
+import AlbumSample
+import Foundation
+import CSysXattr
+import Glibc
+import XCTest
+
+/// The built `albumfs` binary: `$ALBUMFS_BIN` (scripts/test sets it) or beside the test bundle.
+func albumfsBinary() -> String {
+    if let path = ProcessInfo.processInfo.environment["ALBUMFS_BIN"], !path.isEmpty { return path }
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return bundle.appendingPathComponent("albumfs").path
+}
+
+/// A fresh temporary folder, removed by the caller.
+func makeTempFolder(_ tag: String) -> String {
+    let path = NSTemporaryDirectory() + "albumfs-test-\(tag)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+struct HarnessError: Error {
+    let message: String
+}
+
+/// What a finished command printed and returned.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a command to completion with a hard timeout (killed after it).
+@discardableResult
+func run(_ executable: String, _ args: [String], timeout: TimeInterval = 30, environment: [String: String]? = nil) -> CommandResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = args
+    if let environment { p.environment = environment }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try! p.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    // Read both pipes fully on background threads so a chatty command never blocks.
+    nonisolated(unsafe) var outData = Data(), errData = Data()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+    DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    while p.isRunning && Date() < deadline { usleep(5_000) }
+    if p.isRunning { p.terminate(); kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+    _ = group.wait(timeout: .now() + 5)
+    return CommandResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Runs a shell line (`sh -c`).
+@discardableResult
+func shell(_ line: String, timeout: TimeInterval = 60) -> CommandResult {
+    run("/bin/sh", ["-c", line], timeout: timeout)
+}
+
+/// Whether `path` is a mount point right now.
+func isMounted(_ path: String) -> Bool {
+    guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
+    return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == path }
+}
+
+/// One albumfs daemon in the foreground (`-f`), mounted on a fresh folder.
+///
+/// Readiness is the daemon's own "albumfs: ready:" line on stderr, never a sleep. Teardown
+/// unmounts, waits for the daemon to exit, and checks its stderr for unexpected lines.
+final class Mount {
+    let source: String
+    let mountpoint: String
+    let process = Process()
+    private let stderrLines = LineCollector()
+
+    init(source: String, options: [String] = [], readyTimeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) throws {
+        self.source = source
+        mountpoint = makeTempFolder("mnt")
+        process.executableURL = URL(fileURLWithPath: albumfsBinary())
+        process.arguments = ["-f"] + options + [source, mountpoint]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        stderrLines.collect(from: err.fileHandleForReading)
+        guard stderrLines.wait(forLineContaining: "albumfs: ready:", timeout: readyTimeout) else {
+            process.terminate()
+            process.waitUntilExit()
+            XCTFail("albumfs did not become ready; stderr:\n\(stderrLines.text)", file: file, line: line)
+            throw HarnessError(message: "albumfs did not become ready")
+        }
+    }
+
+    /// The mount's path for a path inside it.
+    func path(_ relative: String) -> String { mountpoint + "/" + relative }
+
+    var stderr: String { stderrLines.text }
+
+    /// Unmounts with fusermount3 and waits (bounded) for the daemon to exit.
+    @discardableResult
+    func unmount(timeout: TimeInterval = 20) -> Int32 {
+        if process.isRunning { run("/usr/bin/fusermount3", ["-u", mountpoint]) }
+        return waitForExit(timeout: timeout)
+    }
+
+    func waitForExit(timeout: TimeInterval = 20) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            run("/usr/bin/fusermount3", ["-u", "-z", mountpoint])
+            return -1
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Unmounts, removes the mount point, and fails on stderr lines that are neither the ready
+    /// line nor a notice about a damaged sample file.
+    func finish(allowing allowed: [String] = [], file: StaticString = #filePath, line: UInt = #line) {
+        let status = unmount()
+        XCTAssertEqual(status, 0, "daemon exit status; stderr:\n\(stderr)", file: file, line: line)
+        XCTAssertFalse(isMounted(mountpoint), "still mounted", file: file, line: line)
+        rmdir(mountpoint)
+        stderrLines.waitForEOF(timeout: 5)
+        for l in stderrLines.lines where !l.hasPrefix("albumfs: ready:") && !l.hasPrefix("albumfs: notice:") {
+            if !allowed.contains(where: { l.contains($0) }) {
+                XCTFail("unexpected daemon output: \(l)", file: file, line: line)
+            }
+        }
+    }
+}
+
+/// Collects lines from a pipe on a background thread.
+final class LineCollector: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var buffer = ""
+    private var done = false
+
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return buffer.split(separator: "\n").map(String.init) }
+    var text: String { lock.lock(); defer { lock.unlock() }; return buffer }
+
+    func collect(from handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                lock.lock()
+                if data.isEmpty { done = true } else { buffer += String(decoding: data, as: UTF8.self) }
+                lock.broadcast()
+                lock.unlock()
+                if data.isEmpty { return }
+            }
+        }
+    }
+
+    func wait(forLineContaining needle: String, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while !buffer.contains(needle) {
+            if done || !lock.wait(until: deadline) { return buffer.contains(needle) }
+        }
+        return true
+    }
+
+    func waitForEOF(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while !done { if !lock.wait(until: deadline) { return } }
+    }
+}
+
+/// A generated sample library in a temporary folder.
+final class SampleSource {
+    let path: String
+    let items: [SampleItem]
+
+    init() throws {
+        path = makeTempFolder("src")
+        items = try SampleLibrary.write(to: path)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The names in a folder in readdir order (what `ls -f` shows), without `.` and `..`.
+func readdirNames(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let e = readdir(dir) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// `stat` or nil with errno.
+func statOf(_ path: String) -> stat? {
+    var st = stat()
+    return stat(path, &st) == 0 ? st : nil
+}
+
+/// `getxattr` as a string, or nil.
+func xattr(_ path: String, _ name: String) -> String? {
+    let size = getxattr(path, name, nil, 0)
+    guard size >= 0 else { return nil }
+    var buffer = [UInt8](repeating: 0, count: size)
+    let n = getxattr(path, name, &buffer, size)
+    guard n >= 0 else { return nil }
+    return String(decoding: buffer.prefix(n), as: UTF8.self)
+}
