@@ -58,7 +58,7 @@ public struct FileNameDatePattern: Sendable, Hashable {
             }
         }
         // A date must not run on into more digits ("IMG_201907041" is not a date).
-        if let next = s.peek, next.isASCII, next.isNumber { return nil }
+        if pattern.hasSuffix("}"), let next = s.peek, next.isASCII, next.isNumber { return nil }
         if let pm {
             guard (1...12).contains(h) else { return nil }
             h = h % 12 + (pm ? 12 : 0)

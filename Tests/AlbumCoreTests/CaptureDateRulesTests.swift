@@ -1,0 +1,74 @@
+@testable import AlbumCore
+import XCTest
+
+final class CaptureDateRulesTests: XCTestCase {
+    // 2026-11-30T00:00:00Z
+    let rules = CaptureDateRules(now: Timestamp(seconds: 1_796_083_200))
+    let mtime = Timestamp(seconds: 1_527_854_400)  // 2018-06-01T12:00:00Z
+
+    func decide(_ configure: (inout PhotoEvidence) -> Void, name: String = "photo.jpg") -> CaptureDecision {
+        var e = PhotoEvidence()
+        configure(&e)
+        return rules.decide(e, fileName: name, fileMtime: mtime)
+    }
+
+    func testDateTimeOriginalWithSubSecondsAndOffset() {
+        let d = decide {
+            $0.dateTimeOriginal = "2024:05:17 14:03:04"
+            $0.subSecTimeOriginal = "567"
+            $0.offsetTimeOriginal = "+02:00"
+            $0.dateTimeDigitized = "2024:05:18 00:00:00"
+        }
+        XCTAssertEqual(d.source, .exifDateTimeOriginal)
+        XCTAssertEqual(d.time.isoString, "2024-05-17T14:03:04.567+02:00")
+        XCTAssertEqual(d.time.instant(in: TimeZone(identifier: "UTC")!), Timestamp(seconds: 1_715_947_384, nanoseconds: 567_000_000))
+    }
+
+    func testWithoutOffsetTheWallClockIsReadInTheLocalZone() {
+        let d = decide { $0.dateTimeOriginal = "2024:01:10 08:00:00" }
+        XCTAssertNil(d.time.utcOffsetSeconds)
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        XCTAssertEqual(d.time.instant(in: berlin).seconds, 1_704_870_000)  // 07:00Z
+        let summer = decide { $0.dateTimeOriginal = "2024:07:10 08:00:00" }
+        XCTAssertEqual(summer.time.instant(in: berlin).seconds, 1_720_591_200)  // 06:00Z
+    }
+
+    func testXMPBeforeDigitized() {
+        let d = decide {
+            $0.xmpDateCreated = "2015-05-05T05:05:05+05:30"
+            $0.dateTimeDigitized = "2016:01:01 00:00:00"
+        }
+        XCTAssertEqual(d.source, .xmpDateCreated)
+        XCTAssertEqual(decide { $0.xmpDateTimeOriginal = "2015-05-05T05:05:05" }.source, .xmpDateTimeOriginal)
+    }
+
+    func testSentinelsAndGarbageFallThrough() {
+        let d = decide({
+            $0.dateTimeOriginal = "0000:00:00 00:00:00"
+            $0.dateTimeDigitized = "2002:12:08 12:00:00"
+        }, name: "IMG_20190704_101112.jpg")
+        XCTAssertEqual(d.source, .fileName, "the Android constant must never beat a file-name date")
+        XCTAssertEqual(d.rejected.count, 2)
+        for bad in ["    :  :     :  :  ", "2019:13:01 00:00:00", "2019:02:30 00:00:00", "1850:01:01 00:00:00",
+                    "1970:01:01 00:00:00", "1970:01:01 08:00:00", "2099:01:01 00:00:00", "2019:05:0"] {
+            let r = decide { $0.dateTimeOriginal = bad }
+            XCTAssertEqual(r.source, .fileModificationTime, bad)
+            XCTAssertEqual(r.rejected.count, 1, bad)
+        }
+    }
+
+    func testDigitizedWhenNothingBetter() {
+        XCTAssertEqual(decide { $0.dateTimeDigitized = "2016:10:10 10:10:10" }.source, .exifDateTimeDigitized)
+    }
+
+    func testMtimeIsTheLastResort() {
+        let d = decide { _ in }
+        XCTAssertEqual(d.source, .fileModificationTime)
+        XCTAssertEqual(d.time.instant(in: .current), mtime)
+    }
+
+    func testFutureFileNameDateIsRejected() {
+        let d = decide({ _ in }, name: "IMG_20990101_000000.jpg")
+        XCTAssertEqual(d.source, .fileModificationTime)
+    }
+}

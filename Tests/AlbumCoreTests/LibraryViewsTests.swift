@@ -1,0 +1,57 @@
+@testable import AlbumCore
+import XCTest
+
+func makePhoto(_ path: String, _ iso: (Int, Int, Int, Int), offset: Int? = 0, screenshot: Bool = false) -> Photo {
+    let local = LocalDateTime(year: iso.0, month: iso.1, day: iso.2, hour: iso.3)
+    let time = CaptureTime(local: local, utcOffsetSeconds: offset)
+    let utc = TimeZone(identifier: "UTC")!
+    return Photo(relativePath: path, format: .jpeg,
+                 identity: FileIdentity(device: 1, inode: UInt64(path.hashValue & 0xFFFF), size: 10, mtime: Timestamp(seconds: 0)),
+                 capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                 captureInstant: time.instant(in: utc),
+                 screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "test"), orientation: 1, problems: [])
+}
+
+final class LibraryViewsTests: XCTestCase {
+    func names(_ node: VirtualNode?) -> [String] {
+        guard case .folder(let f)? = node else { return [] }
+        return f.children.map(\.name)
+    }
+
+    func testViewsAndOrder() {
+        let photos = [
+            makePhoto("a/old.jpg", (2020, 1, 1, 10)),
+            makePhoto("a/new.jpg", (2024, 5, 17, 10)),
+            makePhoto("a/mid.jpg", (2024, 5, 17, 8)),
+            makePhoto("s/shot.png", (2023, 3, 1, 10), screenshot: true),
+            makePhoto("b/new.jpg", (2024, 5, 17, 10)),
+        ]
+        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots"])
+        let byDate = lib.root.child(named: "by-date")
+        XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
+        guard case .folder(let y2024)? = byDate.flatMap({ n -> VirtualNode? in if case .folder(let f) = n { return f.child(named: "2024") }; return nil }),
+              case .folder(let may)? = y2024.child(named: "2024-05"),
+              case .folder(let day)? = may.child(named: "2024-05-17") else { return XCTFail("no 2024-05-17") }
+        // Same instant: ties broken by name then path, so a/new.jpg keeps the plain name.
+        XCTAssertEqual(day.children.map(\.name), ["new.jpg", "new~" + EntryNames.tag(for: "b/new.jpg") + ".jpg", "mid.jpg"])
+        XCTAssertEqual(names(lib.root.child(named: "screenshots")), ["shot.png"])
+        XCTAssertEqual(names(lib.root.child(named: "non-screenshots")).count, 4)
+        XCTAssertEqual(y2024.mtime, photos[1].captureInstant, "a folder's mtime is its newest photo's")
+    }
+
+    func testDayFolderIsTheWrittenDateEvenAcrossZones() {
+        // 23:00 at -05:00 is the next day in UTC; it still belongs to the day written on it.
+        let p = makePhoto("x.jpg", (2024, 5, 17, 23), offset: -5 * 3600)
+        let lib = LibraryViews.build(photos: [p], emptyMtime: Timestamp(seconds: 0))
+        guard case .folder(let byDate)? = lib.root.child(named: "by-date"), case .folder(let y)? = byDate.child(named: "2024"),
+              case .folder(let m)? = y.child(named: "2024-05") else { return XCTFail() }
+        XCTAssertEqual(m.children.map(\.name), ["2024-05-17"])
+    }
+
+    func testEmptyLibrary() {
+        let lib = LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 42))
+        XCTAssertEqual(lib.root.mtime, Timestamp(seconds: 42))
+        XCTAssertEqual(names(lib.root.child(named: "screenshots")), [])
+    }
+}

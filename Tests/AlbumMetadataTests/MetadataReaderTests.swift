@@ -1,0 +1,123 @@
+import AlbumCore
+@testable import AlbumMetadata
+import AlbumSample
+import Foundation
+import XCTest
+
+/// Reads files that the sample generator writes; EXIF is built by AlbumSample's own writer and
+/// parsed by libexif, so the two sides never share code.
+final class MetadataReaderTests: XCTestCase {
+    var folder: String!
+
+    override func setUp() {
+        folder = NSTemporaryDirectory() + "albumfs-meta-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func read(_ bytes: [UInt8]) throws -> FileMetadata? {
+        let path = folder + "/f"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        return try MetadataReader.read(SourceFile(path: path))
+    }
+
+    func testSniffsByContent() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 8, height: 8))
+        let png = try Encoders.png(.marker(width: 8, height: 8))
+        XCTAssertEqual(FormatSniffer.sniff(jpeg), .jpeg)
+        XCTAssertEqual(FormatSniffer.sniff(png), .png)
+        XCTAssertNil(FormatSniffer.sniff(Array("GIF89a..".utf8)))
+        XCTAssertNil(FormatSniffer.sniff([]))
+        XCTAssertNil(FormatSniffer.sniff([0xFF, 0xD8]))
+    }
+
+    func testCameraExifInBothByteOrders() throws {
+        for order in [ExifWriter.ByteOrder.intel, .motorola] {
+            var exif = SampleExif.camera("Canon", "EOS", "2023:07:14 18:22:05", order: order, subSec: "50", offset: "-03:00", orientation: 6)
+            exif.software = "Firmware 1.0"
+            let bytes = Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(.marker(width: 32, height: 16)))
+            let m = try XCTUnwrap(try read(bytes))
+            XCTAssertEqual(m.format, .jpeg)
+            let e = m.evidence
+            XCTAssertEqual(e.make, "Canon")
+            XCTAssertEqual(e.model, "EOS")
+            XCTAssertEqual(e.software, "Firmware 1.0")
+            XCTAssertEqual(e.dateTimeOriginal, "2023:07:14 18:22:05")
+            XCTAssertEqual(e.subSecTimeOriginal, "50")
+            XCTAssertEqual(e.offsetTimeOriginal, "-03:00")
+            XCTAssertEqual(e.orientation, 6)
+            XCTAssertTrue(e.hasExposureData)
+            XCTAssertTrue(e.hasCameraEvidence)
+            XCTAssertEqual(e.pixelWidth, 32)
+            XCTAssertEqual(e.pixelHeight, 16)
+            XCTAssertEqual(e.problems, [])
+        }
+    }
+
+    func testUserCommentAndXMP() throws {
+        var exif = SampleExif()
+        exif.userComment = "Screenshot"
+        var bytes = try Encoders.jpeg(.marker(width: 8, height: 8))
+        bytes = Encoders.insertingAPP1(Encoders.xmpAPP1(Encoders.xmpPacket([("photoshop:DateCreated", "2015-05-05T05:05:05+05:30"),
+                                                                           ("exif:UserComment", "Screenshot")])), into: bytes)
+        bytes = Encoders.insertingAPP1(exif.payload(), into: bytes)
+        let e = try XCTUnwrap(try read(bytes)).evidence
+        XCTAssertEqual(e.userComment, "Screenshot")
+        XCTAssertEqual(e.xmpUserComment, "Screenshot")
+        XCTAssertEqual(e.xmpDateCreated, "2015-05-05T05:05:05+05:30")
+    }
+
+    func testPNGTextXMPAndSize() throws {
+        var png = try Encoders.png(.marker(width: 20, height: 40))
+        png = Encoders.insertingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), into: png)
+        png = Encoders.insertingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp",
+                                                                 Encoders.xmpPacket([("exif:UserComment", "Screenshot")])), into: png)
+        let m = try XCTUnwrap(try read(png))
+        XCTAssertEqual(m.format, .png)
+        XCTAssertEqual(m.evidence.pngSoftware, "gnome-screenshot")
+        XCTAssertEqual(m.evidence.xmpUserComment, "Screenshot")
+        XCTAssertEqual(m.evidence.pixelWidth, 20)
+        XCTAssertEqual(m.evidence.pixelHeight, 40)
+    }
+
+    func testPNGeXIfChunk() throws {
+        var exif = SampleExif()
+        exif.dateTimeOriginal = "2021:02:03 04:05:06"
+        let tiff = Array(exif.payload().dropFirst(6))
+        let png = Encoders.insertingChunk("eXIf", tiff, into: try Encoders.png(.marker(width: 4, height: 4)))
+        XCTAssertEqual(try read(png)?.evidence.dateTimeOriginal, "2021:02:03 04:05:06")
+    }
+
+    func testDamagedFilesNeverThrowOrCrash() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let corrupt = Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: jpeg)
+        XCTAssertEqual(try read(corrupt)?.evidence.problems, ["corrupt EXIF"])
+        let truncated = Array(Encoders.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg).prefix(300))
+        let t = try XCTUnwrap(try read(truncated))
+        XCTAssertEqual(t.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
+        XCTAssertEqual(t.evidence.problems, ["header truncated"])
+        XCTAssertNil(try read([]))
+        XCTAssertNil(try read(Array("hello".utf8)))
+        // Every prefix of a real file, and random junk after a JPEG signature: no crash, no throw.
+        let full = Encoders.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg)
+        for n in stride(from: 0, through: full.count, by: 7) { _ = try read(Array(full.prefix(n))) }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let junk = [0xFF, 0xD8, 0xFF, 0xE1] + (0..<Int.random(in: 0...400, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = try read(junk)
+            _ = try read(Array("Exif".utf8) + junk)
+            let exifJunk = [0xFF, 0xD8, 0xFF, 0xE1, 0x01, 0x00] + Array("Exif\0\0".utf8) + (0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = try read(exifJunk)
+        }
+    }
+
+    func testXMPPropertyForms() {
+        let xmp = #"<rdf:Description photoshop:DateCreated="2020-01-02"><exif:UserComment><rdf:Alt><rdf:li xml:lang="x-default">Screenshot</rdf:li></rdf:Alt></exif:UserComment><exif:DateTimeOriginal>2019-01-01T10:00:00</exif:DateTimeOriginal></rdf:Description>"#
+        XCTAssertEqual(XMPProperties.value(of: "photoshop:DateCreated", in: xmp), "2020-01-02")
+        XCTAssertEqual(XMPProperties.value(of: "exif:UserComment", in: xmp), "Screenshot")
+        XCTAssertEqual(XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp), "2019-01-01T10:00:00")
+        XCTAssertNil(XMPProperties.value(of: "exif:Missing", in: xmp))
+        XCTAssertEqual(XMPProperties.value(of: "a:b", in: #"<x a:b="1 &amp; 2"/>"#), "1 & 2")
+    }
+}

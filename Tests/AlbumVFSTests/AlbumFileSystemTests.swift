@@ -1,0 +1,146 @@
+import AlbumCore
+@testable import AlbumVFS
+import Foundation
+import Glibc
+import XCTest
+
+/// The filesystem in POSIX terms, without a mount.
+final class AlbumFileSystemTests: XCTestCase {
+    var folder: String!
+    var fs: AlbumFileSystem!
+    var logged: [String] { logBox.withLock { $0 } }
+    let logBox = LockedLog()
+
+    override func setUp() {
+        folder = NSTemporaryDirectory() + "albumfs-vfs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a.jpg", contents: Data("AAAA".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/b.png", contents: Data("BB".utf8)))
+        let photos = [photo("a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2, screenshot: true)]
+        let box = logBox
+        fs = AlbumFileSystem(library: LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)),
+                             sourceRoot: folder, owner: Owner(uid: 7, gid: 8), log: { box.append($0) })
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func photo(_ path: String, seconds: Int64, size: Int64, screenshot: Bool = false) -> Photo {
+        let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
+        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(device: 1, inode: 1, size: size, mtime: Timestamp(seconds: 0)),
+                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
+                     screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "t"), orientation: 1, problems: [])
+    }
+
+    func ino(_ path: String) -> UInt64 {
+        var current: UInt64 = 1
+        for part in path.split(separator: "/") {
+            current = try! fs.lookup(parent: current, name: String(part)).get().inode
+        }
+        return current
+    }
+
+    func testLookupAndErrors() {
+        XCTAssertEqual(try fs.lookup(parent: 1, name: "by-date").get().kind, .directory)
+        XCTAssertEqual(fs.lookup(parent: 1, name: "nope").failure, .notFound)
+        XCTAssertEqual(fs.lookup(parent: ino("screenshots/b.png"), name: "x").failure, .notDirectory)
+        XCTAssertEqual(fs.lookup(parent: 1, name: String(repeating: "x", count: 256)).failure, .nameTooLong)
+        XCTAssertEqual(fs.lookup(parent: 999_999, name: "x").failure, .notFound)
+        XCTAssertEqual(fs.attributes(of: 999_999).failure, .notFound)
+    }
+
+    func testAttributes() throws {
+        let a = try fs.attributes(of: ino("non-screenshots/a.jpg")).get()
+        XCTAssertEqual(a.size, 4)
+        XCTAssertEqual(a.permissions, 0o444)
+        XCTAssertEqual(a.mtime, Timestamp(seconds: 2_000))
+        XCTAssertEqual(a.uid, 7)
+        XCTAssertEqual(a.gid, 8)
+        let root = try fs.attributes(of: 1).get()
+        XCTAssertEqual(root.permissions, 0o555)
+        XCTAssertEqual(root.linkCount, 5)
+    }
+
+    func testReaddirOffsetsResumeWhereTheyStopped() throws {
+        let h = try fs.openDirectory(1).get()
+        defer { fs.releaseDirectory(h) }
+        let all = try fs.readDirectory(h, from: 0).get()
+        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots"])
+        var names: [String] = []
+        var offset = 0
+        while true {
+            let page = try fs.readDirectory(h, from: offset, limit: 2).get()
+            if page.isEmpty { break }
+            names += page.map(\.name)
+            offset = page.last!.nextOffset
+        }
+        XCTAssertEqual(names, all.map(\.name))
+        XCTAssertEqual(fs.readDirectory(12345, from: 0).failure, .badFileDescriptor)
+        XCTAssertEqual(fs.openDirectory(ino("screenshots/b.png")).failure, .notDirectory)
+    }
+
+    func testReadOriginalAndReleaseClosesIt() throws {
+        let h = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get()
+        XCTAssertEqual(fs.openFileCount, 1)
+        var buffer = [UInt8](repeating: 0, count: 10)
+        let n = try buffer.withUnsafeMutableBytes { try fs.read(h, at: 1, into: $0).get() }
+        XCTAssertEqual(n, 3)
+        XCTAssertEqual(Array(buffer.prefix(3)), Array("AAA".utf8))
+        fs.release(h)
+        XCTAssertEqual(fs.openFileCount, 0)
+    }
+
+    func testOpenErrors() throws {
+        XCTAssertEqual(fs.open(ino("non-screenshots/a.jpg"), flags: O_WRONLY).failure, .readOnlyFileSystem)
+        XCTAssertEqual(fs.open(ino("non-screenshots/a.jpg"), flags: O_RDWR).failure, .readOnlyFileSystem)
+        XCTAssertEqual(fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY | O_TRUNC).failure, .readOnlyFileSystem)
+        XCTAssertEqual(fs.open(1, flags: O_RDONLY).failure, .isDirectory)
+        unlink(folder + "/a.jpg")
+        XCTAssertEqual(fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).failure, .notFound)
+        XCTAssertEqual(fs.open(ino("by-date/1970/1970-01/1970-01-01/a.jpg"), flags: O_RDONLY).failure, .notFound)
+        XCTAssertEqual(logged.count, 1, "a vanished original is logged once: \(logged)")
+        // A folder in the original's place cannot be read as a file: EIO.
+        mkdir(folder + "/a.jpg", 0o755)
+        let h = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get()
+        var buffer = [UInt8](repeating: 0, count: 4)
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { fs.read(h, at: 0, into: $0).failure }, .ioError)
+        fs.release(h)
+    }
+
+    func testExtendedAttributes() throws {
+        let i = ino("screenshots/b.png")
+        XCTAssertEqual(String(decoding: try fs.extendedAttribute(i, name: "user.albumfs.source").get(), as: UTF8.self), folder + "/b.png")
+        XCTAssertEqual(String(decoding: try fs.extendedAttribute(i, name: "user.albumfs.screenshot").get(), as: UTF8.self), "yes (t)")
+        XCTAssertEqual(fs.extendedAttribute(i, name: "user.other").failure, .noAttribute)
+        XCTAssertTrue(try fs.extendedAttributeNames(i).get().contains("user.albumfs.capture_time"))
+        XCTAssertEqual(try fs.extendedAttributeNames(1).get(), [])
+    }
+
+    func testInodesSurviveAnUpdate() throws {
+        let before = ino("non-screenshots/a.jpg")
+        fs.update(LibraryViews.build(photos: [photo("c.jpg", seconds: 3_000, size: 1), photo("a.jpg", seconds: 2_000, size: 4)],
+                                     emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertEqual(ino("non-screenshots/a.jpg"), before)
+        XCTAssertNotEqual(ino("non-screenshots/c.jpg"), before)
+    }
+
+    func testStatistics() {
+        let s = fs.statistics()
+        XCTAssertEqual(s.nameMax, 255)
+        XCTAssertEqual(s.blocks, 1)
+        XCTAssertGreaterThan(s.files, 5)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
+    }
+}
+
+final class LockedLog: @unchecked Sendable {
+    private var lines: [String] = []
+    private let lock = NSLock()
+    func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
+    func withLock<T>(_ body: ([String]) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(lines) }
+}
