@@ -49,6 +49,21 @@ enum Daemon {
         return exited ? (status >> 8) & 0xFF : ExitCode.failure.rawValue
     }
 
+    /// Runs first in the daemon: closes every descriptor it inherited beyond 0–2 and the ready
+    /// pipe. A launcher started by a program that leaks descriptors (pipes without CLOEXEC) would
+    /// otherwise keep that program's pipes open for the daemon's whole life.
+    static func closeInheritedDescriptors(keeping ready: Int32) {
+        guard let dir = opendir("/proc/self/fd") else { return }
+        var fds: [Int32] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let fd = Int32(name), fd > 2, fd != ready { fds.append(fd) }
+        }
+        let own = dirfd(dir)
+        closedir(dir)
+        for fd in fds where fd != own { close(fd) }
+    }
+
     /// Runs in the daemon once the mount answers: release the launcher, stop writing to its
     /// terminal (the log goes to `logfile` or nowhere).
     static func signalReady(fd: Int32, logFile: String?) {

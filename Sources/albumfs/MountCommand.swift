@@ -8,6 +8,7 @@ import Glibc
 /// `albumfs SOURCE MOUNTPOINT`: check, (go to the background,) scan, mount, serve.
 enum MountCommand {
     static func run(_ options: MountOptions, arguments: [String]) throws(CLIError) -> Int32 {
+        if let fd = options.readyFD { Daemon.closeInheritedDescriptors(keeping: fd) }
         try Preflight.checkFuse()
         let source = try Preflight.checkSource(options.source)
         let mountpoint = try Preflight.checkMountpoint(options.mountpoint, source: source)

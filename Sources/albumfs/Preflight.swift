@@ -46,6 +46,11 @@ enum Preflight {
         }
         let resolved = realPath(mountpoint) ?? mountpoint
         if isMountPoint(resolved) {
+            // The kernel may still answer `stat` from its cache for a dead FUSE daemon; listing
+            // the folder reaches the daemon and tells a stale mount from a live one.
+            if let dir = opendir(mountpoint) { closedir(dir) } else if errno == ENOTCONN {
+                throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT '\(mountpoint)': \(Errno.current) (a stale mount left by a daemon that died; clear it with: fusermount3 -u '\(mountpoint)')")
+            }
             throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT '\(mountpoint)' is already a mount point (unmount it first: fusermount3 -u '\(mountpoint)')")
         }
         if resolved == source {

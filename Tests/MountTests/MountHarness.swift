@@ -31,7 +31,7 @@ struct CommandResult {
 
 /// Runs a command to completion with a hard timeout (killed after it).
 @discardableResult
-func run(_ executable: String, _ args: [String], timeout: TimeInterval = 30, environment: [String: String]? = nil) -> CommandResult {
+func runCommand(_ executable: String, _ args: [String], timeout: TimeInterval = 30, environment: [String: String]? = nil) -> CommandResult {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
@@ -58,12 +58,28 @@ func run(_ executable: String, _ args: [String], timeout: TimeInterval = 30, env
 /// Runs a shell line (`sh -c`).
 @discardableResult
 func shell(_ line: String, timeout: TimeInterval = 60) -> CommandResult {
-    run("/bin/sh", ["-c", line], timeout: timeout)
+    runCommand("/bin/sh", ["-c", line], timeout: timeout)
+}
+
+/// A /proc file read to its end (they report size 0, so whole-file readers may stop short).
+func readProcFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &buffer, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        out += buffer[0..<n]
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// Whether `path` is a mount point right now.
 func isMounted(_ path: String) -> Bool {
-    guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
+    guard let mounts = readProcFile("/proc/self/mounts") else { return false }
     return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == path }
 }
 
@@ -77,11 +93,14 @@ final class Mount {
     let process = Process()
     private let stderrLines = LineCollector()
 
-    init(source: String, options: [String] = [], readyTimeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// - Parameter launcher: a command that runs albumfs (e.g. `setpriv …` to drop capabilities).
+    init(source: String, options: [String] = [], launcher: [String] = [], readyTimeout: TimeInterval = 30,
+         file: StaticString = #filePath, line: UInt = #line) throws {
         self.source = source
         mountpoint = makeTempFolder("mnt")
-        process.executableURL = URL(fileURLWithPath: albumfsBinary())
-        process.arguments = ["-f"] + options + [source, mountpoint]
+        let command = launcher + [albumfsBinary(), "-f"] + options + [source, mountpoint]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -104,7 +123,7 @@ final class Mount {
     /// Unmounts with fusermount3 and waits (bounded) for the daemon to exit.
     @discardableResult
     func unmount(timeout: TimeInterval = 20) -> Int32 {
-        if process.isRunning { run("/usr/bin/fusermount3", ["-u", mountpoint]) }
+        if process.isRunning { runCommand("/usr/bin/fusermount3", ["-u", mountpoint]) }
         return waitForExit(timeout: timeout)
     }
 
@@ -114,7 +133,7 @@ final class Mount {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            run("/usr/bin/fusermount3", ["-u", "-z", mountpoint])
+            runCommand("/usr/bin/fusermount3", ["-u", "-z", mountpoint])
             return -1
         }
         process.waitUntilExit()

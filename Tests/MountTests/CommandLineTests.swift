@@ -1,0 +1,179 @@
+import AlbumSample
+import CSysXattr
+import Foundation
+import Glibc
+import XCTest
+
+/// The command line is a contract (docs/cli.md): every error has its message and exit code,
+/// leaves no mount behind, and success means the mount already answers.
+final class CommandLineTests: XCTestCase {
+    var source: SampleSource!
+    var mountpoint: String!
+
+    override func setUpWithError() throws {
+        source = try SampleSource()
+        mountpoint = makeTempFolder("cli")
+    }
+
+    override func tearDown() {
+        if isMounted(mountpoint) { runCommand("/usr/bin/fusermount3", ["-u", mountpoint]) }
+        rmdir(mountpoint)
+        source.remove()
+    }
+
+    func albumfs(_ args: [String], environment: [String: String]? = nil) -> CommandResult {
+        runCommand(albumfsBinary(), args, environment: environment)
+    }
+
+    func expectError(_ args: [String], code: Int32, message: String, file: StaticString = #filePath, line: UInt = #line) {
+        let r = albumfs(args)
+        XCTAssertEqual(r.status, code, "exit code of albumfs \(args); stderr: \(r.stderr)", file: file, line: line)
+        XCTAssertTrue(r.stderr.contains(message), "stderr: \(r.stderr)", file: file, line: line)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, "one line: \(r.stderr)", file: file, line: line)
+        XCTAssertFalse(isMounted(mountpoint), file: file, line: line)
+    }
+
+    func testHelpAndVersion() {
+        let help = albumfs(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("usage: albumfs [options] SOURCE MOUNTPOINT"))
+        XCTAssertTrue(help.stdout.contains("exit codes"))
+        let version = albumfs(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("albumfs "))
+    }
+
+    func testUsageErrors() {
+        expectError([], code: 2, message: "need SOURCE and MOUNTPOINT")
+        expectError([source.path], code: 2, message: "need SOURCE and MOUNTPOINT")
+        expectError([source.path, mountpoint, "extra"], code: 2, message: "too many arguments: extra")
+        expectError(["--frobnicate", source.path, mountpoint], code: 2, message: "unknown flag '--frobnicate'")
+        expectError(["-o", "frobnicate", source.path, mountpoint], code: 2, message: "unknown option 'frobnicate'")
+        expectError(["-o", "allow_other=yes", source.path, mountpoint], code: 2, message: "option 'allow_other' takes no value")
+        expectError(["-o", "fsname", source.path, mountpoint], code: 2, message: "option 'fsname' needs a value")
+        expectError(["-o", "max_read=lots", source.path, mountpoint], code: 2, message: "option 'max_read' takes a positive number")
+        expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
+        expectError(["sample"], code: 2, message: "albumfs sample: need a folder")
+        expectError(["sample", "x", "--count", "0"], code: 2, message: "--count needs a number")
+    }
+
+    func testSourceErrors() {
+        expectError([source.path + "/missing", mountpoint], code: 3, message: "No such file or directory")
+        expectError([source.path + "/Edge/no-exif.jpg", mountpoint], code: 3, message: "is not a directory")
+    }
+
+    func testUnreadableSource() throws {
+        // Root reads everything: drop the capabilities that let it, as an ordinary user would be.
+        chmod(source.path, 0o000)
+        defer { chmod(source.path, 0o755) }
+        let r = runCommand("/usr/bin/setpriv", ["--bounding-set", "-dac_override,-dac_read_search", "--inh-caps", "-all",
+                                         albumfsBinary(), source.path, mountpoint])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot be read: Permission denied"), r.stderr)
+    }
+
+    func testMountpointErrors() throws {
+        expectError([source.path, mountpoint + "/missing"], code: 4, message: "No such file or directory")
+        expectError([source.path, source.path + "/Edge/no-exif.jpg"], code: 4, message: "is not a directory")
+        expectError([source.path, source.path], code: 4, message: "MOUNTPOINT and SOURCE are the same folder")
+        let full = makeTempFolder("full")
+        defer { try? FileManager.default.removeItem(atPath: full) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: full + "/x", contents: nil))
+        expectError([source.path, full], code: 4, message: "is not empty")
+    }
+
+    func testAlreadyMounted() throws {
+        let first = albumfs([source.path, mountpoint])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let second = albumfs([source.path, mountpoint])
+        XCTAssertEqual(second.status, 4)
+        XCTAssertTrue(second.stderr.contains("is already a mount point"), second.stderr)
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mountpoint]).status, 0)
+    }
+
+    func testStaleMountIsExplained() throws {
+        let mount = try Mount(source: source.path)
+        kill(mount.process.processIdentifier, SIGKILL)
+        mount.process.waitUntilExit()
+        XCTAssertNil(opendir(mount.mountpoint))
+        XCTAssertEqual(errno, ENOTCONN)
+        let r = albumfs([source.path, mount.mountpoint])
+        XCTAssertEqual(r.status, 4)
+        XCTAssertTrue(r.stderr.contains("Transport endpoint is not connected"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("fusermount3 -u"), r.stderr)
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mount.mountpoint]).status, 0)
+        rmdir(mount.mountpoint)
+    }
+
+    func testMissingFusermountNamesThePackage() {
+        let r = albumfs([source.path, mountpoint], environment: ["PATH": "/nonexistent"])
+        XCTAssertEqual(r.status, 5)
+        XCTAssertTrue(r.stderr.contains("install the Debian package fuse3"), r.stderr)
+    }
+
+    func testMissingDevFuseNamesThePackage() {
+        // A private mount namespace whose /dev has no fuse node.
+        let r = runCommand("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c",
+                                         "mount -t tmpfs none /dev && exec '\(albumfsBinary())' '\(source.path)' '\(mountpoint)'"])
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("/dev/fuse is missing"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("fuse3"), r.stderr)
+    }
+
+    func testBackgroundModeReturnsOnceTheMountAnswers() throws {
+        let r = albumfs([source.path, mountpoint, "-o", "noatime,fsname=mylib"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(isMounted(mountpoint))
+        // The very next command sees the tree.
+        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots"])
+        let mounts = readProcFile("/proc/self/mounts") ?? ""
+        XCTAssertTrue(mounts.contains("mylib \(mountpoint!) fuse.albumfs"), mounts.split(separator: "\n").filter { $0.contains("fuse") }.joined(separator: "; "))
+        let pid = daemonPid(for: mountpoint)
+        XCTAssertNotNil(pid)
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mountpoint]).status, 0)
+        XCTAssertTrue(waitUntilGone(pid), "the daemon exits after unmount")
+        XCTAssertFalse(isMounted(mountpoint))
+    }
+
+    func testSigtermAndSigintUnmountCleanly() throws {
+        for sig in [SIGTERM, SIGINT] {
+            let mount = try Mount(source: source.path)
+            XCTAssertTrue(isMounted(mount.mountpoint))
+            kill(mount.process.processIdentifier, sig)
+            XCTAssertEqual(mount.waitForExit(), 0, "exit status after a signal")
+            XCTAssertFalse(isMounted(mount.mountpoint), "unmounted after signal \(sig)")
+            rmdir(mount.mountpoint)
+        }
+    }
+
+    func testSigtermToABackgroundDaemon() throws {
+        XCTAssertEqual(albumfs([source.path, mountpoint]).status, 0)
+        let pid = try XCTUnwrap(daemonPid(for: mountpoint))
+        kill(pid, SIGTERM)
+        XCTAssertTrue(waitUntilGone(pid))
+        XCTAssertFalse(isMounted(mountpoint))
+    }
+
+    /// The pid of the albumfs daemon serving `mountpoint`, from /proc.
+    func daemonPid(for mountpoint: String) -> pid_t? {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry),
+                  let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if args.contains(mountpoint) && args.contains(where: { $0.hasPrefix("--daemon-ready-fd") }) { return pid }
+        }
+        return nil
+    }
+
+    /// Waits (bounded) until a process no longer runs; a zombie counts as gone.
+    func waitUntilGone(_ pid: pid_t?) -> Bool {
+        guard let pid else { return false }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            guard let stat = readProcFile("/proc/\(pid)/stat"), !stat.isEmpty else { return true }
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,55 @@
+import AlbumSample
+import CSysXattr
+import Foundation
+import Glibc
+import XCTest
+
+/// Reading an original that vanished or cannot be read answers at once with ENOENT or EIO,
+/// is logged once, and leaves every other file readable.
+final class ReadErrorTests: XCTestCase {
+    func readAll(_ path: String) -> (bytes: Int, errno: Int32) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return (-1, errno) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var total = 0
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 { return (-1, errno) }
+            if n == 0 { return (total, 0) }
+            total += n
+        }
+    }
+
+    func testVanishedOriginalGivesENOENTAndIsLoggedOnce() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        unlink(source.path + "/Sony/DSC01234.JPG")
+        for _ in 0..<3 {
+            let r = readAll(mount.path("non-screenshots/DSC01234.JPG"))
+            XCTAssertEqual(r.bytes, -1)
+            XCTAssertEqual(r.errno, ENOENT)
+        }
+        XCTAssertEqual(readAll(mount.path("non-screenshots/DSCF0001.JPG")).errno, 0)
+        mount.finish(allowing: ["cannot open Sony/DSC01234.JPG"])
+        XCTAssertEqual(mount.stderr.components(separatedBy: "cannot open Sony/DSC01234.JPG").count - 1, 1, mount.stderr)
+    }
+
+    func testUnreadableOriginalStaysListedAndGivesEIO() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        chmod(source.path + "/Fuji/DSCF0001.JPG", 0o000)
+        // The daemon runs without root's read-anything capabilities, as an ordinary user would.
+        let mount = try Mount(source: source.path, launcher: ["/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search",
+                                                              "--inh-caps", "-all"])
+        // Listed with the file's mtime as its date, and the reason in its attributes.
+        let path = mount.path("by-date/2018/2018-06/2018-06-01/DSCF0001.JPG")
+        XCTAssertNotNil(statOf(path))
+        XCTAssertTrue(xattr(path, "user.albumfs.problems")?.contains("Permission denied") ?? false)
+        let r = readAll(path)
+        XCTAssertEqual(r.errno, EIO)
+        XCTAssertEqual(readAll(mount.path("non-screenshots/DSC01234.JPG")).errno, 0)
+        mount.finish(allowing: ["cannot open Fuji/DSCF0001.JPG"])
+    }
+}
