@@ -1,0 +1,58 @@
+import AlbumSample
+import CSysXattr
+import Foundation
+import Glibc
+import XCTest
+
+/// The scripts in mount-examples/ run against a real mount and do what they say.
+final class ExamplesTests: XCTestCase {
+    static let examples: String = {
+        // Tests/MountTests/ExamplesTests.swift → the repository root.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("mount-examples").path
+    }()
+
+    func testCopyNewestCopiesTheNewestNonScreenshots() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let dest = makeTempFolder("dest")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        let r = shell("'\(Self.examples)/copy-newest.sh' '\(mount.mountpoint)' '\(dest)' 4")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let newest = Array(readdirNames(mount.path("non-screenshots"))!.prefix(4))
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dest)), Set(newest))
+        for name in newest {
+            XCTAssertEqual(FileManager.default.contents(atPath: dest + "/" + name), FileManager.default.contents(atPath: mount.path("non-screenshots/" + name)))
+            XCTAssertEqual(statOf(dest + "/" + name)?.st_mtim.tv_sec, statOf(mount.path("non-screenshots/" + name))?.st_mtim.tv_sec)
+        }
+        mount.finish()
+    }
+
+    func testScreenshotsPerMonthCountsWhatTheSampleHolds() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let r = shell("'\(Self.examples)/screenshots-per-month.sh' '\(mount.mountpoint)'")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var expected: [String: Int] = [:]
+        for item in source.items where item.expectedScreenshot { expected[String(item.expectedDay!.prefix(7)), default: 0] += 1 }
+        let lines = expected.keys.sorted(by: >).map { "\(expected[$0]!) \($0)" }
+        XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init), lines)
+        mount.finish()
+    }
+
+    func testFstabLineMountsThroughMountFuse3() throws {
+        // mount.fuse3 runs `albumfs SOURCE MOUNTPOINT -o OPTIONS` with fstab's options, noise included.
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mnt = makeTempFolder("fstab")
+        defer { rmdir(mnt) }
+        let bin = URL(fileURLWithPath: albumfsBinary()).deletingLastPathComponent().path
+        let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", "noauto,nofail,allow_other,screenshot_folders=Screenshots|Bildschirmfotos"],
+                           environment: ["PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots"])
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
+    }
+}
