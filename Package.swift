@@ -19,14 +19,16 @@ let package = Package(
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
         .executableTarget(
             name: "albumfs",
-            dependencies: ["AlbumCore", "AlbumMetadata", "AlbumSample", "AlbumVFS", "AlbumFUSE"]),
+            dependencies: ["AlbumCore", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS", "AlbumFUSE"]),
 
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumCore"]),
         .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumMetadata", "AlbumSample"]),
+        .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumThumbnails", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumVFS", "AlbumCore"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
         .testTarget(name: "MountTests", dependencies: ["AlbumSample", "AlbumCore", "CSysXattr"]),

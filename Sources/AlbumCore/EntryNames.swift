@@ -23,6 +23,11 @@ public enum EntryNames {
         return cut + ext
     }
 
+    /// `IMG_1.JPG` → `IMG_1.jpg`; a name without an extension gains one.
+    public static func replacingExtension(of name: String, with ext: String) -> String {
+        split(name).stem + ext
+    }
+
     /// `IMG_1.JPG` → (`IMG_1`, `.JPG`). A leading dot is not an extension.
     static func split(_ name: String) -> (stem: String, ext: String) {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }

@@ -5,9 +5,23 @@ public enum LibraryViews {
     public static let byDate = "by-date"
     public static let screenshots = "screenshots"
     public static let nonScreenshots = "non-screenshots"
+    public static let thumbnails = "thumbnails"
+    public static let control = ".albumfs"
 
-    /// - Parameter emptyMtime: the time shown for folders with nothing in them (the scan time).
-    public static func build(photos: [Photo], emptyMtime: Timestamp) -> Library {
+    /// `.albumfs/`: read-only files about the daemon itself; last in the root, hidden by its dot.
+    static func statusFolder(_ time: Timestamp) -> VirtualFolder {
+        VirtualFolder(name: control, children: [
+            .file(name: "status", content: .status, mtime: time),
+            .file(name: "errors", content: .errors, mtime: time),
+        ], emptyMtime: time)
+    }
+
+    /// - Parameters:
+    ///   - thumbnailBoxes: the `thumbnails/WxH/` folders to add (none: no `thumbnails/`).
+    ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
+    ///   - withStatus: add `.albumfs/status` and `.albumfs/errors`.
+    public static func build(photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
+                             emptyMtime: Timestamp) -> Library {
         let order = photos.indices.sorted { newestFirst(photos[$0], photos[$1]) }
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
@@ -15,7 +29,9 @@ public enum LibraryViews {
             .folder(byDateView(photos, order, emptyMtime)),
             .folder(flatFolder(screenshots, photos, shots, emptyMtime)),
             .folder(flatFolder(nonScreenshots, photos, others, emptyMtime)),
-        ], emptyMtime: emptyMtime)
+        ] + (thumbnailBoxes.isEmpty ? [] : [.folder(thumbnailsView(photos, order, thumbnailBoxes, emptyMtime))])
+          + (withStatus ? [.folder(statusFolder(emptyMtime))] : []),
+                                 emptyMtime: emptyMtime)
         return Library(photos: photos, root: root)
     }
 
@@ -26,6 +42,17 @@ public enum LibraryViews {
             VirtualNode.file(name: n, content: .original(photo: i), mtime: photos[i].captureInstant)
         }
         return VirtualFolder(name: name, children: children, emptyMtime: emptyMtime)
+    }
+
+    /// `thumbnails/WxH/`: one JPEG per photo, flat, newest first, named after the photo with `.jpg`.
+    static func thumbnailsView(_ photos: [Photo], _ order: [Int], _ boxes: [ThumbnailBox], _ emptyMtime: Timestamp) -> VirtualFolder {
+        let names = EntryNames.assign(order.map { (EntryNames.replacingExtension(of: photos[$0].fileName, with: ".jpg"), photos[$0].relativePath) })
+        let folders = Array(Set(boxes)).sorted().map { box in
+            VirtualNode.folder(VirtualFolder(name: box.description, children: zip(order, names).map { i, n in
+                .file(name: n, content: .thumbnail(photo: i, box: box), mtime: photos[i].captureInstant)
+            }, emptyMtime: emptyMtime))
+        }
+        return VirtualFolder(name: thumbnails, children: folders, emptyMtime: emptyMtime)
     }
 
     /// `by-date/YYYY/YYYY-MM/YYYY-MM-DD/`: the day is the date written on the photo.

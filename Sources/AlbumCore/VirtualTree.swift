@@ -2,6 +2,20 @@
 public enum FileContent: Sendable, Hashable {
     /// The original photo, byte for byte: an index into `Library.photos`.
     case original(photo: Int)
+    /// A thumbnail of the photo, exactly `box` in size, rendered on first read.
+    case thumbnail(photo: Int, box: ThumbnailBox)
+    /// `.albumfs/status`: the daemon's state, made when opened.
+    case status
+    /// `.albumfs/errors`: files that could not be read, made when opened.
+    case errors
+
+    /// The photo this file shows, if any.
+    public var photo: Int? {
+        switch self {
+        case .original(let i), .thumbnail(let i, _): return i
+        case .status, .errors: return nil
+        }
+    }
 }
 
 /// One entry of a virtual folder.

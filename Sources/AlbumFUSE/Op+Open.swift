@@ -7,8 +7,12 @@ extension Operations {
         switch ctx.fs.open(UInt64(ino), flags: fi!.pointee.flags) {
         case .success(let handle):
             fi!.pointee.fh = handle
-            // An original does not change under a snapshot: let the kernel keep its pages.
-            fi!.pointee.keep_cache = 1
+            if ctx.fs.needsDirectIO(UInt64(ino)) {
+                fi!.pointee.direct_io = 1
+            } else {
+                // Originals and thumbnails do not change under a snapshot: let the kernel keep pages.
+                fi!.pointee.keep_cache = 1
+            }
             _ = fuse_reply_open(req, fi)
         case .failure(let e): Reply.error(req, e)
         }

@@ -1,4 +1,5 @@
 import AlbumCore
+import Foundation
 import CPNG
 import CTurboJPEG
 
@@ -10,15 +11,32 @@ public struct EncodeError: Error, CustomStringConvertible {
 /// JPEG and PNG encoding for fixtures (TurboJPEG and libpng's simplified API), plus the segment
 /// and chunk insertion that cameras and screenshot tools do.
 public enum Encoders {
-    /// Encodes baseline 4:2:0 JPEG. The corresponding C function is `tjCompress2`.
-    public static func jpeg(_ image: SampleImage, quality: Int32 = 85) throws(EncodeError) -> [UInt8] {
+    /// The JPEG flavours real libraries hold.
+    public enum JPEGKind: String, CaseIterable, Sendable {
+        case baseline, progressive, grayscale
+        /// Adobe-style inverted CMYK, stored as YCCK.
+        case cmyk
+    }
+
+    /// Encodes a JPEG (4:2:0 unless grayscale). The corresponding C function is `tjCompress2`.
+    public static func jpeg(_ image: SampleImage, quality: Int32 = 85, kind: JPEGKind = .baseline) throws(EncodeError) -> [UInt8] {
         guard let handle = tjInitCompress() else { throw EncodeError(description: "tjInitCompress failed") }
         defer { tjDestroy(handle) }
         var out: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0
-        let rc = image.pixels.withUnsafeBufferPointer { px in
-            tjCompress2(handle, px.baseAddress, Int32(image.width), Int32(image.width * 3), Int32(image.height),
-                        Int32(TJPF_RGB.rawValue), &out, &size, Int32(TJSAMP_420.rawValue), quality, 0)
+        var pixels = image.pixels
+        var format = TJPF_RGB, channels = 3
+        if kind == .cmyk {
+            // Inverted CMYK with no black ink: the stored C, M, Y are the R, G, B values, K = 255.
+            pixels = expand(image.pixels, fourth: 255)
+            format = TJPF_CMYK
+            channels = 4
+        }
+        let sampling = kind == .grayscale ? TJSAMP_GRAY : TJSAMP_420
+        let flags = kind == .progressive ? TJFLAG_PROGRESSIVE : 0
+        let rc = pixels.withUnsafeBufferPointer { px in
+            tjCompress2(handle, px.baseAddress, Int32(image.width), Int32(image.width * channels), Int32(image.height),
+                        Int32(format.rawValue), &out, &size, Int32(sampling.rawValue), quality, Int32(flags))
         }
         defer { tjFree(out) }
         guard rc == 0, let out else {
@@ -51,23 +69,83 @@ public enum Encoders {
         Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(packet.utf8)
     }
 
-    /// Encodes an 8-bit RGB PNG. The corresponding C function is `png_image_write_to_memory`.
-    public static func png(_ image: SampleImage) throws(EncodeError) -> [UInt8] {
+    /// The PNG flavours real libraries hold (interlaced ones come from ImageMagick in the tests).
+    public enum PNGKind: Sendable, Equatable {
+        case rgb
+        case grayscale
+        /// 16 bits a channel.
+        case rgb16
+        /// RGBA with every pixel at this alpha.
+        case rgba(alpha: UInt8)
+        /// A colour-mapped (palette) image.
+        case palette
+    }
+
+    /// Encodes a PNG of the given kind. The corresponding C function is `png_image_write_to_memory`.
+    public static func png(_ image: SampleImage, kind: PNGKind = .rgb) throws(EncodeError) -> [UInt8] {
         var desc = png_image()
         desc.version = UInt32(PNG_IMAGE_VERSION)
         desc.width = UInt32(image.width)
         desc.height = UInt32(image.height)
-        desc.format = UInt32(PNG_FORMAT_RGB)
+        var bytes: [UInt8] = image.pixels
+        var channels = 3, bytesPerChannel = 1
+        var colormap: [UInt8]?
+        switch kind {
+        case .rgb:
+            desc.format = UInt32(PNG_FORMAT_RGB)
+        case .grayscale:
+            desc.format = UInt32(PNG_FORMAT_GRAY)
+            bytes = []
+            for i in stride(from: 0, to: image.pixels.count, by: 3) {
+                let r = Int(image.pixels[i]) * 299, g = Int(image.pixels[i + 1]) * 587, b = Int(image.pixels[i + 2]) * 114
+                bytes.append(UInt8((r + g + b) / 1000))
+            }
+            channels = 1
+        case .rgb16:
+            // The simplified API's 16-bit formats are linear light; sRGB → linear here.
+            desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_LINEAR)
+            bytes = image.pixels.flatMap { v -> [UInt8] in
+                let c = Double(v) / 255
+                let linear = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+                let u = UInt16((linear * 65535).rounded())
+                return withUnsafeBytes(of: u) { Array($0) }  // native order, as the API expects
+            }
+            bytesPerChannel = 2
+        case .rgba(let alpha):
+            desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA)
+            bytes = expand(image.pixels, fourth: alpha)
+            channels = 4
+        case .palette:
+            // Index every distinct colour (the sample images have few); at most 256.
+            var table: [[UInt8]: UInt8] = [:]
+            var map: [UInt8] = []
+            bytes = stride(from: 0, to: image.pixels.count, by: 3).map { i in
+                let c = Array(image.pixels[i..<i + 3])
+                if let k = table[c] { return k }
+                let k = UInt8(min(255, table.count))
+                if table.count < 256 { table[c] = k; map += c }
+                return k
+            }
+            desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_COLORMAP)
+            desc.colormap_entries = UInt32(table.count)
+            colormap = map
+            channels = 1
+        }
         var size: Int = 0
-        let stride = Int32(image.width * 3)
-        let ok = image.pixels.withUnsafeBufferPointer { px in
-            png_image_write_to_memory(&desc, nil, &size, 0, px.baseAddress, stride, nil)
+        let stride = Int32(image.width * channels)
+        _ = bytesPerChannel
+        let ok = bytes.withUnsafeBufferPointer { px in
+            (colormap ?? []).withUnsafeBufferPointer { cm in
+                png_image_write_to_memory(&desc, nil, &size, 0, px.baseAddress, stride, colormap == nil ? nil : cm.baseAddress)
+            }
         }
         guard ok != 0, size > 0 else { throw EncodeError(description: "png_image_write_to_memory: size query failed") }
         var out = [UInt8](repeating: 0, count: size)
         let wrote = out.withUnsafeMutableBytes { buf in
-            image.pixels.withUnsafeBufferPointer { px in
-                png_image_write_to_memory(&desc, buf.baseAddress, &size, 0, px.baseAddress, stride, nil)
+            bytes.withUnsafeBufferPointer { px in
+                (colormap ?? []).withUnsafeBufferPointer { cm in
+                    png_image_write_to_memory(&desc, buf.baseAddress, &size, 0, px.baseAddress, stride, colormap == nil ? nil : cm.baseAddress)
+                }
             }
         }
         png_image_free(&desc)
@@ -76,6 +154,19 @@ public enum Encoders {
             throw EncodeError(description: "png_image_write_to_memory: " + message)
         }
         return Array(out.prefix(size))
+    }
+
+    /// RGB → 4 channels with a constant fourth (alpha, or K of CMYK).
+    static func expand(_ rgb: [UInt8], fourth: UInt8) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(rgb.count / 3 * 4)
+        for i in stride(from: 0, to: rgb.count, by: 3) {
+            out.append(rgb[i])
+            out.append(rgb[i + 1])
+            out.append(rgb[i + 2])
+            out.append(fourth)
+        }
+        return out
     }
 
     /// Inserts a chunk right after IHDR (8-byte signature + 25-byte IHDR).

@@ -30,6 +30,13 @@ public struct SampleImage: Sendable {
         return SampleImage(width: width, height: height, pixels: px)
     }
 
+    /// One colour everywhere.
+    public static func solid(width: Int, height: Int, _ r: UInt8, _ g: UInt8, _ b: UInt8) -> SampleImage {
+        var px = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) { px[i * 3] = r; px[i * 3 + 1] = g; px[i * 3 + 2] = b }
+        return SampleImage(width: width, height: height, pixels: px)
+    }
+
     /// What a viewer shows for stored pixels tagged with EXIF `orientation` (1–8).
     public func displayed(orientation: Int) -> SampleImage {
         let swap = orientation >= 5 && orientation <= 8

@@ -12,13 +12,18 @@ public final class AlbumFileSystem: Sendable {
     private let inodes = InodeAllocator()
     // The current library and its node table; replaced whole by `update`.
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
-    private let originals = HandleTable<OpenOriginal>()
+    private let files = HandleTable<OpenFile>()
+    private let thumbnails: ThumbnailProvider?
+    private let status: StatusReporter?
     private let directories = HandleTable<[(inode: UInt64, name: String)]>()
     private let problems: OnceLog
 
     /// - Parameter log: where read problems are reported (once per file).
-    public init(library: Library, sourceRoot: String, owner: Owner, log: @escaping @Sendable (String) -> Void) {
+    public init(library: Library, sourceRoot: String, owner: Owner, thumbnails: ThumbnailProvider? = nil,
+                status: StatusReporter? = nil, log: @escaping @Sendable (String) -> Void) {
         self.sourceRoot = sourceRoot
+        self.thumbnails = thumbnails
+        self.status = status
         self.owner = owner
         self.problems = OnceLog(sink: log)
         let table = NodeTable(library: library, inodes: inodes)
@@ -64,6 +69,9 @@ public final class AlbumFileSystem: Sendable {
             let size: Int64
             switch content {
             case .original(let i): size = s.library.photos[i].identity.size
+            case .thumbnail(_, let box): size = thumbnails?.size(for: box) ?? 0
+            // Made fresh for each look; read with direct I/O so a grown text is never cut short.
+            case .status, .errors: size = Int64(controlText(content).utf8.count)
             }
             return Attributes(inode: node.inode, kind: .regular, permissions: 0o444, linkCount: 1, size: size,
                               mtime: node.mtime, uid: owner.uid, gid: owner.gid)
@@ -105,6 +113,20 @@ public final class AlbumFileSystem: Sendable {
 
     // MARK: Files
 
+    private func controlText(_ content: FileContent) -> String {
+        switch content {
+        case .status: return status?.statusText() ?? ""
+        case .errors: return status?.errorsText() ?? ""
+        default: return ""
+        }
+    }
+
+    /// Whether reads of this inode must bypass the kernel's page cache (content made at open).
+    public func needsDirectIO(_ inode: UInt64) -> Bool {
+        guard let node = current.table[inode], case .file(let content) = node.kind else { return false }
+        return content == .status || content == .errors
+    }
+
     /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS.
     public func open(_ inode: UInt64, flags: Int32) -> Result<UInt64, Errno> {
         let s = current
@@ -126,13 +148,51 @@ public final class AlbumFileSystem: Sendable {
                 // caller's: EIO (docs/errno.md).
                 return .failure(e == .notFound ? .notFound : .ioError)
             }
-            return .success(originals.insert(OpenOriginal(fd: fd)))
+            return .success(files.insert(.original(OpenOriginal(fd: fd))))
+        case .thumbnail(let i, let box):
+            let photo = s.library.photos[i]
+            return .success(files.insert(.thumbnail(OpenThumbnail(photo: photo, sourcePath: sourceRoot + "/" + photo.relativePath, box: box))))
+        case .status, .errors:
+            return .success(files.insert(.text(Array(controlText(content).utf8))))
         }
     }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
     public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        guard let file = originals.get(handle) else { return .failure(.badFileDescriptor) }
+        switch files.get(handle) {
+        case nil: return .failure(.badFileDescriptor)
+        case .original(let file)?: return read(file, at: offset, into: buffer)
+        case .thumbnail(let thumb)?: return read(thumb, at: offset, into: buffer)
+        case .text(let bytes)?: return copy(bytes, at: offset, into: buffer)
+        }
+    }
+
+    private func copy(_ bytes: [UInt8], at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        guard offset < Int64(bytes.count) else { return .success(0) }
+        let n = min(buffer.count, bytes.count - Int(offset))
+        bytes.withUnsafeBytes { src in
+            buffer.baseAddress!.copyMemory(from: src.baseAddress! + Int(offset), byteCount: n)
+        }
+        return .success(n)
+    }
+
+    private func read(_ thumb: OpenThumbnail, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        let bytes: [UInt8]
+        if let ready = thumb.bytes.withLock({ $0 }) {
+            bytes = ready
+        } else {
+            guard let thumbnails else { return .failure(.ioError) }
+            switch thumbnails.thumbnail(of: thumb.photo, sourcePath: thumb.sourcePath, box: thumb.box) {
+            case .failure(let e): return .failure(e)
+            case .success(let b):
+                bytes = b
+                thumb.bytes.withLock { $0 = b }
+            }
+        }
+        return copy(bytes, at: offset, into: buffer)
+    }
+
+    private func read(_ file: OpenOriginal, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         var filled = 0
         while filled < buffer.count {
             let n = pread(file.fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
@@ -149,10 +209,10 @@ public final class AlbumFileSystem: Sendable {
     }
 
     /// The corresponding FUSE operation is `release`.
-    public func release(_ handle: UInt64) { originals.remove(handle) }
+    public func release(_ handle: UInt64) { files.remove(handle) }
 
-    /// Open original descriptors (for leak checks in tests).
-    public var openFileCount: Int { originals.count }
+    /// Open file handles (for leak checks in tests).
+    public var openFileCount: Int { files.count }
 
     // MARK: Extended attributes
 
@@ -175,9 +235,8 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         guard let node = s.table[inode] else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .success([]) }
-        switch content {
-        case .original(let i): return .success(ExtendedAttributes.of(s.library.photos[i], sourceRoot: sourceRoot))
-        }
+        guard let photo = content.photo else { return .success([]) }
+        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot))
     }
 
     // MARK: Filesystem

@@ -9,6 +9,29 @@ final class OpenOriginal: Sendable {
     deinit { close(fd) }
 }
 
+/// A thumbnail opened for reading: rendered (or fetched from the cache) on the first read, then
+/// served from memory for the life of the handle.
+final class OpenThumbnail: Sendable {
+    let photo: Photo
+    let sourcePath: String
+    let box: ThumbnailBox
+    let bytes = Mutex<[UInt8]?>(nil)
+
+    init(photo: Photo, sourcePath: String, box: ThumbnailBox) {
+        self.photo = photo
+        self.sourcePath = sourcePath
+        self.box = box
+    }
+}
+
+/// What a file handle (`fi->fh`) refers to.
+enum OpenFile: Sendable {
+    case original(OpenOriginal)
+    case thumbnail(OpenThumbnail)
+    /// Text made at open (`.albumfs/status`).
+    case text([UInt8])
+}
+
 /// File and directory handles given to the kernel (`fi->fh`), numbered from 1.
 final class HandleTable<Value: Sendable>: Sendable {
     private struct State {

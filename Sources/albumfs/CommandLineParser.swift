@@ -4,6 +4,7 @@ enum Command {
     case version
     case mount(MountOptions)
     case sample(folder: String, count: Int?)
+    case status(mountpoint: String)
 }
 
 /// Parses `albumfs`'s arguments. Options may come before or after the two paths, as mount(8)
@@ -11,6 +12,10 @@ enum Command {
 enum CommandLineParser {
     static func parse(_ args: [String]) throws(CLIError) -> Command {
         if args.first == "sample" { return try parseSample(Array(args.dropFirst())) }
+        if args.first == "status" {
+            guard args.count == 2 else { throw CLIError(.usage, "albumfs status: need the mount point (usage: albumfs status MOUNTPOINT)") }
+            return .status(mountpoint: args[1])
+        }
         var options = MountOptions()
         var positional: [String] = []
         var i = 0
@@ -56,8 +61,15 @@ enum CommandLineParser {
     }
 
     static func applyOptions(_ list: String, _ options: inout MountOptions) throws(CLIError) {
-        for word in list.split(separator: ",", omittingEmptySubsequences: true) {
-            try OptionTable.apply(String(word), to: &options)
+        var previousKey = ""
+        for word in list.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
+            // `thumbnail_sizes=200x200,400x300`: the comma that separates -o words also separates sizes.
+            if previousKey == "thumbnail_sizes", !word.contains("="), word.first?.isNumber == true {
+                try OptionTable.addThumbnailBox(word, to: &options)
+                continue
+            }
+            try OptionTable.apply(word, to: &options)
+            previousKey = word.split(separator: "=").first.map(String.init) ?? word
         }
     }
 

@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumFUSE
 import AlbumMetadata
+import AlbumThumbnails
 import AlbumVFS
 import Foundation
 import Glibc
@@ -23,8 +24,16 @@ enum MountCommand {
                                                            folderNames: options.screenshotFolders))
         let report = LibraryScanner(root: source, rules: rules, excluding: mountpoint).scan()
         reportProblems(report.problems)
-        let library = LibraryViews.build(photos: report.photos, emptyMtime: now)
+        let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
+                                         emptyMtime: now)
+        let cache = thumbnailCache(options)
+        let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
+                                          renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
+                                          debug: options.debug, log: { Log.line($0) })
         let fs = AlbumFileSystem(library: library, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
+                                 thumbnails: thumbnails,
+                                 status: DaemonStatus(report: report, scanSeconds: Date().timeIntervalSince(started),
+                                                      thumbnails: thumbnails, cache: cache),
                                  log: { Log.line($0) })
         let context = FuseContext(fs: fs)
         var fuseOptions = options.fuseOptions
@@ -37,7 +46,7 @@ enum MountCommand {
         let count = report.photos.count
         do {
             let session = try FuseSession(context: context, mountpoint: mountpoint, options: fuseOptions,
-                                          debug: options.debug, threads: options.singleThreaded ? 1 : 10)
+                                          debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let readyFD = options.readyFD
             let logFile = options.logFile
             try session.run {
@@ -52,6 +61,18 @@ enum MountCommand {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// The thumbnail cache, or nil (with one warning) when its folder cannot be written.
+    static func thumbnailCache(_ options: MountOptions) -> ThumbnailCache? {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.cache")
+        let dir = options.cacheDir ?? base + "/albumfs/thumbnails"
+        guard let cache = ThumbnailCache(directory: dir, maxBytes: options.cacheSize) else {
+            Log.line("albumfs: warning: thumbnail cache \(dir) cannot be written; thumbnails are rendered in memory")
+            return nil
+        }
+        return cache
     }
 
     /// One line per problem file, at most 20, then a count: damaged photos stay listed.

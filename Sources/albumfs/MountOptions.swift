@@ -13,6 +13,11 @@ struct MountOptions {
     var screenshotFolders = ScreenshotRules.defaultFolderNames
     /// Where a background daemon writes its log (default: nowhere, like sshfs).
     var logFile: String?
+    var thumbnailBoxes: [ThumbnailBox] = [.default]
+    /// Default: `$XDG_CACHE_HOME/albumfs/thumbnails` (or `~/.cache/albumfs/thumbnails`).
+    var cacheDir: String?
+    var cacheSize: Int64 = 1 << 30
+    var thumbnailMaxPixels = 250_000_000
     /// Internal: the pipe on which a daemon tells its launcher that the mount answers.
     var readyFD: Int32?
 }
@@ -29,6 +34,27 @@ enum OptionTable {
     static let fuseValues: Set<String> = ["fsname", "subtype", "max_read"]
     /// Words that mount(8) and fstab hand to every helper; they mean nothing to the filesystem.
     static let mountHelperNoise: Set<String> = ["defaults", "auto", "noauto", "user", "nouser", "users", "_netdev", "nofail"]
+
+    /// The most thumbnail sizes one mount shows.
+    static let maxThumbnailBoxes = 8
+
+    static func addThumbnailBox(_ text: String, to options: inout MountOptions) throws(CLIError) {
+        guard let box = ThumbnailBox(text) else {
+            throw CLIError(.usage, "albumfs: thumbnail size '\(text)' is not WIDTHxHEIGHT with sides from 16 to \(ThumbnailBox.maxSide)")
+        }
+        if !options.thumbnailBoxes.contains(box) { options.thumbnailBoxes.append(box) }
+        guard options.thumbnailBoxes.count <= maxThumbnailBoxes else {
+            throw CLIError(.usage, "albumfs: at most \(maxThumbnailBoxes) thumbnail sizes")
+        }
+    }
+
+    /// `1073741824`, `500M`, `2G`, `64k`.
+    static func parseSize(_ text: String) -> Int64? {
+        guard let last = text.last else { return nil }
+        let units: [Character: Int64] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30, "t": 1 << 40, "T": 1 << 40]
+        if let unit = units[last] { return Int64(text.dropLast()).map { $0 * unit } }
+        return Int64(text)
+    }
 
     /// Applies one `-o` word to `options`, or says what is wrong with it.
     static func apply(_ word: String, to options: inout MountOptions) throws(CLIError) {
@@ -52,6 +78,23 @@ enum OptionTable {
             return
         }
         switch key {
+        case "thumbnail_sizes":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'thumbnail_sizes' needs a value, as in thumbnail_sizes=200x200,400x300") }
+            options.thumbnailBoxes = []
+            for size in value.split(separator: ":") { try addThumbnailBox(String(size), to: &options) }
+        case "cache_dir":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'cache_dir' needs a path") }
+            options.cacheDir = value
+        case "cache_size":
+            guard let value, let bytes = parseSize(value), bytes >= 1 << 20 else {
+                throw CLIError(.usage, "albumfs: option 'cache_size' takes a size of at least 1M, as in cache_size=500M (got '\(value ?? "")')")
+            }
+            options.cacheSize = bytes
+        case "thumbnail_max_pixels":
+            guard let value, let n = Int(value), n >= 1 else {
+                throw CLIError(.usage, "albumfs: option 'thumbnail_max_pixels' takes a positive number (got '\(value ?? "")')")
+            }
+            options.thumbnailMaxPixels = n
         case "screenshot_names", "screenshot_folders":
             guard let value else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=Screenshot|Captura") }
             let list = value.split(separator: "|").map(String.init).filter { !$0.isEmpty }

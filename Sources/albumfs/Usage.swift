@@ -4,10 +4,11 @@ enum Usage {
     static let text = """
     usage: albumfs [options] SOURCE MOUNTPOINT
            albumfs sample DIR [--count N]
+           albumfs status MOUNTPOINT
            albumfs --help | --version
 
     Mounts the photo library in SOURCE read-only at MOUNTPOINT as virtual folders:
-      by-date/YYYY/YYYY-MM/YYYY-MM-DD/   screenshots/   non-screenshots/
+      by-date/YYYY/YYYY-MM/YYYY-MM-DD/   screenshots/   non-screenshots/   thumbnails/200x200/
     newest first, each file's mtime its capture time. Unmount with: fusermount3 -u MOUNTPOINT
 
     options:
@@ -19,10 +20,15 @@ enum Usage {
          subtype=NAME, max_read=N, noatime, nodev, nosuid, noexec ...   (standard FUSE options)
          screenshot_names=A|B|...    file-name prefixes that mark a screenshot
          screenshot_folders=A|B|...  folder names that mark a screenshot
+         thumbnail_sizes=WxH[,WxH...] thumbnails/WxH/ folders (default 200x200, at most 8)
+         cache_dir=PATH              thumbnail cache (default $XDG_CACHE_HOME/albumfs/thumbnails)
+         cache_size=N[K|M|G]         cache bound, least recently used evicted (default 1G)
+         thumbnail_max_pixels=N      larger images get no thumbnail (EIO; default 250000000)
          logfile=PATH                where a background daemon logs (default: none)
       -h, --help         this text
       -V, --version      the version
 
+    albumfs status MOUNTPOINT prints MOUNTPOINT/.albumfs/status (photos, errors, thumbnail cache).
     albumfs sample DIR writes a small sample library (cameras, screenshots, damaged files);
     with --count N it writes N small camera JPEGs instead (for benchmarks).
 

@@ -52,7 +52,7 @@ final class ExamplesTests: XCTestCase {
         let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", "noauto,nofail,allow_other,screenshot_folders=Screenshots|Bildschirmfotos"],
                            environment: ["PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots"])
+        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "thumbnails", ".albumfs"])
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
     }
 }

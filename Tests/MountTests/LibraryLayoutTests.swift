@@ -34,8 +34,8 @@ final class LibraryLayoutTests: XCTestCase {
         return out
     }
 
-    func testRootHoldsTheThreeViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots"])
+    func testRootHoldsTheViews() {
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", ".albumfs"])
     }
 
     func testEveryPhotoIsOnceInByDateOnItsDayAndInExactlyOneFlatView() {
@@ -193,11 +193,11 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testShellToolsSeeTheTree() {
-        let find = shell("cd '\(mount.mountpoint)' && find . -type f | wc -l")
+        let find = shell("cd '\(mount.mountpoint)' && find . -path ./.albumfs -prune -o -type f -print | wc -l")
         XCTAssertEqual(find.status, 0)
         let total = source.items.filter { $0.expectedDay != nil }.count
         let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot }.count
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 2 * total, "by-date + one flat view each")
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total, "by-date + one flat view + one thumbnail each")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         let lsT = shell("ls -t '\(mount.path("non-screenshots"))'")

@@ -90,6 +90,7 @@ func isMounted(_ path: String) -> Bool {
 final class Mount {
     let source: String
     let mountpoint: String
+    let cacheDir: String
     let process = Process()
     private let stderrLines = LineCollector()
 
@@ -98,7 +99,10 @@ final class Mount {
          file: StaticString = #filePath, line: UInt = #line) throws {
         self.source = source
         mountpoint = makeTempFolder("mnt")
-        let command = launcher + [albumfsBinary(), "-f"] + options + [source, mountpoint]
+        // Every test gets its own thumbnail cache unless it names one.
+        cacheDir = makeTempFolder("cache")
+        let cacheOption = options.joined().contains("cache_dir=") ? [] : ["-o", "cache_dir=" + cacheDir]
+        let command = launcher + [albumfsBinary(), "-f"] + cacheOption + options + [source, mountpoint]
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let err = Pipe()
@@ -147,6 +151,7 @@ final class Mount {
         XCTAssertEqual(status, 0, "daemon exit status; stderr:\n\(stderr)", file: file, line: line)
         XCTAssertFalse(isMounted(mountpoint), "still mounted", file: file, line: line)
         rmdir(mountpoint)
+        try? FileManager.default.removeItem(atPath: cacheDir)
         stderrLines.waitForEOF(timeout: 5)
         for l in stderrLines.lines where !l.hasPrefix("albumfs: ready:") && !l.hasPrefix("albumfs: notice:") {
             if !allowed.contains(where: { l.contains($0) }) {

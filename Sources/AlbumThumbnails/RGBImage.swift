@@ -1,0 +1,19 @@
+/// 8-bit RGB pixels, rows top to bottom, no padding.
+struct RGBImage {
+    var width: Int
+    var height: Int
+    var pixels: [UInt8]
+
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 3)
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+}
+
+/// Why a thumbnail could not be made; the FUSE read answers EIO for every case.
+public struct ThumbnailError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,124 @@
+import AlbumCore
+import Foundation
+import Glibc
+import Synchronization
+
+/// Thumbnails on disk: `DIR/ab/abcdef….jpg`, written atomically (temporary file + rename, so a
+/// crash never leaves half a file), bounded in size with least-recently-used eviction (a hit
+/// touches the file's mtime; eviction removes the oldest). Safe to delete by hand at any time.
+public final class ThumbnailCache: Sendable {
+    public let directory: String
+    public let maxBytes: Int64
+    /// Bytes believed to be in the cache; recounted from disk when eviction runs.
+    private let usedBytes: Atomic<Int64>
+    private let evicting = Mutex(false)
+
+    /// Nil when the folder cannot be created or written: the caller renders in memory instead.
+    public init?(directory: String, maxBytes: Int64) {
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
+              access(directory, W_OK | X_OK) == 0 else { return nil }
+        self.directory = directory
+        self.maxBytes = maxBytes
+        usedBytes = Atomic(Self.scan(directory).reduce(0) { $0 + $1.size })
+    }
+
+    public var bytesUsed: Int64 { usedBytes.load(ordering: .relaxed) }
+
+    func path(for key: String) -> String { "\(directory)/\(key.prefix(2))/\(key).jpg" }
+
+    /// The cached bytes, if present and of the expected size (anything else is ignored).
+    public func read(_ key: String, expectedSize: Int) -> [UInt8]? {
+        let p = path(for: key)
+        guard let data = FileManager.default.contents(atPath: p), data.count == expectedSize else { return nil }
+        // Least recently used is tracked by mtime.
+        utimensat(AT_FDCWD, p, nil, 0)
+        return [UInt8](data)
+    }
+
+    /// Stores bytes atomically. Failures are ignored by design: the cache is an optimisation.
+    @discardableResult
+    public func write(_ key: String, _ bytes: [UInt8]) -> Bool {
+        let final = path(for: key)
+        let folder = (final as NSString).deletingLastPathComponent
+        mkdir(folder, 0o755)
+        let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        var off = 0
+        var ok = true
+        while off < bytes.count {
+            let n = bytes[off...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { ok = false; break }
+            off += n
+        }
+        if close(fd) != 0 { ok = false }
+        guard ok, rename(temp, final) == 0 else {
+            unlink(temp)
+            return false
+        }
+        let used = usedBytes.add(Int64(bytes.count), ordering: .relaxed).newValue
+        if used > maxBytes { evict() }
+        return true
+    }
+
+    /// Removes least recently used files until the cache is at 90% of its bound.
+    func evict() {
+        let mine = evicting.withLock { busy -> Bool in
+            if busy { return false }
+            busy = true
+            return true
+        }
+        guard mine else { return }
+        defer { evicting.withLock { $0 = false } }
+        var files = Self.scan(directory)
+        var total = files.reduce(0) { $0 + $1.size }
+        files.sort { $0.mtime < $1.mtime }
+        let target = maxBytes / 10 * 9
+        for f in files where total > target {
+            if unlink(f.path) == 0 { total -= f.size }
+        }
+        usedBytes.store(total, ordering: .relaxed)
+    }
+
+    struct Entry {
+        var path: String
+        var size: Int64
+        var mtime: Timestamp
+    }
+
+    static func scan(_ directory: String) -> [Entry] {
+        var out: [Entry] = []
+        guard let subs = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        for sub in subs {
+            let folder = directory + "/" + sub
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names where name.hasSuffix(".jpg") {
+                var st = stat()
+                let p = folder + "/" + name
+                guard stat(p, &st) == 0 else { continue }
+                out.append(Entry(path: p, size: Int64(st.st_size),
+                                 mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: st.st_mtim.tv_nsec)))
+            }
+        }
+        return out
+    }
+
+    /// The cache key: the source's identity (path, device, inode, size, mtime), the box and the
+    /// pipeline version, hashed (FNV-1a 128 as two 64-bit lanes).
+    public static func key(path: String, identity: FileIdentity, box: ThumbnailBox) -> String {
+        let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.device)|\(identity.inode)|\(identity.size)|"
+            + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)|\(path)"
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
+        }
+        return hex(a) + hex(b)
+    }
+
+    static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

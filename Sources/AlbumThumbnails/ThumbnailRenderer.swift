@@ -1,0 +1,68 @@
+import AlbumCore
+
+/// decode → shrink on load → area resample → centre crop → orientation → fixed-size JPEG.
+///
+/// Stateless and thread-safe: each call makes its own TurboJPEG handles.
+public struct ThumbnailRenderer: Sendable {
+    /// Bump when the pipeline's output changes: it is part of every cache key.
+    public static let pipelineVersion = 1
+    /// Images with more pixels than this are refused (decompression bombs).
+    public var maxPixels: Int
+
+    public init(maxPixels: Int = 250_000_000) { self.maxPixels = maxPixels }
+
+    /// The decisions taken for one render, for the debug log.
+    public struct Plan: Sendable, CustomStringConvertible {
+        public var sourceSize: (Int, Int)
+        public var dctScale: (Int, Int)
+        public var decodedSize: (Int, Int)
+        public var description: String {
+            "\(sourceSize.0)x\(sourceSize.1) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)"
+        }
+    }
+
+    public func render(_ data: [UInt8], format: ImageFormat, orientation: Int, box: ThumbnailBox) throws(ThumbnailError) -> [UInt8] {
+        try renderWithPlan(data, format: format, orientation: orientation, box: box).bytes
+    }
+
+    /// As `render`, also saying how the image was decoded (for the debug log).
+    public func renderWithPlan(_ data: [UInt8], format: ImageFormat, orientation: Int, box: ThumbnailBox)
+        throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
+        let o = (1...8).contains(orientation) ? orientation : 1
+        // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
+        let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
+        let decoded: RGBImage
+        let plan: Plan
+        switch format {
+        case .jpeg:
+            let decoder = try JPEGDecoder()
+            let header = try decoder.header(data)
+            guard header.width * header.height <= maxPixels else {
+                throw ThumbnailError("JPEG of \(header.width)x\(header.height) is over the \(maxPixels)-pixel limit")
+            }
+            let factor = Self.dctFactor(width: header.width, height: header.height, boxWidth: bw, boxHeight: bh)
+            let w = JPEGDecoder.scaled(header.width, factor), h = JPEGDecoder.scaled(header.height, factor)
+            decoded = try decoder.decode(data, header: header, width: w, height: h)
+            plan = Plan(sourceSize: (header.width, header.height), dctScale: factor, decodedSize: (w, h))
+        case .png:
+            decoded = try PNGDecoder.decode(data, maxPixels: maxPixels)
+            plan = Plan(sourceSize: (decoded.width, decoded.height), dctScale: (1, 1), decodedSize: (decoded.width, decoded.height))
+        }
+        let cropped = Resampler.coverAndCrop(decoded, width: bw, height: bh)
+        let upright = Orientation.apply(o, to: cropped)
+        let bytes = try FixedSizeJPEG.encode(upright, size: FixedSizeJPEG.size(for: box.width, box.height), encoder: try JPEGEncoder())
+        return (bytes, plan)
+    }
+
+    /// The largest DCT reduction that still leaves at least twice the pixels the box needs in
+    /// both directions, so the area filter has real pixels to average (libvips' jpegshrink rule).
+    static func dctFactor(width: Int, height: Int, boxWidth: Int, boxHeight: Int) -> (Int, Int) {
+        let cover = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+        let candidates = JPEGDecoder.scalingFactors.filter { $0.0 <= $0.1 }
+            .sorted { Double($0.0) / Double($0.1) < Double($1.0) / Double($1.1) }
+        for f in candidates where Double(f.0) / Double(f.1) >= min(1, 2 * cover) {
+            return f
+        }
+        return (1, 1)
+    }
+}

@@ -1,0 +1,123 @@
+import AlbumCore
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Serves thumbnails to the views: from the cache, or rendered once on first read.
+///
+/// Many readers of the same uncached thumbnail cause one render (single flight); renders run in
+/// parallel up to the core count; a failure is remembered until the source changes (its key does).
+public final class ThumbnailService: ThumbnailProvider, Sendable {
+    public let boxes: [ThumbnailBox]
+    private let renderer: ThumbnailRenderer
+    private let cache: ThumbnailCache?
+    private let log: @Sendable (String) -> Void
+    private let debug: Bool
+    private let slots: DispatchSemaphore
+    /// In-flight renders and remembered failures, by cache key.
+    private let state = Mutex(State())
+    private let renders = Atomic<Int>(0)
+
+    private struct State {
+        var inFlight: [String: Flight] = [:]
+        var failures: [String: ThumbnailError] = [:]
+        /// Rendered in memory when there is no cache folder (bounded, oldest dropped).
+        var memory: [String: [UInt8]] = [:]
+        var memoryOrder: [String] = []
+    }
+
+    private final class Flight: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<[UInt8], ThumbnailError>?>(nil)
+    }
+
+    public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: ThumbnailRenderer = ThumbnailRenderer(),
+                debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
+        self.boxes = boxes
+        self.cache = cache
+        self.renderer = renderer
+        self.debug = debug
+        self.log = log
+        slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    /// How many renders ran (for tests and status).
+    public var renderCount: Int { renders.load(ordering: .relaxed) }
+    public var cacheBytes: Int64 { cache?.bytesUsed ?? 0 }
+    /// Thumbnails that could not be made (remembered until their source changes).
+    public var failureCount: Int { state.withLock { $0.failures.count } }
+
+    public func size(for box: ThumbnailBox) -> Int64 { Int64(FixedSizeJPEG.size(for: box.width, box.height)) }
+
+    public func thumbnail(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
+        thumbnailOrError(of: photo, sourcePath: sourcePath, box: box).mapError { _ in Errno.ioError }
+    }
+
+    private enum Step {
+        case done(Result<[UInt8], ThumbnailError>)
+        case wait(Flight)
+        case lead(Flight)
+    }
+
+    /// The single-flight core: one leader renders, everyone else waits for its result.
+    public func thumbnailOrError(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
+        let key = ThumbnailCache.key(path: sourcePath, identity: photo.identity, box: box)
+        if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
+        let step = state.withLock { s -> Step in
+            if let bytes = s.memory[key] { return .done(.success(bytes)) }
+            if let e = s.failures[key] { return .done(.failure(e)) }
+            if let f = s.inFlight[key] { return .wait(f) }
+            let f = Flight()
+            s.inFlight[key] = f
+            return .lead(f)
+        }
+        switch step {
+        case .done(let result):
+            return result
+        case .wait(let flight):
+            flight.done.wait()
+            flight.done.signal()  // let the next waiter through
+            return flight.result.withLock { $0 } ?? .failure(ThumbnailError("render vanished"))
+        case .lead(let flight):
+            let result = render(photo, sourcePath: sourcePath, box: box)
+            // Disk first, outside the lock; memory only when the cache cannot take it.
+            var stored = false
+            if case .success(let bytes) = result, let cache { stored = cache.write(key, bytes) }
+            state.withLock { s in
+                s.inFlight[key] = nil
+                switch result {
+                case .success(let bytes): if !stored { remember(&s, key, bytes) }
+                case .failure(let e): s.failures[key] = e
+                }
+            }
+            if case .failure(let e) = result { log("albumfs: cannot make a thumbnail of \(photo.relativePath): \(e)") }
+            flight.result.withLock { $0 = result }
+            flight.done.signal()
+            return result
+        }
+    }
+
+    private func remember(_ s: inout State, _ key: String, _ bytes: [UInt8]) {
+        s.memory[key] = bytes
+        s.memoryOrder.append(key)
+        // About 25 MB of 200x200 thumbnails when no cache folder can be used.
+        while s.memoryOrder.count > 1000 { s.memory[s.memoryOrder.removeFirst()] = nil }
+    }
+
+    private func render(_ photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
+        slots.wait()
+        defer { slots.signal() }
+        renders.add(1, ordering: .relaxed)
+        guard let data = FileManager.default.contents(atPath: sourcePath) else {
+            return .failure(ThumbnailError("cannot read the original: \(Errno.current)"))
+        }
+        do {
+            let (bytes, plan) = try renderer.renderWithPlan([UInt8](data), format: photo.format, orientation: photo.orientation, box: box)
+            if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(plan)") }
+            return .success(bytes)
+        } catch {
+            return .failure(error)
+        }
+    }
+}

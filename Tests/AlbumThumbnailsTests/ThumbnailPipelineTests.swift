@@ -1,0 +1,123 @@
+import AlbumCore
+import AlbumSample
+@testable import AlbumThumbnails
+import CTurboJPEG
+import Foundation
+import XCTest
+
+final class ThumbnailPipelineTests: XCTestCase {
+    func dimensions(_ jpeg: [UInt8]) -> (Int, Int)? {
+        guard let h = tjInitDecompress() else { return nil }
+        defer { tjDestroy(h) }
+        var w: Int32 = 0, hh: Int32 = 0, s: Int32 = 0, c: Int32 = 0
+        let rc = jpeg.withUnsafeBufferPointer { tjDecompressHeader3(h, $0.baseAddress, UInt($0.count), &w, &hh, &s, &c) }
+        return rc == 0 ? (Int(w), Int(hh)) : nil
+    }
+
+    func testDCTFactorLeavesAtLeastTwiceTheBox() {
+        // 12 MP 4:3 for a 200x200 box: 1/8 gives 500x375 (< 2 x 200 high), 1/4 gives 1000x750.
+        XCTAssertTrue(ThumbnailRenderer.dctFactor(width: 4000, height: 3000, boxWidth: 200, boxHeight: 200) == (1, 4))
+        // 24 MP 3:2: 1/8 gives 750x500 (≥ 400 both ways).
+        XCTAssertTrue(ThumbnailRenderer.dctFactor(width: 6000, height: 4000, boxWidth: 200, boxHeight: 200) == (1, 8))
+        // Small sources are never enlarged in the DCT.
+        XCTAssertTrue(ThumbnailRenderer.dctFactor(width: 300, height: 200, boxWidth: 200, boxHeight: 200) == (1, 1))
+        for (w, h) in [(4000, 3000), (6000, 4000), (3024, 4032), (1000, 100), (100, 1000)] {
+            let f = ThumbnailRenderer.dctFactor(width: w, height: h, boxWidth: 200, boxHeight: 200)
+            let sw = JPEGDecoder.scaled(w, f), sh = JPEGDecoder.scaled(h, f)
+            let cover = max(200.0 / Double(w), 200.0 / Double(h))
+            XCTAssertTrue(f == (1, 1) || (Double(sw) >= 2 * cover * Double(w) - 1 && Double(sh) >= 2 * cover * Double(h) - 1), "\(w)x\(h) → \(f)")
+        }
+    }
+
+    func testPaddingGivesExactlyTheSizeAndAValidJPEG() throws {
+        let small = try Encoders.jpeg(.marker(width: 50, height: 50))
+        for target in [small.count, small.count + 4, small.count + 5, small.count + 1000, small.count + 65_537,
+                       small.count + 65_538, small.count + 65_540, small.count + 200_000] {
+            let padded = FixedSizeJPEG.pad(small, to: target)
+            XCTAssertEqual(padded.count, target)
+            XCTAssertEqual(Array(padded.suffix(2)), [0xFF, 0xD9])
+            XCTAssertTrue(dimensions(padded)! == (50, 50))
+        }
+    }
+
+    func testRenderIsExactlyTheBoxAndSizeForManyShapes() throws {
+        let renderer = ThumbnailRenderer()
+        for (w, h) in [(640, 480), (480, 640), (1000, 100), (37, 900), (16, 16), (3000, 2000)] {
+            for box in [ThumbnailBox.default, ThumbnailBox(width: 400, height: 300)!] {
+                let jpeg = try Encoders.jpeg(.marker(width: w, height: h))
+                let out = try renderer.render(jpeg, format: .jpeg, orientation: 6, box: box)
+                XCTAssertEqual(out.count, FixedSizeJPEG.size(for: box.width, box.height))
+                XCTAssertTrue(dimensions(out)! == (box.width, box.height), "\(w)x\(h) in \(box)")
+            }
+        }
+    }
+
+    func testNoisyImageStillFitsByLoweringQuality() throws {
+        var rng = SystemRandomNumberGenerator()
+        let noise = SampleImage(width: 400, height: 400, pixels: (0..<400 * 400 * 3).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let out = try ThumbnailRenderer().render(try Encoders.jpeg(noise, quality: 100), format: .jpeg, orientation: 1, box: .default)
+        XCTAssertEqual(out.count, 30_000)
+    }
+
+    func testBadInputsThrow() {
+        let renderer = ThumbnailRenderer(maxPixels: 10_000)
+        XCTAssertThrowsError(try renderer.render([], format: .jpeg, orientation: 1, box: .default))
+        XCTAssertThrowsError(try renderer.render([0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0], format: .jpeg, orientation: 1, box: .default))
+        XCTAssertThrowsError(try renderer.render([UInt8](try Encoders.jpeg(.marker(width: 64, height: 64))[0..<400]), format: .jpeg, orientation: 1, box: .default))
+        XCTAssertThrowsError(try renderer.render(try Encoders.jpeg(.marker(width: 200, height: 100)), format: .jpeg, orientation: 1, box: .default),
+                             "over the pixel limit")
+        XCTAssertThrowsError(try renderer.render([UInt8](try Encoders.png(.marker(width: 64, height: 64))[0..<60]), format: .png, orientation: 1, box: .default))
+        XCTAssertThrowsError(try renderer.render(try Encoders.png(.marker(width: 200, height: 100)), format: .png, orientation: 1, box: .default))
+    }
+
+    func testSingleFlightAndRememberedFailures() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 3000, height: 2000)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data([0xFF, 0xD8, 0xFF])))
+        let service = ThumbnailService(boxes: [.default], cache: ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: { _ in })
+        @Sendable func photo(_ name: String) -> Photo {
+            Photo(relativePath: name, format: .jpeg, identity: FileIdentity(device: 1, inode: 2, size: 3, mtime: Timestamp(seconds: 4)),
+                  capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                  captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""), orientation: 1, problems: [])
+        }
+        nonisolated(unsafe) var results = [[UInt8]?](repeating: nil, count: 16)
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            results[i] = try? service.thumbnail(of: photo("a.jpg"), sourcePath: folder + "/a.jpg", box: .default).get()
+        }
+        XCTAssertEqual(service.renderCount, 1)
+        XCTAssertTrue(results.allSatisfy { $0 != nil && $0 == results[0] })
+        for _ in 0..<3 { XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourcePath: folder + "/bad.jpg", box: .default).get()) }
+        XCTAssertEqual(service.renderCount, 2)
+        XCTAssertEqual(service.failureCount, 1)
+    }
+
+    func testCacheWritesAtomicallyAndEvictsLeastRecentlyUsed() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try XCTUnwrap(ThumbnailCache(directory: folder, maxBytes: 10_000))
+        let blob = [UInt8](repeating: 7, count: 3000)
+        for k in ["aa01", "aa02", "aa03"] {
+            XCTAssertTrue(cache.write(k, blob))
+            usleep(20_000)  // distinct mtimes
+        }
+        XCTAssertNotNil(cache.read("aa01", expectedSize: 3000))  // now the most recently used
+        usleep(20_000)
+        XCTAssertTrue(cache.write("aa04", blob))  // 12,000 > 10,000: evict to ≤ 9,000
+        XCTAssertNotNil(cache.read("aa01", expectedSize: 3000))
+        XCTAssertNil(cache.read("aa02", expectedSize: 3000), "the least recently used went first")
+        XCTAssertNotNil(cache.read("aa04", expectedSize: 3000))
+        XCTAssertLessThanOrEqual(cache.bytesUsed, 9_000)
+        XCTAssertNil(cache.read("aa04", expectedSize: 2999), "a file of the wrong size is ignored")
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.contains(".tmp") }
+        XCTAssertEqual(leftovers, [])
+        XCTAssertNil(ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))
+    }
+
+    func testBoxParsing() {
+        XCTAssertEqual(ThumbnailBox("200x200"), ThumbnailBox.default)
+        XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)
+        for bad in ["200", "x200", "200x", "0x0", "15x200", "200x3000", "ax b", "+200x200", "200x200x1"] { XCTAssertNil(ThumbnailBox(bad), bad) }
+    }
+}

@@ -1,0 +1,218 @@
+import AlbumSample
+import CSysXattr
+import Foundation
+import Glibc
+import XCTest
+
+/// thumbnails/WxH/: exact size from the first stat, lazy, cached, orientation, colour, errors.
+final class ThumbnailTests: XCTestCase {
+    static let size = 30_000  // 200 x 200 x 3/4: the documented fixed size
+
+    func testEveryThumbnailIsAnExact200x200JPEGOrEIO() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let names = try XCTUnwrap(readdirNames(mount.path("thumbnails/200x200")))
+        XCTAssertEqual(names.count, source.items.filter { $0.expectedDay != nil }.count)
+        let undecodable: Set<String> = ["empty.jpg", "truncated.jpg"]
+        for name in names {
+            let path = mount.path("thumbnails/200x200/" + name)
+            XCTAssertEqual(statOf(path)?.st_size, off_t(Self.size), name)
+            XCTAssertTrue(name.hasSuffix(".jpg"), name)
+            switch readFile(path) {
+            case .success(let bytes):
+                XCTAssertFalse(undecodable.contains(name), "\(name) should not decode")
+                XCTAssertEqual(bytes.count, Self.size, name)
+                let image = try XCTUnwrap(DecodedImage(jpeg: bytes), "\(name) decodes")
+                XCTAssertEqual(image.width, 200, name)
+                XCTAssertEqual(image.height, 200, name)
+            case .failure(let e):
+                XCTAssertTrue(undecodable.contains(name), "\(name): errno \(e.code)")
+                XCTAssertEqual(e.code, EIO, name)
+            }
+        }
+        // Readdir order and mtimes as in the other views.
+        let times = names.map { statOf(mount.path("thumbnails/200x200/" + $0))!.st_mtim.tv_sec }
+        XCTAssertEqual(times, times.sorted(by: >))
+        mount.finish(allowing: ["cannot make a thumbnail of Edge/empty.jpg", "cannot make a thumbnail of Edge/truncated.jpg"])
+    }
+
+    func testOrientationMarkerLandsTopLeftForAllEight() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        for o in 1...8 {
+            let bytes = try readFile(mount.path("thumbnails/200x200/orient-\(o).jpg")).get()
+            let image = try XCTUnwrap(DecodedImage(jpeg: bytes))
+            // The 96x64 marker covers 200x200: its red quarter lands in x < 25, y < 50.
+            let red = image.mean(x: 3..<20, y: 5..<40)
+            XCTAssertGreaterThan(red.0, 170, "orientation \(o): top-left is red \(red)")
+            XCTAssertLessThan(red.1, 90, "orientation \(o): top-left is red \(red)")
+            for corner in [image.mean(x: 180..<197, y: 5..<40), image.mean(x: 3..<20, y: 160..<195), image.mean(x: 180..<197, y: 160..<195)] {
+                XCTAssertLessThan(corner.0 - corner.1, 100, "orientation \(o): other corners are not red \(corner)")
+            }
+        }
+        mount.finish()
+    }
+
+    func testEveryJPEGAndPNGKindHasTheRightColour() throws {
+        let folder = makeTempFolder("kinds")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let colour = SampleImage.solid(width: 120, height: 80, 200, 100, 50)
+        func write(_ name: String, _ bytes: [UInt8]) { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))) }
+        for kind in Encoders.JPEGKind.allCases { write("jpeg-\(kind.rawValue).jpg", try Encoders.jpeg(colour, quality: 95, kind: kind)) }
+        write("png-rgb.png", try Encoders.png(colour))
+        write("png-gray.png", try Encoders.png(colour, kind: .grayscale))
+        write("png-16bit.png", try Encoders.png(colour, kind: .rgb16))
+        write("png-palette.png", try Encoders.png(colour, kind: .palette))
+        write("png-transparent.png", try Encoders.png(colour, kind: .rgba(alpha: 0)))
+        write("png-half-red.png", try Encoders.png(.solid(width: 60, height: 60, 255, 0, 0), kind: .rgba(alpha: 128)))
+        // Restart markers and Adam7 interlacing come from the reference tools.
+        let ppm = Array("P6 120 80 255\n".utf8) + colour.pixels
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/src.ppm", contents: Data(ppm)))
+        XCTAssertEqual(shell("cjpeg -restart 1 -quality 95 '\(folder)/src.ppm' > '\(folder)/jpeg-restart.jpg'").status, 0)
+        XCTAssertEqual(shell("convert '\(folder)/png-rgb.png' -interlace PNG '\(folder)/png-interlaced.png'").status, 0)
+        unlink(folder + "/src.ppm")
+        XCTAssertTrue(shell("python3 -c \"import sys;d=open('\(folder)/png-interlaced.png','rb').read();sys.exit(0 if d[28]==1 else 1)\"").status == 0,
+                      "ImageMagick wrote an interlaced PNG")
+        let gray = (200.0 * 0.299 + 100 * 0.587 + 50 * 0.114).rounded()
+        let expected: [String: (Double, Double, Double)] = [
+            "jpeg-baseline.jpg": (200, 100, 50), "jpeg-progressive.jpg": (200, 100, 50), "jpeg-grayscale.jpg": (gray, gray, gray),
+            "jpeg-cmyk.jpg": (200, 100, 50), "jpeg-restart.jpg": (200, 100, 50),
+            "png-rgb.jpg": (200, 100, 50), "png-gray.jpg": (gray, gray, gray), "png-16bit.jpg": (200, 100, 50),
+            "png-palette.jpg": (200, 100, 50), "png-transparent.jpg": (255, 255, 255), "png-half-red.jpg": (255, 127, 127),
+            "png-interlaced.jpg": (200, 100, 50),
+        ]
+        let mount = try Mount(source: folder)
+        XCTAssertEqual(Set(readdirNames(mount.path("thumbnails/200x200")) ?? []), Set(expected.keys))
+        for (name, colour) in expected {
+            let bytes = try readFile(mount.path("thumbnails/200x200/" + name)).get()
+            let image = try XCTUnwrap(DecodedImage(jpeg: bytes), name)
+            XCTAssertEqual(image.width, 200, name)
+            assertColour(image.meanColour, colour, tolerance: 8, name)
+        }
+        mount.finish()
+    }
+
+    func testSizeFromStatIsWhatEveryToolCopies() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let out = makeTempFolder("copies")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let dir = mount.path("thumbnails/200x200")
+        // tar and rsync of thumbnails nobody has opened yet.
+        XCTAssertEqual(shell("mkdir -p '\(out)/tar' && tar -C '\(dir)' -cf - orient-1.jpg orient-2.jpg | tar -C '\(out)/tar' -xf -").status, 0)
+        XCTAssertEqual(shell("rsync -a '\(dir)/orient-3.jpg' '\(dir)/orient-4.jpg' '\(out)/'").status, 0)
+        XCTAssertEqual(shell("python3 -c \"import shutil; shutil.copyfile('\(dir)/orient-5.jpg', '\(out)/sendfile.jpg')\"").status, 0)
+        XCTAssertEqual(shell("python3 -c \"import mmap; f=open('\(dir)/orient-6.jpg','rb'); m=mmap.mmap(f.fileno(),0,prot=mmap.PROT_READ); open('\(out)/mmap.jpg','wb').write(m[:])\"").status, 0)
+        XCTAssertEqual(shell("cat '\(dir)/orient-7.jpg' > '\(out)/cat.jpg' && cp '\(dir)/orient-8.jpg' '\(out)/cp.jpg'").status, 0)
+        for copy in ["tar/orient-1.jpg", "tar/orient-2.jpg", "orient-3.jpg", "orient-4.jpg", "sendfile.jpg", "mmap.jpg", "cat.jpg", "cp.jpg"] {
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: out + "/" + copy), copy)
+            XCTAssertEqual(bytes.count, Self.size, copy)
+            let image = DecodedImage(jpeg: [UInt8](bytes))
+            XCTAssertEqual(image?.width, 200, copy)
+        }
+        mount.finish()
+    }
+
+    func testListingAndStatRenderNothing() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        XCTAssertEqual(shell("ls -l '\(mount.path("thumbnails/200x200"))' && find '\(mount.mountpoint)/thumbnails' -ls && stat '\(mount.path("thumbnails/200x200"))'/*").status, 0)
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["thumbnails_rendered"], "0")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount.cacheDir), [])
+        mount.finish()
+    }
+
+    func testCacheIsUsedAfterRemountAndAChangedSourceGetsANewThumbnail() throws {
+        let folder = makeTempFolder("change")
+        let cache = makeTempFolder("sharedcache")
+        defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: cache) }
+        let photo = folder + "/p.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: photo, contents: Data(try Encoders.jpeg(.solid(width: 64, height: 64, 220, 20, 20)))))
+        var first = try Mount(source: folder, options: ["-o", "cache_dir=" + cache])
+        let red = try readFile(first.path("thumbnails/200x200/p.jpg")).get()
+        XCTAssertEqual(daemonStatus(first.mountpoint)["thumbnails_rendered"], "1")
+        first.finish()
+
+        let second = try Mount(source: folder, options: ["-o", "cache_dir=" + cache])
+        XCTAssertEqual(try readFile(second.path("thumbnails/200x200/p.jpg")).get(), red)
+        XCTAssertEqual(daemonStatus(second.mountpoint)["thumbnails_rendered"], "0", "served from the cache")
+        second.finish()
+
+        XCTAssertTrue(FileManager.default.createFile(atPath: photo, contents: Data(try Encoders.jpeg(.solid(width: 64, height: 64, 20, 20, 220)))))
+        first = try Mount(source: folder, options: ["-o", "cache_dir=" + cache])
+        let blue = try XCTUnwrap(DecodedImage(jpeg: try readFile(first.path("thumbnails/200x200/p.jpg")).get()))
+        assertColour(blue.meanColour, (20, 20, 220), "the changed source")
+        XCTAssertEqual(daemonStatus(first.mountpoint)["thumbnails_rendered"], "1")
+        first.finish()
+    }
+
+    func testSixteenParallelReadersCauseOneRender() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let path = mount.path("thumbnails/200x200/IMG_1234.jpg")
+        nonisolated(unsafe) var results = [[UInt8]?](repeating: nil, count: 16)
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            results[i] = try? readFile(path).get()
+        }
+        XCTAssertTrue(results.allSatisfy { $0 != nil && $0 == results[0] })
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["thumbnails_rendered"], "1")
+        mount.finish()
+    }
+
+    func testFailureIsRememberedLoggedOnceAndOtherViewsUnaffected() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        for _ in 0..<3 {
+            XCTAssertEqual(readFile(mount.path("thumbnails/200x200/truncated.jpg")).failure?.code, EIO)
+        }
+        let status = daemonStatus(mount.mountpoint)
+        XCTAssertEqual(status["thumbnails_rendered"], "1", "no re-decode on every read")
+        XCTAssertEqual(status["thumbnail_failures"], "1")
+        XCTAssertNotNil(try? readFile(mount.path("non-screenshots/truncated.jpg")).get(), "the original still reads")
+        mount.finish(allowing: ["cannot make a thumbnail of Edge/truncated.jpg"])
+        XCTAssertEqual(mount.stderr.components(separatedBy: "cannot make a thumbnail of Edge/truncated.jpg").count, 2, mount.stderr)
+    }
+
+    func testPixelLimitGivesEIO() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path, options: ["-o", "thumbnail_max_pixels=1000"])
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/DSC01234.jpg")).failure?.code, EIO)
+        mount.finish(allowing: ["pixel limit"])
+    }
+
+    func testOtherSizesAndAnUnwritableCache() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path, options: ["-o", "thumbnail_sizes=200x200,400x300,cache_dir=/proc/albumfs-no-cache"])
+        XCTAssertEqual(readdirNames(mount.path("thumbnails")), ["200x200", "400x300"])
+        let bytes = try readFile(mount.path("thumbnails/400x300/IMG_1234.jpg")).get()
+        XCTAssertEqual(bytes.count, 400 * 300 * 3 / 4)
+        let image = try XCTUnwrap(DecodedImage(jpeg: bytes))
+        XCTAssertEqual([image.width, image.height], [400, 300])
+        XCTAssertTrue(mount.stderr.contains("warning: thumbnail cache /proc/albumfs-no-cache cannot be written"), mount.stderr)
+        mount.finish(allowing: ["warning: thumbnail cache /proc/albumfs-no-cache cannot be written"])
+    }
+
+    func testBadThumbnailOptions() {
+        for bad in ["thumbnail_sizes=200", "thumbnail_sizes=0x0", "thumbnail_sizes=100x100000", "thumbnail_sizes=a,b",
+                    "thumbnail_sizes=16x16,17x17,18x18,19x19,20x20,21x21,22x22,23x23,24x24", "cache_size=lots", "cache_size=10",
+                    "thumbnail_max_pixels=-1"] {
+            let r = runCommand(albumfsBinary(), ["-o", bad, "/tmp", "/tmp"])
+            XCTAssertEqual(r.status, 2, "\(bad): \(r.stderr)")
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
+    }
+}
