@@ -9,6 +9,9 @@ public struct ThumbnailRenderer: Sendable {
     /// Images with more pixels than this are refused (decompression bombs).
     public var maxPixels: Int
 
+    /// Files larger than this are not read into memory at all.
+    public var maxFileBytes: Int { max(64 << 20, maxPixels * 4) }
+
     public init(maxPixels: Int = 250_000_000) { self.maxPixels = maxPixels }
 
     /// The decisions taken for one render, for the debug log.

@@ -105,15 +105,37 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         while s.memoryOrder.count > 1000 { s.memory[s.memoryOrder.removeFirst()] = nil }
     }
 
+    /// The whole file in one buffer (`open`, `fstat`, `read`), without Foundation's extra copy.
+    static func readWhole(_ path: String, limit: Int) throws(ThumbnailError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw ThumbnailError("cannot open the original: \(Errno.current)") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ThumbnailError("cannot stat the original: \(Errno.current)") }
+        let size = Int(st.st_size)
+        guard size <= limit else { throw ThumbnailError("the original is \(size) bytes, over the \(limit)-byte limit") }
+        var failure: Errno?
+        let data = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = Errno.current; break }
+                if n == 0 { break }
+                count += n
+            }
+        }
+        if let failure { throw ThumbnailError("cannot read the original: \(failure)") }
+        return data
+    }
+
     private func render(_ photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
         slots.wait()
         defer { slots.signal() }
         renders.add(1, ordering: .relaxed)
-        guard let data = FileManager.default.contents(atPath: sourcePath) else {
-            return .failure(ThumbnailError("cannot read the original: \(Errno.current)"))
-        }
         do {
-            let (bytes, plan) = try renderer.renderWithPlan([UInt8](data), format: photo.format, orientation: photo.orientation, box: box)
+            let data = try Self.readWhole(sourcePath, limit: renderer.maxFileBytes)
+            let (bytes, plan) = try renderer.renderWithPlan(data, format: photo.format, orientation: photo.orientation, box: box)
             if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(plan)") }
             return .success(bytes)
         } catch {

@@ -71,7 +71,7 @@ final class ThumbnailTests: XCTestCase {
         let ppm = Array("P6 120 80 255\n".utf8) + colour.pixels
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/src.ppm", contents: Data(ppm)))
         XCTAssertEqual(shell("cjpeg -restart 1 -quality 95 '\(folder)/src.ppm' > '\(folder)/jpeg-restart.jpg'").status, 0)
-        XCTAssertEqual(shell("convert '\(folder)/png-rgb.png' -interlace PNG '\(folder)/png-interlaced.png'").status, 0)
+        XCTAssertEqual(shell("/usr/bin/convert '\(folder)/png-rgb.png' -interlace PNG '\(folder)/png-interlaced.png'").status, 0)
         unlink(folder + "/src.ppm")
         XCTAssertTrue(shell("python3 -c \"import sys;d=open('\(folder)/png-interlaced.png','rb').read();sys.exit(0 if d[28]==1 else 1)\"").status == 0,
                       "ImageMagick wrote an interlaced PNG")
