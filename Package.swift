@@ -15,19 +15,23 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CSysXattr", path: "Sources/CSysXattr"),
+        .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
+        .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
         .executableTarget(
             name: "albumfs",
-            dependencies: ["AlbumCore", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS", "AlbumFUSE"]),
+            dependencies: ["AlbumCore", "AlbumIndex", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS", "AlbumFUSE"]),
 
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumCore"]),
         .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumMetadata", "AlbumSample"]),
+        .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumIndex", "AlbumCore"]),
         .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumThumbnails", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumVFS", "AlbumCore"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).

@@ -7,6 +7,7 @@ public enum LibraryViews {
     public static let nonScreenshots = "non-screenshots"
     public static let thumbnails = "thumbnails"
     public static let control = ".albumfs"
+    public static let picked = "picked"
 
     /// `.albumfs/`: read-only files about the daemon itself; last in the root, hidden by its dot.
     static func statusFolder(_ time: Timestamp) -> VirtualFolder {
@@ -20,8 +21,9 @@ public enum LibraryViews {
     ///   - thumbnailBoxes: the `thumbnails/WxH/` folders to add (none: no `thumbnails/`).
     ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
     ///   - withStatus: add `.albumfs/status` and `.albumfs/errors`.
+    ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
     public static func build(photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                             emptyMtime: Timestamp) -> Library {
+                             withPicks: Bool = false, emptyMtime: Timestamp) -> Library {
         let order = photos.indices.sorted { newestFirst(photos[$0], photos[$1]) }
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
@@ -30,6 +32,7 @@ public enum LibraryViews {
             .folder(flatFolder(screenshots, photos, shots, emptyMtime)),
             .folder(flatFolder(nonScreenshots, photos, others, emptyMtime)),
         ] + (thumbnailBoxes.isEmpty ? [] : [.folder(thumbnailsView(photos, order, thumbnailBoxes, emptyMtime))])
+          + (withPicks ? [.folder(VirtualFolder(name: picked, children: [], emptyMtime: emptyMtime))] : [])
           + (withStatus ? [.folder(statusFolder(emptyMtime))] : []),
                                  emptyMtime: emptyMtime)
         return Library(photos: photos, root: root)

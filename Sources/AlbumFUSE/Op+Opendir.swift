@@ -7,8 +7,8 @@ extension Operations {
         switch ctx.fs.openDirectory(UInt64(ino)) {
         case .success(let handle):
             fi!.pointee.fh = handle
-            // The listing of an immutable snapshot may be cached by the kernel.
-            fi!.pointee.cache_readdir = 1
+            // The listing of an immutable snapshot may be cached by the kernel; `picked/` may not.
+            fi!.pointee.cache_readdir = ctx.fs.isStaticDirectory(UInt64(ino)) ? 1 : 0
             _ = fuse_reply_open(req, fi)
         case .failure(let e): Reply.error(req, e)
         }

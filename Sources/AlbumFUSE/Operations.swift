@@ -20,6 +20,10 @@ enum Operations {
         ops.listxattr = { Operations.listxattr($0, $1, $2) }
         ops.statfs = { Operations.statfs($0, $1) }
         ops.access = { Operations.access($0, $1, $2) }
+        ops.readlink = { Operations.readlink($0, $1) }
+        ops.symlink = { Operations.symlink($0, $1, $2, $3) }
+        ops.unlink = { Operations.unlink($0, $1, $2) }
+        ops.rename = { Operations.rename($0, $1, $2, $3, $4, $5) }
         installReadOnly(&ops)
         return ops
     }

@@ -22,7 +22,7 @@ enum Reply {
 
     static func attr(_ req: fuse_req_t?, _ ctx: FuseContext, _ a: Attributes) {
         var st = stat(a)
-        _ = fuse_reply_attr(req, &st, ctx.attrTimeout)
+        _ = fuse_reply_attr(req, &st, a.cacheable ? ctx.attrTimeout : 0)
     }
 
     static func entryParam(_ ctx: FuseContext, _ a: Attributes) -> fuse_entry_param {
@@ -30,8 +30,8 @@ enum Reply {
         e.ino = fuse_ino_t(a.inode)
         e.generation = 1
         e.attr = stat(a)
-        e.attr_timeout = ctx.attrTimeout
-        e.entry_timeout = ctx.entryTimeout
+        e.attr_timeout = a.cacheable ? ctx.attrTimeout : 0
+        e.entry_timeout = a.cacheable ? ctx.entryTimeout : 0
         return e
     }
 
@@ -39,7 +39,13 @@ enum Reply {
     static func stat(_ a: Attributes) -> Glibc.stat {
         var st = Glibc.stat()
         st.st_ino = ino_t(a.inode)
-        st.st_mode = mode_t(a.permissions) | (a.kind == .directory ? S_IFDIR : S_IFREG)
+        let type: mode_t
+        switch a.kind {
+        case .directory: type = S_IFDIR
+        case .regular: type = S_IFREG
+        case .symlink: type = S_IFLNK
+        }
+        st.st_mode = mode_t(a.permissions) | type
         st.st_nlink = nlink_t(a.linkCount)
         st.st_size = off_t(a.size)
         st.st_blksize = 4096

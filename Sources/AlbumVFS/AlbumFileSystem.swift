@@ -9,7 +9,7 @@ import Synchronization
 public final class AlbumFileSystem: Sendable {
     public let sourceRoot: String
     public let owner: Owner
-    private let inodes = InodeAllocator()
+    let inodes: InodeAllocator
     // The current library and its node table; replaced whole by `update`.
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
     private let files = HandleTable<OpenFile>()
@@ -19,8 +19,17 @@ public final class AlbumFileSystem: Sendable {
     private let problems: OnceLog
 
     /// - Parameter log: where read problems are reported (once per file).
+    /// - Parameters:
+    ///   - picks: where `picked/` persists; nil for a tree without `picked/`.
+    ///   - maxPicks: `-o max_picks` (nil: no limit).
     public init(library: Library, sourceRoot: String, owner: Owner, thumbnails: ThumbnailProvider? = nil,
-                status: StatusReporter? = nil, log: @escaping @Sendable (String) -> Void) {
+                status: StatusReporter? = nil, picks: PickStorage? = nil, maxPicks: Int? = nil, mountpoint: String? = nil,
+                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now }, log: @escaping @Sendable (String) -> Void) throws(Errno) {
+        self.mountpoint = mountpoint
+        self.clock = clock
+        let inodes = InodeAllocator()
+        self.inodes = inodes
+        self.picks = try picks.map { storage throws(Errno) in try PickRegistry(storage: storage, limit: maxPicks, inodes: inodes) }
         self.sourceRoot = sourceRoot
         self.thumbnails = thumbnails
         self.status = status
@@ -36,7 +45,12 @@ public final class AlbumFileSystem: Sendable {
         snapshot.withLock { $0 = (library, table) }
     }
 
-    private var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+    var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+    /// The mount point's real path: absolute link targets into the mount are resolved against it.
+    let mountpoint: String?
+    let picks: PickRegistry?
+    /// The clock picks are stamped with (replaceable in tests).
+    let clock: @Sendable () -> Timestamp
 
     // MARK: Names and attributes
 
@@ -48,6 +62,10 @@ public final class AlbumFileSystem: Sendable {
         if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
         if name == "." { return .success(attributes(dir, s)) }
         if name == ".." { return s.table[dir.parent].map { .success(attributes($0, s)) } ?? .failure(.notFound) }
+        if parent == s.table.pickedInode {
+            guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
+            return .success(linkAttributes(pick, s))
+        }
         guard let index = folder.index(named: name), let node = s.table[children[index]] else { return .failure(.notFound) }
         return .success(attributes(node, s))
     }
@@ -55,11 +73,13 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operation is `getattr`.
     public func attributes(of inode: UInt64) -> Result<Attributes, Errno> {
         let s = current
-        guard let node = s.table[inode] else { return .failure(.notFound) }
-        return .success(attributes(node, s))
+        if let node = s.table[inode] { return .success(attributes(node, s)) }
+        if let pick = picks?.pick(inode: inode) { return .success(linkAttributes(pick, s)) }
+        return .failure(.notFound)
     }
 
-    private func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+        if node.inode == s.table.pickedInode { return pickedFolderAttributes(node, s) }
         switch node.kind {
         case .folder(let folder, _):
             return Attributes(inode: node.inode, kind: .directory, permissions: 0o555,
@@ -83,12 +103,16 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operation is `opendir`. The listing is fixed at open, so a
     /// rebuild during `ls` never skips or repeats an entry.
     public func openDirectory(_ inode: UInt64) -> Result<UInt64, Errno> {
+        if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
         guard let node = s.table[inode] else { return .failure(.notFound) }
         guard case .folder(let folder, let children) = node.kind else { return .failure(.notDirectory) }
         var listing = [(inode: node.inode, name: "."), (inode: node.parent, name: "..")]
         listing.reserveCapacity(children.count + 2)
         for (i, child) in children.enumerated() { listing.append((child, folder.children[i].name)) }
+        if inode == s.table.pickedInode, let picks {
+            for pick in picks.all { listing.append((picks.inode(of: pick.name), pick.name)) }
+        }
         return .success(directories.insert(listing))
     }
 
@@ -102,6 +126,8 @@ public final class AlbumFileSystem: Sendable {
         while k < listing.count && out.count < limit {
             if let node = s.table[listing[k].inode] {
                 out.append(DirectoryEntry(name: listing[k].name, attributes: attributes(node, s), nextOffset: k + 1))
+            } else if let pick = picks?.pick(inode: listing[k].inode) {
+                out.append(DirectoryEntry(name: listing[k].name, attributes: linkAttributes(pick, s), nextOffset: k + 1))
             }
             k += 1
         }
@@ -130,6 +156,8 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS.
     public func open(_ inode: UInt64, flags: Int32) -> Result<UInt64, Errno> {
         let s = current
+        // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
+        if picks?.pick(inode: inode) != nil { return .failure(Errno(rawValue: ELOOP)) }
         guard let node = s.table[inode] else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .failure(.isDirectory) }
         if flags & O_ACCMODE != O_RDONLY || flags & (O_TRUNC | O_APPEND | O_CREAT) != 0 {
@@ -233,6 +261,7 @@ public final class AlbumFileSystem: Sendable {
 
     private func extendedAttributes(_ inode: UInt64) -> Result<[(String, String)], Errno> {
         let s = current
+        if picks?.pick(inode: inode) != nil { return .success([]) }
         guard let node = s.table[inode] else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .success([]) }
         guard let photo = content.photo else { return .success([]) }

@@ -2,7 +2,7 @@ import AlbumCore
 
 /// What `stat` shows for a node, in POSIX terms.
 public struct Attributes: Sendable, Equatable {
-    public enum Kind: Sendable { case directory, regular }
+    public enum Kind: Sendable { case directory, regular, symlink }
 
     public var inode: UInt64
     public var kind: Kind
@@ -13,6 +13,8 @@ public struct Attributes: Sendable, Equatable {
     public var mtime: Timestamp
     public var uid: UInt32
     public var gid: UInt32
+    /// False for what changes without a tree rebuild (`picked/`): the kernel must not cache it.
+    public var cacheable = true
 }
 
 /// One entry of a directory listing, with the offset of the entry after it.

@@ -36,10 +36,18 @@ final class InodeAllocator: @unchecked Sendable {
 struct NodeTable: Sendable {
     static let rootInode: UInt64 = 1
     let nodes: [UInt64: Node]
+    /// Each photo's path in `by-date/` (what a pick's link points to), by photo index.
+    let canonicalPaths: [Int: String]
+    /// Photo index by source path, to find a pick's photo again.
+    let photoBySource: [String: Int]
+    /// The `picked/` folder's inode, if the tree has one.
+    let pickedInode: UInt64?
 
     init(library: Library, inodes: InodeAllocator) {
         var nodes: [UInt64: Node] = [:]
         nodes.reserveCapacity(library.photos.count * 4)
+        var canonical: [Int: String] = [:]
+        var pickedInode: UInt64?
         func add(_ folder: VirtualFolder, path: String, inode: UInt64, parent: UInt64) {
             var children: [UInt64] = []
             children.reserveCapacity(folder.children.count)
@@ -49,8 +57,10 @@ struct NodeTable: Sendable {
                 children.append(childInode)
                 switch child {
                 case .folder(let sub):
+                    if childPath == LibraryViews.picked { pickedInode = childInode }
                     add(sub, path: childPath, inode: childInode, parent: inode)
                 case .file(_, let content, let mtime):
+                    if case .original(let i) = content, childPath.hasPrefix(LibraryViews.byDate + "/") { canonical[i] = childPath }
                     nodes[childInode] = Node(inode: childInode, parent: inode, kind: .file(content), mtime: mtime)
                 }
             }
@@ -58,6 +68,11 @@ struct NodeTable: Sendable {
         }
         add(library.root, path: "", inode: Self.rootInode, parent: Self.rootInode)
         self.nodes = nodes
+        self.canonicalPaths = canonical
+        self.pickedInode = pickedInode
+        var bySource: [String: Int] = [:]
+        for (i, p) in library.photos.enumerated() { bySource[p.relativePath] = i }
+        self.photoBySource = bySource
     }
 
     subscript(inode: UInt64) -> Node? { nodes[inode] }

@@ -1,5 +1,6 @@
 import AlbumCore
 import AlbumFUSE
+import AlbumIndex
 import AlbumMetadata
 import AlbumThumbnails
 import AlbumVFS
@@ -25,16 +26,29 @@ enum MountCommand {
         let report = LibraryScanner(root: source, rules: rules, excluding: mountpoint).scan()
         reportProblems(report.problems)
         let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                         emptyMtime: now)
+                                         withPicks: true, emptyMtime: now)
+        let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
+        let picks: PickStore
+        do {
+            picks = try PickStore(path: picksPath, library: source)
+        } catch {
+            throw CLIError(.failure, "albumfs: the picks database \(picksPath) cannot be opened: \(error)")
+        }
         let cache = thumbnailCache(options)
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                                           renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
                                           debug: options.debug, log: { Log.line($0) })
-        let fs = AlbumFileSystem(library: library, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
-                                 thumbnails: thumbnails,
-                                 status: DaemonStatus(report: report, scanSeconds: Date().timeIntervalSince(started),
-                                                      thumbnails: thumbnails, cache: cache),
-                                 log: { Log.line($0) })
+        let fs: AlbumFileSystem
+        do {
+            fs = try AlbumFileSystem(library: library, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
+                                     thumbnails: thumbnails,
+                                     status: DaemonStatus(report: report, scanSeconds: Date().timeIntervalSince(started),
+                                                          thumbnails: thumbnails, cache: cache),
+                                     picks: picks, maxPicks: options.maxPicks, mountpoint: mountpoint,
+                                     log: { Log.line($0) })
+        } catch {
+            throw CLIError(.failure, "albumfs: the picks in \(picksPath) cannot be read: \(error)")
+        }
         let context = FuseContext(fs: fs)
         var fuseOptions = options.fuseOptions
         if !fuseOptions.contains(where: { $0.hasPrefix("fsname=") }) {
@@ -61,6 +75,12 @@ enum MountCommand {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// `$XDG_DATA_HOME`, or `~/.local/share`.
+    static func dataHome() -> String {
+        let env = ProcessInfo.processInfo.environment
+        return env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.local/share")
     }
 
     /// The thumbnail cache, or nil (with one warning) when its folder cannot be written.

@@ -18,6 +18,9 @@ struct MountOptions {
     var cacheDir: String?
     var cacheSize: Int64 = 1 << 30
     var thumbnailMaxPixels = 250_000_000
+    /// Default: `$XDG_DATA_HOME/albumfs/picks.sqlite` (or `~/.local/share/albumfs/picks.sqlite`).
+    var picksDB: String?
+    var maxPicks: Int?
     /// Internal: the pipe on which a daemon tells its launcher that the mount answers.
     var readyFD: Int32?
 }
@@ -90,6 +93,14 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'cache_size' takes a size of at least 1M, as in cache_size=500M (got '\(value ?? "")')")
             }
             options.cacheSize = bytes
+        case "picks_db":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'picks_db' needs a path") }
+            options.picksDB = value
+        case "max_picks":
+            guard let value, let n = Int(value), n >= 0 else {
+                throw CLIError(.usage, "albumfs: option 'max_picks' takes a number of picks, 0 or more (got '\(value ?? "")')")
+            }
+            options.maxPicks = n
         case "thumbnail_max_pixels":
             guard let value, let n = Int(value), n >= 1 else {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_max_pixels' takes a positive number (got '\(value ?? "")')")

@@ -8,8 +8,9 @@ enum Usage {
            albumfs --help | --version
 
     Mounts the photo library in SOURCE read-only at MOUNTPOINT as virtual folders:
-      by-date/YYYY/YYYY-MM/YYYY-MM-DD/   screenshots/   non-screenshots/   thumbnails/200x200/
-    newest first, each file's mtime its capture time. Unmount with: fusermount3 -u MOUNTPOINT
+      by-date/YYYY/YYYY-MM/YYYY-MM-DD/   screenshots/   non-screenshots/   thumbnails/200x200/   picked/
+    newest first, each file's mtime its capture time. Pick photos with ln -s PHOTO MOUNTPOINT/picked/,
+    unpick with rm. Unmount with: fusermount3 -u MOUNTPOINT
 
     options:
       -f                 stay in the foreground (default: go to the background once mounted)
@@ -24,6 +25,8 @@ enum Usage {
          cache_dir=PATH              thumbnail cache (default $XDG_CACHE_HOME/albumfs/thumbnails)
          cache_size=N[K|M|G]         cache bound, least recently used evicted (default 1G)
          thumbnail_max_pixels=N      larger images get no thumbnail (EIO; default 250000000)
+         picks_db=PATH               where picks persist (default $XDG_DATA_HOME/albumfs/picks.sqlite)
+         max_picks=N                 at most N photos in picked/ (default: no limit)
          logfile=PATH                where a background daemon logs (default: none)
       -h, --help         this text
       -V, --version      the version

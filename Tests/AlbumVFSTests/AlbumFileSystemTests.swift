@@ -18,7 +18,7 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/b.png", contents: Data("BB".utf8)))
         let photos = [photo("a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2, screenshot: true)]
         let box = logBox
-        fs = AlbumFileSystem(library: LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)),
+        fs = try! AlbumFileSystem(library: LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)),
                              sourceRoot: folder, owner: Owner(uid: 7, gid: 8), log: { box.append($0) })
     }
 

@@ -125,7 +125,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(isMounted(mountpoint))
         // The very next command sees the tree.
-        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", ".albumfs"])
+        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
         let mounts = readProcFile("/proc/self/mounts") ?? ""
         XCTAssertTrue(mounts.contains("mylib \(mountpoint!) fuse.albumfs"), mounts.split(separator: "\n").filter { $0.contains("fuse") }.joined(separator: "; "))
         let pid = daemonPid(for: mountpoint)

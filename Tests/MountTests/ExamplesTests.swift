@@ -42,6 +42,27 @@ final class ExamplesTests: XCTestCase {
         mount.finish()
     }
 
+    func testPickCopyAndClearScripts() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        XCTAssertEqual(shell("'\(Self.examples)/pick-newest.sh' '\(mount.mountpoint)' 3").status, 0)
+        let newest = Array(readdirNames(mount.path("non-screenshots"))!.prefix(3))
+        XCTAssertEqual(readdirNames(mount.path("picked")), newest)
+        let dest = makeTempFolder("picks-out")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        XCTAssertEqual(shell("'\(Self.examples)/copy-picks.sh' '\(mount.mountpoint)' '\(dest)'").status, 0)
+        for name in newest {
+            XCTAssertEqual(FileManager.default.contents(atPath: dest + "/" + name), FileManager.default.contents(atPath: mount.path("non-screenshots/" + name)))
+            var st = stat()
+            XCTAssertEqual(lstat(dest + "/" + name, &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFREG, "copies are files, not links")
+        }
+        XCTAssertEqual(shell("'\(Self.examples)/clear-picks.sh' '\(mount.mountpoint)'").status, 0)
+        XCTAssertEqual(readdirNames(mount.path("picked")), [])
+        mount.finish()
+    }
+
     func testFstabLineMountsThroughMountFuse3() throws {
         // mount.fuse3 runs `albumfs SOURCE MOUNTPOINT -o OPTIONS` with fstab's options, noise included.
         let source = try SampleSource()
@@ -52,7 +73,7 @@ final class ExamplesTests: XCTestCase {
         let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", "noauto,nofail,allow_other,screenshot_folders=Screenshots|Bildschirmfotos"],
                            environment: ["PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "thumbnails", ".albumfs"])
+        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
     }
 }

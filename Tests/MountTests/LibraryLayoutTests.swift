@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
     }
 
     func testEveryPhotoIsOnceInByDateOnItsDayAndInExactlyOneFlatView() {

@@ -91,6 +91,9 @@ final class Mount {
     let source: String
     let mountpoint: String
     let cacheDir: String
+    /// Where this mount's picks live unless the test names a database.
+    let picksDB: String
+    private let picksDir: String
     let process = Process()
     private let stderrLines = LineCollector()
 
@@ -102,7 +105,10 @@ final class Mount {
         // Every test gets its own thumbnail cache unless it names one.
         cacheDir = makeTempFolder("cache")
         let cacheOption = options.joined().contains("cache_dir=") ? [] : ["-o", "cache_dir=" + cacheDir]
-        let command = launcher + [albumfsBinary(), "-f"] + cacheOption + options + [source, mountpoint]
+        picksDir = makeTempFolder("picks")
+        picksDB = picksDir + "/picks.sqlite"
+        let picksOption = options.joined().contains("picks_db=") ? [] : ["-o", "picks_db=" + picksDB]
+        let command = launcher + [albumfsBinary(), "-f"] + cacheOption + picksOption + options + [source, mountpoint]
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let err = Pipe()
@@ -152,6 +158,7 @@ final class Mount {
         XCTAssertFalse(isMounted(mountpoint), "still mounted", file: file, line: line)
         rmdir(mountpoint)
         try? FileManager.default.removeItem(atPath: cacheDir)
+        try? FileManager.default.removeItem(atPath: picksDir)
         stderrLines.waitForEOF(timeout: 5)
         for l in stderrLines.lines where !l.hasPrefix("albumfs: ready:") && !l.hasPrefix("albumfs: notice:") {
             if !allowed.contains(where: { l.contains($0) }) {

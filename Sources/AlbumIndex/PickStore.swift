@@ -1,0 +1,125 @@
+import AlbumCore
+import CXXHash
+import Foundation
+import Glibc
+
+/// Picks in SQLite: WAL, synchronous writes, numbered migrations, bound parameters only.
+/// One database may hold the picks of several libraries (`library` column: SOURCE's real path).
+public final class PickStore: PickStorage, @unchecked Sendable {
+    // The connection is opened FULLMUTEX; `lock` also keeps each read-modify-write whole.
+    private let db: SQLiteDatabase
+    private let lock = NSLockShim()
+    private let library: String
+    public let path: String
+
+    static let migrations = [
+        """
+        CREATE TABLE picks (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            library TEXT NOT NULL,
+            name TEXT NOT NULL,
+            source_path TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            picked_at_ns INTEGER NOT NULL,
+            target TEXT NOT NULL,
+            UNIQUE (library, name)
+        );
+        CREATE INDEX picks_by_library ON picks (library, id);
+        """,
+    ]
+
+    /// Opens (creating folders and schema as needed) the picks database at `path`.
+    public init(path: String, library: String) throws(Errno) {
+        self.path = path
+        self.library = library
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            db = try SQLiteDatabase(path: path)
+            try db.execute("PRAGMA journal_mode = WAL")
+            // A pick is the user's data: it is on disk before `ln -s` returns.
+            try db.execute("PRAGMA synchronous = FULL")
+            try db.migrate(Self.migrations)
+        } catch {
+            throw error.errno
+        }
+    }
+
+    public func loadPicks() throws(Errno) -> [Pick] {
+        try run {
+            try db.query("SELECT name, source_path, content_hash, picked_at_ns, target FROM picks WHERE library = ? ORDER BY picked_at_ns, id",
+                         [.text(library)]).map { r in
+                Pick(name: r[0].text, sourcePath: r[1].text, contentHash: r[2].text,
+                     pickedAt: Timestamp(seconds: r[3].int / 1_000_000_000, nanoseconds: Int(r[3].int % 1_000_000_000)), target: r[4].text)
+            }
+        }
+    }
+
+    public func insert(_ pick: Pick) throws(Errno) {
+        try run {
+            try db.query("INSERT INTO picks (library, name, source_path, content_hash, picked_at_ns, target) VALUES (?, ?, ?, ?, ?, ?)",
+                         [.text(library), .text(pick.name), .text(pick.sourcePath), .text(pick.contentHash),
+                          .int(pick.pickedAt.seconds * 1_000_000_000 + Int64(pick.pickedAt.nanoseconds)), .text(pick.target)])
+        }
+    }
+
+    public func delete(name: String) throws(Errno) {
+        try run { try db.query("DELETE FROM picks WHERE library = ? AND name = ?", [.text(library), .text(name)]) }
+    }
+
+    public func rename(_ from: String, to: String) throws(Errno) {
+        try run {
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                try db.query("DELETE FROM picks WHERE library = ? AND name = ?", [.text(library), .text(to)])
+                try db.query("UPDATE picks SET name = ? WHERE library = ? AND name = ?", [.text(to), .text(library), .text(from)])
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func contentHash(ofFileAt path: String) throws(Errno) -> String {
+        try ContentHash.ofFile(at: path)
+    }
+
+    /// Runs under the store's lock; SQLite failures become the errno the kernel is told.
+    @discardableResult
+    private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
+        do {
+            return try lock.withLock { try body() }
+        } catch let failure as SQLiteDatabase.Failure {
+            throw failure.errno
+        } catch {
+            throw Errno.ioError
+        }
+    }
+}
+
+/// XXH3-128 of a file's bytes, streamed in 1 MiB reads.
+public enum ContentHash {
+    public static func ofFile(at path: String) throws(Errno) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw Errno.current }
+        defer { close(fd) }
+        guard let state = XXH3_createState() else { throw Errno(rawValue: ENOMEM) }
+        defer { XXH3_freeState(state) }
+        XXH3_128bits_reset(state)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw Errno.current }
+            if n == 0 { break }
+            XXH3_128bits_update(state, buffer, n)
+        }
+        let h = XXH3_128bits_digest(state)
+        return hex(h.high64) + hex(h.low64)
+    }
+
+    static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

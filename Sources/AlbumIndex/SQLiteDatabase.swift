@@ -1,0 +1,110 @@
+import AlbumCore
+import CSQLite3
+import Foundation
+
+/// A SQLite connection: a Swift owner of `sqlite3*`, closed in `deinit`. Every call goes through
+/// `check`, the one place that turns result codes into errors (SQLite.swift's `check`).
+final class SQLiteDatabase {
+    private let db: OpaquePointer
+
+    struct Failure: Error, CustomStringConvertible {
+        let code: Int32
+        let message: String
+        var description: String { "SQLite error \(code): \(message)" }
+
+        /// The errno a filesystem caller sees.
+        var errno: Errno {
+            switch code & 0xFF {
+            case SQLITE_FULL: return Errno(rawValue: ENOSPC)
+            case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN: return .readOnlyFileSystem
+            case SQLITE_BUSY, SQLITE_LOCKED: return Errno(rawValue: EBUSY)
+            default: return .ioError
+            }
+        }
+    }
+
+    init(path: String) throws(Failure) {
+        var handle: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw Failure(code: rc, message: message)
+        }
+        db = handle
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    private func check(_ rc: Int32) throws(Failure) {
+        guard rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW else {
+            throw Failure(code: rc, message: String(cString: sqlite3_errmsg(db)))
+        }
+    }
+
+    /// Runs SQL with no parameters and no rows (schema, pragmas).
+    func execute(_ sql: String) throws(Failure) {
+        try check(sqlite3_exec(db, sql, nil, nil, nil))
+    }
+
+    enum Value {
+        case int(Int64)
+        case text(String)
+    }
+
+    /// Runs one statement with bound parameters and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ params: [Value] = []) throws(Failure) -> [[Value]] {
+        var stmt: OpaquePointer?
+        try check(sqlite3_prepare_v2(db, sql, -1, &stmt, nil))
+        defer { sqlite3_finalize(stmt) }
+        // SQLITE_TRANSIENT: SQLite copies the bytes (the Swift string's buffer is temporary).
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (i, p) in params.enumerated() {
+            switch p {
+            case .int(let v): try check(sqlite3_bind_int64(stmt, Int32(i + 1), v))
+            case .text(let s): try check(sqlite3_bind_text(stmt, Int32(i + 1), s, -1, transient))
+            }
+        }
+        var rows: [[Value]] = []
+        while true {
+            let rc = sqlite3_step(stmt)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { try check(rc); break }
+            rows.append((0..<sqlite3_column_count(stmt)).map { c in
+                if sqlite3_column_type(stmt, c) == SQLITE_INTEGER { return .int(sqlite3_column_int64(stmt, c)) }
+                return .text(sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "")
+            })
+        }
+        return rows
+    }
+
+    var userVersion: Int64 {
+        get throws(Failure) {
+            guard case .int(let v)? = try query("PRAGMA user_version").first?.first else { return 0 }
+            return v
+        }
+    }
+
+    /// Applies numbered migrations above the stored `user_version`, each in its own transaction.
+    func migrate(_ migrations: [String]) throws(Failure) {
+        let current = Int(try userVersion)
+        for (i, sql) in migrations.enumerated() where i + 1 > current {
+            try execute("BEGIN IMMEDIATE")
+            do {
+                try execute(sql)
+                try execute("PRAGMA user_version = \(i + 1)")
+                try execute("COMMIT")
+            } catch {
+                try? execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}
+
+extension SQLiteDatabase.Value {
+    var int: Int64 { if case .int(let v) = self { return v } else { return 0 } }
+    var text: String { if case .text(let s) = self { return s } else if case .int(let v) = self { return String(v) } else { return "" } }
+}

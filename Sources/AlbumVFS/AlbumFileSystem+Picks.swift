@@ -1,0 +1,129 @@
+import AlbumCore
+import Glibc
+
+/// `picked/`: the one writable folder. A symlink picks a photo, `rm` unpicks, `mv` renames.
+/// The rules and their errno values are in docs/picks.md.
+extension AlbumFileSystem {
+    /// Whether the kernel may cache this directory's listing (not `picked/`, which changes).
+    public func isStaticDirectory(_ inode: UInt64) -> Bool { inode != current.table.pickedInode }
+
+    func pickedFolderAttributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+        let all = picks?.all ?? []
+        return Attributes(inode: node.inode, kind: .directory, permissions: 0o755, linkCount: 2, size: 4096,
+                          mtime: all.map(\.pickedAt).max() ?? node.mtime, uid: owner.uid, gid: owner.gid, cacheable: false)
+    }
+
+    func linkAttributes(_ pick: Pick, _ s: (library: Library, table: NodeTable)) -> Attributes {
+        Attributes(inode: picks!.inode(of: pick.name), kind: .symlink, permissions: 0o777,
+                   linkCount: 1, size: Int64(target(of: pick, s).utf8.count), mtime: pick.pickedAt,
+                   uid: owner.uid, gid: owner.gid, cacheable: false)
+    }
+
+    /// Where a pick points now: its photo's place in `by-date/` when the photo is in the library,
+    /// else the last place it had (a dangling link, which comes back when the photo does).
+    func target(of pick: Pick, _ s: (library: Library, table: NodeTable)) -> String {
+        if let i = s.table.photoBySource[pick.sourcePath], let path = s.table.canonicalPaths[i] { return "../" + path }
+        return pick.target
+    }
+
+    /// The corresponding FUSE operation is `readlink`.
+    public func readlink(_ inode: UInt64) -> Result<String, Errno> {
+        let s = current
+        guard let pick = picks?.pick(inode: inode) else { return .failure(.invalidArgument) }
+        return .success(target(of: pick, s))
+    }
+
+    /// The corresponding FUSE operation is `symlink`: `ln -s TARGET picked/NAME` picks a photo.
+    public func symlink(parent: UInt64, name: String, target: String) -> Result<Attributes, Errno> {
+        let s = current
+        guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
+        if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
+        if name.isEmpty || name == "." || name == ".." || name.contains("/") { return .failure(.invalidArgument) }
+        if picks.pick(named: name) != nil { return .failure(.exists) }
+        let photoIndex: Int
+        switch resolvePhoto(target, s) {
+        case .failure(let e): return .failure(e)
+        case .success(let i): photoIndex = i
+        }
+        let photo = s.library.photos[photoIndex]
+        guard let canonical = s.table.canonicalPaths[photoIndex] else { return .failure(.invalidArgument) }
+        let source = sourceRoot + "/" + photo.relativePath
+        let added = picks.add(name: name, sourcePath: photo.relativePath, target: "../" + canonical, now: clock()) { () throws(Errno) -> String in
+            try picks.storage.contentHash(ofFileAt: source)
+        }
+        return added.map { linkAttributes($0, s) }
+    }
+
+    /// The corresponding FUSE operation is `unlink`: `rm picked/NAME` unpicks.
+    public func unlink(parent: UInt64, name: String) -> Result<Void, Errno> {
+        let s = current
+        guard let picks, parent == s.table.pickedInode else {
+            // Nothing else may be removed; a missing name is still "not found".
+            return lookup(parent: parent, name: name).flatMap { _ in .failure(.readOnlyFileSystem) }
+        }
+        return picks.remove(name: name)
+    }
+
+    /// The corresponding FUSE operation is `rename`, within `picked/` only.
+    /// `flags` are renameat2's: RENAME_NOREPLACE (1) is honoured, RENAME_EXCHANGE (2) refused.
+    public func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32) -> Result<Void, Errno> {
+        let s = current
+        guard let picks, parent == s.table.pickedInode, newParent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
+        if flags & 2 != 0 { return .failure(.invalidArgument) }
+        if newName.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
+        return picks.rename(name, to: newName, noReplace: flags & 1 != 0)
+    }
+
+    /// What `mknod`, `mkdir`, `create` and `link` answer: EPERM in `picked/` (only links belong
+    /// there), EROFS everywhere else.
+    public func creationError(in parent: UInt64) -> Errno {
+        parent == current.table.pickedInode && picks != nil ? .permissionDenied : .readOnlyFileSystem
+    }
+
+    /// The photo a link target names: a path inside the mount (absolute, or relative to
+    /// `picked/`) to a photo file in any view, a thumbnail, or another pick.
+    func resolvePhoto(_ target: String, _ s: (library: Library, table: NodeTable)) -> Result<Int, Errno> {
+        var path: [String]
+        var rest: Substring
+        if target.hasPrefix("/") {
+            guard let mountpoint, target == mountpoint || target.hasPrefix(mountpoint + "/") else { return .failure(.invalidArgument) }
+            path = []
+            rest = target.dropFirst(mountpoint.count)
+        } else {
+            path = [LibraryViews.picked]
+            rest = Substring(target)
+        }
+        for part in rest.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !path.isEmpty else { return .failure(.invalidArgument) }  // leaves the mount
+                path.removeLast()
+            default: path.append(String(part))
+            }
+        }
+        var node = s.table[NodeTable.rootInode]!
+        for (i, name) in path.enumerated() {
+            if node.inode == s.table.pickedInode {
+                // Through another pick: its photo, if the link is the last part.
+                guard i == path.count - 1, let pick = picks?.pick(named: name),
+                      let photo = s.table.photoBySource[pick.sourcePath] else { return .failure(.invalidArgument) }
+                return .success(photo)
+            }
+            guard case .folder(let folder, let children) = node.kind, let index = folder.index(named: name),
+                  let next = s.table[children[index]] else { return .failure(.invalidArgument) }
+            node = next
+        }
+        guard case .file(let content) = node.kind, let photo = content.photo else { return .failure(.invalidArgument) }
+        return .success(photo)
+    }
+}
+
+extension Timestamp {
+    /// The current time (`clock_gettime(CLOCK_REALTIME)`).
+    public static var now: Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Timestamp(seconds: Int64(ts.tv_sec), nanoseconds: ts.tv_nsec)
+    }
+}

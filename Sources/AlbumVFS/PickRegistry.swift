@@ -1,0 +1,83 @@
+import AlbumCore
+import Glibc
+import Synchronization
+
+/// The picks shown in `picked/`: kept in memory in pick order, written through to storage
+/// before any change is reported to the kernel.
+final class PickRegistry: Sendable {
+    let storage: PickStorage
+    /// `-o max_picks`: nil is no limit.
+    let limit: Int?
+    private struct State {
+        var picks: [Pick]
+        var nameByInode: [UInt64: String] = [:]
+    }
+    // Protects the pick list; held across the storage write so concurrent `ln -s` calls are
+    // checked against the limit one at a time (exactly N succeed).
+    private let state: Mutex<State>
+    private let inodes: InodeAllocator
+
+    init(storage: PickStorage, limit: Int?, inodes: InodeAllocator) throws(Errno) {
+        self.storage = storage
+        self.limit = limit
+        self.inodes = inodes
+        var s = State(picks: try storage.loadPicks())
+        for p in s.picks { s.nameByInode[inodes.inode(for: Self.path(p.name))] = p.name }
+        state = Mutex(s)
+    }
+
+    static func path(_ name: String) -> String { LibraryViews.picked + "/" + name }
+
+    var all: [Pick] { state.withLock { $0.picks } }
+
+    func pick(named name: String) -> Pick? { state.withLock { s in s.picks.first { $0.name == name } } }
+
+    func pick(inode: UInt64) -> Pick? {
+        state.withLock { s in s.nameByInode[inode].flatMap { n in s.picks.first { $0.name == n } } }
+    }
+
+    func inode(of name: String) -> UInt64 { inodes.inode(for: Self.path(name)) }
+
+    /// Adds a pick after the checks that need the current list: name free, not a duplicate by
+    /// source path or content, under the limit. The content hash is computed by `hash` only when
+    /// the cheaper checks pass.
+    func add(name: String, sourcePath: String, target: String, now: Timestamp, hash: () throws(Errno) -> String) -> Result<Pick, Errno> {
+        state.withLock { s -> Result<Pick, Errno> in
+            if s.picks.contains(where: { $0.name == name }) { return .failure(.exists) }
+            if s.picks.contains(where: { $0.sourcePath == sourcePath }) { return .failure(.exists) }
+            if let limit, s.picks.count >= limit { return .failure(Errno(rawValue: EDQUOT)) }
+            let contentHash: String
+            do { contentHash = try hash() } catch { return .failure(.invalidArgument) }
+            if s.picks.contains(where: { $0.contentHash == contentHash }) { return .failure(.exists) }
+            let pick = Pick(name: name, sourcePath: sourcePath, contentHash: contentHash, pickedAt: now, target: target)
+            do throws(Errno) { try storage.insert(pick) } catch { return .failure(error) }
+            s.picks.append(pick)
+            s.nameByInode[inodes.inode(for: Self.path(name))] = name
+            return .success(pick)
+        }
+    }
+
+    func remove(name: String) -> Result<Void, Errno> {
+        state.withLock { s -> Result<Void, Errno> in
+            guard let i = s.picks.firstIndex(where: { $0.name == name }) else { return .failure(.notFound) }
+            do throws(Errno) { try storage.delete(name: name) } catch { return .failure(error) }
+            s.picks.remove(at: i)
+            return .success(())
+        }
+    }
+
+    /// `mv picked/a picked/b`: keeps the pick's place and time; replaces `b` unless told not to.
+    func rename(_ from: String, to: String, noReplace: Bool) -> Result<Void, Errno> {
+        state.withLock { s -> Result<Void, Errno> in
+            guard let i = s.picks.firstIndex(where: { $0.name == from }) else { return .failure(.notFound) }
+            if from == to { return .success(()) }
+            let existing = s.picks.firstIndex(where: { $0.name == to })
+            if existing != nil && noReplace { return .failure(.exists) }
+            do throws(Errno) { try storage.rename(from, to: to) } catch { return .failure(error) }
+            s.picks[i].name = to
+            if let existing { s.picks.remove(at: existing) }
+            s.nameByInode[inodes.inode(for: Self.path(to))] = to
+            return .success(())
+        }
+    }
+}

@@ -1,0 +1,4 @@
+#ifndef ALBUMFS_CSQLITE3_SHIM_H
+#define ALBUMFS_CSQLITE3_SHIM_H
+#include <sqlite3.h>
+#endif

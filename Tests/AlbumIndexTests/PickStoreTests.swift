@@ -1,0 +1,64 @@
+import AlbumCore
+@testable import AlbumIndex
+import Foundation
+import XCTest
+
+final class PickStoreTests: XCTestCase {
+    var folder: String!
+
+    override func setUp() {
+        folder = NSTemporaryDirectory() + "albumfs-picks-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func pick(_ name: String, _ t: Int64) -> Pick {
+        Pick(name: name, sourcePath: "a/\(name)", contentHash: "h\(name)", pickedAt: Timestamp(seconds: t, nanoseconds: 5), target: "../by-date/x/\(name)")
+    }
+
+    func testPicksPersistInOrderAndPerLibrary() throws {
+        let path = folder + "/sub/picks.sqlite"
+        do {
+            let store = try PickStore(path: path, library: "/lib/one")
+            try store.insert(pick("b", 20))
+            try store.insert(pick("a", 10))
+            try store.insert(pick("c", 30))
+            XCTAssertThrowsError(try store.insert(pick("a", 40)), "names are unique per library")
+            let other = try PickStore(path: path, library: "/lib/two")
+            try other.insert(pick("a", 1))
+        }
+        let again = try PickStore(path: path, library: "/lib/one")
+        XCTAssertEqual(try again.loadPicks().map(\.name), ["a", "b", "c"])
+        XCTAssertEqual(try again.loadPicks().first, pick("a", 10))
+        try again.rename("a", to: "c")
+        XCTAssertEqual(try again.loadPicks().map(\.name), ["c", "b"].sorted { $0 == "c" && $1 == "b" } )
+        try again.delete(name: "b")
+        XCTAssertEqual(try again.loadPicks().map(\.name), ["c"])
+        XCTAssertEqual(try PickStore(path: path, library: "/lib/two").loadPicks().map(\.name), ["a"])
+    }
+
+    func testWALAndSchemaVersion() throws {
+        let path = folder + "/p.sqlite"
+        let store = try PickStore(path: path, library: "/x")
+        try store.insert(pick("a", 1))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+        let db = try SQLiteDatabase(path: path)
+        XCTAssertEqual(try db.userVersion, Int64(PickStore.migrations.count))
+    }
+
+    func testContentHash() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a", contents: Data("same".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/b", contents: Data("same".utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/c", contents: Data("other".utf8)))
+        let a = try ContentHash.ofFile(at: folder + "/a")
+        XCTAssertEqual(a.count, 32)
+        XCTAssertEqual(a, try ContentHash.ofFile(at: folder + "/b"))
+        XCTAssertNotEqual(a, try ContentHash.ofFile(at: folder + "/c"))
+        XCTAssertThrowsError(try ContentHash.ofFile(at: folder + "/missing"))
+    }
+
+    func testAnUnopenableDatabaseIsAnError() {
+        XCTAssertThrowsError(try PickStore(path: "/proc/albumfs/picks.sqlite", library: "/x"))
+    }
+}

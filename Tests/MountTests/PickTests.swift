@@ -1,0 +1,183 @@
+import AlbumSample
+import CSysXattr
+import Foundation
+import Glibc
+import XCTest
+
+/// picked/: ln -s picks, rm unpicks, mv renames; order, persistence, limit, duplicates, errno.
+final class PickTests: XCTestCase {
+    var source: SampleSource!
+    var state: String!
+
+    override func setUpWithError() throws {
+        source = try SampleSource()
+        state = makeTempFolder("pickstate")
+    }
+
+    override func tearDown() {
+        source.remove()
+        try? FileManager.default.removeItem(atPath: state)
+    }
+
+    var picksDB: String { state + "/picks.sqlite" }
+
+    func mount(_ extra: [String] = []) throws -> Mount {
+        try Mount(source: source.path, options: ["-o", "picks_db=" + picksDB] + extra)
+    }
+
+    /// `symlink(2)`: 0 or the errno.
+    func link(_ target: String, _ path: String) -> Int32 {
+        symlink(target, path) == 0 ? 0 : errno
+    }
+
+    func testPickThroughEveryViewWithCanonicalTargetsAndCopyThemWithCpL() throws {
+        let m = try mount()
+        let picked = m.path("picked")
+        XCTAssertEqual(link("../by-date/2024/2024-05/2024-05-17/PXL_20240517_120304567.jpg", picked + "/PXL_20240517_120304567.jpg"), 0)
+        XCTAssertEqual(link(m.path("screenshots/IMG_1300.PNG"), picked + "/shot.png"), 0, "absolute targets work")
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", picked + "/sony.jpg"), 0)
+        XCTAssertEqual(link("./../thumbnails/200x200/DSCF0001.jpg", picked + "/from-thumbnail.jpg"), 0, "a thumbnail picks its photo")
+        XCTAssertEqual(shell("cd '\(picked)' && ln -s ../non-screenshots/IMG_1234.JPG .").status, 0, "ln -s TARGET picked/ takes the target's name")
+        let expected = [
+            "PXL_20240517_120304567.jpg": ("../by-date/2024/2024-05/2024-05-17/PXL_20240517_120304567.jpg", "DCIM/Camera/PXL_20240517_120304567.jpg"),
+            "shot.png": ("../by-date/2024/2024-05/2024-05-18/IMG_1300.PNG", "iPhone/IMG_1300.PNG"),
+            "sony.jpg": ("../by-date/2021/2021-12/2021-12-31/DSC01234.JPG", "Sony/DSC01234.JPG"),
+            "from-thumbnail.jpg": ("../by-date/2021/2021-01/2021-01-01/DSCF0001.JPG", "Fuji/DSCF0001.JPG"),
+            "IMG_1234.JPG": ("../by-date/2024/2024-05/2024-05-18/IMG_1234.JPG", "iPhone/IMG_1234.JPG"),
+        ]
+        for (name, (target, _)) in expected {
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: picked + "/" + name), target, name)
+        }
+        let dest = makeTempFolder("cpL")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        XCTAssertEqual(shell("cp -L '\(picked)'/* '\(dest)/'").status, 0)
+        for (name, (_, src)) in expected {
+            XCTAssertEqual(FileManager.default.contents(atPath: dest + "/" + name), FileManager.default.contents(atPath: source.path + "/" + src), name)
+        }
+        m.finish()
+    }
+
+    func testListingIsInPickOrderWithPickTimesAsMtimes() throws {
+        let m = try mount()
+        let before = time(nil)
+        for name in ["zeta.jpg", "alpha.jpg", "mid.jpg"] {
+            let target = ["zeta.jpg": "../non-screenshots/DSC01234.JPG", "alpha.jpg": "../non-screenshots/DSCF0001.JPG",
+                          "mid.jpg": "../non-screenshots/DSC_0001.JPG"][name]!
+            XCTAssertEqual(link(target, m.path("picked/" + name)), 0)
+        }
+        XCTAssertEqual(readdirNames(m.path("picked")), ["zeta.jpg", "alpha.jpg", "mid.jpg"])
+        var previous = 0
+        for name in ["zeta.jpg", "alpha.jpg", "mid.jpg"] {
+            var st = stat()
+            XCTAssertEqual(lstat(m.path("picked/" + name), &st), 0)
+            XCTAssertEqual(st.st_mode & S_IFMT, S_IFLNK)
+            XCTAssertGreaterThanOrEqual(st.st_mtim.tv_sec, before)
+            XCTAssertGreaterThanOrEqual(st.st_mtim.tv_sec * 1_000_000_000 + st.st_mtim.tv_nsec, previous)
+            previous = st.st_mtim.tv_sec * 1_000_000_000 + st.st_mtim.tv_nsec
+        }
+        m.finish()
+    }
+
+    func testRmUnpicksAndMvRenames() throws {
+        let m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/a.jpg")), 0)
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/b.jpg")), 0)
+        XCTAssertEqual(Glibc.rename(m.path("picked/a.jpg"), m.path("picked/c.jpg")), 0)
+        XCTAssertEqual(readdirNames(m.path("picked")), ["c.jpg", "b.jpg"], "a rename keeps the pick's place")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/c.jpg")), "../by-date/2021/2021-12/2021-12-31/DSC01234.JPG")
+        XCTAssertEqual(Glibc.unlink(m.path("picked/b.jpg")), 0)
+        XCTAssertEqual(readdirNames(m.path("picked")), ["c.jpg"])
+        XCTAssertEqual(Glibc.unlink(m.path("picked/b.jpg")), -1)
+        XCTAssertEqual(errno, ENOENT)
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/b.jpg")), 0, "an unpicked photo can be picked again")
+        XCTAssertEqual(Glibc.rename(m.path("picked/c.jpg"), m.path("non-screenshots/c.jpg")), -1)
+        XCTAssertEqual(errno, EROFS, "moving a pick out of picked/")
+        m.finish()
+    }
+
+    func testPicksSurviveRemountSigkillAndCacheDeletion() throws {
+        var m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/keep.jpg")), 0)
+        kill(m.process.processIdentifier, SIGKILL)
+        m.process.waitUntilExit()
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", m.mountpoint]).status, 0)
+        try? FileManager.default.removeItem(atPath: m.cacheDir)
+        rmdir(m.mountpoint)
+        m = try mount()
+        XCTAssertEqual(readdirNames(m.path("picked")), ["keep.jpg"])
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/two.jpg")), 0)
+        m.finish()
+        m = try mount()
+        XCTAssertEqual(readdirNames(m.path("picked")), ["keep.jpg", "two.jpg"])
+        m.finish()
+    }
+
+    func testAPickWhosePhotoVanishesDanglesAndComesBack() throws {
+        var m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), 0)
+        m.finish()
+        XCTAssertEqual(Glibc.rename(source.path + "/Sony/DSC01234.JPG", state + "/away.jpg"), 0)
+        m = try mount()
+        XCTAssertEqual(readdirNames(m.path("picked")), ["sony.jpg"], "the selection is the user's data")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/sony.jpg")), "../by-date/2021/2021-12/2021-12-31/DSC01234.JPG")
+        XCTAssertEqual(open(m.path("picked/sony.jpg"), O_RDONLY), -1)
+        XCTAssertEqual(errno, ENOENT)
+        m.finish()
+        XCTAssertEqual(Glibc.rename(state + "/away.jpg", source.path + "/Sony/DSC01234.JPG"), 0)
+        m = try mount()
+        XCTAssertEqual(FileManager.default.contents(atPath: m.path("picked/sony.jpg")), FileManager.default.contents(atPath: source.path + "/Sony/DSC01234.JPG"))
+        m.finish()
+    }
+
+    func testLimitHoldsUnderEightConcurrentLinks() throws {
+        let m = try mount(["-o", "max_picks=3"])
+        let targets = ["DSC01234.JPG", "DSCF0001.JPG", "DSC_0001.JPG", "IMG_1234.JPG", "IMG_0002.JPG", "orient-1.jpg", "orient-2.jpg", "orient-3.jpg"]
+        let script = targets.map { "(ln -s ../non-screenshots/\($0) '\(m.path("picked"))/' 2>&1; echo \"rc=$?\") &" }.joined(separator: "\n") + "\nwait"
+        let r = shell(script)
+        XCTAssertEqual(r.stdout.components(separatedBy: "rc=0").count - 1, 3, r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "Disk quota exceeded").count - 1, 5, r.stdout)
+        XCTAssertEqual(readdirNames(m.path("picked"))?.count, 3)
+        m.finish()
+        let again = try mount(["-o", "max_picks=3"])
+        XCTAssertEqual(link("../non-screenshots/orient-4.jpg", again.path("picked/x.jpg")), EDQUOT, "the limit holds after a remount")
+        again.finish()
+    }
+
+    func testDuplicatesByViewNameAndContentAreRefused() throws {
+        let m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/a.jpg")), 0)
+        XCTAssertEqual(link("../by-date/2021/2021-12/2021-12-31/DSC01234.JPG", m.path("picked/b.jpg")), EEXIST, "same photo, other view and name")
+        XCTAssertEqual(link("../thumbnails/200x200/DSC01234.jpg", m.path("picked/c.jpg")), EEXIST, "same photo through its thumbnail")
+        XCTAssertEqual(link("../picked/a.jpg", m.path("picked/d.jpg")), EEXIST, "same photo through its pick")
+        // clip.png and "Screenshot 2023-01-05 at 12.34.56.png" are byte-identical files.
+        XCTAssertEqual(link("../screenshots/clip.png", m.path("picked/clip.png")), 0)
+        XCTAssertEqual(link("../screenshots/Screenshot 2023-01-05 at 12.34.56.png", m.path("picked/same.png")), EEXIST, "same bytes")
+        XCTAssertEqual(readdirNames(m.path("picked")), ["a.jpg", "clip.png"])
+        m.finish()
+    }
+
+    func testBadInputsGetTheirErrnoAndChangeNothing() throws {
+        let m = try mount()
+        let p = m.path("picked")
+        XCTAssertEqual(link("/etc/passwd", p + "/outside"), EINVAL)
+        XCTAssertEqual(link("../../../etc/passwd", p + "/escape"), EINVAL)
+        XCTAssertEqual(link("../by-date/2024", p + "/folder"), EINVAL)
+        XCTAssertEqual(link("../.albumfs/status", p + "/status"), EINVAL)
+        XCTAssertEqual(link("../non-screenshots/no-such.jpg", p + "/dangling"), EINVAL)
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("non-screenshots/link.jpg")), EROFS)
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.mountpoint + "/link.jpg"), EROFS)
+        XCTAssertEqual(open(p + "/file.jpg", O_CREAT | O_WRONLY, 0o644), -1)
+        XCTAssertEqual(errno, EPERM)
+        XCTAssertEqual(mkdir(p + "/folder", 0o755), -1)
+        XCTAssertEqual(errno, EPERM)
+        XCTAssertEqual(Glibc.link(m.path("non-screenshots/DSC01234.JPG"), p + "/hard.jpg"), -1)
+        XCTAssertEqual(errno, EPERM)
+        XCTAssertEqual(mknod(p + "/fifo", S_IFIFO | 0o644, 0), -1)
+        XCTAssertEqual(errno, EPERM)
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", p + "/a.jpg"), 0)
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", p + "/a.jpg"), EEXIST, "a name that exists")
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", p + "/" + String(repeating: "n", count: 256)), ENAMETOOLONG)
+        XCTAssertEqual(readdirNames(p), ["a.jpg"])
+        m.finish()
+    }
+}
