@@ -7,19 +7,22 @@ public enum DateParsing {
         var s = Scanner(trimmed(raw))
         guard let y = s.digits(4), s.skip(anyOf: ":-"), let mo = s.digits(2), s.skip(anyOf: ":-"),
               let d = s.digits(2), s.skip(anyOf: " T"), let h = s.digits(2), s.skip(anyOf: ":"),
-              let mi = s.digits(2), s.skip(anyOf: ":"), let sec = s.digits(2) else { return nil }
+              let mi = s.digits(2), s.skip(anyOf: ":"), let sec = s.digits(2),
+              let (nanos, offset) = fractionAndZone(&s) else { return nil }
+        return (LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, nanosecond: nanos), offset)
+    }
+
+    /// What may follow the seconds: `.fraction` and a zone, each optional. Nil if anything else does.
+    static func fractionAndZone(_ s: inout Scanner) -> (nanos: Int, offset: Int?)? {
         var nanos = 0
         if s.peek == "." || s.peek == "," {
             _ = s.next()
             guard let n = s.fraction() else { return nil }
             nanos = n
         }
-        var offset: Int?
-        if !s.atEnd {
-            guard let o = utcOffset(String(s.rest)) else { return nil }
-            offset = o
-        }
-        return (LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, nanosecond: nanos), offset)
+        guard !s.atEnd else { return (nanos, nil) }
+        guard let offset = utcOffset(String(s.rest)) else { return nil }
+        return (nanos, offset)
     }
 
     /// EXIF `SubSecTime*`: digits of a decimal fraction of a second (`"12"` is 0.12 s).
@@ -48,22 +51,13 @@ public enum DateParsing {
               let d = s.digits(2) else { return nil }
         if s.atEnd { return (LocalDateTime(year: y, month: mo, day: d, hour: 12), nil) }
         guard s.skip(anyOf: "T "), let h = s.digits(2), s.skip(anyOf: ":"), let mi = s.digits(2) else { return nil }
-        var sec = 0, nanos = 0
+        var sec = 0
         if s.peek == ":" {
             _ = s.next()
             guard let v = s.digits(2) else { return nil }
             sec = v
-            if s.peek == "." || s.peek == "," {
-                _ = s.next()
-                guard let n = s.fraction() else { return nil }
-                nanos = n
-            }
         }
-        var offset: Int?
-        if !s.atEnd {
-            guard let o = utcOffset(String(s.rest)) else { return nil }
-            offset = o
-        }
+        guard let (nanos, offset) = fractionAndZone(&s) else { return nil }
         return (LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, nanosecond: nanos), offset)
     }
 
