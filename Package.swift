@@ -25,9 +25,11 @@ let package = Package(
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
+        .target(name: "AlbumLive", dependencies: ["AlbumCore", "AlbumMetadata", "AlbumVFS"]),
         .executableTarget(
             name: "albumfs",
-            dependencies: ["AlbumCore", "AlbumIndex", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS", "AlbumFUSE"]),
+            dependencies: ["AlbumCore", "AlbumIndex", "AlbumLive", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS",
+                           "AlbumFUSE"]),
 
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumCore"]),
         .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumMetadata", "AlbumSample"]),

@@ -13,7 +13,7 @@ public struct MountError: Error, CustomStringConvertible {
 ///
 /// The corresponding libfuse calls are `fuse_session_new`, `fuse_set_signal_handlers`,
 /// `fuse_session_mount`, `fuse_session_loop_mt`, `fuse_session_unmount`, `fuse_session_destroy`.
-public final class FuseSession {
+public final class FuseSession: @unchecked Sendable {
     private let context: FuseContext
     private let mountpoint: String
     private let session: OpaquePointer
@@ -54,6 +54,19 @@ public final class FuseSession {
     private static func free(_ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, _ argc: Int) {
         for i in 0..<argc { Glibc.free(argv[i]) }
         argv.deallocate()
+    }
+
+    /// Tells the kernel to drop what it cached of changed nodes. Called from the library's own
+    /// thread, never from a request handler (libfuse documents a deadlock there). Errors (ENOENT
+    /// for an inode the kernel never saw) are expected and ignored.
+    /// The corresponding C functions are `fuse_lowlevel_notify_inval_entry` and `_inval_inode`.
+    public func invalidate(_ changes: TreeChanges) {
+        for (parent, name) in changes.removedEntries {
+            _ = fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), name, name.utf8.count)
+        }
+        for inode in changes.changedInodes {
+            _ = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
+        }
     }
 
     /// Mounts and serves until the filesystem is unmounted (`fusermount3 -u`) or the process gets

@@ -23,7 +23,7 @@ final class SQLiteDatabase {
         }
     }
 
-    init(path: String) throws(Failure) {
+    init(path: String, busyTimeoutMs: Int32 = 5000) throws(Failure) {
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
         guard rc == SQLITE_OK, let handle else {
@@ -32,12 +32,12 @@ final class SQLiteDatabase {
             throw Failure(code: rc, message: message)
         }
         db = handle
-        sqlite3_busy_timeout(db, 5000)
+        sqlite3_busy_timeout(db, busyTimeoutMs)
     }
 
     deinit { sqlite3_close_v2(db) }
 
-    private func check(_ rc: Int32) throws(Failure) {
+    fileprivate func check(_ rc: Int32) throws(Failure) {
         guard rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW else {
             throw Failure(code: rc, message: String(cString: sqlite3_errmsg(db)))
         }
@@ -53,36 +53,63 @@ final class SQLiteDatabase {
         case text(String)
     }
 
-    /// Runs one statement with bound parameters and returns its rows.
-    @discardableResult
-    func query(_ sql: String, _ params: [Value] = []) throws(Failure) -> [[Value]] {
+    /// A prepared statement, reused for many rows (`sqlite3_reset` between runs).
+    final class Statement {
+        fileprivate let stmt: OpaquePointer
+        fileprivate unowned let owner: SQLiteDatabase
+        fileprivate init(_ stmt: OpaquePointer, _ owner: SQLiteDatabase) {
+            self.stmt = stmt
+            self.owner = owner
+        }
+
+        /// Binds parameters (nil is NULL), steps through every row, resets.
+        @discardableResult
+        func run(_ params: [Value?]) throws(Failure) -> [[Value?]] {
+            defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
+            // SQLITE_TRANSIENT: SQLite copies the bytes (the Swift string's buffer is temporary).
+            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+            for (i, p) in params.enumerated() {
+                switch p {
+                case .int(let v)?: try owner.check(sqlite3_bind_int64(stmt, Int32(i + 1), v))
+                case .text(let s)?: try owner.check(sqlite3_bind_text(stmt, Int32(i + 1), s, -1, transient))
+                case nil: try owner.check(sqlite3_bind_null(stmt, Int32(i + 1)))
+                }
+            }
+            var rows: [[Value?]] = []
+            while true {
+                let rc = sqlite3_step(stmt)
+                if rc == SQLITE_DONE { break }
+                guard rc == SQLITE_ROW else { try owner.check(rc); break }
+                rows.append((0..<sqlite3_column_count(stmt)).map { c -> Value? in
+                    switch sqlite3_column_type(stmt, c) {
+                    case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, c))
+                    case SQLITE_NULL: return nil
+                    default: return .text(sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "")
+                    }
+                })
+            }
+            return rows
+        }
+    }
+
+    /// Prepares `sql` once for the duration of `body`.
+    func prepared<T>(_ sql: String, _ body: (Statement) throws(Failure) -> T) throws(Failure) -> T {
         var stmt: OpaquePointer?
         try check(sqlite3_prepare_v2(db, sql, -1, &stmt, nil))
+        guard let stmt else { throw Failure(code: SQLITE_MISUSE, message: "empty statement") }
         defer { sqlite3_finalize(stmt) }
-        // SQLITE_TRANSIENT: SQLite copies the bytes (the Swift string's buffer is temporary).
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        for (i, p) in params.enumerated() {
-            switch p {
-            case .int(let v): try check(sqlite3_bind_int64(stmt, Int32(i + 1), v))
-            case .text(let s): try check(sqlite3_bind_text(stmt, Int32(i + 1), s, -1, transient))
-            }
-        }
-        var rows: [[Value]] = []
-        while true {
-            let rc = sqlite3_step(stmt)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { try check(rc); break }
-            rows.append((0..<sqlite3_column_count(stmt)).map { c in
-                if sqlite3_column_type(stmt, c) == SQLITE_INTEGER { return .int(sqlite3_column_int64(stmt, c)) }
-                return .text(sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "")
-            })
-        }
-        return rows
+        return try body(Statement(stmt, self))
+    }
+
+    /// Runs one statement with bound parameters and returns its rows (NULL reads as nil).
+    @discardableResult
+    func query(_ sql: String, _ params: [Value?] = []) throws(Failure) -> [[Value?]] {
+        try prepared(sql) { statement throws(Failure) in try statement.run(params) }
     }
 
     var userVersion: Int64 {
         get throws(Failure) {
-            guard case .int(let v)? = try query("PRAGMA user_version").first?.first else { return 0 }
+            guard case .int(let v)?? = try query("PRAGMA user_version").first?.first else { return 0 }
             return v
         }
     }
@@ -104,7 +131,13 @@ final class SQLiteDatabase {
     }
 }
 
-extension SQLiteDatabase.Value {
-    var int: Int64 { if case .int(let v) = self { return v } else { return 0 } }
-    var text: String { if case .text(let s) = self { return s } else if case .int(let v) = self { return String(v) } else { return "" } }
+extension Optional where Wrapped == SQLiteDatabase.Value {
+    var int: Int64 { if case .int(let v)? = self { return v } else { return 0 } }
+    var text: String {
+        switch self {
+        case .text(let s)?: return s
+        case .int(let v)?: return String(v)
+        case nil: return ""
+        }
+    }
 }

@@ -17,6 +17,18 @@ public struct ScanRules: Sendable {
     }
 }
 
+/// Counts finished work across threads.
+final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func add(_ n: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += n
+        return value
+    }
+}
+
 /// A file that could not be read or understood, and why.
 public struct ScanProblem: Sendable, Equatable {
     public var relativePath: String
@@ -57,98 +69,173 @@ public struct LibraryScanner: Sendable {
         self.excluded = excluded
     }
 
+    /// A full scan with no index: every file read. (The mount uses `scan(under:previous:…)`.)
     public func scan() -> ScanReport {
-        var problems: [ScanProblem] = []
-        let files = walk(&problems)
-        var results = [FileResult?](repeating: nil, count: files.count)
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunk = max(64, (files.count + workers * 8 - 1) / max(1, workers * 8))
-        let chunks = (files.count + chunk - 1) / chunk
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                for i in (c * chunk)..<min(files.count, (c + 1) * chunk) {
-                    out[i] = examine(files[i])
-                }
-            }
-        }
+        let outcome = scan(previous: [:])
+        return report(outcome.files, folderProblems: outcome.folderProblems)
+    }
+
+    /// The photos and problems of a set of indexed files, rules applied.
+    public func report(_ files: [IndexedFile], folderProblems: [ScanProblem] = []) -> ScanReport {
         var photos: [Photo] = []
         photos.reserveCapacity(files.count)
-        for result in results {
-            switch result {
-            case .photo(let p)?:
+        var problems = folderProblems
+        for file in files {
+            switch file.kind {
+            case .photo:
+                guard let p = photo(from: file) else { continue }
                 photos.append(p)
                 if !p.problems.isEmpty {
                     problems.append(ScanProblem(relativePath: p.relativePath, message: p.problems.joined(separator: "; ")))
                 }
-            case .problem(let p)?: problems.append(p)
-            case .ignored?, nil: break
+            case .problem(let message): problems.append(ScanProblem(relativePath: file.relativePath, message: message))
+            case .ignored: break
             }
         }
+        problems.sort { $0.relativePath < $1.relativePath }
         return ScanReport(photos: photos, filesSeen: files.count, problems: problems)
     }
 
-    enum FileResult {
-        case photo(Photo)
-        case problem(ScanProblem)
-        case ignored
+    /// What a scan of one folder (recursively) found.
+    public struct Outcome: Sendable {
+        /// Every settled regular file below the folder.
+        public var files: [IndexedFile]
+        /// How many files had their header read (new or changed); the others came from the index.
+        public var reads: Int
+        /// Files changed so recently they may still be being written: left for a later scan.
+        public var deferred: [String]
+        public var folderProblems: [ScanProblem]
     }
 
-    /// Reads one file's header and applies the rules.
-    func examine(_ relativePath: String) -> FileResult {
+    /// The first half of a scan: the walk, and which files the index already knows unchanged.
+    public struct Survey: Sendable {
+        public var reused: [IndexedFile]
+        public var toRead: [(path: String, identity: FileIdentity)]
+        public var deferred: [String]
+        public var folderProblems: [ScanProblem]
+        public var filesSeen: Int { reused.count + toRead.count + deferred.count }
+    }
+
+    /// Walks `folder` (relative, "" for the whole library): files whose device, inode, size and
+    /// mtime match `previous` are reused without any read. Files whose mtime or ctime is after
+    /// `settledBefore` are deferred (they may still be being written).
+    public func survey(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
+                       onFolder: (String) -> Void = { _ in }) -> Survey {
+        var folderProblems: [ScanProblem] = []
+        let found = walk(from: folder, &folderProblems, onFolder: onFolder)
+        var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [])
+        survey.reused.reserveCapacity(found.count)
+        for f in found {
+            if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore {
+                survey.deferred.append(f.path)
+            } else if let old = previous[f.path], old.identity == f.identity {
+                survey.reused.append(old)
+            } else {
+                survey.toRead.append((f.path, f.identity))
+            }
+        }
+        survey.folderProblems = folderProblems
+        return survey
+    }
+
+    /// The second half: reads the headers of `items` on every core. `progress(done, total)` is
+    /// called from worker threads as chunks finish.
+    public func read(_ items: [(path: String, identity: FileIdentity)], progress: (@Sendable (Int, Int) -> Void)? = nil) -> [IndexedFile] {
+        var results = [IndexedFile?](repeating: nil, count: items.count)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunk = max(64, (items.count + workers * 8 - 1) / max(1, workers * 8))
+        let chunks = (items.count + chunk - 1) / chunk
+        let done = Counter()
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: chunks) { c in
+                let range = (c * chunk)..<min(items.count, (c + 1) * chunk)
+                for i in range { out[i] = examine(items[i].path, identity: items[i].identity) }
+                progress?(done.add(range.count), items.count)
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Survey and read in one call.
+    public func scan(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
+                     onFolder: (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Outcome {
+        let s = survey(under: folder, previous: previous, settledBefore: settledBefore, onFolder: onFolder)
+        let read = read(s.toRead, progress: progress)
+        return Outcome(files: s.reused + read, reads: s.toRead.count, deferred: s.deferred, folderProblems: s.folderProblems)
+    }
+
+    /// Reads one file's header: a photo with its evidence, an ignored file, or a problem.
+    func examine(_ relativePath: String, identity walked: FileIdentity) -> IndexedFile {
         let path = root + "/" + relativePath
         let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
         let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
         let likelyPhoto = name.contains(".") && Self.photoExtensions.contains(ext)
-        var st = stat()
+        let guessed: ImageFormat = ext == "png" ? .png : .jpeg
         do {
             let file = try SourceFile(path: path)
-            st = try file.status()
-            guard (st.st_mode & S_IFMT) == S_IFREG else { return .ignored }
+            let st = try file.status()
+            let identity = Self.identity(st)
+            guard (st.st_mode & S_IFMT) == S_IFREG else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .ignored) }
             if let meta = try MetadataReader.read(file) {
-                return .photo(photo(relativePath, meta.format, meta.evidence, st))
+                return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence))
             }
             // Too short to hold a signature: a damaged photo if its name says so.
             if likelyPhoto && st.st_size < FormatSniffer.headerLength {
                 var e = PhotoEvidence()
                 e.problems.append(st.st_size == 0 ? "empty file" : "too short to be an image")
-                return .photo(photo(relativePath, ext == "png" ? .png : .jpeg, e, st))
+                return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(guessed, e))
             }
-            return likelyPhoto ? .problem(ScanProblem(relativePath: relativePath, message: "not a JPEG or PNG")) : .ignored
+            return IndexedFile(relativePath: relativePath, identity: identity,
+                               kind: likelyPhoto ? .problem("not a JPEG or PNG") : .ignored)
         } catch {
-            guard likelyPhoto, lstat(path, &st) == 0 else {
-                return .problem(ScanProblem(relativePath: relativePath, message: String(cString: strerror(error.rawValue))))
-            }
+            // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
+            guard likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: walked, kind: .problem(error.description)) }
             var e = PhotoEvidence()
-            e.problems.append("unreadable: " + String(cString: strerror(error.rawValue)))
-            return .photo(photo(relativePath, ext == "png" ? .png : .jpeg, e, st))
+            e.problems.append("unreadable: " + error.description)
+            return IndexedFile(relativePath: relativePath, identity: walked, kind: .photo(guessed, e))
         }
     }
 
-    func photo(_ relativePath: String, _ format: ImageFormat, _ e: PhotoEvidence, _ st: stat) -> Photo {
-        let mtime = Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec))
-        let identity = FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: mtime)
+    static func identity(_ st: stat) -> FileIdentity {
+        FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                     mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec)))
+    }
+
+    /// A photo with every rule applied, or nil for files that are not photos.
+    public func photo(from file: IndexedFile) -> Photo? {
+        guard case .photo(let format, let e) = file.kind else { return nil }
+        let relativePath = file.relativePath
         let parts = relativePath.split(separator: "/").map(String.init)
-        let capture = rules.dates.decide(e, fileName: parts.last ?? relativePath, fileMtime: mtime)
+        let capture = rules.dates.decide(e, fileName: parts.last ?? relativePath, fileMtime: file.identity.mtime)
         let shot = rules.screenshots.decide(e, fileName: parts.last ?? relativePath, folders: Array(parts.dropLast()))
         let orientation = e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-        return Photo(relativePath: relativePath, format: format, identity: identity, capture: capture,
+        return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                      captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
                      orientation: orientation, problems: e.problems)
     }
 
-    /// Depth-first, names sorted, so the first path to a file (for links) is always the same.
-    func walk(_ problems: inout [ScanProblem]) -> [String] {
-        var files: [String] = []
+    struct Found {
+        var path: String
+        var identity: FileIdentity
+        /// ctime: a copy that keeps the original mtime (`cp -p`) still shows when it was written.
+        var changed: Timestamp
+    }
+
+    /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)
+    /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
+    func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in }) -> [Found] {
+        var files: [Found] = []
         let rootReal = realPath(root) ?? root
         var seenFolders = Set<FileKey>()
         var seenFiles = Set<FileKey>()
         var rootStat = stat()
-        guard stat(root, &rootStat) == 0 else { return [] }
+        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else { return [] }
         seenFolders.insert(FileKey(rootStat))
-        var pending: [String] = [""]
+        var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
+            onFolder(folderPath)
             guard let names = listNames(folderPath) else {
                 problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
                                             message: "cannot list folder: " + String(cString: strerror(errno))))
@@ -171,7 +258,10 @@ public struct LibraryScanner: Sendable {
                 case S_IFDIR:
                     if seenFolders.insert(FileKey(st)).inserted { subfolders.append(rel) }
                 case S_IFREG:
-                    if seenFiles.insert(FileKey(st)).inserted { files.append(rel) }
+                    if seenFiles.insert(FileKey(st)).inserted {
+                        files.append(Found(path: rel, identity: Self.identity(st),
+                                           changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
+                    }
                 default:
                     break  // FIFOs, sockets, devices: never photos, never opened
                 }

@@ -39,10 +39,17 @@ public final class AlbumFileSystem: Sendable {
         self.snapshot = Mutex((library, table))
     }
 
-    /// Replaces the tree; inode numbers of paths that stay are kept.
-    public func update(_ library: Library) {
+    /// Replaces the tree; inode numbers of paths that stay are kept. Returns what the kernel's
+    /// caches must drop.
+    @discardableResult
+    public func update(_ library: Library) -> TreeChanges {
         let table = NodeTable(library: library, inodes: inodes)
-        snapshot.withLock { $0 = (library, table) }
+        let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
+            let previous = s
+            s = (library, table)
+            return previous
+        }
+        return TreeChanges.between(old, (library, table))
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }

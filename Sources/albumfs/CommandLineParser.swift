@@ -5,6 +5,7 @@ enum Command {
     case mount(MountOptions)
     case sample(folder: String, count: Int?)
     case status(mountpoint: String)
+    case index(MountOptions)
 }
 
 /// Parses `albumfs`'s arguments. Options may come before or after the two paths, as mount(8)
@@ -12,6 +13,23 @@ enum Command {
 enum CommandLineParser {
     static func parse(_ args: [String]) throws(CLIError) -> Command {
         if args.first == "sample" { return try parseSample(Array(args.dropFirst())) }
+        if args.first == "index" {
+            var options = MountOptions()
+            var positional: [String] = []
+            var i = 1
+            while i < args.count {
+                if args[i] == "-o", i + 1 < args.count {
+                    try applyOptions(args[i + 1], &options)
+                    i += 2
+                    continue
+                }
+                if args[i].hasPrefix("-o") && args[i].count > 2 { try applyOptions(String(args[i].dropFirst(2)), &options) } else { positional.append(args[i]) }
+                i += 1
+            }
+            guard positional.count == 1 else { throw CLIError(.usage, "albumfs index: need the library folder (usage: albumfs index SOURCE [-o index=PATH])") }
+            options.source = positional[0]
+            return .index(options)
+        }
         if args.first == "status" {
             guard args.count == 2 else { throw CLIError(.usage, "albumfs status: need the mount point (usage: albumfs status MOUNTPOINT)") }
             return .status(mountpoint: args[1])

@@ -1,33 +1,46 @@
 import AlbumCore
-import AlbumMetadata
+import AlbumIndex
+import AlbumLive
 import AlbumThumbnails
 import Foundation
+import Synchronization
 
 /// What `.albumfs/status` and `.albumfs/errors` say (docs/status.md).
 final class DaemonStatus: StatusReporter, Sendable {
-    let report: ScanReport
-    let scanSeconds: Double
     let thumbnails: ThumbnailService
     let cache: ThumbnailCache?
+    let index: LibraryIndex?
+    private let coordinatorBox = Mutex<LibraryCoordinator?>(nil)
 
-    init(report: ScanReport, scanSeconds: Double, thumbnails: ThumbnailService, cache: ThumbnailCache?) {
-        self.report = report
-        self.scanSeconds = scanSeconds
+    /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
+    var coordinator: LibraryCoordinator? {
+        get { coordinatorBox.withLock { $0 } }
+        set { coordinatorBox.withLock { $0 = newValue } }
+    }
+
+    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?) {
         self.thumbnails = thumbnails
         self.cache = cache
+        self.index = index
     }
 
     func statusText() -> String {
-        var lines: [(String, String)] = [
-            ("scan_state", "done"),
-            ("photos", String(report.photos.count)),
-            ("files_seen", String(report.filesSeen)),
-            ("errors", String(report.problems.count)),
-            ("scan_seconds", String(format: "%.3f", scanSeconds)),
-            ("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")),
-            ("thumbnails_rendered", String(thumbnails.renderCount)),
-            ("thumbnail_failures", String(thumbnails.failureCount)),
-        ]
+        let s = coordinator?.status ?? LibraryCoordinator.Status()
+        var lines: [(String, String)] = []
+        lines.append(("scan_state", s.state))
+        lines.append(("photos", String(s.photos)))
+        lines.append(("files_seen", String(s.filesSeen)))
+        lines.append(("errors", String(s.problems.count)))
+        lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
+        lines.append(("scans", String(s.scans)))
+        lines.append(("header_reads", String(s.headerReads)))
+        lines.append(("last_scan_seconds", String(format: "%.3f", s.lastScanSeconds)))
+        lines.append(("watched_folders", String(s.watchedFolders)))
+        lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))
+        lines.append(("index", index?.path ?? "none"))
+        lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))
+        lines.append(("thumbnails_rendered", String(thumbnails.renderCount)))
+        lines.append(("thumbnail_failures", String(thumbnails.failureCount)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),
                       ("thumbnail_cache_limit", String(cache.maxBytes))]
@@ -38,6 +51,6 @@ final class DaemonStatus: StatusReporter, Sendable {
     }
 
     func errorsText() -> String {
-        report.problems.map { "\($0.relativePath): \($0.message)\n" }.joined()
+        (coordinator?.status.problems ?? []).map { "\($0.relativePath): \($0.message)\n" }.joined()
     }
 }

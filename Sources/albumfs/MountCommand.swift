@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumFUSE
 import AlbumIndex
+import AlbumLive
 import AlbumMetadata
 import AlbumThumbnails
 import AlbumVFS
@@ -19,14 +20,10 @@ enum MountCommand {
         }
 
         let started = Date()
-        let now = Timestamp(seconds: Int64(started.timeIntervalSince1970))
-        let rules = ScanRules(dates: CaptureDateRules(now: now),
-                              screenshots: ScreenshotRules(namePrefixes: options.screenshotNames,
-                                                           folderNames: options.screenshotFolders))
-        let report = LibraryScanner(root: source, rules: rules, excluding: mountpoint).scan()
-        reportProblems(report.problems)
-        let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                         withPicks: true, emptyMtime: now)
+        let scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
+        let index = try openIndex(options, source: source)
+        let (library, known) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
+                                                                   log: { Log.line($0) })
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks: PickStore
         do {
@@ -38,43 +35,72 @@ enum MountCommand {
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                                           renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
                                           debug: options.debug, log: { Log.line($0) })
+        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index)
         let fs: AlbumFileSystem
         do {
             fs = try AlbumFileSystem(library: library, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
-                                     thumbnails: thumbnails,
-                                     status: DaemonStatus(report: report, scanSeconds: Date().timeIntervalSince(started),
-                                                          thumbnails: thumbnails, cache: cache),
-                                     picks: picks, maxPicks: options.maxPicks, mountpoint: mountpoint,
-                                     log: { Log.line($0) })
+                                     thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
+                                     mountpoint: mountpoint, log: { Log.line($0) })
         } catch {
             throw CLIError(.failure, "albumfs: the picks in \(picksPath) cannot be read: \(error)")
         }
-        let context = FuseContext(fs: fs)
+        let coordinator = LibraryCoordinator(
+            scanner: scanner, index: index, fs: fs,
+            options: .init(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval, maxWatches: options.maxWatches),
+            progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
+            log: { Log.line($0) })
+        status.coordinator = coordinator
         var fuseOptions = options.fuseOptions
         if !fuseOptions.contains(where: { $0.hasPrefix("fsname=") }) {
             // `df` and `mount` show the library's path; libfuse's option parser needs commas escaped.
             fuseOptions.append("fsname=" + source.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,"))
         }
         if !fuseOptions.contains(where: { $0.hasPrefix("subtype=") }) { fuseOptions.append("subtype=albumfs") }
-        let elapsed = Date().timeIntervalSince(started)
-        let count = report.photos.count
         do {
-            let session = try FuseSession(context: context, mountpoint: mountpoint, options: fuseOptions,
+            let session = try FuseSession(context: FuseContext(fs: fs), mountpoint: mountpoint, options: fuseOptions,
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let readyFD = options.readyFD
             let logFile = options.logFile
+            let scanWait = options.scanWait
+            let count = library.photos.count
             try session.run {
+                coordinator.start(known: known, invalidate: { session.invalidate($0) })
                 if let readyFD {
+                    // Scripts expect a complete tree on the next line: give the first scan a
+                    // moment; a big library goes to the background and keeps filling in.
+                    _ = coordinator.waitForFirstScan(seconds: scanWait)
                     Daemon.signalReady(fd: readyFD, logFile: logFile)
                 } else {
-                    Log.line(String(format: "albumfs: ready: %d photos from %@ at %@ (scanned in %.2f s)", count, source, mountpoint, elapsed))
+                    Log.line(String(format: "albumfs: ready: %d photos from %@ at %@ (%.2f s; the scan goes on in the background)",
+                                    count, source, mountpoint, Date().timeIntervalSince(started)))
                 }
                 SystemdNotify.ready()
             }
+            coordinator.stop()
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
         return ExitCode.success.rawValue
+    }
+
+    static func rules(_ options: MountOptions) -> ScanRules {
+        ScanRules(dates: CaptureDateRules(now: Timestamp.now),
+                  screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders))
+    }
+
+    /// The library's index (`-o index=`, or one file per library under the cache folder).
+    static func openIndex(_ options: MountOptions, source: String) throws(CLIError) -> LibraryIndex {
+        let path = options.indexPath ?? cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
+        do {
+            return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
+        } catch {
+            throw CLIError(.failure, "albumfs: the index \(path) cannot be opened: \(error)")
+        }
+    }
+
+    static func cacheHome() -> String {
+        let env = ProcessInfo.processInfo.environment
+        return env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.cache")
     }
 
     /// `$XDG_DATA_HOME`, or `~/.local/share`.
@@ -85,19 +111,11 @@ enum MountCommand {
 
     /// The thumbnail cache, or nil (with one warning) when its folder cannot be written.
     static func thumbnailCache(_ options: MountOptions) -> ThumbnailCache? {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.cache")
-        let dir = options.cacheDir ?? base + "/albumfs/thumbnails"
+        let dir = options.cacheDir ?? cacheHome() + "/albumfs/thumbnails"
         guard let cache = ThumbnailCache(directory: dir, maxBytes: options.cacheSize) else {
             Log.line("albumfs: warning: thumbnail cache \(dir) cannot be written; thumbnails are rendered in memory")
             return nil
         }
         return cache
-    }
-
-    /// One line per problem file, at most 20, then a count: damaged photos stay listed.
-    static func reportProblems(_ problems: [ScanProblem]) {
-        for p in problems.prefix(20) { Log.line("albumfs: notice: \(p.relativePath): \(p.message)") }
-        if problems.count > 20 { Log.line("albumfs: notice: and \(problems.count - 20) more files with problems") }
     }
 }

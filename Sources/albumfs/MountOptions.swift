@@ -21,6 +21,13 @@ struct MountOptions {
     /// Default: `$XDG_DATA_HOME/albumfs/picks.sqlite` (or `~/.local/share/albumfs/picks.sqlite`).
     var picksDB: String?
     var maxPicks: Int?
+    /// Default: `$XDG_CACHE_HOME/albumfs/index/<hash of SOURCE>.sqlite`.
+    var indexPath: String?
+    /// Seconds between full rescans under inotify.
+    var rescanInterval = 300.0
+    var maxWatches: Int?
+    /// How long the launcher waits for the first scan before going to the background anyway.
+    var scanWait = 2.0
     /// Internal: the pipe on which a daemon tells its launcher that the mount answers.
     var readyFD: Int32?
 }
@@ -93,6 +100,19 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'cache_size' takes a size of at least 1M, as in cache_size=500M (got '\(value ?? "")')")
             }
             options.cacheSize = bytes
+        case "index":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'index' needs a path") }
+            options.indexPath = value
+        case "rescan", "scan_wait":
+            guard let value, let seconds = Double(value), seconds >= (key == "rescan" ? 1 : 0), seconds <= 86_400 * 7 else {
+                throw CLIError(.usage, "albumfs: option '\(key)' takes a number of seconds\(key == "rescan" ? " (at least 1)" : "") (got '\(value ?? "")')")
+            }
+            if key == "rescan" { options.rescanInterval = seconds } else { options.scanWait = seconds }
+        case "max_watches":
+            guard let value, let n = Int(value), n >= 0 else {
+                throw CLIError(.usage, "albumfs: option 'max_watches' takes a number of folders (got '\(value ?? "")')")
+            }
+            options.maxWatches = n
         case "picks_db":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'picks_db' needs a path") }
             options.picksDB = value

@@ -5,6 +5,7 @@ enum Usage {
     usage: albumfs [options] SOURCE MOUNTPOINT
            albumfs sample DIR [--count N]
            albumfs status MOUNTPOINT
+           albumfs index SOURCE [-o index=PATH]
            albumfs --help | --version
 
     Mounts the photo library in SOURCE read-only at MOUNTPOINT as virtual folders:
@@ -27,10 +28,16 @@ enum Usage {
          thumbnail_max_pixels=N      larger images get no thumbnail (EIO; default 250000000)
          picks_db=PATH               where picks persist (default $XDG_DATA_HOME/albumfs/picks.sqlite)
          max_picks=N                 at most N photos in picked/ (default: no limit)
+         index=PATH                  the library's index (default $XDG_CACHE_HOME/albumfs/index/…)
+         rescan=SECONDS              full rescan under inotify, the safety net (default 300)
+         max_watches=N               watch at most N folders with inotify (default: kernel limit)
+         scan_wait=SECONDS           wait this long for the first scan before going to the
+                                     background (default 2; the mount answers at once anyway)
          logfile=PATH                where a background daemon logs (default: none)
       -h, --help         this text
       -V, --version      the version
 
+    albumfs index SOURCE builds or refreshes the index without mounting.
     albumfs status MOUNTPOINT prints MOUNTPOINT/.albumfs/status (photos, errors, thumbnail cache).
     albumfs sample DIR writes a small sample library (cameras, screenshots, damaged files);
     with --count N it writes N small camera JPEGs instead (for benchmarks).

@@ -14,6 +14,8 @@ enum AlbumFSMain {
                 return ExitCode.success.rawValue
             case .sample(let folder, let count):
                 return try SampleCommand.run(folder: folder, count: count)
+            case .index(let options):
+                return try IndexCommand.run(options)
             case .status(let mountpoint):
                 return try StatusCommand.run(mountpoint: mountpoint)
             case .mount(let options):

@@ -117,7 +117,9 @@ final class Mount {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         stderrLines.collect(from: err.fileHandleForReading)
-        guard stderrLines.wait(forLineContaining: "albumfs: ready:", timeout: readyTimeout) else {
+        // Ready (the mount answers), then the first scan's end: the tree is complete.
+        guard stderrLines.wait(forLineContaining: "albumfs: ready:", timeout: readyTimeout),
+              stderrLines.wait(forLineContaining: "albumfs: scan done:", timeout: readyTimeout) else {
             process.terminate()
             process.waitUntilExit()
             XCTFail("albumfs did not become ready; stderr:\n\(stderrLines.text)", file: file, line: line)
@@ -160,7 +162,8 @@ final class Mount {
         try? FileManager.default.removeItem(atPath: cacheDir)
         try? FileManager.default.removeItem(atPath: picksDir)
         stderrLines.waitForEOF(timeout: 5)
-        for l in stderrLines.lines where !l.hasPrefix("albumfs: ready:") && !l.hasPrefix("albumfs: notice:") {
+        for l in stderrLines.lines where !l.hasPrefix("albumfs: ready:") && !l.hasPrefix("albumfs: notice:")
+            && !l.hasPrefix("albumfs: scan done:") {
             if !allowed.contains(where: { l.contains($0) }) {
                 XCTFail("unexpected daemon output: \(l)", file: file, line: line)
             }

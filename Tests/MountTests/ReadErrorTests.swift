@@ -33,7 +33,8 @@ final class ReadErrorTests: XCTestCase {
         }
         XCTAssertEqual(readAll(mount.path("non-screenshots/DSCF0001.JPG")).errno, 0)
         mount.finish(allowing: ["cannot open Sony/DSC01234.JPG"])
-        XCTAssertEqual(mount.stderr.components(separatedBy: "cannot open Sony/DSC01234.JPG").count - 1, 1, mount.stderr)
+        // Logged at most once (the live update may drop the photo before any read reaches it).
+        XCTAssertLessThanOrEqual(mount.stderr.components(separatedBy: "cannot open Sony/DSC01234.JPG").count - 1, 1, mount.stderr)
     }
 
     func testUnreadableOriginalStaysListedAndGivesEIO() throws {

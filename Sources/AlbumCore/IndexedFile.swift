@@ -1,0 +1,30 @@
+/// What the scanner learned about one regular file of the library, as the index keeps it.
+///
+/// The index stores evidence, not decisions: rules (and their `-o` lists) are applied again on
+/// every mount, so changing `screenshot_names` needs no re-read of any file.
+public struct IndexedFile: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case photo(ImageFormat, PhotoEvidence)
+        /// Not a photo (a text file, a video for now): remembered so it is not read again.
+        case ignored
+        /// Could not be read or understood, and why.
+        case problem(String)
+    }
+
+    public var relativePath: String
+    public var identity: FileIdentity
+    public var kind: Kind
+
+    public init(relativePath: String, identity: FileIdentity, kind: Kind) {
+        self.relativePath = relativePath
+        self.identity = identity
+        self.kind = kind
+    }
+}
+
+/// The persistent index behind the scanner (AlbumIndex's SQLite store implements it).
+public protocol FileIndexStore: Sendable {
+    func loadAll() throws(Errno) -> [IndexedFile]
+    /// Writes changes in one transaction.
+    func save(upserts: [IndexedFile], removals: [String]) throws(Errno)
+}

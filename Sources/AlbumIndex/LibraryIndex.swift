@@ -1,0 +1,164 @@
+import AlbumCore
+import CSQLite3
+import Foundation
+import Glibc
+
+/// The persistent index of one library: every regular file with its identity (device, inode,
+/// size, mtime) and what its header said, so a remount re-reads only what changed.
+///
+/// A corrupt, truncated, locked or foreign file is moved aside and a new index started, with one
+/// warning (`openOrRebuild`).
+public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
+    // The connection is opened FULLMUTEX; `lock` keeps each transaction whole.
+    private let db: SQLiteDatabase
+    private let lock = NSLockShim()
+    public let path: String
+
+    /// `PRAGMA application_id`: "albf". A database without it is not ours.
+    static let applicationID: Int64 = 0x616C_6266
+
+    static let evidenceColumns = [
+        "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
+        "software", "user_comment", "xmp_user_comment", "png_software",
+    ]
+
+    static let migrations = [
+        """
+        CREATE TABLE files (
+            path TEXT PRIMARY KEY,
+            device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+            kind TEXT NOT NULL,          -- 'jpeg', 'png', 'ignored' or 'problem'
+            message TEXT,                -- why, for 'problem'
+            \(evidenceColumns.map { "\($0) TEXT" }.joined(separator: ", ")),
+            exposure INTEGER, orientation INTEGER, width INTEGER, height INTEGER,
+            problems TEXT                -- the photo's own problems, joined by newlines
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    init(path: String, timeout: Int32) throws(SQLiteDatabase.Failure) {
+        self.path = path
+        db = try SQLiteDatabase(path: path, busyTimeoutMs: timeout)
+        // A foreign or damaged file fails here (SQLITE_NOTADB / SQLITE_CORRUPT) or at the id check.
+        guard case .int(let id)?? = try db.query("PRAGMA application_id").first?.first else {
+            throw SQLiteDatabase.Failure(code: SQLITE_NOTADB, message: "no application id")
+        }
+        let tables = try db.query("SELECT count(*) FROM sqlite_master").first?.first?.int ?? 0
+        if id == 0 && tables == 0 {
+            try db.execute("PRAGMA application_id = \(Self.applicationID)")
+        } else if id != Self.applicationID {
+            throw SQLiteDatabase.Failure(code: SQLITE_NOTADB, message: "not an albumfs index")
+        }
+        try db.execute("PRAGMA journal_mode = WAL")
+        // The index can always be rebuilt from the library: no fsync per transaction.
+        try db.execute("PRAGMA synchronous = NORMAL")
+        try db.migrate(Self.migrations)
+        _ = try db.query("PRAGMA quick_check(1)")
+    }
+
+    /// Opens the index at `path`, or moves a bad one aside (`PATH.broken-<time>`) and starts a new
+    /// one. `warn` receives the one warning.
+    public static func openOrRebuild(path: String, warn: (String) -> Void) throws(Errno) -> LibraryIndex {
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do throws(SQLiteDatabase.Failure) {
+            return try LibraryIndex(path: path, timeout: 2000)
+        } catch {
+            let aside = path + ".broken-\(Int(Date().timeIntervalSince1970))"
+            warn("albumfs: warning: the index \(path) cannot be used (\(error.message)); moved aside to \(aside), rebuilding")
+            for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
+            do throws(SQLiteDatabase.Failure) {
+                return try LibraryIndex(path: path, timeout: 2000)
+            } catch {
+                throw error.errno
+            }
+        }
+    }
+
+    public func loadAll() throws(Errno) -> [IndexedFile] {
+        try run {
+            let columns = ["path", "device", "inode", "size", "mtime_ns", "kind", "message"] + Self.evidenceColumns
+                + ["exposure", "orientation", "width", "height", "problems"]
+            return try db.query("SELECT \(columns.joined(separator: ", ")) FROM files").map { Self.decode($0) }
+        }
+    }
+
+    public func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {
+        guard !upserts.isEmpty || !removals.isEmpty else { return }
+        try run {
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                for path in removals { try db.query("DELETE FROM files WHERE path = ?", [.text(path)]) }
+                let columns = ["path", "device", "inode", "size", "mtime_ns", "kind", "message"] + Self.evidenceColumns
+                    + ["exposure", "orientation", "width", "height", "problems"]
+                let sql = "INSERT OR REPLACE INTO files (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
+                    for file in upserts { try statement.run(Self.encode(file)) }
+                }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    static func encode(_ f: IndexedFile) -> [SQLiteDatabase.Value?] {
+        let id = f.identity
+        var row: [SQLiteDatabase.Value?] = [.text(f.relativePath), .int(Int64(bitPattern: id.device)), .int(Int64(bitPattern: id.inode)),
+                                            .int(id.size), .int(id.mtime.seconds * 1_000_000_000 + Int64(id.mtime.nanoseconds))]
+        switch f.kind {
+        case .ignored:
+            return row + [.text("ignored"), nil] + Array(repeating: nil, count: evidenceColumns.count + 5)
+        case .problem(let message):
+            return row + [.text("problem"), .text(message)] + Array(repeating: nil, count: evidenceColumns.count + 5)
+        case .photo(let format, let e):
+            row += [.text(format.rawValue), nil]
+            let texts: [String?] = [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
+                                    e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
+                                    e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware]
+            row += texts.map { $0.map(SQLiteDatabase.Value.text) }
+            row += [.int(e.hasExposureData ? 1 : 0), e.orientation.map { .int(Int64($0)) }, e.pixelWidth.map { .int(Int64($0)) },
+                    e.pixelHeight.map { .int(Int64($0)) }, e.problems.isEmpty ? nil : .text(e.problems.joined(separator: "\n"))]
+            return row
+        }
+    }
+
+    static func decode(_ r: [SQLiteDatabase.Value?]) -> IndexedFile {
+        func text(_ i: Int) -> String? { if case .text(let s)? = r[i] { return s } else { return nil } }
+        func int(_ i: Int) -> Int64? { if case .int(let v)? = r[i] { return v } else { return nil } }
+        let ns = int(4) ?? 0
+        let identity = FileIdentity(device: UInt64(bitPattern: int(1) ?? 0), inode: UInt64(bitPattern: int(2) ?? 0), size: int(3) ?? 0,
+                                    mtime: Timestamp(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000)))
+        let path = text(0) ?? ""
+        switch text(5) {
+        case "ignored": return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
+        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(6) ?? ""))
+        case let format?:
+            var e = PhotoEvidence()
+            let base = 7
+            e.dateTimeOriginal = text(base); e.subSecTimeOriginal = text(base + 1); e.offsetTimeOriginal = text(base + 2)
+            e.dateTimeDigitized = text(base + 3); e.subSecTimeDigitized = text(base + 4); e.offsetTimeDigitized = text(base + 5)
+            e.xmpDateCreated = text(base + 6); e.xmpDateTimeOriginal = text(base + 7); e.make = text(base + 8); e.model = text(base + 9)
+            e.software = text(base + 10); e.userComment = text(base + 11); e.xmpUserComment = text(base + 12); e.pngSoftware = text(base + 13)
+            let after = base + evidenceColumns.count
+            e.hasExposureData = int(after) == 1
+            e.orientation = int(after + 1).map(Int.init)
+            e.pixelWidth = int(after + 2).map(Int.init)
+            e.pixelHeight = int(after + 3).map(Int.init)
+            e.problems = text(after + 4).map { $0.split(separator: "\n").map(String.init) } ?? []
+            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e))
+        case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
+        }
+    }
+
+    @discardableResult
+    private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
+        do {
+            return try lock.withLock { try body() }
+        } catch let failure as SQLiteDatabase.Failure {
+            throw failure.errno
+        } catch {
+            throw Errno.ioError
+        }
+    }
+}

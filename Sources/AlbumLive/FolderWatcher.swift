@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// inotify on every folder of the library: reports which folder changed, nothing more. The
+/// coordinator decides what to rescan. The corresponding C functions are `inotify_init1`,
+/// `inotify_add_watch` and `read`.
+public final class FolderWatcher: @unchecked Sendable {
+    private let fd: Int32
+    private let onChange: @Sendable (String) -> Void
+    private let warn: @Sendable (String) -> Void
+    /// `-o max_watches`: a cap below the kernel's own (`fs.inotify.max_user_watches`).
+    private let maxWatches: Int?
+    private struct State {
+        var pathByWatch: [Int32: String] = [:]
+        var watchByPath: [String: Int32] = [:]
+        var limitReached = false
+    }
+    // Protects the watch maps; the reader thread and the scanner's `watch` calls share them.
+    private let state = Mutex(State())
+    private let stopping = Atomic<Bool>(false)
+
+    static let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY
+                                     | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
+    public init?(maxWatches: Int?, onChange: @escaping @Sendable (String) -> Void, warn: @escaping @Sendable (String) -> Void) {
+        let fd = inotify_init1(Int32(IN_CLOEXEC))
+        guard fd >= 0 else {
+            warn("albumfs: warning: inotify is not available (\(String(cString: strerror(errno)))); changes are found by the periodic rescan only")
+            return nil
+        }
+        self.fd = fd
+        self.maxWatches = maxWatches
+        self.onChange = onChange
+        self.warn = warn
+    }
+
+    deinit { close(fd) }
+
+    /// Watches a folder (idempotent). At the watch limit: one warning, and no more watches.
+    public func watch(_ path: String) {
+        let (skip, count) = state.withLock { s in (s.watchByPath[path] != nil || s.limitReached, s.watchByPath.count) }
+        if skip { return }
+        if let maxWatches, count >= maxWatches { limitReached("the max_watches limit (\(maxWatches))"); return }
+        let wd = inotify_add_watch(fd, path, Self.mask)
+        guard wd >= 0 else {
+            if errno == ENOSPC { limitReached("the kernel's inotify watch limit (fs.inotify.max_user_watches)") }
+            return  // a folder that vanished meanwhile: nothing to watch
+        }
+        state.withLock { s in
+            s.pathByWatch[wd] = path
+            s.watchByPath[path] = wd
+        }
+    }
+
+    private func limitReached(_ which: String) {
+        let first = state.withLock { s -> Bool in
+            defer { s.limitReached = true }
+            return !s.limitReached
+        }
+        if first { warn("albumfs: warning: \(which) is reached; folders beyond it are seen by the periodic rescan only") }
+    }
+
+    public var watchCount: Int { state.withLock { $0.watchByPath.count } }
+    public var isAtLimit: Bool { state.withLock { $0.limitReached } }
+
+    /// Reads events on a thread of its own until `stop`.
+    public func start() {
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while !stopping.load(ordering: .relaxed) {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                // Wake up now and then to notice `stop`.
+                guard poll(&pfd, 1, 500) > 0 else { continue }
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { continue }
+                var offset = 0
+                var changed = Set<String>()
+                while offset + 16 <= n {
+                    let wd = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
+                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
+                    let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                    offset += 16 + length
+                    guard let path = state.withLock({ $0.pathByWatch[wd] }) else { continue }
+                    if mask & UInt32(IN_IGNORED) != 0 {
+                        state.withLock { s in
+                            s.pathByWatch[wd] = nil
+                            s.watchByPath[path] = nil
+                        }
+                    }
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed.insert("") }
+                    changed.insert(path)
+                }
+                for path in changed { onChange(path) }
+            }
+        }
+    }
+
+    public func stop() { stopping.store(true, ordering: .relaxed) }
+}

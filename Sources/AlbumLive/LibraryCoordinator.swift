@@ -1,0 +1,254 @@
+import AlbumCore
+import AlbumMetadata
+import AlbumVFS
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Keeps the mounted tree in step with the library: publishes what the index knows at once,
+/// verifies it with a scan in the background (reading only changed files), then follows changes
+/// through inotify (bursts debounced) and a periodic rescan as a safety net.
+///
+/// All library state is confined to one serial queue; `status` is readable from any thread.
+public final class LibraryCoordinator: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var thumbnailBoxes: [ThumbnailBox]
+        /// Seconds between full rescans (the safety net under inotify).
+        public var rescanInterval: Double
+        /// Quiet time that ends a burst of changes.
+        public var debounce: Double = 0.25
+        /// A file is taken only once its mtime and ctime are this many seconds old.
+        public var settle: Double = 1.0
+        public var maxWatches: Int?
+        public init(thumbnailBoxes: [ThumbnailBox], rescanInterval: Double, maxWatches: Int?) {
+            self.thumbnailBoxes = thumbnailBoxes
+            self.rescanInterval = rescanInterval
+            self.maxWatches = maxWatches
+        }
+    }
+
+    /// What `.albumfs/status` reports about the library.
+    public struct Status: Sendable {
+        public var state = "loading"
+        public var photos = 0
+        public var filesSeen = 0
+        public var problems: [ScanProblem] = []
+        /// Headers read since the mount (zero on a remount of an unchanged library).
+        public var headerReads = 0
+        public var progressDone = 0
+        public var progressTotal = 0
+        public var lastScanSeconds = 0.0
+        public var scans = 0
+        public var watchedFolders = 0
+        public var watchLimitReached = false
+        public init() {}
+    }
+
+    private let scanner: LibraryScanner
+    private let index: FileIndexStore?
+    private let fs: AlbumFileSystem
+    private let options: Options
+    private let queue = DispatchQueue(label: "albumfs.library")
+    private let log: @Sendable (String) -> Void
+    private let progress: (@Sendable (Int, Int, Bool) -> Void)?
+    private let invalidate: Mutex<(@Sendable (TreeChanges) -> Void)?> = Mutex(nil)
+    private let statusBox = Mutex(Status())
+    private let firstScan = DispatchSemaphore(value: 0)
+    private var watcher: FolderWatcher?
+
+    // Queue-confined state.
+    private var files: [String: IndexedFile] = [:]
+    private var dirty = Set<String>()
+    private var flushScheduled = false
+    private var burstStart: Date?
+
+    /// - Parameters:
+    ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
+    public init(scanner: LibraryScanner, index: FileIndexStore?, fs: AlbumFileSystem, options: Options,
+                progress: (@Sendable (Int, Int, Bool) -> Void)? = nil, log: @escaping @Sendable (String) -> Void) {
+        self.scanner = scanner
+        self.index = index
+        self.fs = fs
+        self.options = options
+        self.progress = progress
+        self.log = log
+    }
+
+    public var status: Status { statusBox.withLock { $0 } }
+
+    /// Builds the first tree from the index alone (no file is touched): what the mount shows
+    /// before the background scan has looked at anything.
+    public static func libraryFromIndex(_ index: FileIndexStore?, scanner: LibraryScanner, boxes: [ThumbnailBox],
+                                        log: (String) -> Void) -> (Library, [IndexedFile]) {
+        var stored: [IndexedFile] = []
+        if let index {
+            do { stored = try index.loadAll() } catch { log("albumfs: warning: the index cannot be read (\(error)); scanning everything") }
+        }
+        let report = scanner.report(stored)
+        return (LibraryViews.build(photos: report.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
+                                   emptyMtime: Timestamp.now), stored)
+    }
+
+    /// Starts the background scan, then watching. `invalidate` reaches the kernel's caches.
+    public func start(known: [IndexedFile], invalidate: @escaping @Sendable (TreeChanges) -> Void) {
+        self.invalidate.withLock { $0 = invalidate }
+        queue.async { [self] in
+            for f in known { files[f.relativePath] = f }
+            watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path in self?.changed(path) },
+                                    warn: log)
+            watcher?.start()
+            fullScan(first: true)
+            firstScan.signal()
+            schedulePeriodicRescan()
+        }
+    }
+
+    /// Waits up to `seconds` for the first scan to finish; true if it did.
+    public func waitForFirstScan(seconds: Double) -> Bool {
+        let done = firstScan.wait(timeout: .now() + seconds) == .success
+        if done { firstScan.signal() }
+        return done
+    }
+
+    public func stop() { watcher?.stop() }
+
+    // MARK: Scanning (on `queue`)
+
+    private func fullScan(first: Bool) {
+        rescan(["" as String], first: first)
+    }
+
+    /// Rescans folders (recursively), merges, saves the index, publishes.
+    private func rescan(_ folders: [String], first: Bool = false) {
+        let started = Date()
+        statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
+        // Live changes wait until a file has settled (never half-read); the first scan takes
+        // everything, since a file still being written then will change again and be re-read.
+        let settled = first ? nil : Timestamp(seconds: Int64(Date().timeIntervalSince1970 - options.settle), nanoseconds: 0)
+        var upserts: [IndexedFile] = []
+        var removals: [String] = []
+        var deferred: [String] = []
+        var folderProblems: [ScanProblem] = []
+        var reads = 0
+        for folder in folders {
+            let survey = scanner.survey(under: folder, previous: files, settledBefore: settled,
+                                        onFolder: { [watcher] in watcher?.watch($0) })
+            statusBox.withLock { $0.progressTotal = survey.toRead.count; $0.progressDone = 0 }
+            // Publish in batches while a big first scan runs, so folders fill in.
+            var read: [IndexedFile] = []
+            var lastPublish = Date()
+            let batch = 2000
+            var start = 0
+            repeat {
+                let slice = Array(survey.toRead[start..<min(survey.toRead.count, start + batch)])
+                let base = start
+                read += scanner.read(slice) { [self] done, _ in
+                    statusBox.withLock { $0.progressDone = base + done }
+                    progress?(base + done, survey.toRead.count, false)
+                }
+                start += batch
+                if start < survey.toRead.count && Date().timeIntervalSince(lastPublish) > 1 {
+                    for f in read { files[f.relativePath] = f }
+                    publish()
+                    lastPublish = Date()
+                }
+            } while start < survey.toRead.count
+            if !survey.toRead.isEmpty { progress?(survey.toRead.count, survey.toRead.count, true) }
+            reads += survey.toRead.count
+            // Merge: everything below the folder is replaced by what the scan found, except files
+            // still being written, which keep their last settled version until they settle.
+            let prefix = folder.isEmpty ? "" : folder + "/"
+            let keep = Set(survey.deferred)
+            let found = Set(survey.reused.map(\.relativePath) + read.map(\.relativePath))
+            for path in files.keys where (prefix.isEmpty || path.hasPrefix(prefix)) && !found.contains(path) && !keep.contains(path) {
+                removals.append(path)
+            }
+            for path in removals { files[path] = nil }
+            for f in read { files[f.relativePath] = f }
+            upserts += read
+            deferred += survey.deferred
+            folderProblems += survey.folderProblems
+        }
+        if let index {
+            do { try index.save(upserts: upserts, removals: removals) } catch { log("albumfs: warning: the index cannot be written: \(error)") }
+        }
+        let report = publish(folderProblems: folderProblems)
+        let seconds = Date().timeIntervalSince(started)
+        statusBox.withLock { s in
+            s.state = "done"
+            s.headerReads += reads
+            s.lastScanSeconds = seconds
+            s.scans += 1
+            s.photos = report.photos.count
+            s.watchedFolders = watcher?.watchCount ?? 0
+            s.watchLimitReached = watcher?.isAtLimit ?? false
+        }
+        if first {
+            log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s", report.photos.count, files.count, reads, seconds))
+        }
+        // Files still being written: look again once they can have settled.
+        if !deferred.isEmpty {
+            let folders = Set(deferred.map { ($0 as NSString).deletingLastPathComponent })
+            queue.asyncAfter(deadline: .now() + options.settle + 0.1) { [self] in
+                for f in folders { dirty.insert(f) }
+                flush()
+            }
+        }
+    }
+
+    /// Rebuilds the views from `files` and swaps them into the filesystem.
+    @discardableResult
+    private func publish(folderProblems: [ScanProblem] = []) -> ScanReport {
+        let report = scanner.report(Array(files.values), folderProblems: folderProblems)
+        let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
+                                         withPicks: true, emptyMtime: Timestamp.now)
+        let changes = fs.update(library)
+        if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
+        statusBox.withLock { s in
+            s.photos = report.photos.count
+            s.filesSeen = report.filesSeen
+            s.problems = report.problems
+        }
+        return report
+    }
+
+    // MARK: Changes
+
+    /// Called by the watcher (any thread) with the absolute path of a folder that changed.
+    private func changed(_ absolutePath: String) {
+        let root = scanner.root
+        let relative = absolutePath == root ? "" : absolutePath.hasPrefix(root + "/") ? String(absolutePath.dropFirst(root.count + 1)) : ""
+        queue.async { [self] in
+            dirty.insert(relative)
+            if burstStart == nil { burstStart = Date() }
+            guard !flushScheduled else { return }
+            flushScheduled = true
+            queue.asyncAfter(deadline: .now() + options.debounce) { [self] in
+                flushScheduled = false
+                flush()
+            }
+        }
+    }
+
+    /// Rescans the dirty folders, outermost only (a folder inside another dirty one is covered).
+    private func flush() {
+        guard !dirty.isEmpty else { return }
+        let folders = dirty.sorted()
+        var outermost: [String] = []
+        for f in folders where !outermost.contains(where: { $0.isEmpty || f == $0 || f.hasPrefix($0 + "/") }) {
+            outermost.append(f)
+        }
+        dirty.removeAll()
+        burstStart = nil
+        rescan(outermost)
+    }
+
+    private func schedulePeriodicRescan() {
+        queue.asyncAfter(deadline: .now() + options.rescanInterval) { [self] in
+            dirty.insert("")
+            flush()
+            schedulePeriodicRescan()
+        }
+    }
+}

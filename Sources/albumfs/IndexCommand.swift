@@ -1,0 +1,37 @@
+import AlbumCore
+import AlbumIndex
+import AlbumMetadata
+import Foundation
+import Glibc
+
+/// `albumfs index SOURCE [-o index=PATH]`: builds or refreshes the library's index without
+/// mounting, with a progress bar on a terminal.
+enum IndexCommand {
+    static func run(_ options: MountOptions) throws(CLIError) -> Int32 {
+        let source = try Preflight.checkSource(options.source)
+        let index = try MountCommand.openIndex(options, source: source)
+        let scanner = LibraryScanner(root: source, rules: MountCommand.rules(options))
+        let started = Date()
+        var previous: [String: IndexedFile] = [:]
+        do {
+            for f in try index.loadAll() { previous[f.relativePath] = f }
+        } catch {
+            Log.line("albumfs index: warning: the index cannot be read (\(error)); scanning everything")
+        }
+        let bar = isatty(2) == 1 ? ProgressLine(label: "indexing") : nil
+        let outcome = scanner.scan(previous: previous) { done, total in bar?.update(done: done, total: total, finished: done == total) }
+        let seen = Set(outcome.files.map(\.relativePath))
+        let removals = previous.keys.filter { !seen.contains($0) }
+        let changed = outcome.files.filter { previous[$0.relativePath] != $0 }
+        do {
+            try index.save(upserts: changed, removals: removals)
+        } catch {
+            throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(error)")
+        }
+        let report = scanner.report(outcome.files, folderProblems: outcome.folderProblems)
+        print(String(format: "%d photos, %d files, %d read, %d removed, %d problems in %.2f s; index: %@",
+                     report.photos.count, outcome.files.count, outcome.reads, removals.count, report.problems.count,
+                     Date().timeIntervalSince(started), index.path))
+        return ExitCode.success.rawValue
+    }
+}

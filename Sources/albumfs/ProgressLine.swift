@@ -1,0 +1,27 @@
+import Foundation
+import Synchronization
+
+/// A progress line on a terminal's stderr: count, total, rate and time left, redrawn in place
+/// at most five times a second.
+final class ProgressLine: Sendable {
+    let label: String
+    private let state = Mutex((started: Date(), last: Date.distantPast))
+
+    init(label: String) { self.label = label }
+
+    func update(done: Int, total: Int, finished: Bool) {
+        let now = Date()
+        let (started, show) = state.withLock { s -> (Date, Bool) in
+            if done == 0 || s.started > now { s.started = now }
+            let show = finished || now.timeIntervalSince(s.last) >= 0.2
+            if show { s.last = now }
+            return (s.started, show)
+        }
+        guard show, total > 0 else { return }
+        let elapsed = max(0.001, now.timeIntervalSince(started))
+        let rate = Double(done) / elapsed
+        let left = rate > 0 ? Double(total - done) / rate : 0
+        let text = String(format: "\r\u{1B}[Kalbumfs: %@ %d/%d files, %.0f/s, %.0f s left", label, done, total, rate, left)
+        Log.write(finished ? text + "\n" : text)
+    }
+}
