@@ -19,7 +19,7 @@ enum IndexCommand {
             Log.line("albumfs index: warning: the index cannot be read (\(error)); scanning everything")
         }
         let bar = isatty(2) == 1 ? ProgressLine(label: "indexing") : nil
-        let outcome = scanner.scan(previous: previous) { done, total in bar?.update(done: done, total: total, finished: done == total) }
+        let outcome = scanner.scan(previous: previous, progress: { done, total in bar?.update(done: done, total: total, finished: done == total) })
         let seen = Set(outcome.files.map(\.relativePath))
         let removals = previous.keys.filter { !seen.contains($0) }
         let changed = outcome.files.filter { previous[$0.relativePath] != $0 }
