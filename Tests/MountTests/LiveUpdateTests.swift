@@ -1,0 +1,183 @@
+import AlbumSample
+import CSysXattr
+import Foundation
+import Glibc
+import XCTest
+
+/// The persistent index and live updates: reuse on remount, changes while mounted, progress and
+/// status files, a broken index, the inotify limit.
+final class LiveUpdateTests: XCTestCase {
+    var source: SampleSource!
+    var state: String!
+
+    override func setUpWithError() throws {
+        source = try SampleSource()
+        state = makeTempFolder("live")
+    }
+
+    override func tearDown() {
+        source.remove()
+        try? FileManager.default.removeItem(atPath: state)
+    }
+
+    var indexPath: String { state + "/index.sqlite" }
+
+    func mount(_ extra: [String] = []) throws -> Mount {
+        try Mount(source: source.path, options: ["-o", "index=" + indexPath] + extra)
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` passes.
+    func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    func camera(_ date: String, tint: UInt8 = 100) throws -> Data {
+        let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint))
+        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date).payload(), into: jpeg))
+    }
+
+    func testRemountOfAnUnchangedLibraryReadsNoHeaders() throws {
+        var m = try mount()
+        let first = daemonStatus(m.mountpoint)
+        XCTAssertEqual(first["header_reads"], first["files_seen"])
+        XCTAssertEqual(first["scan_state"], "done")
+        let listing = readdirNames(m.path("non-screenshots"))
+        m.finish()
+        m = try mount()
+        let second = daemonStatus(m.mountpoint)
+        XCTAssertEqual(second["header_reads"], "0", "nothing re-read: \(second)")
+        XCTAssertEqual(second["photos"], first["photos"])
+        XCTAssertEqual(readdirNames(m.path("non-screenshots")), listing)
+        m.finish()
+        // A changed file is read again, and only it.
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Sony/DSC01234.JPG", contents: try camera("2020:01:02 03:04:05")))
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "1")
+        XCTAssertNotNil(statOf(m.path("by-date/2020/2020-01/2020-01-02/DSC01234.JPG")))
+        m.finish()
+    }
+
+    func testAddRenameRewriteAndRemoveShowInEveryView() throws {
+        let m = try mount()
+        let day = m.path("by-date/2025/2025-01/2025-01-02")
+        let added = source.path + "/Trip/NEW_0001.JPG"
+        XCTAssertTrue(FileManager.default.createFile(atPath: added, contents: try camera("2025:01:02 10:00:00")))
+        XCTAssertTrue(eventually { readdirNames(day)?.contains("NEW_0001.JPG") == true }, "added")
+        XCTAssertTrue(readdirNames(m.path("non-screenshots"))?.first == "NEW_0001.JPG", "newest first in the flat view")
+        XCTAssertNotNil(statOf(m.path("thumbnails/200x200/NEW_0001.jpg")))
+        XCTAssertEqual(FileManager.default.contents(atPath: day + "/NEW_0001.JPG"), FileManager.default.contents(atPath: added))
+
+        XCTAssertEqual(Glibc.rename(added, source.path + "/Trip/RENAMED.JPG"), 0)
+        XCTAssertTrue(eventually { readdirNames(day) == ["RENAMED.JPG"] }, "renamed: \(readdirNames(day) ?? [])")
+
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/RENAMED.JPG", contents: try camera("2025:03:04 10:00:00", tint: 200)))
+        XCTAssertTrue(eventually { readdirNames(m.path("by-date/2025/2025-03/2025-03-04")) == ["RENAMED.JPG"] }, "rewritten with a new date")
+        XCTAssertTrue(eventually { readdirNames(day) == nil }, "the old day folder goes away")
+
+        XCTAssertEqual(Glibc.unlink(source.path + "/Trip/RENAMED.JPG"), 0)
+        XCTAssertTrue(eventually { readdirNames(m.path("by-date/2025")) == nil }, "removed")
+        XCTAssertFalse(readdirNames(m.path("non-screenshots"))?.contains("RENAMED.JPG") ?? true)
+        m.finish()
+    }
+
+    func testAFileStillBeingWrittenIsNeverShownHalfWritten() throws {
+        let m = try mount()
+        let bytes = [UInt8](try camera("2025:05:06 07:08:09"))
+        let path = source.path + "/slow.jpg"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let shown = m.path("non-screenshots/slow.jpg")
+        var sawPartial = false
+        for (i, part) in [bytes[0..<400], bytes[400..<800], bytes[800...]].enumerated() {
+            _ = part.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let until = Date().addingTimeInterval(i < 2 ? 0.7 : 0)
+            while Date() < until {
+                if let st = statOf(shown), Int(st.st_size) != bytes.count { sawPartial = true }
+                usleep(20_000)
+            }
+        }
+        close(fd)
+        XCTAssertFalse(sawPartial, "a half-written file was listed")
+        XCTAssertTrue(eventually { statOf(shown)?.st_size == off_t(bytes.count) })
+        XCTAssertEqual(FileManager.default.contents(atPath: shown).map { [UInt8]($0) }, bytes)
+        XCTAssertNotNil(statOf(m.path("by-date/2025/2025-05/2025-05-06/slow.jpg")), "dated from its EXIF once complete")
+        m.finish()
+    }
+
+    func testABurstOfAThousandFiles() throws {
+        let m = try mount()
+        let before = readdirNames(m.path("non-screenshots"))!.count
+        let folder = source.path + "/burst"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let jpeg = try camera("2019:09:09 09:09:09")
+        for i in 0..<1000 {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/B_\(i).JPG", contents: jpeg))
+        }
+        XCTAssertTrue(eventually(30) { readdirNames(m.path("non-screenshots"))?.count == before + 1000 },
+                      "got \(readdirNames(m.path("non-screenshots"))?.count ?? -1) of \(before + 1000)")
+        XCTAssertEqual(readdirNames(m.path("by-date/2019/2019-09/2019-09-09"))?.count, 1000)
+        m.finish()
+    }
+
+    func testABrokenIndexIsMovedAsideWithOneWarning() throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: indexPath, contents: Data(repeating: 0x42, count: 5000)))
+        let m = try mount()
+        XCTAssertEqual(m.stderr.components(separatedBy: "cannot be used").count - 1, 1, m.stderr)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("index.sqlite.broken-") }
+        XCTAssertEqual(aside.count, 1)
+        m.finish(allowing: ["cannot be used"])
+        // A foreign SQLite database is not ours either.
+        try? FileManager.default.removeItem(atPath: indexPath)
+        XCTAssertEqual(shell("sqlite3 '\(indexPath)' 'CREATE TABLE t(x); INSERT INTO t VALUES (1);'").status, 0)
+        let again = try mount()
+        XCTAssertTrue(again.stderr.contains("not an albumfs index"), again.stderr)
+        again.finish(allowing: ["cannot be used"])
+    }
+
+    func testStatusErrorsAndTheStatusCommand() throws {
+        let m = try mount()
+        let errorsPath = m.path(".albumfs/errors")
+        let errors = try String(contentsOfFile: errorsPath, encoding: .utf8)
+        XCTAssertTrue(errors.contains("Edge/corrupt-exif.jpg: corrupt EXIF"), errors)
+        XCTAssertTrue(errors.contains("Edge/empty.jpg: empty file"), errors)
+        let r = runCommand(albumfsBinary(), ["status", m.mountpoint])
+        XCTAssertEqual(r.status, 0)
+        for key in ["scan_state: done", "photos: ", "files_seen: ", "errors: ", "header_reads: ", "thumbnail_cache_bytes: "] {
+            XCTAssertTrue(r.stdout.contains(key), r.stdout)
+        }
+        // Fixing a file removes its line.
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/corrupt-exif.jpg", contents: try camera("2018:02:03 04:05:06")))
+        XCTAssertTrue(eventually { !((try? String(contentsOfFile: errorsPath, encoding: .utf8))?.contains("corrupt-exif") ?? true) })
+        let notMounted = runCommand(albumfsBinary(), ["status", state])
+        XCTAssertEqual(notMounted.status, 4)
+        XCTAssertTrue(notMounted.stderr.contains("is not an albumfs mount"), notMounted.stderr)
+        m.finish()
+    }
+
+    func testIndexCommandPreparesTheIndexForTheMount() throws {
+        let r = runCommand(albumfsBinary(), ["index", source.path, "-o", "index=" + indexPath])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let photos = source.items.filter { $0.expectedDay != nil }.count
+        XCTAssertTrue(r.stdout.hasPrefix("\(photos) photos"), r.stdout)
+        let m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0")
+        m.finish()
+        XCTAssertEqual(runCommand(albumfsBinary(), ["index", source.path + "/missing"]).status, 3)
+    }
+
+    func testAtTheWatchLimitThePeriodicRescanCarriesOn() throws {
+        let m = try mount(["-o", "max_watches=1,rescan=1"])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["watch_limit_reached"], "yes")
+        XCTAssertEqual(m.stderr.components(separatedBy: "max_watches limit").count - 1, 1, m.stderr)
+        // Nikon/ is not watched (only the root is): the periodic rescan finds the new photo.
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Nikon/LATE.JPG", contents: try camera("2011:11:11 11:11:11")))
+        XCTAssertTrue(eventually(6) { statOf(m.path("by-date/2011/2011-11/2011-11-11/LATE.JPG")) != nil })
+        m.finish(allowing: ["max_watches limit"])
+    }
+}
