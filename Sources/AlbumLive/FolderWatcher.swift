@@ -21,7 +21,7 @@ public final class FolderWatcher: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
 
     static let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY
-                                     | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+                                     | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
 
     /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
     public init?(maxWatches: Int?, onChange: @escaping @Sendable (String) -> Void, warn: @escaping @Sendable (String) -> Void) {

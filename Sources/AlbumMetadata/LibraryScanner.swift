@@ -45,9 +45,8 @@ public struct ScanReport: Sendable {
 
 /// Walks a library folder and reads every photo's header, on every core.
 ///
-/// Hidden entries and thumbnail/system folders are skipped. Symlinks are followed only when they
-/// resolve inside the library; every folder and file is visited once by (device, inode), so link
-/// loops and links to folders already seen cost nothing.
+/// Hidden entries and thumbnail/system folders are skipped, symlinks are never followed, and a
+/// file reached twice through hard links is listed once (by device and inode).
 public struct LibraryScanner: Sendable {
     public let root: String
     public let rules: ScanRules
@@ -226,7 +225,6 @@ public struct LibraryScanner: Sendable {
     /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
     func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in }) -> [Found] {
         var files: [Found] = []
-        let rootReal = realPath(root) ?? root
         var seenFolders = Set<FileKey>()
         var seenFiles = Set<FileKey>()
         var rootStat = stat()
@@ -249,11 +247,10 @@ public struct LibraryScanner: Sendable {
                 if path == excluded { continue }
                 var st = stat()
                 guard lstat(path, &st) == 0 else { continue }  // vanished while walking
-                if (st.st_mode & S_IFMT) == S_IFLNK {
-                    // Follow only links that stay inside the library.
-                    guard let target = realPath(path), target == rootReal || target.hasPrefix(rootReal + "/"),
-                          stat(path, &st) == 0 else { continue }
-                }
+                // Links are never followed: one out of SOURCE would leave the library, one inside it
+                // would show the same photos twice (or loop), and a rescan of one folder could not
+                // tell which path came first.
+                if (st.st_mode & S_IFMT) == S_IFLNK { continue }
                 switch st.st_mode & S_IFMT {
                 case S_IFDIR:
                     if seenFolders.insert(FileKey(st)).inserted { subfolders.append(rel) }
@@ -292,11 +289,5 @@ public struct LibraryScanner: Sendable {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -26,7 +26,7 @@ final class LibraryScannerTests: XCTestCase {
         XCTAssertTrue(report.problems.contains { $0.relativePath == "Edge/corrupt-exif.jpg" })
     }
 
-    func testSymlinkLoopsAndLinksOutsideAreNotFollowed() throws {
+    func testSymlinksAreNeverFollowed() throws {
         let folder = NSTemporaryDirectory() + "albumfs-links-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let fm = FileManager.default
@@ -37,6 +37,9 @@ final class LibraryScannerTests: XCTestCase {
         try fm.createSymbolicLink(atPath: folder + "/etc", withDestinationPath: "/etc")
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
         let report = LibraryScanner(root: folder, rules: rules).scan()
-        XCTAssertEqual(report.photos.map(\.relativePath), ["a/again.jpg"], "one photo, reached first through the link in name order")
+        XCTAssertEqual(report.photos.map(\.relativePath), ["a/b/p.jpg"], "links are not followed: one photo, at its real path")
+        // A rescan of one folder does not follow links either.
+        let partial = LibraryScanner(root: folder, rules: rules).scan(under: "a/b", previous: [:])
+        XCTAssertEqual(partial.files.map(\.relativePath), ["a/b/p.jpg"])
     }
 }
