@@ -24,7 +24,12 @@ public enum LibraryViews {
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
     public static func build(photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
                              withPicks: Bool = false, emptyMtime: Timestamp) -> Library {
-        let order = photos.indices.sorted { newestFirst(photos[$0], photos[$1]) }
+        // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
+        let keys = photos.indices.map { (instant: photos[$0].captureInstant, index: $0) }
+        let order = keys.sorted { a, b in
+            if a.instant != b.instant { return a.instant > b.instant }
+            return newestFirst(photos[a.index], photos[b.index])
+        }.map(\.index)
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
         let root = VirtualFolder(name: "", children: [

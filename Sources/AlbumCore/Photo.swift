@@ -22,7 +22,11 @@ public struct FileIdentity: Hashable, Sendable {
 /// One photo of the library with every decision made about it.
 public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
-    public var relativePath: String
+    public var relativePath: String {
+        didSet { fileName = Self.lastComponent(relativePath) }
+    }
+    /// The source file's own name (kept, not recomputed: sorting asks for it often).
+    public private(set) var fileName: String
     public var format: ImageFormat
     public var identity: FileIdentity
     public var capture: CaptureDecision
@@ -36,6 +40,7 @@ public struct Photo: Sendable {
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
                 captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String]) {
         self.relativePath = relativePath
+        self.fileName = Self.lastComponent(relativePath)
         self.format = format
         self.identity = identity
         self.capture = capture
@@ -45,9 +50,9 @@ public struct Photo: Sendable {
         self.problems = problems
     }
 
-    /// The source file's own name.
-    public var fileName: String {
-        relativePath.split(separator: "/").last.map(String.init) ?? relativePath
+    static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// Folders between the library root and the file.

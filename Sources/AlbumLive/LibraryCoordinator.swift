@@ -19,7 +19,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         /// Quiet time that ends a burst of changes.
         public var debounce: Double = 0.25
         /// A file is taken only once its mtime and ctime are this many seconds old.
-        public var settle: Double = 1.0
+        public var settle: Double = 0.5
         public var maxWatches: Int?
         public init(thumbnailBoxes: [ThumbnailBox], rescanInterval: Double, maxWatches: Int?) {
             self.thumbnailBoxes = thumbnailBoxes
@@ -57,8 +57,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let firstScan = DispatchSemaphore(value: 0)
     private var watcher: FolderWatcher?
 
-    // Queue-confined state.
+    // Queue-confined state: every file, and for photos the decisions made (rules run only when a
+    // file changes, so a publish of 100,000 photos does not re-decide them all).
     private var files: [String: IndexedFile] = [:]
+    private var photos: [String: Photo] = [:]
+    private var fileProblems: [String: String] = [:]
+    /// How long the last publish took: publishing during a long scan waits a multiple of it.
+    private var publishSeconds = 0.0
     private var dirty = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
@@ -94,7 +99,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     public func start(known: [IndexedFile], invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
         queue.async { [self] in
-            for f in known { files[f.relativePath] = f }
+            files.reserveCapacity(known.count)
+            photos.reserveCapacity(known.count)
+            for f in known { put(f) }
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path in self?.changed(path) },
                                     warn: log)
             watcher?.start()
@@ -125,7 +132,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
         // Live changes wait until a file has settled (never half-read); the first scan takes
         // everything, since a file still being written then will change again and be re-read.
-        let settled = first ? nil : Timestamp(seconds: Int64(Date().timeIntervalSince1970 - options.settle), nanoseconds: 0)
+        let settleEdge = Date().timeIntervalSince1970 - options.settle
+        let settled = first ? nil : Timestamp(seconds: Int64(settleEdge.rounded(.down)),
+                                              nanoseconds: Int((settleEdge - settleEdge.rounded(.down)) * 1e9))
         var upserts: [IndexedFile] = []
         var removals: [String] = []
         var deferred: [String] = []
@@ -148,8 +157,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
                     progress?(base + done, survey.toRead.count, false)
                 }
                 start += batch
-                if start < survey.toRead.count && Date().timeIntervalSince(lastPublish) > 1 {
-                    for f in read { files[f.relativePath] = f }
+                if start < survey.toRead.count && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
+                    for f in read { put(f) }
                     publish()
                     lastPublish = Date()
                 }
@@ -164,8 +173,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             for path in files.keys where (prefix.isEmpty || path.hasPrefix(prefix)) && !found.contains(path) && !keep.contains(path) {
                 removals.append(path)
             }
-            for path in removals { files[path] = nil }
-            for f in read { files[f.relativePath] = f }
+            for path in removals { drop(path) }
+            for f in read { put(f) }
             upserts += read
             deferred += survey.deferred
             folderProblems += survey.folderProblems
@@ -197,10 +206,30 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Rebuilds the views from `files` and swaps them into the filesystem.
+    private func put(_ file: IndexedFile) {
+        let path = file.relativePath
+        files[path] = file
+        photos[path] = scanner.photo(from: file)
+        switch file.kind {
+        case .problem(let message): fileProblems[path] = message
+        case .photo(_, let e) where !e.problems.isEmpty: fileProblems[path] = e.problems.joined(separator: "; ")
+        default: fileProblems[path] = nil
+        }
+    }
+
+    private func drop(_ path: String) {
+        files[path] = nil
+        photos[path] = nil
+        fileProblems[path] = nil
+    }
+
+    /// Rebuilds the views from the current photos and swaps them into the filesystem.
     @discardableResult
     private func publish(folderProblems: [ScanProblem] = []) -> ScanReport {
-        let report = scanner.report(Array(files.values), folderProblems: folderProblems)
+        let started = Date()
+        let problems = (folderProblems + fileProblems.map { ScanProblem(relativePath: $0.key, message: $0.value) })
+            .sorted { $0.relativePath < $1.relativePath }
+        let report = ScanReport(photos: Array(photos.values), filesSeen: files.count, problems: problems)
         let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                          withPicks: true, emptyMtime: Timestamp.now)
         let changes = fs.update(library)
@@ -210,6 +239,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             s.filesSeen = report.filesSeen
             s.problems = report.problems
         }
+        publishSeconds = Date().timeIntervalSince(started)
         return report
     }
 

@@ -33,6 +33,11 @@ final class Counter: @unchecked Sendable {
 public struct ScanProblem: Sendable, Equatable {
     public var relativePath: String
     public var message: String
+
+    public init(relativePath: String, message: String) {
+        self.relativePath = relativePath
+        self.message = message
+    }
 }
 
 /// What a scan found.
@@ -41,6 +46,12 @@ public struct ScanReport: Sendable {
     /// Regular files looked at (photos or not).
     public var filesSeen: Int
     public var problems: [ScanProblem]
+
+    public init(photos: [Photo], filesSeen: Int, problems: [ScanProblem]) {
+        self.photos = photos
+        self.filesSeen = filesSeen
+        self.problems = problems
+    }
 }
 
 /// Walks a library folder and reads every photo's header, on every core.
@@ -283,9 +294,7 @@ public struct LibraryScanner: Sendable {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = direntName(entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -22,13 +22,20 @@ final class InodeAllocator: @unchecked Sendable {
     private let lock = NSLockShim()
 
     func inode(for path: String) -> UInt64 {
-        lock.withLock {
-            if let n = numbers[path] { return n }
-            let n = next
-            next += 1
-            numbers[path] = n
-            return n
-        }
+        lock.withLock { number(path) }
+    }
+
+    /// Numbers many paths under one lock (a tree build asks for hundreds of thousands).
+    func batch<T>(_ body: ((String) -> UInt64) -> T) -> T {
+        lock.withLock { body(number) }
+    }
+
+    private func number(_ path: String) -> UInt64 {
+        if let n = numbers[path] { return n }
+        let n = next
+        next += 1
+        numbers[path] = n
+        return n
     }
 }
 
@@ -43,7 +50,11 @@ struct NodeTable: Sendable {
     /// The `picked/` folder's inode, if the tree has one.
     let pickedInode: UInt64?
 
-    init(library: Library, inodes: InodeAllocator) {
+    init(library: Library, inodes allocator: InodeAllocator) {
+        self = allocator.batch { inode in NodeTable(library: library, inode: inode) }
+    }
+
+    private init(library: Library, inode inodeFor: (String) -> UInt64) {
         var nodes: [UInt64: Node] = [:]
         nodes.reserveCapacity(library.photos.count * 4)
         var canonical: [Int: String] = [:]
@@ -53,7 +64,7 @@ struct NodeTable: Sendable {
             children.reserveCapacity(folder.children.count)
             for child in folder.children {
                 let childPath = path.isEmpty ? child.name : path + "/" + child.name
-                let childInode = inodes.inode(for: childPath)
+                let childInode = inodeFor(childPath)
                 children.append(childInode)
                 switch child {
                 case .folder(let sub):

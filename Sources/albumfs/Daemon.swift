@@ -1,3 +1,4 @@
+import AlbumCore
 import Foundation
 import Glibc
 
@@ -56,7 +57,7 @@ enum Daemon {
         guard let dir = opendir("/proc/self/fd") else { return }
         var fds: [Int32] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = direntName(entry)
             if let fd = Int32(name), fd > 2, fd != ready { fds.append(fd) }
         }
         let own = dirfd(dir)

@@ -61,7 +61,7 @@ enum Preflight {
         }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = direntName(entry)
             if name != "." && name != ".." {
                 throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT '\(mountpoint)' is not empty")
             }

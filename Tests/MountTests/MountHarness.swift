@@ -1,3 +1,4 @@
+import AlbumCore
 import AlbumSample
 import Foundation
 import CSysXattr
@@ -230,7 +231,7 @@ func readdirNames(_ path: String) -> [String]? {
     defer { closedir(dir) }
     var names: [String] = []
     while let e = readdir(dir) {
-        let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let name = direntName(e)
         if name != "." && name != ".." { names.append(name) }
     }
     return names

@@ -1,0 +1,11 @@
+import Glibc
+
+/// The name in a `readdir` entry, read in place.
+///
+/// Copying `d_name` (a 256-byte tuple) reads past the end of a short record that ends a page and
+/// crashed the daemon on a 100,000-photo library; this reads up to the NUL where the record is.
+public func direntName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+    return String(decoding: UnsafeBufferPointer(start: name, count: strlen(name)).lazy.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
