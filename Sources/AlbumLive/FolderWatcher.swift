@@ -7,7 +7,7 @@ import Synchronization
 /// `inotify_add_watch` and `read`.
 public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
-    private let onChange: @Sendable (String) -> Void
+    private let onChange: @Sendable (String, [(name: String, closedAfterWrite: Bool)]) -> Void
     private let warn: @Sendable (String) -> Void
     /// `-o max_watches`: a cap below the kernel's own (`fs.inotify.max_user_watches`).
     private let maxWatches: Int?
@@ -24,7 +24,10 @@ public final class FolderWatcher: @unchecked Sendable {
                                      | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
 
     /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
-    public init?(maxWatches: Int?, onChange: @escaping @Sendable (String) -> Void, warn: @escaping @Sendable (String) -> Void) {
+    /// - Parameter onChange: a folder's absolute path, and the entries named in its events; an
+    ///   entry whose last event was IN_CLOSE_WRITE has been written completely.
+    public init?(maxWatches: Int?, onChange: @escaping @Sendable (String, [(name: String, closedAfterWrite: Bool)]) -> Void,
+                 warn: @escaping @Sendable (String) -> Void) {
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else {
             warn("albumfs: warning: inotify is not available (\(String(cString: strerror(errno)))); changes are found by the periodic rescan only")
@@ -76,11 +79,14 @@ public final class FolderWatcher: @unchecked Sendable {
                 let n = read(fd, &buffer, buffer.count)
                 if n <= 0 { continue }
                 var offset = 0
-                var changed = Set<String>()
+                var changed: [String: [String: Bool]] = [:]
                 while offset + 16 <= n {
                     let wd = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
                     let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
                     let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                    let name = length == 0 ? "" : buffer[(offset + 16)..<(offset + 16 + length)].withUnsafeBytes { raw in
+                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                    }
                     offset += 16 + length
                     guard let path = state.withLock({ $0.pathByWatch[wd] }) else { continue }
                     if mask & UInt32(IN_IGNORED) != 0 {
@@ -89,10 +95,12 @@ public final class FolderWatcher: @unchecked Sendable {
                             s.watchByPath[path] = nil
                         }
                     }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed.insert("") }
-                    changed.insert(path)
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed["", default: [:]] = [:] }
+                    var entries = changed[path, default: [:]]
+                    if !name.isEmpty { entries[name] = mask & UInt32(IN_CLOSE_WRITE) != 0 }
+                    changed[path] = entries
                 }
-                for path in changed { onChange(path) }
+                for (path, entries) in changed { onChange(path, entries.map { ($0.key, $0.value) }) }
             }
         }
     }

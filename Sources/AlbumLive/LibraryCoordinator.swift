@@ -18,8 +18,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var rescanInterval: Double
         /// Quiet time that ends a burst of changes.
         public var debounce: Double = 0.25
-        /// A file is taken only once its mtime and ctime are this many seconds old.
-        public var settle: Double = 0.5
+        /// A file is taken once it was closed after writing (IN_CLOSE_WRITE) with no write since,
+        /// or else once its mtime and ctime are this many seconds old.
+        public var settle: Double = 1.0
         public var maxWatches: Int?
         public init(thumbnailBoxes: [ThumbnailBox], rescanInterval: Double, maxWatches: Int?) {
             self.thumbnailBoxes = thumbnailBoxes
@@ -65,6 +66,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     private var publishSeconds = 0.0
     private var dirty = Set<String>()
+    /// Files whose last event was IN_CLOSE_WRITE: complete, no need to wait for them to settle.
+    private var closedAfterWrite = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
 
@@ -102,7 +105,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             files.reserveCapacity(known.count)
             photos.reserveCapacity(known.count)
             for f in known { put(f) }
-            watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path in self?.changed(path) },
+            watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     warn: log)
             watcher?.start()
             fullScan(first: true)
@@ -141,8 +144,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var folderProblems: [ScanProblem] = []
         var reads = 0
         for folder in folders {
-            let survey = scanner.survey(under: folder, previous: files, settledBefore: settled,
+            let survey = scanner.survey(under: folder, previous: files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) })
+            for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
             statusBox.withLock { $0.progressTotal = survey.toRead.count; $0.progressDone = 0 }
             // Publish in batches while a big first scan runs, so folders fill in.
             var read: [IndexedFile] = []
@@ -176,6 +180,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             for path in removals { drop(path) }
             for f in read { put(f) }
             upserts += read
+            for f in read { closedAfterWrite.remove(f.relativePath) }
             deferred += survey.deferred
             folderProblems += survey.folderProblems
         }
@@ -246,10 +251,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
     // MARK: Changes
 
     /// Called by the watcher (any thread) with the absolute path of a folder that changed.
-    private func changed(_ absolutePath: String) {
+    private func changed(_ absolutePath: String, _ entries: [(name: String, closedAfterWrite: Bool)]) {
         let root = scanner.root
         let relative = absolutePath == root ? "" : absolutePath.hasPrefix(root + "/") ? String(absolutePath.dropFirst(root.count + 1)) : ""
         queue.async { [self] in
+            for entry in entries {
+                let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                if entry.closedAfterWrite { closedAfterWrite.insert(path) } else { closedAfterWrite.remove(path) }
+            }
             dirty.insert(relative)
             if burstStart == nil { burstStart = Date() }
             guard !flushScheduled else { return }

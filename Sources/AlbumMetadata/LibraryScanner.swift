@@ -129,14 +129,15 @@ public struct LibraryScanner: Sendable {
     /// Walks `folder` (relative, "" for the whole library): files whose device, inode, size and
     /// mtime match `previous` are reused without any read. Files whose mtime or ctime is after
     /// `settledBefore` are deferred (they may still be being written).
+    /// `complete` names files known to be written completely (closed after writing): taken at once.
     public func survey(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
-                       onFolder: (String) -> Void = { _ in }) -> Survey {
+                       complete: Set<String> = [], onFolder: (String) -> Void = { _ in }) -> Survey {
         var folderProblems: [ScanProblem] = []
         let found = walk(from: folder, &folderProblems, onFolder: onFolder)
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [])
         survey.reused.reserveCapacity(found.count)
         for f in found {
-            if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore {
+            if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
             } else if let old = previous[f.path], old.identity == f.identity {
                 survey.reused.append(old)

@@ -82,9 +82,13 @@ final class ThumbnailPipelineTests: XCTestCase {
                   capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
                   captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""), orientation: 1, problems: [])
         }
-        nonisolated(unsafe) var results = [[UInt8]?](repeating: nil, count: 16)
-        DispatchQueue.concurrentPerform(iterations: 16) { i in
-            results[i] = try? service.thumbnail(of: photo("a.jpg"), sourcePath: folder + "/a.jpg", box: .default).get()
+        var results = [[UInt8]?](repeating: nil, count: 16)
+        let target = photo("a.jpg")
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer  // each thread writes its own slot
+            DispatchQueue.concurrentPerform(iterations: 16) { i in
+                out[i] = try? service.thumbnail(of: target, sourcePath: folder + "/a.jpg", box: .default).get()
+            }
         }
         XCTAssertEqual(service.renderCount, 1)
         XCTAssertTrue(results.allSatisfy { $0 != nil && $0 == results[0] })

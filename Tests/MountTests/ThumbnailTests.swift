@@ -155,9 +155,12 @@ final class ThumbnailTests: XCTestCase {
         defer { source.remove() }
         let mount = try Mount(source: source.path)
         let path = mount.path("thumbnails/200x200/IMG_1234.jpg")
-        nonisolated(unsafe) var results = [[UInt8]?](repeating: nil, count: 16)
-        DispatchQueue.concurrentPerform(iterations: 16) { i in
-            results[i] = try? readFile(path).get()
+        var results = [[UInt8]?](repeating: nil, count: 16)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer  // each thread writes its own slot
+            DispatchQueue.concurrentPerform(iterations: 16) { i in
+                out[i] = try? readFile(path).get()
+            }
         }
         XCTAssertTrue(results.allSatisfy { $0 != nil && $0 == results[0] })
         XCTAssertEqual(daemonStatus(mount.mountpoint)["thumbnails_rendered"], "1")
