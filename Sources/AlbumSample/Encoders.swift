@@ -51,6 +51,28 @@ public enum Encoders {
         return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[2...])
     }
 
+    /// A camera-style JPEG with an MPF (CIPA DC-007) "large thumbnail": an APP2 `MPF` segment
+    /// right after SOI whose MP Entry table points at `preview`, appended after the main image.
+    public static func withMPFPreview(_ main: [UInt8], preview: [UInt8]) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16 & 0xFFFF) }
+        // TIFF (little-endian): header, an IFD of 3 entries, then the two 16-byte MP entries.
+        let entriesAt = 8 + 2 + 3 * 12 + 4
+        let tiffLength = entriesAt + 32
+        let segmentLength = 2 + 4 + tiffLength
+        let tiffStart = 2 + 4 + 4  // SOI, APP2 marker and length, "MPF\0"
+        let mainTotal = main.count + 2 + segmentLength
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0] + u32(8) + u16(3)
+        tiff += u16(0xB000) + u16(7) + u32(4) + Array("0100".utf8)
+        tiff += u16(0xB001) + u16(4) + u32(1) + u32(2)
+        tiff += u16(0xB002) + u16(7) + u32(32) + u32(entriesAt)
+        tiff += u32(0)
+        tiff += u32(0x030000) + u32(mainTotal) + u32(0) + u16(0) + u16(0)
+        tiff += u32(0x010001) + u32(preview.count) + u32(mainTotal - tiffStart) + u16(0) + u16(0)
+        let segment = [0xFF, 0xE2, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF)] + Array("MPF\0".utf8) + tiff
+        return Array(main[0..<2]) + segment + Array(main[2...]) + preview
+    }
+
     /// An XMP APP1 payload carrying the given properties (`photoshop:DateCreated`, …).
     public static func xmpPacket(_ properties: [(String, String)]) -> String {
         let attrs = properties.filter { $0.0 != "exif:UserComment" }.map { " \($0.0)=\"\($0.1)\"" }.joined()

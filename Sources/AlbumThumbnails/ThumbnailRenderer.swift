@@ -19,8 +19,11 @@ public struct ThumbnailRenderer: Sendable {
         public var sourceSize: (Int, Int)
         public var dctScale: (Int, Int)
         public var decodedSize: (Int, Int)
+        /// The embedded preview used instead of the full image (its size), if any.
+        public var preview: (Int, Int)?
         public var description: String {
-            "\(sourceSize.0)x\(sourceSize.1) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)"
+            let from = preview.map { " from its \($0.0)x\($0.1) embedded preview" } ?? ""
+            return "\(sourceSize.0)x\(sourceSize.1)\(from) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)"
         }
     }
 
@@ -43,18 +46,39 @@ public struct ThumbnailRenderer: Sendable {
             guard header.width * header.height <= maxPixels else {
                 throw ThumbnailError("JPEG of \(header.width)x\(header.height) is over the \(maxPixels)-pixel limit")
             }
-            let factor = Self.dctFactor(width: header.width, height: header.height, boxWidth: bw, boxHeight: bh)
-            let w = JPEGDecoder.scaled(header.width, factor), h = JPEGDecoder.scaled(header.height, factor)
-            decoded = try decoder.decode(data, header: header, width: w, height: h)
-            plan = Plan(sourceSize: (header.width, header.height), dctScale: factor, decodedSize: (w, h))
+            // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
+            let preview = Self.usablePreview(data, main: header, boxWidth: bw, boxHeight: bh, decoder: decoder)
+            let (source, sourceHeader) = preview.map { (Array(data[$0.range]), $0.header) } ?? (data, header)
+            let factor = Self.dctFactor(width: sourceHeader.width, height: sourceHeader.height, boxWidth: bw, boxHeight: bh)
+            let w = JPEGDecoder.scaled(sourceHeader.width, factor), h = JPEGDecoder.scaled(sourceHeader.height, factor)
+            decoded = try decoder.decode(source, header: sourceHeader, width: w, height: h)
+            plan = Plan(sourceSize: (header.width, header.height), dctScale: factor, decodedSize: (w, h),
+                        preview: preview.map { ($0.header.width, $0.header.height) })
         case .png:
             decoded = try PNGDecoder.decode(data, maxPixels: maxPixels)
-            plan = Plan(sourceSize: (decoded.width, decoded.height), dctScale: (1, 1), decodedSize: (decoded.width, decoded.height))
+            plan = Plan(sourceSize: (decoded.width, decoded.height), dctScale: (1, 1), decodedSize: (decoded.width, decoded.height),
+                        preview: nil)
         }
         let cropped = Resampler.coverAndCrop(decoded, width: bw, height: bh)
         let upright = Orientation.apply(o, to: cropped)
         let bytes = try FixedSizeJPEG.encode(upright, size: FixedSizeJPEG.size(for: box.width, box.height), encoder: try JPEGEncoder())
         return (bytes, plan)
+    }
+
+    /// The smallest embedded preview (MPF image or EXIF thumbnail) with the main image's aspect
+    /// ratio (within 1%) that still holds at least twice the pixels the box needs each way.
+    static func usablePreview(_ data: [UInt8], main: JPEGDecoder.Header, boxWidth: Int, boxHeight: Int,
+                              decoder: JPEGDecoder) -> (range: Range<Int>, header: JPEGDecoder.Header)? {
+        let aspect = Double(main.width) / Double(main.height)
+        var best: (range: Range<Int>, header: JPEGDecoder.Header)?
+        for range in EmbeddedPreviews.find(in: data) {
+            guard let h = try? decoder.header(Array(data[range])), h.width < main.width else { continue }
+            guard abs(Double(h.width) / Double(h.height) / aspect - 1) < 0.01 else { continue }
+            let cover = max(Double(boxWidth) / Double(h.width), Double(boxHeight) / Double(h.height))
+            guard cover <= 0.5 else { continue }
+            if best == nil || h.width < best!.header.width { best = (range, h) }
+        }
+        return best
     }
 
     /// The largest DCT reduction that still leaves at least twice the pixels the box needs in

@@ -119,6 +119,26 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNil(ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))
     }
 
+    func testMPFPreviewIsUsedWhenLargeEnough() throws {
+        let main = try Encoders.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20))
+        let preview = try Encoders.jpeg(.solid(width: 960, height: 640, 20, 200, 20))
+        let camera = Encoders.withMPFPreview(main, preview: preview)
+        XCTAssertEqual(EmbeddedPreviews.find(in: camera).count, 1)
+        let renderer = ThumbnailRenderer()
+        let small = try renderer.renderWithPlan(camera, format: .jpeg, orientation: 1, box: .default)
+        XCTAssertTrue(small.plan.preview! == (960, 640), "\(small.plan)")
+        // A box the preview cannot serve at 2x falls back to the full image.
+        let big = try renderer.renderWithPlan(camera, format: .jpeg, orientation: 1, box: ThumbnailBox(width: 600, height: 600)!)
+        XCTAssertNil(big.plan.preview, "\(big.plan)")
+        // A preview of another shape (letterboxed) is never used.
+        let wide = Encoders.withMPFPreview(main, preview: try Encoders.jpeg(.solid(width: 960, height: 540, 20, 200, 20)))
+        XCTAssertNil(try renderer.renderWithPlan(wide, format: .jpeg, orientation: 1, box: .default).plan.preview)
+        // Broken MPF offsets are ignored, not followed.
+        var broken = camera
+        broken[60] ^= 0xFF
+        XCTAssertNoThrow(try renderer.render(broken, format: .jpeg, orientation: 1, box: .default))
+    }
+
     func testBoxParsing() {
         XCTAssertEqual(ThumbnailBox("200x200"), ThumbnailBox.default)
         XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)

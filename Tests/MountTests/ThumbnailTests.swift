@@ -203,6 +203,50 @@ final class ThumbnailTests: XCTestCase {
         mount.finish(allowing: ["warning: thumbnail cache /proc/albumfs-no-cache cannot be written"])
     }
 
+    func testACameraPreviewServesSmallBoxesAndTheFullImageLargeOnes() throws {
+        // The preview is green and the main image red, so the thumbnail tells which one was decoded.
+        let folder = makeTempFolder("mpf")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let main = try Encoders.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20))
+        let preview = try Encoders.jpeg(.solid(width: 960, height: 640, 20, 200, 20))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/cam.jpg", contents: Data(Encoders.withMPFPreview(main, preview: preview))))
+        let mount = try Mount(source: folder, options: ["-o", "thumbnail_sizes=200x200,600x600"])
+        let small = try XCTUnwrap(DecodedImage(jpeg: try readFile(mount.path("thumbnails/200x200/cam.jpg")).get()))
+        assertColour(small.meanColour, (20, 200, 20), "200x200 from the preview")
+        let large = try XCTUnwrap(DecodedImage(jpeg: try readFile(mount.path("thumbnails/600x600/cam.jpg")).get()))
+        assertColour(large.meanColour, (220, 20, 20), "600x600 from the full image")
+        mount.finish()
+    }
+
+    func testASlowRenderBlocksNeitherListingsNorOriginals() throws {
+        let folder = makeTempFolder("slow")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A 24 MP PNG takes far longer to decode than a listing or a read of another file.
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/big.png", contents: Data(try Encoders.png(.marker(width: 6000, height: 4000)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/small.jpg", contents: Data(try Encoders.jpeg(.marker(width: 32, height: 32)))))
+        let mount = try Mount(source: folder)
+        let renderDone = DispatchSemaphore(value: 0)
+        let bigThumb = mount.path("thumbnails/200x200/big.jpg")
+        let started = Date()
+        let finished = LockedDate()
+        Thread.detachNewThread {
+            _ = readFile(bigThumb)
+            finished.set(Date())
+            renderDone.signal()
+        }
+        usleep(50_000)
+        let t = Date()
+        for _ in 0..<20 {
+            XCTAssertNotNil(readdirNames(mount.path("thumbnails/200x200")))
+            XCTAssertNotNil(try? readFile(mount.path("non-screenshots/small.jpg")).get())
+        }
+        let quick = Date().timeIntervalSince(t)
+        renderDone.wait()
+        let renderSeconds = finished.get().timeIntervalSince(started)
+        XCTAssertLessThan(quick, renderSeconds, "20 listings and reads finished while one render ran (\(quick) s vs \(renderSeconds) s)")
+        mount.finish()
+    }
+
     func testBadThumbnailOptions() {
         for bad in ["thumbnail_sizes=200", "thumbnail_sizes=0x0", "thumbnail_sizes=100x100000", "thumbnail_sizes=a,b",
                     "thumbnail_sizes=16x16,17x17,18x18,19x19,20x20,21x21,22x22,23x23,24x24", "cache_size=lots", "cache_size=10",
@@ -218,4 +262,12 @@ extension Result {
         if case .failure(let e) = self { return e }
         return nil
     }
+}
+
+/// A date set on one thread and read on another.
+final class LockedDate: @unchecked Sendable {
+    private var value = Date.distantPast
+    private let lock = NSLock()
+    func set(_ d: Date) { lock.lock(); value = d; lock.unlock() }
+    func get() -> Date { lock.lock(); defer { lock.unlock() }; return value }
 }
