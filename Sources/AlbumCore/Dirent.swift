@@ -9,3 +9,11 @@ public func direntName(_ entry: UnsafeMutablePointer<dirent>) -> String {
     let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
     return String(decoding: UnsafeBufferPointer(start: name, count: strlen(name)).lazy.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+/// Whether the name in a `readdir` entry is valid UTF-8 (a name that is not cannot be shown, nor
+/// opened again from its decoded form).
+public func direntNameIsUTF8(_ entry: UnsafeMutablePointer<dirent>) -> Bool {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+    return String(validatingCString: name) != nil
+}

@@ -246,10 +246,14 @@ public struct LibraryScanner: Sendable {
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
             onFolder(folderPath)
-            guard let names = listNames(folderPath) else {
+            guard let (names, notUTF8) = listNames(folderPath) else {
                 problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
                                             message: "cannot list folder: " + String(cString: strerror(errno))))
                 continue
+            }
+            for name in notUTF8 {
+                problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
+                                            message: "the name is not valid UTF-8; skipped (rename it to show it)"))
             }
             var subfolders: [String] = []
             for name in names.sorted() {
@@ -290,14 +294,18 @@ public struct LibraryScanner: Sendable {
     }
 
     /// The entry names of a folder (`opendir`/`readdir`), or nil with errno set.
-    func listNames(_ path: String) -> [String]? {
+    /// The entry names of a folder (`opendir`/`readdir`), or nil with errno set. Names that are
+    /// not valid UTF-8 come back apart (shown with replacement characters), to be reported.
+    func listNames(_ path: String) -> (names: [String], notUTF8: [String])? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
+        var bad: [String] = []
         while let entry = readdir(dir) {
             let name = direntName(entry)
-            if name != "." && name != ".." { names.append(name) }
+            if name == "." || name == ".." { continue }
+            if direntNameIsUTF8(entry) { names.append(name) } else { bad.append(name) }
         }
-        return names
+        return (names, bad)
     }
 }

@@ -26,6 +26,24 @@ final class LibraryScannerTests: XCTestCase {
         XCTAssertTrue(report.problems.contains { $0.relativePath == "Edge/corrupt-exif.jpg" })
     }
 
+    func testNamesThatAreNotUTF8AreReportedNotLost() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-utf8-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // "caf\xe9.jpg" in Latin-1, as old cameras and Windows shares write it.
+        let raw: [CChar] = Array((folder + "/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".jpg".utf8CString)
+        let fd = open(raw, O_WRONLY | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let jpeg = try Encoders.jpeg(.marker(width: 4, height: 4))
+        _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
+        let report = LibraryScanner(root: folder, rules: rules).scan()
+        XCTAssertEqual(report.photos.count, 0)
+        XCTAssertEqual(report.problems.count, 1)
+        XCTAssertTrue(report.problems.first?.message.contains("not valid UTF-8") ?? false)
+    }
+
     func testSymlinksAreNeverFollowed() throws {
         let folder = NSTemporaryDirectory() + "albumfs-links-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: folder) }

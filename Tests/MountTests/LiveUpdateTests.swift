@@ -140,6 +140,44 @@ final class LiveUpdateTests: XCTestCase {
         again.finish(allowing: ["cannot be used"])
     }
 
+    func testALockedIndexIsMovedAsideInsteadOfHanging() throws {
+        var m = try mount()
+        m.finish()
+        // Another process holds an exclusive lock on the index for longer than albumfs waits.
+        let locker = Process()
+        locker.executableURL = URL(fileURLWithPath: "/bin/sh")
+        locker.arguments = ["-c", "(echo 'PRAGMA journal_mode=DELETE; BEGIN EXCLUSIVE; DELETE FROM files WHERE 0;'; sleep 20) | sqlite3 '\(indexPath)'"]
+        try locker.run()
+        defer { locker.terminate(); kill(-locker.processIdentifier, SIGTERM); shell("pkill -f 'sleep 20' || true") }
+        usleep(500_000)
+        let started = Date()
+        m = try mount()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "no hang on a locked index")
+        XCTAssertEqual(m.stderr.components(separatedBy: "cannot be used").count - 1, 1, m.stderr)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        m.finish(allowing: ["cannot be used"])
+    }
+
+    func testAProgressLineOnATerminal() throws {
+        // `script` gives albumfs a terminal for stderr, as in an interactive shell.
+        let mnt = makeTempFolder("tty")
+        defer { rmdir(mnt) }
+        let log = state + "/tty.log"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qfec", "'\(albumfsBinary())' -f -o index=\(indexPath),cache_dir=\(state!)/c,picks_db=\(state!)/p.sqlite '\(source.path)' '\(mnt)'", log]
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        XCTAssertTrue(eventually(20) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("albumfs: scan done") ?? false })
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
+        p.waitUntilExit()
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let total = source.items.filter { $0.expectedDay != nil || $0.path.hasSuffix(".txt") }.count
+        XCTAssertTrue(text.contains("albumfs: scanning \(total)/\(total) files"), text)
+        XCTAssertTrue(text.contains("/s, 0 s left"), text)
+    }
+
     func testStatusErrorsAndTheStatusCommand() throws {
         let m = try mount()
         let errorsPath = m.path(".albumfs/errors")
