@@ -153,12 +153,6 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     @discardableResult
     private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
-        do {
-            return try lock.withLock { try body() }
-        } catch let failure as SQLiteDatabase.Failure {
-            throw failure.errno
-        } catch {
-            throw Errno.ioError
-        }
+        try SQLiteDatabase.locked(lock, body)
     }
 }

@@ -87,13 +87,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     /// Runs under the store's lock; SQLite failures become the errno the kernel is told.
     @discardableResult
     private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
-        do {
-            return try lock.withLock { try body() }
-        } catch let failure as SQLiteDatabase.Failure {
-            throw failure.errno
-        } catch {
-            throw Errno.ioError
-        }
+        try SQLiteDatabase.locked(lock, body)
     }
 }
 

@@ -107,6 +107,17 @@ final class SQLiteDatabase {
         try prepared(sql) { statement throws(Failure) in try statement.run(params) }
     }
 
+    /// Runs `body` under `lock`; SQLite failures become the errno a filesystem caller sees.
+    static func locked<T>(_ lock: NSLockShim, _ body: () throws -> T) throws(Errno) -> T {
+        do {
+            return try lock.withLock { try body() }
+        } catch let failure as Failure {
+            throw failure.errno
+        } catch {
+            throw Errno.ioError
+        }
+    }
+
     var userVersion: Int64 {
         get throws(Failure) {
             guard case .int(let v)?? = try query("PRAGMA user_version").first?.first else { return 0 }
