@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CSysXattr", path: "Sources/CSysXattr"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif"]),
@@ -25,7 +26,7 @@ let package = Package(
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
-        .target(name: "AlbumLive", dependencies: ["AlbumCore", "AlbumMetadata", "AlbumVFS"]),
+        .target(name: "AlbumLive", dependencies: ["AlbumCore", "AlbumMetadata", "AlbumVFS", "CMalloc"]),
         .executableTarget(
             name: "albumfs",
             dependencies: ["AlbumCore", "AlbumIndex", "AlbumLive", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS",

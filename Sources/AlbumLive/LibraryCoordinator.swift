@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumMetadata
 import AlbumVFS
+import CMalloc
 import Dispatch
 import Foundation
 import Glibc
@@ -98,7 +99,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
                                    emptyMtime: Timestamp.now), stored)
     }
 
-    /// Starts the background scan, then watching. `invalidate` reaches the kernel's caches.
+    /// Takes the files the index knew (deciding their photos once, on the library's queue, so the
+    /// mount is not kept waiting), starts the background scan, then watching. `invalidate`
+    /// reaches the kernel's caches.
     public func start(known: [IndexedFile], invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
         queue.async { [self] in
@@ -198,6 +201,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             s.watchedFolders = watcher?.watchCount ?? 0
             s.watchLimitReached = watcher?.isAtLimit ?? false
         }
+        // A scan leaves large transient arrays (survey, results, the previous tree); hand the freed
+        // heap back to the system so RSS reflects what the mount holds.
+        _ = malloc_trim(0)
         if first {
             log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s", report.photos.count, files.count, reads, seconds))
         }
@@ -213,7 +219,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     private func put(_ file: IndexedFile) {
         let path = file.relativePath
-        files[path] = file
+        // The evidence is needed once, to decide the photo; the index keeps it on disk. Memory
+        // keeps the identity (for change detection) and the decisions.
+        var slim = file
+        if case .photo(let format, _) = file.kind { slim.kind = .photo(format, PhotoEvidence()) }
+        files[path] = slim
         photos[path] = scanner.photo(from: file)
         switch file.kind {
         case .problem(let message): fileProblems[path] = message

@@ -22,7 +22,9 @@ enum MountCommand {
         let started = Date()
         let scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
         let index = try openIndex(options, source: source)
-        let (library, known) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
+        // Optionals, emptied once handed over: this frame lives as long as the mount, and must not
+        // keep the first tree and the index rows alive beside the coordinator's own copies.
+        var (library, known): (Library?, [IndexedFile]?) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
                                                                    log: { Log.line($0) })
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks: PickStore
@@ -38,7 +40,7 @@ enum MountCommand {
         let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index)
         let fs: AlbumFileSystem
         do {
-            fs = try AlbumFileSystem(library: library, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
+            fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
                                      thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
                                      mountpoint: mountpoint, log: { Log.line($0) })
         } catch {
@@ -62,9 +64,12 @@ enum MountCommand {
             let readyFD = options.readyFD
             let logFile = options.logFile
             let scanWait = options.scanWait
-            let count = library.photos.count
+            let count = library!.photos.count
+            library = nil
+            let handoff = Handoff(known!)
+            known = nil
             try session.run {
-                coordinator.start(known: known, invalidate: { session.invalidate($0) })
+                coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
                 if let readyFD {
                     // Scripts expect a complete tree on the next line: give the first scan a
                     // moment; a big library goes to the background and keeps filling in.
@@ -81,6 +86,18 @@ enum MountCommand {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
+    final class Handoff<T>: @unchecked Sendable {
+        private var value: T?
+        private let lock = NSLock()
+        init(_ value: T) { self.value = value }
+        func take() -> T {
+            lock.lock()
+            defer { value = nil; lock.unlock() }
+            return value!
+        }
     }
 
     static func rules(_ options: MountOptions) -> ScanRules {
