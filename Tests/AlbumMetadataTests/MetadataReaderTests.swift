@@ -68,6 +68,17 @@ final class MetadataReaderTests: XCTestCase {
         XCTAssertEqual(e.xmpDateCreated, "2015-05-05T05:05:05+05:30")
     }
 
+    func testUnicodeUserCommentInBothByteOrders() throws {
+        for order in [ExifWriter.ByteOrder.intel, .motorola] {
+            var w = ExifWriter(order: order)
+            let units = Array("Screenshot".utf16)
+            let body = units.flatMap { u -> [UInt8] in order == .intel ? [UInt8(u & 0xFF), UInt8(u >> 8)] : [UInt8(u >> 8), UInt8(u & 0xFF)] }
+            w.exif[0x9286] = .undefined(Array("UNICODE\0".utf8) + body)
+            let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+            XCTAssertEqual(try read(bytes)?.evidence.userComment, "Screenshot", "\(order)")
+        }
+    }
+
     func testPNGTextXMPAndSize() throws {
         var png = try Encoders.png(.marker(width: 20, height: 40))
         png = Encoders.insertingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), into: png)

@@ -1,0 +1,64 @@
+import AlbumCore
+@testable import AlbumMetadata
+import AlbumSample
+import Foundation
+import XCTest
+
+/// Files whose metadata was written by exiftool (the reference writer, libimage-exiftool-perl)
+/// read back as exiftool wrote them: both byte orders, XMP, PNG eXIf, UserComment.
+final class ExiftoolInteropTests: XCTestCase {
+    var folder: String!
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "albumfs-exiftool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// A fresh file of `bytes` with exiftool's `arguments` applied, read back.
+    func written(_ bytes: [UInt8], _ name: String, _ arguments: [String]) throws -> PhotoEvidence {
+        let path = folder + "/" + name
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-q", "-overwrite_original"] + arguments + [path]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "exiftool \(arguments)")
+        return try XCTUnwrap(try MetadataReader.read(SourceFile(path: path))).evidence
+    }
+
+    func testDatesOffsetsAndCameraTags() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        for order in ["II", "MM"] {
+            let e = try written(jpeg, "a-\(order).jpg", ["-ExifByteOrder=\(order)", "-DateTimeOriginal=2021:06:07 08:09:10",
+                                                        "-OffsetTimeOriginal=+05:30", "-SubSecTimeOriginal=42", "-Make=NIKON",
+                                                        "-Model=Z 6", "-ExposureTime=0.01", "-Orientation#=8"])
+            XCTAssertEqual(e.dateTimeOriginal, "2021:06:07 08:09:10", order)
+            XCTAssertEqual(e.offsetTimeOriginal, "+05:30", order)
+            XCTAssertEqual(e.subSecTimeOriginal, "42", order)
+            XCTAssertEqual(e.orientation, 8, order)
+            XCTAssertTrue(e.hasCameraEvidence, order)
+        }
+    }
+
+    func testUserCommentInEveryCharset() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        XCTAssertEqual(try written(jpeg, "ascii.jpg", ["-UserComment=Screenshot"]).userComment, "Screenshot")
+        XCTAssertEqual(try written(jpeg, "mm.jpg", ["-ExifByteOrder=MM", "-UserComment=Screenshot"]).userComment, "Screenshot")
+        XCTAssertEqual(try written(jpeg, "xmp.jpg", ["-XMP-exif:UserComment=Screenshot"]).xmpUserComment, "Screenshot")
+    }
+
+    func testXMPDatesAndPNGExif() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let b = try written(jpeg, "xmp-date.jpg", ["-XMP-photoshop:DateCreated=2019-02-03T04:05:06+01:00",
+                                                   "-XMP-exif:DateTimeOriginal=2018-01-02T03:04:05"])
+        XCTAssertEqual(b.xmpDateCreated, "2019-02-03T04:05:06+01:00")
+        XCTAssertEqual(b.xmpDateTimeOriginal, "2018-01-02T03:04:05")
+        let png = try Encoders.png(.marker(width: 16, height: 16))
+        let d = try written(png, "shot.png", ["-DateTimeOriginal=2020:01:02 03:04:05", "-UserComment=Screenshot"])
+        XCTAssertEqual(d.dateTimeOriginal, "2020:01:02 03:04:05")
+        XCTAssertEqual(d.userComment, "Screenshot")
+    }
+}
