@@ -282,6 +282,6 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         let bytes = s.library.photos.reduce(Int64(0)) { $0 + max(0, $1.identity.size) }
         return FileSystemStatistics(blockSize: 4096, blocks: UInt64((bytes + 4095) / 4096),
-                                    files: UInt64(s.table.nodes.count), nameMax: UInt64(EntryNames.maxBytes))
+                                    files: UInt64(s.table.count), nameMax: UInt64(EntryNames.maxBytes))
     }
 }

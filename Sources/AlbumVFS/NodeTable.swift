@@ -42,7 +42,11 @@ final class InodeAllocator: @unchecked Sendable {
 /// An immutable snapshot of the mounted tree: inode → node.
 struct NodeTable: Sendable {
     static let rootInode: UInt64 = 1
-    let nodes: [UInt64: Node]
+    /// Indexed by inode: inode numbers are dense (allocated from 1 up, never reused), so an array
+    /// costs a third of a dictionary. Slots of paths no longer in the tree are nil.
+    let slots: ContiguousArray<Node?>
+    /// How many nodes the tree has.
+    let count: Int
     /// Each photo's path in `by-date/` (what a pick's link points to), by photo index.
     let canonicalPaths: [Int: String]
     /// Photo index by source path, to find a pick's photo again.
@@ -55,8 +59,15 @@ struct NodeTable: Sendable {
     }
 
     private init(library: Library, inode inodeFor: (String) -> UInt64) {
-        var nodes: [UInt64: Node] = [:]
-        nodes.reserveCapacity(library.photos.count * 4)
+        var nodes = ContiguousArray<Node?>()
+        nodes.reserveCapacity(library.photos.count * 4 + 16)
+        var count = 0
+        func store(_ node: Node) {
+            let i = Int(node.inode)
+            if i >= nodes.count { nodes.append(contentsOf: repeatElement(nil, count: i - nodes.count + 1)) }
+            nodes[i] = node
+            count += 1
+        }
         var canonical: [Int: String] = [:]
         var pickedInode: UInt64?
         func add(_ folder: VirtualFolder, path: String, inode: UInt64, parent: UInt64) {
@@ -72,13 +83,14 @@ struct NodeTable: Sendable {
                     add(sub, path: childPath, inode: childInode, parent: inode)
                 case .file(_, let content, let mtime):
                     if case .original(let i) = content, childPath.hasPrefix(LibraryViews.byDate + "/") { canonical[i] = childPath }
-                    nodes[childInode] = Node(inode: childInode, parent: inode, kind: .file(content), mtime: mtime)
+                    store(Node(inode: childInode, parent: inode, kind: .file(content), mtime: mtime))
                 }
             }
-            nodes[inode] = Node(inode: inode, parent: parent, kind: .folder(folder, children: children), mtime: folder.mtime)
+            store(Node(inode: inode, parent: parent, kind: .folder(folder, children: children), mtime: folder.mtime))
         }
         add(library.root, path: "", inode: Self.rootInode, parent: Self.rootInode)
-        self.nodes = nodes
+        self.slots = nodes
+        self.count = count
         self.canonicalPaths = canonical
         self.pickedInode = pickedInode
         var bySource: [String: Int] = [:]
@@ -86,5 +98,5 @@ struct NodeTable: Sendable {
         self.photoBySource = bySource
     }
 
-    subscript(inode: UInt64) -> Node? { nodes[inode] }
+    subscript(inode: UInt64) -> Node? { inode < UInt64(slots.count) ? slots[Int(inode)] : nil }
 }

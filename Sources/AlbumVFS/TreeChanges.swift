@@ -12,8 +12,9 @@ public struct TreeChanges: Sendable {
     /// Compares two snapshots node by node (inodes are stable per path, so equal paths compare).
     static func between(_ old: (library: Library, table: NodeTable), _ new: (library: Library, table: NodeTable)) -> TreeChanges {
         var changes = TreeChanges()
-        for (inode, before) in old.table.nodes {
-            guard let after = new.table.nodes[inode] else { continue }
+        for case let before? in old.table.slots {
+            let inode = before.inode
+            guard let after = new.table[inode] else { continue }
             switch (before.kind, after.kind) {
             case (.folder(let f0, let c0), .folder(let f1, let c1)):
                 if c0 != c1 || f0.mtime != f1.mtime {
