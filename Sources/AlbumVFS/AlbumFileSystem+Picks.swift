@@ -22,7 +22,7 @@ extension AlbumFileSystem {
     /// Where a pick points now: its photo's place in `by-date/` when the photo is in the library,
     /// else the last place it had (a dangling link, which comes back when the photo does).
     func target(of pick: Pick, _ s: (library: Library, table: NodeTable)) -> String {
-        if let i = s.table.photoBySource[pick.sourcePath], let path = s.table.canonicalPaths[i] { return "../" + path }
+        if let i = s.table.photoBySource[pick.sourcePath], let path = s.table.canonicalPath(ofPhoto: i) { return "../" + path }
         return pick.target
     }
 
@@ -46,7 +46,7 @@ extension AlbumFileSystem {
         case .success(let i): photoIndex = i
         }
         let photo = s.library.photos[photoIndex]
-        guard let canonical = s.table.canonicalPaths[photoIndex] else { return .failure(.invalidArgument) }
+        guard let canonical = s.table.canonicalPath(ofPhoto: photoIndex) else { return .failure(.invalidArgument) }
         let source = sourceRoot + "/" + photo.relativePath
         let added = picks.add(name: name, sourcePath: photo.relativePath, target: "../" + canonical, now: clock()) { () throws(Errno) -> String in
             try picks.storage.contentHash(ofFileAt: source)

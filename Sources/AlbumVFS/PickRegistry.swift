@@ -22,11 +22,13 @@ final class PickRegistry: Sendable {
         self.limit = limit
         self.inodes = inodes
         var s = State(picks: try storage.loadPicks())
-        for p in s.picks { s.nameByInode[inodes.inode(for: Self.path(p.name))] = p.name }
+        let folder = inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked)
+        for p in s.picks { s.nameByInode[inodes.inode(parent: folder, name: p.name)] = p.name }
         state = Mutex(s)
     }
 
-    static func path(_ name: String) -> String { LibraryViews.picked + "/" + name }
+    /// `picked/`'s own inode: the parent of every pick.
+    private var folderInode: UInt64 { inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked) }
 
     var all: [Pick] { state.withLock { $0.picks } }
 
@@ -36,7 +38,7 @@ final class PickRegistry: Sendable {
         state.withLock { s in s.nameByInode[inode].flatMap { n in s.picks.first { $0.name == n } } }
     }
 
-    func inode(of name: String) -> UInt64 { inodes.inode(for: Self.path(name)) }
+    func inode(of name: String) -> UInt64 { inodes.inode(parent: folderInode, name: name) }
 
     /// Adds a pick after the checks that need the current list: name free, not a duplicate by
     /// source path or content, under the limit. The content hash is computed by `hash` only when
@@ -52,7 +54,7 @@ final class PickRegistry: Sendable {
             let pick = Pick(name: name, sourcePath: sourcePath, contentHash: contentHash, pickedAt: now, target: target)
             do throws(Errno) { try storage.insert(pick) } catch { return .failure(error) }
             s.picks.append(pick)
-            s.nameByInode[inodes.inode(for: Self.path(name))] = name
+            s.nameByInode[inode(of: name)] = name
             return .success(pick)
         }
     }
@@ -76,7 +78,7 @@ final class PickRegistry: Sendable {
             do throws(Errno) { try storage.rename(from, to: to) } catch { return .failure(error) }
             s.picks[i].name = to
             if let existing { s.picks.remove(at: existing) }
-            s.nameByInode[inodes.inode(for: Self.path(to))] = to
+            s.nameByInode[inode(of: to)] = to
             return .success(())
         }
     }
