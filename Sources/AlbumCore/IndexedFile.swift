@@ -4,11 +4,18 @@
 /// every mount, so changing `screenshot_names` needs no re-read of any file.
 public struct IndexedFile: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
-        case photo(ImageFormat, PhotoEvidence)
+        /// Indirect: the evidence is large (a dozen strings) and is often dropped once decided, so
+        /// the case holds a pointer, and the slim kinds below share one empty box.
+        indirect case photo(ImageFormat, PhotoEvidence)
         /// Not a photo (a text file, a video for now): remembered so it is not read again.
         case ignored
         /// Could not be read or understood, and why.
         case problem(String)
+
+        /// A photo whose evidence was dropped after its decisions were made (shared, no allocation).
+        public static func slimPhoto(_ format: ImageFormat) -> Kind { format == .png ? slimPNG : slimJPEG }
+        private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
+        private static let slimPNG = Kind.photo(.png, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -222,7 +222,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // The evidence is needed once, to decide the photo; the index keeps it on disk. Memory
         // keeps the identity (for change detection) and the decisions.
         var slim = file
-        if case .photo(let format, _) = file.kind { slim.kind = .photo(format, PhotoEvidence()) }
+        if case .photo(let format, _) = file.kind { slim.kind = .slimPhoto(format) }
         files[path] = slim
         photos[path] = scanner.photo(from: file)
         switch file.kind {
