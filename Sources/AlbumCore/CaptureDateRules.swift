@@ -54,6 +54,7 @@ public struct CaptureDateRules: Sendable {
             var time = CaptureTime(local: local, utcOffsetSeconds: inlineOffset)
             if let sub, let nanos = DateParsing.subSeconds(sub), local.nanosecond == 0 { time.local.nanosecond = nanos }
             if time.utcOffsetSeconds == nil, let offset { time.utcOffsetSeconds = DateParsing.utcOffset(offset) }
+            if time.utcOffsetSeconds == nil { time.utcOffsetSeconds = Self.offsetFromGPS(local: time.local, gps: e.gpsDateTimeUTC) }
             if let why = refusal(time) {
                 rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (\(why))")
                 return nil
@@ -100,6 +101,17 @@ public struct CaptureDateRules: Sendable {
         let zone = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(fileMtime.seconds)))
         let time = CaptureTime(local: fileMtime.local(offsetSeconds: zone), utcOffsetSeconds: zone)
         return CaptureDecision(time: time, source: .fileModificationTime, rejected: rejected)
+    }
+
+    /// The UTC offset implied by a GPS fix taken at the same moment: local − UTC, when it is a
+    /// whole quarter hour (±2 min for clock drift) within ±14 h. A stale fix (minutes or hours
+    /// old) gives an odd difference and is ignored.
+    static func offsetFromGPS(local: LocalDateTime, gps: String?) -> Int? {
+        guard let gps, let (utc, _) = DateParsing.exifDateTime(gps), utc.isValid, utc.year > 1970 else { return nil }
+        let diff = local.secondsSinceEpochAsUTC - utc.secondsSinceEpochAsUTC
+        let quarter = Int64((Double(diff) / 900).rounded()) * 900
+        guard abs(diff - quarter) <= 120, abs(quarter) <= 14 * 3600 else { return nil }
+        return Int(quarter)
     }
 
     /// Why a parsed date cannot be a capture time, or nil if it can.

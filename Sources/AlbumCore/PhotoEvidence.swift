@@ -14,6 +14,9 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var make: String?
     public var model: String?
     public var software: String?
+    /// The GPS fix's UTC time, `YYYY:MM:DD HH:MM:SS` (GPSDateStamp + GPSTimeStamp): it gives the
+    /// UTC offset of a capture time that has none.
+    public var gpsDateTimeUTC: String?
     /// ExposureTime, FNumber or ISO present: the marks of a real camera exposure.
     public var hasExposureData = false
     public var userComment: String?

@@ -17,10 +17,12 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     /// `PRAGMA application_id`: "albf". A database without it is not ours.
     static let applicationID: Int64 = 0x616C_6266
 
-    static let evidenceColumns = [
+    /// The evidence columns of schema 1; later migrations add to `evidenceColumns`.
+    static let v1EvidenceColumns = [
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc"]
 
     static let migrations = [
         """
@@ -29,10 +31,16 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
             kind TEXT NOT NULL,          -- 'jpeg', 'png', 'ignored' or 'problem'
             message TEXT,                -- why, for 'problem'
-            \(evidenceColumns.map { "\($0) TEXT" }.joined(separator: ", ")),
+            \(v1EvidenceColumns.map { "\($0) TEXT" }.joined(separator: ", ")),
             exposure INTEGER, orientation INTEGER, width INTEGER, height INTEGER,
             problems TEXT                -- the photo's own problems, joined by newlines
         ) WITHOUT ROWID;
+        """,
+        // 2: the GPS fix's UTC time (gives a missing offset). Rows written before it lack it, so
+        // they are dropped: the next scan reads those files again, once.
+        """
+        ALTER TABLE files ADD COLUMN gps_utc TEXT;
+        DELETE FROM files;
         """,
     ]
 
@@ -115,7 +123,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             row += [.text(format.rawValue), nil]
             let texts: [String?] = [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
                                     e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
-                                    e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware]
+                                    e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware,
+                                    e.gpsDateTimeUTC]
             row += texts.map { $0.map(SQLiteDatabase.Value.text) }
             row += [.int(e.hasExposureData ? 1 : 0), e.orientation.map { .int(Int64($0)) }, e.pixelWidth.map { .int(Int64($0)) },
                     e.pixelHeight.map { .int(Int64($0)) }, e.problems.isEmpty ? nil : .text(e.problems.joined(separator: "\n"))]
@@ -140,6 +149,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.dateTimeDigitized = text(base + 3); e.subSecTimeDigitized = text(base + 4); e.offsetTimeDigitized = text(base + 5)
             e.xmpDateCreated = text(base + 6); e.xmpDateTimeOriginal = text(base + 7); e.make = text(base + 8); e.model = text(base + 9)
             e.software = text(base + 10); e.userComment = text(base + 11); e.xmpUserComment = text(base + 12); e.pngSoftware = text(base + 13)
+            e.gpsDateTimeUTC = text(base + 14)
             let after = base + evidenceColumns.count
             e.hasExposureData = int(after) == 1
             e.orientation = int(after + 1).map(Int.init)

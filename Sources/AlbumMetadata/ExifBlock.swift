@@ -71,6 +71,20 @@ final class ExifBlock {
         return Int(exif_get_short(p, order))
     }
 
+    /// GPSDateStamp (0x001D) and GPSTimeStamp (0x0007, three RATIONALs) as `YYYY:MM:DD HH:MM:SS`.
+    func gpsDateTime() -> String? {
+        guard let date = string(EXIF_IFD_GPS, 0x001D), let e = entry(EXIF_IFD_GPS, 0x0007), let p = e.pointee.data,
+              e.pointee.format == EXIF_FORMAT_RATIONAL, e.pointee.size >= 24 else { return nil }
+        var parts: [Int] = []
+        for i in 0..<3 {
+            let r = exif_get_rational(p + i * 8, order)
+            guard r.denominator != 0 else { return nil }
+            parts.append(Int(r.numerator / r.denominator))
+        }
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(date.trimmedValue) \(two(parts[0])):\(two(parts[1])):\(two(parts[2]))"
+    }
+
     func has(_ ifd: ExifIfd, _ tag: UInt32) -> Bool {
         guard let e = entry(ifd, tag) else { return false }
         return e.pointee.size > 0
@@ -89,6 +103,7 @@ final class ExifBlock {
         e.subSecTimeOriginal = string(EXIF_IFD_EXIF, 0x9291)
         e.subSecTimeDigitized = string(EXIF_IFD_EXIF, 0x9292)
         e.userComment = userComment()
+        e.gpsDateTimeUTC = gpsDateTime()
         // ExposureTime, FNumber, ISOSpeedRatings.
         e.hasExposureData = has(EXIF_IFD_EXIF, 0x829A) || has(EXIF_IFD_EXIF, 0x829D) || has(EXIF_IFD_EXIF, 0x8827)
     }

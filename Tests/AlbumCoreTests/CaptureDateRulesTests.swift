@@ -33,6 +33,32 @@ final class CaptureDateRulesTests: XCTestCase {
         XCTAssertEqual(summer.time.instant(in: berlin).seconds, 1_720_591_200)  // 06:00Z
     }
 
+    func testAMissingOffsetComesFromTheGPSFix() {
+        let d = decide {
+            $0.dateTimeOriginal = "2024:05:17 14:03:04"
+            $0.gpsDateTimeUTC = "2024:05:17 12:03:05"
+        }
+        XCTAssertEqual(d.time.utcOffsetSeconds, 7200)
+        XCTAssertEqual(d.time.isoString, "2024-05-17T14:03:04+02:00")
+        let india = decide {
+            $0.dateTimeOriginal = "2024:05:17 14:03:04"
+            $0.gpsDateTimeUTC = "2024:05:17 08:33:00"
+        }
+        XCTAssertEqual(india.time.utcOffsetSeconds, 19800, "quarter hours count: +05:30")
+        let stale = decide {
+            $0.dateTimeOriginal = "2024:05:17 14:03:04"
+            $0.gpsDateTimeUTC = "2024:05:17 11:40:00"
+        }
+        XCTAssertNil(stale.time.utcOffsetSeconds, "a fix 23 minutes old gives no offset")
+        let written = decide {
+            $0.dateTimeOriginal = "2024:05:17 14:03:04"
+            $0.offsetTimeOriginal = "+03:00"
+            $0.gpsDateTimeUTC = "2024:05:17 12:03:05"
+        }
+        XCTAssertEqual(written.time.utcOffsetSeconds, 10800, "a written offset wins over the GPS")
+        XCTAssertNil(decide { $0.dateTimeOriginal = "2024:05:17 14:03:04"; $0.gpsDateTimeUTC = "0000:00:00 00:00:00" }.time.utcOffsetSeconds)
+    }
+
     func testXMPBeforeDigitized() {
         let d = decide {
             $0.xmpDateCreated = "2015-05-05T05:05:05+05:30"

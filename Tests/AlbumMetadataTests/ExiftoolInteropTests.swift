@@ -41,6 +41,9 @@ final class ExiftoolInteropTests: XCTestCase {
             XCTAssertEqual(e.orientation, 8, order)
             XCTAssertTrue(e.hasCameraEvidence, order)
         }
+        let gps = try written(jpeg, "gps.jpg", ["-DateTimeOriginal=2021:06:07 08:09:10", "-GPSDateStamp=2021:06:07",
+                                                "-GPSTimeStamp=02:39:10"])
+        XCTAssertEqual(gps.gpsDateTimeUTC, "2021:06:07 02:39:10")
     }
 
     func testUserCommentInEveryCharset() throws {

@@ -1,0 +1,48 @@
+import AlbumCore
+@testable import AlbumIndex
+import Foundation
+import XCTest
+
+final class LibraryIndexTests: XCTestCase {
+    var folder: String!
+
+    override func setUp() {
+        folder = NSTemporaryDirectory() + "albumfs-index-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func testEveryFieldRoundTrips() throws {
+        var e = PhotoEvidence()
+        e.dateTimeOriginal = "2024:05:17 14:03:04"; e.subSecTimeOriginal = "5"; e.offsetTimeOriginal = "+02:00"
+        e.dateTimeDigitized = "2024:05:17 14:03:05"; e.subSecTimeDigitized = "6"; e.offsetTimeDigitized = "+02:00"
+        e.xmpDateCreated = "2024-05-17"; e.xmpDateTimeOriginal = "2024-05-17T14:03"; e.make = "Canon"; e.model = "R6"
+        e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
+        e.hasExposureData = true; e.orientation = 6; e.pixelWidth = 4000; e.pixelHeight = 3000; e.problems = ["a", "b"]
+        let id = FileIdentity(device: UInt64.max, inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
+        let files = [
+            IndexedFile(relativePath: "a/p.jpg", identity: id, kind: .photo(.jpeg, e)),
+            IndexedFile(relativePath: "a/bare.png", identity: id, kind: .photo(.png, PhotoEvidence())),
+            IndexedFile(relativePath: "notes.txt", identity: id, kind: .ignored),
+            IndexedFile(relativePath: "bad.jpg", identity: id, kind: .problem("not a JPEG or PNG")),
+        ]
+        let path = folder + "/i.sqlite"
+        try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) }).save(upserts: files, removals: [])
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try index.loadAll().sorted { $0.relativePath < $1.relativePath }, files.sorted { $0.relativePath < $1.relativePath })
+        try index.save(upserts: [], removals: ["notes.txt"])
+        XCTAssertEqual(try index.loadAll().count, 3)
+    }
+
+    func testASchemaOneIndexIsMigratedAndReadAgain() throws {
+        let path = folder + "/old.sqlite"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
+        try db.migrate(Array(LibraryIndex.migrations.prefix(1)))
+        try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES ('x.jpg', 1, 2, 3, 4, 'jpeg')")
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try index.loadAll(), [], "rows without GPS are dropped so the next scan reads them again")
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+    }
+}
