@@ -115,15 +115,16 @@ enum MountCommand {
         }
     }
 
-    static func cacheHome() -> String {
-        let env = ProcessInfo.processInfo.environment
-        return env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.cache")
-    }
+    static func cacheHome() -> String { xdgFolder("XDG_CACHE_HOME", default: ".cache") }
 
     /// `$XDG_DATA_HOME`, or `~/.local/share`.
-    static func dataHome() -> String {
+    static func dataHome() -> String { xdgFolder("XDG_DATA_HOME", default: ".local/share") }
+
+    /// An XDG base folder: the variable when it is an absolute path (the spec ignores relative
+    /// ones), else `$HOME/<default>`.
+    static func xdgFolder(_ variable: String, default relative: String) -> String {
         let env = ProcessInfo.processInfo.environment
-        return env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/.local/share")
+        return env[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/" + relative)
     }
 
     /// The thumbnail cache, or nil (with one warning) when its folder cannot be written.

@@ -7,17 +7,11 @@ import XCTest
 /// Reading an original that vanished or cannot be read answers at once with ENOENT or EIO,
 /// is logged once, and leaves every other file readable.
 final class ReadErrorTests: XCTestCase {
+    /// Bytes read, or -1 and the errno (`readFile` from ImageProbe.swift, in the shape these checks use).
     func readAll(_ path: String) -> (bytes: Int, errno: Int32) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return (-1, errno) }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var total = 0
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 { return (-1, errno) }
-            if n == 0 { return (total, 0) }
-            total += n
+        switch readFile(path) {
+        case .success(let bytes): return (bytes.count, 0)
+        case .failure(let e): return (-1, e.code)
         }
     }
 
