@@ -63,6 +63,23 @@ final class ExamplesTests: XCTestCase {
         mount.finish()
     }
 
+    func testBackUpCopiesOriginalsByDateAndASecondRunCopiesNothing() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let dest = makeTempFolder("backup")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        XCTAssertEqual(shell("'\(Self.examples)/back-up.sh' '\(mount.mountpoint)' '\(dest)'").status, 0)
+        let day = "2024/2024-05/2024-05-17/PXL_20240517_120304567.jpg"
+        XCTAssertEqual(FileManager.default.contents(atPath: dest + "/" + day),
+                       FileManager.default.contents(atPath: source.path + "/DCIM/Camera/PXL_20240517_120304567.jpg"))
+        XCTAssertEqual(statOf(dest + "/" + day)?.st_mtim.tv_sec, statOf(mount.path("by-date/" + day))?.st_mtim.tv_sec)
+        let again = shell("rsync -a --delete --itemize-changes '\(mount.path("by-date"))/' '\(dest)/'")
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(again.stdout, "", "nothing changed, nothing copied")
+        mount.finish()
+    }
+
     func testFstabLineMountsThroughMountFuse3() throws {
         // mount.fuse3 runs `albumfs SOURCE MOUNTPOINT -o OPTIONS` with fstab's options, noise included.
         let source = try SampleSource()
