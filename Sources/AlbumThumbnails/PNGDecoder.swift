@@ -17,16 +17,26 @@ enum PNGDecoder {
         guard w > 0, h > 0, w * h <= maxPixels else {
             throw ThumbnailError("PNG of \(w)x\(h) is over the \(maxPixels)-pixel limit")
         }
-        image.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA)
-        var rgba = [UInt8](repeating: 0, count: w * h * 4)
-        let done = rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(w * 4), nil) }
+        // Memory is the cost of a big PNG (a 218 KB file can hold 224 million black pixels):
+        // decode straight to RGB when there is no alpha, and composite in place when there is.
+        let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
+        let channels = hasAlpha ? 4 : 3
+        image.format = UInt32(hasAlpha ? PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA : PNG_FORMAT_RGB)
+        var rgb = [UInt8](repeating: 0, count: w * h * channels)
+        let done = rgb.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(w * channels), nil) }
         guard done != 0 else { throw ThumbnailError("PNG decode failed: \(message(image))") }
-        var rgb = [UInt8](repeating: 0, count: w * h * 3)
-        for i in 0..<(w * h) {
-            let a = Int(rgba[i * 4 + 3])
-            for c in 0..<3 {
-                rgb[i * 3 + c] = UInt8((Int(rgba[i * 4 + c]) * a + 255 * (255 - a) + 127) / 255)
+        if hasAlpha {
+            // Pixel i moves from 4i to 3i: never ahead of what is still to be read.
+            rgb.withUnsafeMutableBufferPointer { px in
+                for i in 0..<(w * h) {
+                    let a = Int(px[i * 4 + 3])
+                    let r = Int(px[i * 4]), g = Int(px[i * 4 + 1]), b = Int(px[i * 4 + 2])
+                    px[i * 3] = UInt8((r * a + 255 * (255 - a) + 127) / 255)
+                    px[i * 3 + 1] = UInt8((g * a + 255 * (255 - a) + 127) / 255)
+                    px[i * 3 + 2] = UInt8((b * a + 255 * (255 - a) + 127) / 255)
+                }
             }
+            rgb.removeLast(w * h)
         }
         return RGBImage(width: w, height: h, pixels: rgb)
     }
