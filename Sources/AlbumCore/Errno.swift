@@ -16,6 +16,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let notDirectory = Errno(rawValue: ENOTDIR)
     public static let isDirectory = Errno(rawValue: EISDIR)
     public static let noAttribute = Errno(rawValue: ENODATA)
+    public static let notSupported = Errno(rawValue: EOPNOTSUPP)
     public static let range = Errno(rawValue: ERANGE)
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     public static let badFileDescriptor = Errno(rawValue: EBADF)

@@ -252,9 +252,16 @@ public final class AlbumFileSystem: Sendable {
     // MARK: Extended attributes
 
     /// The corresponding FUSE operation is `getxattr`.
+    ///
+    /// Only the `user.` namespace exists here. Any other (`system.posix_acl_access`,
+    /// `security.selinux`, `trusted.*`) answers EOPNOTSUPP, as ext4 mounted `noacl` does:
+    /// `ls -l` asks both of those for every entry, and remembers an EOPNOTSUPP for the whole
+    /// device (coreutils' `file_has_acl_cache` / `getfilecon_cache`) where an ENODATA costs two
+    /// FUSE round trips per file (docs/xattrs.md).
     public func extendedAttribute(_ inode: UInt64, name: String) -> Result<[UInt8], Errno> {
         switch extendedAttributes(inode) {
         case .failure(let e): return .failure(e)
+        case .success where !name.hasPrefix(ExtendedAttributes.namespace): return .failure(.notSupported)
         case .success(let list):
             guard let value = list.first(where: { $0.0 == name })?.1 else { return .failure(.noAttribute) }
             return .success(Array(value.utf8))

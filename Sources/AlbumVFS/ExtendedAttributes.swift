@@ -2,6 +2,8 @@ import AlbumCore
 
 /// The `user.albumfs.*` attributes that explain every decision about a photo (docs/xattrs.md).
 enum ExtendedAttributes {
+    /// The one namespace albumfs answers in; the others are not supported at all.
+    static let namespace = "user."
     static let prefix = "user.albumfs."
 
     static func of(_ photo: Photo, sourceRoot: String) -> [(String, String)] {

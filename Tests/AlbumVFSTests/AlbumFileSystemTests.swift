@@ -111,6 +111,9 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(String(decoding: try fs.extendedAttribute(i, name: "user.albumfs.source").get(), as: UTF8.self), folder + "/b.png")
         XCTAssertEqual(String(decoding: try fs.extendedAttribute(i, name: "user.albumfs.screenshot").get(), as: UTF8.self), "yes (t)")
         XCTAssertEqual(fs.extendedAttribute(i, name: "user.other").failure, .noAttribute)
+        XCTAssertEqual(fs.extendedAttribute(i, name: "system.posix_acl_access").failure, .notSupported)
+        XCTAssertEqual(fs.extendedAttribute(1, name: "security.selinux").failure, .notSupported)
+        XCTAssertEqual(fs.extendedAttribute(999_999, name: "security.selinux").failure, .notFound)
         XCTAssertTrue(try fs.extendedAttributeNames(i).get().contains("user.albumfs.capture_time"))
         XCTAssertEqual(try fs.extendedAttributeNames(1).get(), [])
     }

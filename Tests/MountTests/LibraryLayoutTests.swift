@@ -159,6 +159,16 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertTrue(xattr(mount.path("non-screenshots/corrupt-exif.jpg"), "user.albumfs.problems")?.contains("corrupt EXIF") ?? false)
         XCTAssertNil(xattr(wallpaper, "user.albumfs.nonexistent"))
         XCTAssertEqual(errno, ENODATA)
+        // ACLs and security labels are not albumfs's: EOPNOTSUPP, which `ls -l` remembers per device.
+        for name in ["system.posix_acl_access", "security.selinux"] {
+            for path in [wallpaper, mount.path("by-date")] {
+                XCTAssertNil(xattr(path, name))
+                XCTAssertEqual(errno, EOPNOTSUPP, "\(name) of \(path)")
+            }
+        }
+        let long = shell("ls -l '\(mount.path("non-screenshots"))'")
+        XCTAssertEqual(long.status, 0, long.stderr)
+        XCTAssertFalse(long.stdout.split(separator: "\n").dropFirst().contains { $0.split(separator: " ").first?.hasSuffix("+") ?? true }, long.stdout)
         let list = shell("getfattr -d '\(wallpaper)'")
         XCTAssertEqual(list.status, 0)
         for key in ["source", "capture_time", "date_source", "screenshot"] {
