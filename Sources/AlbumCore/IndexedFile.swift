@@ -32,6 +32,8 @@ public struct IndexedFile: Sendable, Equatable {
 /// The persistent index behind the scanner (AlbumIndex's SQLite store implements it).
 public protocol FileIndexStore: Sendable {
     func loadAll() throws(Errno) -> [IndexedFile]
+    /// Every file, one at a time (a mount keeps only what it decides from each).
+    func forEach(_ body: (IndexedFile) -> Void) throws(Errno)
     /// Writes changes in one transaction.
     func save(upserts: [IndexedFile], removals: [String]) throws(Errno)
 }

@@ -11,14 +11,15 @@ public enum LibraryViews {
 
     /// `.albumfs/`: read-only files about the daemon itself; last in the root, hidden by its dot.
     static func statusFolder(_ time: Timestamp) -> VirtualFolder {
-        VirtualFolder(name: control, children: [
-            .file(name: "status", content: .status, mtime: time),
-            .file(name: "errors", content: .errors, mtime: time),
-        ], emptyMtime: time)
+        VirtualFolder(name: control, entries: .files([
+            .init(name: "status", content: .status),
+            .init(name: "errors", content: .errors),
+        ]), emptyMtime: time)
     }
 
     /// - Parameters:
-    ///   - thumbnailBoxes: the `thumbnails/WxH/` folders to add (none: no `thumbnails/`).
+    ///   - thumbnailBoxes: the `thumbnails/WxH/` folders to add (none: no `thumbnails/`); at most
+    ///     `ThumbnailBox.maxFolders`, duplicates ignored.
     ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
     ///   - withStatus: add `.albumfs/status` and `.albumfs/errors`.
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
@@ -32,35 +33,34 @@ public enum LibraryViews {
         }.map(\.index)
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
-        let root = VirtualFolder(name: "", children: [
-            .folder(byDateView(photos, order, emptyMtime)),
-            .folder(flatFolder(screenshots, photos, shots, emptyMtime)),
-            .folder(flatFolder(nonScreenshots, photos, others, emptyMtime)),
-        ] + (thumbnailBoxes.isEmpty ? [] : [.folder(thumbnailsView(photos, order, thumbnailBoxes, emptyMtime))])
-          + (withPicks ? [.folder(VirtualFolder(name: picked, children: [], emptyMtime: emptyMtime))] : [])
-          + (withStatus ? [.folder(statusFolder(emptyMtime))] : []),
-                                 emptyMtime: emptyMtime)
-        return Library(photos: photos, root: root)
+        let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
+        var top: [VirtualFolder] = [
+            byDateView(photos, order, emptyMtime),
+            flatFolder(screenshots, photos, shots, emptyMtime),
+            flatFolder(nonScreenshots, photos, others, emptyMtime),
+        ]
+        if !boxes.isEmpty { top.append(thumbnailsView(photos, order, boxes, emptyMtime)) }
+        if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
+        if withStatus { top.append(statusFolder(emptyMtime)) }
+        return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime))
     }
 
     /// A folder of originals in the given order, names made unique.
-    static func flatFolder(_ name: String, _ photos: [Photo], _ members: [Int], _ emptyMtime: Timestamp) -> VirtualFolder {
-        let names = EntryNames.assign(members.map { (photos[$0].fileName, photos[$0].relativePath) })
-        let children = zip(members, names).map { i, n in
-            VirtualNode.file(name: n, content: .original(photo: i), mtime: photos[i].captureInstant)
-        }
-        return VirtualFolder(name: name, children: children, emptyMtime: emptyMtime)
+    static func flatFolder(_ name: String, _ photos: [Photo], _ members: [Int], _ emptyMtime: Timestamp,
+                           slot: Int = PhotoSlot.flat) -> VirtualFolder {
+        VirtualFolder(name: name, entries: .photos(PhotoEntries(photos: photos, members: members, thumbnailBox: nil, slot: slot)),
+                      emptyMtime: emptyMtime)
     }
 
     /// `thumbnails/WxH/`: one JPEG per photo, flat, newest first, named after the photo with `.jpg`.
+    /// Every size shares one set of names and one order.
     static func thumbnailsView(_ photos: [Photo], _ order: [Int], _ boxes: [ThumbnailBox], _ emptyMtime: Timestamp) -> VirtualFolder {
-        let names = EntryNames.assign(order.map { (EntryNames.replacingExtension(of: photos[$0].fileName, with: ".jpg"), photos[$0].relativePath) })
-        let folders = Array(Set(boxes)).sorted().map { box in
-            VirtualNode.folder(VirtualFolder(name: box.description, children: zip(order, names).map { i, n in
-                .file(name: n, content: .thumbnail(photo: i, box: box), mtime: photos[i].captureInstant)
-            }, emptyMtime: emptyMtime))
+        let shared = PhotoEntries(photos: photos, members: order, thumbnailBox: boxes[0], slot: PhotoSlot.thumbnail(0))
+        let folders = boxes.enumerated().map { k, box in
+            VirtualFolder(name: box.description, entries: .photos(shared.withThumbnailBox(box, slot: PhotoSlot.thumbnail(k))),
+                          emptyMtime: emptyMtime)
         }
-        return VirtualFolder(name: thumbnails, children: folders, emptyMtime: emptyMtime)
+        return VirtualFolder(name: thumbnails, entries: .folders(folders), emptyMtime: emptyMtime)
     }
 
     /// `by-date/YYYY/YYYY-MM/YYYY-MM-DD/`: the day is the date written on the photo.
@@ -70,24 +70,19 @@ public enum LibraryViews {
         // instant order only for photos taken in different zones (docs/rules.md).
         var byDay: [String: [Int]] = [:]
         for i in order { byDay[photos[i].capture.time.local.dayString, default: []].append(i) }
-        let days = byDay.keys.sorted(by: >)
-        var months: [(String, [VirtualNode])] = []
-        var years: [(String, [(String, [VirtualNode])])] = []
-        for day in days {
-            let month = String(day.prefix(7)), year = String(day.prefix(4))
-            let folder = flatFolder(day, photos, byDay[day]!, emptyMtime)
-            if months.last?.0 == month { months[months.count - 1].1.append(.folder(folder)) } else { months.append((month, [.folder(folder)])) }
-            _ = year
+        var months: [(name: String, days: [VirtualFolder])] = []
+        for day in byDay.keys.sorted(by: >) {
+            let folder = flatFolder(day, photos, byDay[day]!, emptyMtime, slot: PhotoSlot.byDate)
+            let month = String(day.prefix(7))
+            if months.last?.name == month { months[months.count - 1].days.append(folder) } else { months.append((month, [folder])) }
         }
-        for (month, dayFolders) in months {
+        var years: [(name: String, months: [VirtualFolder])] = []
+        for (month, days) in months {
+            let folder = VirtualFolder(name: month, entries: .folders(days), emptyMtime: emptyMtime)
             let year = String(month.prefix(4))
-            if years.last?.0 == year { years[years.count - 1].1.append((month, dayFolders)) } else { years.append((year, [(month, dayFolders)])) }
+            if years.last?.name == year { years[years.count - 1].months.append(folder) } else { years.append((year, [folder])) }
         }
-        let yearNodes = years.map { year, ms in
-            VirtualNode.folder(VirtualFolder(name: year, children: ms.map { m, ds in
-                .folder(VirtualFolder(name: m, children: ds, emptyMtime: emptyMtime))
-            }, emptyMtime: emptyMtime))
-        }
-        return VirtualFolder(name: byDate, children: yearNodes, emptyMtime: emptyMtime)
+        let yearFolders = years.map { VirtualFolder(name: $0.name, entries: .folders($0.months), emptyMtime: emptyMtime) }
+        return VirtualFolder(name: byDate, entries: .folders(yearFolders), emptyMtime: emptyMtime)
     }
 }

@@ -5,6 +5,8 @@ public struct ThumbnailBox: Hashable, Sendable, Comparable, CustomStringConverti
 
     /// The largest side accepted: beyond it a "thumbnail" is a second copy of the library.
     public static let maxSide = 2048
+    /// At most this many sizes (`thumbnails/WxH/` folders) per mount.
+    public static let maxFolders = 8
     public static let `default` = ThumbnailBox(width: 200, height: 200)!
 
     public init?(width: Int, height: Int) {

@@ -1,4 +1,4 @@
-/// What a virtual file holds. Thumbnails and picks (later issues) add cases here.
+/// What a virtual file holds.
 public enum FileContent: Sendable, Hashable {
     /// The original photo, byte for byte: an index into `Library.photos`.
     case original(photo: Int)
@@ -18,7 +18,7 @@ public enum FileContent: Sendable, Hashable {
     }
 }
 
-/// One entry of a virtual folder.
+/// One entry of a virtual folder, as a value (made on demand; folders do not store these).
 public enum VirtualNode: Sendable {
     case folder(VirtualFolder)
     case file(name: String, content: FileContent, mtime: Timestamp)
@@ -38,33 +38,174 @@ public enum VirtualNode: Sendable {
     }
 }
 
-/// An immutable folder: children in readdir order (newest first), looked up by name.
+/// Which of a photo's places a photo folder holds. Every photo has one entry per slot (its day
+/// folder, its flat view, one per thumbnail size), which is what lets the filesystem number the
+/// entries from the photo alone instead of keeping a node per entry.
+public enum PhotoSlot {
+    public static let byDate = 0
+    public static let flat = 1
+    public static func thumbnail(_ k: Int) -> Int { 2 + k }
+    /// Slots a photo can have: by-date, flat, and up to `ThumbnailBox.maxFolders` thumbnails.
+    public static let count = 2 + ThumbnailBox.maxFolders
+}
+
+/// The entries of a folder of photos: which photos, newest first, under which names.
+///
+/// Built for 100,000-entry folders: the folder stores photo indices (4 bytes an entry), the
+/// same indices ordered by name for lookups, and only the names that differ from the photo's own
+/// (collisions, unsafe characters). Names are computed when asked for.
+public struct PhotoEntries: Sendable {
+    /// The library's photo array (shared, not copied).
+    public let photos: [Photo]
+    /// Photo indices in readdir order.
+    public let members: ContiguousArray<Int32>
+    /// Positions in `members`, ordered by entry name, for binary-search lookups.
+    let byName: ContiguousArray<Int32>
+    /// Photo index → entry name, only where it is not the default name.
+    let renamed: [Int32: String]
+    /// nil: originals; else thumbnails of this size.
+    public let thumbnailBox: ThumbnailBox?
+    /// Which of the photo's places this folder is (`PhotoSlot`).
+    public let slot: Int
+
+    /// - Parameter members: photo indices in readdir order.
+    public init(photos: [Photo], members: [Int], thumbnailBox: ThumbnailBox?, slot: Int) {
+        self.photos = photos
+        self.members = ContiguousArray(members.lazy.map { Int32($0) })
+        self.thumbnailBox = thumbnailBox
+        self.slot = slot
+        let defaults = members.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
+        let names = EntryNames.assign(members.indices.map { (defaults[$0], photos[members[$0]].relativePath) })
+        var renamed: [Int32: String] = [:]
+        for (k, name) in names.enumerated() where name != defaults[k] { renamed[Int32(members[k])] = name }
+        self.renamed = renamed
+        self.byName = ContiguousArray(names.indices.sorted { names[$0] < names[$1] }.lazy.map { Int32($0) })
+    }
+
+    private init(_ other: PhotoEntries, box: ThumbnailBox, slot: Int) {
+        photos = other.photos
+        members = other.members
+        byName = other.byName
+        renamed = other.renamed
+        thumbnailBox = box
+        self.slot = slot
+    }
+
+    /// The same entries as thumbnails of another size: names and order are shared.
+    public func withThumbnailBox(_ box: ThumbnailBox, slot: Int) -> PhotoEntries { PhotoEntries(self, box: box, slot: slot) }
+
+    static func defaultName(_ photo: Photo, thumbnail: Bool) -> String {
+        thumbnail ? EntryNames.replacingExtension(of: photo.fileName, with: ".jpg") : photo.fileName
+    }
+
+    public var count: Int { members.count }
+
+    /// The photo index at a readdir position.
+    public func photo(at position: Int) -> Int { Int(members[position]) }
+
+    /// The entry name of a photo of this folder.
+    public func name(ofPhoto i: Int) -> String {
+        renamed[Int32(i)] ?? Self.defaultName(photos[i], thumbnail: thumbnailBox != nil)
+    }
+
+    public func content(ofPhoto i: Int) -> FileContent {
+        thumbnailBox.map { .thumbnail(photo: i, box: $0) } ?? .original(photo: i)
+    }
+
+    /// The readdir position of the entry called `name`.
+    public func position(named name: String) -> Int? {
+        var low = 0, high = byName.count
+        while low < high {
+            let mid = (low + high) / 2
+            let position = Int(byName[mid])
+            let candidate = self.name(ofPhoto: Int(members[position]))
+            if candidate == name { return position }
+            if candidate < name { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    /// The newest capture time among the entries.
+    var newest: Timestamp? { members.lazy.map { photos[Int($0)].captureInstant }.max() }
+}
+
+/// An immutable folder: its entries in readdir order (newest first), looked up by name.
 public final class VirtualFolder: Sendable {
+    public enum Entries: Sendable {
+        /// Subfolders (the root, `by-date/` years and months, `thumbnails/`).
+        case folders([VirtualFolder])
+        /// A few files that are not photos (`.albumfs/`).
+        case files([ControlFile])
+        /// Photos (day folders, flat views, thumbnail folders).
+        case photos(PhotoEntries)
+    }
+
+    public struct ControlFile: Sendable {
+        public let name: String
+        public let content: FileContent
+        public init(name: String, content: FileContent) {
+            self.name = name
+            self.content = content
+        }
+    }
+
     public let name: String
-    public let children: [VirtualNode]
-    /// The newest child's time, so `ls -t` of a parent agrees with its readdir order.
+    public let entries: Entries
+    /// The newest entry's time, so `ls -t` of a parent agrees with its readdir order.
     public let mtime: Timestamp
+    /// Name → position, for the small kinds (a photo folder searches its name order instead).
     private let indexByName: [String: Int]
 
-    public init(name: String, children: [VirtualNode], emptyMtime: Timestamp) {
+    public init(name: String, entries: Entries, emptyMtime: Timestamp) {
         self.name = name
-        self.children = children
-        self.mtime = children.map(\.mtime).max() ?? emptyMtime
-        var index: [String: Int] = [:]
-        index.reserveCapacity(children.count)
-        for (i, child) in children.enumerated() { index[child.name] = i }
-        self.indexByName = index
+        self.entries = entries
+        switch entries {
+        case .folders(let folders):
+            mtime = folders.map(\.mtime).max() ?? emptyMtime
+            indexByName = Dictionary(folders.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        case .files(let files):
+            mtime = emptyMtime
+            indexByName = Dictionary(files.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        case .photos(let photos):
+            mtime = photos.newest ?? emptyMtime
+            indexByName = [:]
+        }
     }
 
-    public func child(named name: String) -> VirtualNode? {
-        indexByName[name].map { children[$0] }
+    public var count: Int {
+        switch entries {
+        case .folders(let f): return f.count
+        case .files(let f): return f.count
+        case .photos(let p): return p.count
+        }
     }
 
-    /// The position of the child called `name` in `children`.
-    public func index(named name: String) -> Int? { indexByName[name] }
+    /// The position of the entry called `name`.
+    public func index(named name: String) -> Int? {
+        if case .photos(let photos) = entries { return photos.position(named: name) }
+        return indexByName[name]
+    }
 
-    public var subfolderCount: Int {
-        children.reduce(0) { n, c in if case .folder = c { return n + 1 } else { return n } }
+    /// The entry at a readdir position.
+    public func child(at position: Int) -> VirtualNode {
+        switch entries {
+        case .folders(let f): return .folder(f[position])
+        case .files(let f): return .file(name: f[position].name, content: f[position].content, mtime: mtime)
+        case .photos(let p):
+            let i = p.photo(at: position)
+            return .file(name: p.name(ofPhoto: i), content: p.content(ofPhoto: i), mtime: p.photos[i].captureInstant)
+        }
+    }
+
+    public func child(named name: String) -> VirtualNode? { index(named: name).map(child(at:)) }
+
+    /// Every entry, made on demand (for small folders and tests; a photo folder's readdir walks
+    /// positions instead).
+    public var children: [VirtualNode] { (0..<count).map(child(at:)) }
+
+    public var subfolders: [VirtualFolder] {
+        if case .folders(let f) = entries { return f }
+        return []
     }
 }
 

@@ -83,10 +83,18 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     }
 
     public func loadAll() throws(Errno) -> [IndexedFile] {
+        var files: [IndexedFile] = []
+        try forEach { files.append($0) }
+        return files
+    }
+
+    public func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {
         try run {
             let columns = ["path", "device", "inode", "size", "mtime_ns", "kind", "message"] + Self.evidenceColumns
                 + ["exposure", "orientation", "width", "height", "problems"]
-            return try db.query("SELECT \(columns.joined(separator: ", ")) FROM files").map { Self.decode($0) }
+            try db.prepared("SELECT \(columns.joined(separator: ", ")) FROM files") { statement throws(SQLiteDatabase.Failure) in
+                try statement.run([]) { body(Self.decode($0)) }
+            }
         }
     }
 

@@ -65,6 +65,14 @@ final class SQLiteDatabase {
         /// Binds parameters (nil is NULL), steps through every row, resets.
         @discardableResult
         func run(_ params: [Value?]) throws(Failure) -> [[Value?]] {
+            var rows: [[Value?]] = []
+            try run(params) { rows.append($0) }
+            return rows
+        }
+
+        /// Like `run`, handing each row to `body` as it is stepped to: a 100,000-row table is
+        /// never held whole.
+        func run(_ params: [Value?], each body: ([Value?]) -> Void) throws(Failure) {
             defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
             // SQLITE_TRANSIENT: SQLite copies the bytes (the Swift string's buffer is temporary).
             let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -75,12 +83,11 @@ final class SQLiteDatabase {
                 case nil: try owner.check(sqlite3_bind_null(stmt, Int32(i + 1)))
                 }
             }
-            var rows: [[Value?]] = []
             while true {
                 let rc = sqlite3_step(stmt)
                 if rc == SQLITE_DONE { break }
                 guard rc == SQLITE_ROW else { try owner.check(rc); break }
-                rows.append((0..<sqlite3_column_count(stmt)).map { c -> Value? in
+                body((0..<sqlite3_column_count(stmt)).map { c -> Value? in
                     switch sqlite3_column_type(stmt, c) {
                     case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, c))
                     case SQLITE_NULL: return nil
@@ -88,7 +95,6 @@ final class SQLiteDatabase {
                     }
                 })
             }
-            return rows
         }
     }
 

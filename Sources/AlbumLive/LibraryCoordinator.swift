@@ -59,11 +59,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let firstScan = DispatchSemaphore(value: 0)
     private var watcher: FolderWatcher?
 
-    // Queue-confined state: every file, and for photos the decisions made (rules run only when a
-    // file changes, so a publish of 100,000 photos does not re-decide them all).
-    private var files: [String: IndexedFile] = [:]
-    private var photos: [String: Photo] = [:]
-    private var fileProblems: [String: String] = [:]
+    // Queue-confined: every file, and for photos the decisions made (rules run only when a file
+    // changes, so a publish of 100,000 photos does not re-decide them all).
+    private var state = LibraryState()
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     private var publishSeconds = 0.0
     private var dirty = Set<String>()
@@ -87,27 +85,28 @@ public final class LibraryCoordinator: @unchecked Sendable {
     public var status: Status { statusBox.withLock { $0 } }
 
     /// Builds the first tree from the index alone (no file is touched): what the mount shows
-    /// before the background scan has looked at anything.
+    /// before the background scan has looked at anything. Rows are decided as they are read, so
+    /// the evidence of 100,000 files is never in memory at once.
     public static func libraryFromIndex(_ index: FileIndexStore?, scanner: LibraryScanner, boxes: [ThumbnailBox],
-                                        log: (String) -> Void) -> (Library, [IndexedFile]) {
-        var stored: [IndexedFile] = []
+                                        log: (String) -> Void) -> (Library, LibraryState) {
+        var state = LibraryState()
         if let index {
-            do { stored = try index.loadAll() } catch { log("albumfs: warning: the index cannot be read (\(error)); scanning everything") }
+            do { try index.forEach { state.put($0, scanner: scanner) } } catch {
+                log("albumfs: warning: the index cannot be read (\(error)); scanning everything")
+                state = LibraryState()
+            }
         }
-        let report = scanner.report(stored)
-        return (LibraryViews.build(photos: report.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
-                                   emptyMtime: Timestamp.now), stored)
+        return (LibraryViews.build(photos: state.photos.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
+                                   emptyMtime: Timestamp.now), state)
     }
 
     /// Takes the files the index knew (deciding their photos once, on the library's queue, so the
     /// mount is not kept waiting), starts the background scan, then watching. `invalidate`
     /// reaches the kernel's caches.
-    public func start(known: [IndexedFile], invalidate: @escaping @Sendable (TreeChanges) -> Void) {
+    public func start(known: LibraryState, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
         queue.async { [self] in
-            files.reserveCapacity(known.count)
-            photos.reserveCapacity(known.count)
-            for f in known { put(f) }
+            state = known
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     warn: log)
             watcher?.start()
@@ -141,55 +140,62 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let settleEdge = Date().timeIntervalSince1970 - options.settle
         let settled = first ? nil : Timestamp(seconds: Int64(settleEdge.rounded(.down)),
                                               nanoseconds: Int((settleEdge - settleEdge.rounded(.down)) * 1e9))
-        var upserts: [IndexedFile] = []
         var removals: [String] = []
         var deferred: [String] = []
         var folderProblems: [ScanProblem] = []
         var reads = 0
+        var indexFailed = false
+        func save(_ upserts: [IndexedFile], _ removals: [String]) {
+            guard let index, !indexFailed, !upserts.isEmpty || !removals.isEmpty else { return }
+            do { try index.save(upserts: upserts, removals: removals) } catch {
+                indexFailed = true
+                log("albumfs: warning: the index cannot be written: \(error)")
+            }
+        }
         for folder in folders {
-            let survey = scanner.survey(under: folder, previous: files, settledBefore: settled, complete: closedAfterWrite,
+            let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) })
             for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
             statusBox.withLock { $0.progressTotal = survey.toRead.count; $0.progressDone = 0 }
-            // Publish in batches while a big first scan runs, so folders fill in.
-            var read: [IndexedFile] = []
+            // Batch by batch: into the index at once, then decided and slimmed, so the evidence of
+            // a big first scan never piles up in memory (and a scan cut short keeps what it read).
+            // Folders fill in as batches land.
+            var found = Set(survey.reused.lazy.map(\.relativePath))
             var lastPublish = Date()
             let batch = 2000
             var start = 0
-            repeat {
+            while start < survey.toRead.count {
                 let slice = Array(survey.toRead[start..<min(survey.toRead.count, start + batch)])
                 let base = start
-                read += scanner.read(slice) { [self] done, _ in
+                let read = scanner.read(slice) { [self] done, _ in
                     statusBox.withLock { $0.progressDone = base + done }
                     progress?(base + done, survey.toRead.count, false)
                 }
+                save(read, [])
+                for f in read {
+                    state.put(f, scanner: scanner)
+                    found.insert(f.relativePath)
+                    closedAfterWrite.remove(f.relativePath)
+                }
                 start += batch
                 if start < survey.toRead.count && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
-                    for f in read { put(f) }
                     publish()
                     lastPublish = Date()
                 }
-            } while start < survey.toRead.count
+            }
             if !survey.toRead.isEmpty { progress?(survey.toRead.count, survey.toRead.count, true) }
             reads += survey.toRead.count
             // Merge: everything below the folder is replaced by what the scan found, except files
             // still being written, which keep their last settled version until they settle.
             let prefix = folder.isEmpty ? "" : folder + "/"
             let keep = Set(survey.deferred)
-            let found = Set(survey.reused.map(\.relativePath) + read.map(\.relativePath))
-            for path in files.keys where (prefix.isEmpty || path.hasPrefix(prefix)) && !found.contains(path) && !keep.contains(path) {
-                removals.append(path)
-            }
-            for path in removals { drop(path) }
-            for f in read { put(f) }
-            upserts += read
-            for f in read { closedAfterWrite.remove(f.relativePath) }
+            let gone = state.files.keys.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !found.contains($0) && !keep.contains($0) }
+            for path in gone { state.drop(path) }
+            removals += gone
             deferred += survey.deferred
             folderProblems += survey.folderProblems
         }
-        if let index {
-            do { try index.save(upserts: upserts, removals: removals) } catch { log("albumfs: warning: the index cannot be written: \(error)") }
-        }
+        save([], removals)
         let report = publish(folderProblems: folderProblems)
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in
@@ -205,7 +211,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // heap back to the system so RSS reflects what the mount holds.
         _ = malloc_trim(0)
         if first {
-            log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s", report.photos.count, files.count, reads, seconds))
+            log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s", report.photos.count, state.files.count, reads, seconds))
         }
         // Files still being written: look again once they can have settled.
         if !deferred.isEmpty {
@@ -217,34 +223,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    private func put(_ file: IndexedFile) {
-        let path = file.relativePath
-        // The evidence is needed once, to decide the photo; the index keeps it on disk. Memory
-        // keeps the identity (for change detection) and the decisions.
-        var slim = file
-        if case .photo(let format, _) = file.kind { slim.kind = .slimPhoto(format) }
-        files[path] = slim
-        photos[path] = scanner.photo(from: file)
-        switch file.kind {
-        case .problem(let message): fileProblems[path] = message
-        case .photo(_, let e) where !e.problems.isEmpty: fileProblems[path] = e.problems.joined(separator: "; ")
-        default: fileProblems[path] = nil
-        }
-    }
-
-    private func drop(_ path: String) {
-        files[path] = nil
-        photos[path] = nil
-        fileProblems[path] = nil
-    }
-
     /// Rebuilds the views from the current photos and swaps them into the filesystem.
     @discardableResult
     private func publish(folderProblems: [ScanProblem] = []) -> ScanReport {
         let started = Date()
-        let problems = (folderProblems + fileProblems.map { ScanProblem(relativePath: $0.key, message: $0.value) })
-            .sorted { $0.relativePath < $1.relativePath }
-        let report = ScanReport(photos: Array(photos.values), filesSeen: files.count, problems: problems)
+        let report = state.report(folderProblems: folderProblems)
         let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                          withPicks: true, emptyMtime: Timestamp.now)
         let changes = fs.update(library)

@@ -144,8 +144,11 @@ public enum SampleLibrary {
     public static func writeBulk(to folder: String, count: Int) throws {
         let image = try Encoders.jpeg(.marker(width: 32, height: 24))
         let start: Int64 = 1_420_070_400  // 2015-01-01
+        // Ten years whatever the count (a fixed step put most of 100,000 photos in the future,
+        // where the date rules refuse them).
+        let step = max(1, 315_360_000 / Int64(max(1, count)))
         for i in 0..<count {
-            let t = Timestamp(seconds: start + Int64(i) * 31_536 + Int64(i % 97) * 60).local(offsetSeconds: 0)
+            let t = Timestamp(seconds: start + Int64(i) * step + Int64(i % 97) * min(60, step / 100)).local(offsetSeconds: 0)
             let date = "\(t.yearString):\(String(t.monthString.suffix(2))):\(String(t.dayString.suffix(2))) "
                 + "\(pad2(t.hour)):\(pad2(t.minute)):\(pad2(t.second))"
             let exif = SampleExif.camera(i % 2 == 0 ? "Canon" : "Apple", i % 2 == 0 ? "Canon EOS R6" : "iPhone 14", date,

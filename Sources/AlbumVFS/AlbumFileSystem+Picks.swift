@@ -22,7 +22,7 @@ extension AlbumFileSystem {
     /// Where a pick points now: its photo's place in `by-date/` when the photo is in the library,
     /// else the last place it had (a dangling link, which comes back when the photo does).
     func target(of pick: Pick, _ s: (library: Library, table: NodeTable)) -> String {
-        if let i = s.table.photoBySource[pick.sourcePath], let path = s.table.canonicalPath(ofPhoto: i) { return "../" + path }
+        if let i = s.table.photo(source: pick.sourcePath), let path = s.table.canonicalPath(ofPhoto: i) { return "../" + path }
         return pick.target
     }
 
@@ -107,11 +107,11 @@ extension AlbumFileSystem {
             if node.inode == s.table.pickedInode {
                 // Through another pick: its photo, if the link is the last part.
                 guard i == path.count - 1, let pick = picks?.pick(named: name),
-                      let photo = s.table.photoBySource[pick.sourcePath] else { return .failure(.invalidArgument) }
+                      let photo = s.table.photo(source: pick.sourcePath) else { return .failure(.invalidArgument) }
                 return .success(photo)
             }
-            guard case .folder(let folder, let children) = node.kind, let index = folder.index(named: name),
-                  let next = s.table[children[index]] else { return .failure(.invalidArgument) }
+            guard let folder = s.table.folders[node.inode], let child = s.table.childInode(of: folder, named: name),
+                  let next = s.table[child] else { return .failure(.invalidArgument) }
             node = next
         }
         guard case .file(let content) = node.kind, let photo = content.photo else { return .failure(.invalidArgument) }

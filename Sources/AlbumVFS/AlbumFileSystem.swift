@@ -15,7 +15,7 @@ public final class AlbumFileSystem: Sendable {
     private let files = HandleTable<OpenFile>()
     private let thumbnails: ThumbnailProvider?
     private let status: StatusReporter?
-    private let directories = HandleTable<[(inode: UInt64, name: String)]>()
+    private let directories = HandleTable<DirectoryListing>()
     private let problems: OnceLog
 
     /// - Parameter log: where read problems are reported (once per file).
@@ -49,7 +49,7 @@ public final class AlbumFileSystem: Sendable {
             s = (library, table)
             return previous
         }
-        return TreeChanges.between(old, (library, table))
+        return TreeChanges.between(old.table, table)
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
@@ -65,7 +65,7 @@ public final class AlbumFileSystem: Sendable {
     public func lookup(parent: UInt64, name: String) -> Result<Attributes, Errno> {
         let s = current
         guard let dir = s.table[parent] else { return .failure(.notFound) }
-        guard case .folder(let folder, let children) = dir.kind else { return .failure(.notDirectory) }
+        guard let folder = s.table.folders[parent] else { return .failure(.notDirectory) }
         if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
         if name == "." { return .success(attributes(dir, s)) }
         if name == ".." { return s.table[dir.parent].map { .success(attributes($0, s)) } ?? .failure(.notFound) }
@@ -73,7 +73,7 @@ public final class AlbumFileSystem: Sendable {
             guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
             return .success(linkAttributes(pick, s))
         }
-        guard let index = folder.index(named: name), let node = s.table[children[index]] else { return .failure(.notFound) }
+        guard let inode = s.table.childInode(of: folder, named: name), let node = s.table[inode] else { return .failure(.notFound) }
         return .success(attributes(node, s))
     }
 
@@ -88,9 +88,9 @@ public final class AlbumFileSystem: Sendable {
     func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
         if node.inode == s.table.pickedInode { return pickedFolderAttributes(node, s) }
         switch node.kind {
-        case .folder(let folder, _):
+        case .folder(let folder):
             return Attributes(inode: node.inode, kind: .directory, permissions: 0o555,
-                              linkCount: UInt32(2 + folder.subfolderCount), size: 4096, mtime: node.mtime,
+                              linkCount: UInt32(2 + folder.subfolders.count), size: 4096, mtime: node.mtime,
                               uid: owner.uid, gid: owner.gid)
         case .file(let content):
             let size: Int64
@@ -112,13 +112,11 @@ public final class AlbumFileSystem: Sendable {
     public func openDirectory(_ inode: UInt64) -> Result<UInt64, Errno> {
         if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
-        guard let node = s.table[inode] else { return .failure(.notFound) }
-        guard case .folder(let folder, let children) = node.kind else { return .failure(.notDirectory) }
-        var listing = [(inode: node.inode, name: "."), (inode: node.parent, name: "..")]
-        listing.reserveCapacity(children.count + 2)
-        for (i, child) in children.enumerated() { listing.append((child, folder.children[i].name)) }
+        guard s.table[inode] != nil else { return .failure(.notFound) }
+        guard let folder = s.table.folders[inode] else { return .failure(.notDirectory) }
+        var listing = DirectoryListing(folder, in: s.table)
         if inode == s.table.pickedInode, let picks {
-            for pick in picks.all { listing.append((picks.inode(of: pick.name), pick.name)) }
+            for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
         return .success(directories.insert(listing))
     }
@@ -131,10 +129,11 @@ public final class AlbumFileSystem: Sendable {
         var out: [DirectoryEntry] = []
         var k = max(0, offset)
         while k < listing.count && out.count < limit {
-            if let node = s.table[listing[k].inode] {
-                out.append(DirectoryEntry(name: listing[k].name, attributes: attributes(node, s), nextOffset: k + 1))
-            } else if let pick = picks?.pick(inode: listing[k].inode) {
-                out.append(DirectoryEntry(name: listing[k].name, attributes: linkAttributes(pick, s), nextOffset: k + 1))
+            let entry = listing[k]
+            if let node = s.table[entry.inode] {
+                out.append(DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: k + 1))
+            } else if let pick = picks?.pick(inode: entry.inode) {
+                out.append(DirectoryEntry(name: entry.name, attributes: linkAttributes(pick, s), nextOffset: k + 1))
             }
             k += 1
         }

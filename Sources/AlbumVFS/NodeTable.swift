@@ -1,116 +1,220 @@
 import AlbumCore
 
-/// A node of the mounted tree: a virtual folder or file, with its inode number and parent.
+/// A node of the mounted tree, made on demand from a `NodeTable`.
 struct Node: Sendable {
     enum Kind: Sendable {
-        case folder(VirtualFolder, children: [UInt64])
+        case folder(VirtualFolder)
         case file(FileContent)
     }
 
     let inode: UInt64
     let parent: UInt64
-    /// The entry's name in its parent (most are short enough to be stored inline).
+    /// The entry's name in its parent.
     let name: String
     let kind: Kind
     let mtime: Timestamp
 }
 
 /// Gives every virtual path an inode number that never changes while the mount lives, even
-/// when the tree is rebuilt (a path seen again gets its old number back).
+/// when the tree is rebuilt.
 ///
-/// Keyed by (parent inode, name) rather than by the whole path: the same identity, since a
-/// parent's number is itself stable, without a heap-allocated path string per node.
+/// Folders, `.albumfs` files and picks get a number keyed by (parent inode, name). A photo gets
+/// one number keyed by its source path, and each of its entries (`PhotoSlot`: by-date, flat
+/// view, thumbnails) the inode `1 + number * PhotoSlot.count + slot`. So no table holds an entry
+/// per file, and a photo that moves (a new date, a new name after a collision) keeps its inodes,
+/// as a renamed file does; `TreeChanges` tells the kernel to drop the old names.
 final class InodeAllocator: @unchecked Sendable {
     struct Key: Hashable {
         let parent: UInt64
         let name: String
     }
 
-    // Protected by `lock`.
-    private var numbers: [Key: UInt64] = [:]
-    private var next: UInt64 = 2
+    // Protected by `lock`. Number 0 is the root (inode 1).
+    private var named: [Key: UInt32] = [:]
+    private var photoNumbers: [String: UInt32] = [:]
+    private var next: UInt32 = 1
     private let lock = NSLockShim()
 
+    static func inode(number: UInt32, slot: Int) -> UInt64 { 1 + UInt64(number) * UInt64(PhotoSlot.count) + UInt64(slot) }
+
+    static func split(_ inode: UInt64) -> (number: Int, slot: Int)? {
+        guard inode >= 1 else { return nil }
+        let (q, r) = (inode - 1).quotientAndRemainder(dividingBy: UInt64(PhotoSlot.count))
+        return q < UInt64(UInt32.max) ? (Int(q), Int(r)) : nil
+    }
+
+    /// The inode of a folder, control file or pick.
     func inode(parent: UInt64, name: String) -> UInt64 {
-        lock.withLock { number(parent, name) }
+        lock.withLock { Self.inode(number: number(parent, name), slot: 0) }
     }
 
-    /// Numbers many entries under one lock (a tree build asks for hundreds of thousands).
-    func batch<T>(_ body: ((UInt64, String) -> UInt64) -> T) -> T {
-        lock.withLock { body(number) }
+    /// The number of the photo at a source path, if it ever had one.
+    func photoNumber(source path: String) -> UInt32? { lock.withLock { photoNumbers[path] } }
+
+    /// Numbers a whole tree under one lock (a build asks for hundreds of thousands).
+    func batch<T>(_ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
+        lock.withLock {
+            let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }, photo)
+            return (result, Int(next))
+        }
     }
 
-    private func number(_ parent: UInt64, _ name: String) -> UInt64 {
+    private func number(_ parent: UInt64, _ name: String) -> UInt32 {
         let key = Key(parent: parent, name: name)
-        if let n = numbers[key] { return n }
+        if let n = named[key] { return n }
+        return allocate { named[key] = $0 }
+    }
+
+    private func photo(_ path: String) -> UInt32 {
+        if let n = photoNumbers[path] { return n }
+        return allocate { photoNumbers[path] = $0 }
+    }
+
+    private func allocate(_ record: (UInt32) -> Void) -> UInt32 {
         let n = next
         next += 1
-        numbers[key] = n
+        record(n)
         return n
     }
 }
 
-/// An immutable snapshot of the mounted tree: inode → node.
+/// An immutable snapshot of the mounted tree, answering inode → node.
+///
+/// Folders and `.albumfs` files are stored (a few thousand at most); photo entries are not: an
+/// inode gives the photo and the slot, the slot gives the folder, the folder gives the name.
+/// That costs about 4 bytes per photo per slot instead of a node per entry.
 struct NodeTable: Sendable {
     static let rootInode: UInt64 = 1
-    /// Indexed by inode: inode numbers are dense (allocated from 1 up, never reused), so an array
-    /// costs a third of a dictionary. Slots of paths no longer in the tree are nil.
-    let slots: ContiguousArray<Node?>
+
+    struct Folder: Sendable {
+        let inode: UInt64
+        let parent: UInt64
+        let name: String
+        let folder: VirtualFolder
+        /// Inodes of the entries of a folder of folders or of control files (photo folders: empty).
+        let childInodes: ContiguousArray<UInt64>
+    }
+
+    struct ControlFile: Sendable {
+        let inode: UInt64
+        let parent: UInt64
+        let name: String
+        let content: FileContent
+        let mtime: Timestamp
+    }
+
+    let photos: [Photo]
+    private(set) var folders: [UInt64: Folder] = [:]
+    private(set) var controlFiles: [UInt64: ControlFile] = [:]
+    /// Folders of photos; `folderOfPhoto[slot][photo]` indexes this (`UInt32.max`: none).
+    private var photoFolders: [Folder] = []
+    private var folderOfPhoto: [ContiguousArray<UInt32>] = Array(repeating: [], count: PhotoSlot.count)
+    /// Photo index → its number, and number → photo index (-1: not a photo now).
+    private(set) var numberOfPhoto: ContiguousArray<UInt32> = []
+    private var photoOfNumber: ContiguousArray<Int32> = []
     /// How many nodes the tree has.
-    let count: Int
-    /// Each photo's inode in `by-date/` (what a pick's link points to), by photo index (0: none).
-    let canonicalInodes: ContiguousArray<UInt64>
-    /// Photo index by source path, to find a pick's photo again.
-    let photoBySource: [String: Int]
+    private(set) var count = 0
     /// The `picked/` folder's inode, if the tree has one.
-    let pickedInode: UInt64?
+    private(set) var pickedInode: UInt64?
+    private let inodes: InodeAllocator
 
     init(library: Library, inodes allocator: InodeAllocator) {
-        self = allocator.batch { inode in NodeTable(library: library, inode: inode) }
+        photos = library.photos
+        inodes = allocator
+        let (_, numbers) = allocator.batch { named, photo in
+            numberOfPhoto.reserveCapacity(library.photos.count)
+            for p in library.photos { numberOfPhoto.append(photo(p.relativePath)) }
+            add(library.root, inode: Self.rootInode, parent: Self.rootInode, name: "", named)
+        }
+        photoOfNumber = ContiguousArray(repeating: -1, count: numbers)
+        for (i, n) in numberOfPhoto.enumerated() { photoOfNumber[Int(n)] = Int32(i) }
     }
 
-    private init(library: Library, inode inodeFor: (UInt64, String) -> UInt64) {
-        var nodes = ContiguousArray<Node?>()
-        nodes.reserveCapacity(library.photos.count * 4 + 16)
-        var count = 0
-        func store(_ node: Node) {
-            let i = Int(node.inode)
-            if i >= nodes.count { nodes.append(contentsOf: repeatElement(nil, count: i - nodes.count + 1)) }
-            nodes[i] = node
-            count += 1
-        }
-        var canonical = ContiguousArray<UInt64>(repeating: 0, count: library.photos.count)
-        var pickedInode: UInt64?
-        func add(_ folder: VirtualFolder, name: String, inode: UInt64, parent: UInt64, inByDate: Bool) {
-            var children: [UInt64] = []
-            children.reserveCapacity(folder.children.count)
-            for child in folder.children {
-                let childInode = inodeFor(inode, child.name)
-                children.append(childInode)
-                switch child {
-                case .folder(let sub):
-                    let top = inode == Self.rootInode
-                    if top && child.name == LibraryViews.picked { pickedInode = childInode }
-                    add(sub, name: child.name, inode: childInode, parent: inode,
-                        inByDate: inByDate || (top && child.name == LibraryViews.byDate))
-                case .file(let name, let content, let mtime):
-                    if inByDate, case .original(let i) = content { canonical[i] = childInode }
-                    store(Node(inode: childInode, parent: inode, name: name, kind: .file(content), mtime: mtime))
-                }
+    private mutating func add(_ folder: VirtualFolder, inode: UInt64, parent: UInt64, name: String, _ named: (UInt64, String) -> UInt64) {
+        var childInodes = ContiguousArray<UInt64>()
+        switch folder.entries {
+        case .folders(let subfolders):
+            for sub in subfolders {
+                let child = named(inode, sub.name)
+                childInodes.append(child)
+                if inode == Self.rootInode && sub.name == LibraryViews.picked { pickedInode = child }
+                add(sub, inode: child, parent: inode, name: sub.name, named)
             }
-            store(Node(inode: inode, parent: parent, name: name, kind: .folder(folder, children: children), mtime: folder.mtime))
+        case .files(let files):
+            for file in files {
+                let child = named(inode, file.name)
+                childInodes.append(child)
+                controlFiles[child] = ControlFile(inode: child, parent: inode, name: file.name, content: file.content, mtime: folder.mtime)
+                count += 1
+            }
+        case .photos(let entries):
+            if folderOfPhoto[entries.slot].isEmpty {
+                folderOfPhoto[entries.slot] = ContiguousArray(repeating: UInt32.max, count: photos.count)
+            }
+            let index = UInt32(photoFolders.count)
+            for member in entries.members { folderOfPhoto[entries.slot][Int(member)] = index }
+            count += entries.count
         }
-        add(library.root, name: "", inode: Self.rootInode, parent: Self.rootInode, inByDate: false)
-        self.slots = nodes
-        self.count = count
-        self.canonicalInodes = canonical
-        self.pickedInode = pickedInode
-        var bySource: [String: Int] = [:]
-        for (i, p) in library.photos.enumerated() { bySource[p.relativePath] = i }
-        self.photoBySource = bySource
+        let node = Folder(inode: inode, parent: parent, name: name, folder: folder, childInodes: childInodes)
+        if case .photos = folder.entries { photoFolders.append(node) }
+        folders[inode] = node
+        count += 1
     }
 
-    subscript(inode: UInt64) -> Node? { inode < UInt64(slots.count) ? slots[Int(inode)] : nil }
+    subscript(inode: UInt64) -> Node? {
+        if let (photo, slot) = photoEntry(inode) {
+            let folder = photoFolders[Int(folderOfPhoto[slot][photo])]
+            guard case .photos(let entries) = folder.folder.entries else { return nil }
+            return Node(inode: inode, parent: folder.inode, name: entries.name(ofPhoto: photo),
+                        kind: .file(entries.content(ofPhoto: photo)), mtime: photos[photo].captureInstant)
+        }
+        if let f = folders[inode] { return Node(inode: inode, parent: f.parent, name: f.name, kind: .folder(f.folder), mtime: f.folder.mtime) }
+        if let c = controlFiles[inode] { return Node(inode: inode, parent: c.parent, name: c.name, kind: .file(c.content), mtime: c.mtime) }
+        return nil
+    }
+
+    /// The photo and slot an inode stands for, if it is a photo entry of this tree.
+    private func photoEntry(_ inode: UInt64) -> (photo: Int, slot: Int)? {
+        guard let (number, slot) = InodeAllocator.split(inode), number < photoOfNumber.count else { return nil }
+        let photo = Int(photoOfNumber[number])
+        guard photo >= 0, !folderOfPhoto[slot].isEmpty, folderOfPhoto[slot][photo] != UInt32.max else { return nil }
+        return (photo, slot)
+    }
+
+    /// The inode of a photo's entry in a slot.
+    func inode(ofPhoto i: Int, slot: Int) -> UInt64 { InodeAllocator.inode(number: numberOfPhoto[i], slot: slot) }
+
+    /// Where a photo's entry in a slot is: its folder's inode and its name.
+    func place(ofPhoto i: Int, slot: Int) -> (parent: UInt64, name: String)? {
+        guard !folderOfPhoto[slot].isEmpty, folderOfPhoto[slot][i] != UInt32.max else { return nil }
+        let folder = photoFolders[Int(folderOfPhoto[slot][i])]
+        guard case .photos(let entries) = folder.folder.entries else { return nil }
+        return (folder.inode, entries.name(ofPhoto: i))
+    }
+
+    /// The photo index a number stands for now.
+    func photo(number: UInt32) -> Int? {
+        Int(number) < photoOfNumber.count && photoOfNumber[Int(number)] >= 0 ? Int(photoOfNumber[Int(number)]) : nil
+    }
+
+    /// The photo whose original is at `path` (below the source root), if it is in this tree.
+    func photo(source path: String) -> Int? { inodes.photoNumber(source: path).flatMap(photo(number:)) }
+
+    /// The inode of the entry called `name` in a folder.
+    func childInode(of folder: Folder, named name: String) -> UInt64? {
+        guard let position = folder.folder.index(named: name) else { return nil }
+        if case .photos(let entries) = folder.folder.entries { return inode(ofPhoto: entries.photo(at: position), slot: entries.slot) }
+        return folder.childInodes[position]
+    }
+
+    /// The entry at a readdir position of a folder: its inode and name.
+    func child(of folder: Folder, at position: Int) -> (inode: UInt64, name: String) {
+        if case .photos(let entries) = folder.folder.entries {
+            let photo = entries.photo(at: position)
+            return (inode(ofPhoto: photo, slot: entries.slot), entries.name(ofPhoto: photo))
+        }
+        return (folder.childInodes[position], folder.folder.child(at: position).name)
+    }
 
     /// A node's path from the root (`by-date/2024/…/IMG_1.JPG`), built from the parent chain.
     func path(of inode: UInt64) -> String? {
@@ -126,7 +230,10 @@ struct NodeTable: Sendable {
 
     /// A photo's path in `by-date/`, or nil.
     func canonicalPath(ofPhoto i: Int) -> String? {
-        guard i < canonicalInodes.count, canonicalInodes[i] != 0 else { return nil }
-        return path(of: canonicalInodes[i])
+        guard i < numberOfPhoto.count, place(ofPhoto: i, slot: PhotoSlot.byDate) != nil else { return nil }
+        return path(of: inode(ofPhoto: i, slot: PhotoSlot.byDate))
     }
+
+    /// Slots that hold folders in this tree.
+    var usedSlots: [Int] { (0..<PhotoSlot.count).filter { !folderOfPhoto[$0].isEmpty } }
 }

@@ -9,29 +9,61 @@ public struct TreeChanges: Sendable {
 
     public var isEmpty: Bool { changedInodes.isEmpty && removedEntries.isEmpty }
 
-    /// Compares two snapshots node by node (inodes are stable per path, so equal paths compare).
-    static func between(_ old: (library: Library, table: NodeTable), _ new: (library: Library, table: NodeTable)) -> TreeChanges {
+    /// Compares two snapshots (inodes are stable, so the same inode is the same entry).
+    static func between(_ old: NodeTable, _ new: NodeTable) -> TreeChanges {
         var changes = TreeChanges()
-        for case let before? in old.table.slots {
-            let inode = before.inode
-            guard let after = new.table[inode] else { continue }
-            switch (before.kind, after.kind) {
-            case (.folder(let f0, let c0), .folder(let f1, let c1)):
-                if c0 != c1 || f0.mtime != f1.mtime {
-                    changes.changedInodes.append(inode)
-                    let kept = Set(c1)
-                    for (i, child) in c0.enumerated() where !kept.contains(child) {
-                        changes.removedEntries.append((inode, f0.children[i].name))
-                    }
+        var changed = Set<UInt64>()
+        func mark(_ inode: UInt64) { if changed.insert(inode).inserted { changes.changedInodes.append(inode) } }
+
+        // Folders whose time or listing changed; entries of folders of folders that went away.
+        for (inode, before) in old.folders {
+            guard let after = new.folders[inode] else { continue }
+            guard before.folder.mtime != after.folder.mtime || !sameListing(before, old, after, new) else { continue }
+            mark(inode)
+            let kept = Set(after.childInodes)
+            for (i, child) in before.childInodes.enumerated() where !kept.contains(child) {
+                changes.removedEntries.append((inode, before.folder.child(at: i).name))
+            }
+        }
+        for (inode, before) in old.controlFiles where new.controlFiles[inode]?.mtime != before.mtime { mark(inode) }
+
+        // Photo entries that moved, were renamed, went away or whose file changed.
+        let slots = old.usedSlots
+        for p0 in old.photos.indices {
+            let number = old.numberOfPhoto[p0]
+            let p1 = new.photo(number: number)
+            let fileChanged = p1.map {
+                new.photos[$0].identity != old.photos[p0].identity || new.photos[$0].captureInstant != old.photos[p0].captureInstant
+            } ?? true
+            for slot in slots {
+                guard let before = old.place(ofPhoto: p0, slot: slot) else { continue }
+                let inode = InodeAllocator.inode(number: number, slot: slot)
+                let after = p1.flatMap { new.place(ofPhoto: $0, slot: slot) }
+                if after?.parent != before.parent || after?.name != before.name {
+                    changes.removedEntries.append(before)
+                    mark(before.parent)
+                    if let after { mark(after.parent) }
+                    mark(inode)
+                } else if fileChanged {
+                    mark(inode)
                 }
-            case (.file(let a), .file(let b)):
-                let pa = a.photo.map { old.library.photos[$0].identity }
-                let pb = b.photo.map { new.library.photos[$0].identity }
-                if pa != pb || before.mtime != after.mtime { changes.changedInodes.append(inode) }
-            default:
-                changes.changedInodes.append(inode)
             }
         }
         return changes
+    }
+
+    /// Whether two versions of a folder list the same entries in the same order (names of
+    /// photo entries are compared photo by photo above).
+    private static func sameListing(_ a: NodeTable.Folder, _ old: NodeTable, _ b: NodeTable.Folder, _ new: NodeTable) -> Bool {
+        switch (a.folder.entries, b.folder.entries) {
+        case (.photos(let x), .photos(let y)):
+            guard x.count == y.count else { return false }
+            for k in 0..<x.count where old.numberOfPhoto[x.photo(at: k)] != new.numberOfPhoto[y.photo(at: k)] { return false }
+            return true
+        case (.photos, _), (_, .photos):
+            return false
+        default:
+            return a.childInodes == b.childInodes
+        }
     }
 }

@@ -24,7 +24,7 @@ enum MountCommand {
         let index = try openIndex(options, source: source)
         // Optionals, emptied once handed over: this frame lives as long as the mount, and must not
         // keep the first tree and the index rows alive beside the coordinator's own copies.
-        var (library, known): (Library?, [IndexedFile]?) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
+        var (library, known): (Library?, LibraryState?) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
                                                                    log: { Log.line($0) })
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks: PickStore

@@ -46,7 +46,7 @@ enum OptionTable {
     static let mountHelperNoise: Set<String> = ["defaults", "auto", "noauto", "user", "nouser", "users", "_netdev", "nofail"]
 
     /// The most thumbnail sizes one mount shows.
-    static let maxThumbnailBoxes = 8
+    static let maxThumbnailBoxes = ThumbnailBox.maxFolders
 
     static func addThumbnailBox(_ text: String, to options: inout MountOptions) throws(CLIError) {
         guard let box = ThumbnailBox(text) else {

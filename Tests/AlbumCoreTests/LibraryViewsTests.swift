@@ -54,4 +54,26 @@ final class LibraryViewsTests: XCTestCase {
         XCTAssertEqual(lib.root.mtime, Timestamp(seconds: 42))
         XCTAssertEqual(names(lib.root.child(named: "screenshots")), [])
     }
+
+    func testPhotoFoldersFindEveryNameAndStoreOnlyTheExceptions() {
+        // Same-named photos, a name with a slash-free but odd character, and plenty of others.
+        var photos = (0..<500).map { makePhoto("d\($0 % 7)/IMG_\($0 % 200).JPG", (2024, 1 + $0 % 12, 1 + $0 % 28, $0 % 24)) }
+        photos.append(makePhoto("z/Ünïcode name.jpg", (2023, 1, 1, 1)))
+        let lib = LibraryViews.build(photos: photos, thumbnailBoxes: [.default, ThumbnailBox(width: 64, height: 48)!], emptyMtime: Timestamp(seconds: 0))
+        guard case .folder(let flat)? = lib.root.child(named: "non-screenshots"), case .photos(let entries) = flat.entries else { return XCTFail() }
+        let names = flat.children.map(\.name)
+        XCTAssertEqual(Set(names).count, photos.count, "every name unique")
+        XCTAssertEqual(entries.renamed.count, photos.count - 201, "only names that differ from the photo's are stored")
+        for (position, name) in names.enumerated() {
+            XCTAssertEqual(flat.index(named: name), position, name)
+        }
+        XCTAssertNil(flat.index(named: "IMG_999.JPG"))
+        XCTAssertNil(flat.index(named: ""))
+        guard case .folder(let thumbs)? = lib.root.child(named: "thumbnails"),
+              case .folder(let big)? = thumbs.child(named: "200x200"), case .folder(let small)? = thumbs.child(named: "64x48") else { return XCTFail() }
+        XCTAssertEqual(big.children.map(\.name), small.children.map(\.name))
+        XCTAssertTrue(big.children.allSatisfy { $0.name.hasSuffix(".jpg") })
+        guard case .file(_, .thumbnail(_, let box), _)? = small.child(named: small.children[3].name) else { return XCTFail() }
+        XCTAssertEqual(box, ThumbnailBox(width: 64, height: 48))
+    }
 }

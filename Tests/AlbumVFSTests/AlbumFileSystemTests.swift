@@ -126,6 +126,47 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertNotEqual(ino("non-screenshots/c.jpg"), before)
     }
 
+    func testAPhotoThatMovesKeepsItsInodeAndTheKernelForgetsTheOldName() throws {
+        let day = 86_400 * 365 * 30
+        fs.update(LibraryViews.build(photos: [photo("x/a.jpg", seconds: Int64(day), size: 4), photo("y/a.jpg", seconds: Int64(day) + 10, size: 4)],
+                                     emptyMtime: Timestamp(seconds: 0)))
+        func dayFolder(_ seconds: Int) -> String {
+            let t = Timestamp(seconds: Int64(seconds)).local(offsetSeconds: 0)
+            return "by-date/\(t.yearString)/\(t.monthString)/\(t.dayString)"
+        }
+        let oldDay = dayFolder(day)
+        XCTAssertEqual(listing(oldDay).sorted(), ["a.jpg", "a~\(EntryNames.tag(for: "y/a.jpg")).jpg"].sorted())
+        let renamedBefore = ino(oldDay + "/a~\(EntryNames.tag(for: "y/a.jpg")).jpg")
+        let flatBefore = ino("non-screenshots/a.jpg")
+        let dayInode = ino(oldDay)
+        // x/a.jpg goes: y/a.jpg takes the plain name (same inode, new name) and moves a day on.
+        let changes = fs.update(LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 4)],
+                                                   emptyMtime: Timestamp(seconds: 0)))
+        let newDay = dayFolder(day + 86_400)
+        XCTAssertEqual(listing(newDay), ["a.jpg"])
+        XCTAssertEqual(ino(newDay + "/a.jpg"), renamedBefore, "a photo's by-date entry keeps its inode when it moves")
+        XCTAssertNotEqual(ino("non-screenshots/a.jpg"), flatBefore, "the plain name now shows another photo")
+        let removed = Set(changes.removedEntries.map { "\($0.parent)/\($0.name)" })
+        XCTAssertTrue(removed.contains("\(dayInode)/a.jpg"), "\(removed)")
+        XCTAssertTrue(removed.contains("\(dayInode)/a~\(EntryNames.tag(for: "y/a.jpg")).jpg"), "\(removed)")
+        XCTAssertTrue(changes.changedInodes.contains(ino("non-screenshots")))
+        XCTAssertTrue(changes.changedInodes.contains(renamedBefore))
+        // Unchanged tree: nothing to forget.
+        let same = LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 4)], emptyMtime: Timestamp(seconds: 0))
+        XCTAssertTrue(fs.update(same).isEmpty)
+        // A rewritten file (new size) at the same place: its inodes change, no entry goes away.
+        let rewritten = fs.update(LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 9)], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertTrue(rewritten.removedEntries.isEmpty)
+        XCTAssertEqual(Set(rewritten.changedInodes), [ino(newDay + "/a.jpg"), ino("non-screenshots/a.jpg")])
+        XCTAssertEqual(try fs.attributes(of: ino("non-screenshots/a.jpg")).get().size, 9)
+    }
+
+    func listing(_ path: String) -> [String] {
+        guard let h = try? fs.openDirectory(ino(path)).get() else { return [] }
+        defer { fs.releaseDirectory(h) }
+        return (try? fs.readDirectory(h, from: 0).get().map(\.name).filter { $0 != "." && $0 != ".." }) ?? []
+    }
+
     func testStatistics() {
         let s = fs.statistics()
         XCTAssertEqual(s.nameMax, 255)

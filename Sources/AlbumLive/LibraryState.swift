@@ -1,0 +1,71 @@
+import AlbumCore
+import AlbumMetadata
+
+/// What the mount knows about the library's files: each file's identity (to notice changes),
+/// each photo's decisions, each unreadable file's problem.
+///
+/// Evidence is not kept: it is needed once, to decide a photo, and the index has it on disk.
+public struct LibraryState: Sendable {
+    private(set) var files: [String: IndexedFile] = [:]
+    private(set) var photos = PhotoStore()
+    private(set) var fileProblems: [String: String] = [:]
+
+    public init() {}
+
+    public var photoCount: Int { photos.count }
+
+    /// Takes a file just read or loaded from the index: decides its photo, drops its evidence.
+    mutating func put(_ file: IndexedFile, scanner: LibraryScanner) {
+        let path = file.relativePath
+        var slim = file
+        if case .photo(let format, _) = file.kind { slim.kind = .slimPhoto(format) }
+        files[path] = slim
+        photos.set(path, scanner.photo(from: file))
+        switch file.kind {
+        case .problem(let message): fileProblems[path] = message
+        case .photo(_, let e) where !e.problems.isEmpty: fileProblems[path] = e.problems.joined(separator: "; ")
+        default: fileProblems[path] = nil
+        }
+    }
+
+    mutating func drop(_ path: String) {
+        files[path] = nil
+        photos.set(path, nil)
+        fileProblems[path] = nil
+    }
+
+    /// The photos (the array the views share) and every problem, sorted by path.
+    func report(folderProblems: [ScanProblem] = []) -> ScanReport {
+        let problems = (folderProblems + fileProblems.map { ScanProblem(relativePath: $0.key, message: $0.value) })
+            .sorted { $0.relativePath < $1.relativePath }
+        return ScanReport(photos: photos.photos, filesSeen: files.count, problems: problems)
+    }
+}
+
+/// The decided photos, by source path, kept as one dense array: the array the views are built
+/// from and share (no copy per publish), with a path → position map beside it. A removal moves
+/// the last photo into the hole, so the array never has gaps (views sort it anyway).
+struct PhotoStore: Sendable {
+    private(set) var photos: [Photo] = []
+    private var positions: [String: Int] = [:]
+
+    /// Sets or (with nil) removes the photo of a path.
+    mutating func set(_ path: String, _ photo: Photo?) {
+        switch (positions[path], photo) {
+        case (let i?, let photo?): photos[i] = photo
+        case (nil, let photo?):
+            positions[path] = photos.count
+            photos.append(photo)
+        case (let i?, nil):
+            positions[path] = nil
+            let last = photos.removeLast()
+            if i < photos.count {
+                photos[i] = last
+                positions[last.relativePath] = i
+            }
+        case (nil, nil): break
+        }
+    }
+
+    var count: Int { photos.count }
+}
