@@ -6,6 +6,12 @@ public enum EntryNames {
     /// A name that is safe as one path component: no `/` or NUL, not `.`/`..`, at most 255 bytes
     /// (cut on a character boundary, keeping the extension).
     public static func sanitise(_ raw: String) -> String {
+        // Nearly every name is fine as it is: one pass over the bytes says so.
+        let bytes = raw.utf8
+        if bytes.count <= maxBytes, !bytes.isEmpty, raw != ".", raw != "..",
+           !bytes.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) {
+            return raw
+        }
         var name = String(raw.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
         if name.isEmpty || name == "." || name == ".." { name = "_" + name }
         return bounded(name, maxBytes: maxBytes)
@@ -33,7 +39,7 @@ public enum EntryNames {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
         let ext = String(name[dot...])
         // An "extension" of 16 characters or more is part of the name, not a type.
-        guard ext.count <= 16, !ext.contains(" ") else { return (name, "") }
+        guard ext.count <= 16, !ext.utf8.contains(UInt8(ascii: " ")) else { return (name, "") }
         return (String(name[..<dot]), ext)
     }
 
@@ -56,10 +62,14 @@ public enum EntryNames {
     /// library always gives the same names, whatever order files were found in.
     public static func assign(_ wanted: [(name: String, sourcePath: String)]) -> [String] {
         var result = wanted.map { sanitise($0.name) }
+        // Each name taken so far (→ its first item), and the groups that want the same one,
+        // visited in name order so suffixes never depend on hashing order.
+        var taken = [String: Int](minimumCapacity: result.count)
         var groups: [String: [Int]] = [:]
-        for (i, name) in result.enumerated() { groups[name, default: []].append(i) }
-        var taken = Set(result)
-        for (name, members) in groups where members.count > 1 {
+        for (i, name) in result.enumerated() {
+            if let first = taken[name] { groups[name, default: [first]].append(i) } else { taken[name] = i }
+        }
+        for (name, members) in groups.sorted(by: { $0.key < $1.key }) {
             let ordered = members.sorted { wanted[$0].sourcePath < wanted[$1].sourcePath }
             let (stem, ext) = split(name)
             for i in ordered.dropFirst() {
@@ -69,15 +79,15 @@ public enum EntryNames {
                     candidate = bounded(stem, maxBytes: maxBytes - ext.utf8.count - digits - 1) + "~"
                         + tag(for: wanted[i].sourcePath, hexDigits: digits) + ext
                     digits += 2
-                } while taken.contains(candidate) && digits <= 16
+                } while taken[candidate] != nil && digits <= 16
                 var n = 2
                 let base = candidate
-                while taken.contains(candidate) {
+                while taken[candidate] != nil {
                     let (s, e) = split(base)
                     candidate = "\(s)-\(n)\(e)"
                     n += 1
                 }
-                taken.insert(candidate)
+                taken[candidate] = i
                 result[i] = candidate
             }
         }

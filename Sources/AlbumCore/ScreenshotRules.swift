@@ -40,7 +40,8 @@ public struct ScreenshotRules: Sendable {
     /// - Parameters:
     ///   - fileName: the source file's own name.
     ///   - folders: the folders between the library root and the file.
-    public func decide(_ e: PhotoEvidence, fileName: String, folders: [String]) -> ScreenshotDecision {
+    ///   Made only when the folder rule is reached (most photos are settled by their EXIF).
+    public func decide(_ e: PhotoEvidence, fileName: String, folders: @autoclosure () -> [String]) -> ScreenshotDecision {
         if let c = e.userComment, c.trimmedValue.caseInsensitiveEquals("Screenshot") {
             return .init(isScreenshot: true, reason: "exif:UserComment is Screenshot")
         }
@@ -60,7 +61,7 @@ public struct ScreenshotRules: Sendable {
         if let prefix = namePrefixes.first(where: { Self.name(fileName, startsWith: $0) }) {
             return .init(isScreenshot: true, reason: "name starts with \(prefix)")
         }
-        if let folder = folders.first(where: { f in folderNames.contains { f.caseInsensitiveEquals($0) } }) {
+        if let folder = folders().first(where: { f in folderNames.contains { f.caseInsensitiveEquals($0) } }) {
             return .init(isScreenshot: true, reason: "folder \(folder)")
         }
         return .init(isScreenshot: false, reason: "no screenshot signal")

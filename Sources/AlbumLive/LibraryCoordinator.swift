@@ -160,25 +160,29 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Batch by batch: into the index at once, then decided and slimmed, so the evidence of
             // a big first scan never piles up in memory (and a scan cut short keeps what it read).
             // Folders fill in as batches land.
+            // The next batch is read while this thread saves and merges the last one.
             var found = Set(survey.reused.lazy.map(\.relativePath))
             var lastPublish = Date()
-            let batch = 2000
-            var start = 0
-            while start < survey.toRead.count {
-                let slice = Array(survey.toRead[start..<min(survey.toRead.count, start + batch)])
-                let base = start
-                let read = scanner.read(slice) { [self] done, _ in
-                    statusBox.withLock { $0.progressDone = base + done }
-                    progress?(base + done, survey.toRead.count, false)
-                }
-                save(read, [])
-                for f in read {
-                    state.put(f, scanner: scanner)
+            let batches = stride(from: 0, to: survey.toRead.count, by: 2000).map { $0..<min(survey.toRead.count, $0 + 2000) }
+            let total = survey.toRead.count
+            let startRead = { [self, scanner] (range: Range<Int>) in
+                let items = Array(survey.toRead[range])
+                return Pending { scanner.readAndDecide(items) { [self] done, _ in
+                    statusBox.withLock { $0.progressDone = range.lowerBound + done }
+                    progress?(range.lowerBound + done, total, false)
+                } }
+            }
+            var next = batches.first.map(startRead)
+            for k in batches.indices {
+                let read = next!.wait()
+                next = k + 1 < batches.count ? startRead(batches[k + 1]) : nil
+                save(read.map(\.file), [])
+                for (f, photo) in read {
+                    state.put(f, photo: photo)
                     found.insert(f.relativePath)
                     closedAfterWrite.remove(f.relativePath)
                 }
-                start += batch
-                if start < survey.toRead.count && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
+                if next != nil && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
                     publish()
                     lastPublish = Date()
                 }
@@ -211,7 +215,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // heap back to the system so RSS reflects what the mount holds.
         _ = malloc_trim(0)
         if first {
-            log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s", report.photos.count, state.files.count, reads, seconds))
+            log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s (last tree build %.2f s)",
+                       report.photos.count, state.files.count, reads, seconds, publishSeconds))
         }
         // Files still being written: look again once they can have settled.
         if !deferred.isEmpty {
@@ -282,5 +287,24 @@ public final class LibraryCoordinator: @unchecked Sendable {
             flush()
             schedulePeriodicRescan()
         }
+    }
+}
+
+/// Work started on another thread whose result is collected later.
+final class Pending<T: Sendable>: @unchecked Sendable {
+    private var value: T?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> T) {
+        DispatchQueue.global().async { [self] in
+            value = work()
+            finished.signal()
+        }
+    }
+
+    /// Blocks until the work is done (once).
+    func wait() -> T {
+        finished.wait()
+        return value!
     }
 }

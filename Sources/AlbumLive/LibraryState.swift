@@ -16,11 +16,16 @@ public struct LibraryState: Sendable {
 
     /// Takes a file just read or loaded from the index: decides its photo, drops its evidence.
     mutating func put(_ file: IndexedFile, scanner: LibraryScanner) {
+        put(file, photo: scanner.photo(from: file))
+    }
+
+    /// Takes a file whose photo was decided already (on the reader threads).
+    mutating func put(_ file: IndexedFile, photo: Photo?) {
         let path = file.relativePath
         var slim = file
         if case .photo(let format, _) = file.kind { slim.kind = .slimPhoto(format) }
         files[path] = slim
-        photos.set(path, scanner.photo(from: file))
+        photos.set(path, photo)
         switch file.kind {
         case .problem(let message): fileProblems[path] = message
         case .photo(_, let e) where !e.problems.isEmpty: fileProblems[path] = e.problems.joined(separator: "; ")
