@@ -17,3 +17,11 @@ public func direntNameIsUTF8(_ entry: UnsafeMutablePointer<dirent>) -> Bool {
     let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
     return String(validatingCString: name) != nil
 }
+
+/// The type (`DT_REG`, `DT_DIR`, `DT_LNK`, `DT_UNKNOWN`…) and inode number in a `readdir`
+/// entry, read in place for the same reason as the name.
+public func direntTypeAndInode(_ entry: UnsafeMutablePointer<dirent>) -> (type: UInt8, inode: UInt64) {
+    let raw = UnsafeRawPointer(entry)
+    return (raw.load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self),
+            UInt64(raw.load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_ino)!, as: ino_t.self)))
+}

@@ -144,24 +144,29 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var deferred: [String] = []
         var folderProblems: [ScanProblem] = []
         var reads = 0
-        var indexFailed = false
-        func save(_ upserts: [IndexedFile], _ removals: [String]) {
-            guard let index, !indexFailed, !upserts.isEmpty || !removals.isEmpty else { return }
-            do { try index.save(upserts: upserts, removals: removals) } catch {
-                indexFailed = true
-                log("albumfs: warning: the index cannot be written: \(error)")
-            }
-        }
+        // The index is written on its own serial queue, in order, while reading and merging go on.
+        let writer = IndexWriter(index: index, log: log)
         for folder in folders {
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) })
-            for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
+            if !closedAfterWrite.isEmpty {
+                for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
+            }
             statusBox.withLock { $0.progressTotal = survey.toRead.count; $0.progressDone = 0 }
-            // Batch by batch: into the index at once, then decided and slimmed, so the evidence of
-            // a big first scan never piles up in memory (and a scan cut short keeps what it read).
-            // Folders fill in as batches land.
-            // The next batch is read while this thread saves and merges the last one.
-            var found = Set(survey.reused.lazy.map(\.relativePath))
+            // Everything below the folder is replaced by what the scan finds, except files still
+            // being written, which keep their last settled version until they settle. What may go
+            // is known before reading: known files neither reused nor deferred (none on a first
+            // scan or an unchanged remount), unless read again.
+            let prefix = folder.isEmpty ? "" : folder + "/"
+            var gone = Set<String>()
+            if state.files.count > survey.reused.count {
+                let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred)
+                gone = Set(state.files.keys.lazy.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) })
+            }
+            // Batch by batch: into the index, then decided and slimmed, so the evidence of a big
+            // first scan never piles up in memory (and a scan cut short keeps what it read). The
+            // next batch is read while this thread merges the last one; folders fill in as
+            // batches land.
             var lastPublish = Date()
             let batches = stride(from: 0, to: survey.toRead.count, by: 2000).map { $0..<min(survey.toRead.count, $0 + 2000) }
             let total = survey.toRead.count
@@ -176,11 +181,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
             for k in batches.indices {
                 let read = next!.wait()
                 next = k + 1 < batches.count ? startRead(batches[k + 1]) : nil
-                save(read.map(\.file), [])
+                writer.save(read.map(\.file))
                 for (f, photo) in read {
                     state.put(f, photo: photo)
-                    found.insert(f.relativePath)
-                    closedAfterWrite.remove(f.relativePath)
+                    if !gone.isEmpty { gone.remove(f.relativePath) }
+                    if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
                 }
                 if next != nil && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
                     publish()
@@ -189,17 +194,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
             }
             if !survey.toRead.isEmpty { progress?(survey.toRead.count, survey.toRead.count, true) }
             reads += survey.toRead.count
-            // Merge: everything below the folder is replaced by what the scan found, except files
-            // still being written, which keep their last settled version until they settle.
-            let prefix = folder.isEmpty ? "" : folder + "/"
-            let keep = Set(survey.deferred)
-            let gone = state.files.keys.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !found.contains($0) && !keep.contains($0) }
             for path in gone { state.drop(path) }
             removals += gone
             deferred += survey.deferred
             folderProblems += survey.folderProblems
         }
-        save([], removals)
+        writer.finish(removing: removals)
         let report = publish(folderProblems: folderProblems)
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in
@@ -306,5 +306,38 @@ final class Pending<T: Sendable>: @unchecked Sendable {
     func wait() -> T {
         finished.wait()
         return value!
+    }
+}
+
+/// Writes a scan's batches to the index on a serial queue of its own, in order; a failure is
+/// logged once and ends the writing for that scan (the next scan writes again).
+final class IndexWriter: @unchecked Sendable {
+    private let index: FileIndexStore?
+    private let queue = DispatchQueue(label: "albumfs.index-writer")
+    private let log: @Sendable (String) -> Void
+    // Touched only on `queue`.
+    private var failed = false
+
+    init(index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
+        self.index = index
+        self.log = log
+    }
+
+    func save(_ upserts: [IndexedFile]) {
+        guard index != nil, !upserts.isEmpty else { return }
+        queue.async { self.write(upserts, []) }
+    }
+
+    /// Writes the removals after every batch, and waits until all is written.
+    func finish(removing removals: [String]) {
+        queue.sync { if !removals.isEmpty { write([], removals) } }
+    }
+
+    private func write(_ upserts: [IndexedFile], _ removals: [String]) {
+        guard let index, !failed else { return }
+        do { try index.save(upserts: upserts, removals: removals) } catch {
+            failed = true
+            log("albumfs: warning: the index cannot be written: \(error)")
+        }
     }
 }

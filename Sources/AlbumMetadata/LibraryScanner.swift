@@ -133,7 +133,10 @@ public struct LibraryScanner: Sendable {
     public func survey(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
                        complete: Set<String> = [], onFolder: (String) -> Void = { _ in }) -> Survey {
         var folderProblems: [ScanProblem] = []
-        let found = walk(from: folder, &folderProblems, onFolder: onFolder)
+        // A file seen for the first time in a scan that does not wait for files to settle needs
+        // no stat from the walk: reading it fstat()s the open file anyway.
+        let found = walk(from: folder, &folderProblems, onFolder: onFolder,
+                         needsStat: { settledBefore != nil || previous[$0] != nil })
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [])
         survey.reused.reserveCapacity(found.count)
         for f in found {
@@ -229,11 +232,15 @@ public struct LibraryScanner: Sendable {
             return IndexedFile(relativePath: relativePath, identity: identity,
                                kind: likelyPhoto ? .problem("not a JPEG or PNG") : .ignored)
         } catch {
+            // A walk that did not stat the file has no size or mtime for it: ask now.
+            var identity = walked
+            var st = stat()
+            if identity.size < 0, lstat(path, &st) == 0 { identity = Self.identity(st) }
             // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
-            guard likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: walked, kind: .problem(error.description)) }
+            guard likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(error.description)) }
             var e = PhotoEvidence()
             e.problems.append("unreadable: " + error.description)
-            return IndexedFile(relativePath: relativePath, identity: walked, kind: .photo(guessed, e))
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(guessed, e))
         }
     }
 
@@ -264,7 +271,10 @@ public struct LibraryScanner: Sendable {
 
     /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)
     /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
-    func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in }) -> [Found] {
+    ///   - needsStat: whether a regular file (by relative path) must be stat'ed; when not, its
+    ///     `Found` has the device and inode only (size -1), as `readdir` gives them.
+    func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in },
+              needsStat: (String) -> Bool = { _ in true }) -> [Found] {
         var files: [Found] = []
         var seenFolders = Set<FileKey>()
         var seenFiles = Set<FileKey>()
@@ -281,7 +291,8 @@ public struct LibraryScanner: Sendable {
                 continue
             }
             defer { closedir(dir) }
-            guard let (names, notUTF8) = listNames(dir) else {
+            var folderStat = stat()
+            guard fstat(dirfd(dir), &folderStat) == 0, let (entries, notUTF8) = listEntries(dir) else {
                 problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
                                             message: "cannot list folder: " + String(cString: strerror(errno))))
                 continue
@@ -291,10 +302,18 @@ public struct LibraryScanner: Sendable {
                                             message: "the name is not valid UTF-8; skipped (rename it to show it)"))
             }
             var subfolders: [String] = []
-            for name in names.sorted() {
-                if name.hasPrefix(".") || Self.skippedNames.contains(name) { continue }
+            for (name, type, inode) in entries.sorted(by: { $0.name < $1.name }) {
+                if name.hasPrefix(".") || Self.skippedNames.contains(name) || type == DT_LNK { continue }
                 let rel = folder.isEmpty ? name : folder + "/" + name
                 if let excluded, root + "/" + rel == excluded { continue }
+                if type == DT_REG && !needsStat(rel) {
+                    let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
+                    if seenFiles.insert(key).inserted {
+                        files.append(Found(path: rel, identity: FileIdentity(device: key.device, inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
+                                           changed: Timestamp(seconds: 0)))
+                    }
+                    continue
+                }
                 var st = stat()
                 // Relative to the open folder: no path walk from `/` for every file.
                 guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // vanished while walking
@@ -322,22 +341,27 @@ public struct LibraryScanner: Sendable {
     struct FileKey: Hashable {
         let device: UInt64
         let inode: UInt64
+        init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
         init(_ st: stat) {
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
         }
     }
 
-    /// The entry names of an open folder (`readdir`), or nil with errno set. Names that are not
+    /// The entries of an open folder (`readdir`: name, `d_type`, `d_ino`), or nil with errno set. Names that are not
     /// valid UTF-8 come back apart (shown with replacement characters), to be reported.
-    func listNames(_ dir: OpaquePointer) -> (names: [String], notUTF8: [String])? {
-        var names: [String] = []
+    func listEntries(_ dir: OpaquePointer) -> (entries: [(name: String, type: UInt8, inode: UInt64)], notUTF8: [String])? {
+        var names: [(name: String, type: UInt8, inode: UInt64)] = []
         var bad: [String] = []
         errno = 0
         while let entry = readdir(dir) {
             let name = direntName(entry)
             if name == "." || name == ".." { continue }
-            if direntNameIsUTF8(entry) { names.append(name) } else { bad.append(name) }
+            let (type, inode) = direntTypeAndInode(entry)
+            if direntNameIsUTF8(entry) { names.append((name, type, inode)) } else { bad.append(name) }
         }
         // readdir answers NULL at the end and on an error; only an error sets errno.
         return errno == 0 ? (names, bad) : nil

@@ -60,4 +60,29 @@ final class LibraryScannerTests: XCTestCase {
         let partial = LibraryScanner(root: folder, rules: rules).scan(under: "a/b", previous: [:])
         XCTAssertEqual(partial.files.map(\.relativePath), ["a/b/p.jpg"])
     }
+
+    func testAFirstScanStatsNothingTwiceAndStillGetsEveryIdentity() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-nostat-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder + "/d", withIntermediateDirectories: true)
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/d/p.jpg", contents: jpeg))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/d/q.jpg", contents: jpeg))
+        XCTAssertEqual(link(folder + "/d/p.jpg", folder + "/d/hard.jpg"), 0)
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        // Nothing known, nothing to settle: the walk takes names and inodes from readdir alone.
+        let survey = scanner.survey(previous: [:])
+        XCTAssertEqual(survey.toRead.map(\.path), ["d/hard.jpg", "d/q.jpg"], "a hard link is one file (its first name)")
+        XCTAssertTrue(survey.toRead.allSatisfy { $0.identity.size == -1 })
+        let read = scanner.read(survey.toRead)
+        var st = stat()
+        XCTAssertEqual(stat(folder + "/d/q.jpg", &st), 0)
+        XCTAssertEqual(read.first { $0.relativePath == "d/q.jpg" }?.identity, LibraryScanner.identity(st), "the read fills in the identity")
+        // Known files are stat'ed, so an unchanged one is reused without a read.
+        let again = scanner.survey(previous: Dictionary(uniqueKeysWithValues: read.map { ($0.relativePath, $0) }))
+        XCTAssertEqual(again.toRead.count, 0)
+        XCTAssertEqual(again.reused.count, 2)
+        // (An unreadable file's real size and mtime: MountTests' ReadErrorTests, run without root's caps.)
+    }
 }
