@@ -177,6 +177,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                     progress?(range.lowerBound + done, total, false)
                 } }
             }
+            let readStarted = Date()
             var next = batches.first.map(startRead)
             for k in batches.indices {
                 let read = next!.wait()
@@ -187,7 +188,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
                     if !gone.isEmpty { gone.remove(f.relativePath) }
                     if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
                 }
-                if next != nil && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
+                // Folders fill in during a long scan; a tree build just before the scan's own
+                // last one would only delay it.
+                let perBatch = Date().timeIntervalSince(readStarted) / Double(k + 1)
+                let finishingSoon = perBatch * Double(batches.count - k - 1) < 1
+                if next != nil && !finishingSoon && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
                     publish()
                     lastPublish = Date()
                 }
