@@ -177,6 +177,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                     progress?(range.lowerBound + done, total, false)
                 } }
             }
+            state.reserve(more: survey.toRead.count)
             let readStarted = Date()
             var next = batches.first.map(startRead)
             for k in batches.indices {

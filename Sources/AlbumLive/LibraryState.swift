@@ -29,8 +29,16 @@ public struct LibraryState: Sendable {
         switch file.kind {
         case .problem(let message): fileProblems[path] = message
         case .photo(_, let e) where !e.problems.isEmpty: fileProblems[path] = e.problems.joined(separator: "; ")
-        default: fileProblems[path] = nil
+        default: if !fileProblems.isEmpty { fileProblems[path] = nil }
         }
+    }
+
+    /// Room for `count` more files, so a big scan does not rehash the maps as they grow.
+    mutating func reserve(more count: Int) {
+        // (Reserving makes the photo array unique: with nothing to add, that would be a copy.)
+        guard count > 0 else { return }
+        files.reserveCapacity(files.count + count)
+        photos.reserveCapacity(photos.count + count)
     }
 
     mutating func drop(_ path: String) {
@@ -73,4 +81,9 @@ struct PhotoStore: Sendable {
     }
 
     var count: Int { photos.count }
+
+    mutating func reserveCapacity(_ n: Int) {
+        photos.reserveCapacity(n)
+        positions.reserveCapacity(n)
+    }
 }

@@ -168,6 +168,8 @@ public struct LibraryScanner: Sendable {
     private func parallelRead<T>(_ items: [(path: String, identity: FileIdentity)], progress: (@Sendable (Int, Int) -> Void)?,
                                  _ transform: @escaping @Sendable (IndexedFile) -> T) -> [T] {
         var results = [T?](repeating: nil, count: items.count)
+        let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if rootFD >= 0 { close(rootFD) } }
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
         // per core keep the device's queue full (measured: 100,000 cold files 9.5 s → see bench).
@@ -186,7 +188,7 @@ public struct LibraryScanner: Sendable {
                         let start = end - chunk
                         guard start < items.count else { break }
                         let range = start..<min(items.count, end)
-                        for i in range { out[i] = transform(examine(items[i].path, identity: items[i].identity)) }
+                        for i in range { out[i] = transform(examine(items[i].path, identity: items[i].identity, rootFD: rootFD)) }
                         progress?(done.add(range.count), items.count)
                     }
                     group.leave()
@@ -209,14 +211,17 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Reads one file's header: a photo with its evidence, an ignored file, or a problem.
-    func examine(_ relativePath: String, identity walked: FileIdentity) -> IndexedFile {
+    /// - Parameter rootFD: the library folder, open: files are opened relative to it (no path
+    ///   walk from `/` per file); -1 opens by absolute path.
+    func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile {
         let path = root + "/" + relativePath
-        let name = relativePath.split(separator: "/").last.map(String.init) ?? relativePath
-        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        let likelyPhoto = name.contains(".") && Self.photoExtensions.contains(ext)
+        let name = relativePath.lastIndex(of: "/").map { relativePath[relativePath.index(after: $0)...] } ?? Substring(relativePath)
+        let dot = name.lastIndex(of: ".")
+        let ext = dot.map { name[name.index(after: $0)...].lowercased() } ?? ""
+        let likelyPhoto = dot != nil && Self.photoExtensions.contains(ext)
         let guessed: ImageFormat = ext == "png" ? .png : .jpeg
         do {
-            let file = try SourceFile(path: path)
+            let file = try rootFD >= 0 ? SourceFile(relativePath: relativePath, in: rootFD) : SourceFile(path: path)
             let st = try file.status()
             let identity = Self.identity(st)
             guard (st.st_mode & S_IFMT) == S_IFREG else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .ignored) }
