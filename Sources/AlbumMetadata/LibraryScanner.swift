@@ -225,7 +225,7 @@ public struct LibraryScanner: Sendable {
             let st = try file.status()
             let identity = Self.identity(st)
             guard (st.st_mode & S_IFMT) == S_IFREG else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .ignored) }
-            if let meta = try MetadataReader.read(file) {
+            if let meta = try MetadataReader.read(file, size: Int64(st.st_size)) {
                 return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence))
             }
             // Too short to hold a signature: a damaged photo if its name says so.

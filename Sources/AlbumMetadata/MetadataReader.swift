@@ -11,9 +11,12 @@ public struct FileMetadata: Sendable {
 public enum MetadataReader {
     /// Nil when the file is not a JPEG or PNG (including empty files shorter than a signature).
     /// A photo whose metadata is damaged is still returned, with `evidence.problems` saying why.
-    public static func read(_ file: SourceFile) throws(Errno) -> FileMetadata? {
+    /// - Parameter size: the file's size when known (`fstat`): a smaller file is read whole
+    ///   into a buffer of its size, not into a fresh 64 KiB one (page faults for every file).
+    public static func read(_ file: SourceFile, size: Int64? = nil) throws(Errno) -> FileMetadata? {
         // The first read covers the whole header of most phone JPEGs (EXIF ≤ 64 KiB) in one call.
-        let first = try file.read(at: 0, count: 64 << 10)
+        let block = 64 << 10
+        let first = try file.read(at: 0, count: size.map { Int(min(Int64(block), max($0, Int64(FormatSniffer.headerLength)))) } ?? block)
         guard let format = FormatSniffer.sniff(first) else { return nil }
         let reader = CachedReader(file: file, first: first)
         var e = PhotoEvidence()

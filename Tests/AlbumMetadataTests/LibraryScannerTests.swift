@@ -85,4 +85,20 @@ final class LibraryScannerTests: XCTestCase {
         XCTAssertEqual(again.reused.count, 2)
         // (An unreadable file's real size and mtime: MountTests' ReadErrorTests, run without root's caps.)
     }
+
+    func testScanningLeavesAccessTimesAlone() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-atime-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/p.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
+        // atime before mtime: exactly when relatime would update it on the next read.
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        XCTAssertEqual(scanner.scan().photos.count, 1)
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0)
+        XCTAssertEqual(st.st_atim.tv_sec, 1_000_000_000, "the scan must not write the source's access time")
+    }
 }
