@@ -163,42 +163,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred)
                 gone = Set(state.files.keys.lazy.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) })
             }
-            // Batch by batch: into the index, then decided and slimmed, so the evidence of a big
-            // first scan never piles up in memory (and a scan cut short keeps what it read). The
-            // next batch is read while this thread merges the last one; folders fill in as
-            // batches land.
-            var lastPublish = Date()
-            let batches = stride(from: 0, to: survey.toRead.count, by: 2000).map { $0..<min(survey.toRead.count, $0 + 2000) }
-            let total = survey.toRead.count
-            let startRead = { [self, scanner] (range: Range<Int>) in
-                let items = Array(survey.toRead[range])
-                return Pending { scanner.readAndDecide(items) { [self] done, _ in
-                    statusBox.withLock { $0.progressDone = range.lowerBound + done }
-                    progress?(range.lowerBound + done, total, false)
-                } }
-            }
-            state.reserve(more: survey.toRead.count)
-            let readStarted = Date()
-            var next = batches.first.map(startRead)
-            for k in batches.indices {
-                let read = next!.wait()
-                next = k + 1 < batches.count ? startRead(batches[k + 1]) : nil
-                writer.save(read.map(\.file))
-                for (f, photo) in read {
-                    state.put(f, photo: photo)
-                    if !gone.isEmpty { gone.remove(f.relativePath) }
-                    if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
-                }
-                // Folders fill in during a long scan; a tree build just before the scan's own
-                // last one would only delay it.
-                let perBatch = Date().timeIntervalSince(readStarted) / Double(k + 1)
-                let finishingSoon = perBatch * Double(batches.count - k - 1) < 1
-                if next != nil && !finishingSoon && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
-                    publish()
-                    lastPublish = Date()
-                }
-            }
-            if !survey.toRead.isEmpty { progress?(survey.toRead.count, survey.toRead.count, true) }
+            readInBatches(survey.toRead, writer: writer, gone: &gone)
             reads += survey.toRead.count
             for path in gone { state.drop(path) }
             removals += gone
@@ -232,6 +197,44 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 flush()
             }
         }
+    }
+
+    /// Reads, decides and merges files batch by batch: each batch goes to the index writer, then
+    /// into the state slimmed of its evidence, so a big first scan never holds every file's
+    /// evidence (and a scan cut short keeps what it read). The next batch is read while this
+    /// thread merges the last one; folders fill in as batches land.
+    /// - Parameter gone: known files that may have vanished; a file read again is not gone.
+    private func readInBatches(_ toRead: [(path: String, identity: FileIdentity)], writer: IndexWriter, gone: inout Set<String>) {
+        var lastPublish = Date()
+        let batches = stride(from: 0, to: toRead.count, by: 2000).map { $0..<min(toRead.count, $0 + 2000) }
+        let startRead = { [self, scanner] (range: Range<Int>) in
+            let items = Array(toRead[range])
+            return Pending { scanner.readAndDecide(items) { [self] done, _ in
+                statusBox.withLock { $0.progressDone = range.lowerBound + done }
+                progress?(range.lowerBound + done, toRead.count, false)
+            } }
+        }
+        state.reserve(more: toRead.count)
+        let started = Date()
+        var next = batches.first.map(startRead)
+        for k in batches.indices {
+            let read = next!.wait()
+            next = k + 1 < batches.count ? startRead(batches[k + 1]) : nil
+            writer.save(read.map(\.file))
+            for (f, photo) in read {
+                state.put(f, photo: photo)
+                if !gone.isEmpty { gone.remove(f.relativePath) }
+                if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
+            }
+            // A tree build just before the scan's own last one would only delay it.
+            let perBatch = Date().timeIntervalSince(started) / Double(k + 1)
+            let finishingSoon = perBatch * Double(batches.count - k - 1) < 1
+            if next != nil && !finishingSoon && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
+                publish()
+                lastPublish = Date()
+            }
+        }
+        if !toRead.isEmpty { progress?(toRead.count, toRead.count, true) }
     }
 
     /// Rebuilds the views from the current photos and swaps them into the filesystem.
@@ -292,58 +295,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
             dirty.insert("")
             flush()
             schedulePeriodicRescan()
-        }
-    }
-}
-
-/// Work started on another thread whose result is collected later.
-final class Pending<T: Sendable>: @unchecked Sendable {
-    private var value: T?
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ work: @escaping @Sendable () -> T) {
-        DispatchQueue.global().async { [self] in
-            value = work()
-            finished.signal()
-        }
-    }
-
-    /// Blocks until the work is done (once).
-    func wait() -> T {
-        finished.wait()
-        return value!
-    }
-}
-
-/// Writes a scan's batches to the index on a serial queue of its own, in order; a failure is
-/// logged once and ends the writing for that scan (the next scan writes again).
-final class IndexWriter: @unchecked Sendable {
-    private let index: FileIndexStore?
-    private let queue = DispatchQueue(label: "albumfs.index-writer")
-    private let log: @Sendable (String) -> Void
-    // Touched only on `queue`.
-    private var failed = false
-
-    init(index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
-        self.index = index
-        self.log = log
-    }
-
-    func save(_ upserts: [IndexedFile]) {
-        guard index != nil, !upserts.isEmpty else { return }
-        queue.async { self.write(upserts, []) }
-    }
-
-    /// Writes the removals after every batch, and waits until all is written.
-    func finish(removing removals: [String]) {
-        queue.sync { if !removals.isEmpty { write([], removals) } }
-    }
-
-    private func write(_ upserts: [IndexedFile], _ removals: [String]) {
-        guard let index, !failed else { return }
-        do { try index.save(upserts: upserts, removals: removals) } catch {
-            failed = true
-            log("albumfs: warning: the index cannot be written: \(error)")
         }
     }
 }
