@@ -52,6 +52,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let fs: AlbumFileSystem
     private let options: Options
     private let queue = DispatchQueue(label: "albumfs.library")
+    /// Header reads, one batch at a time (each batch uses every reader thread).
+    private let readQueue = DispatchQueue(label: "albumfs.reads")
     private let log: @Sendable (String) -> Void
     private let progress: (@Sendable (Int, Int, Bool) -> Void)?
     private let invalidate: Mutex<(@Sendable (TreeChanges) -> Void)?> = Mutex(nil)
@@ -147,26 +149,44 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
         for folder in folders {
+            // Nothing known before the scan (a first mount): nothing can have vanished, and the
+            // paths read need no tracking.
+            let trackReads = !state.files.isEmpty
+            // Batches are read back to back, from the moment the walk has found 2,000 files to
+            // read, on a serial queue (each batch uses every reader thread).
+            var pending: [Pending<[(file: IndexedFile, photo: Photo?)]>] = []
+            var handedOff = 0
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
-                                        onFolder: { [watcher] in watcher?.watch($0) })
+                                        onFolder: { [watcher] in watcher?.watch($0) },
+                                        batches: (2000, { [self, scanner, readQueue] slice in
+                let items = Array(slice)
+                let base = handedOff
+                handedOff += items.count
+                statusBox.withLock { $0.progressTotal = handedOff }
+                pending.append(Pending(on: readQueue) { scanner.readAndDecide(items) { [self] done, _ in
+                    // The total grows while the walk goes on.
+                    let total = statusBox.withLock { s in s.progressDone = base + done; return s.progressTotal }
+                    progress?(base + done, total, false)
+                } })
+            }))
             if !closedAfterWrite.isEmpty {
                 for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
             }
-            statusBox.withLock { $0.progressTotal = survey.toRead.count; $0.progressDone = 0 }
-            // Everything below the folder is replaced by what the scan finds, except files still
-            // being written, which keep their last settled version until they settle. What may go
-            // is known before reading: known files neither reused nor deferred (none on a first
-            // scan or an unchanged remount), unless read again.
-            let prefix = folder.isEmpty ? "" : folder + "/"
-            var gone = Set<String>()
-            if state.files.count > survey.reused.count {
-                let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred)
-                gone = Set(state.files.keys.lazy.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) })
-            }
-            readInBatches(survey.toRead, writer: writer, gone: &gone)
+            statusBox.withLock { $0.progressTotal = survey.toRead.count }
+            let readPaths = merge(pending, total: survey.toRead.count, writer: writer, trackReads: trackReads)
             reads += survey.toRead.count
-            for path in gone { state.drop(path) }
-            removals += gone
+            // Everything below the folder is replaced by what the scan found, except files still
+            // being written, which keep their last settled version until they settle.
+            let deferredKnown = survey.deferred.filter { state.files[$0] != nil }.count
+            let nothingGone = !trackReads
+                || (folder.isEmpty && state.files.count == survey.reused.count + survey.toRead.count + deferredKnown)
+            if !nothingGone {
+                let prefix = folder.isEmpty ? "" : folder + "/"
+                let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred).union(readPaths)
+                let gone = state.files.keys.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) }
+                for path in gone { state.drop(path) }
+                removals += gone
+            }
             deferred += survey.deferred
             folderProblems += survey.folderProblems
         }
@@ -199,42 +219,34 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Reads, decides and merges files batch by batch: each batch goes to the index writer, then
-    /// into the state slimmed of its evidence, so a big first scan never holds every file's
-    /// evidence (and a scan cut short keeps what it read). The next batch is read while this
-    /// thread merges the last one; folders fill in as batches land.
-    /// - Parameter gone: known files that may have vanished; a file read again is not gone.
-    private func readInBatches(_ toRead: [(path: String, identity: FileIdentity)], writer: IndexWriter, gone: inout Set<String>) {
+    /// Merges read batches in order as they complete: each goes to the index writer, then into
+    /// the state slimmed of its evidence, so a big first scan never holds every file's evidence
+    /// (and a scan cut short keeps what it read). Folders fill in as batches land.
+    /// - Returns: the paths read, when `trackReads` (to tell which known files are gone).
+    private func merge(_ batches: [Pending<[(file: IndexedFile, photo: Photo?)]>], total: Int, writer: IndexWriter,
+                       trackReads: Bool) -> Set<String> {
+        var readPaths = Set<String>()
         var lastPublish = Date()
-        let batches = stride(from: 0, to: toRead.count, by: 2000).map { $0..<min(toRead.count, $0 + 2000) }
-        let startRead = { [self, scanner] (range: Range<Int>) in
-            let items = Array(toRead[range])
-            return Pending { scanner.readAndDecide(items) { [self] done, _ in
-                statusBox.withLock { $0.progressDone = range.lowerBound + done }
-                progress?(range.lowerBound + done, toRead.count, false)
-            } }
-        }
-        state.reserve(more: toRead.count)
         let started = Date()
-        var next = batches.first.map(startRead)
-        for k in batches.indices {
-            let read = next!.wait()
-            next = k + 1 < batches.count ? startRead(batches[k + 1]) : nil
+        state.reserve(more: total)
+        for (k, batch) in batches.enumerated() {
+            let read = batch.wait()
             writer.save(read.map(\.file))
             for (f, photo) in read {
                 state.put(f, photo: photo)
-                if !gone.isEmpty { gone.remove(f.relativePath) }
+                if trackReads { readPaths.insert(f.relativePath) }
                 if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
             }
             // A tree build just before the scan's own last one would only delay it.
             let perBatch = Date().timeIntervalSince(started) / Double(k + 1)
             let finishingSoon = perBatch * Double(batches.count - k - 1) < 1
-            if next != nil && !finishingSoon && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
+            if k + 1 < batches.count && !finishingSoon && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
                 publish()
                 lastPublish = Date()
             }
         }
-        if !toRead.isEmpty { progress?(toRead.count, toRead.count, true) }
+        if total > 0 { progress?(total, total, true) }
+        return readPaths
     }
 
     /// Rebuilds the views from the current photos and swaps them into the filesystem.

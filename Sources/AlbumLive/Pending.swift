@@ -5,8 +5,9 @@ final class Pending<T: Sendable>: @unchecked Sendable {
     private var value: T?
     private let finished = DispatchSemaphore(value: 0)
 
-    init(_ work: @escaping @Sendable () -> T) {
-        DispatchQueue.global().async { [self] in
+    /// Starts `work` on `queue` (a serial queue runs such works one after another, in order).
+    init(on queue: DispatchQueue = .global(), _ work: @escaping @Sendable () -> T) {
+        queue.async { [self] in
             value = work()
             finished.signal()
         }

@@ -131,23 +131,28 @@ public struct LibraryScanner: Sendable {
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
     public func survey(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
-                       complete: Set<String> = [], onFolder: (String) -> Void = { _ in }) -> Survey {
+                       complete: Set<String> = [], onFolder: (String) -> Void = { _ in },
+                       batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         var folderProblems: [ScanProblem] = []
+        var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [])
+        var handedOff = 0
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk: reading it fstat()s the open file anyway.
-        let found = walk(from: folder, &folderProblems, onFolder: onFolder,
-                         needsStat: { settledBefore != nil || previous[$0] != nil })
-        var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [])
-        survey.reused.reserveCapacity(found.count)
-        for f in found {
+        walk(from: folder, &folderProblems, onFolder: onFolder, needsStat: { settledBefore != nil || previous[$0] != nil }) { f in
             if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
             } else if let old = previous[f.path], old.identity == f.identity {
                 survey.reused.append(old)
             } else {
                 survey.toRead.append((f.path, f.identity))
+                // Reading can start while the walk goes on.
+                if let batches, survey.toRead.count - handedOff >= batches.size {
+                    batches.handOff(survey.toRead[handedOff...])
+                    handedOff = survey.toRead.count
+                }
             }
         }
+        if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
         survey.folderProblems = folderProblems
         return survey
     }
@@ -278,13 +283,13 @@ public struct LibraryScanner: Sendable {
     /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
     ///   - needsStat: whether a regular file (by relative path) must be stat'ed; when not, its
     ///     `Found` has the device and inode only (size -1), as `readdir` gives them.
+    ///   - visit: each regular file, in walk order, as soon as it is found.
     func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in },
-              needsStat: (String) -> Bool = { _ in true }) -> [Found] {
-        var files: [Found] = []
+              needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
         var seenFolders = Set<FileKey>()
         var seenFiles = Set<FileKey>()
         var rootStat = stat()
-        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else { return [] }
+        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else { return }
         seenFolders.insert(FileKey(rootStat))
         var pending: [String] = [start]
         while let folder = pending.popLast() {
@@ -314,7 +319,7 @@ public struct LibraryScanner: Sendable {
                 if type == DT_REG && !needsStat(rel) {
                     let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
                     if seenFiles.insert(key).inserted {
-                        files.append(Found(path: rel, identity: FileIdentity(device: key.device, inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
+                        visit(Found(path: rel, identity: FileIdentity(device: key.device, inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
                                            changed: Timestamp(seconds: 0)))
                     }
                     continue
@@ -331,7 +336,7 @@ public struct LibraryScanner: Sendable {
                     if seenFolders.insert(FileKey(st)).inserted { subfolders.append(rel) }
                 case S_IFREG:
                     if seenFiles.insert(FileKey(st)).inserted {
-                        files.append(Found(path: rel, identity: Self.identity(st),
+                        visit(Found(path: rel, identity: Self.identity(st),
                                            changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
                     }
                 default:
@@ -340,7 +345,6 @@ public struct LibraryScanner: Sendable {
             }
             pending.append(contentsOf: subfolders.reversed())
         }
-        return files
     }
 
     struct FileKey: Hashable {

@@ -101,4 +101,23 @@ final class LibraryScannerTests: XCTestCase {
         XCTAssertEqual(stat(path, &st), 0)
         XCTAssertEqual(st.st_atim.tv_sec, 1_000_000_000, "the scan must not write the source's access time")
     }
+
+    func testTheSurveyHandsOffEveryFileToReadOnceInOrderWhileWalking() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-handoff-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fm = FileManager.default
+        for sub in ["a", "b"] { try fm.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let paths = (0..<4).map { "a/\($0).jpg" } + (0..<3).map { "b/\($0).jpg" }
+        for p in paths { XCTAssertTrue(fm.createFile(atPath: folder + "/" + p, contents: jpeg)) }
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let known = scanner.read([("a/0.jpg", FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0)))])
+        var handed: [[String]] = []
+        let survey = scanner.survey(previous: Dictionary(uniqueKeysWithValues: known.map { ($0.relativePath, $0) }),
+                                    batches: (3, { handed.append($0.map(\.path)) }))
+        XCTAssertEqual(survey.reused.map(\.relativePath), ["a/0.jpg"], "a known, unchanged file is not read again")
+        XCTAssertEqual(handed.map(\.count), [3, 3], "full batches as the walk goes, then the rest")
+        XCTAssertEqual(handed.flatMap { $0 }, survey.toRead.map(\.path))
+        XCTAssertEqual(Set(handed.flatMap { $0 }), Set(paths.dropFirst()))
+    }
 }
