@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Builds the virtual folders at the mount root from a list of photos.
 ///
 /// Pure: the same photos always give the same tree, names and order.
@@ -34,12 +36,18 @@ public enum LibraryViews {
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
-        var top: [VirtualFolder] = [
-            byDateView(photos, order, emptyMtime),
-            flatFolder(screenshots, photos, shots, emptyMtime),
-            flatFolder(nonScreenshots, photos, others, emptyMtime),
-        ]
-        if !boxes.isEmpty { top.append(thumbnailsView(photos, order, boxes, emptyMtime)) }
+        // The views are independent, so they are built side by side (each names every photo).
+        let builders: [@Sendable () -> VirtualFolder] = [
+            { byDateView(photos, order, emptyMtime) },
+            { flatFolder(screenshots, photos, shots, emptyMtime) },
+            { flatFolder(nonScreenshots, photos, others, emptyMtime) },
+        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order, boxes, emptyMtime) }])
+        var built = [VirtualFolder?](repeating: nil, count: builders.count)
+        built.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: builders.count) { out[$0] = builders[$0]() }
+        }
+        var top = built.map { $0! }
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime))
@@ -68,11 +76,17 @@ public enum LibraryViews {
     static func byDateView(_ photos: [Photo], _ order: [Int], _ emptyMtime: Timestamp) -> VirtualFolder {
         // Group by the written date; folder order is by name (newest first), which can differ from
         // instant order only for photos taken in different zones (docs/rules.md).
-        var byDay: [String: [Int]] = [:]
-        for i in order { byDay[photos[i].capture.time.local.dayString, default: []].append(i) }
+        // Keyed by yyyymmdd as a number: a day string per photo was most of this view's time.
+        var byDay: [Int: [Int]] = [:]
+        for i in order {
+            let d = photos[i].capture.time.local
+            byDay[d.year * 10_000 + d.month * 100 + d.day, default: []].append(i)
+        }
         var months: [(name: String, days: [VirtualFolder])] = []
-        for day in byDay.keys.sorted(by: >) {
-            let folder = flatFolder(day, photos, byDay[day]!, emptyMtime, slot: PhotoSlot.byDate)
+        for key in byDay.keys.sorted(by: >) {
+            let members = byDay[key]!
+            let day = photos[members[0]].capture.time.local.dayString
+            let folder = flatFolder(day, photos, members, emptyMtime, slot: PhotoSlot.byDate)
             let month = String(day.prefix(7))
             if months.last?.name == month { months[months.count - 1].days.append(folder) } else { months.append((month, [folder])) }
         }
