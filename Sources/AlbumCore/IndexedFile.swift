@@ -27,6 +27,14 @@ public struct IndexedFile: Sendable, Equatable {
         self.identity = identity
         self.kind = kind
     }
+
+    /// The same file without its evidence (once decided, and saved to the index).
+    public var slimmed: IndexedFile {
+        guard case .photo(let format, _) = kind else { return self }
+        var slim = self
+        slim.kind = .slimPhoto(format)
+        return slim
+    }
 }
 
 /// The persistent index behind the scanner (AlbumIndex's SQLite store implements it).

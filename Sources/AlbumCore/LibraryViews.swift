@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Builds the virtual folders at the mount root from a list of photos.
 ///
 /// Pure: the same photos always give the same tree, names and order.
@@ -36,18 +34,12 @@ public enum LibraryViews {
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
-        // The views are independent, so they are built side by side (each names every photo).
-        let builders: [@Sendable () -> VirtualFolder] = [
-            { byDateView(photos, order, emptyMtime) },
-            { flatFolder(screenshots, photos, shots, emptyMtime) },
-            { flatFolder(nonScreenshots, photos, others, emptyMtime) },
-        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order, boxes, emptyMtime) }])
-        var built = [VirtualFolder?](repeating: nil, count: builders.count)
-        built.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: builders.count) { out[$0] = builders[$0]() }
-        }
-        var top = built.map { $0! }
+        var top: [VirtualFolder] = [
+            byDateView(photos, order, emptyMtime),
+            flatFolder(screenshots, photos, shots, emptyMtime),
+            flatFolder(nonScreenshots, photos, others, emptyMtime),
+        ]
+        if !boxes.isEmpty { top.append(thumbnailsView(photos, order, boxes, emptyMtime)) }
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime))

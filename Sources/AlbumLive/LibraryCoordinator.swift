@@ -158,22 +158,28 @@ public final class LibraryCoordinator: @unchecked Sendable {
             var handedOff = 0
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) },
-                                        batches: (2000, { [self, scanner, readQueue] slice in
+                                        batches: (2000, { [self, scanner, readQueue, writer] slice in
                 let items = Array(slice)
                 let base = handedOff
                 handedOff += items.count
                 statusBox.withLock { $0.progressTotal = handedOff }
-                pending.append(Pending(on: readQueue) { scanner.readAndDecide(items) { [self] done, _ in
-                    // The total grows while the walk goes on.
-                    let total = statusBox.withLock { s in s.progressDone = base + done; return s.progressTotal }
-                    progress?(base + done, total, false)
-                } })
+                pending.append(Pending(on: readQueue) {
+                    let read = scanner.readAndDecide(items) { [self] done, _ in
+                        // The total grows while the walk goes on.
+                        let total = statusBox.withLock { s in s.progressDone = base + done; return s.progressTotal }
+                        progress?(base + done, total, false)
+                    }
+                    // Evidence goes to the index now; batches waiting for the merge keep only
+                    // the slim records and decided photos (reads can run ahead of the merge).
+                    writer.save(read.map(\.file))
+                    return read.map { (file: $0.file.slimmed, photo: $0.photo) }
+                })
             }))
             if !closedAfterWrite.isEmpty {
                 for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
-            let readPaths = merge(pending, total: survey.toRead.count, writer: writer, trackReads: trackReads)
+            let readPaths = merge(pending, total: survey.toRead.count, trackReads: trackReads)
             reads += survey.toRead.count
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
@@ -219,19 +225,16 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Merges read batches in order as they complete: each goes to the index writer, then into
-    /// the state slimmed of its evidence, so a big first scan never holds every file's evidence
-    /// (and a scan cut short keeps what it read). Folders fill in as batches land.
+    /// Merges read batches (already saved to the index and slimmed of their evidence) in order as
+    /// they complete. Folders fill in as batches land.
     /// - Returns: the paths read, when `trackReads` (to tell which known files are gone).
-    private func merge(_ batches: [Pending<[(file: IndexedFile, photo: Photo?)]>], total: Int, writer: IndexWriter,
-                       trackReads: Bool) -> Set<String> {
+    private func merge(_ batches: [Pending<[(file: IndexedFile, photo: Photo?)]>], total: Int, trackReads: Bool) -> Set<String> {
         var readPaths = Set<String>()
         var lastPublish = Date()
         let started = Date()
         state.reserve(more: total)
         for (k, batch) in batches.enumerated() {
             let read = batch.wait()
-            writer.save(read.map(\.file))
             for (f, photo) in read {
                 state.put(f, photo: photo)
                 if trackReads { readPaths.insert(f.relativePath) }

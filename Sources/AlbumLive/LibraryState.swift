@@ -22,9 +22,7 @@ public struct LibraryState: Sendable {
     /// Takes a file whose photo was decided already (on the reader threads).
     mutating func put(_ file: IndexedFile, photo: Photo?) {
         let path = file.relativePath
-        var slim = file
-        if case .photo(let format, _) = file.kind { slim.kind = .slimPhoto(format) }
-        files[path] = slim
+        files[path] = file.slimmed
         photos.set(path, photo)
         switch file.kind {
         case .problem(let message): fileProblems[path] = message
