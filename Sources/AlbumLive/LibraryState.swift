@@ -24,10 +24,13 @@ public struct LibraryState: Sendable {
         let path = file.relativePath
         files[path] = file.slimmed
         photos.set(path, photo)
-        switch file.kind {
-        case .problem(let message): fileProblems[path] = message
-        case .photo(_, let e) where !e.problems.isEmpty: fileProblems[path] = e.problems.joined(separator: "; ")
-        default: if !fileProblems.isEmpty { fileProblems[path] = nil }
+        // A photo's problems come from its decisions, not its evidence (which may be gone).
+        if case .problem(let message) = file.kind {
+            fileProblems[path] = message
+        } else if let photo, !photo.problems.isEmpty {
+            fileProblems[path] = photo.problems.joined(separator: "; ")
+        } else if !fileProblems.isEmpty {
+            fileProblems[path] = nil
         }
     }
 

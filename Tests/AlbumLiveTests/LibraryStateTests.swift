@@ -2,7 +2,7 @@ import AlbumCore
 @testable import AlbumLive
 import XCTest
 
-final class PhotoStoreTests: XCTestCase {
+final class LibraryStateTests: XCTestCase {
     func photo(_ path: String, size: Int64 = 1) -> Photo {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(device: 1, inode: 1, size: size, mtime: Timestamp(seconds: 0)),
@@ -35,5 +35,25 @@ final class PhotoStoreTests: XCTestCase {
         library.photos.withUnsafeBufferPointer { a in
             store.photos.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress, "no copy per publish") }
         }
+    }
+
+    func testProblemsComeFromTheDecisionsSoSlimRecordsKeepThem() {
+        var state = LibraryState()
+        let identity = FileIdentity(device: 1, inode: 2, size: 3, mtime: Timestamp(seconds: 0))
+        var broken = photo("a/broken.jpg")
+        broken.problems = ["corrupt EXIF"]
+        var evidence = PhotoEvidence()
+        evidence.problems = ["corrupt EXIF"]
+        let file = IndexedFile(relativePath: "a/broken.jpg", identity: identity, kind: .photo(.jpeg, evidence))
+        state.put(file.slimmed, photo: broken)
+        state.put(IndexedFile(relativePath: "a/notes.jpg", identity: identity, kind: .problem("not a JPEG or PNG")), photo: nil)
+        XCTAssertEqual(state.report().problems.map { "\($0.relativePath): \($0.message)" },
+                       ["a/broken.jpg: corrupt EXIF", "a/notes.jpg: not a JPEG or PNG"])
+        XCTAssertEqual(state.files["a/broken.jpg"], file.slimmed, "no evidence kept in memory")
+        // Fixed: the line goes.
+        state.put(file.slimmed, photo: photo("a/broken.jpg"))
+        state.drop("a/notes.jpg")
+        XCTAssertEqual(state.report().problems.count, 0)
+        XCTAssertEqual(state.photoCount, 1)
     }
 }
