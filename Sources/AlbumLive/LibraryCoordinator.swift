@@ -102,9 +102,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
                                    emptyMtime: Timestamp.now), state)
     }
 
-    /// Takes the files the index knew (deciding their photos once, on the library's queue, so the
-    /// mount is not kept waiting), starts the background scan, then watching. `invalidate`
-    /// reaches the kernel's caches.
+    /// Takes what the index knew (`libraryFromIndex`), starts the background scan, then
+    /// watching. `invalidate` reaches the kernel's caches.
     public func start(known: LibraryState, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
         queue.async { [self] in
@@ -156,6 +155,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // read, on a serial queue (each batch uses every reader thread).
             var pending: [Pending<[(file: IndexedFile, photo: Photo?)]>] = []
             var handedOff = 0
+            statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) },
                                         batches: (2000, { [self, scanner, readQueue, writer] slice in
