@@ -179,7 +179,9 @@ public struct LibraryScanner: Sendable {
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
         // per core keep the device's queue full (measured: 100,000 cold files 9.5 s → see bench).
         let workers = min(max(1, items.count / 64), max(4, ProcessInfo.processInfo.activeProcessorCount * Self.readersPerCore))
-        let chunk = 64
+        // Small chunks: a batch ends when its slowest thread finishes its last chunk, and on a
+        // cold disk 64 files a chunk left the others idle (100k cold: ~2.8 → ~2.4 s).
+        let chunk = 16
         let next = Counter()
         let done = Counter()
         let group = DispatchGroup()
