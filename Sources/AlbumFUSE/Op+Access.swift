@@ -1,13 +1,11 @@
 import CFuse3
-import Glibc
 
 extension Operations {
-    /// `access`: anything may be read or listed; nothing may be written.
+    /// `access`: the permission bits decide (AlbumFileSystem.checkAccess).
     static func access(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ mask: Int32) {
-        let ctx = FuseContext.of(req)
-        switch ctx.fs.attributes(of: UInt64(ino)) {
+        switch FuseContext.of(req).fs.checkAccess(UInt64(ino), mask: mask) {
         case .failure(let e): Reply.error(req, e)
-        case .success: mask & W_OK != 0 ? Reply.error(req, .readOnlyFileSystem) : Reply.ok(req)
+        case .success: Reply.ok(req)
         }
     }
 }

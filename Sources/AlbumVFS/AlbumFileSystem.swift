@@ -85,6 +85,17 @@ public final class AlbumFileSystem: Sendable {
         return .failure(.notFound)
     }
 
+    /// The corresponding FUSE operation is `access`: what each node's permission bits say.
+    /// Writing is refused with EROFS (a read-only tree, as `open` for writing answers) except
+    /// where the bits allow it (`picked/`); executing a photo is EACCES.
+    public func checkAccess(_ inode: UInt64, mask: Int32) -> Result<Void, Errno> {
+        attributes(of: inode).flatMap { a in
+            if mask & W_OK != 0 && a.permissions & 0o222 == 0 { return .failure(.readOnlyFileSystem) }
+            if mask & X_OK != 0 && a.permissions & 0o111 == 0 { return .failure(.accessDenied) }
+            return .success(())
+        }
+    }
+
     func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
         if node.inode == s.table.pickedInode { return pickedFolderAttributes(node, s) }
         switch node.kind {

@@ -167,6 +167,16 @@ final class AlbumFileSystemTests: XCTestCase {
         return (try? fs.readDirectory(h, from: 0).get().map(\.name).filter { $0 != "." && $0 != ".." }) ?? []
     }
 
+    func testAccessFollowsThePermissionBits() {
+        let file = ino("non-screenshots/a.jpg")
+        XCTAssertNil(fs.checkAccess(file, mask: R_OK).failure)
+        XCTAssertEqual(fs.checkAccess(file, mask: W_OK).failure, .readOnlyFileSystem)
+        XCTAssertEqual(fs.checkAccess(file, mask: X_OK).failure, .accessDenied)
+        XCTAssertNil(fs.checkAccess(ino("non-screenshots"), mask: R_OK | X_OK).failure)
+        XCTAssertEqual(fs.checkAccess(ino("non-screenshots"), mask: W_OK).failure, .readOnlyFileSystem)
+        XCTAssertEqual(fs.checkAccess(999_999, mask: R_OK).failure, .notFound)
+    }
+
     func testStatistics() {
         let s = fs.statistics()
         XCTAssertEqual(s.nameMax, 255)

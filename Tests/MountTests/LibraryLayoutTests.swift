@@ -200,6 +200,11 @@ final class LibraryLayoutTests: XCTestCase {
         expectEROFS(mknod(dir + "/fifo", S_IFIFO | 0o644, 0), "mknod")
         XCTAssertEqual(access(file, R_OK), 0)
         expectEROFS(access(file, W_OK), "access(W_OK)")
+        expectEROFS(access(dir, W_OK), "access(W_OK) of a folder")
+        // A file manager asks access(X_OK) to offer "Run": photos are not programs.
+        XCTAssertEqual(access(file, X_OK), -1)
+        XCTAssertEqual(errno, EACCES)
+        XCTAssertEqual(access(dir, R_OK | X_OK), 0)
     }
 
     func testShellToolsSeeTheTree() {

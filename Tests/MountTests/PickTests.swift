@@ -80,6 +80,8 @@ final class PickTests: XCTestCase {
 
     func testRmUnpicksAndMvRenames() throws {
         let m = try mount()
+        // File managers and `[ -w picked ]` ask access(W_OK) before offering to link or delete.
+        XCTAssertEqual(access(m.path("picked"), W_OK | X_OK), 0)
         XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/a.jpg")), 0)
         XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/b.jpg")), 0)
         XCTAssertEqual(Glibc.rename(m.path("picked/a.jpg"), m.path("picked/c.jpg")), 0)
