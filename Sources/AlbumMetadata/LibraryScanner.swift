@@ -195,7 +195,7 @@ public struct LibraryScanner: Sendable {
                         let start = end - chunk
                         guard start < items.count else { break }
                         let range = start..<min(items.count, end)
-                        for i in range { out[i] = transform(examine(items[i].path, identity: items[i].identity, rootFD: rootFD)) }
+                        for i in range { out[i] = examine(items[i].path, identity: items[i].identity, rootFD: rootFD).map(transform) }
                         progress?(done.add(range.count), items.count)
                     }
                     group.leave()
@@ -220,7 +220,9 @@ public struct LibraryScanner: Sendable {
     /// Reads one file's header: a photo with its evidence, an ignored file, or a problem.
     /// - Parameter rootFD: the library folder, open: files are opened relative to it (no path
     ///   walk from `/` per file); -1 opens by absolute path.
-    func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile {
+    /// - Returns: nil when the file is no longer there (deleted, or replaced by a link, since the
+    ///   walk): it is not part of the library, as the next walk will agree.
+    func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile? {
         let path = root + "/" + relativePath
         let name = relativePath.lastIndex(of: "/").map { relativePath[relativePath.index(after: $0)...] } ?? Substring(relativePath)
         let dot = name.lastIndex(of: ".")
@@ -228,7 +230,7 @@ public struct LibraryScanner: Sendable {
         let likelyPhoto = dot != nil && Self.photoExtensions.contains(ext)
         let guessed: ImageFormat = ext == "png" ? .png : .jpeg
         do {
-            let file = try rootFD >= 0 ? SourceFile(relativePath: relativePath, in: rootFD) : SourceFile(path: path)
+            let file = try rootFD >= 0 ? SourceFile(path: relativePath, in: rootFD) : SourceFile(path: path)
             let st = try file.status()
             let identity = Self.identity(st)
             guard (st.st_mode & S_IFMT) == S_IFREG else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .ignored) }
@@ -244,10 +246,14 @@ public struct LibraryScanner: Sendable {
             return IndexedFile(relativePath: relativePath, identity: identity,
                                kind: likelyPhoto ? .problem("not a JPEG or PNG") : .ignored)
         } catch {
+            if error == .notFound || error == .notDirectory || error.rawValue == ELOOP { return nil }
             // A walk that did not stat the file has no size or mtime for it: ask now.
             var identity = walked
             var st = stat()
-            if identity.size < 0, lstat(path, &st) == 0 { identity = Self.identity(st) }
+            if identity.size < 0 {
+                guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+                identity = Self.identity(st)
+            }
             // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
             guard likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(error.description)) }
             var e = PhotoEvidence()

@@ -7,25 +7,19 @@ import Glibc
 public final class SourceFile {
     public let fd: Int32
 
-    /// Opens `path` read-only, never following a final symlink out of the library by accident
-    /// (the scanner resolves links itself) and never blocking on a FIFO.
-    public init(path: String) throws(Errno) {
+    /// Opens `path` (relative to `folderFD` when given, as `openat` does) read-only:
+    /// - never following a final symlink (ELOOP): the walk skips links, so a link put where it saw
+    ///   a regular file is not the library's;
+    /// - never blocking on a FIFO;
+    /// - with O_NOATIME when allowed: scanning a library never writes its files' access times
+    ///   (with relatime, the first read of a photo would), like `tar --atime-preserve`. Only the
+    ///   owner (or root) may ask for it; anyone else gets EPERM and the file opens without it.
+    public init(path: String, in folderFD: Int32 = AT_FDCWD) throws(Errno) {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW
         var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { throw Errno.current }
-        self.fd = fd
-    }
-
-    /// Opens a file below an open folder (`openat`), with the same flags, plus O_NOATIME when
-    /// allowed: scanning a library never writes its files' access times (with relatime, the
-    /// first read of a photo would), like `tar --atime-preserve`. Only the owner (or root) may
-    /// ask for it; anyone else gets EPERM and opens without it.
-    public init(relativePath: String, in folderFD: Int32) throws(Errno) {
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
-        var fd: Int32
-        repeat { fd = openat(folderFD, relativePath, flags | Self.noAtime) } while fd < 0 && errno == EINTR
+        repeat { fd = openat(folderFD, path, flags | Self.noAtime) } while fd < 0 && errno == EINTR
         if fd < 0 && errno == EPERM {
-            repeat { fd = openat(folderFD, relativePath, flags) } while fd < 0 && errno == EINTR
+            repeat { fd = openat(folderFD, path, flags) } while fd < 0 && errno == EINTR
         }
         guard fd >= 0 else { throw Errno.current }
         self.fd = fd

@@ -120,4 +120,25 @@ final class LibraryScannerTests: XCTestCase {
         XCTAssertEqual(handed.flatMap { $0 }, survey.toRead.map(\.path))
         XCTAssertEqual(Set(handed.flatMap { $0 }), Set(paths.dropFirst()))
     }
+
+    func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-vanish-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        for name in ["gone.jpg", "kept.jpg", "linked.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/" + name, contents: jpeg)) }
+        XCTAssertTrue(fm.createFile(atPath: "/tmp/albumfs-outside-\(getpid()).jpg", contents: jpeg))
+        defer { unlink("/tmp/albumfs-outside-\(getpid()).jpg") }
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let survey = scanner.survey(previous: [:])
+        XCTAssertEqual(survey.toRead.count, 3)
+        // Between the walk and the read: one file deleted, one replaced by a link out of the library.
+        XCTAssertEqual(unlink(folder + "/gone.jpg"), 0)
+        XCTAssertEqual(unlink(folder + "/linked.jpg"), 0)
+        XCTAssertEqual(symlink("/tmp/albumfs-outside-\(getpid()).jpg", folder + "/linked.jpg"), 0)
+        let read = scanner.read(survey.toRead)
+        XCTAssertEqual(read.map(\.relativePath), ["kept.jpg"], "no 1970 photo of size -1, no file from outside")
+        XCTAssertGreaterThan(read.first?.identity.size ?? 0, 0)
+    }
 }
