@@ -8,7 +8,6 @@ import AlbumMetadata
 public struct LibraryState: Sendable {
     private(set) var files: [String: IndexedFile] = [:]
     private(set) var photos = PhotoStore()
-    private(set) var fileProblems: [String: String] = [:]
 
     public init() {}
 
@@ -24,14 +23,6 @@ public struct LibraryState: Sendable {
         let path = file.relativePath
         files[path] = file.slimmed
         photos.set(path, photo)
-        // A photo's problems come from its decisions, not its evidence (which may be gone).
-        if case .problem(let message) = file.kind {
-            fileProblems[path] = message
-        } else if let photo, !photo.problems.isEmpty {
-            fileProblems[path] = photo.problems.joined(separator: "; ")
-        } else if !fileProblems.isEmpty {
-            fileProblems[path] = nil
-        }
     }
 
     /// Room for `count` more files, so a big scan does not rehash the maps as they grow.
@@ -45,14 +36,11 @@ public struct LibraryState: Sendable {
     mutating func drop(_ path: String) {
         files[path] = nil
         photos.set(path, nil)
-        fileProblems[path] = nil
     }
 
     /// The photos (the array the views share) and every problem, sorted by path.
     func report(folderProblems: [ScanProblem] = []) -> ScanReport {
-        let problems = (folderProblems + fileProblems.map { ScanProblem(relativePath: $0.key, message: $0.value) })
-            .sorted { $0.relativePath < $1.relativePath }
-        return ScanReport(photos: photos.photos, filesSeen: files.count, problems: problems)
+        ScanReport(photos: photos.photos, files: files.values, folderProblems: folderProblems)
     }
 }
 

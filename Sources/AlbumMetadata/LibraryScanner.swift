@@ -52,6 +52,21 @@ public struct ScanReport: Sendable {
         self.filesSeen = filesSeen
         self.problems = problems
     }
+
+    /// The report of decided `photos` among `files`; problems sorted by path: the folders', the
+    /// files that could not be understood, and the photos' own (from their decisions, so files
+    /// slimmed of their evidence keep them).
+    public init(photos: [Photo], files: some Collection<IndexedFile>, folderProblems: [ScanProblem] = []) {
+        var problems = folderProblems
+        for file in files {
+            if case .problem(let message) = file.kind { problems.append(ScanProblem(relativePath: file.relativePath, message: message)) }
+        }
+        for photo in photos where !photo.problems.isEmpty {
+            problems.append(ScanProblem(relativePath: photo.relativePath, message: photo.problems.joined(separator: "; ")))
+        }
+        problems.sort { $0.relativePath < $1.relativePath }
+        self.init(photos: photos, filesSeen: files.count, problems: problems)
+    }
 }
 
 /// Walks a library folder and reads every photo's header, on every core.
@@ -87,23 +102,7 @@ public struct LibraryScanner: Sendable {
 
     /// The photos and problems of a set of indexed files, rules applied.
     public func report(_ files: [IndexedFile], folderProblems: [ScanProblem] = []) -> ScanReport {
-        var photos: [Photo] = []
-        photos.reserveCapacity(files.count)
-        var problems = folderProblems
-        for file in files {
-            switch file.kind {
-            case .photo:
-                guard let p = photo(from: file) else { continue }
-                photos.append(p)
-                if !p.problems.isEmpty {
-                    problems.append(ScanProblem(relativePath: p.relativePath, message: p.problems.joined(separator: "; ")))
-                }
-            case .problem(let message): problems.append(ScanProblem(relativePath: file.relativePath, message: message))
-            case .ignored: break
-            }
-        }
-        problems.sort { $0.relativePath < $1.relativePath }
-        return ScanReport(photos: photos, filesSeen: files.count, problems: problems)
+        ScanReport(photos: files.compactMap(photo(from:)), files: files, folderProblems: folderProblems)
     }
 
     /// What a scan of one folder (recursively) found.
