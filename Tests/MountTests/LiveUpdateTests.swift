@@ -6,20 +6,7 @@ import XCTest
 
 /// The persistent index and live updates: reuse on remount, changes while mounted, progress and
 /// status files, a broken index, the inotify limit.
-final class LiveUpdateTests: XCTestCase {
-    var source: SampleSource!
-    var state: String!
-
-    override func setUpWithError() throws {
-        source = try SampleSource()
-        state = makeTempFolder("live")
-    }
-
-    override func tearDown() {
-        source.remove()
-        try? FileManager.default.removeItem(atPath: state)
-    }
-
+final class LiveUpdateTests: SampleLibraryTestCase {
     var indexPath: String { state + "/index.sqlite" }
 
     func mount(_ extra: [String] = []) throws -> Mount {

@@ -212,6 +212,23 @@ final class LineCollector: @unchecked Sendable {
 }
 
 /// A generated sample library in a temporary folder.
+/// A test case with a fresh sample library and a folder for the daemon's state (index, picks
+/// database), both removed afterwards.
+class SampleLibraryTestCase: XCTestCase {
+    var source: SampleSource!
+    var state: String!
+
+    override func setUpWithError() throws {
+        source = try SampleSource()
+        state = makeTempFolder("state")
+    }
+
+    override func tearDown() {
+        source.remove()
+        try? FileManager.default.removeItem(atPath: state)
+    }
+}
+
 final class SampleSource {
     let path: String
     let items: [SampleItem]

@@ -5,20 +5,7 @@ import Glibc
 import XCTest
 
 /// picked/: ln -s picks, rm unpicks, mv renames; order, persistence, limit, duplicates, errno.
-final class PickTests: XCTestCase {
-    var source: SampleSource!
-    var state: String!
-
-    override func setUpWithError() throws {
-        source = try SampleSource()
-        state = makeTempFolder("pickstate")
-    }
-
-    override func tearDown() {
-        source.remove()
-        try? FileManager.default.removeItem(atPath: state)
-    }
-
+final class PickTests: SampleLibraryTestCase {
     var picksDB: String { state + "/picks.sqlite" }
 
     func mount(_ extra: [String] = []) throws -> Mount {
