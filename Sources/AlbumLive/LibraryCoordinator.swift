@@ -204,7 +204,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
             s.headerReads += reads
             s.lastScanSeconds = seconds
             s.scans += 1
-            s.photos = report.photos.count
             s.watchedFolders = watcher?.watchCount ?? 0
             s.watchLimitReached = watcher?.isAtLimit ?? false
         }
