@@ -33,7 +33,7 @@ public struct CaptureDateRules: Sendable {
     /// Dates a little ahead of now are allowed: a camera in a zone east of ours.
     static let futureTolerance: Int64 = 2 * 86_400
     /// Constants some Android phones write instead of a real time: never better than another source.
-    static let knownSentinels: Set<LocalDateTime> = [
+    static let knownSentinels: [LocalDateTime] = [
         LocalDateTime(year: 2002, month: 12, day: 8, hour: 12),
     ]
 
@@ -46,7 +46,7 @@ public struct CaptureDateRules: Sendable {
         var rejected: [String] = []
 
         func exif(_ raw: String?, sub: String?, offset: String?, _ source: DateSource) -> CaptureTime? {
-            guard let raw, !raw.trimmedValue.isEmpty else { return nil }
+            guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
             guard let (local, inlineOffset) = DateParsing.exifDateTime(raw) else {
                 rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (unreadable)")
                 return nil
@@ -63,7 +63,7 @@ public struct CaptureDateRules: Sendable {
         }
 
         func xmp(_ raw: String?, _ source: DateSource) -> CaptureTime? {
-            guard let raw, !raw.trimmedValue.isEmpty else { return nil }
+            guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
             guard let (local, offset) = DateParsing.xmpDate(raw) else {
                 rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (unreadable)")
                 return nil

@@ -61,49 +61,56 @@ public enum DateParsing {
         return (LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, nanosecond: nanos), offset)
     }
 
+    /// `raw` without leading and trailing blanks and NULs (EXIF pads fixed-size fields with both).
+    /// Works on UTF-8 bytes: every character trimmed is ASCII, and comparing `Character`s would
+    /// cost a grapheme-breaking step each (this runs several times per photo in a scan).
     static func trimmed(_ raw: String) -> Substring {
-        var sub = Substring(raw)
-        while let c = sub.first, c == " " || c == "\0" || c == "\t" || c == "\n" { sub.removeFirst() }
-        while let c = sub.last, c == " " || c == "\0" || c == "\t" || c == "\n" { sub.removeLast() }
-        return sub
+        let bytes = raw.utf8
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0 || b == 0x09 || b == 0x0A }
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }) else { return raw[raw.endIndex...] }
+        let last = bytes.lastIndex(where: { !isBlank($0) })!
+        return raw[first...last]
     }
 }
 
 /// A tiny cursor over ASCII text; every reader returns nil instead of consuming on mismatch.
+/// It steps over UTF-8 bytes (no Unicode decoding per step): everything it matches is ASCII, and a
+/// byte of a multi-byte character never equals one.
 struct Scanner {
-    private var chars: Substring.UnicodeScalarView
+    private var bytes: Substring.UTF8View
 
-    init(_ s: Substring) { chars = s.unicodeScalars }
+    init(_ s: Substring) { bytes = s.utf8 }
 
-    var atEnd: Bool { chars.isEmpty }
-    var peek: Character? { chars.first.map(Character.init) }
-    var rest: Substring { Substring(chars) }
+    var atEnd: Bool { bytes.isEmpty }
+    /// The next character when it is ASCII; any other byte gives a non-ASCII stand-in.
+    var peek: Character? { bytes.first.map { Character(Unicode.Scalar($0)) } }
+    var rest: Substring { Substring(bytes) }
 
     mutating func next() -> Character? {
-        guard let c = chars.first else { return nil }
-        chars.removeFirst()
-        return Character(c)
+        guard let c = peek else { return nil }
+        bytes.removeFirst()
+        return c
     }
 
     /// Exactly `count` ASCII digits.
     mutating func digits(_ count: Int) -> Int? {
         var value = 0
-        var probe = chars
+        var probe = bytes
         for _ in 0..<count {
-            guard let c = probe.first, let d = c.asciiDigit else { return nil }
+            guard let d = probe.first?.asciiDigit else { return nil }
             value = value * 10 + d
             probe.removeFirst()
         }
-        chars = probe
+        bytes = probe
         return value
     }
 
     /// One to `max` ASCII digits.
     mutating func digits(upTo max: Int) -> Int? {
         var value = 0, n = 0
-        while n < max, let c = chars.first, let d = c.asciiDigit {
+        while n < max, let d = bytes.first?.asciiDigit {
             value = value * 10 + d
-            chars.removeFirst()
+            bytes.removeFirst()
             n += 1
         }
         return n == 0 ? nil : value
@@ -112,35 +119,37 @@ struct Scanner {
     /// A run of digits read as a decimal fraction, in nanoseconds.
     mutating func fraction() -> Int? {
         var nanos = 0, n = 0
-        while let c = chars.first, let d = c.asciiDigit {
+        while let d = bytes.first?.asciiDigit {
             if n < 9 { nanos = nanos * 10 + d }
             n += 1
-            chars.removeFirst()
+            bytes.removeFirst()
         }
         guard n > 0 else { return nil }
         for _ in n..<max(n, 9) { nanos *= 10 }
         return nanos
     }
 
-    mutating func skip(anyOf set: String) -> Bool {
-        guard let c = chars.first, set.unicodeScalars.contains(c) else { return false }
-        chars.removeFirst()
-        return true
+    /// One of the ASCII characters of `set`.
+    mutating func skip(anyOf set: StaticString) -> Bool {
+        guard let c = bytes.first else { return false }
+        let found = set.withUTF8Buffer { $0.contains(c) }
+        if found { bytes.removeFirst() }
+        return found
     }
 
     /// A literal, compared without regard to ASCII case.
-    mutating func literal(_ text: String) -> Bool {
-        var probe = chars
-        for expected in text.unicodeScalars {
+    mutating func literal(_ text: some StringProtocol) -> Bool {
+        var probe = bytes
+        for expected in text.utf8 {
             guard let c = probe.first, c.asciiLowercased == expected.asciiLowercased else { return false }
             probe.removeFirst()
         }
-        chars = probe
+        bytes = probe
         return true
     }
 }
 
-extension Unicode.Scalar {
-    var asciiDigit: Int? { (48...57).contains(value) ? Int(value - 48) : nil }
-    var asciiLowercased: UInt32 { (65...90).contains(value) ? value + 32 : value }
+extension UInt8 {
+    var asciiDigit: Int? { (48...57).contains(self) ? Int(self &- 48) : nil }
+    var asciiLowercased: UInt8 { (65...90).contains(self) ? self &+ 32 : self }
 }

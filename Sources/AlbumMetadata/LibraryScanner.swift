@@ -222,7 +222,8 @@ public struct LibraryScanner: Sendable {
     /// - Returns: nil when the file is no longer there (deleted, or replaced by a link, since the
     ///   walk): it is not part of the library, as the next walk will agree.
     func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile? {
-        let path = root + "/" + relativePath
+        // Built only when needed: the usual read goes through `rootFD`.
+        var path: String { root + "/" + relativePath }
         let name = relativePath.lastIndex(of: "/").map { relativePath[relativePath.index(after: $0)...] } ?? Substring(relativePath)
         let dot = name.lastIndex(of: ".")
         let ext = dot.map { name[name.index(after: $0)...].lowercased() } ?? ""

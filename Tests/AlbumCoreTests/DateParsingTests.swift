@@ -74,4 +74,19 @@ final class DateParsingTests: XCTestCase {
         XCTAssertNil(parse("IMG_1234.JPG"))
         XCTAssertNil(parse("holiday.jpg"))
     }
+
+    /// The scanner steps over UTF-8 bytes: non-ASCII text must never pass for a digit or a
+    /// separator, and a non-ASCII literal in a pattern must still match itself.
+    func testNonASCIIText() throws {
+        for bad in ["２０２４:05:17 14:03:04", "2024:05:17 14:03:04é", "2024：05:17 14:03:04", "2024:05:17\u{00A0}14:03:04"] {
+            XCTAssertNil(DateParsing.exifDateTime(bad), bad)
+        }
+        XCTAssertNil(DateParsing.utcOffset("−02:00"), "a minus sign is not a hyphen")
+        XCTAssertEqual(DateParsing.exifDateTime("\0 2024:05:17 14:03:04 \0\0")?.0.second, 4, "blanks and NULs trimmed")
+        let pattern = FileNameDatePattern("Captura de ecrã {Y}-{M}-{D} às {h}.{m}.{s}")
+        XCTAssertEqual(pattern.match("Captura de ecrã 2024-05-17 às 14.03.04.png"),
+                       LocalDateTime(year: 2024, month: 5, day: 17, hour: 14, minute: 3, second: 4))
+        XCTAssertEqual(pattern.match("CAPTURA DE ECRã 2024-05-17 ÀS 14.03.04.png"), nil, "non-ASCII letters compare exactly")
+        XCTAssertNil(pattern.match("Captura de ecra 2024-05-17 às 14.03.04.png"))
+    }
 }
