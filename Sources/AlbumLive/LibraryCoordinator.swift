@@ -196,8 +196,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             deferred += survey.deferred
             folderProblems += survey.folderProblems
         }
-        writer.finish(removing: removals)
+        // The views do not need the index: build them while the writer catches up.
         let report = publish(folderProblems: folderProblems)
+        writer.finish(removing: removals)
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in
             s.state = "done"

@@ -183,30 +183,26 @@ public struct LibraryScanner: Sendable {
         let chunk = 16
         let next = Counter()
         let done = Counter()
-        let group = DispatchGroup()
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer
-            for _ in 0..<workers {
-                group.enter()
-                Thread.detachNewThread {
-                    while true {
-                        let end = next.add(chunk)
-                        let start = end - chunk
-                        guard start < items.count else { break }
-                        let range = start..<min(items.count, end)
-                        for i in range { out[i] = examine(items[i].path, identity: items[i].identity, rootFD: rootFD).map(transform) }
-                        progress?(done.add(range.count), items.count)
-                    }
-                    group.leave()
+            Self.readers.run(width: workers) {
+                while true {
+                    let end = next.add(chunk)
+                    let start = end - chunk
+                    guard start < items.count else { break }
+                    let range = start..<min(items.count, end)
+                    for i in range { out[i] = examine(items[i].path, identity: items[i].identity, rootFD: rootFD).map(transform) }
+                    progress?(done.add(range.count), items.count)
                 }
             }
-            group.wait()
         }
         return results.compactMap { $0 }
     }
 
     /// Reader threads per core for header reads (I/O-bound work).
     static let readersPerCore = 8
+    /// The reader threads, shared by every scan (kept between the batches of one).
+    static let readers = WorkerThreads(idleSeconds: 5)
 
     /// Survey and read in one call.
     public func scan(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,

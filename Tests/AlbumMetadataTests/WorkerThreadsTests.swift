@@ -1,0 +1,52 @@
+@testable import AlbumMetadata
+import Foundation
+import XCTest
+
+final class WorkerThreadsTests: XCTestCase {
+    /// `width` bodies run at the same time (each waits for all the others), then return.
+    func testRunsWidthBodiesAtOnce() {
+        let pool = WorkerThreads(idleSeconds: 5)
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let started = Date()
+        DispatchQueue.global().async {
+            for _ in 0..<4 { arrived.wait() }
+            for _ in 0..<4 { release.signal() }
+        }
+        let finished = Counter()
+        pool.run(width: 4) {
+            arrived.signal()
+            // Only possible if all four bodies are running together.
+            _ = release.wait(timeout: .now() + 10)
+            _ = finished.add(1)
+        }
+        XCTAssertEqual(finished.add(0), 4, "run returns after every body has returned")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the four bodies met, none waited for its timeout")
+        XCTAssertEqual(pool.threadCount, 4)
+    }
+
+    /// Threads are kept for the next job, and end once idle.
+    func testThreadsAreReusedThenEndWhenIdle() {
+        let pool = WorkerThreads(idleSeconds: 0.3)
+        let work = Counter()
+        pool.run(width: 3) { _ = work.add(1) }
+        pool.run(width: 2) { _ = work.add(1) }
+        XCTAssertEqual(work.add(0), 5)
+        XCTAssertEqual(pool.threadCount, 3, "the second job started no thread")
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while pool.threadCount > 0 && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(pool.threadCount, 0, "idle threads end")
+        pool.run(width: 2) { _ = work.add(1) }
+        XCTAssertEqual(work.add(0), 7, "threads start again after ending")
+    }
+
+    /// Two callers at once: each job runs whole, one after the other.
+    func testConcurrentCallersEachRunWhole() {
+        let pool = WorkerThreads(idleSeconds: 5)
+        let counts = (0..<2).map { _ in Counter() }
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            for _ in 0..<20 { pool.run(width: 3) { _ = counts[k].add(1) } }
+        }
+        XCTAssertEqual(counts.map { $0.add(0) }, [60, 60])
+    }
+}
