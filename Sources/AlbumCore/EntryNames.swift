@@ -36,7 +36,7 @@ public enum EntryNames {
 
     /// `IMG_1.JPG` → (`IMG_1`, `.JPG`). A leading dot is not an extension.
     static func split(_ name: String) -> (stem: String, ext: String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return (name, "") }
         let ext = String(name[dot...])
         // An "extension" of 16 characters or more is part of the name, not a type.
         guard ext.count <= 16, !ext.utf8.contains(UInt8(ascii: " ")) else { return (name, "") }

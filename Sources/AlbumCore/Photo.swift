@@ -50,10 +50,7 @@ public struct Photo: Sendable {
         self.problems = problems
     }
 
-    static func lastComponent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
-    }
+    static func lastComponent(_ path: String) -> String { String(path.nameAfterLastSlash) }
 
     /// Folders between the library root and the file.
     public var folders: [String] {
@@ -66,4 +63,13 @@ public func newestFirst(_ a: Photo, _ b: Photo) -> Bool {
     if a.captureInstant != b.captureInstant { return a.captureInstant > b.captureInstant }
     if a.fileName != b.fileName { return a.fileName < b.fileName }
     return a.relativePath < b.relativePath
+}
+
+extension String {
+    /// The name after the last `/` (all of it without one). Searched as UTF-8 bytes: a search by
+    /// `Character` breaks graphemes at every step, and this runs several times per file in a scan.
+    public var nameAfterLastSlash: Substring {
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return self[...] }
+        return self[utf8.index(after: slash)...]
+    }
 }

@@ -169,10 +169,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
                         let total = statusBox.withLock { s in s.progressDone = base + done; return s.progressTotal }
                         progress?(base + done, total, false)
                     }
-                    // Evidence goes to the index now; batches waiting for the merge keep only
-                    // the slim records and decided photos (reads can run ahead of the merge).
+                    // Evidence goes to the index now (the writer's array shares it: no copy);
+                    // the merge, close behind, keeps only the slim records.
                     writer.save(read.map(\.file))
-                    return read.map { (file: $0.file.slimmed, photo: $0.photo) }
+                    return read
                 })
             }))
             if !closedAfterWrite.isEmpty {

@@ -220,9 +220,9 @@ public struct LibraryScanner: Sendable {
     func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile? {
         // Built only when needed: the usual read goes through `rootFD`.
         var path: String { root + "/" + relativePath }
-        let name = relativePath.lastIndex(of: "/").map { relativePath[relativePath.index(after: $0)...] } ?? Substring(relativePath)
-        let dot = name.lastIndex(of: ".")
-        let ext = dot.map { name[name.index(after: $0)...].lowercased() } ?? ""
+        let name = relativePath.nameAfterLastSlash
+        let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
+        let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
         let likelyPhoto = dot != nil && Self.photoExtensions.contains(ext)
         let guessed: ImageFormat = ext == "png" ? .png : .jpeg
         do {
@@ -267,7 +267,7 @@ public struct LibraryScanner: Sendable {
     public func photo(from file: IndexedFile) -> Photo? {
         guard case .photo(let format, let e) = file.kind else { return nil }
         let relativePath = file.relativePath
-        let fileName = relativePath.lastIndex(of: "/").map { String(relativePath[relativePath.index(after: $0)...]) } ?? relativePath
+        let fileName = String(relativePath.nameAfterLastSlash)
         let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime)
         let shot = rules.screenshots.decide(e, fileName: fileName, folders: relativePath.split(separator: "/").dropLast().map(String.init))
         let orientation = e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
