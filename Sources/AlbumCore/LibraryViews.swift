@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Builds the virtual folders at the mount root from a list of photos.
 ///
 /// Pure: the same photos always give the same tree, names and order.
@@ -34,12 +36,14 @@ public enum LibraryViews {
         let shots = order.filter { photos[$0].screenshot.isScreenshot }
         let others = order.filter { !photos[$0].screenshot.isScreenshot }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
-        var top: [VirtualFolder] = [
-            byDateView(photos, order, emptyMtime),
-            flatFolder(screenshots, photos, shots, emptyMtime),
-            flatFolder(nonScreenshots, photos, others, emptyMtime),
-        ]
-        if !boxes.isEmpty { top.append(thumbnailsView(photos, order, boxes, emptyMtime)) }
+        // The views are independent: built side by side (a publish at 100,000 photos is the last
+        // step of a scan, and every core is otherwise idle then).
+        let builders: [@Sendable () -> VirtualFolder] = [
+            { byDateView(photos, order, emptyMtime) },
+            { flatFolder(screenshots, photos, shots, emptyMtime) },
+            { flatFolder(nonScreenshots, photos, others, emptyMtime) },
+        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order, boxes, emptyMtime) }])
+        var top = inParallel(builders)
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime))
@@ -90,5 +94,15 @@ public enum LibraryViews {
         }
         let yearFolders = years.map { VirtualFolder(name: $0.name, entries: .folders($0.months), emptyMtime: emptyMtime) }
         return VirtualFolder(name: byDate, entries: .folders(yearFolders), emptyMtime: emptyMtime)
+    }
+
+    /// Runs `works` on every core (one at a time for small libraries: not worth a thread), results in order.
+    static func inParallel<T: Sendable>(_ works: [@Sendable () -> T]) -> [T] {
+        var results = [T?](repeating: nil, count: works.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            DispatchQueue.concurrentPerform(iterations: works.count) { out[$0] = works[$0]() }
+        }
+        return results.map { $0! }
     }
 }

@@ -1,7 +1,6 @@
 import AlbumCore
 import AlbumMetadata
 import AlbumVFS
-import CMalloc
 import Dispatch
 import Foundation
 import Glibc
@@ -210,7 +209,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
         // A scan leaves large transient arrays (survey, results, the previous tree); hand the freed
         // heap back to the system so RSS reflects what the mount holds.
-        _ = malloc_trim(0)
+        HeapTuning.trim()
         if first {
             log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s (last tree build %.2f s)",
                        report.photos.count, state.files.count, reads, seconds, publishSeconds))
