@@ -51,9 +51,11 @@ final class InodeAllocator: @unchecked Sendable {
     /// The number of the photo at a source path, if it ever had one.
     func photoNumber(source path: String) -> UInt32? { lock.withLock { photoNumbers[path] } }
 
-    /// Numbers a whole tree under one lock (a build asks for hundreds of thousands).
-    func batch<T>(_ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
+    /// Numbers a whole tree of `photoCount` photos under one lock (a build asks for hundreds of thousands).
+    func batch<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         lock.withLock {
+            // A first scan numbers every photo at once: grow the map once, not by doublings.
+            if photoCount > photoNumbers.capacity { photoNumbers.reserveCapacity(photoCount) }
             let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }, photo)
             return (result, Int(next))
         }
@@ -121,7 +123,7 @@ struct NodeTable: Sendable {
     init(library: Library, inodes allocator: InodeAllocator) {
         photos = library.photos
         inodes = allocator
-        let (_, numbers) = allocator.batch { named, photo in
+        let (_, numbers) = allocator.batch(photoCount: library.photos.count) { named, photo in
             numberOfPhoto.reserveCapacity(library.photos.count)
             for p in library.photos { numberOfPhoto.append(photo(p.relativePath)) }
             add(library.root, inode: Self.rootInode, parent: Self.rootInode, name: "", named)
