@@ -51,8 +51,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let fs: AlbumFileSystem
     private let options: Options
     private let queue = DispatchQueue(label: "albumfs.library")
-    /// Header reads, one batch at a time (each batch uses every reader thread).
-    private let readQueue = DispatchQueue(label: "albumfs.reads")
     private let log: @Sendable (String) -> Void
     private let progress: (@Sendable (Int, Int, Bool) -> Void)?
     private let invalidate: Mutex<(@Sendable (TreeChanges) -> Void)?> = Mutex(nil)
@@ -150,35 +148,29 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Nothing known before the scan (a first mount): nothing can have vanished, and the
             // paths read need no tracking.
             let trackReads = !state.files.isEmpty
-            // Batches are read back to back, from the moment the walk has found 2,000 files to
-            // read, on a serial queue (each batch uses every reader thread).
-            var pending: [Pending<[(file: IndexedFile, photo: Photo?)]>] = []
+            // Reading starts as soon as the walk has found 2,000 files to read, and goes on as one
+            // stream on the reader threads; batches come back in order for the merge, and each is
+            // handed to the index writer as soon as it is read.
+            var batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch] = []
             var handedOff = 0
             statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
+            let stream = scanner.decidingStream(onBatch: { [writer] read in writer.save(read.map(\.file)) }) { [self] done, total in
+                statusBox.withLock { $0.progressDone = done }
+                progress?(done, total, false)
+            }
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) },
-                                        batches: (2000, { [self, scanner, readQueue, writer] slice in
-                let items = Array(slice)
-                let base = handedOff
-                handedOff += items.count
+                                        batches: (2000, { [self] slice in
+                handedOff += slice.count
                 statusBox.withLock { $0.progressTotal = handedOff }
-                pending.append(Pending(on: readQueue) {
-                    let read = scanner.readAndDecide(items) { [self] done, _ in
-                        // The total grows while the walk goes on.
-                        let total = statusBox.withLock { s in s.progressDone = base + done; return s.progressTotal }
-                        progress?(base + done, total, false)
-                    }
-                    // Evidence goes to the index now (the writer's array shares it: no copy);
-                    // the merge, close behind, keeps only the slim records.
-                    writer.save(read.map(\.file))
-                    return read
-                })
+                batches.append(stream.add(Array(slice)))
             }))
+            stream.end()
             if !closedAfterWrite.isEmpty {
                 for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
-            let readPaths = merge(pending, total: survey.toRead.count, trackReads: trackReads)
+            let readPaths = merge(batches, total: survey.toRead.count, trackReads: trackReads)
             reads += survey.toRead.count
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
@@ -227,14 +219,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Merges read batches (already saved to the index and slimmed of their evidence) in order as
     /// they complete. Folders fill in as batches land.
     /// - Returns: the paths read, when `trackReads` (to tell which known files are gone).
-    private func merge(_ batches: [Pending<[(file: IndexedFile, photo: Photo?)]>], total: Int, trackReads: Bool) -> Set<String> {
+    private func merge(_ batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch], total: Int, trackReads: Bool) -> Set<String> {
         var readPaths = Set<String>()
         var lastPublish = Date()
         let started = Date()
         state.reserve(more: total)
         for (k, batch) in batches.enumerated() {
-            let read = batch.wait()
-            for (f, photo) in read {
+            for (f, photo) in batch.take() {
                 state.put(f, photo: photo)
                 if trackReads { readPaths.insert(f.relativePath) }
                 if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }

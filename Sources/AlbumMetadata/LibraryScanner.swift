@@ -17,18 +17,6 @@ public struct ScanRules: Sendable {
     }
 }
 
-/// Counts finished work across threads.
-final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func add(_ n: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += n
-        return value
-    }
-}
-
 /// A file that could not be read or understood, and why.
 public struct ScanProblem: Sendable, Equatable {
     public var relativePath: String
@@ -159,44 +147,35 @@ public struct LibraryScanner: Sendable {
     /// The second half: reads the headers of `items` on every core. `progress(done, total)` is
     /// called from worker threads as chunks finish.
     public func read(_ items: [(path: String, identity: FileIdentity)], progress: (@Sendable (Int, Int) -> Void)? = nil) -> [IndexedFile] {
-        parallelRead(items, progress: progress) { $0 }
+        readAll(items, readStream(progress: progress) { $0 })
     }
 
     /// `read`, with each photo decided on the reader threads too (a mount needs both, and
     /// deciding is a tenth of a scan's CPU time).
     public func readAndDecide(_ items: [(path: String, identity: FileIdentity)],
                               progress: (@Sendable (Int, Int) -> Void)? = nil) -> [(file: IndexedFile, photo: Photo?)] {
-        parallelRead(items, progress: progress) { ($0, photo(from: $0)) }
+        readAll(items, decidingStream(progress: progress))
     }
 
-    private func parallelRead<T>(_ items: [(path: String, identity: FileIdentity)], progress: (@Sendable (Int, Int) -> Void)?,
-                                 _ transform: @escaping @Sendable (IndexedFile) -> T) -> [T] {
-        var results = [T?](repeating: nil, count: items.count)
-        let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        defer { if rootFD >= 0 { close(rootFD) } }
+    /// Reads, and decides photos, for files handed in batch after batch while a walk goes on.
+    public func decidingStream(onBatch: (@Sendable ([(file: IndexedFile, photo: Photo?)]) -> Void)? = nil,
+                               progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream<(file: IndexedFile, photo: Photo?)> {
+        readStream(onBatch: onBatch, progress: progress) { ($0, photo(from: $0)) }
+    }
+
+    private func readStream<T>(onBatch: (@Sendable ([T]) -> Void)? = nil, progress: (@Sendable (Int, Int) -> Void)?,
+                               _ transform: @escaping @Sendable (IndexedFile) -> T) -> ReadStream<T> {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
         // per core keep the device's queue full (measured: 100,000 cold files 9.5 s → see bench).
-        let workers = min(max(1, items.count / 64), max(4, ProcessInfo.processInfo.activeProcessorCount * Self.readersPerCore))
-        // Small chunks: a batch ends when its slowest thread finishes its last chunk, and on a
-        // cold disk 64 files a chunk left the others idle (100k cold: ~2.8 → ~2.4 s).
-        let chunk = 16
-        let next = Counter()
-        let done = Counter()
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            Self.readers.run(width: workers) {
-                while true {
-                    let end = next.add(chunk)
-                    let start = end - chunk
-                    guard start < items.count else { break }
-                    let range = start..<min(items.count, end)
-                    for i in range { out[i] = examine(items[i].path, identity: items[i].identity, rootFD: rootFD).map(transform) }
-                    progress?(done.add(range.count), items.count)
-                }
-            }
-        }
-        return results.compactMap { $0 }
+        ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * Self.readersPerCore),
+                   transform: transform, onBatch: onBatch, progress: progress)
+    }
+
+    private func readAll<T>(_ items: [(path: String, identity: FileIdentity)], _ stream: ReadStream<T>) -> [T] {
+        let batch = stream.add(items)
+        stream.end()
+        return batch.take()
     }
 
     /// Reader threads per core for header reads (I/O-bound work).

@@ -1,24 +1,34 @@
 import Foundation
 
-/// Long-lived threads that run one job at a time on several threads at once, each running the
-/// job's body (which takes its own work from a shared counter until none is left).
+/// Long-lived threads that run jobs, each on several threads at once: every thread given a job
+/// runs its body (which takes its own work from a shared source until none is left).
 ///
-/// A scan reads its files in batches of 2,000, each on 8 threads per core: starting and ending
-/// 16 threads per batch was ~3% of a cached 100,000-file scan's CPU time. Threads start on first
-/// use and end after `idleSeconds` without a job, so an idle mount holds none.
+/// A scan reads its files on 8 threads per core: starting and ending 16 threads per batch of 2,000
+/// files was ~3% of a cached 100,000-file scan's CPU time. Threads start when no idle one can take
+/// a job (so two jobs never wait for each other's threads) and end after `idleSeconds` without
+/// one, so an idle mount holds none.
 final class WorkerThreads: @unchecked Sendable {
+    private final class Job {
+        let body: @Sendable () -> Void
+        /// Threads still to start it.
+        var tickets: Int
+        /// Threads that have not finished it.
+        var running: Int
+        init(_ body: @escaping @Sendable () -> Void, width: Int) {
+            self.body = body
+            tickets = width
+            running = width
+        }
+    }
+
     private let idleSeconds: Double
     private let condition = NSCondition()
-    /// One job at a time: a second caller waits for the first to finish.
-    private let oneJob = NSLock()
     // Guarded by `condition`.
-    private var job: (@Sendable () -> Void)?
-    /// Threads still to start the current job.
-    private var tickets = 0
-    /// Threads of the current job that have not finished it.
-    private var running = 0
-    /// Threads alive (waiting or working).
+    /// Jobs with tickets left, oldest first.
+    private var waiting: [Job] = []
     private var alive = 0
+    /// Threads running a body.
+    private var busy = 0
 
     init(idleSeconds: Double) {
         self.idleSeconds = idleSeconds
@@ -27,39 +37,41 @@ final class WorkerThreads: @unchecked Sendable {
     /// Runs `body` on `width` threads at once and returns when every run has returned.
     func run(width: Int, _ body: @escaping @Sendable () -> Void) {
         guard width > 0 else { return }
-        oneJob.lock()
-        defer { oneJob.unlock() }
         condition.lock()
-        while alive < width {
+        let job = Job(body, width: width)
+        waiting.append(job)
+        // Every thread not running a body will take a ticket; start threads for the rest.
+        let uncovered = waiting.reduce(0) { $0 + $1.tickets } - (alive - busy)
+        for _ in 0..<max(0, uncovered) {
             alive += 1
             Thread.detachNewThread { [self] in work() }
         }
-        job = body
-        tickets = width
-        running = width
         condition.broadcast()
-        while running > 0 { condition.wait() }
-        job = nil
+        while job.running > 0 { condition.wait() }
         condition.unlock()
     }
 
     private func work() {
         condition.lock()
         while true {
-            while tickets == 0 {
-                if !condition.wait(until: Date(timeIntervalSinceNow: idleSeconds)) && tickets == 0 {
+            guard let job = waiting.first else {
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: idleSeconds))
+                if !woken && waiting.isEmpty {
                     alive -= 1
                     condition.unlock()
                     return
                 }
+                continue
             }
-            tickets -= 1
-            let body = job!
+            job.tickets -= 1
+            if job.tickets == 0 { waiting.removeFirst() }
+            busy += 1
             condition.unlock()
-            body()
+            job.body()
             condition.lock()
-            running -= 1
-            if running == 0 { condition.broadcast() }
+            busy -= 1
+            job.running -= 1
+            if job.running == 0 { condition.broadcast() }
         }
     }
 

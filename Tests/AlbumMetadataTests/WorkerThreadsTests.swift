@@ -40,7 +40,7 @@ final class WorkerThreadsTests: XCTestCase {
         XCTAssertEqual(work.add(0), 7, "threads start again after ending")
     }
 
-    /// Two callers at once: each job runs whole, one after the other.
+    /// Two callers at once: both jobs run whole.
     func testConcurrentCallersEachRunWhole() {
         let pool = WorkerThreads(idleSeconds: 5)
         let counts = (0..<2).map { _ in Counter() }
@@ -48,5 +48,39 @@ final class WorkerThreadsTests: XCTestCase {
             for _ in 0..<20 { pool.run(width: 3) { _ = counts[k].add(1) } }
         }
         XCTAssertEqual(counts.map { $0.add(0) }, [60, 60])
+    }
+
+    /// A job that runs long (a read stream waiting for its walk) does not hold back another:
+    /// the second gets threads of its own.
+    func testASecondJobDoesNotWaitForTheFirst() {
+        let pool = WorkerThreads(idleSeconds: 5)
+        let secondRan = DispatchSemaphore(value: 0)
+        let firstDone = DispatchSemaphore(value: 0)
+        let sawSecond = Counter()
+        DispatchQueue.global().async {
+            pool.run(width: 2) {
+                if secondRan.wait(timeout: .now() + 10) == .success {
+                    secondRan.signal()
+                    _ = sawSecond.add(1)
+                }
+            }
+            firstDone.signal()
+        }
+        usleep(100_000)  // the first job holds its threads by now
+        pool.run(width: 1) { secondRan.signal() }
+        XCTAssertEqual(firstDone.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(sawSecond.add(0), 2, "both of the first job's threads saw the second job run")
+    }
+}
+
+/// Counts finished work across threads.
+private final class Counter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func add(_ n: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += n
+        return value
     }
 }

@@ -1,0 +1,154 @@
+import AlbumCore
+import Foundation
+import Glibc
+
+/// Reads the headers of files handed in batch after batch (as a walk finds them) on the shared
+/// reader threads, as one stream: the threads go from one batch to the next without waiting for
+/// the batch's slowest read to end. (Reading batch by batch, with a barrier after each, left most
+/// threads idle at the end of every batch on a cold disk: ~50,000 files/s at 100,000 cold files.)
+///
+/// Each batch's results come back in its own order, through `Batch.wait()`.
+public final class ReadStream<T: Sendable>: @unchecked Sendable {
+    /// Files handed in together; its results once all are read.
+    public final class Batch: @unchecked Sendable {
+        fileprivate let items: [(path: String, identity: FileIdentity)]
+        /// One slot per item, written by reader threads (each slot by one thread); freed once
+        /// the batch is complete.
+        fileprivate let slots: UnsafeMutableBufferPointer<T?>
+        /// Items not yet read (guarded by the stream's lock).
+        fileprivate var unread: Int
+        private var results: [T]?
+        private let finished = DispatchSemaphore(value: 0)
+
+        fileprivate init(_ items: [(path: String, identity: FileIdentity)]) {
+            self.items = items
+            slots = .allocate(capacity: items.count)
+            slots.initialize(repeating: nil)
+            unread = items.count
+        }
+
+        /// The results (the files still there, in the batch's order), once every item is read.
+        fileprivate func collect() -> [T] {
+            let collected = slots.compactMap { $0 }
+            _ = slots.deinitialize()
+            slots.deallocate()
+            results = collected
+            return collected
+        }
+
+        fileprivate func release() { finished.signal() }
+
+        /// Blocks until every file of the batch is read, and hands over the results (once: the
+        /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
+        public func take() -> [T] {
+            finished.wait()
+            finished.signal()  // (for a later take, which gets nothing)
+            defer { results = nil }
+            return results ?? []
+        }
+    }
+
+    private let scanner: LibraryScanner
+    private let transform: @Sendable (IndexedFile) -> T
+    private let progress: (@Sendable (Int, Int) -> Void)?
+    private let onBatch: (@Sendable ([T]) -> Void)?
+    private let maxThreads: Int
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var queue: [Batch] = []
+    /// The next unread position in `queue[0]`.
+    private var offset = 0
+    private var ended = false
+    private var started = false
+    private var handedIn = 0
+    private var done = 0
+
+    /// Files read per turn: small, so the last reads of a batch spread over every thread.
+    static var chunk: Int { 16 }
+
+    /// - Parameters:
+    ///   - transform: applied to each file on the reader threads.
+    ///   - onBatch: called with each batch's results as soon as it is complete (on a reader thread).
+    ///   - progress: `(done, handed in so far)`, from reader threads.
+    init(scanner: LibraryScanner, maxThreads: Int, transform: @escaping @Sendable (IndexedFile) -> T,
+         onBatch: (@Sendable ([T]) -> Void)? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
+        self.scanner = scanner
+        self.maxThreads = maxThreads
+        self.transform = transform
+        self.onBatch = onBatch
+        self.progress = progress
+    }
+
+    /// Hands in files to read; reading starts at once.
+    public func add(_ items: [(path: String, identity: FileIdentity)]) -> Batch {
+        let batch = Batch(items)
+        condition.lock()
+        defer { condition.unlock() }
+        if items.isEmpty {
+            _ = batch.collect()
+            batch.release()
+            return batch
+        }
+        queue.append(batch)
+        handedIn += items.count
+        if !started {
+            started = true
+            // A small first batch (a rescan of a few files) needs few threads.
+            let width = min(maxThreads, max(1, items.count / 64))
+            let rootFD = open(scanner.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            Thread.detachNewThread { [self] in
+                LibraryScanner.readers.run(width: width) { self.readUntilEnd(rootFD: rootFD) }
+                if rootFD >= 0 { close(rootFD) }
+            }
+        }
+        condition.broadcast()
+        return batch
+    }
+
+    /// No more batches: the reader threads end once everything handed in is read.
+    public func end() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// One reader thread: takes a chunk of the oldest batch, reads it, until the stream has ended
+    /// and nothing is left.
+    private func readUntilEnd(rootFD: Int32) {
+        condition.lock()
+        while true {
+            guard let batch = queue.first else {
+                if ended { break }
+                condition.wait()
+                continue
+            }
+            let range = offset..<min(batch.items.count, offset + Self.chunk)
+            offset = range.upperBound
+            if offset == batch.items.count {
+                queue.removeFirst()
+                offset = 0
+            }
+            condition.unlock()
+            for i in range {
+                batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD).map(transform)
+            }
+            condition.lock()
+            batch.unread -= range.count
+            done += range.count
+            let (doneNow, total, complete) = (done, handedIn, batch.unread == 0)
+            condition.unlock()
+            if complete {
+                // Handed on (to the index) before anyone waiting is woken: whoever waits for the
+                // last batch may then rely on every batch having been handed on.
+                // (Collected apart: `onBatch?(batch.collect())` would skip the collecting without an onBatch.)
+                let results = batch.collect()
+                onBatch?(results)
+                batch.release()
+            }
+            progress?(doneNow, total)
+            condition.lock()
+        }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,77 @@
+import AlbumCore
+@testable import AlbumMetadata
+import AlbumSample
+import Foundation
+import XCTest
+
+final class ReadStreamTests: XCTestCase {
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "albumfs-stream-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    private func files(_ names: [String]) throws -> [(path: String, identity: FileIdentity)] {
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        for name in names { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: jpeg)) }
+        return names.map { ($0, FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0))) }
+    }
+
+    /// Batches handed in one after another (as a walk does) each come back whole, in their own
+    /// order, each handed on exactly once before the last one can be taken, with progress to the end.
+    func testBatchesComeBackInOrderEachHandedOnOnce() throws {
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let sizes = [70, 3, 0, 41]
+        var start = 0
+        let groups = try sizes.map { n -> [(path: String, identity: FileIdentity)] in
+            defer { start += n }
+            return try files((start..<start + n).map { String(format: "%03d.jpg", $0) }.shuffled())
+        }
+        let handedOn = Mutex<[[String]]>([])
+        let mostDone = Mutex(0)
+        let stream = scanner.decidingStream(onBatch: { read in handedOn.withLock { $0.append(read.map { $0.file.relativePath }) } },
+                                            progress: { done, _ in mostDone.withLock { $0 = max($0, done) } })
+        let batches = groups.map { stream.add($0) }
+        stream.end()
+        for (batch, group) in zip(batches, groups) {
+            let read = batch.take()
+            XCTAssertEqual(read.map { $0.file.relativePath }, group.map { $0.path }, "the batch's own order")
+            XCTAssertTrue(read.allSatisfy { $0.photo != nil }, "decided on the reader threads")
+            XCTAssertTrue(batch.take().isEmpty, "taken once: the batch keeps nothing")
+        }
+        let nonEmpty = groups.filter { !$0.isEmpty }.map { Set($0.map { $0.path }) }
+        XCTAssertEqual(Set(handedOn.withLock { $0 }.map(Set.init)), Set(nonEmpty), "every batch handed on once")
+        XCTAssertEqual(handedOn.withLock { $0.count }, nonEmpty.count)
+        XCTAssertEqual(mostDone.withLock { $0 }, sizes.reduce(0, +), "progress reaches every file")
+    }
+
+    /// A stream given nothing ends without starting a thread or waiting.
+    func testAnEmptyStreamEnds() {
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let stream = scanner.decidingStream()
+        XCTAssertTrue(stream.add([]).take().isEmpty)
+        stream.end()
+    }
+
+    /// A file gone between the hand-in and its read is simply not in the batch.
+    func testAVanishedFileIsLeftOut() throws {
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let items = try files(["a.jpg", "b.jpg"]) + [("gone.jpg", FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]
+        XCTAssertEqual(scanner.read(items).map(\.relativePath), ["a.jpg", "b.jpg"])
+    }
+}
+
+/// A value shared across threads (XCTest targets here have no Synchronization import by default).
+private final class Mutex<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
