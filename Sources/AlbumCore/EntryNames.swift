@@ -61,7 +61,13 @@ public enum EntryNames {
     /// the others become `stem~tag.ext` with a tag derived from their source path, so the same
     /// library always gives the same names, whatever order files were found in.
     public static func assign(_ wanted: [(name: String, sourcePath: String)]) -> [String] {
-        var result = wanted.map { sanitise($0.name) }
+        assign(wanted.map(\.name)) { wanted[$0].sourcePath }
+    }
+
+    /// `assign`, with each item's source path asked for only when its name is wanted twice (a
+    /// folder of 100,000 photos need not gather 100,000 paths to settle a handful of clashes).
+    public static func assign(_ names: [String], sourcePath: (Int) -> String) -> [String] {
+        var result = names.map(sanitise)
         // Each name taken so far (→ its first item), and the groups that want the same one,
         // visited in name order so suffixes never depend on hashing order.
         var taken = [String: Int](minimumCapacity: result.count)
@@ -70,14 +76,14 @@ public enum EntryNames {
             if let first = taken[name] { groups[name, default: [first]].append(i) } else { taken[name] = i }
         }
         for (name, members) in groups.sorted(by: { $0.key < $1.key }) {
-            let ordered = members.sorted { wanted[$0].sourcePath < wanted[$1].sourcePath }
+            let ordered = members.map { ($0, sourcePath($0)) }.sorted { $0.1 < $1.1 }
             let (stem, ext) = split(name)
-            for i in ordered.dropFirst() {
+            for (i, path) in ordered.dropFirst() {
                 var digits = 6
                 var candidate: String
                 repeat {
                     candidate = bounded(stem, maxBytes: maxBytes - ext.utf8.count - digits - 1) + "~"
-                        + tag(for: wanted[i].sourcePath, hexDigits: digits) + ext
+                        + tag(for: path, hexDigits: digits) + ext
                     digits += 2
                 } while taken[candidate] != nil && digits <= 16
                 var n = 2

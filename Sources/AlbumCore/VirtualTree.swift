@@ -74,8 +74,8 @@ public struct PhotoEntries: Sendable {
         self.members = ContiguousArray(members.lazy.map { Int32($0) })
         self.thumbnailBox = thumbnailBox
         self.slot = slot
-        let defaults = members.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
-        let names = EntryNames.assign(members.indices.map { (defaults[$0], photos[members[$0]].relativePath) })
+        let defaults = members.map { Self.defaultName(photos[$0].fileName, thumbnail: thumbnailBox != nil) }
+        let names = EntryNames.assign(defaults) { photos[members[$0]].relativePath }
         var renamed: [Int32: String] = [:]
         for (k, name) in names.enumerated() where name != defaults[k] { renamed[Int32(members[k])] = name }
         self.renamed = renamed
@@ -94,8 +94,10 @@ public struct PhotoEntries: Sendable {
     /// The same entries as thumbnails of another size: names and order are shared.
     public func withThumbnailBox(_ box: ThumbnailBox, slot: Int) -> PhotoEntries { PhotoEntries(self, box: box, slot: slot) }
 
-    static func defaultName(_ photo: Photo, thumbnail: Bool) -> String {
-        thumbnail ? EntryNames.replacingExtension(of: photo.fileName, with: ".jpg") : photo.fileName
+    /// (Given the file name, not the `Photo`: passing a photo retains each of its strings, and
+    /// views built side by side then fight over those reference counts.)
+    static func defaultName(_ fileName: String, thumbnail: Bool) -> String {
+        thumbnail ? EntryNames.replacingExtension(of: fileName, with: ".jpg") : fileName
     }
 
     public var count: Int { members.count }
@@ -105,7 +107,7 @@ public struct PhotoEntries: Sendable {
 
     /// The entry name of a photo of this folder.
     public func name(ofPhoto i: Int) -> String {
-        renamed[Int32(i)] ?? Self.defaultName(photos[i], thumbnail: thumbnailBox != nil)
+        renamed[Int32(i)] ?? Self.defaultName(photos[i].fileName, thumbnail: thumbnailBox != nil)
     }
 
     public func content(ofPhoto i: Int) -> FileContent {
