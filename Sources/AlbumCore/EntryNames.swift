@@ -67,17 +67,42 @@ public enum EntryNames {
     /// `assign`, with each item's source path asked for only when its name is wanted twice (a
     /// folder of 100,000 photos need not gather 100,000 paths to settle a handful of clashes).
     public static func assign(_ names: [String], sourcePath: (Int) -> String) -> [String] {
-        var result = names.map(sanitise)
-        // Each name taken so far (→ its first item), and the groups that want the same one,
-        // visited in name order so suffixes never depend on hashing order.
-        var taken = [String: Int](minimumCapacity: result.count)
-        var groups: [String: [Int]] = [:]
-        for (i, name) in result.enumerated() {
-            if let first = taken[name] { groups[name, default: [first]].append(i) } else { taken[name] = i }
+        assignAndOrder(names, sourcePath: sourcePath).names
+    }
+
+    /// `assign`, also giving the items' positions ordered by their final names (what a folder's
+    /// lookups need). Items that want the same name are neighbours in name order, so no map of
+    /// every name is built. `nearlyByName`: the positions in an order close to name order, if the
+    /// caller has one (the sort is adaptive: a folder's photos in walk order come in sorted runs).
+    public static func assignAndOrder(_ wanted: [String], nearlyByName hint: [Int]? = nil,
+                                      sourcePath: (Int) -> String) -> (names: [String], byName: [Int]) {
+        var result = wanted.map(sanitise)
+        var byName = (hint ?? Array(result.indices)).sorted { result[$0] < result[$1] }
+        // The groups that want one name, in name order (so suffixes never depend on any other order).
+        var clashes: [ArraySlice<Int>] = []
+        var start = 0
+        while start < byName.count {
+            var end = start + 1
+            while end < byName.count && result[byName[end]] == result[byName[start]] { end += 1 }
+            if end - start > 1 { clashes.append(byName[start..<end]) }
+            start = end
         }
-        for (name, members) in groups.sorted(by: { $0.key < $1.key }) {
+        guard !clashes.isEmpty else { return (result, byName) }
+        // A name is taken if any item wanted it, or a suffix gave it already.
+        let wantedInOrder = byName.map { result[$0] }
+        var given = Set<String>()
+        func isTaken(_ name: String) -> Bool {
+            if given.contains(name) { return true }
+            var low = 0, high = wantedInOrder.count
+            while low < high {
+                let mid = (low + high) / 2
+                if wantedInOrder[mid] < name { low = mid + 1 } else { high = mid }
+            }
+            return low < wantedInOrder.count && wantedInOrder[low] == name
+        }
+        for members in clashes {
+            let (stem, ext) = split(result[members.first!])
             let ordered = members.map { ($0, sourcePath($0)) }.sorted { $0.1 < $1.1 }
-            let (stem, ext) = split(name)
             for (i, path) in ordered.dropFirst() {
                 var digits = 6
                 var candidate: String
@@ -85,18 +110,20 @@ public enum EntryNames {
                     candidate = bounded(stem, maxBytes: maxBytes - ext.utf8.count - digits - 1) + "~"
                         + tag(for: path, hexDigits: digits) + ext
                     digits += 2
-                } while taken[candidate] != nil && digits <= 16
+                } while isTaken(candidate) && digits <= 16
                 var n = 2
                 let base = candidate
-                while taken[candidate] != nil {
+                while isTaken(candidate) {
                     let (s, e) = split(base)
                     candidate = "\(s)-\(n)\(e)"
                     n += 1
                 }
-                taken[candidate] = i
+                given.insert(candidate)
                 result[i] = candidate
             }
         }
-        return result
+        // Renamed items move; the rest is in order already.
+        byName.sort { result[$0] < result[$1] }
+        return (result, byName)
     }
 }

@@ -75,11 +75,24 @@ public struct PhotoEntries: Sendable {
         self.thumbnailBox = thumbnailBox
         self.slot = slot
         let defaults = members.map { Self.defaultName(photos[$0].fileName, thumbnail: thumbnailBox != nil) }
-        let names = EntryNames.assign(defaults) { photos[members[$0]].relativePath }
+        let (names, byName) = EntryNames.assignAndOrder(defaults, nearlyByName: Self.inPhotoOrder(members, of: photos.count)) {
+            photos[members[$0]].relativePath
+        }
         var renamed: [Int32: String] = [:]
         for (k, name) in names.enumerated() where name != defaults[k] { renamed[Int32(members[k])] = name }
         self.renamed = renamed
-        self.byName = ContiguousArray(names.indices.sorted { names[$0] < names[$1] }.lazy.map { Int32($0) })
+        self.byName = ContiguousArray(byName.lazy.map { Int32($0) })
+    }
+
+    /// Positions of `members` ordered by photo index. The photo array is mostly in walk order
+    /// (sorted by path), so in this order a folder's names come in sorted runs, one per source
+    /// folder, and sorting them by name has little left to do.
+    static func inPhotoOrder(_ members: [Int], of photoCount: Int) -> [Int] {
+        // A big folder: one pass over a photo-indexed table, not a sort.
+        guard members.count * 8 >= photoCount else { return members.indices.sorted { members[$0] < members[$1] } }
+        var position = [Int32](repeating: -1, count: photoCount)
+        for (k, photo) in members.enumerated() { position[photo] = Int32(k) }
+        return position.lazy.filter { $0 >= 0 }.map(Int.init)
     }
 
     private init(_ other: PhotoEntries, box: ThumbnailBox, slot: Int) {

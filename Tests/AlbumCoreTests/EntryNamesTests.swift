@@ -36,4 +36,52 @@ final class EntryNamesTests: XCTestCase {
         XCTAssertNotEqual(EntryNames.tag(for: "Trip/IMG_0001.JPG"), EntryNames.tag(for: "Trip/IMG_0002.JPG"))
         XCTAssertEqual(EntryNames.tag(for: "x").count, 6)
     }
+
+    /// `assignAndOrder` finds clashes as neighbours in name order; checked against the plain
+    /// map-of-every-name algorithm on random folders full of clashes, with and without an order hint.
+    func testAssignMatchesTheMapAlgorithmAndOrdersByName() {
+        func reference(_ wanted: [(name: String, sourcePath: String)]) -> [String] {
+            var result = wanted.map { EntryNames.sanitise($0.name) }
+            var taken: [String: Int] = [:]
+            var groups: [String: [Int]] = [:]
+            for (i, name) in result.enumerated() {
+                if let first = taken[name] { groups[name, default: [first]].append(i) } else { taken[name] = i }
+            }
+            for (name, members) in groups.sorted(by: { $0.key < $1.key }) {
+                let (stem, ext) = EntryNames.split(name)
+                for i in members.sorted(by: { wanted[$0].sourcePath < wanted[$1].sourcePath }).dropFirst() {
+                    var digits = 6
+                    var candidate: String
+                    repeat {
+                        candidate = EntryNames.bounded(stem, maxBytes: EntryNames.maxBytes - ext.utf8.count - digits - 1) + "~"
+                            + EntryNames.tag(for: wanted[i].sourcePath, hexDigits: digits) + ext
+                        digits += 2
+                    } while taken[candidate] != nil && digits <= 16
+                    var n = 2
+                    let base = candidate
+                    while taken[candidate] != nil {
+                        let (s, e) = EntryNames.split(base)
+                        candidate = "\(s)-\(n)\(e)"
+                        n += 1
+                    }
+                    taken[candidate] = i
+                    result[i] = candidate
+                }
+            }
+            return result
+        }
+        for round in 0..<50 {
+            let stems = ["IMG_1", "IMG_2", "a", "a/b", "Été", "e\u{301}té", "x~" + EntryNames.tag(for: "d3/p0")]
+            let wanted = (0..<Int.random(in: 1...60)).map { k -> (name: String, sourcePath: String) in
+                (stems.randomElement()! + [".JPG", ".jpg", ".png", ""].randomElement()!, "d\(k % 4)/p\(k)")
+            }
+            let expected = reference(wanted)
+            let hint = round % 2 == 0 ? nil : Array(wanted.indices.shuffled())
+            let (names, byName) = EntryNames.assignAndOrder(wanted.map(\.name), nearlyByName: hint) { wanted[$0].sourcePath }
+            XCTAssertEqual(names, expected)
+            XCTAssertEqual(Set(names).count, names.count, "unique")
+            XCTAssertEqual(byName.map { names[$0] }, names.sorted(), "positions in name order")
+            XCTAssertEqual(Set(byName), Set(names.indices))
+        }
+    }
 }
