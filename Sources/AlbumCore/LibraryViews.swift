@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Builds the virtual folders at the mount root from a list of photos.
 ///
 /// Pure: the same photos always give the same tree, names and order.
@@ -43,7 +41,7 @@ public enum LibraryViews {
             { flatFolder(screenshots, photos, shots, emptyMtime) },
             { flatFolder(nonScreenshots, photos, others, emptyMtime) },
         ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order, boxes, emptyMtime) }])
-        var top = inParallel(builders)
+        var top = Parallel.all(builders)
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime))
@@ -94,15 +92,5 @@ public enum LibraryViews {
         }
         let yearFolders = years.map { VirtualFolder(name: $0.name, entries: .folders($0.months), emptyMtime: emptyMtime) }
         return VirtualFolder(name: byDate, entries: .folders(yearFolders), emptyMtime: emptyMtime)
-    }
-
-    /// Runs `works` on every core (one at a time for small libraries: not worth a thread), results in order.
-    static func inParallel<T: Sendable>(_ works: [@Sendable () -> T]) -> [T] {
-        var results = [T?](repeating: nil, count: works.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let out = buffer
-            DispatchQueue.concurrentPerform(iterations: works.count) { out[$0] = works[$0]() }
-        }
-        return results.map { $0! }
     }
 }
