@@ -125,7 +125,7 @@ public struct LibraryScanner: Sendable {
         var handedOff = 0
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk: reading it fstat()s the open file anyway.
-        walk(from: folder, &folderProblems, onFolder: onFolder, needsStat: { settledBefore != nil || previous[$0] != nil }) { f in
+        walk(from: folder, &folderProblems, onFolder: onFolder, needsStat: { settledBefore != nil || (!previous.isEmpty && previous[$0] != nil) }) { f in
             if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
             } else if let old = previous[f.path], old.identity == f.identity {
@@ -296,7 +296,9 @@ public struct LibraryScanner: Sendable {
             }
             var subfolders: [String] = []
             for (name, type, inode) in entries.sorted(by: { $0.name < $1.name }) {
-                if name.hasPrefix(".") || Self.skippedNames.contains(name) || type == DT_LNK { continue }
+                // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
+                // names are folders', so a regular file is not hashed to look for it.)
+                if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) { continue }
                 let rel = folder.isEmpty ? name : folder + "/" + name
                 if let excluded, root + "/" + rel == excluded { continue }
                 if type == DT_REG && !needsStat(rel) {
