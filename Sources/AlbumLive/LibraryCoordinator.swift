@@ -145,32 +145,37 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
         for folder in folders {
+            // Reading starts as soon as the walk has found 2,000 files to read, and goes on as one
+            // stream on the reader threads. Each batch's evidence goes to the index as soon as it
+            // is read; the batch keeps slim records, merged in order whenever the walk hands off
+            // more (so read batches never pile up) and at the end.
             // Nothing known before the scan (a first mount): nothing can have vanished, and the
             // paths read need no tracking.
-            let trackReads = !state.files.isEmpty
-            // Reading starts as soon as the walk has found 2,000 files to read, and goes on as one
-            // stream on the reader threads; batches come back in order for the merge, and each is
-            // handed to the index writer as soon as it is read.
-            var batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch] = []
-            var handedOff = 0
+            var merge = MergeQueue(trackReads: !state.files.isEmpty)
             statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
-            let stream = scanner.decidingStream(onBatch: { [writer] read in writer.save(read.map(\.file)) }) { [self] done, total in
+            let stream = scanner.decidingStream(onBatch: { [writer] read in
+                writer.save(read.map(\.file))
+                return read.map { (file: $0.file.slimmed, photo: $0.photo) }
+            }) { [self] done, total in
                 statusBox.withLock { $0.progressDone = done }
                 progress?(done, total, false)
             }
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) },
                                         batches: (2000, { [self] slice in
-                handedOff += slice.count
-                statusBox.withLock { $0.progressTotal = handedOff }
-                batches.append(stream.add(Array(slice)))
+                merge.handedOff += slice.count
+                statusBox.withLock { $0.progressTotal = merge.handedOff }
+                merge.batches.append(stream.add(Array(slice)))
+                mergeBatches(&merge, walkDone: false)
             }))
             stream.end()
             if !closedAfterWrite.isEmpty {
                 for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
-            let readPaths = merge(batches, total: survey.toRead.count, trackReads: trackReads)
+            mergeBatches(&merge, walkDone: true)
+            if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
+            let (trackReads, readPaths) = (merge.trackReads, merge.readPaths)
             reads += survey.toRead.count
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
@@ -216,30 +221,39 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Merges read batches (already saved to the index and slimmed of their evidence) in order as
-    /// they complete. Folders fill in as batches land.
-    /// - Returns: the paths read, when `trackReads` (to tell which known files are gone).
-    private func merge(_ batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch], total: Int, trackReads: Bool) -> Set<String> {
+    /// One folder scan's read batches, merged in order.
+    private struct MergeQueue {
+        /// Whether to collect the paths read (to tell which known files are gone).
+        let trackReads: Bool
+        var batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch] = []
+        var merged = 0
+        var handedOff = 0
         var readPaths = Set<String>()
         var lastPublish = Date()
         let started = Date()
-        state.reserve(more: total)
-        for (k, batch) in batches.enumerated() {
-            for (f, photo) in batch.take() {
+        init(trackReads: Bool) { self.trackReads = trackReads }
+    }
+
+    /// Merges read batches (already saved to the index, slimmed of their evidence) in order: while
+    /// the walk goes on, those read already; once it is done, every one, waiting for each. Folders
+    /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
+    private func mergeBatches(_ q: inout MergeQueue, walkDone: Bool) {
+        if walkDone { state.reserve(more: q.batches[q.merged...].reduce(0) { $0 + $1.count }) }
+        while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
+            for (f, photo) in q.batches[q.merged].take() {
                 state.put(f, photo: photo)
-                if trackReads { readPaths.insert(f.relativePath) }
+                if q.trackReads { q.readPaths.insert(f.relativePath) }
                 if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
             }
+            q.merged += 1
             // A tree build just before the scan's own last one would only delay it.
-            let perBatch = Date().timeIntervalSince(started) / Double(k + 1)
-            let finishingSoon = perBatch * Double(batches.count - k - 1) < 1
-            if k + 1 < batches.count && !finishingSoon && Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) {
+            let perBatch = Date().timeIntervalSince(q.started) / Double(q.merged)
+            let finishingSoon = walkDone && perBatch * Double(q.batches.count - q.merged) < 1
+            if q.merged < q.batches.count && !finishingSoon && Date().timeIntervalSince(q.lastPublish) > max(1, 4 * publishSeconds) {
                 publish()
-                lastPublish = Date()
+                q.lastPublish = Date()
             }
         }
-        if total > 0 { progress?(total, total, true) }
-        return readPaths
     }
 
     /// Rebuilds the views from the current photos and swaps them into the filesystem.

@@ -158,12 +158,12 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Reads, and decides photos, for files handed in batch after batch while a walk goes on.
-    public func decidingStream(onBatch: (@Sendable ([(file: IndexedFile, photo: Photo?)]) -> Void)? = nil,
+    public func decidingStream(onBatch: (@Sendable ([(file: IndexedFile, photo: Photo?)]) -> [(file: IndexedFile, photo: Photo?)])? = nil,
                                progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream<(file: IndexedFile, photo: Photo?)> {
         readStream(onBatch: onBatch, progress: progress) { ($0, photo(from: $0)) }
     }
 
-    private func readStream<T>(onBatch: (@Sendable ([T]) -> Void)? = nil, progress: (@Sendable (Int, Int) -> Void)?,
+    private func readStream<T>(onBatch: (@Sendable ([T]) -> [T])? = nil, progress: (@Sendable (Int, Int) -> Void)?,
                                _ transform: @escaping @Sendable (IndexedFile) -> T) -> ReadStream<T> {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads

@@ -36,11 +36,24 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
                 if let result = (slots.baseAddress! + i).move() { collected.append(result) }
             }
             slots.deallocate()
-            results = collected
             return collected
         }
 
-        fileprivate func release() { finished.signal() }
+        /// Keeps `kept` for whoever takes the batch, and wakes them.
+        fileprivate func release(keeping kept: [T]) {
+            results = kept
+            finished.signal()
+        }
+
+        /// How many files were handed in.
+        public var count: Int { items.count }
+
+        /// Whether every file is read (`take` would not wait).
+        public var isComplete: Bool {
+            guard finished.wait(timeout: .now()) == .success else { return false }
+            finished.signal()
+            return true
+        }
 
         /// Blocks until every file of the batch is read, and hands over the results (once: the
         /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
@@ -55,7 +68,7 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
     private let scanner: LibraryScanner
     private let transform: @Sendable (IndexedFile) -> T
     private let progress: (@Sendable (Int, Int) -> Void)?
-    private let onBatch: (@Sendable ([T]) -> Void)?
+    private let onBatch: (@Sendable ([T]) -> [T])?
     private let maxThreads: Int
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -72,10 +85,12 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
 
     /// - Parameters:
     ///   - transform: applied to each file on the reader threads.
-    ///   - onBatch: called with each batch's results as soon as it is complete (on a reader thread).
+    ///   - onBatch: called with each batch's results as soon as it is complete (on a reader thread);
+    ///     what it returns is what the batch keeps until taken (e.g. the results without what was
+    ///     just saved: a walk can run far ahead of the merge, and batches wait for it).
     ///   - progress: `(done, handed in so far)`, from reader threads.
     init(scanner: LibraryScanner, maxThreads: Int, transform: @escaping @Sendable (IndexedFile) -> T,
-         onBatch: (@Sendable ([T]) -> Void)? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
+         onBatch: (@Sendable ([T]) -> [T])? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
         self.scanner = scanner
         self.maxThreads = maxThreads
         self.transform = transform
@@ -89,8 +104,7 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if items.isEmpty {
-            _ = batch.collect()
-            batch.release()
+            batch.release(keeping: batch.collect())
             return batch
         }
         queue.append(batch)
@@ -145,10 +159,8 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
             if complete {
                 // Handed on (to the index) before anyone waiting is woken: whoever waits for the
                 // last batch may then rely on every batch having been handed on.
-                // (Collected apart: `onBatch?(batch.collect())` would skip the collecting without an onBatch.)
                 let results = batch.collect()
-                onBatch?(results)
-                batch.release()
+                batch.release(keeping: onBatch.map { $0(results) } ?? results)
             }
             progress?(doneNow, total)
             condition.lock()

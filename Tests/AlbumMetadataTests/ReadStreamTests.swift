@@ -32,15 +32,21 @@ final class ReadStreamTests: XCTestCase {
         }
         let handedOn = Mutex<[[String]]>([])
         let mostDone = Mutex(0)
-        let stream = scanner.decidingStream(onBatch: { read in handedOn.withLock { $0.append(read.map { $0.file.relativePath }) } },
+        let stream = scanner.decidingStream(onBatch: { read in
+            handedOn.withLock { $0.append(read.map { $0.file.relativePath }) }
+            return read
+        },
                                             progress: { done, _ in mostDone.withLock { $0 = max($0, done) } })
         let batches = groups.map { stream.add($0) }
         stream.end()
+        XCTAssertTrue(batches[2].isComplete, "an empty batch is complete at once")
         for (batch, group) in zip(batches, groups) {
             let read = batch.take()
             XCTAssertEqual(read.map { $0.file.relativePath }, group.map { $0.path }, "the batch's own order")
             XCTAssertTrue(read.allSatisfy { $0.photo != nil }, "decided on the reader threads")
             XCTAssertTrue(batch.take().isEmpty, "taken once: the batch keeps nothing")
+            XCTAssertTrue(batch.isComplete)
+            XCTAssertEqual(batch.count, group.count)
         }
         let nonEmpty = groups.filter { !$0.isEmpty }.map { Set($0.map { $0.path }) }
         XCTAssertEqual(Set(handedOn.withLock { $0 }.map(Set.init)), Set(nonEmpty), "every batch handed on once")
