@@ -83,7 +83,7 @@ final class SQLiteDatabase {
                 switch p {
                 case .int(let v)?: try owner.check(sqlite3_bind_int64(stmt, Int32(i + 1), v))
                 case .text(let s)?: try owner.check(sqlite3_bind_text(stmt, Int32(i + 1), s, -1, transient))
-                case nil: try owner.check(sqlite3_bind_null(stmt, Int32(i + 1)))
+                case nil: break  // NULL already: a new statement's parameters are, and `clear_bindings` resets them
                 }
             }
             while true {
