@@ -17,7 +17,8 @@ let package = Package(
         .systemLibrary(name: "CSysXattr", path: "Sources/CSysXattr"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
-        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
+        .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif"]),
@@ -26,7 +27,7 @@ let package = Package(
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
-        .target(name: "AlbumLive", dependencies: ["AlbumCore", "AlbumMetadata", "AlbumVFS", "CMalloc"]),
+        .target(name: "AlbumLive", dependencies: ["AlbumCore", "AlbumMetadata", "AlbumVFS", "CJemalloc"]),
         .executableTarget(
             name: "albumfs",
             dependencies: ["AlbumCore", "AlbumIndex", "AlbumLive", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS",
@@ -37,7 +38,7 @@ let package = Package(
         .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumIndex", "AlbumCore"]),
         .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumThumbnails", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumVFS", "AlbumCore"]),
-        .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumLive", "AlbumCore"]),
+        .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumLive", "AlbumCore", "CJemalloc"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
         .testTarget(name: "MountTests", dependencies: ["AlbumSample", "AlbumCore", "CSysXattr"]),
     ]

@@ -1,17 +1,24 @@
-import CMalloc
-import Foundation
+import CJemalloc
 
-/// How the process uses glibc's heap.
+/// How the process uses its heap (jemalloc, linked in; its settings are in CJemalloc).
+///
+/// Why jemalloc and not glibc's malloc: a scan is allocation-heavy in Swift, libexif and SQLite
+/// alike, on many threads. Measured on a 100,000-photo first scan (2 cores): cached 0.88 → 0.77 s,
+/// cold 2.2 → 2.0 s, with the same RSS once the scan's freed pages are returned.
 public enum HeapTuning {
-    /// At most one malloc arena per core (glibc's default allows eight per core). Each reader or
-    /// worker thread otherwise gets an arena of its own, and what outlives a scan (the views,
-    /// built on several threads) ends up spread over them between freed holes that `malloc_trim`
-    /// cannot return. Measured on a 100,000-photo first scan (2 cores): RSS 112 → 99 MB, and the
-    /// scan no slower (fewer fresh pages to fault in). Call before any thread starts.
-    public static func limitArenas() {
-        _ = mallopt(M_ARENA_MAX, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+    /// Returns every freed page to the system now (after a scan, so RSS shows what the mount
+    /// holds), instead of in a second or so.
+    public static func trim() {
+        // "arena.<i>.purge" with i = MALLCTL_ARENAS_ALL (4096): every arena.
+        _ = mallctl("arena.4096.purge", nil, nil, nil, 0)
     }
 
-    /// Hands freed heap back to the system, so RSS reflects what is still in use.
-    public static func trim() { _ = malloc_trim(0) }
+    /// jemalloc's version, when it is the allocator (nil if it is not linked: then the settings
+    /// and `trim` do nothing).
+    public static var allocator: String? {
+        var version: UnsafePointer<CChar>?
+        var size = MemoryLayout<UnsafePointer<CChar>?>.size
+        guard mallctl("version", &version, &size, nil, 0) == 0, let version else { return nil }
+        return "jemalloc " + String(cString: version)
+    }
 }

@@ -1,11 +1,9 @@
-import AlbumLive
 import Glibc
 
 /// The whole program is in functions and types: FUSE callbacks must never be formed in
 /// top-level code (../SWIFT-FUSE.md), and exit codes are decided in one place.
 enum AlbumFSMain {
     static func main(_ arguments: [String]) -> Int32 {
-        HeapTuning.limitArenas()
         do throws(CLIError) {
             switch try CommandLineParser.parse(arguments) {
             case .help:
