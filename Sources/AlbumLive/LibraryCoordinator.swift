@@ -163,9 +163,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) },
                                         batches: (2000, { [self] slice in
-                merge.handedOff += slice.count
-                statusBox.withLock { $0.progressTotal = merge.handedOff }
                 merge.batches.append(stream.add(Array(slice)))
+                statusBox.withLock { $0.progressTotal = merge.handedOff }
                 mergeBatches(&merge, walkDone: false)
             }))
             stream.end()
@@ -227,7 +226,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let trackReads: Bool
         var batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch] = []
         var merged = 0
-        var handedOff = 0
+        /// Files handed to the readers so far.
+        var handedOff: Int { batches.reduce(0) { $0 + $1.count } }
         var readPaths = Set<String>()
         var lastPublish = Date()
         let started = Date()

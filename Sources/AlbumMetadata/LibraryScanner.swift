@@ -150,14 +150,8 @@ public struct LibraryScanner: Sendable {
         readAll(items, readStream(progress: progress) { $0 })
     }
 
-    /// `read`, with each photo decided on the reader threads too (a mount needs both, and
-    /// deciding is a tenth of a scan's CPU time).
-    public func readAndDecide(_ items: [(path: String, identity: FileIdentity)],
-                              progress: (@Sendable (Int, Int) -> Void)? = nil) -> [(file: IndexedFile, photo: Photo?)] {
-        readAll(items, decidingStream(progress: progress))
-    }
-
-    /// Reads, and decides photos, for files handed in batch after batch while a walk goes on.
+    /// Reads, and decides photos (on the reader threads: a mount needs both, and deciding is a
+    /// tenth of a scan's CPU time), for files handed in batch after batch while a walk goes on.
     public func decidingStream(onBatch: (@Sendable ([(file: IndexedFile, photo: Photo?)]) -> [(file: IndexedFile, photo: Photo?)])? = nil,
                                progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream<(file: IndexedFile, photo: Photo?)> {
         readStream(onBatch: onBatch, progress: progress) { ($0, photo(from: $0)) }
@@ -167,7 +161,7 @@ public struct LibraryScanner: Sendable {
                                _ transform: @escaping @Sendable (IndexedFile) -> T) -> ReadStream<T> {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
-        // per core keep the device's queue full (measured: 100,000 cold files 9.5 s → see bench).
+        // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core).
         ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * Self.readersPerCore),
                    transform: transform, onBatch: onBatch, progress: progress)
     }

@@ -7,7 +7,7 @@ import Glibc
 /// the batch's slowest read to end. (Reading batch by batch, with a barrier after each, left most
 /// threads idle at the end of every batch on a cold disk: ~50,000 files/s at 100,000 cold files.)
 ///
-/// Each batch's results come back in its own order, through `Batch.wait()`.
+/// Each batch's results come back in its own order, through `Batch.take()`.
 public final class ReadStream<T: Sendable>: @unchecked Sendable {
     /// Files handed in together; its results once all are read.
     public final class Batch: @unchecked Sendable {

@@ -6,19 +6,18 @@ import XCTest
 
 /// The command line is a contract (docs/cli.md): every error has its message and exit code,
 /// leaves no mount behind, and success means the mount already answers.
-final class CommandLineTests: XCTestCase {
-    var source: SampleSource!
+final class CommandLineTests: SampleLibraryTestCase {
     var mountpoint: String!
 
     override func setUpWithError() throws {
-        source = try SampleSource()
+        try super.setUpWithError()
         mountpoint = makeTempFolder("cli")
     }
 
     override func tearDown() {
         if isMounted(mountpoint) { runCommand("/usr/bin/fusermount3", ["-u", mountpoint]) }
         rmdir(mountpoint)
-        source.remove()
+        super.tearDown()
     }
 
     func albumfs(_ args: [String], environment: [String: String]? = nil) -> CommandResult {

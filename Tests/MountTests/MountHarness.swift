@@ -211,7 +211,6 @@ final class LineCollector: @unchecked Sendable {
     }
 }
 
-/// A generated sample library in a temporary folder.
 /// A test case with a fresh sample library and a folder for the daemon's state (index, picks
 /// database), both removed afterwards.
 class SampleLibraryTestCase: XCTestCase {
@@ -229,6 +228,7 @@ class SampleLibraryTestCase: XCTestCase {
     }
 }
 
+/// A generated sample library in a temporary folder.
 final class SampleSource {
     let path: String
     let items: [SampleItem]
