@@ -16,19 +16,18 @@ final class PickRegistry: Sendable {
     // checked against the limit one at a time (exactly N succeed).
     private let state: Mutex<State>
     private let inodes: InodeAllocator
+    /// `picked/`'s own inode: the parent of every pick.
+    private let folderInode: UInt64
 
     init(storage: PickStorage, limit: Int?, inodes: InodeAllocator) throws(Errno) {
         self.storage = storage
         self.limit = limit
         self.inodes = inodes
+        folderInode = inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked)
         var s = State(picks: try storage.loadPicks())
-        let folder = inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked)
-        for p in s.picks { s.nameByInode[inodes.inode(parent: folder, name: p.name)] = p.name }
+        for p in s.picks { s.nameByInode[inodes.inode(parent: folderInode, name: p.name)] = p.name }
         state = Mutex(s)
     }
-
-    /// `picked/`'s own inode: the parent of every pick.
-    private var folderInode: UInt64 { inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked) }
 
     var all: [Pick] { state.withLock { $0.picks } }
 
