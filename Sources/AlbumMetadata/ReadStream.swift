@@ -88,7 +88,8 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
     ///   - onBatch: called with each batch's results as soon as it is complete (on a reader thread);
     ///     what it returns is what the batch keeps until taken (e.g. the results without what was
     ///     just saved: a walk can run far ahead of the merge, and batches wait for it).
-    ///   - progress: `(done, handed in so far)`, from reader threads.
+    ///   - progress: `(done, handed in so far)`, from reader threads, one call at a time and in
+    ///     order (keep it short: readers wait for it).
     init(scanner: LibraryScanner, maxThreads: Int, transform: @escaping @Sendable (IndexedFile) -> T,
          onBatch: (@Sendable ([T]) -> [T])? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
         self.scanner = scanner
@@ -154,7 +155,10 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
             condition.lock()
             batch.unread -= range.count
             done += range.count
-            let (doneNow, total, complete) = (done, handedIn, batch.unread == 0)
+            // Reported under the lock, so in order, and before the batch is released: once the
+            // last batch is taken, no late count can follow (a progress line's last word is final).
+            progress?(done, handedIn)
+            let complete = batch.unread == 0
             condition.unlock()
             if complete {
                 // Handed on (to the index) before anyone waiting is woken: whoever waits for the
@@ -162,7 +166,6 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
                 let results = batch.collect()
                 batch.release(keeping: onBatch.map { $0(results) } ?? results)
             }
-            progress?(doneNow, total)
             condition.lock()
         }
         condition.unlock()
