@@ -19,9 +19,11 @@ let package = Package(
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
         // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
+        // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
+        .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
 
         .target(name: "AlbumCore"),
-        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif"]),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),

@@ -75,6 +75,10 @@ public struct LibraryScanner: Sendable {
 
     /// An absolute folder never to enter: the mount point, when it lies inside the library.
     public let excluded: String?
+    /// Whether reader threads read files' first blocks a chunk at a time through io_uring
+    /// (`ReadRing`), when the kernel allows it; false reads file by file (`pread`), as a kernel
+    /// without io_uring does.
+    public var batchedReads = true
 
     public init(root: String, rules: ScanRules, excluding excluded: String? = nil) {
         self.root = root
@@ -161,9 +165,12 @@ public struct LibraryScanner: Sendable {
                                _ transform: @escaping @Sendable (IndexedFile) -> T) -> ReadStream<T> {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
-        // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core).
-        ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * Self.readersPerCore),
-                   transform: transform, onBatch: onBatch, progress: progress)
+        // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core);
+        // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
+        // holds a chunk's buffers).
+        let perCore = batchedReads && ReadRing.isAvailable ? Self.ringReadersPerCore : Self.readersPerCore
+        return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
+                          transform: transform, onBatch: onBatch, progress: progress)
     }
 
     private func readAll<T>(_ items: [(path: String, identity: FileIdentity)], _ stream: ReadStream<T>) -> [T] {
@@ -172,8 +179,11 @@ public struct LibraryScanner: Sendable {
         return batch.take()
     }
 
-    /// Reader threads per core for header reads (I/O-bound work).
+    /// Reader threads per core for header reads (I/O-bound work), file by file.
     static let readersPerCore = 8
+    /// The same, reading a chunk at a time through a ring: 4 or 8 per core read 100,000 files in
+    /// the same time, cold or cached.
+    static let ringReadersPerCore = 4
     /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
 
@@ -191,43 +201,124 @@ public struct LibraryScanner: Sendable {
     /// - Returns: nil when the file is no longer there (deleted, or replaced by a link, since the
     ///   walk): it is not part of the library, as the next walk will agree.
     func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile? {
-        // Built only when needed: the usual read goes through `rootFD`.
-        var path: String { root + "/" + relativePath }
-        let name = relativePath.nameAfterLastSlash
-        let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
-        let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
-        let likelyPhoto = dot != nil && Self.photoExtensions.contains(ext)
-        let guessed: ImageFormat = ext == "png" ? .png : .jpeg
+        switch open(relativePath, identity: walked, rootFD: rootFD) {
+        case .settled(let file):
+            return file
+        case .open(let open):
+            do {
+                let meta = try MetadataReader.read(open.file, size: Int64(open.status.st_size))
+                return understood(meta, open, walked: walked)
+            } catch {
+                return failed(error, relativePath, walked: walked)
+            }
+        }
+    }
+
+    /// `examine` for several files at once: all opened, their first blocks read together through
+    /// `ring` (at most `ring.capacity` files), then each understood. Results in `items`' order.
+    func examine(_ items: some Collection<(path: String, identity: FileIdentity)>, rootFD: Int32, ring: ReadRing) -> [IndexedFile?]? {
+        var results: [IndexedFile?] = []
+        results.reserveCapacity(items.count)
+        var opened: [(position: Int, open: OpenFile, walked: FileIdentity)] = []
+        for (position, item) in items.enumerated() {
+            switch open(item.path, identity: item.identity, rootFD: rootFD) {
+            case .settled(let file):
+                results.append(file)
+            case .open(let open):
+                results.append(nil)
+                opened.append((position, open, item.identity))
+            }
+        }
+        let fds = opened.map(\.open.file.fd)
+        let lengths = opened.map { MetadataReader.firstReadLength(size: Int64($0.open.status.st_size)) }
+        let read = ring.readStarts(fds: fds, lengths: lengths) { i, first in
+            let (position, open, walked) = opened[i]
+            do throws(Errno) {
+                let meta = try MetadataReader.read(open.file, first: first.get())
+                results[position] = understood(meta, open, walked: walked)
+            } catch {
+                results[position] = failed(error, open.relativePath, walked: walked)
+            }
+        }
+        return read ? results : nil
+    }
+
+    /// A file open for its header read, with what `fstat` said of it.
+    struct OpenFile {
+        let relativePath: String
+        let file: SourceFile
+        let status: stat
+    }
+
+    enum Opening {
+        /// Known without reading: not a regular file, unreadable, or gone (nil).
+        case settled(IndexedFile?)
+        case open(OpenFile)
+    }
+
+    /// Opens a file for its header read, or says what it is without one.
+    func open(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32) -> Opening {
         do {
-            let file = try rootFD >= 0 ? SourceFile(path: relativePath, in: rootFD) : SourceFile(path: path)
+            let file = try rootFD >= 0 ? SourceFile(path: relativePath, in: rootFD) : SourceFile(path: root + "/" + relativePath)
             let st = try file.status()
-            let identity = Self.identity(st)
-            guard (st.st_mode & S_IFMT) == S_IFREG else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .ignored) }
-            if let meta = try MetadataReader.read(file, size: Int64(st.st_size)) {
-                return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence))
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                return .settled(IndexedFile(relativePath: relativePath, identity: Self.identity(st), kind: .ignored))
             }
-            // Too short to hold a signature: a damaged photo if its name says so.
-            if likelyPhoto && st.st_size < FormatSniffer.headerLength {
-                var e = PhotoEvidence()
-                e.problems.append(st.st_size == 0 ? "empty file" : "too short to be an image")
-                return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(guessed, e))
-            }
-            return IndexedFile(relativePath: relativePath, identity: identity,
-                               kind: likelyPhoto ? .problem("not a JPEG or PNG") : .ignored)
+            return .open(OpenFile(relativePath: relativePath, file: file, status: st))
         } catch {
-            if error == .notFound || error == .notDirectory || error.rawValue == ELOOP { return nil }
-            // A walk that did not stat the file has no size or mtime for it: ask now.
-            var identity = walked
-            var st = stat()
-            if identity.size < 0 {
-                guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-                identity = Self.identity(st)
-            }
-            // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
-            guard likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(error.description)) }
+            return .settled(failed(error, relativePath, walked: walked))
+        }
+    }
+
+    /// What a read header (`meta`: nil when the content is neither JPEG nor PNG) makes of a file.
+    private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
+        let relativePath = open.relativePath
+        let identity = Self.identity(open.status)
+        if let meta {
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence))
+        }
+        let hint = NameHint(relativePath)
+        // Too short to hold a signature: a damaged photo if its name says so.
+        if hint.likelyPhoto && open.status.st_size < FormatSniffer.headerLength {
             var e = PhotoEvidence()
-            e.problems.append("unreadable: " + error.description)
-            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(guessed, e))
+            e.problems.append(open.status.st_size == 0 ? "empty file" : "too short to be an image")
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
+        }
+        return IndexedFile(relativePath: relativePath, identity: identity,
+                           kind: hint.likelyPhoto ? .problem("not a JPEG or PNG") : .ignored)
+    }
+
+    /// What a file that could not be opened or read is: nil when it is gone.
+    private func failed(_ error: Errno, _ relativePath: String, walked: FileIdentity) -> IndexedFile? {
+        if error == .notFound || error == .notDirectory || error.rawValue == ELOOP { return nil }
+        // A walk that did not stat the file has no size or mtime for it: ask now.
+        var identity = walked
+        var st = stat()
+        if identity.size < 0 {
+            guard lstat(root + "/" + relativePath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+            identity = Self.identity(st)
+        }
+        let hint = NameHint(relativePath)
+        // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
+        guard hint.likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(error.description)) }
+        var e = PhotoEvidence()
+        e.problems.append("unreadable: " + error.description)
+        return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
+    }
+
+    /// What a file's name says of it, for files whose content cannot say.
+    private struct NameHint {
+        /// A photo's extension.
+        let likelyPhoto: Bool
+        /// The format that extension names.
+        let guessed: ImageFormat
+
+        init(_ relativePath: String) {
+            let name = relativePath.nameAfterLastSlash
+            let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
+            let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
+            likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext)
+            guessed = ext == "png" ? .png : .jpeg
         }
     }
 

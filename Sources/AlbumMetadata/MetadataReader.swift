@@ -9,14 +9,27 @@ public struct FileMetadata: Sendable {
 
 /// Reads the header of one file: its format by content, then EXIF, XMP and PNG text.
 public enum MetadataReader {
+    /// How much of a file the first read takes: the whole header of most phone JPEGs (EXIF ≤ 64 KiB).
+    public static let firstBlock = 64 << 10
+
+    /// How many bytes to read first from a file of `size` bytes (nil: unknown): a smaller file is
+    /// read whole into a buffer of its size, not into a fresh 64 KiB one (page faults for every file).
+    public static func firstReadLength(size: Int64?) -> Int {
+        size.map { Int(min(Int64(firstBlock), max($0, Int64(FormatSniffer.headerLength)))) } ?? firstBlock
+    }
+
     /// Nil when the file is not a JPEG or PNG (including empty files shorter than a signature).
     /// A photo whose metadata is damaged is still returned, with `evidence.problems` saying why.
-    /// - Parameter size: the file's size when known (`fstat`): a smaller file is read whole
-    ///   into a buffer of its size, not into a fresh 64 KiB one (page faults for every file).
+    /// - Parameter size: the file's size when known (`fstat`).
     public static func read(_ file: SourceFile, size: Int64? = nil) throws(Errno) -> FileMetadata? {
-        // The first read covers the whole header of most phone JPEGs (EXIF ≤ 64 KiB) in one call.
-        let block = 64 << 10
-        let first = try file.read(at: 0, count: size.map { Int(min(Int64(block), max($0, Int64(FormatSniffer.headerLength)))) } ?? block)
+        let first = try file.read(at: 0, count: firstReadLength(size: size))
+        let parsed = first.withUnsafeBytes { bytes in Result { () throws(Errno) in try read(file, first: bytes) } }
+        return try parsed.get()
+    }
+
+    /// The same, from the first `firstReadLength` bytes of the file already read (fewer: the file
+    /// ends there); later parts of a long header are read from `file`.
+    public static func read(_ file: SourceFile, first: UnsafeRawBufferPointer) throws(Errno) -> FileMetadata? {
         guard let format = FormatSniffer.sniff(first) else { return nil }
         let reader = CachedReader(file: file, first: first)
         var e = PhotoEvidence()
@@ -63,12 +76,12 @@ public enum MetadataReader {
 /// Serves reads from the first block already read, and from the file beyond it.
 private struct CachedReader {
     let file: SourceFile
-    let first: [UInt8]
+    let first: UnsafeRawBufferPointer
 
     func read(_ offset: Int64, _ count: Int) throws(Errno) -> [UInt8] {
         guard count > 0, offset >= 0 else { return [] }
         let end = offset + Int64(count)
-        if end <= Int64(first.count) || first.count < 64 << 10 {
+        if end <= Int64(first.count) || first.count < MetadataReader.firstBlock {
             // Inside the first block, or the file is shorter than it: no further read can help.
             guard offset < Int64(first.count) else { return [] }
             return Array(first[Int(offset)..<Int(min(end, Int64(first.count)))])

@@ -26,6 +26,36 @@ final class LibraryScannerTests: XCTestCase {
         XCTAssertTrue(report.problems.contains { $0.relativePath == "Edge/corrupt-exif.jpg" })
     }
 
+    /// Reading first blocks through io_uring, a chunk at a time, finds exactly what reading file by
+    /// file does: for every kind of file of the sample library (damaged ones included), a header
+    /// that goes on past the first block, a folder, and a file gone since the walk.
+    func testBatchedReadsFindWhatFileByFileReadsFind() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-batched-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try SampleLibrary.write(to: folder)
+        // EXIF after 65,000 bytes of another APP1 segment: past the 64 KiB first block.
+        let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07", order: .intel).payload()
+        let late = Encoders.insertingAPP1([UInt8](repeating: 0x41, count: 65_000),
+                                          into: Encoders.insertingAPP1(exif, into: try Encoders.jpeg(.marker(width: 16, height: 16))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/late-exif.jpg", contents: Data(late)))
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
+        var batched = LibraryScanner(root: folder, rules: rules)
+        batched.batchedReads = true
+        var single = batched
+        single.batchedReads = false
+        let unknown = FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0))
+        let items = batched.survey(previous: [:]).toRead + [("Edge", unknown), ("gone.jpg", unknown)]
+        XCTAssertGreaterThan(items.count, 40, "more than one chunk")
+        let a = batched.read(items), b = single.read(items)
+        XCTAssertEqual(a.count, b.count)
+        for (x, y) in zip(a, b) { XCTAssertEqual(x, y, y.relativePath) }
+        XCTAssertEqual(a.count, items.count - 1, "the file gone is left out")
+        let lateFile = try XCTUnwrap(a.first { $0.relativePath == "late-exif.jpg" })
+        guard case .photo(_, let e) = lateFile.kind else { return XCTFail("\(lateFile.kind)") }
+        XCTAssertEqual(e.dateTimeOriginal, "2021:03:04 05:06:07")
+        XCTAssertEqual(a.first { $0.relativePath == "Edge" }?.kind, .ignored)
+    }
+
     func testNamesThatAreNotUTF8AreReportedNotLost() throws {
         let folder = NSTemporaryDirectory() + "albumfs-utf8-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

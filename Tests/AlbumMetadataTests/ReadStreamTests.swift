@@ -17,7 +17,13 @@ final class ReadStreamTests: XCTestCase {
     private func files(_ names: [String]) throws -> [(path: String, identity: FileIdentity)] {
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
         for name in names { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: jpeg)) }
-        return names.map { ($0, FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0))) }
+        // Identities as a walk gives them: the inode only. (Files are read in inode order, which
+        // here is not the order handed in: the order of results must not follow it.)
+        return names.map { name in
+            var st = stat()
+            XCTAssertEqual(stat(folder + "/" + name, &st), 0)
+            return (name, FileIdentity(device: 0, inode: UInt64(st.st_ino), size: -1, mtime: Timestamp(seconds: 0)))
+        }
     }
 
     /// Batches handed in one after another (as a walk does) each come back whole, in their own
