@@ -224,7 +224,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private struct MergeQueue {
         /// Whether to collect the paths read (to tell which known files are gone).
         let trackReads: Bool
-        var batches: [ReadStream<(file: IndexedFile, photo: Photo?)>.Batch] = []
+        var batches: [ReadStream.Batch] = []
         var merged = 0
         /// Files handed to the readers so far.
         var handedOff: Int { batches.reduce(0) { $0 + $1.count } }

@@ -151,18 +151,21 @@ public struct LibraryScanner: Sendable {
     /// The second half: reads the headers of `items` on every core. `progress(done, total)` is
     /// called from worker threads as chunks finish.
     public func read(_ items: [(path: String, identity: FileIdentity)], progress: (@Sendable (Int, Int) -> Void)? = nil) -> [IndexedFile] {
-        readAll(items, readStream(progress: progress) { $0 })
+        let stream = readStream(decides: false, progress: progress)
+        let batch = stream.add(items)
+        stream.end()
+        return batch.take().map(\.file)
     }
 
     /// Reads, and decides photos (on the reader threads: a mount needs both, and deciding is a
     /// tenth of a scan's CPU time), for files handed in batch after batch while a walk goes on.
-    public func decidingStream(onBatch: (@Sendable ([(file: IndexedFile, photo: Photo?)]) -> [(file: IndexedFile, photo: Photo?)])? = nil,
-                               progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream<(file: IndexedFile, photo: Photo?)> {
-        readStream(onBatch: onBatch, progress: progress) { ($0, photo(from: $0)) }
+    public func decidingStream(onBatch: (@Sendable ([ReadStream.Read]) -> [ReadStream.Read])? = nil,
+                               progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream {
+        readStream(decides: true, onBatch: onBatch, progress: progress)
     }
 
-    private func readStream<T>(onBatch: (@Sendable ([T]) -> [T])? = nil, progress: (@Sendable (Int, Int) -> Void)?,
-                               _ transform: @escaping @Sendable (IndexedFile) -> T) -> ReadStream<T> {
+    private func readStream(decides: Bool, onBatch: (@Sendable ([ReadStream.Read]) -> [ReadStream.Read])? = nil,
+                            progress: (@Sendable (Int, Int) -> Void)?) -> ReadStream {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
         // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core);
@@ -170,13 +173,7 @@ public struct LibraryScanner: Sendable {
         // holds a chunk's buffers).
         let perCore = batchedReads && ReadRing.isAvailable ? Self.ringReadersPerCore : Self.readersPerCore
         return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
-                          transform: transform, onBatch: onBatch, progress: progress)
-    }
-
-    private func readAll<T>(_ items: [(path: String, identity: FileIdentity)], _ stream: ReadStream<T>) -> [T] {
-        let batch = stream.add(items)
-        stream.end()
-        return batch.take()
+                          decides: decides, onBatch: onBatch, progress: progress)
     }
 
     /// Reader threads per core for header reads (I/O-bound work), file by file.

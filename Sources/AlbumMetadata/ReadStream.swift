@@ -8,7 +8,14 @@ import Glibc
 /// threads idle at the end of every batch on a cold disk: ~50,000 files/s at 100,000 cold files.)
 ///
 /// Each batch's results come back in its own order, through `Batch.take()`.
-public final class ReadStream<T: Sendable>: @unchecked Sendable {
+///
+/// (Not generic: its code is then compiled for its one element type, and results are moved from
+/// reader to merge, where a generic class used from another module copied, retained and released
+/// every field of every result.)
+public final class ReadStream: @unchecked Sendable {
+    /// A file read, and its photo when the stream decides photos.
+    public typealias Read = (file: IndexedFile, photo: Photo?)
+
     /// Files handed in together; its results once all are read.
     public final class Batch: @unchecked Sendable {
         fileprivate let items: [(path: String, identity: FileIdentity)]
@@ -18,10 +25,10 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
         fileprivate let order: [Int]
         /// One slot per item, written by reader threads (each slot by one thread); freed once
         /// the batch is complete.
-        fileprivate let slots: UnsafeMutableBufferPointer<T?>
+        fileprivate let slots: UnsafeMutableBufferPointer<Read?>
         /// Items not yet read (guarded by the stream's lock).
         fileprivate var unread: Int
-        private var results: [T]?
+        private var results: [Read]?
         private let finished = DispatchSemaphore(value: 0)
 
         fileprivate init(_ items: [(path: String, identity: FileIdentity)]) {
@@ -33,9 +40,9 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
         }
 
         /// The results (the files still there, in the batch's order), once every item is read.
-        fileprivate func collect() -> [T] {
+        fileprivate func collect() -> [Read] {
             // Moved out, not copied: no retain and release of every field of every result.
-            var collected: [T] = []
+            var collected: [Read] = []
             collected.reserveCapacity(slots.count)
             for i in slots.indices {
                 if let result = (slots.baseAddress! + i).move() { collected.append(result) }
@@ -45,7 +52,7 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
         }
 
         /// Keeps `kept` for whoever takes the batch, and wakes them.
-        fileprivate func release(keeping kept: [T]) {
+        fileprivate func release(keeping kept: [Read]) {
             results = kept
             finished.signal()
         }
@@ -62,7 +69,7 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
 
         /// Blocks until every file of the batch is read, and hands over the results (once: the
         /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
-        public func take() -> [T] {
+        public func take() -> [Read] {
             finished.wait()
             finished.signal()  // (for a later take, which gets nothing)
             defer { results = nil }
@@ -71,9 +78,10 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
     }
 
     private let scanner: LibraryScanner
-    private let transform: @Sendable (IndexedFile) -> T
+    /// Whether photos are decided on the reader threads (a mount needs them; `read` does not).
+    private let decides: Bool
     private let progress: (@Sendable (Int, Int) -> Void)?
-    private let onBatch: (@Sendable ([T]) -> [T])?
+    private let onBatch: (@Sendable ([Read]) -> [Read])?
     private let maxThreads: Int
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -90,17 +98,17 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
     static var chunk: Int { 32 }
 
     /// - Parameters:
-    ///   - transform: applied to each file on the reader threads.
+    ///   - decides: whether to decide each file's photo on the reader threads.
     ///   - onBatch: called with each batch's results as soon as it is complete (on a reader thread);
     ///     what it returns is what the batch keeps until taken (e.g. the results without what was
     ///     just saved: a walk can run far ahead of the merge, and batches wait for it).
     ///   - progress: `(done, handed in so far)`, from reader threads, one call at a time and in
     ///     order (keep it short: readers wait for it).
-    init(scanner: LibraryScanner, maxThreads: Int, transform: @escaping @Sendable (IndexedFile) -> T,
-         onBatch: (@Sendable ([T]) -> [T])? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
+    init(scanner: LibraryScanner, maxThreads: Int, decides: Bool,
+         onBatch: (@Sendable ([Read]) -> [Read])? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
         self.scanner = scanner
         self.maxThreads = maxThreads
-        self.transform = transform
+        self.decides = decides
         self.onBatch = onBatch
         self.progress = progress
     }
@@ -138,6 +146,10 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
+    private func read(_ file: IndexedFile) -> Read {
+        (file, decides ? scanner.photo(from: file) : nil)
+    }
+
     /// One reader thread: takes a chunk of the oldest batch, reads it, until the stream has ended
     /// and nothing is left.
     private func readUntilEnd(rootFD: Int32) {
@@ -159,11 +171,11 @@ public final class ReadStream<T: Sendable>: @unchecked Sendable {
             condition.unlock()
             let positions = batch.order[range]
             if let ring, let files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring) {
-                for (i, file) in zip(positions, files) { batch.slots[i] = file.map(transform) }
+                for (i, file) in zip(positions, files) { batch.slots[i] = file.map(read) }
             } else {
                 ring = nil  // (failed: not tried again)
                 for i in positions {
-                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD).map(transform)
+                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD).map(read)
                 }
             }
             condition.lock()
