@@ -95,7 +95,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 state = LibraryState()
             }
         }
-        return (LibraryViews.build(photos: state.photos.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
+        return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
                                    emptyMtime: Timestamp.now), state)
     }
 
@@ -151,7 +151,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // more (so read batches never pile up) and at the end.
             // Nothing known before the scan (a first mount): nothing can have vanished, and the
             // paths read need no tracking.
-            var merge = MergeQueue(trackReads: !state.files.isEmpty)
+            var merge = MergeQueue(trackReads: !state.isEmpty)
             statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
             let stream = scanner.decidingStream(onBatch: { [writer] read in
                 writer.save(read.map(\.file))
@@ -160,7 +160,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 statusBox.withLock { $0.progressDone = done }
                 progress?(done, total, false)
             }
-            let survey = scanner.survey(under: folder, previous: state.files, settledBefore: settled, complete: closedAfterWrite,
+            let survey = scanner.survey(under: folder, previous: state, settledBefore: settled, complete: closedAfterWrite,
                                         onFolder: { [watcher] in watcher?.watch($0) },
                                         batches: (2000, { [self] slice in
                 merge.batches.append(stream.add(Array(slice)))
@@ -178,13 +178,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
             reads += survey.toRead.count
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
-            let deferredKnown = survey.deferred.filter { state.files[$0] != nil }.count
+            let deferredKnown = survey.deferred.filter { state.knows($0) }.count
             let nothingGone = !trackReads
-                || (folder.isEmpty && state.files.count == survey.reused.count + survey.toRead.count + deferredKnown)
+                || (folder.isEmpty && state.fileCount == survey.reused.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
                 let prefix = folder.isEmpty ? "" : folder + "/"
                 let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred).union(readPaths)
-                let gone = state.files.keys.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) }
+                let gone = state.paths.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) }
                 for path in gone { state.drop(path) }
                 removals += gone
             }
@@ -208,7 +208,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         HeapTuning.trim()
         if first {
             log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s (last tree build %.2f s)",
-                       report.photos.count, state.files.count, reads, seconds, publishSeconds))
+                       report.photos.count, state.fileCount, reads, seconds, publishSeconds))
         }
         // Files still being written: look again once they can have settled.
         if !deferred.isEmpty {

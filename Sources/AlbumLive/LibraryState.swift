@@ -4,14 +4,31 @@ import AlbumMetadata
 /// What the mount knows about the library's files: each file's identity (to notice changes),
 /// each photo's decisions, each unreadable file's problem.
 ///
+/// The decided photos are kept as one dense array: the array the views are built from and share
+/// (no copy per publish). One map by path holds each file and where its photo is in that array
+/// (one map, not a second path → position one: a first scan of 100,000 files hashed every path
+/// twice more, and resized two maps as they grew). A removal moves the last photo into the hole,
+/// so the array never has gaps (views sort it anyway).
+///
 /// Evidence is not kept: it is needed once, to decide a photo, and the index has it on disk.
 public struct LibraryState: Sendable {
-    private(set) var files: [String: IndexedFile] = [:]
-    private(set) var photos = PhotoStore()
+    struct Known: Sendable {
+        var file: IndexedFile
+        /// The position of the file's photo in `photos`, when it is one.
+        var photo: Int32?
+    }
+
+    private(set) var entries: [String: Known] = [:]
+    private(set) var photos: [Photo] = []
 
     public init() {}
 
     public var photoCount: Int { photos.count }
+    var fileCount: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+    var paths: Dictionary<String, Known>.Keys { entries.keys }
+
+    func knows(_ relativePath: String) -> Bool { entries[relativePath] != nil }
 
     /// Takes a file just read or loaded from the index: decides its photo, drops its evidence.
     mutating func put(_ file: IndexedFile, scanner: LibraryScanner) {
@@ -20,59 +37,56 @@ public struct LibraryState: Sendable {
 
     /// Takes a file whose photo was decided already (on the reader threads).
     mutating func put(_ file: IndexedFile, photo: Photo?) {
-        let path = file.relativePath
-        files[path] = file.slimmed
-        photos.set(path, photo)
-    }
-
-    /// Room for `count` more files, so a big scan does not rehash the maps as they grow.
-    mutating func reserve(more count: Int) {
-        // (Reserving makes the photo array unique: with nothing to add, that would be a copy.)
-        guard count > 0 else { return }
-        files.reserveCapacity(files.count + count)
-        photos.reserveCapacity(photos.count + count)
+        // One lookup, through the map's in-place accessor, whether the path is new or known.
+        let hole = Self.store(file.slimmed, photo, in: &entries[file.relativePath], photos: &photos)
+        if let hole { fill(hole) }
     }
 
     mutating func drop(_ path: String) {
-        files[path] = nil
-        photos.set(path, nil)
+        guard let gone = entries.removeValue(forKey: path), let position = gone.photo else { return }
+        fill(Int(position))
+    }
+
+    /// Room for `count` more files, so a big scan does not rehash the map as it grows.
+    mutating func reserve(more count: Int) {
+        // (Reserving makes the photo array unique: with nothing to add, that would be a copy.)
+        guard count > 0 else { return }
+        entries.reserveCapacity(entries.count + count)
+        photos.reserveCapacity(photos.count + count)
     }
 
     /// The photos (the array the views share) and every problem, sorted by path.
     func report(folderProblems: [ScanProblem] = []) -> ScanReport {
-        ScanReport(photos: photos.photos, files: files.values, folderProblems: folderProblems)
+        ScanReport(photos: photos, files: entries.values.lazy.map(\.file), folderProblems: folderProblems)
+    }
+
+    /// Sets a path's entry; returns the position of a photo it no longer has (a hole to fill).
+    private static func store(_ file: IndexedFile, _ photo: Photo?, in entry: inout Known?, photos: inout [Photo]) -> Int? {
+        switch (entry?.photo, photo) {
+        case (let i?, let photo?):
+            photos[Int(i)] = photo
+            entry = Known(file: file, photo: i)
+        case (nil, let photo?):
+            entry = Known(file: file, photo: Int32(photos.count))
+            photos.append(photo)
+        case (let i?, nil):
+            entry = Known(file: file, photo: nil)
+            return Int(i)
+        case (nil, nil):
+            entry = Known(file: file, photo: nil)
+        }
+        return nil
+    }
+
+    /// Moves the last photo into the hole at `position`.
+    private mutating func fill(_ position: Int) {
+        let last = photos.removeLast()
+        guard position < photos.count else { return }
+        photos[position] = last
+        entries[last.relativePath]?.photo = Int32(position)
     }
 }
 
-/// The decided photos, by source path, kept as one dense array: the array the views are built
-/// from and share (no copy per publish), with a path → position map beside it. A removal moves
-/// the last photo into the hole, so the array never has gaps (views sort it anyway).
-struct PhotoStore: Sendable {
-    private(set) var photos: [Photo] = []
-    private var positions: [String: Int] = [:]
-
-    /// Sets or (with nil) removes the photo of a path.
-    mutating func set(_ path: String, _ photo: Photo?) {
-        switch (positions[path], photo) {
-        case (let i?, let photo?): photos[i] = photo
-        case (nil, let photo?):
-            positions[path] = photos.count
-            photos.append(photo)
-        case (let i?, nil):
-            positions[path] = nil
-            let last = photos.removeLast()
-            if i < photos.count {
-                photos[i] = last
-                positions[last.relativePath] = i
-            }
-        case (nil, nil): break
-        }
-    }
-
-    var count: Int { photos.count }
-
-    mutating func reserveCapacity(_ n: Int) {
-        photos.reserveCapacity(n)
-        positions.reserveCapacity(n)
-    }
+extension LibraryState: KnownFiles {
+    public func known(_ relativePath: String) -> IndexedFile? { entries[relativePath]?.file }
 }

@@ -57,6 +57,16 @@ public struct ScanReport: Sendable {
     }
 }
 
+/// The files a scan compares its walk with (what the index or the mount knows), by relative path.
+public protocol KnownFiles {
+    var isEmpty: Bool { get }
+    func known(_ relativePath: String) -> IndexedFile?
+}
+
+extension Dictionary: KnownFiles where Key == String, Value == IndexedFile {
+    public func known(_ relativePath: String) -> IndexedFile? { self[relativePath] }
+}
+
 /// Walks a library folder and reads every photo's header, on every core.
 ///
 /// Hidden entries and thumbnail/system folders are skipped, symlinks are never followed, and a
@@ -121,7 +131,7 @@ public struct LibraryScanner: Sendable {
     /// mtime match `previous` are reused without any read. Files whose mtime or ctime is after
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
-    public func survey(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
+    public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
                        complete: Set<String> = [], onFolder: (String) -> Void = { _ in },
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         var folderProblems: [ScanProblem] = []
@@ -129,10 +139,10 @@ public struct LibraryScanner: Sendable {
         var handedOff = 0
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk: reading it fstat()s the open file anyway.
-        walk(from: folder, &folderProblems, onFolder: onFolder, needsStat: { settledBefore != nil || (!previous.isEmpty && previous[$0] != nil) }) { f in
+        walk(from: folder, &folderProblems, onFolder: onFolder, needsStat: { settledBefore != nil || (!previous.isEmpty && previous.known($0) != nil) }) { f in
             if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
-            } else if let old = previous[f.path], old.identity == f.identity {
+            } else if let old = previous.known(f.path), old.identity == f.identity {
                 survey.reused.append(old)
             } else {
                 survey.toRead.append((f.path, f.identity))
@@ -185,7 +195,7 @@ public struct LibraryScanner: Sendable {
     static let readers = WorkerThreads(idleSeconds: 5)
 
     /// Survey and read in one call.
-    public func scan(under folder: String = "", previous: [String: IndexedFile], settledBefore: Timestamp? = nil,
+    public func scan(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
                      onFolder: (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Outcome {
         let s = survey(under: folder, previous: previous, settledBefore: settledBefore, onFolder: onFolder)
         let read = read(s.toRead, progress: progress)

@@ -10,31 +10,74 @@ final class LibraryStateTests: XCTestCase {
                      screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
     }
 
-    func testSetReplaceAndRemoveKeepTheArrayDenseAndTheMapRight() {
-        var store = PhotoStore()
-        for name in ["a", "b", "c", "d"] { store.set(name, photo(name)) }
-        store.set("b", photo("b", size: 7))
-        XCTAssertEqual(store.count, 4)
-        XCTAssertEqual(store.photos.first { $0.relativePath == "b" }?.identity.size, 7, "replaced in place")
-        store.set("a", nil)  // the last photo moves into the hole
-        store.set("x", nil)  // unknown: nothing happens
-        XCTAssertEqual(Set(store.photos.map(\.relativePath)), ["b", "c", "d"])
-        store.set("d", nil)
-        store.set("c", photo("c", size: 3))
-        XCTAssertEqual(store.photos.map(\.relativePath).sorted(), ["b", "c"])
-        XCTAssertEqual(store.photos.first { $0.relativePath == "c" }?.identity.size, 3, "the moved photo's position was updated")
-        store.set("b", nil)
-        store.set("c", nil)
-        XCTAssertEqual(store.count, 0)
+    func file(_ path: String, size: Int64 = 1) -> IndexedFile {
+        IndexedFile(relativePath: path, identity: FileIdentity(device: 1, inode: 1, size: size, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.jpeg))
     }
 
-    func testTheViewsShareTheStoresArray() {
-        var store = PhotoStore()
-        for i in 0..<100 { store.set("p\(i)", photo("p\(i)")) }
-        let library = LibraryViews.build(photos: store.photos, emptyMtime: Timestamp(seconds: 0))
-        library.photos.withUnsafeBufferPointer { a in
-            store.photos.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress, "no copy per publish") }
+    /// Every path's photo is where its entry says, after any mix of puts and drops.
+    func assertConsistent(_ state: LibraryState, _ expected: [String: Int64], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(state.photoCount, expected.count, file: file, line: line)
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: state.photos.map { ($0.relativePath, $0.identity.size) }), expected, file: file, line: line)
+        for (path, entry) in state.entries {
+            guard let i = entry.photo else { continue }
+            XCTAssertEqual(state.photos[Int(i)].relativePath, path, "\(path)'s position", file: file, line: line)
         }
+        XCTAssertEqual(state.entries.values.filter { $0.photo != nil }.count, expected.count, file: file, line: line)
+    }
+
+    func testPutReplaceAndDropKeepTheArrayDenseAndTheMapRight() {
+        var state = LibraryState()
+        for name in ["a", "b", "c", "d"] { state.put(file(name), photo: photo(name)) }
+        state.put(file("b"), photo: photo("b", size: 7))
+        assertConsistent(state, ["a": 1, "b": 7, "c": 1, "d": 1])
+        state.drop("a")  // the last photo moves into the hole
+        state.drop("x")  // unknown: nothing happens
+        assertConsistent(state, ["b": 7, "c": 1, "d": 1])
+        state.put(file("d"), photo: nil)  // no longer a photo: still a known file
+        XCTAssertTrue(state.knows("d"))
+        XCTAssertEqual(state.fileCount, 3)
+        state.put(file("c"), photo: photo("c", size: 3))
+        assertConsistent(state, ["b": 7, "c": 3])
+        state.put(file("d"), photo: photo("d", size: 4))
+        assertConsistent(state, ["b": 7, "c": 3, "d": 4])
+        // Random mixes, checked against a plain map.
+        var expected: [String: Int64] = [:]
+        state = LibraryState()
+        var rng = SystemRandomNumberGenerator()
+        for step in 0..<3000 {
+            let path = "p\(Int.random(in: 0..<60, using: &rng))"
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
+                state.put(file(path), photo: photo(path, size: Int64(step)))
+                expected[path] = Int64(step)
+            case 1:
+                state.put(file(path), photo: nil)
+                expected[path] = nil
+            default:
+                state.drop(path)
+                expected[path] = nil
+            }
+        }
+        assertConsistent(state, expected)
+    }
+
+    func testTheViewsShareTheStatesArray() {
+        var state = LibraryState()
+        for i in 0..<100 { state.put(file("p\(i)"), photo: photo("p\(i)")) }
+        let library = LibraryViews.build(photos: state.photos, emptyMtime: Timestamp(seconds: 0))
+        library.photos.withUnsafeBufferPointer { a in
+            state.photos.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress, "no copy per publish") }
+        }
+    }
+
+    /// A scan compares its walk with what the mount knows, through the state itself.
+    func testAScanLooksUpKnownFilesInTheState() {
+        var state = LibraryState()
+        XCTAssertTrue(state.isEmpty)
+        state.put(file("a/x.jpg", size: 5), photo: photo("a/x.jpg"))
+        XCTAssertFalse(state.isEmpty)
+        XCTAssertEqual(state.known("a/x.jpg")?.identity.size, 5)
+        XCTAssertNil(state.known("a/y.jpg"))
     }
 
     func testProblemsComeFromTheDecisionsSoSlimRecordsKeepThem() {
@@ -49,7 +92,7 @@ final class LibraryStateTests: XCTestCase {
         state.put(IndexedFile(relativePath: "a/notes.jpg", identity: identity, kind: .problem("not a JPEG or PNG")), photo: nil)
         XCTAssertEqual(state.report().problems.map { "\($0.relativePath): \($0.message)" },
                        ["a/broken.jpg: corrupt EXIF", "a/notes.jpg: not a JPEG or PNG"])
-        XCTAssertEqual(state.files["a/broken.jpg"], file.slimmed, "no evidence kept in memory")
+        XCTAssertEqual(state.known("a/broken.jpg"), file.slimmed, "no evidence kept in memory")
         // Fixed: the line goes.
         state.put(file.slimmed, photo: photo("a/broken.jpg"))
         state.drop("a/notes.jpg")
