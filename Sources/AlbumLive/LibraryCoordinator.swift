@@ -238,7 +238,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// the walk goes on, those read already; once it is done, every one, waiting for each. Folders
     /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
     private func mergeBatches(_ q: inout MergeQueue, walkDone: Bool) {
-        if walkDone { state.reserve(more: q.batches[q.merged...].reduce(0) { $0 + $1.count }) }
+        if walkDone {
+            state.reserve(more: q.batches[q.merged...].reduce(0) { $0 + $1.count })
+        } else {
+            state.expect(atLeast: state.fileCount + q.batches[q.merged...].reduce(0) { $0 + $1.count })
+        }
         while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
             for (f, photo) in q.batches[q.merged].take() {
                 state.put(f, photo: photo)

@@ -45,15 +45,21 @@ public struct ScanReport: Sendable {
     /// files that could not be understood, and the photos' own (from their decisions, so files
     /// slimmed of their evidence keep them).
     public init(photos: [Photo], files: some Collection<IndexedFile>, folderProblems: [ScanProblem] = []) {
-        var problems = folderProblems
+        var fileProblems: [ScanProblem] = []
         for file in files {
-            if case .problem(let message) = file.kind { problems.append(ScanProblem(relativePath: file.relativePath, message: message)) }
+            if case .problem(let message) = file.kind { fileProblems.append(ScanProblem(relativePath: file.relativePath, message: message)) }
         }
-        for photo in photos where !photo.problems.isEmpty {
-            problems.append(ScanProblem(relativePath: photo.relativePath, message: photo.problems.joined(separator: "; ")))
+        self.init(photos: photos, filesSeen: files.count, fileProblems: fileProblems, folderProblems: folderProblems)
+    }
+
+    /// The same, from the problems of the files that are not photos, already gathered.
+    public init(photos: [Photo], filesSeen: Int, fileProblems: [ScanProblem], folderProblems: [ScanProblem] = []) {
+        var problems = folderProblems + fileProblems
+        for i in photos.indices where !photos[i].problems.isEmpty {
+            problems.append(ScanProblem(relativePath: photos[i].relativePath, message: photos[i].problems.joined(separator: "; ")))
         }
         problems.sort { $0.relativePath < $1.relativePath }
-        self.init(photos: photos, filesSeen: files.count, problems: problems)
+        self.init(photos: photos, filesSeen: filesSeen, problems: problems)
     }
 }
 
@@ -182,7 +188,7 @@ public struct LibraryScanner: Sendable {
         // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
         // holds a chunk's buffers).
         let perCore = batchedReads && ReadRing.isAvailable ? Self.ringReadersPerCore : Self.readersPerCore
-        return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
+        return ReadStream(scanner: self, maxThreads: max(1, ProcessInfo.processInfo.activeProcessorCount * perCore),
                           decides: decides, onBatch: onBatch, progress: progress)
     }
 
@@ -190,7 +196,7 @@ public struct LibraryScanner: Sendable {
     static let readersPerCore = 8
     /// The same, reading a chunk at a time through a ring: 4 or 8 per core read 100,000 files in
     /// the same time, cold or cached.
-    static let ringReadersPerCore = 4
+    static let ringReadersPerCore = Int(ProcessInfo.processInfo.environment["XRPC"] ?? "4")!
     /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
 

@@ -29,6 +29,11 @@ final class HeapTuningTests: XCTestCase {
             size = MemoryLayout<Int>.size
             return mallctl("stats.resident", &value, &size, nil, 0) == 0 ? value : -1
         }
+        // Without the background purge thread while measuring: run late (a loaded machine), it
+        // could return the pages before `before` is read, and trim would find nothing to do.
+        var off = false, on = true
+        XCTAssertEqual(mallctl("background_thread", nil, nil, &off, MemoryLayout<Bool>.size), 0)
+        defer { _ = mallctl("background_thread", nil, nil, &on, MemoryLayout<Bool>.size) }
         let blocks = (0..<16384).map { _ in UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16) }
         for b in blocks { b.initializeMemory(as: UInt8.self, repeating: 1, count: 4096) }
         for b in blocks { b.deallocate() }

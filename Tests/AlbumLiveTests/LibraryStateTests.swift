@@ -93,10 +93,15 @@ final class LibraryStateTests: XCTestCase {
         XCTAssertEqual(state.report().problems.map { "\($0.relativePath): \($0.message)" },
                        ["a/broken.jpg: corrupt EXIF", "a/notes.jpg: not a JPEG or PNG"])
         XCTAssertEqual(state.known("a/broken.jpg"), file.slimmed, "no evidence kept in memory")
-        // Fixed: the line goes.
+        // Fixed: the line goes (a photo fixed, a file removed, a file that is readable again).
+        state.put(IndexedFile(relativePath: "b/odd.jpg", identity: identity, kind: .problem("unreadable")), photo: nil)
+        XCTAssertEqual(state.report().problems.count, 3)
+        XCTAssertEqual(state.report().filesSeen, 3)
         state.put(file.slimmed, photo: photo("a/broken.jpg"))
         state.drop("a/notes.jpg")
+        state.put(IndexedFile(relativePath: "b/odd.jpg", identity: identity, kind: .ignored), photo: nil)
         XCTAssertEqual(state.report().problems.count, 0)
+        XCTAssertEqual(state.report().filesSeen, 2)
         XCTAssertEqual(state.photoCount, 1)
     }
 }
