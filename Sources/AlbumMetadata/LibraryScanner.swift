@@ -188,15 +188,15 @@ public struct LibraryScanner: Sendable {
         // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
         // holds a chunk's buffers).
         let perCore = batchedReads && ReadRing.isAvailable ? Self.ringReadersPerCore : Self.readersPerCore
-        return ReadStream(scanner: self, maxThreads: max(1, ProcessInfo.processInfo.activeProcessorCount * perCore),
+        return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
                           decides: decides, onBatch: onBatch, progress: progress)
     }
 
     /// Reader threads per core for header reads (I/O-bound work), file by file.
     static let readersPerCore = 8
-    /// The same, reading a chunk at a time through a ring: 4 or 8 per core read 100,000 files in
-    /// the same time, cold or cached.
-    static let ringReadersPerCore = Int(ProcessInfo.processInfo.environment["XRPC"] ?? "4")!
+    /// The same, reading a chunk at a time through a ring: at 100,000 files, cached, 1 to 8 per
+    /// core read in the same time; cold, 2 or 3 did best (1.2 s; 4: 1.3 s, 1: 1.7 s).
+    static let ringReadersPerCore = 2
     /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
 
