@@ -94,8 +94,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
 /// XXH3-128 of a file's bytes, streamed in 1 MiB reads.
 public enum ContentHash {
     public static func ofFile(at path: String) throws(Errno) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw Errno.current }
+        let fd = try SourceOpening.readOnly(path)
         defer { close(fd) }
         guard let state = XXH3_createState() else { throw Errno(rawValue: ENOMEM) }
         defer { XXH3_freeState(state) }

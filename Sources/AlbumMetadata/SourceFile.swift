@@ -7,27 +7,12 @@ import Glibc
 public final class SourceFile {
     public let fd: Int32
 
-    /// Opens `path` (relative to `folderFD` when given, as `openat` does) read-only:
-    /// - never following a final symlink (ELOOP): the walk skips links, so a link put where it saw
-    ///   a regular file is not the library's;
-    /// - never blocking on a FIFO;
-    /// - with O_NOATIME when allowed: scanning a library never writes its files' access times
-    ///   (with relatime, the first read of a photo would), like `tar --atime-preserve`. Only the
-    ///   owner (or root) may ask for it; anyone else gets EPERM and the file opens without it.
+    /// Opens `path` (relative to `folderFD` when given, as `openat` does) as albumfs opens the
+    /// library's files for its own reads (`SourceOpening`: no symlink followed, no FIFO waited on,
+    /// no access time written).
     public init(path: String, in folderFD: Int32 = AT_FDCWD) throws(Errno) {
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW
-        var fd: Int32
-        repeat { fd = openat(folderFD, path, flags | Self.noAtime) } while fd < 0 && errno == EINTR
-        if fd < 0 && errno == EPERM {
-            repeat { fd = openat(folderFD, path, flags) } while fd < 0 && errno == EINTR
-        }
-        guard fd >= 0 else { throw Errno.current }
-        self.fd = fd
+        fd = try SourceOpening.readOnly(path, relativeTo: folderFD)
     }
-
-    /// `O_NOATIME` (glibc defines it only under _GNU_SOURCE, which Swift's Glibc module does not
-    /// set): 01000000 on x86-64 and arm64, the architectures Debian builds albumfs for.
-    static let noAtime: Int32 = 0o1000000
 
     deinit { close(fd) }
 

@@ -107,8 +107,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     /// The whole file in one buffer (`open`, `fstat`, `read`), without Foundation's extra copy.
     static func readWhole(_ path: String, limit: Int) throws(ThumbnailError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw ThumbnailError("cannot open the original: \(Errno.current)") }
+        let fd: Int32
+        do { fd = try SourceOpening.readOnly(path) } catch { throw ThumbnailError("cannot open the original: \(error)") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw ThumbnailError("cannot stat the original: \(Errno.current)") }

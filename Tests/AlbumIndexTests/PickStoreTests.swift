@@ -56,6 +56,14 @@ final class PickStoreTests: XCTestCase {
         XCTAssertEqual(a, try ContentHash.ofFile(at: folder + "/b"))
         XCTAssertNotEqual(a, try ContentHash.ofFile(at: folder + "/c"))
         XCTAssertThrowsError(try ContentHash.ofFile(at: folder + "/missing"))
+        // Hashing a pick is albumfs's own read: the source's access time stays (relatime would
+        // write it here, atime being before mtime).
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, folder + "/c", &times, 0), 0)
+        _ = try ContentHash.ofFile(at: folder + "/c")
+        var st = stat()
+        XCTAssertEqual(stat(folder + "/c", &st), 0)
+        XCTAssertEqual(st.st_atim.tv_sec, 1_000_000_000)
     }
 
     func testAnUnopenableDatabaseIsAnError() {

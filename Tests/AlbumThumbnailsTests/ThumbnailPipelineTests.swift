@@ -14,6 +14,21 @@ final class ThumbnailPipelineTests: XCTestCase {
         return rc == 0 ? (Int(w), Int(hh)) : nil
     }
 
+    /// A thumbnail is albumfs's own read of the original: the source's access time stays
+    /// (relatime would write it here, atime being before mtime).
+    func testReadingTheOriginalWritesNoAccessTime() throws {
+        let path = NSTemporaryDirectory() + "albumfs-thumb-atime-\(getpid()).jpg"
+        defer { unlink(path) }
+        let jpeg = try Encoders.jpeg(.marker(width: 8, height: 8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(jpeg)))
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        XCTAssertEqual(try ThumbnailService.readWhole(path, limit: 1 << 20), jpeg)
+        var st = stat()
+        XCTAssertEqual(stat(path, &st), 0)
+        XCTAssertEqual(st.st_atim.tv_sec, 1_000_000_000)
+    }
+
     func testDCTFactorLeavesAtLeastTwiceTheBox() {
         // 12 MP 4:3 for a 200x200 box: 1/8 gives 500x375 (< 2 x 200 high), 1/4 gives 1000x750.
         XCTAssertTrue(ThumbnailRenderer.dctFactor(width: 4000, height: 3000, boxWidth: 200, boxHeight: 200) == (1, 4))

@@ -113,7 +113,7 @@ final class CommandLineTests: SampleLibraryTestCase {
     func testMissingDevFuseNamesThePackage() {
         // A private mount namespace whose /dev has no fuse node.
         let r = runCommand("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c",
-                                         "mount -t tmpfs none /dev && exec '\(albumfsBinary())' '\(source.path)' '\(mountpoint)'"])
+                                         "mount -t tmpfs none /dev && exec '\(albumfsBinary())' '\(source.path)' '\(mountpoint!)'"])
         XCTAssertEqual(r.status, 5, r.stderr)
         XCTAssertTrue(r.stderr.contains("/dev/fuse is missing"), r.stderr)
         XCTAssertTrue(r.stderr.contains("fuse3"), r.stderr)
