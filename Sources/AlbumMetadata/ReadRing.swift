@@ -59,15 +59,10 @@ final class ReadRing {
             // The kernel completes buffered reads of regular files in full; should one come back
             // short before the end of the file, the rest is read here rather than trusted as EOF.
             var failure: Errno?
-            while got > 0 && got < Int(wanted[i]) {
-                let n = pread(fds[i], slot + got, Int(wanted[i]) - got, off_t(got))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = Errno.current
-                    break
-                }
-                if n == 0 { break }
-                got += n
+            if got > 0 && got < Int(wanted[i]) {
+                let (more, error) = SourceFile.readFully(fds[i], into: slot + got, count: Int(wanted[i]) - got, at: Int64(got))
+                got += more
+                failure = error
             }
             body(i, failure.map { .failure($0) } ?? .success(UnsafeRawBufferPointer(start: slot, count: got)))
         }

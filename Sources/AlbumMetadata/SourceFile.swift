@@ -29,20 +29,27 @@ public final class SourceFile {
         var failure: Errno?
         // Uninitialised: zero-filling 64 KiB per file was 4% of a scan's CPU time.
         let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
-            var filled = 0
-            while filled < count {
-                let n = pread(fd, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = Errno.current
-                    break
-                }
-                if n == 0 { break }
-                filled += n
-            }
+            let (filled, error) = Self.readFully(fd, into: raw.baseAddress!, count: count, at: offset)
             initialized = filled
+            failure = error
         }
         if let failure { throw failure }
         return buffer
+    }
+
+    /// `pread` until `count` bytes are read or the file ends, `EINTR` retried: the bytes read,
+    /// and the error that stopped it early, if one did.
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> (Int, Errno?) {
+        var filled = 0
+        while filled < count {
+            let n = pread(fd, buffer + filled, count - filled, off_t(offset) + off_t(filled))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return (filled, Errno.current)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return (filled, nil)
     }
 }

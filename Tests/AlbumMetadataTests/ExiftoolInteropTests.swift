@@ -6,16 +6,7 @@ import XCTest
 
 /// Files whose metadata was written by exiftool (the reference writer, libimage-exiftool-perl)
 /// read back as exiftool wrote them: both byte orders, XMP, PNG eXIf, UserComment.
-final class ExiftoolInteropTests: XCTestCase {
-    var folder: String!
-
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "albumfs-exiftool-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
-
+final class ExiftoolInteropTests: FolderTestCase {
     /// A fresh file of `bytes` with exiftool's `arguments` applied, read back.
     func written(_ bytes: [UInt8], _ name: String, _ arguments: [String]) throws -> PhotoEvidence {
         let path = folder + "/" + name

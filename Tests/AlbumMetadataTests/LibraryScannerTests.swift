@@ -4,10 +4,8 @@ import AlbumSample
 import Foundation
 import XCTest
 
-final class LibraryScannerTests: XCTestCase {
+final class LibraryScannerTests: FolderTestCase {
     func testScanOfTheSampleLibraryMatchesItsExpectations() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-scan-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let items = try SampleLibrary.write(to: folder)
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: Int64(Date().timeIntervalSince1970))))
         let report = LibraryScanner(root: folder, rules: rules).scan()
@@ -30,8 +28,6 @@ final class LibraryScannerTests: XCTestCase {
     /// file does: for every kind of file of the sample library (damaged ones included), a header
     /// that goes on past the first block, a folder, and a file gone since the walk.
     func testBatchedReadsFindWhatFileByFileReadsFind() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-batched-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try SampleLibrary.write(to: folder)
         // EXIF after 65,000 bytes of another APP1 segment: past the 64 KiB first block.
         let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07", order: .intel).payload()
@@ -57,9 +53,6 @@ final class LibraryScannerTests: XCTestCase {
     }
 
     func testNamesThatAreNotUTF8AreReportedNotLost() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-utf8-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         // "caf\xe9.jpg" in Latin-1, as old cameras and Windows shares write it.
         let raw: [CChar] = Array((folder + "/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".jpg".utf8CString)
         let fd = open(raw, O_WRONLY | O_CREAT, 0o644)
@@ -75,8 +68,6 @@ final class LibraryScannerTests: XCTestCase {
     }
 
     func testSymlinksAreNeverFollowed() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-links-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)
         XCTAssertTrue(fm.createFile(atPath: folder + "/a/b/p.jpg", contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
@@ -92,8 +83,6 @@ final class LibraryScannerTests: XCTestCase {
     }
 
     func testAFirstScanStatsNothingTwiceAndStillGetsEveryIdentity() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-nostat-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/d", withIntermediateDirectories: true)
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
@@ -117,9 +106,6 @@ final class LibraryScannerTests: XCTestCase {
     }
 
     func testScanningLeavesAccessTimesAlone() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-atime-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/p.jpg"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
         // atime before mtime: exactly when relatime would update it on the next read.
@@ -133,8 +119,6 @@ final class LibraryScannerTests: XCTestCase {
     }
 
     func testTheSurveyHandsOffEveryFileToReadOnceInOrderWhileWalking() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-handoff-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let fm = FileManager.default
         for sub in ["a", "b"] { try fm.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
@@ -152,10 +136,7 @@ final class LibraryScannerTests: XCTestCase {
     }
 
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-vanish-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let fm = FileManager.default
-        try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
         for name in ["gone.jpg", "kept.jpg", "linked.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/" + name, contents: jpeg)) }
         XCTAssertTrue(fm.createFile(atPath: "/tmp/albumfs-outside-\(getpid()).jpg", contents: jpeg))

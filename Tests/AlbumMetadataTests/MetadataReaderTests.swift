@@ -6,16 +6,7 @@ import XCTest
 
 /// Reads files that the sample generator writes; EXIF is built by AlbumSample's own writer and
 /// parsed by libexif, so the two sides never share code.
-final class MetadataReaderTests: XCTestCase {
-    var folder: String!
-
-    override func setUp() {
-        folder = NSTemporaryDirectory() + "albumfs-meta-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
-
+final class MetadataReaderTests: FolderTestCase {
     func read(_ bytes: [UInt8]) throws -> FileMetadata? {
         let path = folder + "/f"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))

@@ -5,16 +5,7 @@ import Glibc
 import XCTest
 
 /// io_uring reads of files' first blocks (the kernels albumfs runs on have io_uring; CI's does).
-final class ReadRingTests: XCTestCase {
-    private var folder = ""
-
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "albumfs-ring-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
-
+final class ReadRingTests: FolderTestCase {
     private func write(_ name: String, _ bytes: [UInt8]) -> Int32 {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)))
         return open(folder + "/" + name, O_RDONLY | O_CLOEXEC)

@@ -4,16 +4,7 @@ import AlbumSample
 import Foundation
 import XCTest
 
-final class ReadStreamTests: XCTestCase {
-    private var folder = ""
-
-    override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "albumfs-stream-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
-
+final class ReadStreamTests: FolderTestCase {
     private func files(_ names: [String]) throws -> [(path: String, identity: FileIdentity)] {
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
         for name in names { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: jpeg)) }
