@@ -49,6 +49,38 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// Unmounting while the first scan still runs ends the daemon at once, cleanly; the batches
+    /// already read stay in the index (nothing half-written, no warning), and the next mount reads
+    /// exactly the files the index lacks.
+    func testUnmountDuringTheFirstScanKeepsWhatWasRead() throws {
+        let big = state + "/big"
+        let total = 4000
+        let made = runCommand(albumfsBinary(), ["sample", big, "--count", String(total)])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        // Unmounted once 3,000 files are read (of two batches of 2,000), while the scan most likely
+        // goes on: the first batch may or may not be in the index yet.
+        let first = try Mount(source: big, options: ["-o", "index=" + indexPath, "-o", "scan_wait=0"], waitForScan: false)
+        var seen: [String: String] = [:]
+        _ = eventually(10) {
+            seen = daemonStatus(first.mountpoint)
+            return seen["scan_state"] == "done" || (Int(seen["scan_progress"]?.split(separator: "/").first ?? "") ?? 0) >= 3000
+        }
+        let unmounting = Date()
+        XCTAssertEqual(first.unmount(), 0, first.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(unmounting), 5, "the daemon does not finish the scan first")
+        XCTAssertFalse(first.stderr.contains("warning") || first.stderr.contains("error"), first.stderr)
+        let rows = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"])
+        XCTAssertEqual(rows.status, 0, rows.stderr)
+        let indexed = try XCTUnwrap(Int(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), rows.stdout)
+        XCTAssertLessThanOrEqual(indexed, total)
+        print("unmounted at \(seen["scan_state"] ?? "?") \(seen["scan_progress"] ?? "?") with \(indexed) of \(total) files indexed")
+        let second = try Mount(source: big, options: ["-o", "index=" + indexPath])
+        let status = daemonStatus(second.mountpoint)
+        XCTAssertEqual(status["photos"], String(total))
+        XCTAssertEqual(status["header_reads"], String(total - indexed), "only what the index lacked is read: \(status)")
+        second.finish()
+    }
+
     func testAddRenameRewriteAndRemoveShowInEveryView() throws {
         let m = try mount()
         let day = m.path("by-date/2025/2025-01/2025-01-02")

@@ -99,8 +99,10 @@ final class Mount {
     private let stderrLines = LineCollector()
 
     /// - Parameter launcher: a command that runs albumfs (e.g. `setpriv …` to drop capabilities).
+    /// - Parameter waitForScan: whether to return only once the first scan is done (a complete
+    ///   tree), or as soon as the mount answers.
     init(source: String, options: [String] = [], launcher: [String] = [], readyTimeout: TimeInterval = 30,
-         file: StaticString = #filePath, line: UInt = #line) throws {
+         waitForScan: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         self.source = source
         mountpoint = makeTempFolder("mnt")
         // Every test gets its own thumbnail cache unless it names one.
@@ -120,7 +122,7 @@ final class Mount {
         stderrLines.collect(from: err.fileHandleForReading)
         // Ready (the mount answers), then the first scan's end: the tree is complete.
         guard stderrLines.wait(forLineContaining: "albumfs: ready:", timeout: readyTimeout),
-              stderrLines.wait(forLineContaining: "albumfs: scan done:", timeout: readyTimeout) else {
+              !waitForScan || stderrLines.wait(forLineContaining: "albumfs: scan done:", timeout: readyTimeout) else {
             process.terminate()
             process.waitUntilExit()
             XCTFail("albumfs did not become ready; stderr:\n\(stderrLines.text)", file: file, line: line)
