@@ -37,6 +37,18 @@ public struct IndexedFile: Sendable, Equatable {
     }
 }
 
+/// The problem recorded for a file that could not be opened or read (permissions, I/O errors, no
+/// descriptor left), as opposed to one whose content is wrong: such a file is read again by every
+/// scan, since what fixes it (a chmod, a disk back online) may change neither its size, its mtime
+/// nor its inode, the identity that lets a scan trust the index.
+public enum ReadFailure {
+    static let prefix = "unreadable: "
+
+    public static func message(_ error: Errno) -> String { prefix + error.description }
+
+    public static func isReadFailure(_ problem: String) -> Bool { problem.hasPrefix(prefix) }
+}
+
 /// The persistent index behind the scanner (AlbumIndex's SQLite store implements it).
 public protocol FileIndexStore: Sendable {
     func loadAll() throws(Errno) -> [IndexedFile]

@@ -23,6 +23,9 @@ public struct LibraryState: Sendable {
     /// The files that could not be read or understood, and why (a few, so the report does not
     /// walk every file for them).
     private var problems: [String: String] = [:]
+    /// The files that could not be read (`ReadFailure`): a scan is never offered them as known,
+    /// so it reads them again.
+    private var unreadable: Set<String> = []
 
     public init() {}
 
@@ -48,10 +51,23 @@ public struct LibraryState: Sendable {
         } else if !problems.isEmpty {
             problems[file.relativePath] = nil
         }
+        if Self.readFailed(file, photo) {
+            unreadable.insert(file.relativePath)
+        } else if !unreadable.isEmpty {
+            unreadable.remove(file.relativePath)
+        }
+    }
+
+    /// Whether reading the file failed (for a photo, its decision keeps the problems: the record
+    /// may be slim already).
+    private static func readFailed(_ file: IndexedFile, _ photo: Photo?) -> Bool {
+        if case .problem(let message) = file.kind { return ReadFailure.isReadFailure(message) }
+        return photo?.problems.contains(where: ReadFailure.isReadFailure) ?? false
     }
 
     mutating func drop(_ path: String) {
         if !problems.isEmpty { problems[path] = nil }
+        if !unreadable.isEmpty { unreadable.remove(path) }
         guard let gone = entries.removeValue(forKey: path), let position = gone.photo else { return }
         fill(Int(position))
     }
@@ -106,5 +122,10 @@ public struct LibraryState: Sendable {
 }
 
 extension LibraryState: KnownFiles {
-    public func known(_ relativePath: String) -> IndexedFile? { entries[relativePath]?.file }
+    /// What the mount knows of a file, for a scan to reuse if unchanged; nil for a file that could
+    /// not be read, so the scan reads it again.
+    public func known(_ relativePath: String) -> IndexedFile? {
+        if !unreadable.isEmpty && unreadable.contains(relativePath) { return nil }
+        return entries[relativePath]?.file
+    }
 }

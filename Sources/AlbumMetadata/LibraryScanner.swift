@@ -313,9 +313,9 @@ public struct LibraryScanner: Sendable {
         }
         let hint = NameHint(relativePath)
         // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
-        guard hint.likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(error.description)) }
+        guard hint.likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(ReadFailure.message(error))) }
         var e = PhotoEvidence()
-        e.problems.append("unreadable: " + error.description)
+        e.problems.append(ReadFailure.message(error))
         return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
     }
 

@@ -80,6 +80,25 @@ final class LibraryStateTests: XCTestCase {
         XCTAssertNil(state.known("a/y.jpg"))
     }
 
+    /// A file that could not be read is not offered to a scan as known (the scan reads it again:
+    /// a chmod changes none of size, mtime, inode); one whose content is bad is.
+    func testFilesThatCouldNotBeReadAreReadAgain() {
+        var state = LibraryState()
+        var locked = photo("a/locked.jpg")
+        locked.problems = [ReadFailure.message(Errno(rawValue: EACCES))]
+        state.put(file("a/locked.jpg"), photo: locked)
+        state.put(IndexedFile(relativePath: "a/notes.txt", identity: file("x").identity, kind: .problem(ReadFailure.message(.ioError))), photo: nil)
+        state.put(IndexedFile(relativePath: "a/fake.jpg", identity: file("x").identity, kind: .problem("not a JPEG or PNG")), photo: nil)
+        XCTAssertNil(state.known("a/locked.jpg"))
+        XCTAssertNil(state.known("a/notes.txt"))
+        XCTAssertNotNil(state.known("a/fake.jpg"), "bad content does not change by itself: not read again")
+        XCTAssertTrue(state.knows("a/locked.jpg"), "still listed meanwhile")
+        state.put(file("a/locked.jpg"), photo: photo("a/locked.jpg"))  // readable again
+        XCTAssertNotNil(state.known("a/locked.jpg"))
+        state.drop("a/notes.txt")
+        XCTAssertNil(state.known("a/notes.txt"))
+    }
+
     func testProblemsComeFromTheDecisionsSoSlimRecordsKeepThem() {
         var state = LibraryState()
         let identity = FileIdentity(device: 1, inode: 2, size: 3, mtime: Timestamp(seconds: 0))

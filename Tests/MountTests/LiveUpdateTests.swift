@@ -13,16 +13,6 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         try Mount(source: source.path, options: ["-o", "index=" + indexPath] + extra)
     }
 
-    /// Polls `condition` every 20 ms until it holds or `timeout` passes.
-    func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
-
     func camera(_ date: String, tint: UInt8 = 100) throws -> Data {
         let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint))
         return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date).payload(), into: jpeg))

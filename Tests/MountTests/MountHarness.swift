@@ -6,6 +6,16 @@ import Glibc
 import XCTest
 
 /// The built `albumfs` binary: `$ALBUMFS_BIN` (scripts/test sets it) or beside the test bundle.
+/// Polls `condition` every 20 ms until it holds or `timeout` passes.
+func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
 func albumfsBinary() -> String {
     if let path = ProcessInfo.processInfo.environment["ALBUMFS_BIN"], !path.isEmpty { return path }
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -45,6 +45,16 @@ final class ReadErrorTests: XCTestCase {
         let r = readAll(path)
         XCTAssertEqual(r.errno, EIO)
         XCTAssertEqual(readAll(mount.path("non-screenshots/DSC01234.JPG")).errno, 0)
+        XCTAssertTrue(((try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? "").contains("Fuji/DSCF0001.JPG"))
+        // Fixed by a chmod, which changes neither size, mtime nor inode: the file is read again
+        // (a file that could not be read is never taken from the index as it was), and its date,
+        // its bytes and the errors file follow.
+        chmod(source.path + "/Fuji/DSCF0001.JPG", 0o644)
+        let fixed = mount.path("by-date/2021/2021-01/2021-01-01/DSCF0001.JPG")
+        XCTAssertTrue(eventually { statOf(fixed) != nil }, "dated by its EXIF once readable")
+        XCTAssertNil(xattr(fixed, "user.albumfs.problems"))
+        XCTAssertEqual(readAll(fixed).errno, 0)
+        XCTAssertFalse(((try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? "").contains("Fuji/DSCF0001.JPG"))
         mount.finish(allowing: ["cannot open Fuji/DSCF0001.JPG"])
     }
 }
