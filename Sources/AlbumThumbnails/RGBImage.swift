@@ -15,5 +15,11 @@ struct RGBImage {
 /// Why a thumbnail could not be made; the FUSE read answers EIO for every case.
 public struct ThumbnailError: Error, Equatable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The original could not be opened or read (permissions, I/O): unlike bad content, something
+    /// that a chmod or a disk coming back fixes without changing the file, so it is not remembered.
+    public let isReadFailure: Bool
+    public init(_ description: String, isReadFailure: Bool = false) {
+        self.description = description
+        self.isReadFailure = isReadFailure
+    }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// Serves thumbnails to the views: from the cache, or rendered once on first read.
 ///
 /// Many readers of the same uncached thumbnail cause one render (single flight); renders run in
-/// parallel up to the core count; a failure is remembered until the source changes (its key does).
+/// parallel up to the core count; a failure is remembered until the source changes (its key does),
+/// except a failure to read the original, which the next read tries again (logged once).
 public final class ThumbnailService: ThumbnailProvider, Sendable {
     public let boxes: [ThumbnailBox]
     private let renderer: ThumbnailRenderer
@@ -22,6 +23,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private struct State {
         var inFlight: [String: Flight] = [:]
         var failures: [String: ThumbnailError] = [:]
+        /// Keys whose original could not be read, logged already.
+        var readFailuresLogged: Set<String> = []
         /// Rendered in memory when there is no cache folder (bounded, oldest dropped).
         var memory: [String: [UInt8]] = [:]
         var memoryOrder: [String] = []
@@ -84,14 +87,21 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             // Disk first, outside the lock; memory only when the cache cannot take it.
             var stored = false
             if case .success(let bytes) = result, let cache { stored = cache.write(key, bytes) }
-            state.withLock { s in
+            let firstFailure = state.withLock { s -> Bool in
                 s.inFlight[key] = nil
                 switch result {
-                case .success(let bytes): if !stored { remember(&s, key, bytes) }
-                case .failure(let e): s.failures[key] = e
+                case .success(let bytes):
+                    if !stored { remember(&s, key, bytes) }
+                    s.readFailuresLogged.remove(key)
+                    return false
+                case .failure(let e) where e.isReadFailure:
+                    return s.readFailuresLogged.insert(key).inserted
+                case .failure(let e):
+                    s.failures[key] = e
+                    return true
                 }
             }
-            if case .failure(let e) = result { log("albumfs: cannot make a thumbnail of \(photo.relativePath): \(e)") }
+            if firstFailure, case .failure(let e) = result { log("albumfs: cannot make a thumbnail of \(photo.relativePath): \(e)") }
             flight.result.withLock { $0 = result }
             flight.done.signal()
             return result
@@ -108,10 +118,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// The whole file in one buffer (`open`, `fstat`, `read`), without Foundation's extra copy.
     static func readWhole(_ path: String, limit: Int) throws(ThumbnailError) -> [UInt8] {
         let fd: Int32
-        do { fd = try SourceOpening.readOnly(path) } catch { throw ThumbnailError("cannot open the original: \(error)") }
+        do { fd = try SourceOpening.readOnly(path) } catch { throw ThumbnailError("cannot open the original: \(error)", isReadFailure: true) }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw ThumbnailError("cannot stat the original: \(Errno.current)") }
+        guard fstat(fd, &st) == 0 else { throw ThumbnailError("cannot stat the original: \(Errno.current)", isReadFailure: true) }
         let size = Int(st.st_size)
         guard size <= limit else { throw ThumbnailError("the original is \(size) bytes, over the \(limit)-byte limit") }
         var failure: Errno?
@@ -125,7 +135,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                 count += n
             }
         }
-        if let failure { throw ThumbnailError("cannot read the original: \(failure)") }
+        if let failure { throw ThumbnailError("cannot read the original: \(failure)", isReadFailure: true) }
         return data
     }
 

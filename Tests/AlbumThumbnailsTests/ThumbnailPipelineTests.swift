@@ -91,7 +91,8 @@ final class ThumbnailPipelineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 3000, height: 2000)))))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data([0xFF, 0xD8, 0xFF])))
-        let service = ThumbnailService(boxes: [.default], cache: ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: { _ in })
+        let logged = LoggedLines()
+        let service = ThumbnailService(boxes: [.default], cache: ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: logged.append)
         @Sendable func photo(_ name: String) -> Photo {
             Photo(relativePath: name, format: .jpeg, identity: FileIdentity(device: 1, inode: 2, size: 3, mtime: Timestamp(seconds: 4)),
                   capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
@@ -110,6 +111,17 @@ final class ThumbnailPipelineTests: XCTestCase {
         for _ in 0..<3 { XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourcePath: folder + "/bad.jpg", box: .default).get()) }
         XCTAssertEqual(service.renderCount, 2)
         XCTAssertEqual(service.failureCount, 1)
+        // An original that cannot be read is tried again on the next read (a chmod, a disk back:
+        // the file, and so the key, unchanged), and logged once.
+        for _ in 0..<2 {
+            let r = service.thumbnailOrError(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default)
+            XCTAssertEqual(r.map { _ in true }, .failure(ThumbnailError("cannot open the original: No such file or directory", isReadFailure: true)))
+        }
+        XCTAssertEqual(service.failureCount, 1, "not remembered")
+        XCTAssertEqual(logged.count(where: { $0.contains("later.jpg") }), 1, "logged once")
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/later.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
+        XCTAssertNotNil(try? service.thumbnail(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default).get())
+        XCTAssertEqual(service.renderCount, 5)
     }
 
     func testCacheWritesAtomicallyAndEvictsLeastRecentlyUsed() throws {
@@ -159,4 +171,14 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)
         for bad in ["200", "x200", "200x", "0x0", "15x200", "200x3000", "ax b", "+200x200", "200x200x1"] { XCTAssertNil(ThumbnailBox(bad), bad) }
     }
+}
+
+/// Log lines a service wrote, from any thread.
+private final class LoggedLines: @unchecked Sendable {
+    private var lines: [String] = []
+    private let lock = NSLock()
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+    func count(where matches: (String) -> Bool) -> Int { lock.withLock { lines.filter(matches).count } }
 }

@@ -46,6 +46,7 @@ final class ReadErrorTests: XCTestCase {
         XCTAssertEqual(r.errno, EIO)
         XCTAssertEqual(readAll(mount.path("non-screenshots/DSC01234.JPG")).errno, 0)
         XCTAssertTrue(((try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? "").contains("Fuji/DSCF0001.JPG"))
+        XCTAssertEqual(readAll(mount.path("thumbnails/200x200/DSCF0001.jpg")).errno, EIO)
         // Fixed by a chmod, which changes neither size, mtime nor inode: the file is read again
         // (a file that could not be read is never taken from the index as it was), and its date,
         // its bytes and the errors file follow.
@@ -54,7 +55,8 @@ final class ReadErrorTests: XCTestCase {
         XCTAssertTrue(eventually { statOf(fixed) != nil }, "dated by its EXIF once readable")
         XCTAssertNil(xattr(fixed, "user.albumfs.problems"))
         XCTAssertEqual(readAll(fixed).errno, 0)
+        XCTAssertEqual(readAll(mount.path("thumbnails/200x200/DSCF0001.jpg")).errno, 0, "the thumbnail is tried again too")
         XCTAssertFalse(((try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? "").contains("Fuji/DSCF0001.JPG"))
-        mount.finish(allowing: ["cannot open Fuji/DSCF0001.JPG"])
+        mount.finish(allowing: ["cannot open Fuji/DSCF0001.JPG", "cannot make a thumbnail of Fuji/DSCF0001.JPG"])
     }
 }
