@@ -79,6 +79,24 @@ enum Daemon {
         }
     }
 
+    /// Raises the soft limit on open descriptors to the hard one, as Go's runtime and many
+    /// daemons do: each original open through the mount holds a descriptor, and each reader thread
+    /// of a scan holds a chunk of them, while the usual soft limit (1024) is a relic of `select`,
+    /// which albumfs does not use. Left as it is when the kernel refuses. Returns the soft limit
+    /// in effect.
+    @discardableResult
+    static func raiseDescriptorLimit() -> UInt64 {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return 0 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &raised) == 0 { return UInt64(raised.rlim_cur) }
+        }
+        return UInt64(limit.rlim_cur)
+    }
+
     static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))

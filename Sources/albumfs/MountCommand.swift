@@ -18,6 +18,7 @@ enum MountCommand {
         if !options.foreground && options.readyFD == nil {
             return Daemon.launch(arguments: arguments)
         }
+        Daemon.raiseDescriptorLimit()
 
         let started = Date()
         let scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)

@@ -134,6 +134,16 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertFalse(isMounted(mountpoint))
     }
 
+    /// The daemon raises its soft descriptor limit to the hard one (each open original and each
+    /// scan reader holds descriptors; the usual soft 1024 is a relic of select).
+    func testTheDaemonRaisesItsDescriptorLimit() throws {
+        let m = try Mount(source: source.path, launcher: ["/usr/bin/prlimit", "--nofile=256:4096"])
+        let limits = try String(contentsOfFile: "/proc/\(m.process.processIdentifier)/limits", encoding: .utf8)
+        let line = try XCTUnwrap(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        XCTAssertEqual(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2), ["4096", "4096"], String(line))
+        m.finish()
+    }
+
     func testSigtermAndSigintUnmountCleanly() throws {
         for sig in [SIGTERM, SIGINT] {
             let mount = try Mount(source: source.path)
