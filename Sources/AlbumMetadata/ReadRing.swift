@@ -30,9 +30,13 @@ final class ReadRing {
         buffer = .allocate(byteCount: capacity * slotSize, alignment: 4096)
     }
 
+    /// Set when a failed ring may still be reading into `buffer`: it is then never freed (a
+    /// leak, where freeing could let the kernel write into memory reused for something else).
+    private var buffersMayBeInUse = false
+
     deinit {
         albumfs_ring_destroy(ring)
-        buffer.deallocate()
+        if !buffersMayBeInUse { buffer.deallocate() }
     }
 
     /// Reads up to `lengths[i]` (at most `slotSize`) bytes from the start of `fds[i]`, for at most
@@ -48,6 +52,7 @@ final class ReadRing {
         let buffers = (0..<count).map { Optional(buffer.baseAddress! + $0 * slotSize) }
         var results = [Int32](repeating: 0, count: count)
         let rc = albumfs_ring_read_all(ring, UInt32(count), fds, buffers, wanted, &results)
+        if rc == ALBUMFS_RING_READS_IN_FLIGHT { buffersMayBeInUse = true }
         guard rc == 0 else { return false }
         for i in 0..<count {
             let slot = buffer.baseAddress! + i * slotSize

@@ -29,17 +29,18 @@ void albumfs_ring_destroy(albumfs_ring *r) {
     free(r);
 }
 
-// Waits for `in_flight` completions: the kernel must not write into a caller's buffers after
-// the call returns, even when the ring failed.
-static void drain(albumfs_ring *r, unsigned in_flight) {
+// Waits for `in_flight` completions, so the kernel writes into no caller's buffer after the call
+// returns even when the ring failed; false when that could not be made sure of.
+static int drain(albumfs_ring *r, unsigned in_flight) {
     while (in_flight > 0) {
         struct io_uring_cqe *cqe;
         int rc = io_uring_wait_cqe(&r->ring, &cqe);
         if (rc == -EINTR) continue;
-        if (rc < 0) abort();  // reads in flight into memory about to be freed: no way to go on
+        if (rc < 0) return 0;
         io_uring_cqe_seen(&r->ring, cqe);
         in_flight--;
     }
+    return 1;
 }
 
 int albumfs_ring_read_all(albumfs_ring *r, unsigned count, const int *fds, void *const *buffers,
@@ -57,8 +58,7 @@ int albumfs_ring_read_all(albumfs_ring *r, unsigned count, const int *fds, void 
         int rc;
         do rc = io_uring_submit_and_wait(&r->ring, 1); while (rc == -EINTR);
         if (rc < 0) {
-            drain(r, submitted - io_uring_sq_ready(&r->ring) - completed);
-            return rc;
+            return drain(r, submitted - io_uring_sq_ready(&r->ring) - completed) ? rc : ALBUMFS_RING_READS_IN_FLIGHT;
         }
         struct io_uring_cqe *cqe;
         while (io_uring_peek_cqe(&r->ring, &cqe) == 0) {
