@@ -52,6 +52,50 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(a.first { $0.relativePath == "Edge" }?.kind, .ignored)
     }
 
+    /// A header read of a big file reads its first 64 KiB from the disk, not the 256 KiB the
+    /// kernel's readahead would add (a cold scan of real photos: four times the I/O), batched or not.
+    func testAHeaderReadOfABigFileReadsNoMoreThanItAsks() throws {
+        let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07").payload()
+        let jpeg = Encoders.insertingAPP1(exif, into: try Encoders.jpeg(.marker(width: 16, height: 16)))
+        let path = folder + "/big.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(jpeg + [UInt8](repeating: 0x5A, count: 4 << 20))))
+        for batched in [true, false] {
+            var scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+            scanner.batchedReads = batched
+            try Self.evictFromPageCache(path)
+            XCTAssertEqual(try Self.residentPages(path), 0, "evicted")
+            let read = scanner.read(scanner.survey(previous: [:]).toRead)
+            guard case .photo(_, let e)? = read.first?.kind else { return XCTFail("\(read)") }
+            XCTAssertEqual(e.dateTimeOriginal, "2021:03:04 05:06:07")
+            XCTAssertLessThanOrEqual(try Self.residentPages(path), 16, "batched: \(batched)")
+        }
+    }
+
+    static func evictFromPageCache(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Errno.current }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw Errno.current }
+        let rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+        guard rc == 0 else { throw Errno(rawValue: rc) }
+    }
+
+    /// Pages of the file in the page cache (`mincore`, as fincore(1) counts them).
+    static func residentPages(_ path: String) throws -> Int {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw Errno.current }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Errno.current }
+        let length = Int(st.st_size)
+        guard let map = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), map != MAP_FAILED else { throw Errno.current }
+        defer { munmap(map, length) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var vector = [UInt8](repeating: 0, count: (length + page - 1) / page)
+        guard mincore(map, length, &vector) == 0 else { throw Errno.current }
+        return vector.filter { $0 & 1 != 0 }.count
+    }
+
     func testNamesThatAreNotUTF8AreReportedNotLost() throws {
         // "caf\xe9.jpg" in Latin-1, as old cameras and Windows shares write it.
         let raw: [CChar] = Array((folder + "/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".jpg".utf8CString)
