@@ -56,15 +56,15 @@ final class ReadRing {
         guard rc == 0 else { return false }
         for i in 0..<count {
             let slot = buffer.baseAddress! + i * slotSize
-            var got = Int(results[i])
-            if got < 0 {
-                body(i, .failure(Errno(rawValue: -results[i])))
-                continue
-            }
-            // The kernel completes buffered reads of regular files in full; should one come back
-            // short before the end of the file, the rest is read here rather than trusted as EOF.
+            var got = max(0, Int(results[i]))
             var failure: Errno?
-            if got > 0 && got < Int(wanted[i]) {
+            if results[i] < 0 {
+                // Read again with pread, which is what a verdict of "unreadable" must rest on: a
+                // filesystem may refuse io_uring reads that it serves otherwise.
+                (got, failure) = SourceFile.readFully(fds[i], into: slot, count: Int(wanted[i]), at: 0)
+            } else if got > 0 && got < Int(wanted[i]) {
+                // The kernel completes buffered reads of regular files in full; should one come
+                // back short before the end of the file, the rest is read here, not taken as EOF.
                 let (more, error) = SourceFile.readFully(fds[i], into: slot + got, count: Int(wanted[i]) - got, at: Int64(got))
                 got += more
                 failure = error
