@@ -1,6 +1,19 @@
 import AlbumCore
 import Glibc
 
+/// The parts of an image file's header that every format has.
+protocol ImageHeader {
+    var width: Int? { get }
+    var height: Int? { get }
+    /// Whether the header ended before it should have (a truncated or odd file).
+    var truncated: Bool { get }
+    /// The EXIF block, starting with `Exif\0\0` (what libexif expects).
+    var exif: [UInt8]? { get }
+}
+
+extension JPEGHeader: ImageHeader {}
+extension PNGHeader: ImageHeader {}
+
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
     public var format: ImageFormat
@@ -36,17 +49,11 @@ public enum MetadataReader {
         switch format {
         case .jpeg:
             let header = try reader.header { try JPEGHeader(read: $0) }
-            e.pixelWidth = header.width
-            e.pixelHeight = header.height
-            if header.truncated { e.problems.append("header truncated") }
-            readExif(header.exif, into: &e)
+            readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
         case .png:
             let header = try reader.header { try PNGHeader(read: $0) }
-            e.pixelWidth = header.width
-            e.pixelHeight = header.height
-            if header.truncated { e.problems.append("header truncated") }
-            readExif(header.exif, into: &e)
+            readCommon(header, into: &e)
             e.pngSoftware = header.text["Software"]
             if let xmp = header.text["XML:com.adobe.xmp"] { readXMP(xmp, into: &e) }
             if e.userComment == nil, let comment = header.text["Comment"] ?? header.text["Description"],
@@ -55,6 +62,14 @@ public enum MetadataReader {
             }
         }
         return FileMetadata(format: format, evidence: e)
+    }
+
+    /// What every format's header gives: the size, whether it was cut short, its EXIF.
+    static func readCommon(_ header: some ImageHeader, into e: inout PhotoEvidence) {
+        e.pixelWidth = header.width
+        e.pixelHeight = header.height
+        if header.truncated { e.problems.append("header truncated") }
+        readExif(header.exif, into: &e)
     }
 
     static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
