@@ -9,7 +9,8 @@ import Glibc
 /// A corrupt, truncated, locked or foreign file is moved aside and a new index started, with one
 /// warning (`openOrRebuild`).
 public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
-    // The connection is opened FULLMUTEX; `lock` keeps each transaction whole.
+    // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
+    // keeps each transaction whole.
     private let db: SQLiteDatabase
     private let lock = NSLockShim()
     public let path: String

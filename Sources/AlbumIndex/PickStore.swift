@@ -6,7 +6,8 @@ import Glibc
 /// Picks in SQLite: WAL, synchronous writes, numbered migrations, bound parameters only.
 /// One database may hold the picks of several libraries (`library` column: SOURCE's real path).
 public final class PickStore: PickStorage, @unchecked Sendable {
-    // The connection is opened FULLMUTEX; `lock` also keeps each read-modify-write whole.
+    // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
+    // keeps each read-modify-write whole.
     private let db: SQLiteDatabase
     private let lock = NSLockShim()
     private let library: String

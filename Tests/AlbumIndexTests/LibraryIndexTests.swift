@@ -12,6 +12,17 @@ final class LibraryIndexTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
+    /// Connections are not locked by SQLite (their owners lock them), and SQLite keeps no
+    /// allocation statistics (a global mutex on every allocation): see SQLiteDatabase.init.
+    func testSQLiteTakesNoLockOfItsOwn() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = try SQLiteDatabase(path: folder + "/t.sqlite")
+        XCTAssertFalse(db.hasOwnMutex)
+        try db.execute("CREATE TABLE t (x TEXT); INSERT INTO t VALUES ('a'), ('b')")
+        XCTAssertEqual(try db.query("SELECT count(*) FROM t").first?.first?.int, 2)
+        XCTAssertEqual(SQLiteDatabase.statisticsBytesInUse, 0)
+    }
+
     func testEveryFieldRoundTrips() throws {
         var e = PhotoEvidence()
         e.dateTimeOriginal = "2024:05:17 14:03:04"; e.subSecTimeOriginal = "5"; e.offsetTimeOriginal = "+02:00"
