@@ -28,6 +28,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m = try mount()
         let second = daemonStatus(m.mountpoint)
         XCTAssertEqual(second["header_reads"], "0", "nothing re-read: \(second)")
+        XCTAssertTrue(m.stderr.contains("nothing changed: the tree stays"), "the tree from the index is kept: \(m.stderr)")
         XCTAssertEqual(second["photos"], first["photos"])
         XCTAssertEqual(readdirNames(m.path("non-screenshots")), listing)
         m.finish()
@@ -205,6 +206,32 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(notMounted.status, 4)
         XCTAssertTrue(notMounted.stderr.contains("is not an albumfs mount"), notMounted.stderr)
         m.finish()
+    }
+
+    /// A folder's problems (here a name that is not UTF-8) stay listed while changes elsewhere are
+    /// rescanned, and leave once fixed.
+    func testFolderProblemsOutliveRescansOfOtherFolders() throws {
+        // "caf\xe9.jpg" in Latin-1, as old cameras and Windows shares write it.
+        let bad: [CChar] = Array((source.path + "/Trip/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".jpg".utf8CString)
+        let fd = open(bad, O_WRONLY | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        var m = try mount()
+        func errors() -> String { (try? String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8)) ?? "" }
+        XCTAssertTrue(errors().contains("not valid UTF-8"), errors())
+        // A change in another folder: that folder alone is rescanned.
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Sony/NEW_0002.JPG", contents: try camera("2025:02:03 10:00:00")))
+        XCTAssertTrue(eventually { readdirNames(m.path("by-date/2025/2025-02/2025-02-03"))?.contains("NEW_0002.JPG") == true })
+        XCTAssertTrue(errors().contains("not valid UTF-8"), "still listed: \(errors())")
+        m.finish(allowing: ["not valid UTF-8"])
+        // A remount finds the files as the index left them, and the folder's problem again.
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0")
+        XCTAssertTrue(errors().contains("not valid UTF-8"), "listed after a remount: \(errors())")
+        // Renamed to valid UTF-8: the line goes.
+        XCTAssertEqual(rename(bad, source.path + "/Trip/cafe.jpg"), 0)
+        XCTAssertTrue(eventually { !errors().contains("not valid UTF-8") }, errors())
+        m.finish(allowing: ["not valid UTF-8"])
     }
 
     func testIndexCommandPreparesTheIndexForTheMount() throws {
