@@ -140,11 +140,12 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         case .photo(let format, let e):
             row.append(.text(format.rawValue))
             row.append(nil)
-            for text in [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
-                         e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
-                         e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC] {
-                row.append(text.map(SQLiteDatabase.Value.text))
-            }
+            // Appended one by one: an array literal of the 15 would be one more allocation per row.
+            func text(_ value: String?) { row.append(value.map(SQLiteDatabase.Value.text)) }
+            text(e.dateTimeOriginal); text(e.subSecTimeOriginal); text(e.offsetTimeOriginal); text(e.dateTimeDigitized)
+            text(e.subSecTimeDigitized); text(e.offsetTimeDigitized); text(e.xmpDateCreated); text(e.xmpDateTimeOriginal)
+            text(e.make); text(e.model); text(e.software); text(e.userComment); text(e.xmpUserComment); text(e.pngSoftware)
+            text(e.gpsDateTimeUTC)
             row.append(.int(e.hasExposureData ? 1 : 0))
             row.append(e.orientation.map { .int(Int64($0)) })
             row.append(e.pixelWidth.map { .int(Int64($0)) })

@@ -99,7 +99,16 @@ final class SQLiteDatabase {
             for (i, p) in params.enumerated() {
                 switch p {
                 case .int(let v)?: try owner.check(sqlite3_bind_int64(stmt, Int32(i + 1), v))
-                case .text(let s)?: try owner.check(sqlite3_bind_text(stmt, Int32(i + 1), s, -1, transient))
+                case .text(var s)?:
+                    // With its length, from the string's own UTF-8: no C string made, no strlen.
+                    let rc = s.withUTF8 { bytes -> Int32 in
+                        // (An empty buffer may have no address, and a NULL pointer would bind SQL NULL.)
+                        guard let base = bytes.baseAddress else { return sqlite3_bind_text(stmt, Int32(i + 1), "", 0, transient) }
+                        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                            sqlite3_bind_text(stmt, Int32(i + 1), $0, Int32(bytes.count), transient)
+                        }
+                    }
+                    try owner.check(rc)
                 case nil: break  // NULL already: a new statement's parameters are, and `clear_bindings` resets them
                 }
             }

@@ -31,9 +31,14 @@ final class LibraryIndexTests: XCTestCase {
         e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
         e.hasExposureData = true; e.orientation = 6; e.pixelWidth = 4000; e.pixelHeight = 3000; e.problems = ["a", "b"]
         let id = FileIdentity(device: UInt64.max, inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
+        // Empty (not absent) texts stay empty, and other scripts than ASCII stay whole.
+        var blank = PhotoEvidence()
+        blank.make = ""
+        blank.userComment = "Écran — 画面"
         let files = [
             IndexedFile(relativePath: "a/p.jpg", identity: id, kind: .photo(.jpeg, e)),
             IndexedFile(relativePath: "a/bare.png", identity: id, kind: .photo(.png, PhotoEvidence())),
+            IndexedFile(relativePath: "a/blank é.jpg", identity: id, kind: .photo(.jpeg, blank)),
             IndexedFile(relativePath: "notes.txt", identity: id, kind: .ignored),
             IndexedFile(relativePath: "bad.jpg", identity: id, kind: .problem("not a JPEG or PNG")),
         ]
@@ -42,7 +47,7 @@ final class LibraryIndexTests: XCTestCase {
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try index.loadAll().sorted { $0.relativePath < $1.relativePath }, files.sorted { $0.relativePath < $1.relativePath })
         try index.save(upserts: [], removals: ["notes.txt"])
-        XCTAssertEqual(try index.loadAll().count, 3)
+        XCTAssertEqual(try index.loadAll().count, 4)
     }
 
     func testASchemaOneIndexIsMigratedAndReadAgain() throws {
