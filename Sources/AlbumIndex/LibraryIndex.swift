@@ -109,7 +109,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                     + ["exposure", "orientation", "width", "height", "problems"]
                 let sql = "INSERT OR REPLACE INTO files (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                 try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
-                    for file in upserts { try statement.run(Self.encode(file)) }
+                    for file in upserts { try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in try Self.bind(file, &b) }) }
                 }
                 try db.execute("COMMIT")
             } catch {
@@ -119,40 +119,35 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
     }
 
-    /// One row's parameters, in `save`'s column order. Built in one array of the final size: a
-    /// scan encodes every file it reads, and the intermediate arrays were a third of the writer's time.
-    static func encode(_ f: IndexedFile) -> [SQLiteDatabase.Value?] {
+    /// Binds one row's parameters, in `save`'s column order.
+    static func bind(_ f: IndexedFile, _ b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) {
         let id = f.identity
-        var row: [SQLiteDatabase.Value?] = []
-        row.reserveCapacity(7 + evidenceColumns.count + 5)
-        row.append(.text(f.relativePath))
-        row.append(.int(Int64(bitPattern: id.device)))
-        row.append(.int(Int64(bitPattern: id.inode)))
-        row.append(.int(id.size))
-        row.append(.int(id.mtime.seconds * 1_000_000_000 + Int64(id.mtime.nanoseconds)))
+        try b.text(f.relativePath)
+        try b.int(Int64(bitPattern: id.device))
+        try b.int(Int64(bitPattern: id.inode))
+        try b.int(id.size)
+        try b.int(id.mtime.seconds * 1_000_000_000 + Int64(id.mtime.nanoseconds))
         switch f.kind {
         case .ignored:
-            row += [.text("ignored"), nil]
-            row.append(contentsOf: repeatElement(nil, count: evidenceColumns.count + 5))
+            try b.text("ignored")
         case .problem(let message):
-            row += [.text("problem"), .text(message)]
-            row.append(contentsOf: repeatElement(nil, count: evidenceColumns.count + 5))
+            try b.text("problem")
+            try b.text(message)
         case .photo(let format, let e):
-            row.append(.text(format.rawValue))
-            row.append(nil)
-            // Appended one by one: an array literal of the 15 would be one more allocation per row.
-            func text(_ value: String?) { row.append(value.map(SQLiteDatabase.Value.text)) }
-            text(e.dateTimeOriginal); text(e.subSecTimeOriginal); text(e.offsetTimeOriginal); text(e.dateTimeDigitized)
-            text(e.subSecTimeDigitized); text(e.offsetTimeDigitized); text(e.xmpDateCreated); text(e.xmpDateTimeOriginal)
-            text(e.make); text(e.model); text(e.software); text(e.userComment); text(e.xmpUserComment); text(e.pngSoftware)
-            text(e.gpsDateTimeUTC)
-            row.append(.int(e.hasExposureData ? 1 : 0))
-            row.append(e.orientation.map { .int(Int64($0)) })
-            row.append(e.pixelWidth.map { .int(Int64($0)) })
-            row.append(e.pixelHeight.map { .int(Int64($0)) })
-            row.append(e.problems.isEmpty ? nil : .text(e.problems.joined(separator: "\n")))
+            try b.text(format.rawValue)
+            b.null()
+            for text in [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
+                         e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
+                         e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC] {
+                try b.text(text)
+            }
+            try b.int(e.hasExposureData ? 1 : 0)
+            try b.int(e.orientation.map(Int64.init))
+            try b.int(e.pixelWidth.map(Int64.init))
+            try b.int(e.pixelHeight.map(Int64.init))
+            try b.text(e.problems.isEmpty ? nil : e.problems.joined(separator: "\n"))
         }
-        return row
+        // (The columns not bound, the evidence of a file that is not a photo, stay NULL.)
     }
 
     static func decode(_ r: [SQLiteDatabase.Value?]) -> IndexedFile {

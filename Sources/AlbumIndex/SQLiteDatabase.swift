@@ -90,28 +90,26 @@ final class SQLiteDatabase {
         /// Like `run`, handing each row to `body` as it is stepped to: a 100,000-row table is
         /// never held whole.
         func run(_ params: [Value?], each body: ([Value?]) -> Void) throws(Failure) {
+            try run(binding: { (b: inout Binder) throws(Failure) in
+                for p in params {
+                    switch p {
+                    case .int(let v)?: try b.int(v)
+                    case .text(let s)?: try b.text(s)
+                    case nil: b.null()
+                    }
+                }
+            }, each: body)
+        }
+
+        /// Binds the parameters in order through `bind` (no array of values per row: a scan writes
+        /// 100,000 rows of 27), steps through every row, resets.
+        func run(binding bind: (inout Binder) throws(Failure) -> Void, each body: ([Value?]) -> Void = { _ in }) throws(Failure) {
             defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
             // One strong reference for the whole run: each use of an `unowned` field checks and
-            // retains, and a scan binds 27 values for each of 100,000 rows.
+            // retains.
             let owner = self.owner
-            // SQLITE_TRANSIENT: SQLite copies the bytes (the Swift string's buffer is temporary).
-            let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-            for (i, p) in params.enumerated() {
-                switch p {
-                case .int(let v)?: try owner.check(sqlite3_bind_int64(stmt, Int32(i + 1), v))
-                case .text(var s)?:
-                    // With its length, from the string's own UTF-8: no C string made, no strlen.
-                    let rc = s.withUTF8 { bytes -> Int32 in
-                        // (An empty buffer may have no address, and a NULL pointer would bind SQL NULL.)
-                        guard let base = bytes.baseAddress else { return sqlite3_bind_text(stmt, Int32(i + 1), "", 0, transient) }
-                        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                            sqlite3_bind_text(stmt, Int32(i + 1), $0, Int32(bytes.count), transient)
-                        }
-                    }
-                    try owner.check(rc)
-                case nil: break  // NULL already: a new statement's parameters are, and `clear_bindings` resets them
-                }
-            }
+            var binder = Binder(stmt: stmt, owner: owner)
+            try bind(&binder)
             while true {
                 let rc = sqlite3_step(stmt)
                 if rc == SQLITE_DONE { break }
@@ -125,6 +123,44 @@ final class SQLiteDatabase {
                 })
             }
         }
+    }
+
+    /// Binds a statement's parameters one after the other (1, 2, …).
+    struct Binder {
+        fileprivate let stmt: OpaquePointer
+        fileprivate let owner: SQLiteDatabase
+        private var index: Int32 = 0
+        /// SQLITE_TRANSIENT: SQLite copies the bytes (the Swift string's buffer is temporary).
+        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+        fileprivate init(stmt: OpaquePointer, owner: SQLiteDatabase) {
+            self.stmt = stmt
+            self.owner = owner
+        }
+
+        mutating func int(_ value: Int64?) throws(Failure) {
+            index += 1
+            guard let value else { return }
+            try owner.check(sqlite3_bind_int64(stmt, index, value))
+        }
+
+        mutating func text(_ value: String?) throws(Failure) {
+            index += 1
+            guard var value else { return }
+            let (stmt, index) = (stmt, index)
+            // With its length, from the string's own UTF-8: no C string made, no strlen.
+            let rc = value.withUTF8 { bytes -> Int32 in
+                // (An empty buffer may have no address, and a NULL pointer would bind SQL NULL.)
+                guard let base = bytes.baseAddress else { return sqlite3_bind_text(stmt, index, "", 0, Self.transient) }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(stmt, index, $0, Int32(bytes.count), Self.transient)
+                }
+            }
+            try owner.check(rc)
+        }
+
+        /// NULL: a new statement's parameters are NULL already, and `clear_bindings` resets them.
+        mutating func null() { index += 1 }
     }
 
     /// Prepares `sql` once for the duration of `body`.
