@@ -94,7 +94,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             let columns = ["path", "device", "inode", "size", "mtime_ns", "kind", "message"] + Self.evidenceColumns
                 + ["exposure", "orientation", "width", "height", "problems"]
             try db.prepared("SELECT \(columns.joined(separator: ", ")) FROM files") { statement throws(SQLiteDatabase.Failure) in
-                try statement.run([]) { body(Self.decode($0)) }
+                try statement.run(binding: { _ in }) { body(Self.decode($0)) }
             }
         }
     }
@@ -150,9 +150,9 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         // (The columns not bound, the evidence of a file that is not a photo, stay NULL.)
     }
 
-    static func decode(_ r: [SQLiteDatabase.Value?]) -> IndexedFile {
-        func text(_ i: Int) -> String? { if case .text(let s)? = r[i] { return s } else { return nil } }
-        func int(_ i: Int) -> Int64? { if case .int(let v)? = r[i] { return v } else { return nil } }
+    static func decode(_ r: SQLiteDatabase.Row) -> IndexedFile {
+        func text(_ i: Int) -> String? { r.text(i) }
+        func int(_ i: Int) -> Int64? { r.int(i) }
         let ns = int(4) ?? 0
         let identity = FileIdentity(device: UInt64(bitPattern: int(1) ?? 0), inode: UInt64(bitPattern: int(2) ?? 0), size: int(3) ?? 0,
                                     mtime: Timestamp(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000)))

@@ -83,13 +83,6 @@ final class SQLiteDatabase {
         @discardableResult
         func run(_ params: [Value?]) throws(Failure) -> [[Value?]] {
             var rows: [[Value?]] = []
-            try run(params) { rows.append($0) }
-            return rows
-        }
-
-        /// Like `run`, handing each row to `body` as it is stepped to: a 100,000-row table is
-        /// never held whole.
-        func run(_ params: [Value?], each body: ([Value?]) -> Void) throws(Failure) {
             try run(binding: { (b: inout Binder) throws(Failure) in
                 for p in params {
                     switch p {
@@ -98,12 +91,14 @@ final class SQLiteDatabase {
                     case nil: b.null()
                     }
                 }
-            }, each: body)
+            }, each: { rows.append($0.values) })
+            return rows
         }
 
-        /// Binds the parameters in order through `bind` (no array of values per row: a scan writes
-        /// 100,000 rows of 27), steps through every row, resets.
-        func run(binding bind: (inout Binder) throws(Failure) -> Void, each body: ([Value?]) -> Void = { _ in }) throws(Failure) {
+        /// Binds the parameters in order through `bind`, steps through every row, handing each to
+        /// `body` as it is stepped to, resets. No array of values per row either way: a scan
+        /// writes 100,000 rows of 27 values, and a mount reads them back.
+        func run(binding bind: (inout Binder) throws(Failure) -> Void, each body: (Row) -> Void = { _ in }) throws(Failure) {
             defer { sqlite3_reset(stmt); sqlite3_clear_bindings(stmt) }
             // One strong reference for the whole run: each use of an `unowned` field checks and
             // retains.
@@ -114,13 +109,39 @@ final class SQLiteDatabase {
                 let rc = sqlite3_step(stmt)
                 if rc == SQLITE_DONE { break }
                 guard rc == SQLITE_ROW else { try owner.check(rc); break }
-                body((0..<sqlite3_column_count(stmt)).map { c -> Value? in
-                    switch sqlite3_column_type(stmt, c) {
-                    case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, c))
-                    case SQLITE_NULL: return nil
-                    default: return .text(sqlite3_column_text(stmt, c).map { String(cString: $0) } ?? "")
-                    }
-                })
+                body(Row(stmt: stmt))
+            }
+        }
+    }
+
+    /// The row a statement stands on, read column by column (valid only while it is handed out).
+    struct Row {
+        fileprivate let stmt: OpaquePointer
+
+        var count: Int { Int(sqlite3_column_count(stmt)) }
+
+        /// The column's integer; nil for NULL or any other type.
+        func int(_ column: Int) -> Int64? {
+            sqlite3_column_type(stmt, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(stmt, Int32(column)) : nil
+        }
+
+        /// The column as text (its bytes, NUL included); nil for NULL or an integer.
+        func text(_ column: Int) -> String? {
+            let c = Int32(column)
+            switch sqlite3_column_type(stmt, c) {
+            case SQLITE_NULL, SQLITE_INTEGER: return nil
+            default:
+                // (Asked for first: the byte count is of the text form.)
+                guard let bytes = sqlite3_column_text(stmt, c) else { return "" }
+                return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(stmt, c))), as: UTF8.self)
+            }
+        }
+
+        /// Every column: an integer, text, or nil for NULL.
+        var values: [Value?] {
+            (0..<count).map { c in
+                if let v = int(c) { return .int(v) }
+                return text(c).map(Value.text)
             }
         }
     }
