@@ -185,9 +185,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             let nothingGone = !trackReads
                 || (folder.isEmpty && state.fileCount == survey.reused.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
-                let prefix = folder.isEmpty ? "" : folder + "/"
                 let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred).union(readPaths)
-                let gone = state.paths.filter { (prefix.isEmpty || $0.hasPrefix(prefix)) && !kept.contains($0) }
+                let gone = state.paths.filter { Self.path($0, isIn: folder) && !kept.contains($0) }
                 for path in gone { state.drop(path) }
                 removals += gone
             }
@@ -243,6 +242,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var merged = 0
         /// Files handed to the readers so far.
         var handedOff: Int { batches.reduce(0) { $0 + $1.count } }
+        /// Files handed to the readers and not merged yet.
+        var unmerged: Int { batches[merged...].reduce(0) { $0 + $1.count } }
         var readPaths = Set<String>()
         var lastPublish = Date()
         let started = Date()
@@ -254,9 +255,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
     private func mergeBatches(_ q: inout MergeQueue, walkDone: Bool) {
         if walkDone {
-            state.reserve(more: q.batches[q.merged...].reduce(0) { $0 + $1.count })
+            state.reserve(more: q.unmerged)
         } else {
-            state.expect(atLeast: state.fileCount + q.batches[q.merged...].reduce(0) { $0 + $1.count })
+            state.expect(atLeast: state.fileCount + q.unmerged)
         }
         while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
             for (f, photo) in q.batches[q.merged].take() {

@@ -277,7 +277,8 @@ public struct LibraryScanner: Sendable {
             guard (st.st_mode & S_IFMT) == S_IFREG else {
                 return .settled(IndexedFile(relativePath: relativePath, identity: Self.identity(st), kind: .ignored))
             }
-            if Int64(st.st_size) > Int64(MetadataReader.firstReadLength(size: Int64(st.st_size))) { file.readsOnlyWhatIsAsked() }
+            // Longer than the first read: the kernel's readahead would read past what is asked.
+            if Int64(st.st_size) > Int64(MetadataReader.firstBlock) { file.readsOnlyWhatIsAsked() }
             return .open(OpenFile(relativePath: relativePath, file: file, status: st))
         } catch {
             return .settled(failed(error, relativePath, walked: walked))

@@ -95,7 +95,7 @@ public final class ReadStream: @unchecked Sendable {
 
     /// Files read per turn: small, so the last reads of a batch spread over every thread, yet
     /// enough for reads of neighbouring files to merge when submitted together.
-    static var chunk: Int { 32 }
+    static let chunk = 32
 
     /// - Parameters:
     ///   - decides: whether to decide each file's photo on the reader threads.
