@@ -27,8 +27,8 @@ final class ReadStreamTests: FolderTestCase {
             defer { start += n }
             return try files((start..<start + n).map { String(format: "%03d.jpg", $0) }.shuffled())
         }
-        let handedOn = Mutex<[[String]]>([])
-        let mostDone = Mutex(0)
+        let handedOn = Locked<[[String]]>([])
+        let mostDone = Locked(0)
         let stream = scanner.decidingStream(onBatch: { read in
             handedOn.withLock { $0.append(read.map { $0.file.relativePath }) }
             return read
@@ -64,17 +64,5 @@ final class ReadStreamTests: FolderTestCase {
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         let items = try files(["a.jpg", "b.jpg"]) + [("gone.jpg", FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]
         XCTAssertEqual(scanner.read(items).map(\.relativePath), ["a.jpg", "b.jpg"])
-    }
-}
-
-/// A value shared across threads (XCTest targets here have no Synchronization import by default).
-private final class Mutex<Value>: @unchecked Sendable {
-    private var value: Value
-    private let lock = NSLock()
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -13,7 +13,7 @@ final class WorkerThreadsTests: XCTestCase {
             for _ in 0..<4 { arrived.wait() }
             for _ in 0..<4 { release.signal() }
         }
-        let finished = Counter()
+        let finished = Locked(0)
         pool.run(width: 4) {
             arrived.signal()
             // Only possible if all four bodies are running together.
@@ -28,7 +28,7 @@ final class WorkerThreadsTests: XCTestCase {
     /// Threads are kept for the next job, and end once idle.
     func testThreadsAreReusedThenEndWhenIdle() {
         let pool = WorkerThreads(idleSeconds: 0.3)
-        let work = Counter()
+        let work = Locked(0)
         pool.run(width: 3) { _ = work.add(1) }
         pool.run(width: 2) { _ = work.add(1) }
         XCTAssertEqual(work.add(0), 5)
@@ -43,7 +43,7 @@ final class WorkerThreadsTests: XCTestCase {
     /// Two callers at once: both jobs run whole.
     func testConcurrentCallersEachRunWhole() {
         let pool = WorkerThreads(idleSeconds: 5)
-        let counts = (0..<2).map { _ in Counter() }
+        let counts = (0..<2).map { _ in Locked(0) }
         DispatchQueue.concurrentPerform(iterations: 2) { k in
             for _ in 0..<20 { pool.run(width: 3) { _ = counts[k].add(1) } }
         }
@@ -56,7 +56,7 @@ final class WorkerThreadsTests: XCTestCase {
         let pool = WorkerThreads(idleSeconds: 5)
         let secondRan = DispatchSemaphore(value: 0)
         let firstDone = DispatchSemaphore(value: 0)
-        let sawSecond = Counter()
+        let sawSecond = Locked(0)
         DispatchQueue.global().async {
             pool.run(width: 2) {
                 if secondRan.wait(timeout: .now() + 10) == .success {
@@ -70,17 +70,5 @@ final class WorkerThreadsTests: XCTestCase {
         pool.run(width: 1) { secondRan.signal() }
         XCTAssertEqual(firstDone.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(sawSecond.add(0), 2, "both of the first job's threads saw the second job run")
-    }
-}
-
-/// Counts finished work across threads.
-private final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func add(_ n: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += n
-        return value
     }
 }
