@@ -38,7 +38,7 @@ final class SQLiteDatabase {
             throw Failure(code: rc, message: message)
         }
         db = handle
-        sqlite3_busy_timeout(db, busyTimeoutMs)
+        try check(sqlite3_busy_timeout(db, busyTimeoutMs))
     }
 
     deinit { sqlite3_close_v2(db) }
