@@ -17,14 +17,15 @@ let package = Package(
         .systemLibrary(name: "CSysXattr", path: "Sources/CSysXattr"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
         // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
         .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
 
         .target(name: "AlbumCore"),
-        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing"]),
-        .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib"]),
+        .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),

@@ -52,10 +52,11 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
         case .png:
-            let header = try reader.header { try PNGHeader(read: $0) }
+            let size = try reader.size()
+            let header = try reader.header { try PNGHeader(size: size, read: $0) }
             readCommon(header, into: &e)
             e.pngSoftware = header.text["Software"]
-            if let xmp = header.text["XML:com.adobe.xmp"] { readXMP(xmp, into: &e) }
+            if let xmp = header.xmp { readXMP(xmp, into: &e) }
             if e.userComment == nil, let comment = header.text["Comment"] ?? header.text["Description"],
                comment.trimmedValue == "Screenshot" {
                 e.xmpUserComment = comment
@@ -102,6 +103,11 @@ private struct CachedReader {
             return Array(first[Int(offset)..<Int(min(end, Int64(first.count)))])
         }
         return try file.read(at: offset, count: count)
+    }
+
+    /// The file's length: where the first block ended early, else what `fstat` says.
+    func size() throws(Errno) -> Int64 {
+        first.count < MetadataReader.firstBlock ? Int64(first.count) : Int64(try file.status().st_size)
     }
 
     /// Runs a header parser over this reader, keeping the errno of a failed read.

@@ -1,6 +1,7 @@
 import AlbumCore
 import Foundation
 import CPNG
+import CZlib
 import CTurboJPEG
 
 /// Why a fixture could not be encoded.
@@ -193,13 +194,52 @@ public enum Encoders {
 
     /// Inserts a chunk right after IHDR (8-byte signature + 25-byte IHDR).
     public static func insertingChunk(_ type: String, _ data: [UInt8], into png: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        let crcInput = typeBytes + data
+        Array(png[0..<33]) + chunk(type, data) + Array(png[33...])
+    }
+
+    /// Inserts a chunk right before IEND (the last 12 bytes), after the image data, where
+    /// ImageMagick writes its text and EXIF.
+    public static func appendingChunk(_ type: String, _ data: [UInt8], to png: [UInt8]) -> [UInt8] {
+        Array(png.dropLast(12)) + chunk(type, data) + Array(png.suffix(12))
+    }
+
+    /// A whole chunk: length, type, data, CRC.
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let crcInput = Array(type.utf8) + data
         let crc = crcInput.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
         let n = UInt32(data.count)
-        let chunk = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + crcInput
+        return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + crcInput
             + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        return Array(png[0..<33]) + chunk + Array(png[33...])
+    }
+
+    /// `bytes` as a zlib stream (`compress2`).
+    public static func zlibCompressed(_ bytes: [UInt8]) -> [UInt8] {
+        var length = compressBound(UInt(bytes.count))
+        var out = [UInt8](repeating: 0, count: Int(length))
+        let rc = out.withUnsafeMutableBufferPointer { o in
+            bytes.withUnsafeBufferPointer { compress2(o.baseAddress, &length, $0.baseAddress, UInt($0.count), Z_BEST_COMPRESSION) }
+        }
+        precondition(rc == Z_OK, "compress2 failed: \(rc)")
+        return Array(out.prefix(Int(length)))
+    }
+
+    /// A `zTXt` chunk body (Latin-1 text, zlib-compressed).
+    public static func compressedTextChunk(_ key: String, _ value: String) -> [UInt8] {
+        Array(key.utf8) + [0, 0] + zlibCompressed(value.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+    }
+
+    /// A compressed `iTXt` chunk body.
+    public static func compressedITextChunk(_ key: String, _ value: String) -> [UInt8] {
+        Array(key.utf8) + [0, 1, 0, 0, 0] + zlibCompressed(Array(value.utf8))
+    }
+
+    /// ImageMagick's text form of a binary profile (`Raw profile type NAME` chunks): the name,
+    /// the length, then the bytes in hex, 36 to a line.
+    public static func rawProfile(_ name: String, _ bytes: [UInt8]) -> String {
+        let hex = bytes.map { String(format: "%02x", $0) }
+        let lines = stride(from: 0, to: hex.count, by: 36).map { hex[$0..<min($0 + 36, hex.count)].joined() }
+        return "\n\(name)\n" + String(repeating: " ", count: max(0, 8 - String(bytes.count).count)) + "\(bytes.count)\n"
+            + lines.joined(separator: "\n") + "\n"
     }
 
     /// A `tEXt` chunk body.

@@ -1,7 +1,6 @@
 #ifndef ALBUMFS_CPNG_SHIM_H
 #define ALBUMFS_CPNG_SHIM_H
 // Only libpng's "simplified" API is used: it reports errors through return values instead of
-// setjmp/longjmp, which Swift cannot survive. zlib's crc32 is needed to write extra chunks.
+// setjmp/longjmp, which Swift cannot survive.
 #include <png.h>
-#include <zlib.h>
 #endif

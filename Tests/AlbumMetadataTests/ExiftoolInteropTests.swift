@@ -55,4 +55,22 @@ final class ExiftoolInteropTests: FolderTestCase {
         XCTAssertEqual(d.dateTimeOriginal, "2020:01:02 03:04:05")
         XCTAssertEqual(d.userComment, "Screenshot")
     }
+
+    /// ImageMagick writes a converted photo's EXIF (`eXIf`, or hex text in older versions) after
+    /// the image data: a PNG made from a camera JPEG keeps its capture date and camera there.
+    func testImageMagickConvertedPNGKeepsTheCameraDate() throws {
+        let jpeg = Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS 5D", "2016:08:09 10:11:12").payload(),
+                                          into: try Encoders.jpeg(.marker(width: 400, height: 300)))
+        let source = folder + "/camera.jpg", converted = folder + "/converted.png"
+        XCTAssertTrue(FileManager.default.createFile(atPath: source, contents: Data(jpeg)))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["convert", source, converted]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "convert (imagemagick)")
+        let e = try XCTUnwrap(try MetadataReader.read(SourceFile(path: converted))).evidence
+        XCTAssertEqual(e.dateTimeOriginal, "2016:08:09 10:11:12")
+        XCTAssertTrue(e.hasCameraEvidence)
+    }
 }

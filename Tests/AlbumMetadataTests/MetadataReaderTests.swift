@@ -91,6 +91,85 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(try read(png)?.evidence.dateTimeOriginal, "2021:02:03 04:05:06")
     }
 
+    /// A PNG big enough that its image data runs past the first 64 KiB read (noise does not compress).
+    func noisyPNG(side: Int = 200) throws -> [UInt8] {
+        var rng = SystemRandomNumberGenerator()
+        let pixels = (0..<(side * side * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let png = try Encoders.png(SampleImage(width: side, height: side, pixels: pixels))
+        XCTAssertGreaterThan(png.count, MetadataReader.firstBlock)
+        return png
+    }
+
+    func testPNGMetadataAfterTheImageData() throws {
+        let tiff = Array(SampleExif.camera("Canon", "EOS R5", "2021:02:03 04:05:06").payload().dropFirst(6))
+        for png in [try Encoders.png(.marker(width: 4, height: 4)), try noisyPNG()] {
+            var p = Encoders.appendingChunk("eXIf", tiff, to: png)
+            p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), to: p)
+            let e = try XCTUnwrap(try read(p)).evidence
+            XCTAssertEqual(e.dateTimeOriginal, "2021:02:03 04:05:06", "\(png.count) bytes")
+            XCTAssertTrue(e.hasCameraEvidence)
+            XCTAssertEqual(e.pngSoftware, "gnome-screenshot")
+            XCTAssertEqual(e.problems, [])
+        }
+        // More metadata after the image data than the tail window holds: the chunks in the window
+        // are still found (the first one whole by its CRC), the one cut by the window is not.
+        var p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Software", "Cut By The Window"), to: try noisyPNG())
+        p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Padding", String(repeating: "x", count: PNGHeader.tailWindow - 40)), to: p)
+        p = Encoders.appendingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp", Encoders.xmpPacket([("exif:UserComment", "Screenshot")])), to: p)
+        let e = try XCTUnwrap(try read(p)).evidence
+        XCTAssertEqual(e.xmpUserComment, "Screenshot")
+        XCTAssertNil(e.pngSoftware)
+    }
+
+    func testCompressedPNGText() throws {
+        let png = try Encoders.png(.marker(width: 8, height: 8))
+        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        var p = Encoders.insertingChunk("iTXt", Encoders.compressedITextChunk("XML:com.adobe.xmp", xmp), into: png)
+        p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Comment", "Screenshot"), into: p)
+        p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Software", "Spectacle é"), into: p)
+        let e = try XCTUnwrap(try read(p)).evidence
+        XCTAssertEqual(e.xmpDateCreated, "2019-02-03T04:05:06+01:00")
+        XCTAssertEqual(e.xmpUserComment, "Screenshot")
+        XCTAssertEqual(e.pngSoftware, "Spectacle é")
+        // Damaged compressed text is skipped, the rest still read.
+        var damaged = Encoders.compressedTextChunk("Software", "Spectacle")
+        damaged.removeLast(4)
+        damaged[damaged.count - 3] ^= 0xFF
+        let d = try XCTUnwrap(try read(Encoders.insertingChunk("zTXt", damaged, into: Encoders.insertingChunk("eXIf",
+            Array(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload().dropFirst(6)), into: png))))
+        XCTAssertNil(d.evidence.pngSoftware)
+        XCTAssertEqual(d.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
+    }
+
+    /// ImageMagick (and older tools) keep EXIF and XMP as hex text in `Raw profile type …` chunks.
+    func testImageMagickRawProfiles() throws {
+        let png = try Encoders.png(.marker(width: 8, height: 8))
+        let payload = SampleExif.camera("NIKON", "Z 6", "2018:05:06 07:08:09").payload()
+        for (name, bytes) in [("exif", payload), ("APP1", payload), ("exif", Array(payload.dropFirst(6)))] {
+            let p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Raw profile type \(name)", Encoders.rawProfile(name, bytes)), into: png)
+            let e = try XCTUnwrap(try read(p)).evidence
+            XCTAssertEqual(e.dateTimeOriginal, "2018:05:06 07:08:09", name)
+            XCTAssertTrue(e.hasCameraEvidence, name)
+        }
+        let xmp = Encoders.xmpPacket([("exif:UserComment", "Screenshot")])
+        let p = Encoders.insertingChunk("tEXt", Array("Raw profile type xmp".utf8) + [0] + Array(Encoders.rawProfile("xmp", Array(xmp.utf8)).utf8), into: png)
+        XCTAssertEqual(try read(p)?.evidence.xmpUserComment, "Screenshot")
+        // A profile shorter than its length says, or not hex: no EXIF, no crash.
+        XCTAssertNil(PNGHeader.rawProfile("\nexif\n   100\nabcdef\n"))
+        XCTAssertNil(PNGHeader.rawProfile("\nexif\n   2\nzz\n"))
+        XCTAssertEqual(PNGHeader.rawProfile("\nexif\n   2\nab\ncd\n"), [0xAB, 0xCD])
+    }
+
+    func testInflateRefusesBombsAndDamage() {
+        let text = Array(repeating: UInt8(ascii: "a"), count: 100_000)
+        let packed = Encoders.zlibCompressed(text)
+        XCTAssertEqual(Zlib.inflate(packed[...]), text)
+        XCTAssertNil(Zlib.inflate(packed[...], limit: 50_000))
+        XCTAssertNil(Zlib.inflate(packed.dropLast(10)))
+        XCTAssertNil(Zlib.inflate([1, 2, 3, 4]))
+        XCTAssertNil(Zlib.inflate([]))
+    }
+
     func testDamagedFilesNeverThrowOrCrash() throws {
         let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
         let corrupt = Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: jpeg)
