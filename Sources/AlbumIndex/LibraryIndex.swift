@@ -43,6 +43,11 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         ALTER TABLE files ADD COLUMN gps_utc TEXT;
         DELETE FROM files;
         """,
+        // 3: PNG metadata after the image data and in compressed text is read now; PNGs indexed
+        // before were read without it, so they are read again, once.
+        """
+        DELETE FROM files WHERE kind = 'png';
+        """,
     ]
 
     init(path: String, timeout: Int32) throws(SQLiteDatabase.Failure) {
