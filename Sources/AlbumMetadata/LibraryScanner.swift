@@ -96,6 +96,10 @@ public struct LibraryScanner: Sendable {
     /// without io_uring does.
     public var batchedReads = true
 
+    /// How headers are read: `io_uring` (batched), or `pread` (file by file: asked for, or the
+    /// kernel offers no io_uring).
+    public var headerReadMethod: String { batchedReads && ReadRing.isAvailable ? "io_uring" : "pread" }
+
     public init(root: String, rules: ScanRules, excluding excluded: String? = nil) {
         self.root = root
         self.rules = rules
@@ -187,7 +191,7 @@ public struct LibraryScanner: Sendable {
         // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core);
         // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
         // holds a chunk's buffers).
-        let perCore = batchedReads && ReadRing.isAvailable ? Self.ringReadersPerCore : Self.readersPerCore
+        let perCore = headerReadMethod == "io_uring" ? Self.ringReadersPerCore : Self.readersPerCore
         return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
                           decides: decides, onBatch: onBatch, progress: progress)
     }

@@ -10,6 +10,8 @@ final class DaemonStatus: StatusReporter, Sendable {
     let thumbnails: ThumbnailService
     let cache: ThumbnailCache?
     let index: LibraryIndex?
+    /// `io_uring` or `pread` (`LibraryScanner.headerReadMethod`).
+    let headerReadMethod: String
     private let coordinatorBox = Mutex<LibraryCoordinator?>(nil)
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
@@ -18,10 +20,11 @@ final class DaemonStatus: StatusReporter, Sendable {
         set { coordinatorBox.withLock { $0 = newValue } }
     }
 
-    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?) {
+    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReadMethod: String) {
         self.thumbnails = thumbnails
         self.cache = cache
         self.index = index
+        self.headerReadMethod = headerReadMethod
     }
 
     func statusText() -> String {
@@ -34,6 +37,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))
         lines.append(("header_reads", String(s.headerReads)))
+        lines.append(("header_reads_via", headerReadMethod))
         lines.append(("last_scan_seconds", String(format: "%.3f", s.lastScanSeconds)))
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))

@@ -10,7 +10,8 @@ enum IndexCommand {
     static func run(_ options: MountOptions) throws(CLIError) -> Int32 {
         let source = try Preflight.checkSource(options.source)
         let index = try MountCommand.openIndex(options, source: source)
-        let scanner = LibraryScanner(root: source, rules: MountCommand.rules(options))
+        var scanner = LibraryScanner(root: source, rules: MountCommand.rules(options))
+        scanner.batchedReads = options.batchedReads
         let started = Date()
         var previous: [String: IndexedFile] = [:]
         do {

@@ -21,7 +21,8 @@ enum MountCommand {
         Daemon.raiseDescriptorLimit()
 
         let started = Date()
-        let scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
+        var scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
+        scanner.batchedReads = options.batchedReads
         let index = try openIndex(options, source: source)
         // Optionals, emptied once handed over: this frame lives as long as the mount, and must not
         // keep the first tree and the index rows alive beside the coordinator's own copies.
@@ -38,7 +39,7 @@ enum MountCommand {
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                                           renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
                                           debug: options.debug, log: { Log.line($0) })
-        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index)
+        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReadMethod: scanner.headerReadMethod)
         let fs: AlbumFileSystem
         do {
             fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),

@@ -28,6 +28,9 @@ struct MountOptions {
     var maxWatches: Int?
     /// How long the launcher waits for the first scan before going to the background anyway.
     var scanWait = 2.0
+    /// Whether header reads go through io_uring when the kernel allows it (`-o io_uring=off`: file
+    /// by file, for sandboxes whose seccomp filter kills a process that sets up a ring).
+    var batchedReads = true
     /// Internal: the pipe on which a daemon tells its launcher that the mount answers.
     var readyFD: Int32?
 }
@@ -130,6 +133,11 @@ enum OptionTable {
             guard let value else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=Screenshot|Captura") }
             let list = value.split(separator: "|").map(String.init).filter { !$0.isEmpty }
             if key == "screenshot_names" { options.screenshotNames = list } else { options.screenshotFolders = list }
+        case "io_uring":
+            guard let value, value == "on" || value == "off" else {
+                throw CLIError(.usage, "albumfs: option 'io_uring' takes on or off (got '\(value ?? "")')")
+            }
+            options.batchedReads = value == "on"
         case "logfile":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'logfile' needs a path, as in logfile=/tmp/albumfs.log") }
             options.logFile = value

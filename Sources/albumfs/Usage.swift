@@ -33,6 +33,8 @@ enum Usage {
          max_watches=N               watch at most N folders with inotify (default: kernel limit)
          scan_wait=SECONDS           wait this long for the first scan before going to the
                                      background (default 2; the mount answers at once anyway)
+         io_uring=on|off             read headers through io_uring (default on; off: pread,
+                                     for seccomp sandboxes that forbid io_uring)
          logfile=PATH                where a background daemon logs (default: none)
       -h, --help         this text
       -V, --version      the version

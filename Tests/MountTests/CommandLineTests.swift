@@ -51,6 +51,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["-o", "allow_other=yes", source.path, mountpoint], code: 2, message: "option 'allow_other' takes no value")
         expectError(["-o", "fsname", source.path, mountpoint], code: 2, message: "option 'fsname' needs a value")
         expectError(["-o", "max_read=lots", source.path, mountpoint], code: 2, message: "option 'max_read' takes a positive number")
+        expectError(["-o", "io_uring=maybe", source.path, mountpoint], code: 2, message: "option 'io_uring' takes on or off")
         expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
         expectError(["sample"], code: 2, message: "albumfs sample: need a folder")
         expectError(["sample", "x", "--count", "0"], code: 2, message: "--count needs a number")

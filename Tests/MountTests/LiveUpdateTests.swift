@@ -40,6 +40,24 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// `-o io_uring=off` reads headers file by file (for sandboxes that forbid io_uring), and
+    /// finds the same photos with the same decisions as the batched reads of the default.
+    func testHeadersReadWithoutIoUringGiveTheSameViews() throws {
+        var views: [String: [String]] = [:]
+        for (option, method) in [([String](), "io_uring"), (["-o", "io_uring=off"], "pread")] {
+            try? FileManager.default.removeItem(atPath: indexPath)
+            let m = try mount(option)
+            let status = daemonStatus(m.mountpoint)
+            XCTAssertEqual(status["header_reads_via"], method, "\(option)")
+            XCTAssertEqual(status["header_reads"], status["files_seen"], "\(option)")
+            let listing = ["screenshots", "non-screenshots"].flatMap { v in (readdirNames(m.path(v)) ?? []).map { v + "/" + $0 } }
+            XCTAssertFalse(listing.isEmpty)
+            views[method] = listing + listing.map { xattr(m.path($0), "user.albumfs.capture_time") ?? "-" }
+            m.finish()
+        }
+        XCTAssertEqual(views["pread"], views["io_uring"])
+    }
+
     /// Unmounting while the first scan still runs ends the daemon at once, cleanly; the batches
     /// already read stay in the index (nothing half-written, no warning), and the next mount reads
     /// exactly the files the index lacks.
