@@ -43,10 +43,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         ALTER TABLE files ADD COLUMN gps_utc TEXT;
         DELETE FROM files;
         """,
-        // 3: PNG metadata after the image data and in compressed text is read now; PNGs indexed
-        // before were read without it, so they are read again, once.
+        // 3: the reader finds more now (PNG metadata after the image data and in compressed
+        // text, EXIF dates misplaced in IFD0): photos indexed before are read again, once.
         """
-        DELETE FROM files WHERE kind = 'png';
+        DELETE FROM files WHERE kind IN ('jpeg', 'png');
         """,
     ]
 

@@ -90,18 +90,24 @@ final class ExifBlock {
         return e.pointee.size > 0
     }
 
+    /// An EXIF-IFD value, or the same tag misplaced in IFD0 (some cameras and editors write the
+    /// dates there; exiftool reads them wherever they are, and so does albumfs).
+    func exifString(_ tag: UInt32) -> String? {
+        string(EXIF_IFD_EXIF, tag) ?? string(EXIF_IFD_0, tag)
+    }
+
     /// Fills `evidence` with every field albumfs uses.
     func read(into e: inout PhotoEvidence) {
         e.make = string(EXIF_IFD_0, 0x010F)
         e.model = string(EXIF_IFD_0, 0x0110)
         e.software = string(EXIF_IFD_0, 0x0131)
         e.orientation = short(EXIF_IFD_0, 0x0112)
-        e.dateTimeOriginal = string(EXIF_IFD_EXIF, 0x9003)
-        e.dateTimeDigitized = string(EXIF_IFD_EXIF, 0x9004)
-        e.offsetTimeOriginal = string(EXIF_IFD_EXIF, 0x9011)
-        e.offsetTimeDigitized = string(EXIF_IFD_EXIF, 0x9012)
-        e.subSecTimeOriginal = string(EXIF_IFD_EXIF, 0x9291)
-        e.subSecTimeDigitized = string(EXIF_IFD_EXIF, 0x9292)
+        e.dateTimeOriginal = exifString(0x9003)
+        e.dateTimeDigitized = exifString(0x9004)
+        e.offsetTimeOriginal = exifString(0x9011)
+        e.offsetTimeDigitized = exifString(0x9012)
+        e.subSecTimeOriginal = exifString(0x9291)
+        e.subSecTimeDigitized = exifString(0x9292)
         e.userComment = userComment()
         e.gpsDateTimeUTC = gpsDateTime()
         // ExposureTime, FNumber, ISOSpeedRatings.

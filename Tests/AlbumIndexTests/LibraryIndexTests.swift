@@ -62,15 +62,15 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
     }
 
-    func testASchemaTwoIndexReadsItsPNGsAgain() throws {
+    func testASchemaTwoIndexReadsItsPhotosAgain() throws {
         let path = folder + "/two.sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
         try db.migrate(Array(LibraryIndex.migrations.prefix(2)))
-        try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES ('x.jpg', 1, 2, 3, 4, 'jpeg'), ('s.png', 1, 3, 3, 4, 'png')")
+        try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES ('x.jpg', 1, 2, 3, 4, 'jpeg'), ('s.png', 1, 3, 3, 4, 'png'), ('n.txt', 1, 4, 3, 4, 'ignored')")
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try index.loadAll().map(\.relativePath), ["x.jpg"], "PNGs are read again by the next scan, JPEGs kept")
+        XCTAssertEqual(try index.loadAll().map(\.relativePath), ["n.txt"], "photos are read again by the next scan, other files kept")
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
     }
 }

@@ -59,6 +59,27 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(e.xmpDateCreated, "2015-05-05T05:05:05+05:30")
     }
 
+    /// Dates misplaced in IFD0 (some cameras and editors) are read as exiftool reads them.
+    func testDatesMisplacedInIFD0() throws {
+        for order in [ExifWriter.ByteOrder.intel, .motorola] {
+            var w = ExifWriter(order: order)
+            w.ifd0[0x9003] = .ascii("2009:10:11 12:13:14")
+            w.ifd0[0x9011] = .ascii("-03:00")
+            w.ifd0[0x9004] = .ascii("2009:10:11 12:13:15")
+            let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+            let e = try XCTUnwrap(try read(bytes)).evidence
+            XCTAssertEqual(e.dateTimeOriginal, "2009:10:11 12:13:14", "\(order)")
+            XCTAssertEqual(e.offsetTimeOriginal, "-03:00", "\(order)")
+            XCTAssertEqual(e.dateTimeDigitized, "2009:10:11 12:13:15", "\(order)")
+        }
+        // Where both hold one, the EXIF IFD's wins.
+        var w = ExifWriter(order: .intel)
+        w.ifd0[0x9003] = .ascii("2001:01:01 01:01:01")
+        w.exif[0x9003] = .ascii("2002:02:02 02:02:02")
+        let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+        XCTAssertEqual(try read(bytes)?.evidence.dateTimeOriginal, "2002:02:02 02:02:02")
+    }
+
     func testUnicodeUserCommentInBothByteOrders() throws {
         for order in [ExifWriter.ByteOrder.intel, .motorola] {
             var w = ExifWriter(order: order)
