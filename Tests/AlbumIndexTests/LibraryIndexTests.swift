@@ -50,27 +50,28 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try index.loadAll().count, 4)
     }
 
-    func testASchemaOneIndexIsMigratedAndReadAgain() throws {
-        let path = folder + "/old.sqlite"
+    /// An index left at schema `version` holding `rows` (path, kind), opened by today's code.
+    func migrated(from version: Int, rows: [(String, String)]) throws -> LibraryIndex {
+        let path = folder + "/schema-\(version).sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-        try db.migrate(Array(LibraryIndex.migrations.prefix(1)))
-        try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES ('x.jpg', 1, 2, 3, 4, 'jpeg')")
+        try db.migrate(Array(LibraryIndex.migrations.prefix(version)))
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES (?, 1, ?, 3, 4, ?)", [.text(file), .int(Int64(i)), .text(kind)])
+        }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try index.loadAll(), [], "rows without GPS are dropped so the next scan reads them again")
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        return index
+    }
+
+    func testASchemaOneIndexIsMigratedAndReadAgain() throws {
+        let index = try migrated(from: 1, rows: [("x.jpg", "jpeg")])
+        XCTAssertEqual(try index.loadAll(), [], "rows without GPS are dropped so the next scan reads them again")
     }
 
     func testASchemaTwoIndexReadsItsPhotosAgain() throws {
-        let path = folder + "/two.sqlite"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let db = try SQLiteDatabase(path: path)
-        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-        try db.migrate(Array(LibraryIndex.migrations.prefix(2)))
-        try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES ('x.jpg', 1, 2, 3, 4, 'jpeg'), ('s.png', 1, 3, 3, 4, 'png'), ('n.txt', 1, 4, 3, 4, 'ignored')")
-        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        let index = try migrated(from: 2, rows: [("x.jpg", "jpeg"), ("s.png", "png"), ("n.txt", "ignored")])
         XCTAssertEqual(try index.loadAll().map(\.relativePath), ["n.txt"], "photos are read again by the next scan, other files kept")
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
     }
 }
