@@ -23,6 +23,9 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var xmpUserComment: String?
     /// PNG `tEXt`/`iTXt` `Software`.
     public var pngSoftware: String?
+    /// A PNG text `Comment` or `Description` that says `Screenshot` (macOS and some tools mark
+    /// screenshots so); other comments are not kept (they can be long, and mean nothing here).
+    public var pngComment: String?
     /// EXIF Orientation as written (1–8 are meaningful; anything else is treated as 1).
     public var orientation: Int?
     public var pixelWidth: Int?

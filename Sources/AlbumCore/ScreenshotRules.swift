@@ -48,6 +48,9 @@ public struct ScreenshotRules: Sendable {
         if let c = e.xmpUserComment, c.trimmedValue.caseInsensitiveEquals("Screenshot") {
             return .init(isScreenshot: true, reason: "xmp:exif:UserComment is Screenshot")
         }
+        if let c = e.pngComment, c.trimmedValue.caseInsensitiveEquals("Screenshot") {
+            return .init(isScreenshot: true, reason: "png comment is Screenshot")
+        }
         if let s = e.pngSoftware, Self.isScreenshotTool(s) {
             return .init(isScreenshot: true, reason: "png:Software is \(s.trimmedValue)")
         }

@@ -23,7 +23,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
-    static let evidenceColumns = v1EvidenceColumns + ["gps_utc"]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment"]
 
     static let migrations = [
         """
@@ -44,8 +44,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         DELETE FROM files;
         """,
         // 3: the reader finds more now (PNG metadata after the image data and in compressed
-        // text, EXIF dates misplaced in IFD0): photos indexed before are read again, once.
+        // text, EXIF dates misplaced in IFD0, a PNG comment kept apart from XMP's UserComment):
+        // photos indexed before are read again, once.
         """
+        ALTER TABLE files ADD COLUMN png_comment TEXT;
         DELETE FROM files WHERE kind IN ('jpeg', 'png');
         """,
     ]
@@ -143,7 +145,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             b.null()
             for text in [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
                          e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
-                         e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC] {
+                         e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC, e.pngComment] {
                 try b.text(text)
             }
             try b.int(e.hasExposureData ? 1 : 0)
@@ -172,7 +174,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.dateTimeDigitized = text(base + 3); e.subSecTimeDigitized = text(base + 4); e.offsetTimeDigitized = text(base + 5)
             e.xmpDateCreated = text(base + 6); e.xmpDateTimeOriginal = text(base + 7); e.make = text(base + 8); e.model = text(base + 9)
             e.software = text(base + 10); e.userComment = text(base + 11); e.xmpUserComment = text(base + 12); e.pngSoftware = text(base + 13)
-            e.gpsDateTimeUTC = text(base + 14)
+            e.gpsDateTimeUTC = text(base + 14); e.pngComment = text(base + 15)
             let after = base + evidenceColumns.count
             e.hasExposureData = int(after) == 1
             e.orientation = int(after + 1).map(Int.init)

@@ -57,10 +57,8 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             e.pngSoftware = header.text["Software"]
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
-            if e.userComment == nil, let comment = header.text["Comment"] ?? header.text["Description"],
-               comment.trimmedValue == "Screenshot" {
-                e.xmpUserComment = comment
-            }
+            e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }
+                .first { $0.trimmedValue.lowercased() == "screenshot" }
         }
         return FileMetadata(format: format, evidence: e)
     }

@@ -89,6 +89,9 @@ public enum SampleLibrary {
         androidNoName.software = "Android TP1A.220624.014"
         androidNoName.dateTimeOriginal = "2023:03:02 08:00:00"
         add("Downloads/shot-42.jpg", jpeg(androidNoName), day: "2023-03-02", shot: true, source: .exifDateTimeOriginal)
+        // A macOS-style comment, compressed (zTXt), on a name that says nothing.
+        add("Pictures/capture.png", Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Comment", "Screenshot"), into: screen),
+            day: "2018-06-01", shot: true, source: .fileModificationTime)
         add("Wallpapers/screenshot.jpg", jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:01 07:00:00")),
             day: "2019-08-01", shot: false, source: .exifDateTimeOriginal)
         add("Wallpapers/Screenshots/lake.jpg", jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:02 07:00:00")),
@@ -103,6 +106,10 @@ public enum SampleLibrary {
         let truncated = jpeg(.camera("Canon", "Canon EOS 5D", "2017:04:01 10:00:00"))
         add("Edge/truncated.jpg", Array(truncated.prefix(truncated.count - photo.count + 40)), day: "2017-04-01",
             source: .exifDateTimeOriginal)
+        // ImageMagick's `convert` of a camera JPEG: its EXIF is after the image data.
+        add("Downloads/export.png", Encoders.appendingChunk("eXIf", Array(SampleExif.camera("NIKON CORPORATION", "NIKON Z 6",
+                                                                                             "2015:03:04 05:06:07").payload().dropFirst(6)), to: screen),
+            day: "2015-03-04", source: .exifDateTimeOriginal)
         add("Edge/png-named.jpeg", screen, day: "2018-06-01", source: .fileModificationTime)
         add("Edge/jpeg-named.png", jpeg(.camera("Canon", "Canon EOS 5D", "2016:02:03 04:05:06")),
             day: "2016-02-03", source: .exifDateTimeOriginal)

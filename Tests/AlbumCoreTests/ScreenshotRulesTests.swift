@@ -20,6 +20,9 @@ final class ScreenshotRulesTests: XCTestCase {
         XCTAssertTrue(decide("IMG_1234.PNG") { $0.userComment = "Screenshot" }.isScreenshot)
         XCTAssertTrue(decide("IMG_1234.PNG") { $0.xmpUserComment = "Screenshot" }.isScreenshot)
         XCTAssertFalse(decide("IMG_1234.PNG") { $0.userComment = "Holiday" }.isScreenshot)
+        let comment = decide("capture.png") { $0.pngComment = "Screenshot" }
+        XCTAssertTrue(comment.isScreenshot)
+        XCTAssertEqual(comment.reason, "png comment is Screenshot", "the reason names the PNG comment, not XMP")
     }
 
     func testSoftwareTags() {

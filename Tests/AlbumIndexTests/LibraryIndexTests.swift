@@ -28,7 +28,7 @@ final class LibraryIndexTests: XCTestCase {
         e.dateTimeOriginal = "2024:05:17 14:03:04"; e.subSecTimeOriginal = "5"; e.offsetTimeOriginal = "+02:00"
         e.dateTimeDigitized = "2024:05:17 14:03:05"; e.subSecTimeDigitized = "6"; e.offsetTimeDigitized = "+02:00"
         e.xmpDateCreated = "2024-05-17"; e.xmpDateTimeOriginal = "2024-05-17T14:03"; e.make = "Canon"; e.model = "R6"
-        e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
+        e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.pngComment = "Screenshot"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
         e.hasExposureData = true; e.orientation = 6; e.pixelWidth = 4000; e.pixelHeight = 3000; e.problems = ["a", "b"]
         let id = FileIdentity(device: UInt64.max, inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
         // Empty (not absent) texts stay empty, and other scripts than ASCII stay whole.

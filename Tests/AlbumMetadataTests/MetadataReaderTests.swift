@@ -150,7 +150,8 @@ final class MetadataReaderTests: FolderTestCase {
         p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Software", "Spectacle é"), into: p)
         let e = try XCTUnwrap(try read(p)).evidence
         XCTAssertEqual(e.xmpDateCreated, "2019-02-03T04:05:06+01:00")
-        XCTAssertEqual(e.xmpUserComment, "Screenshot")
+        XCTAssertEqual(e.pngComment, "Screenshot")
+        XCTAssertNil(e.xmpUserComment, "a PNG comment is not XMP's UserComment")
         XCTAssertEqual(e.pngSoftware, "Spectacle é")
         // Damaged compressed text is skipped, the rest still read.
         var damaged = Encoders.compressedTextChunk("Software", "Spectacle")
