@@ -182,6 +182,26 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(PNGHeader.rawProfile("\nexif\n   2\nab\ncd\n"), [0xAB, 0xCD])
     }
 
+    /// Damaged PNGs (random chunks, a cut file, junk where the tail's chunks should be) never
+    /// crash or throw: at worst their metadata is missing.
+    func testDamagedPNGsNeverThrowOrCrash() throws {
+        var rng = SystemRandomNumberGenerator()
+        func junk(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let tiff = Array(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload().dropFirst(6))
+        let big = Encoders.appendingChunk("eXIf", tiff, to: try noisyPNG())
+        for _ in 0..<100 {
+            _ = try read(signature + junk(Int.random(in: 0...300, using: &rng)))
+            // A chunk header with a random type and length, then junk.
+            _ = try read(signature + [0, 0, 0, UInt8.random(in: 0...40, using: &rng)] + Array("zTXt".utf8) + junk(60))
+            // The big file cut anywhere, or its end overwritten with junk.
+            _ = try read(Array(big.prefix(Int.random(in: 0...big.count, using: &rng))))
+            let keep = big.count - Int.random(in: 1...600, using: &rng)
+            _ = try read(Array(big.prefix(keep)) + junk(big.count - keep))
+        }
+        XCTAssertEqual(try read(big)?.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
+    }
+
     func testInflateRefusesBombsAndDamage() {
         let text = Array(repeating: UInt8(ascii: "a"), count: 100_000)
         let packed = Encoders.zlibCompressed(text)
