@@ -1,7 +1,8 @@
 /// The parts of a JPEG's header that albumfs reads: EXIF and XMP (APP1) and the frame size.
 ///
-/// Walks the marker segments from the start of the file and stops at the first frame header
-/// (SOFn) or scan (SOS), so only the header bytes are ever read.
+/// Walks the marker segments from the start of the file and stops at the first scan (SOS), so
+/// only the header bytes are ever read. (Not at the frame header: some phones write their EXIF
+/// segment after it, between the frame and the scan.)
 public struct JPEGHeader {
     /// The APP1 Exif payload, starting with `Exif\0\0` (what libexif expects).
     public var exif: [UInt8]?
@@ -9,7 +10,7 @@ public struct JPEGHeader {
     public var xmp: String?
     public var width: Int?
     public var height: Int?
-    /// Whether the header ended before a frame was found (a truncated or odd file).
+    /// Whether the header ended before a frame header was found (a truncated or odd file).
     public var truncated = false
 
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
@@ -26,11 +27,12 @@ public struct JPEGHeader {
                 offset += 1
                 marker = try read(offset, 4)
             }
-            guard marker.count == 4, marker[0] == 0xFF, let length = marker.be16(2) else { truncated = true; return }
+            // Cut short after the frame header: its size is known, the image data is not needed.
+            guard marker.count == 4, marker[0] == 0xFF, let length = marker.be16(2) else { truncated = width == nil; return }
             let type = marker[1]
             if type == 0xDA || type == 0xD9 { return }  // SOS / EOI: no more header
             if (0xD0...0xD7).contains(type) || type == 0x01 { offset += 2; continue }  // no-length markers
-            guard length >= 2 else { truncated = true; return }
+            guard length >= 2 else { truncated = width == nil; return }
             let body = offset + 4
             let bodyLength = length - 2
             switch type {
@@ -44,13 +46,11 @@ public struct JPEGHeader {
                 }
             case 0xC0...0xCF where type != 0xC4 && type != 0xC8 && type != 0xCC:
                 let frame = try read(body, 5)
-                if frame.count == 5, let h = frame.be16(1), let w = frame.be16(3) {
+                guard frame.count == 5, let h = frame.be16(1), let w = frame.be16(3) else { truncated = true; return }
+                if width == nil {
                     width = w
                     height = h
-                } else {
-                    truncated = true
                 }
-                return
             default:
                 break
             }

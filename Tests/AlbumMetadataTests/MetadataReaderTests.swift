@@ -59,6 +59,21 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(e.xmpDateCreated, "2015-05-05T05:05:05+05:30")
     }
 
+    /// Some phones write the EXIF segment after the frame header (SOF), just before the scan.
+    func testExifAfterTheFrameHeader() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 24, height: 16))
+        // The scan's marker, found by walking the segments (its bytes cannot occur in a header).
+        var at = 2
+        while !(jpeg[at] == 0xFF && jpeg[at + 1] == 0xDA) { at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])) }
+        let payload = SampleExif.camera("HUAWEI", "P30", "2019:09:10 11:12:13").payload()
+        let segment = [0xFF, 0xE1, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let e = try XCTUnwrap(try read(Array(jpeg[..<at]) + segment + Array(jpeg[at...])))
+        XCTAssertEqual(e.evidence.dateTimeOriginal, "2019:09:10 11:12:13")
+        XCTAssertEqual(e.evidence.pixelWidth, 24)
+        XCTAssertEqual(e.evidence.pixelHeight, 16)
+        XCTAssertEqual(e.evidence.problems, [])
+    }
+
     /// Dates misplaced in IFD0 (some cameras and editors) are read as exiftool reads them.
     func testDatesMisplacedInIFD0() throws {
         for order in [ExifWriter.ByteOrder.intel, .motorola] {
