@@ -37,11 +37,17 @@ public struct JPEGHeader {
             let bodyLength = length - 2
             switch type {
             case 0xE1:
+                // Only the segments wanted are read whole: phones also write extended XMP here
+                // (depth maps, motion photo indexes: 64 KiB segments, many of them).
+                let signature = try read(body, min(bodyLength, Self.xmpSignature.count))
+                let isExif = exif == nil && signature.starts(with: Self.exifSignature, at: 0)
+                let isXMP = xmp == nil && signature.starts(with: Self.xmpSignature, at: 0)
+                guard isExif || isXMP else { break }
                 let segment = try read(body, bodyLength)
                 if segment.count < bodyLength { truncated = true }
-                if exif == nil, segment.starts(with: Self.exifSignature, at: 0) {
+                if isExif {
                     exif = segment
-                } else if xmp == nil, segment.starts(with: Self.xmpSignature, at: 0) {
+                } else {
                     xmp = String(decoding: segment.dropFirst(Self.xmpSignature.count), as: UTF8.self)
                 }
             case 0xC0...0xCF where type != 0xC4 && type != 0xC8 && type != 0xCC:

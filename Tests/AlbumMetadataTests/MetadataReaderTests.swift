@@ -74,6 +74,26 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(e.evidence.problems, [])
     }
 
+    /// Extended XMP (depth maps, motion photo data: many 64 KiB APP1 segments) is skipped, not read.
+    func testSegmentsNotWantedAreNotRead() throws {
+        var jpeg = Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 8", "2024:01:02 03:04:05").payload(),
+                                          into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+        for _ in 0..<3 {
+            jpeg = Encoders.insertingAPP1(Array("http://ns.adobe.com/xmp/extension/\0".utf8) + [UInt8](repeating: 0x41, count: 60_000), into: jpeg)
+        }
+        var bytesRead = 0
+        let header = JPEGHeader { offset, count in
+            let start = min(Int(offset), jpeg.count)
+            let bytes = Array(jpeg[start..<min(start + count, jpeg.count)])
+            bytesRead += bytes.count
+            return bytes
+        }
+        XCTAssertNotNil(header.exif)
+        XCTAssertEqual(header.width, 8)
+        XCTAssertFalse(header.truncated)
+        XCTAssertLessThan(bytesRead, 10_000, "read \(bytesRead) of \(jpeg.count) bytes")
+    }
+
     /// Dates misplaced in IFD0 (some cameras and editors) are read as exiftool reads them.
     func testDatesMisplacedInIFD0() throws {
         for order in [ExifWriter.ByteOrder.intel, .motorola] {
