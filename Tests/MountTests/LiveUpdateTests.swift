@@ -58,6 +58,49 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(views["pread"], views["io_uring"])
     }
 
+    /// Under a seccomp filter that refuses io_uring (EPERM, as systemd's `SystemCallFilter=` with
+    /// `SystemCallErrorNumber=` does), the daemon reads file by file, unasked, and finds every photo.
+    func testAKernelThatRefusesIoUringFallsBackToPread() throws {
+        let helper = state + "/no-io-uring"
+        let c = """
+        #include <errno.h>
+        #include <stddef.h>
+        #include <stdio.h>
+        #include <unistd.h>
+        #include <linux/filter.h>
+        #include <linux/seccomp.h>
+        #include <sys/prctl.h>
+        #include <sys/syscall.h>
+        /* Runs argv[1...] with io_uring_setup answering EPERM (everything else allowed). */
+        int main(int argc, char **argv) {
+            struct sock_filter f[] = {
+                BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+                BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+                BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+            };
+            struct sock_fprog prog = { sizeof f / sizeof f[0], f };
+            if (argc < 2 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog)) {
+                perror("seccomp");
+                return 126;
+            }
+            execv(argv[1], argv + 1);
+            perror("execv");
+            return 127;
+        }
+        """
+        try c.write(toFile: helper + ".c", atomically: true, encoding: .utf8)
+        // The C compiler of the Swift toolchain (the one that builds the package's C targets).
+        let cc = runCommand("/usr/bin/env", ["clang", "-O1", "-o", helper, helper + ".c"])
+        XCTAssertEqual(cc.status, 0, "compiling the seccomp helper: \(cc.stderr)")
+        let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath], launcher: [helper])
+        let status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["header_reads_via"], "pread", "\(status)")
+        XCTAssertEqual(status["header_reads"], status["files_seen"])
+        XCTAssertEqual(status["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        m.finish()
+    }
+
     /// Unmounting while the first scan still runs ends the daemon at once, cleanly; the batches
     /// already read stay in the index (nothing half-written, no warning), and the next mount reads
     /// exactly the files the index lacks.
