@@ -96,9 +96,15 @@ public struct LibraryScanner: Sendable {
     /// without io_uring does.
     public var batchedReads = true
 
-    /// How headers are read: `io_uring` (batched), or `pread` (file by file: asked for, or the
-    /// kernel offers no io_uring).
-    public var headerReadMethod: String { batchedReads && ReadRing.isAvailable ? "io_uring" : "pread" }
+    /// How a scan reads headers.
+    public enum ReadMethod: String, Sendable {
+        /// A chunk of files per submission (`ReadRing`).
+        case ioUring = "io_uring"
+        /// File by file: asked for (`batchedReads` false), or the kernel offers no io_uring.
+        case pread
+    }
+
+    public var readMethod: ReadMethod { batchedReads && ReadRing.isAvailable ? .ioUring : .pread }
 
     public init(root: String, rules: ScanRules, excluding excluded: String? = nil) {
         self.root = root
@@ -191,7 +197,7 @@ public struct LibraryScanner: Sendable {
         // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core);
         // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
         // holds a chunk's buffers).
-        let perCore = headerReadMethod == "io_uring" ? Self.ringReadersPerCore : Self.readersPerCore
+        let perCore = readMethod == .ioUring ? Self.ringReadersPerCore : Self.readersPerCore
         return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
                           decides: decides, onBatch: onBatch, progress: progress)
     }

@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumIndex
 import AlbumLive
+import AlbumMetadata
 import AlbumThumbnails
 import Foundation
 import Synchronization
@@ -10,8 +11,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     let thumbnails: ThumbnailService
     let cache: ThumbnailCache?
     let index: LibraryIndex?
-    /// `io_uring` or `pread` (`LibraryScanner.headerReadMethod`).
-    let headerReadMethod: String
+    let headerReads: LibraryScanner.ReadMethod
     private let coordinatorBox = Mutex<LibraryCoordinator?>(nil)
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
@@ -20,11 +20,11 @@ final class DaemonStatus: StatusReporter, Sendable {
         set { coordinatorBox.withLock { $0 = newValue } }
     }
 
-    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReadMethod: String) {
+    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod) {
         self.thumbnails = thumbnails
         self.cache = cache
         self.index = index
-        self.headerReadMethod = headerReadMethod
+        self.headerReads = headerReads
     }
 
     func statusText() -> String {
@@ -37,7 +37,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))
         lines.append(("header_reads", String(s.headerReads)))
-        lines.append(("header_reads_via", headerReadMethod))
+        lines.append(("header_reads_via", headerReads.rawValue))
         lines.append(("last_scan_seconds", String(format: "%.3f", s.lastScanSeconds)))
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))

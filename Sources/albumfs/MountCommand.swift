@@ -39,7 +39,7 @@ enum MountCommand {
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                                           renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
                                           debug: options.debug, log: { Log.line($0) })
-        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReadMethod: scanner.headerReadMethod)
+        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod)
         let fs: AlbumFileSystem
         do {
             fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
