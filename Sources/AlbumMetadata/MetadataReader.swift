@@ -55,6 +55,7 @@ public enum MetadataReader {
             let size = try reader.size()
             let header = try reader.header { try PNGHeader(size: size, read: $0) }
             readCommon(header, into: &e)
+            for keyword in header.damagedText { e.problems.append("damaged compressed text (\(keyword))") }
             e.pngSoftware = header.text["Software"]
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }

@@ -13,6 +13,9 @@ public struct PNGHeader {
     /// ImageMagick and older tools store as hex text (`Raw profile type exif` or `APP1`).
     public var exif: [UInt8]?
     public var truncated = false
+    /// Compressed text chunks that could not be inflated (damaged, or past 4 MiB), by keyword:
+    /// skipped, and said, as exiftool warns of them.
+    public var damagedText: [String] = []
 
     /// The XMP packet: the standard `iTXt` one, else ImageMagick's `Raw profile type xmp`.
     public var xmp: String? {
@@ -99,8 +102,8 @@ public struct PNGHeader {
             text[Self.keyword(data[..<nul])] = Self.latin1(data[(nul + 1)...])
         case "zTXt":
             // keyword \0 compression-method(0: zlib) compressed-text, Latin-1 like tEXt
-            guard let nul = data.firstIndex(of: 0), nul + 1 < data.endIndex, data[nul + 1] == 0,
-                  let inflated = Zlib.inflate(data[(nul + 2)...]) else { return }
+            guard let nul = data.firstIndex(of: 0), nul + 1 < data.endIndex, data[nul + 1] == 0 else { return }
+            guard let inflated = Zlib.inflate(data[(nul + 2)...]) else { damagedText.append(Self.keyword(data[..<nul])); return }
             text[Self.keyword(data[..<nul])] = Self.latin1(inflated[...])
         case "iTXt":
             // keyword \0 compression-flag compression-method language \0 translated-keyword \0 text (UTF-8)
@@ -113,7 +116,7 @@ public struct PNGHeader {
             guard let translatedEnd = rest.firstIndex(of: 0) else { return }
             let body = rest[(translatedEnd + 1)...]
             if compressed {
-                guard let inflated = Zlib.inflate(body) else { return }
+                guard let inflated = Zlib.inflate(body) else { damagedText.append(Self.keyword(data[..<nul])); return }
                 text[Self.keyword(data[..<nul])] = String(decoding: inflated, as: UTF8.self)
             } else {
                 text[Self.keyword(data[..<nul])] = String(decoding: body, as: UTF8.self)

@@ -196,6 +196,7 @@ final class MetadataReaderTests: FolderTestCase {
             Array(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload().dropFirst(6)), into: png))))
         XCTAssertNil(d.evidence.pngSoftware)
         XCTAssertEqual(d.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
+        XCTAssertEqual(d.evidence.problems, ["damaged compressed text (Software)"], "said, as exiftool warns")
     }
 
     /// ImageMagick (and older tools) keep EXIF and XMP as hex text in `Raw profile type …` chunks.
