@@ -15,6 +15,11 @@ final class ExifBlock {
         // values: albumfs reports what the file says.
         exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
         exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
+        // libexif interprets every maker note it knows (Canon, Olympus, Fuji, Pentax, Apple), with
+        // no option to skip it: work albumfs never uses, on the part of EXIF that cameras and
+        // editors damage most. Hidden from it (its entry's count read as 0, so libexif drops it).
+        var bytes = bytes
+        if let count = Self.makerNoteCount(in: bytes) { bytes.replaceSubrange(count..<(count + 4), with: [0, 0, 0, 0]) }
         bytes.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
         self.data = data
         self.order = exif_data_get_byte_order(data)
@@ -23,6 +28,43 @@ final class ExifBlock {
     }
 
     deinit { exif_data_unref(data) }
+
+    /// Where the count field of the MakerNote entry (0x927C, in the EXIF IFD) lies in an APP1
+    /// payload, or nil. Bounds-checked at every step: damaged EXIF gives nil, and libexif says why.
+    static func makerNoteCount(in bytes: [UInt8]) -> Int? {
+        let tiff = 6
+        guard bytes.count >= tiff + 8 else { return nil }
+        let bigEndian: Bool
+        switch (bytes[tiff], bytes[tiff + 1]) {
+        case (0x4D, 0x4D): bigEndian = true
+        case (0x49, 0x49): bigEndian = false
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return bigEndian ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at + 1]) << 8 | Int(bytes[at])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let a = u16(at), let b = u16(at + 2) else { return nil }
+            return bigEndian ? a << 16 | b : b << 16 | a
+        }
+        /// The entry of `tag` in the IFD at `ifd` (an offset in the TIFF stream).
+        func entry(_ tag: Int, inIFDAt ifd: Int) -> Int? {
+            guard let n = u16(tiff + ifd) else { return nil }
+            for i in 0..<min(n, 1000) {
+                let at = tiff + ifd + 2 + 12 * i
+                guard let t = u16(at) else { return nil }
+                if t == tag { return at }
+            }
+            return nil
+        }
+        guard let ifd0 = u32(tiff + 4), let pointer = entry(0x8769, inIFDAt: ifd0), let exifIFD = u32(pointer + 8),
+              let makerNote = entry(0x927C, inIFDAt: exifIFD), makerNote + 8 <= bytes.count else { return nil }
+        return makerNote + 4
+    }
+
+    /// Whether libexif interpreted a maker note (for tests: it must not).
+    var hasMakerNoteData: Bool { exif_data_get_mnote_data(data) != nil }
 
     /// `ed->ifd[ifd]`: the macro `exif_data_get_entry` cannot be imported, so walk the tuple.
     private func content(_ ifd: ExifIfd) -> UnsafeMutablePointer<ExifContent>? {

@@ -1,5 +1,6 @@
 import AlbumCore
 @testable import AlbumMetadata
+import CExif
 import AlbumSample
 import Foundation
 import XCTest
@@ -92,6 +93,47 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(header.width, 8)
         XCTAssertFalse(header.truncated)
         XCTAssertLessThan(bytesRead, 10_000, "read \(bytesRead) of \(jpeg.count) bytes")
+    }
+
+    /// A Canon camera's EXIF with a maker note of `entries` entries (inline SHORT pairs), as libexif's
+    /// Canon reader expects it.
+    static func canonWithMakerNote(_ order: ExifWriter.ByteOrder, entries: Int = 40) -> [UInt8] {
+        func u16(_ v: Int) -> [UInt8] { order == .intel ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        var note = u16(entries)
+        for tag in 1...entries { note += u16(tag) + u16(3) + u16(2) + u16(0) + u16(tag) + u16(tag * 2) }
+        note += [0, 0, 0, 0]
+        var w = ExifWriter(order: order)
+        w.ifd0[0x010F] = .ascii("Canon")
+        w.ifd0[0x0110] = .ascii("Canon EOS R6")
+        w.exif[0x9003] = .ascii("2022:02:03 04:05:06")
+        w.exif[0x829A] = .rational(1, 200)
+        w.exif[0x927C] = .undefined(note)
+        return w.payload()
+    }
+
+    /// libexif interprets maker notes it knows; albumfs hides them from it (it never uses them,
+    /// and cameras and editors damage them most), and reads everything else as before.
+    func testMakerNotesAreHiddenFromLibexif() throws {
+        for order in [ExifWriter.ByteOrder.intel, .motorola] {
+            let payload = Self.canonWithMakerNote(order)
+            // The fixture is a maker note libexif does interpret when given it as it is.
+            let raw = try XCTUnwrap(exif_data_new())
+            payload.withUnsafeBufferPointer { exif_data_load_data(raw, $0.baseAddress, UInt32($0.count)) }
+            XCTAssertNotNil(exif_data_get_mnote_data(raw), "\(order)")
+            exif_data_unref(raw)
+            XCTAssertNotNil(ExifBlock.makerNoteCount(in: payload))
+            let block = try XCTUnwrap(ExifBlock(payload))
+            XCTAssertFalse(block.hasMakerNoteData, "\(order)")
+            var e = PhotoEvidence()
+            block.read(into: &e)
+            XCTAssertEqual(e.dateTimeOriginal, "2022:02:03 04:05:06")
+            XCTAssertEqual(e.make, "Canon")
+            XCTAssertTrue(e.hasCameraEvidence)
+        }
+        // Damaged structures: no maker note found, no crash.
+        let payload = Self.canonWithMakerNote(.intel)
+        for n in stride(from: 0, through: payload.count, by: 3) { _ = ExifBlock.makerNoteCount(in: Array(payload.prefix(n))) }
+        XCTAssertNil(ExifBlock.makerNoteCount(in: Array("Exif\0\0XX\0*".utf8) + [UInt8](repeating: 0xFF, count: 40)))
     }
 
     /// Dates misplaced in IFD0 (some cameras and editors) are read as exiftool reads them.
