@@ -1,11 +1,12 @@
 /// Parsers for the date strings photos carry. Each returns nil for anything it cannot read
 /// completely; range checks (sentinels, future dates) belong to `CaptureDateRules`.
 public enum DateParsing {
-    /// EXIF `YYYY:MM:DD HH:MM:SS` (also `-` in the date, `T` between, an optional trailing zone).
-    /// Partial strings and blanks (`    :  :     :  :  `) give nil.
+    /// EXIF `YYYY:MM:DD HH:MM:SS` (also `-`, `/` or `.` in the date, as some cameras and editors
+    /// write it, `T` between, an optional trailing zone). Partial strings and blanks
+    /// (`    :  :     :  :  `) give nil.
     public static func exifDateTime(_ raw: String) -> (LocalDateTime, Int?)? {
         var s = Scanner(trimmed(raw))
-        guard let y = s.digits(4), s.skip(anyOf: ":-"), let mo = s.digits(2), s.skip(anyOf: ":-"),
+        guard let y = s.digits(4), s.skip(anyOf: ":-/."), let mo = s.digits(2), s.skip(anyOf: ":-/."),
               let d = s.digits(2), s.skip(anyOf: " T"), let h = s.digits(2), s.skip(anyOf: ":"),
               let mi = s.digits(2), s.skip(anyOf: ":"), let sec = s.digits(2),
               let (nanos, offset) = fractionAndZone(&s) else { return nil }

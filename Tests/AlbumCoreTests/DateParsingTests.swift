@@ -8,6 +8,8 @@ final class DateParsingTests: XCTestCase {
         XCTAssertNil(offset)
         XCTAssertNotNil(DateParsing.exifDateTime("2024-05-17 14:03:04\0"), "dashes and a trailing NUL")
         XCTAssertNotNil(DateParsing.exifDateTime("2024:05:17T14:03:04"))
+        XCTAssertEqual(DateParsing.exifDateTime("2024/05/17 14:03:04")?.0, t, "slashes (some cameras and editors)")
+        XCTAssertEqual(DateParsing.exifDateTime("2024.05.17 14:03:04")?.0, t, "dots")
         XCTAssertEqual(DateParsing.exifDateTime("2024:05:17 14:03:04+02:00")?.1, 7200)
         XCTAssertEqual(DateParsing.exifDateTime("2024:05:17 14:03:04.25")?.0.nanosecond, 250_000_000)
     }
