@@ -12,6 +12,10 @@ public struct FileNameDatePattern: Sendable, Hashable {
         "PXL_{Y}{M}{D}_{h}{m}{s}{f}",
         "IMG_{Y}{M}{D}_{h}{m}{s}",
         "VID_{Y}{M}{D}_{h}{m}{s}",
+        // Android's other camera modes, and OPPO/OnePlus/realme cameras (no separators).
+        "MVIMG_{Y}{M}{D}_{h}{m}{s}",
+        "PANO_{Y}{M}{D}_{h}{m}{s}",
+        "IMG{Y}{M}{D}{h}{m}{s}",
         "IMG-{Y}{M}{D}-WA",
         "VID-{Y}{M}{D}-WA",
         "Screenshot_{Y}-{M}-{D}-{h}-{m}-{s}",
@@ -25,6 +29,11 @@ public struct FileNameDatePattern: Sendable, Hashable {
         "Bildschirmfoto {Y}-{M}-{D} um {h}.{m}.{s}",
         "Bildschirmfoto vom {Y}-{M}-{D} um {h}.{m}.{s}",
         "Captura de pantalla {Y}-{M}-{D} a las {h}.{m}.{s}",
+        // Messengers' saved photos: Signal (newer versions with separators and milliseconds),
+        // Telegram Desktop.
+        "signal-{Y}-{M}-{D}-{h}-{m}-{s}",
+        "signal-{Y}-{M}-{D}-{h}{m}{s}",
+        "photo_{Y}-{M}-{D}_{h}-{m}-{s}",
         "{Y}-{M}-{D} {h}.{m}.{s}",
         "{Y}{M}{D}_{h}{m}{s}",
     ]

@@ -63,6 +63,11 @@ final class DateParsingTests: XCTestCase {
         XCTAssertEqual(parse("IMG-20200101-WA0001.jpg"), LocalDateTime(year: 2020, month: 1, day: 1))
         XCTAssertEqual(parse("20240517_090000.jpg")?.day, 17)
         XCTAssertEqual(parse("Screenshot_20240105_123456.png")?.minute, 34)
+        let t = LocalDateTime(year: 2024, month: 1, day: 5, hour: 12, minute: 34, second: 56)
+        for name in ["MVIMG_20240105_123456.jpg", "PANO_20240105_123456.jpg", "IMG20240105123456.jpg", "IMG20240105123456_01.jpg",
+                     "signal-2024-01-05-123456.jpg", "signal-2024-01-05-12-34-56-789.jpg", "photo_2024-01-05_12-34-56.jpg"] {
+            XCTAssertEqual(parse(name), t, name)
+        }
     }
 
     func testFileNamePatternsValidate() {
@@ -74,6 +79,8 @@ final class DateParsingTests: XCTestCase {
         XCTAssertNil(parse("IMG_20190704_251112.jpg"), "hour 25")
         XCTAssertNil(parse("IMG_201907041_101112.jpg"), "too many digits")
         XCTAssertNil(parse("IMG_1234.JPG"))
+        XCTAssertNil(parse("IMG1234.JPG"))
+        XCTAssertNil(parse("IMG202401051234567.jpg"), "a fifteenth digit")
         XCTAssertNil(parse("holiday.jpg"))
     }
 
