@@ -26,6 +26,8 @@ public struct FileNameDatePattern: Sendable, Hashable {
         "Screenshot from {Y}-{M}-{D} {h}-{m}-{s}",
         "Screenshot from {Y}-{M}-{D} at {H}.{m}.{s}",
         "Screenshot {Y}-{M}-{D} {h}{m}{s}",
+        "Screenshot {Y}-{M}-{D} {h}.{m}.{s}",    // ChromeOS
+        "Screenshot_{Y}-{M}-{D}_{h}-{m}-{s}",    // Xfce
         "Bildschirmfoto {Y}-{M}-{D} um {h}.{m}.{s}",
         "Bildschirmfoto vom {Y}-{M}-{D} um {h}.{m}.{s}",
         "Captura de pantalla {Y}-{M}-{D} a las {h}.{m}.{s}",

@@ -65,6 +65,7 @@ final class DateParsingTests: XCTestCase {
         XCTAssertEqual(parse("Screenshot_20240105_123456.png")?.minute, 34)
         let t = LocalDateTime(year: 2024, month: 1, day: 5, hour: 12, minute: 34, second: 56)
         for name in ["MVIMG_20240105_123456.jpg", "PANO_20240105_123456.jpg", "IMG20240105123456.jpg", "IMG20240105123456_01.jpg",
+                     "Screenshot 2024-01-05 12.34.56.png", "Screenshot_2024-01-05_12-34-56.png",
                      "signal-2024-01-05-123456.jpg", "signal-2024-01-05-12-34-56-789.jpg", "photo_2024-01-05_12-34-56.jpg"] {
             XCTAssertEqual(parse(name), t, name)
         }
