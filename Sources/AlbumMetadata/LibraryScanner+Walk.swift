@@ -1,0 +1,111 @@
+import AlbumCore
+import Glibc
+
+/// The walk of a library folder: which regular files it holds, found the way `survey` needs them.
+extension LibraryScanner {
+    struct Found {
+        var path: String
+        var identity: FileIdentity
+        /// ctime: a copy that keeps the original mtime (`cp -p`) still shows when it was written.
+        var changed: Timestamp
+    }
+
+    /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)
+    /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
+    ///   - needsStat: whether a regular file (by relative path) must be stat'ed; when not, its
+    ///     `Found` has the device and inode only (size -1), as `readdir` gives them.
+    ///   - visit: each regular file, in walk order, as soon as it is found.
+    func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in },
+              needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
+        var seenFolders = Set<FileKey>()
+        var seenFiles = Set<FileKey>()
+        var rootStat = stat()
+        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else { return }
+        seenFolders.insert(FileKey(rootStat))
+        var pending: [String] = [start]
+        while let folder = pending.popLast() {
+            let folderPath = folder.isEmpty ? root : root + "/" + folder
+            onFolder(folderPath)
+            guard let dir = opendir(folderPath) else {
+                problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
+                                            message: "cannot list folder: " + String(cString: strerror(errno))))
+                continue
+            }
+            defer { closedir(dir) }
+            var folderStat = stat()
+            guard fstat(dirfd(dir), &folderStat) == 0, let (entries, notUTF8) = listEntries(dir) else {
+                problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
+                                            message: "cannot list folder: " + String(cString: strerror(errno))))
+                continue
+            }
+            for name in notUTF8 {
+                problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
+                                            message: "the name is not valid UTF-8; skipped (rename it to show it)"))
+            }
+            var subfolders: [String] = []
+            for (name, type, inode) in entries.sorted(by: { $0.name < $1.name }) {
+                // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
+                // names are folders', so a regular file is not hashed to look for it.)
+                if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) { continue }
+                let rel = folder.isEmpty ? name : folder + "/" + name
+                if let excluded, root + "/" + rel == excluded { continue }
+                if type == DT_REG && !needsStat(rel) {
+                    let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
+                    if seenFiles.insert(key).inserted {
+                        visit(Found(path: rel, identity: FileIdentity(device: key.device, inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
+                                           changed: Timestamp(seconds: 0)))
+                    }
+                    continue
+                }
+                var st = stat()
+                // Relative to the open folder: no path walk from `/` for every file.
+                guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // vanished while walking
+                // Links are never followed: one out of SOURCE would leave the library, one inside it
+                // would show the same photos twice (or loop), and a rescan of one folder could not
+                // tell which path came first.
+                if (st.st_mode & S_IFMT) == S_IFLNK { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if seenFolders.insert(FileKey(st)).inserted { subfolders.append(rel) }
+                case S_IFREG:
+                    if seenFiles.insert(FileKey(st)).inserted {
+                        visit(Found(path: rel, identity: Self.identity(st),
+                                           changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
+                    }
+                default:
+                    break  // FIFOs, sockets, devices: never photos, never opened
+                }
+            }
+            pending.append(contentsOf: subfolders.reversed())
+        }
+    }
+
+    struct FileKey: Hashable {
+        let device: UInt64
+        let inode: UInt64
+        init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+    }
+
+    /// The entries of an open folder (`readdir`: name, `d_type`, `d_ino`), or nil with errno set. Names that are not
+    /// valid UTF-8 come back apart (shown with replacement characters), to be reported.
+    func listEntries(_ dir: OpaquePointer) -> (entries: [(name: String, type: UInt8, inode: UInt64)], notUTF8: [String])? {
+        var names: [(name: String, type: UInt8, inode: UInt64)] = []
+        var bad: [String] = []
+        errno = 0
+        while let entry = readdir(dir) {
+            let name = direntName(entry)
+            if name == "." || name == ".." { continue }
+            let (type, inode) = direntTypeAndInode(entry)
+            if direntNameIsUTF8(entry) { names.append((name, type, inode)) } else { bad.append(name) }
+        }
+        // readdir answers NULL at the end and on an error; only an error sets errno.
+        return errno == 0 ? (names, bad) : nil
+    }
+}

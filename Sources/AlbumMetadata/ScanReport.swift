@@ -1,0 +1,72 @@
+import AlbumCore
+import Foundation
+
+/// How the scanner decides dates and screenshots.
+public struct ScanRules: Sendable {
+    public var dates: CaptureDateRules
+    public var screenshots: ScreenshotRules
+    /// The zone a capture time without an offset is read in (the daemon's local zone).
+    public var zone: TimeZone
+
+    public init(dates: CaptureDateRules, screenshots: ScreenshotRules = ScreenshotRules(), zone: TimeZone = .current) {
+        self.dates = dates
+        self.screenshots = screenshots
+        self.zone = zone
+    }
+}
+
+/// A file that could not be read or understood, and why.
+public struct ScanProblem: Sendable, Equatable {
+    public var relativePath: String
+    public var message: String
+
+    public init(relativePath: String, message: String) {
+        self.relativePath = relativePath
+        self.message = message
+    }
+}
+
+/// What a scan found.
+public struct ScanReport: Sendable {
+    public var photos: [Photo]
+    /// Regular files looked at (photos or not).
+    public var filesSeen: Int
+    public var problems: [ScanProblem]
+
+    public init(photos: [Photo], filesSeen: Int, problems: [ScanProblem]) {
+        self.photos = photos
+        self.filesSeen = filesSeen
+        self.problems = problems
+    }
+
+    /// The report of decided `photos` among `files`; problems sorted by path: the folders', the
+    /// files that could not be understood, and the photos' own (from their decisions, so files
+    /// slimmed of their evidence keep them).
+    public init(photos: [Photo], files: some Collection<IndexedFile>, folderProblems: [ScanProblem] = []) {
+        var fileProblems: [ScanProblem] = []
+        for file in files {
+            if case .problem(let message) = file.kind { fileProblems.append(ScanProblem(relativePath: file.relativePath, message: message)) }
+        }
+        self.init(photos: photos, filesSeen: files.count, fileProblems: fileProblems, folderProblems: folderProblems)
+    }
+
+    /// The same, from the problems of the files that are not photos, already gathered.
+    public init(photos: [Photo], filesSeen: Int, fileProblems: [ScanProblem], folderProblems: [ScanProblem] = []) {
+        var problems = folderProblems + fileProblems
+        for i in photos.indices where !photos[i].problems.isEmpty {
+            problems.append(ScanProblem(relativePath: photos[i].relativePath, message: photos[i].problems.joined(separator: "; ")))
+        }
+        problems.sort { $0.relativePath < $1.relativePath }
+        self.init(photos: photos, filesSeen: filesSeen, problems: problems)
+    }
+}
+
+/// The files a scan compares its walk with (what the index or the mount knows), by relative path.
+public protocol KnownFiles {
+    var isEmpty: Bool { get }
+    func known(_ relativePath: String) -> IndexedFile?
+}
+
+extension Dictionary: KnownFiles where Key == String, Value == IndexedFile {
+    public func known(_ relativePath: String) -> IndexedFile? { self[relativePath] }
+}
