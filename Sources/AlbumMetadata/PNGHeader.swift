@@ -9,13 +9,18 @@ public struct PNGHeader {
     public var height: Int?
     /// `tEXt`, `zTXt` and `iTXt` entries (compressed ones inflated), keyword → text.
     public var text: [String: String] = [:]
-    /// The EXIF block, prefixed with `Exif\0\0` for libexif: the `eXIf` chunk's, else the one
-    /// ImageMagick and older tools store as hex text (`Raw profile type exif` or `APP1`).
-    public var exif: [UInt8]?
+    /// The `eXIf` chunk's TIFF data, prefixed with `Exif\0\0` for libexif.
+    public var exifChunk: [UInt8]?
     public var truncated = false
     /// Compressed text chunks that could not be inflated (damaged, or past 4 MiB), by keyword:
     /// skipped, and said, as exiftool warns of them.
     public var damagedText: [String] = []
+
+    /// The EXIF block: the `eXIf` chunk's, else the one ImageMagick and older tools store as hex
+    /// text (`Raw profile type exif` or `APP1`).
+    public var exif: [UInt8]? {
+        exifChunk ?? (text["Raw profile type exif"] ?? text["Raw profile type APP1"]).flatMap(Self.rawProfile).map(Self.exifBlock)
+    }
 
     /// The XMP packet: the standard `iTXt` one, else ImageMagick's `Raw profile type xmp`.
     public var xmp: String? {
@@ -47,9 +52,6 @@ public struct PNGHeader {
                 take(type, data[...])
             }
             offset += 12 + Int64(length)
-        }
-        if exif == nil, let raw = text["Raw profile type exif"] ?? text["Raw profile type APP1"] {
-            exif = Self.rawProfile(raw).map(Self.exifBlock)
         }
     }
 
@@ -96,7 +98,7 @@ public struct PNGHeader {
             width = fields.be32(0)
             height = fields.be32(4)
         case "eXIf":
-            exif = Self.exifBlock(data)
+            exifChunk = Self.exifBlock(data)
         case "tEXt":
             guard let nul = data.firstIndex(of: 0) else { return }
             text[Self.keyword(data[..<nul])] = Self.latin1(data[(nul + 1)...])

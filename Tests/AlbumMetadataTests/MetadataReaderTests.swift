@@ -251,6 +251,12 @@ final class MetadataReaderTests: FolderTestCase {
             XCTAssertEqual(e.dateTimeOriginal, "2018:05:06 07:08:09", name)
             XCTAssertTrue(e.hasCameraEvidence, name)
         }
+        // A file cut right after the profile (the walk ends early) keeps it.
+        let chunk = Encoders.compressedTextChunk("Raw profile type exif", Encoders.rawProfile("exif", payload))
+        let cut = Array(Encoders.insertingChunk("zTXt", chunk, into: png).prefix(33 + 12 + chunk.count + 5))
+        let c = try XCTUnwrap(try read(cut)).evidence
+        XCTAssertEqual(c.dateTimeOriginal, "2018:05:06 07:08:09")
+        XCTAssertEqual(c.problems, ["header truncated"])
         let xmp = Encoders.xmpPacket([("exif:UserComment", "Screenshot")])
         let p = Encoders.insertingChunk("tEXt", Array("Raw profile type xmp".utf8) + [0] + Array(Encoders.rawProfile("xmp", Array(xmp.utf8)).utf8), into: png)
         XCTAssertEqual(try read(p)?.evidence.xmpUserComment, "Screenshot")
