@@ -29,6 +29,8 @@ public struct CaptureDateRules: Sendable {
     /// The instant dates are judged against ("far in the future" is relative to now).
     public var now: Timestamp
     public var fileNamePatterns: [FileNameDatePattern]
+    /// Screenshot names in any language, after the patterns.
+    public var screenshotNames: ScreenshotNameDate
 
     /// Dates a little ahead of now are allowed: a camera in a zone east of ours.
     static let futureTolerance: Int64 = 2 * 86_400
@@ -37,9 +39,11 @@ public struct CaptureDateRules: Sendable {
         LocalDateTime(year: 2002, month: 12, day: 8, hour: 12),
     ]
 
-    public init(now: Timestamp, fileNamePatterns: [FileNameDatePattern] = FileNameDatePattern.defaults) {
+    public init(now: Timestamp, fileNamePatterns: [FileNameDatePattern] = FileNameDatePattern.defaults,
+                screenshotNames: ScreenshotNameDate = ScreenshotNameDate()) {
         self.now = now
         self.fileNamePatterns = fileNamePatterns
+        self.screenshotNames = screenshotNames
     }
 
     public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp) -> CaptureDecision {
@@ -88,14 +92,13 @@ public struct CaptureDateRules: Sendable {
         if let t = exif(e.dateTimeDigitized, sub: e.subSecTimeDigitized, offset: e.offsetTimeDigitized, .exifDateTimeDigitized) {
             return CaptureDecision(time: t, source: .exifDateTimeDigitized, rejected: rejected)
         }
-        for pattern in fileNamePatterns {
-            guard let local = pattern.match(fileName) else { continue }
+        if let local = fileNamePatterns.lazy.compactMap({ $0.match(fileName) }).first ?? screenshotNames.match(fileName) {
             let time = CaptureTime(local: local)
             if let why = refusal(time) {
                 rejected.append("filename \"\(fileName)\" (\(why))")
-                break
+            } else {
+                return CaptureDecision(time: time, source: .fileName, rejected: rejected)
             }
-            return CaptureDecision(time: time, source: .fileName, rejected: rejected)
         }
         // The last resort is always accepted: a photo must land somewhere.
         let zone = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(fileMtime.seconds)))

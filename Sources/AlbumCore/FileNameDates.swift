@@ -2,7 +2,8 @@
 ///
 /// Each pattern is matched at the start of the name. In a pattern `{Y}` is four digits, `{M}`
 /// `{D}` `{h}` `{m}` `{s}` two, `{H}` one or two, `{f}` three digits of milliseconds, `{p}` an
-/// optional ` AM`/` PM`; any other character must be there, ASCII case ignored.
+/// optional `AM`/`PM` after a space (macOS 13 and later put a narrow no-break space there); any
+/// other character must be there, ASCII case ignored.
 public struct FileNameDatePattern: Sendable, Hashable {
     public let pattern: String
     public init(_ pattern: String) { self.pattern = pattern }
@@ -31,6 +32,8 @@ public struct FileNameDatePattern: Sendable, Hashable {
         "Bildschirmfoto {Y}-{M}-{D} um {h}.{m}.{s}",
         "Bildschirmfoto vom {Y}-{M}-{D} um {h}.{m}.{s}",
         "Captura de pantalla {Y}-{M}-{D} a las {h}.{m}.{s}",
+        // WhatsApp Desktop and Web, saving a photo of a chat.
+        "WhatsApp Image {Y}-{M}-{D} at {H}.{m}.{s}{p}",
         // Messengers' saved photos: Signal (newer versions with separators and milliseconds),
         // Telegram Desktop.
         "signal-{Y}-{M}-{D}-{h}-{m}-{s}",
@@ -64,7 +67,7 @@ public struct FileNameDatePattern: Sendable, Hashable {
             case "s": guard let v = s.digits(2) else { return nil }; sec = v
             case "f": guard let v = s.digits(3) else { return nil }; ms = v
             case "p":
-                if s.literal(" AM") { pm = false } else if s.literal(" PM") { pm = true }
+                pm = s.meridiem()
             default: return nil
             }
         }
@@ -77,6 +80,77 @@ public struct FileNameDatePattern: Sendable, Hashable {
         guard let y, let mo, let d else { return nil }
         let t = LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, nanosecond: ms * 1_000_000)
         return t.isValid ? t : nil
+    }
+}
+
+/// The date and time in a screenshot's name, in whatever language the system that took it spoke:
+/// a screenshot word (ScreenshotRules' name prefixes, compared the same way), then within a few
+/// characters the date `{Y}-{M}-{D}`, then a few characters with no digit (` at `, ` à `, ` um `,
+/// ` kl. `, ` в `, ` 오후 `, `下午`), then the time `{H}.{m}.{s}` (or with `:` or `-`, or `{h}{m}{s}`
+/// run together), then an optional AM/PM.
+///
+/// Why not one pattern per language: macOS alone names screenshots in ~40 languages
+/// (`Capture d’écran 2024-05-17 à 14.03.04`, `Skärmavbild 2024-05-17 kl. 14.03.04`,
+/// `截屏2024-05-17 下午2.03.04`), Windows and phones in as many again, and the words between
+/// the date and the time are all that differs.
+public struct ScreenshotNameDate: Sendable {
+    public var prefixes: [String]
+
+    public init(prefixes: [String] = ScreenshotRules.defaultNamePrefixes) {
+        self.prefixes = prefixes
+    }
+
+    /// Characters allowed between the screenshot word and the date (` from `, ` vom `).
+    static let maxBeforeDate = 8
+    /// Characters allowed between the date and the time.
+    static let maxBeforeTime = 12
+    /// Words for the afternoon and the morning written before the time (Korean, Chinese, Japanese).
+    static let afternoon = ["오후", "下午", "午後"]
+    static let morning = ["오전", "上午", "午前"]
+
+    /// The wall-clock time the name spells, or nil if it is no screenshot name with a real date
+    /// and time.
+    public func match(_ name: String) -> LocalDateTime? {
+        guard let prefix = prefixes.first(where: { ScreenshotRules.name(name, startsWith: $0) }) else { return nil }
+        // Characters, as the prefix was compared (an accent composed or not is one Character).
+        var rest = Substring(name).dropFirst(prefix.count)
+        guard let dateStart = rest.prefix(Self.maxBeforeDate + 1).firstIndex(where: \.isASCIIDigit) else { return nil }
+        rest = rest[dateStart...]
+        var s = Scanner(rest)
+        guard let y = s.digits(4), s.literal("-"), let mo = s.digits(2), s.literal("-"), let d = s.digits(2) else { return nil }
+        let afterDate = s.rest
+        guard let timeStart = afterDate.prefix(Self.maxBeforeTime + 1).firstIndex(where: \.isASCIIDigit),
+              timeStart > afterDate.startIndex else { return nil }
+        let between = afterDate[..<timeStart]
+        var pm: Bool? = Self.afternoon.contains { between.contains($0) } ? true : Self.morning.contains { between.contains($0) } ? false : nil
+        s = Scanner(afterDate[timeStart...])
+        guard var h = s.digits(upTo: 2) else { return nil }
+        let separator = [".", ":", "-"].first { s.literal($0) }
+        guard let mi = s.digits(2), separator.map({ s.literal($0) }) ?? true, let sec = s.digits(2) else { return nil }
+        if let next = s.peek, next.isASCII, next.isNumber { return nil }
+        if let written = s.meridiem() { pm = written }
+        if let pm {
+            guard (1...12).contains(h) else { return nil }
+            h = h % 12 + (pm ? 12 : 0)
+        }
+        let t = LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
+        return t.isValid ? t : nil
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension Scanner {
+    /// An AM or PM after a space (ASCII, no-break or the narrow no-break space of macOS 13 and
+    /// later): true for PM, false for AM, nil (nothing consumed) when there is none.
+    mutating func meridiem() -> Bool? {
+        var probe = self
+        guard probe.literal(" ") || probe.literal("\u{00A0}") || probe.literal("\u{202F}") else { return nil }
+        if probe.literal("AM") || probe.literal("a.m.") { self = probe; return false }
+        if probe.literal("PM") || probe.literal("p.m.") { self = probe; return true }
+        return nil
     }
 }
 

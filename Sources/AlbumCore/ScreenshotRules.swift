@@ -22,7 +22,7 @@ public struct ScreenshotRules: Sendable {
     public static let defaultNamePrefixes = [
         "Screenshot", "Screen Shot", "Screen_Shot", "Captura de pantalla", "Captura de tela", "Captura de ecrã",
         "Bildschirmfoto", "Capture d'écran", "Capture d’écran", "Schermafbeelding", "Schermata",
-        "Skärmbild", "Skjermbilde", "Skærmbillede", "Zrzut ekranu", "Snímek obrazovky", "Kuvakaappaus",
+        "Skärmbild", "Skärmavbild", "Skjermbilde", "Skærmbillede", "Zrzut ekranu", "Snímek obrazovky", "Kuvakaappaus", "Näyttökuva",
         "Képernyőkép", "Ekran Resmi", "Ekran görüntüsü", "Снимок экрана", "Знімок екрана",
         "スクリーンショット", "截屏", "截图", "屏幕截图", "螢幕擷取畫面", "스크린샷",
     ]

@@ -81,6 +81,9 @@ public enum SampleLibrary {
         add("Pictures/Bildschirmfoto vom 2022-03-01 um 10.00.00.png", screen, day: "2022-03-01", shot: true,
             source: .fileName)
         add("Pictures/Screenshots/clip.png", screen, day: "2018-06-01", shot: true, source: .fileModificationTime)
+        // macOS in French (a curly apostrophe, the date and time around "à"): dated by the generic
+        // screenshot-name rule, not by a pattern.
+        add("Pictures/Capture d\u{2019}écran 2021-11-03 à 16.20.05.png", screen, day: "2021-11-03", shot: true, source: .fileName)
         var android = SampleExif()
         android.software = "Android UP1A.231005.007"
         add("DCIM/Screenshots/Screenshot_20230301-101010_Chrome.jpg", jpeg(android), day: "2023-03-01", shot: true,

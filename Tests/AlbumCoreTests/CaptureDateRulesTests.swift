@@ -93,6 +93,22 @@ final class CaptureDateRulesTests: XCTestCase {
         XCTAssertEqual(d.time.instant(in: .current), mtime)
     }
 
+    /// A screenshot name in any language dates the photo when nothing in it does, and a
+    /// configured screenshot word is honoured too; the patterns still come first.
+    func testScreenshotNamesDateAfterThePatterns() {
+        let d = decide({ _ in }, name: "Skärmbild 2024-05-17 kl. 14.03.04.png")
+        XCTAssertEqual(d.source, .fileName)
+        XCTAssertEqual(d.time.local, LocalDateTime(year: 2024, month: 5, day: 17, hour: 14, minute: 3, second: 4))
+        XCTAssertEqual(decide({ _ in }, name: "Ekraanipilt 2024-05-17 14.03.04.png").source, .fileModificationTime)
+        let estonian = CaptureDateRules(now: rules.now, screenshotNames: ScreenshotNameDate(prefixes: ["Ekraanipilt"]))
+        XCTAssertEqual(estonian.decide(PhotoEvidence(), fileName: "Ekraanipilt 2024-05-17 14.03.04.png", fileMtime: mtime).source, .fileName)
+        XCTAssertEqual(decide({ $0.dateTimeOriginal = "2020:01:02 03:04:05" }, name: "Skärmbild 2024-05-17 kl. 14.03.04.png").source,
+                       .exifDateTimeOriginal)
+        let future = decide({ _ in }, name: "Skärmbild 2099-05-17 kl. 14.03.04.png")
+        XCTAssertEqual(future.source, .fileModificationTime)
+        XCTAssertTrue(future.rejected.contains { $0.hasPrefix("filename") }, "\(future.rejected)")
+    }
+
     func testFutureFileNameDateIsRejected() {
         let d = decide({ _ in }, name: "IMG_20990101_000000.jpg")
         XCTAssertEqual(d.source, .fileModificationTime)

@@ -71,6 +71,50 @@ final class DateParsingTests: XCTestCase {
         }
     }
 
+    /// macOS 13 and later write a narrow no-break space before AM/PM: the hour must still turn.
+    func testAfternoonAfterANarrowNoBreakSpace() {
+        func parse(_ name: String) -> LocalDateTime? {
+            FileNameDatePattern.defaults.lazy.compactMap { $0.match(name) }.first
+        }
+        XCTAssertEqual(parse("Screenshot 2023-01-05 at 1.02.03\u{202F}PM.png")?.hour, 13)
+        XCTAssertEqual(parse("Screenshot 2023-01-05 at 12.02.03\u{202F}AM.png")?.hour, 0)
+        XCTAssertEqual(parse("Screen Shot 2019-01-05 at 1.23.45\u{00A0}PM.png")?.hour, 13)
+        XCTAssertEqual(parse("WhatsApp Image 2021-03-14 at 18.22.41.jpeg"),
+                       LocalDateTime(year: 2021, month: 3, day: 14, hour: 18, minute: 22, second: 41))
+        XCTAssertEqual(parse("WhatsApp Image 2023-01-05 at 1.02.03 PM (1).jpeg")?.hour, 13)
+        XCTAssertEqual(parse("WhatsApp Image 2023-10-17 at 14.05.33_4f1b2c3d.jpg")?.minute, 5)
+    }
+
+    /// Screenshot names in the languages macOS, Windows and phones write, by the screenshot word
+    /// and the date and time around whatever words stand between them.
+    func testScreenshotNamesInEveryLanguage() {
+        let matcher = ScreenshotNameDate()
+        let t = LocalDateTime(year: 2024, month: 5, day: 17, hour: 14, minute: 3, second: 4)
+        for name in ["Capture d’écran 2024-05-17 à 14.03.04.png", "Capture d'écran 2024-05-17 à 14.03.04.png",
+                     "Capture d\u{2019}e\u{301}cran 2024-05-17 a\u{300} 14.03.04.png",  // decomposed accents (macOS HFS+)
+                     "Schermafbeelding 2024-05-17 om 14.03.04.png", "Schermata 2024-05-17 alle 14.03.04.png",
+                     "Captura de Tela 2024-05-17 às 14.03.04.png", "Captura de ecrã 2024-05-17, às 14.03.04.png",
+                     "Skärmbild 2024-05-17 kl. 14.03.04.png", "Skjermbilde 2024-05-17 kl. 14.03.04.png",
+                     "Zrzut ekranu 2024-05-17 o 14.03.04.png", "Снимок экрана 2024-05-17 в 14.03.04.png",
+                     "スクリーンショット 2024-05-17 14.03.04.png", "截屏2024-05-17 14.03.04.png", "截屏2024-05-17 下午2.03.04.png",
+                     "스크린샷 2024-05-17 오후 2.03.04.png", "Screenshot 2024-05-17 at 2.03.04 p.m..png",
+                     "Captura de pantalla 2024-05-17 140304.png", "Bildschirmfoto 2024-05-17 um 14:03:04.png",
+                     "Képernyőkép 2024-05-17 14-03-04.png", "SCREENSHOT 2024-05-17 at 14.03.04.png"] {
+            XCTAssertEqual(matcher.match(name), t, name)
+        }
+        XCTAssertEqual(matcher.match("스크린샷 2024-05-17 오전 12.03.04.png")?.hour, 0)
+        XCTAssertEqual(matcher.match("截屏2024-05-17 上午9.03.04.png")?.hour, 9)
+        for name in ["Screenshot (12).png", "Screenshot 2024-05-17.png", "Screenshot 2024-05-17 (2).png",
+                     "Screenshot 2024-05-17 at 25.03.04.png", "Screenshot 2024-02-30 at 14.03.04.png",
+                     "Screenshot 2024-05-17 at 14.03.045.png", "Screenshot 2024-05-17 at 14.03-04.png",
+                     "Screenshot 2024-05-17 somewhere far away 14.03.04.png", "Screenshot of a receipt 2024-05-17 14.03.04.png",
+                     "Screenshotting 2024-05-17 14.03.04.png", "holiday 2024-05-17 14.03.04.png", "스크린샷 2024-05-17 오후 13.03.04.png"] {
+            XCTAssertNil(matcher.match(name), name)
+        }
+        XCTAssertEqual(ScreenshotNameDate(prefixes: ["Ekraanipilt"]).match("Ekraanipilt 2024-05-17 14.03.04.png"), t,
+                       "the prefixes configured for screenshots")
+    }
+
     func testFileNamePatternsValidate() {
         func parse(_ name: String) -> LocalDateTime? {
             FileNameDatePattern.defaults.lazy.compactMap { $0.match(name) }.first
