@@ -111,7 +111,7 @@ public struct ScreenshotNameDate: Sendable {
     /// The wall-clock time the name spells, or nil if it is no screenshot name with a real date
     /// and time.
     public func match(_ name: String) -> LocalDateTime? {
-        guard let prefix = prefixes.first(where: { ScreenshotRules.name(name, startsWith: $0) }) else { return nil }
+        guard let prefix = ScreenshotRules.prefix(of: name, among: prefixes) else { return nil }
         // Characters, as the prefix was compared (an accent composed or not is one Character).
         var rest = Substring(name).dropFirst(prefix.count)
         guard let dateStart = rest.prefix(Self.maxBeforeDate + 1).firstIndex(where: \.isASCIIDigit) else { return nil }

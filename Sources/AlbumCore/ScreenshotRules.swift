@@ -61,7 +61,7 @@ public struct ScreenshotRules: Sendable {
         if e.hasCameraEvidence {
             return .init(isScreenshot: false, reason: "camera exif")
         }
-        if let prefix = namePrefixes.first(where: { Self.name(fileName, startsWith: $0) }) {
+        if let prefix = Self.prefix(of: fileName, among: namePrefixes) {
             return .init(isScreenshot: true, reason: "name starts with \(prefix)")
         }
         if let folder = folders().first(where: { f in folderNames.contains { f.caseInsensitiveEquals($0) } }) {
@@ -77,16 +77,18 @@ public struct ScreenshotRules: Sendable {
             || s.hasPrefix("greenshot") || s.hasPrefix("sharex") || s.hasPrefix("ksnip")
     }
 
-    /// A prefix match that must end at a word boundary: `Screenshot_1.png`, `Screenshot.png` and
-    /// `Screenshot 2023…` match, `Screenshots-of-cats.jpg` and `Screenshotting.png` do not.
-    static func name(_ fileName: String, startsWith prefix: String) -> Bool {
-        let name = fileName.lowercased()
-        let p = prefix.lowercased()
-        guard name.hasPrefix(p) else { return false }
-        // Character-wise walk: `hasPrefix` compares canonically, so count in Characters too.
-        let rest = name.dropFirst(p.count)
-        guard let next = rest.first else { return true }
-        return !next.isLetter
+    /// The first of `prefixes` that `fileName` starts with, as a word: `Screenshot_1.png`,
+    /// `Screenshot.png` and `Screenshot 2023…` start with `Screenshot`, `Screenshots-of-cats.jpg`
+    /// and `Screenshotting.png` do not.
+    static func prefix(of fileName: String, among prefixes: [String]) -> String? {
+        let name = fileName.lowercased()  // once, not once per prefix
+        return prefixes.first { prefix in
+            let p = prefix.lowercased()
+            guard name.hasPrefix(p) else { return false }
+            // Character-wise walk: `hasPrefix` compares canonically, so count in Characters too.
+            guard let next = name.dropFirst(p.count).first else { return true }
+            return !next.isLetter
+        }
     }
 }
 
