@@ -159,7 +159,7 @@ public struct LibraryScanner: Sendable {
             return file
         case .open(let open):
             do {
-                let meta = try MetadataReader.read(open.file, size: Int64(open.status.st_size))
+                let meta = try MetadataReader.read(open.file, size: Int64(open.status.st_size), name: relativePath)
                 return understood(meta, open, walked: walked)
             } catch {
                 return failed(error, relativePath, walked: walked)
@@ -183,11 +183,11 @@ public struct LibraryScanner: Sendable {
             }
         }
         let fds = opened.map(\.open.file.fd)
-        let lengths = opened.map { MetadataReader.firstReadLength(size: Int64($0.open.status.st_size)) }
+        let lengths = opened.map { MetadataReader.firstReadLength(size: Int64($0.open.status.st_size), name: $0.open.relativePath) }
         let read = ring.readStarts(fds: fds, lengths: lengths) { i, first in
             let (position, open, walked) = opened[i]
             do throws(Errno) {
-                let meta = try MetadataReader.read(open.file, first: first.get())
+                let meta = try MetadataReader.read(open.file, first: first.get(), size: Int64(open.status.st_size))
                 results[position] = understood(meta, open, walked: walked)
             } catch {
                 results[position] = failed(error, open.relativePath, walked: walked)

@@ -24,27 +24,43 @@ public struct FileMetadata: Sendable {
 public enum MetadataReader {
     /// How much of a file the first read takes: the whole header of most phone JPEGs (EXIF ≤ 64 KiB).
     public static let firstBlock = 64 << 10
+    /// The same for a file named `.png`: the chunks before a PNG's image data are small (no
+    /// embedded thumbnail, unlike a JPEG's EXIF), and those after it are read apart (PNGHeader).
+    /// A big PNG screenshot then costs ~30 KiB of reading instead of ~130 (a slow disk or a
+    /// network share feels the bytes); a longer header, or a JPEG named `.png`, is read on.
+    public static let firstBlockOfPNG = 16 << 10
 
-    /// How many bytes to read first from a file of `size` bytes (nil: unknown): a smaller file is
-    /// read whole into a buffer of its size, not into a fresh 64 KiB one (page faults for every file).
-    public static func firstReadLength(size: Int64?) -> Int {
-        size.map { Int(min(Int64(firstBlock), max($0, Int64(FormatSniffer.headerLength)))) } ?? firstBlock
+    /// How many bytes to read first from a file of `size` bytes named `name`: a file smaller than
+    /// the block is read whole into a buffer of its size, not into a fresh 64 KiB one (page faults
+    /// for every file).
+    public static func firstReadLength(size: Int64, name: String) -> Int {
+        let block = hasPNGExtension(name) ? firstBlockOfPNG : firstBlock
+        return Int(min(Int64(block), max(size, Int64(FormatSniffer.headerLength))))
+    }
+
+    /// Whether `name` ends in `.png`, any case (no allocation: this runs once per file of a scan).
+    static func hasPNGExtension(_ name: String) -> Bool {
+        // ASCII letters lowercased by their 0x20 bit; "." has it set already.
+        name.utf8.suffix(4).map { $0 | 0x20 }.elementsEqual(".png".utf8)
     }
 
     /// Nil when the file is not a JPEG or PNG (including empty files shorter than a signature).
     /// A photo whose metadata is damaged is still returned, with `evidence.problems` saying why.
-    /// - Parameter size: the file's size when known (`fstat`).
-    public static func read(_ file: SourceFile, size: Int64? = nil) throws(Errno) -> FileMetadata? {
-        let first = try file.read(at: 0, count: firstReadLength(size: size))
-        let parsed = first.withUnsafeBytes { bytes in Result { () throws(Errno) in try read(file, first: bytes) } }
+    /// - Parameters:
+    ///   - size: the file's size (`fstat`; nil: asked here).
+    ///   - name: the file's name (its extension sizes the first read).
+    public static func read(_ file: SourceFile, size: Int64? = nil, name: String = "") throws(Errno) -> FileMetadata? {
+        let size = if let size { size } else { Int64(try file.status().st_size) }
+        let first = try file.read(at: 0, count: firstReadLength(size: size, name: name))
+        let parsed = first.withUnsafeBytes { bytes in Result { () throws(Errno) in try read(file, first: bytes, size: size) } }
         return try parsed.get()
     }
 
     /// The same, from the first `firstReadLength` bytes of the file already read (fewer: the file
-    /// ends there); later parts of a long header are read from `file`.
-    public static func read(_ file: SourceFile, first: UnsafeRawBufferPointer) throws(Errno) -> FileMetadata? {
+    /// ends there); later parts of a long header are read from `file`, `size` bytes long.
+    public static func read(_ file: SourceFile, first: UnsafeRawBufferPointer, size: Int64) throws(Errno) -> FileMetadata? {
         guard let format = FormatSniffer.sniff(first) else { return nil }
-        let reader = CachedReader(file: file, first: first)
+        let reader = CachedReader(file: file, first: first, fileSize: size)
         var e = PhotoEvidence()
         switch format {
         case .jpeg:
@@ -52,8 +68,7 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
         case .png:
-            let size = try reader.size()
-            let header = try reader.header { try PNGHeader(size: size, read: $0) }
+            let header = try reader.header { try PNGHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
             for keyword in header.damagedText { e.problems.append("damaged compressed text (\(keyword))") }
             e.pngSoftware = header.text["Software"]
@@ -92,21 +107,22 @@ public enum MetadataReader {
 private struct CachedReader {
     let file: SourceFile
     let first: UnsafeRawBufferPointer
+    /// The file's length as `fstat` said: the first block holds the whole file when it is as long.
+    let fileSize: Int64
+
+    var size: Int64 { fileSize }
+    /// Whether the first block is the whole file (then no further read can find more).
+    private var holdsAll: Bool { Int64(first.count) >= fileSize }
 
     func read(_ offset: Int64, _ count: Int) throws(Errno) -> [UInt8] {
         guard count > 0, offset >= 0 else { return [] }
         let end = offset + Int64(count)
-        if end <= Int64(first.count) || first.count < MetadataReader.firstBlock {
-            // Inside the first block, or the file is shorter than it: no further read can help.
+        if end <= Int64(first.count) || holdsAll {
+            // Inside the first block, or the file is no longer than it.
             guard offset < Int64(first.count) else { return [] }
             return Array(first[Int(offset)..<Int(min(end, Int64(first.count)))])
         }
         return try file.read(at: offset, count: count)
-    }
-
-    /// The file's length: where the first block ended early, else what `fstat` says.
-    func size() throws(Errno) -> Int64 {
-        first.count < MetadataReader.firstBlock ? Int64(first.count) : Int64(try file.status().st_size)
     }
 
     /// Runs a header parser over this reader, keeping the errno of a failed read.

@@ -3,7 +3,8 @@
 /// Metadata may sit before the image data or after it (the PNG specification allows both:
 /// ImageMagick writes `eXIf` and `tEXt` after `IDAT`, so a PNG converted from a camera JPEG keeps
 /// its capture date only there). The chunks before `IDAT` are read one by one; the image data is
-/// never read: the file's last 64 KiB are read at once and the chunks there found by their CRC.
+/// never read: the file's end (a little more than one image data chunk, else 64 KiB) is read at
+/// once and the chunks there found by their CRC.
 public struct PNGHeader {
     public var width: Int?
     public var height: Int?
@@ -27,7 +28,11 @@ public struct PNGHeader {
         text["XML:com.adobe.xmp"] ?? text["Raw profile type xmp"].flatMap(Self.rawProfile).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// How much of the file's end is read for the chunks after the image data.
+    /// How much of the file's end is read for the chunks after the image data: first one image
+    /// data chunk's worth and `tailSlack` more, which is all when the last image data chunk shows
+    /// in it (writers cut the image data into chunks of one size: libpng 8 KiB, ImageMagick
+    /// 32 KiB); else `tailWindow`.
+    static let tailSlack = 4 << 10
     static let tailWindow = 64 << 10
     /// Metadata chunks are small; a bigger one is skipped rather than read into memory.
     static let largestMetadataChunk = 4 << 20
@@ -43,7 +48,7 @@ public struct PNGHeader {
             let type = String(decoding: head[4..<8], as: UTF8.self)
             if type == "IEND" { break }
             if type == "IDAT" {
-                if let size { try readChunksAfterImageData(at: offset, size: size, read: read) }
+                if let size { try readChunksAfterImageData(at: offset, chunkLength: length, size: size, read: read) }
                 break
             }
             if Self.isMetadata(type), length <= Self.largestMetadataChunk {
@@ -59,19 +64,41 @@ public struct PNGHeader {
         type == "IHDR" || type == "tEXt" || type == "zTXt" || type == "iTXt" || type == "eXIf"
     }
 
-    /// The chunks from the first `IDAT` (at `start`) to `IEND`: all of them when they fit in the
-    /// tail window, else the window's, from the first chunk in it whose CRC is right.
-    private mutating func readChunksAfterImageData(at start: Int64, size: Int64, read: (Int64, Int) throws -> [UInt8]) rethrows {
+    /// The chunks from the first `IDAT` (at `start`, `chunkLength` long) to `IEND`: all of them
+    /// when they fit in a tail window, else the big window's, from the first chunk in it whose
+    /// CRC is right.
+    ///
+    /// Why two windows: most PNGs have nothing after their image data, yet only the chunks can
+    /// tell, and 64 KiB more per big PNG is what a slow disk or a network share feels (10,000
+    /// screenshots: 640 MB). The small window is enough whenever an `IDAT` chunk shows in it:
+    /// image data chunks are consecutive, so every chunk after the image data is then in it.
+    private mutating func readChunksAfterImageData(at start: Int64, chunkLength: Int, size: Int64,
+                                                   read: (Int64, Int) throws -> [UInt8]) rethrows {
         guard size > start else { return }
-        let windowStart = max(start, size - Int64(Self.tailWindow))
-        let tail = try read(windowStart, Int(size - windowStart))
-        guard var at = windowStart == start ? 0 : Self.firstWholeChunk(in: tail) else { return }
-        while let length = tail.be32(at), at + 12 + length <= tail.count {
-            let type = String(decoding: tail[(at + 4)..<(at + 8)], as: UTF8.self)
-            if type == "IEND" { return }
-            if Self.isMetadata(type) && type != "IHDR" { take(type, tail[(at + 8)..<(at + 8 + length)]) }
+        let small = chunkLength + 12 + Self.tailSlack
+        for window in small < Self.tailWindow ? [small, Self.tailWindow] : [Self.tailWindow] {
+            let windowStart = max(start, size - Int64(window))
+            let tail = try read(windowStart, Int(size - windowStart))
+            let whole = windowStart == start
+            guard let first = whole ? 0 : Self.firstWholeChunk(in: tail) else { continue }
+            let chunks = Self.chunks(in: tail, from: first)
+            guard whole || window == Self.tailWindow || chunks.contains(where: { $0.type == "IDAT" }) else { continue }
+            for (type, data) in chunks where Self.isMetadata(type) && type != "IHDR" { take(type, data) }
+            return
+        }
+    }
+
+    /// The whole chunks of `bytes` from `at` on, up to `IEND` or the first cut one: type and data.
+    static func chunks(in bytes: [UInt8], from at: Int) -> [(type: String, data: ArraySlice<UInt8>)] {
+        var found: [(type: String, data: ArraySlice<UInt8>)] = []
+        var at = at
+        while let length = bytes.be32(at), at + 12 + length <= bytes.count {
+            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+            if type == "IEND" { break }
+            found.append((type, bytes[(at + 8)..<(at + 8 + length)]))
             at += 12 + length
         }
+        return found
     }
 
     /// Where the first whole chunk of `bytes` (read from the middle of a file) starts: its type is

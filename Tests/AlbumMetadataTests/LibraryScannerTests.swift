@@ -52,6 +52,60 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(a.first { $0.relativePath == "Edge" }?.kind, .ignored)
     }
 
+    /// A file named `.png` is read 16 KiB first, not 64 (then its end, PNGHeader): a big PNG
+    /// costs ~30 KiB of reading instead of ~130. A PNG whose chunks before the image data run past
+    /// 16 KiB, and a JPEG named `.png` whose EXIF does, are still read whole, batched or not.
+    func testAFileNamedPNGIsReadSixteenKiBFirst() throws {
+        XCTAssertTrue(MetadataReader.hasPNGExtension("a.png") && MetadataReader.hasPNGExtension("Pictures/B.PNG")
+                      && MetadataReader.hasPNGExtension("é.Png"))
+        for name in ["png", "a.pngx", "apng", "a.jpg", "a.pn", ""] { XCTAssertFalse(MetadataReader.hasPNGExtension(name), name) }
+        XCTAssertEqual(MetadataReader.firstReadLength(size: 5_000_000, name: "x.png"), 16 << 10)
+        XCTAssertEqual(MetadataReader.firstReadLength(size: 5_000_000, name: "x.jpg"), 64 << 10)
+        XCTAssertEqual(MetadataReader.firstReadLength(size: 1000, name: "x.png"), 1000)
+
+        // 300x300 of noise: libpng's 8 KiB IDAT chunks, 270 KB.
+        var rng = SystemRandomNumberGenerator()
+        let noisy = try Encoders.png(SampleImage(width: 300, height: 300, pixels: (0..<270_000).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        let software = Encoders.textChunk("Software", "gnome-screenshot")
+        // An unknown chunk of 30 KB before the Software text: past the first 16 KiB.
+        let lateText = Encoders.insertingChunk("tEXt", software, into: Encoders.insertingChunk("zzZz", [UInt8](repeating: 7, count: 30_000), into: noisy))
+        let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07").payload()
+        let lateExif = Encoders.insertingAPP1(exif, into: Encoders.insertingAPP1([UInt8](repeating: 0x41, count: 30_000),
+                                                                                  into: try Encoders.jpeg(.marker(width: 16, height: 16))))
+        for (name, bytes) in [("plain.png", noisy), ("plain.dat", noisy), ("late-text.png", lateText), ("jpeg.png", lateExif)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)))
+        }
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
+        for batchedReads in [true, false] {
+            var scanner = LibraryScanner(root: folder, rules: rules)
+            scanner.batchedReads = batchedReads
+            func bytesRead(_ name: String) -> (IndexedFile?, Int) {
+                let before = Self.bytesReadByThisProcess()
+                let file = scanner.read(scanner.survey(previous: [:]).toRead.filter { $0.path == name }).first
+                return (file, Self.bytesReadByThisProcess() - before)
+            }
+            let (plain, plainBytes) = bytesRead("plain.png")
+            XCTAssertEqual(plain?.kind, .photo(.png, { var e = PhotoEvidence(); e.pixelWidth = 300; e.pixelHeight = 300; return e }()))
+            let (dat, datBytes) = bytesRead("plain.dat")
+            XCTAssertEqual(dat?.kind, plain?.kind)
+            // (rchar counts read system calls: io_uring's reads do not show, only the rest.)
+            if !batchedReads {
+                XCTAssertLessThan(plainBytes, 40 << 10, "16 KiB first, ~12 KiB of the end")
+                XCTAssertGreaterThan(datBytes, 64 << 10, "another name: the 64 KiB first block")
+            }
+            guard case .photo(.png, let t)? = bytesRead("late-text.png").0?.kind else { return XCTFail("late-text.png") }
+            XCTAssertEqual(t.pngSoftware, "gnome-screenshot")
+            guard case .photo(.jpeg, let j)? = bytesRead("jpeg.png").0?.kind else { return XCTFail("jpeg.png") }
+            XCTAssertEqual(j.dateTimeOriginal, "2021:03:04 05:06:07")
+        }
+    }
+
+    /// What this process has read through system calls so far (`rchar` of /proc/self/io).
+    static func bytesReadByThisProcess() -> Int {
+        let io = (try? String(contentsOfFile: "/proc/self/io", encoding: .utf8)) ?? ""
+        return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
     /// A header read of a big file reads its first 64 KiB from the disk, not the 256 KiB the
     /// kernel's readahead would add (a cold scan of real photos: four times the I/O), batched or not.
     func testAHeaderReadOfABigFileReadsNoMoreThanItAsks() throws {

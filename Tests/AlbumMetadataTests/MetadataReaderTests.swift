@@ -219,6 +219,46 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertNil(e.pngSoftware)
     }
 
+    /// The end of a big PNG is read in a small window when that shows the last image data chunk
+    /// (libpng writes 8 KiB `IDAT`s): ~12 KiB read per screenshot, not 64, on a slow disk or share.
+    /// When the last chunk is bigger (here one `IDAT` holds all the image data), the metadata after
+    /// it is still found, in the big window.
+    func testPNGTailIsReadInASmallWindowWhenItShowsTheImageData() throws {
+        let tiff = Array(SampleExif.camera("Canon", "EOS R5", "2021:02:03 04:05:06").payload().dropFirst(6))
+        func header(_ png: [UInt8]) -> (header: PNGHeader, bytesRead: Int) {
+            var bytesRead = 0
+            let h = PNGHeader(size: Int64(png.count)) { offset, count in
+                let part = Array(png[Int(offset)..<min(png.count, Int(offset) + count)])
+                bytesRead += part.count
+                return part
+            }
+            return (h, bytesRead)
+        }
+        let noisy = try noisyPNG(side: 300)
+        // One IDAT chunk of all the image data: signature and IHDR, IDAT, IEND.
+        var imageData: [UInt8] = []
+        var at = 33
+        while let length = noisy.be32(at), at + 12 + length <= noisy.count {
+            if Array(noisy[(at + 4)..<(at + 8)]) == Array("IDAT".utf8) { imageData += noisy[(at + 8)..<(at + 8 + length)] }
+            at += 12 + length
+        }
+        XCTAssertGreaterThan(imageData.count, PNGHeader.tailWindow)
+        let oneChunk = Encoders.appendingChunk("IDAT", imageData, to: Array(noisy.prefix(33) + noisy.suffix(12)))
+
+        let plain = header(noisy)
+        XCTAssertLessThan(plain.bytesRead, 8192 + 12 + PNGHeader.tailSlack + 100, "nothing after the image data: the small window tells")
+        let after = header(Encoders.appendingChunk("eXIf", tiff, to: noisy))
+        XCTAssertEqual(after.header.exif.map(Array.init), PNGHeader.exifBlock(tiff))
+        XCTAssertLessThan(after.bytesRead, 8192 + 12 + PNGHeader.tailSlack + 100)
+        let big = header(Encoders.appendingChunk("eXIf", tiff, to: oneChunk))
+        XCTAssertEqual(big.header.exif.map(Array.init), PNGHeader.exifBlock(tiff), "found in the big window")
+        XCTAssertGreaterThan(big.bytesRead, PNGHeader.tailWindow)
+        // Metadata filling the small window (no IDAT in it): the big window finds what lies before.
+        var p = Encoders.appendingChunk("eXIf", tiff, to: noisy)
+        p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Padding", String(repeating: "x", count: 8192 + PNGHeader.tailSlack)), to: p)
+        XCTAssertEqual(header(p).header.exif.map(Array.init), PNGHeader.exifBlock(tiff))
+    }
+
     func testCompressedPNGText() throws {
         let png = try Encoders.png(.marker(width: 8, height: 8))
         let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
