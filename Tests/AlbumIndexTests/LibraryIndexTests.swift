@@ -23,6 +23,35 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(SQLiteDatabase.statisticsBytesInUse, 0)
     }
 
+    /// An index damaged inside (a page overwritten: SQLite opens it, and only `quick_check`
+    /// tells) is moved aside with one warning and rebuilt, not used and failing every mount.
+    func testAnIndexDamagedInsideIsMovedAside() throws {
+        let path = folder + "/index.sqlite"
+        do {
+            let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
+            let id = FileIdentity(device: 1, inode: 1, size: 1, mtime: Timestamp(seconds: 1))
+            try index.save(upserts: (0..<3000).map { IndexedFile(relativePath: "bulk/IMG_\($0).JPG", identity: id, kind: .ignored) }, removals: [])
+        }
+        // Everything in the main file, then pages in its middle overwritten.
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        XCTAssertGreaterThan(size, 64 << 10)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: path))
+        for offset in [size / 2, size / 2 + 20_000] {
+            handle.seek(toFileOffset: UInt64(offset))
+            handle.write(Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        }
+        handle.closeFile()
+        var warnings: [String] = []
+        let rebuilt = try LibraryIndex.openOrRebuild(path: path) { warnings.append($0) }
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        XCTAssertTrue(warnings.first?.contains("cannot be used (damaged: ") ?? false, "\(warnings)")
+        XCTAssertFalse(warnings.first?.contains("\n") ?? true, "one line")
+        XCTAssertEqual(try rebuilt.loadAll().count, 0, "a new index")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("index.sqlite.broken-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count, 1)
+    }
+
     func testEveryFieldRoundTrips() throws {
         var e = PhotoEvidence()
         e.dateTimeOriginal = "2024:05:17 14:03:04"; e.subSecTimeOriginal = "5"; e.offsetTimeOriginal = "+02:00"
