@@ -43,6 +43,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var scans = 0
         public var watchedFolders = 0
         public var watchLimitReached = false
+        /// False while the library's own folder cannot be listed (the views keep what they showed).
+        public var libraryAvailable = true
         public init() {}
     }
 
@@ -71,6 +73,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private var closedAfterWrite = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
+    /// The library folder's device when a scan last listed it (see `unavailability`).
+    private var libraryDevice: UInt64?
 
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
@@ -134,6 +138,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     /// Rescans folders (recursively), merges, saves the index, publishes.
     private func rescan(_ folders: [String], first: Bool = false) {
+        if folders.contains(""), let why = unavailability() {
+            return keepWhileUnavailable(why)
+        }
         let started = Date()
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
         // Live changes wait until a file has settled (never half-read); the first scan takes
@@ -186,13 +193,17 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 || (folder.isEmpty && state.fileCount == survey.reused.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
                 let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred).union(readPaths)
-                let gone = state.paths.filter { Self.path($0, isIn: folder) && !kept.contains($0) }
+                // (Files below a folder that could not be listed are not gone: unknown.)
+                let gone = state.paths.filter { path in
+                    Self.path(path, isIn: folder) && !kept.contains(path) && !survey.unlisted.contains { Self.path(path, isIn: $0) }
+                }
                 for path in gone { state.drop(path) }
                 removals += gone
             }
             deferred += survey.deferred
             folderProblems.removeAll { Self.path($0.relativePath, isIn: folder) }
             folderProblems += survey.folderProblems
+            if folder.isEmpty { noteAvailability(listed: !survey.unlisted.contains("")) }
         }
         // The views do not need the index: build them while the writer catches up. A rescan that
         // changed nothing (a remount's check of an unchanged library, most periodic rescans)
@@ -231,6 +242,53 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 for f in folders { dirty.insert(f) }
                 flush()
             }
+        }
+    }
+
+    // MARK: The library's folder unavailable
+
+    /// Why the library cannot be scanned now, or nil. Its folder gone is found by the walk (it
+    /// cannot list it); this finds the folder left behind by a disk that is no longer mounted:
+    /// an empty folder on another device than the one the library was found on.
+    private func unavailability() -> String? {
+        guard let libraryDevice else { return nil }
+        var st = stat()
+        guard stat(scanner.root, &st) == 0, UInt64(st.st_dev) != libraryDevice, let dir = opendir(scanner.root) else { return nil }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = direntName(entry)
+            if name != "." && name != ".." { return nil }
+        }
+        return "the library's disk is not mounted (an empty folder of another filesystem is there)"
+    }
+
+    /// Leaves the tree and the index as they are while the library's folder cannot be scanned,
+    /// and says why in `.albumfs/errors`.
+    private func keepWhileUnavailable(_ why: String) {
+        folderProblems.removeAll { $0.relativePath == "." }
+        folderProblems.append(ScanProblem(relativePath: ".", message: why))
+        show(state.report(folderProblems: folderProblems))
+        noteAvailability(listed: false, why: why)
+        statusBox.withLock { s in
+            s.state = "done"
+            s.scans += 1
+        }
+    }
+
+    /// Records whether the library's folder could be listed: a warning when it cannot any more,
+    /// a line when it can again (the views kept meanwhile what they showed).
+    private func noteAvailability(listed: Bool, why: String? = nil) {
+        let was = statusBox.withLock { s in
+            defer { s.libraryAvailable = listed }
+            return s.libraryAvailable
+        }
+        if listed {
+            var st = stat()
+            if stat(scanner.root, &st) == 0 { libraryDevice = UInt64(st.st_dev) }
+            if !was { log("albumfs: \(scanner.root) can be listed again; the views follow it") }
+        } else if was {
+            let reason = why ?? folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder"
+            log("albumfs: warning: \(scanner.root): \(reason); the views keep what they showed until it is back")
         }
     }
 

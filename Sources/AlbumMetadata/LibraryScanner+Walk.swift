@@ -10,36 +10,58 @@ extension LibraryScanner {
         var changed: Timestamp
     }
 
+    /// What a walk could not do.
+    struct WalkTrouble {
+        /// Folders that could not be listed and names skipped, for `.albumfs/errors`.
+        var problems: [ScanProblem] = []
+        /// Folders that are there but could not be listed (relative; "" is the library's own):
+        /// what was known below them is kept, not taken for deleted. A folder on a failing disk
+        /// or a share gone away (EIO), one made unreadable (EACCES), or the library's own folder
+        /// gone (a disk not mounted, a folder renamed) has not lost its photos.
+        var unlisted: [String] = []
+
+        mutating func cannotList(_ folder: String, _ code: Int32) {
+            problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
+                                        message: "cannot list folder: " + String(cString: strerror(code))))
+            unlisted.append(folder)
+        }
+    }
+
     /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)
     /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
     ///   - needsStat: whether a regular file (by relative path) must be stat'ed; when not, its
     ///     `Found` has the device and inode only (size -1), as `readdir` gives them.
     ///   - visit: each regular file, in walk order, as soon as it is found.
-    func walk(from start: String = "", _ problems: inout [ScanProblem], onFolder: (String) -> Void = { _ in },
+    func walk(from start: String = "", _ trouble: inout WalkTrouble, onFolder: (String) -> Void = { _ in },
               needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
         var seenFolders = Set<FileKey>()
         var seenFiles = Set<FileKey>()
         var rootStat = stat()
-        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else { return }
+        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else {
+            // A subfolder gone (a live rescan of a folder just deleted) is simply gone; the
+            // library's own folder gone is the library unavailable, not emptied.
+            if start.isEmpty { trouble.cannotList("", errno == 0 ? ENOTDIR : errno) }
+            return
+        }
         seenFolders.insert(FileKey(rootStat))
         var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
             onFolder(folderPath)
             guard let dir = opendir(folderPath) else {
-                problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
-                                            message: "cannot list folder: " + String(cString: strerror(errno))))
+                // Deleted since its parent was listed: gone, nothing to say. (The library's own
+                // folder, gone since the check above, is unavailable.)
+                if folder.isEmpty || (errno != ENOENT && errno != ENOTDIR) { trouble.cannotList(folder, errno) }
                 continue
             }
             defer { closedir(dir) }
             var folderStat = stat()
             guard fstat(dirfd(dir), &folderStat) == 0, let (entries, notUTF8) = listEntries(dir) else {
-                problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
-                                            message: "cannot list folder: " + String(cString: strerror(errno))))
+                trouble.cannotList(folder, errno)
                 continue
             }
             for name in notUTF8 {
-                problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
+                trouble.problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
                                             message: "the name is not valid UTF-8; skipped (rename it to show it)"))
             }
             var subfolders: [String] = []

@@ -62,6 +62,8 @@ public struct LibraryScanner: Sendable {
         /// Files changed so recently they may still be being written: left for a later scan.
         public var deferred: [String]
         public var folderProblems: [ScanProblem]
+        /// Folders that are there but could not be listed: the files known below them are kept.
+        public var unlisted: [String]
     }
 
     /// The first half of a scan: the walk, and which files the index already knows unchanged.
@@ -70,6 +72,9 @@ public struct LibraryScanner: Sendable {
         public var toRead: [(path: String, identity: FileIdentity)]
         public var deferred: [String]
         public var folderProblems: [ScanProblem]
+        /// Folders that are there but could not be listed ("" the library's own folder): what was
+        /// known below them is not gone.
+        public var unlisted: [String]
         public var filesSeen: Int { reused.count + toRead.count + deferred.count }
     }
 
@@ -80,12 +85,12 @@ public struct LibraryScanner: Sendable {
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
                        complete: Set<String> = [], onFolder: (String) -> Void = { _ in },
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
-        var folderProblems: [ScanProblem] = []
-        var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [])
+        var trouble = WalkTrouble()
+        var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
         var handedOff = 0
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk: reading it fstat()s the open file anyway.
-        walk(from: folder, &folderProblems, onFolder: onFolder, needsStat: { settledBefore != nil || (!previous.isEmpty && previous.known($0) != nil) }) { f in
+        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { settledBefore != nil || (!previous.isEmpty && previous.known($0) != nil) }) { f in
             if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
             } else if let old = previous.known(f.path), old.identity == f.identity {
@@ -100,7 +105,8 @@ public struct LibraryScanner: Sendable {
             }
         }
         if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
-        survey.folderProblems = folderProblems
+        survey.folderProblems = trouble.problems
+        survey.unlisted = trouble.unlisted
         return survey
     }
 
@@ -145,7 +151,8 @@ public struct LibraryScanner: Sendable {
                      onFolder: (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Outcome {
         let s = survey(under: folder, previous: previous, settledBefore: settledBefore, onFolder: onFolder)
         let read = read(s.toRead, progress: progress)
-        return Outcome(files: s.reused + read, reads: s.toRead.count, deferred: s.deferred, folderProblems: s.folderProblems)
+        return Outcome(files: s.reused + read, reads: s.toRead.count, deferred: s.deferred, folderProblems: s.folderProblems,
+                       unlisted: s.unlisted)
     }
 
     /// Reads one file's header: a photo with its evidence, an ignored file, or a problem.

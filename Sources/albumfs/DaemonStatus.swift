@@ -31,6 +31,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         let s = coordinator?.status ?? LibraryCoordinator.Status()
         var lines: [(String, String)] = []
         lines.append(("scan_state", s.state))
+        lines.append(("library_state", s.libraryAvailable ? "available" : "unavailable"))
         lines.append(("photos", String(s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
         lines.append(("errors", String(s.problems.count)))

@@ -22,7 +22,10 @@ enum IndexCommand {
         let bar = isatty(2) == 1 ? ProgressLine(label: "indexing") : nil
         let outcome = scanner.scan(previous: previous, progress: { done, total in bar?.update(done: done, total: total, finished: done == total) })
         let seen = Set(outcome.files.map(\.relativePath))
-        let removals = previous.keys.filter { !seen.contains($0) }
+        // (Not the files below a folder that could not be listed: unknown, not gone.)
+        let removals = previous.keys.filter { path in
+            !seen.contains(path) && !outcome.unlisted.contains { $0.isEmpty || path == $0 || path.hasPrefix($0 + "/") }
+        }
         let changed = outcome.files.filter { previous[$0.relativePath] != $0 }
         do {
             try index.save(upserts: changed, removals: removals)
