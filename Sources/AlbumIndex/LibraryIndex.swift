@@ -82,15 +82,27 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         do throws(SQLiteDatabase.Failure) {
             return try LibraryIndex(path: path, timeout: 2000)
         } catch {
+            // A file that cannot be opened or written at all (a read-only folder or filesystem, no
+            // permission, a full disk) is no bad index: moving it aside would not help.
+            if Self.isAccessFailure(error.code) { throw error.errno }
             let aside = path + ".broken-\(Int(Date().timeIntervalSince1970))"
+            guard rename(path, aside) == 0 || errno == ENOENT else {
+                warn("albumfs: warning: the index \(path) cannot be used (\(error.message)) nor moved aside (\(Errno.current))")
+                throw Errno.current
+            }
             warn("albumfs: warning: the index \(path) cannot be used (\(error.message)); moved aside to \(aside), rebuilding")
-            for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
+            for suffix in ["-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
             do throws(SQLiteDatabase.Failure) {
                 return try LibraryIndex(path: path, timeout: 2000)
             } catch {
                 throw error.errno
             }
         }
+    }
+
+    /// SQLite's codes for a file that cannot be opened or written, whatever it holds.
+    static func isAccessFailure(_ code: Int32) -> Bool {
+        [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_FULL, SQLITE_IOERR].contains(code & 0xFF)
     }
 
     public func loadAll() throws(Errno) -> [IndexedFile] {

@@ -23,7 +23,7 @@ enum MountCommand {
         let started = Date()
         var scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
         scanner.batchedReads = options.batchedReads
-        let index = try openIndex(options, source: source)
+        let index = openIndexIfPossible(options, source: source)
         // Optionals, emptied once handed over: this frame lives as long as the mount, and must not
         // keep the first tree and the index rows alive beside the coordinator's own copies.
         var (library, known): (Library?, LibraryState?) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
@@ -109,12 +109,28 @@ enum MountCommand {
 
     /// The library's index (`-o index=`, or one file per library under the cache folder).
     static func openIndex(_ options: MountOptions, source: String) throws(CLIError) -> LibraryIndex {
-        let path = options.indexPath ?? cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
+        let path = indexPath(options, source: source)
         do {
             return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
         } catch {
             throw CLIError(.failure, "albumfs: the index \(path) cannot be opened: \(error)")
         }
+    }
+
+    /// The mount's index, or nil with one warning: the index is a cache, and a folder it cannot
+    /// be written in (a read-only home, a full disk) must not keep the library from mounting.
+    static func openIndexIfPossible(_ options: MountOptions, source: String) -> LibraryIndex? {
+        let path = indexPath(options, source: source)
+        do throws(Errno) {
+            return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
+        } catch {
+            Log.line("albumfs: warning: the index \(path) cannot be opened (\(error)); mounting without one: every mount reads every file")
+            return nil
+        }
+    }
+
+    static func indexPath(_ options: MountOptions, source: String) -> String {
+        options.indexPath ?? cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
     }
 
     static func cacheHome() -> String { xdgFolder("XDG_CACHE_HOME", default: ".cache") }

@@ -52,6 +52,17 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("index.sqlite.broken-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count, 1)
     }
 
+    /// A path where no file can be made (here below a regular file; also a read-only folder or
+    /// filesystem) is an error to the caller, not an index to move aside.
+    func testAnIndexThatCannotBeOpenedIsNotMovedAside() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/file", contents: Data("x".utf8)))
+        var warnings: [String] = []
+        XCTAssertThrowsError(try LibraryIndex.openOrRebuild(path: folder + "/file/index.sqlite") { warnings.append($0) })
+        XCTAssertEqual(warnings, [], "nothing was moved aside")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["file"])
+    }
+
     func testEveryFieldRoundTrips() throws {
         var e = PhotoEvidence()
         e.dateTimeOriginal = "2024:05:17 14:03:04"; e.subSecTimeOriginal = "5"; e.offsetTimeOriginal = "+02:00"

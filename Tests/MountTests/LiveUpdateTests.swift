@@ -211,6 +211,23 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         again.finish(allowing: ["cannot be used"])
     }
 
+    /// The index is a cache: where it cannot be written (a read-only home, a full disk), the
+    /// library still mounts, with one warning; `albumfs index`, whose one job it is, fails.
+    func testAnIndexThatCannotBeOpenedLeavesTheMountWithoutOne() throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: state + "/file", contents: Data("x".utf8)))
+        let unopenable = state + "/file/index.sqlite"
+        let m = try Mount(source: source.path, options: ["-o", "index=" + unopenable])
+        let status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["index"], "none")
+        XCTAssertEqual(status["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        XCTAssertEqual(m.stderr.components(separatedBy: "mounting without one").count - 1, 1, m.stderr)
+        XCTAssertFalse(m.stderr.contains("moved aside"), m.stderr)
+        m.finish(allowing: ["mounting without one"])
+        let r = runCommand(albumfsBinary(), ["index", "-o", "index=" + unopenable, source.path])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot be opened"), r.stderr)
+    }
+
     func testALockedIndexIsMovedAsideInsteadOfHanging() throws {
         var m = try mount()
         m.finish()
