@@ -55,7 +55,14 @@ final class DaemonStatus: StatusReporter, Sendable {
         return lines.map { "\($0.0): \($0.1)\n" }.joined()
     }
 
+    /// One `path: why` line per problem; a backslash or a newline in a path (Linux allows both in
+    /// names) is written `\\` or `\n`, as `ls -b` does, so that a line is always one problem.
     func errorsText() -> String {
-        (coordinator?.status.problems ?? []).map { "\($0.relativePath): \($0.message)\n" }.joined()
+        (coordinator?.status.problems ?? []).map { "\(Self.escaped($0.relativePath)): \($0.message)\n" }.joined()
+    }
+
+    static func escaped(_ path: String) -> String {
+        guard path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") }) else { return path }
+        return path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
     }
 }

@@ -286,6 +286,21 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A newline or a backslash in a name (Linux allows both) is escaped in `.albumfs/errors`,
+    /// as `ls -b` writes them: one line is always one problem.
+    func testErrorsAreOneLineEachWhateverTheNames() throws {
+        for name in ["bad\nname.jpg", "back\\slash.jpg"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/" + name, contents: Data()))
+        }
+        let m = try mount()
+        let lines = try String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.contains("Edge/bad\\nname.jpg: empty file"), "\(lines)")
+        XCTAssertTrue(lines.contains("Edge/back\\\\slash.jpg: empty file"), "\(lines)")
+        XCTAssertTrue(lines.allSatisfy { $0.contains(": ") }, "\(lines)")
+        XCTAssertEqual(lines.count, Int(daemonStatus(m.mountpoint)["errors"] ?? ""))
+        m.finish()
+    }
+
     /// A folder's problems (here a name that is not UTF-8) stay listed while changes elsewhere are
     /// rescanned, and leave once fixed.
     func testFolderProblemsOutliveRescansOfOtherFolders() throws {
