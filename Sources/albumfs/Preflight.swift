@@ -8,6 +8,11 @@ enum Preflight {
         guard access("/dev/fuse", F_OK) == 0 else {
             throw CLIError(.noFuse, "albumfs: /dev/fuse is missing: load the fuse module (modprobe fuse) or install the Debian package fuse3")
         }
+        // libfuse opens /dev/fuse itself before it would ask fusermount3: a device only root may
+        // open (some containers and hardened systems) fails every mount of an ordinary user.
+        guard access("/dev/fuse", R_OK | W_OK) == 0 else {
+            throw CLIError(.noFuse, "albumfs: /dev/fuse cannot be opened (\(Errno.current)): it is usually mode 0666 (crw-rw-rw-); ask the administrator to restore that")
+        }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let found = path.split(separator: ":").contains { access("\($0)/fusermount3", X_OK) == 0 }
         guard found else {

@@ -72,6 +72,23 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertTrue(r.stderr.contains("cannot be read: Permission denied"), r.stderr)
     }
 
+    /// A /dev/fuse only root may open (some containers and hardened systems): an ordinary user
+    /// gets one line saying so and exit 5, not libfuse's message and a failed mount.
+    func testADevFuseOnlyRootMayOpen() throws {
+        var st = stat()
+        XCTAssertEqual(stat("/dev/fuse", &st), 0)
+        let mode = st.st_mode & 0o7777
+        XCTAssertEqual(chmod("/dev/fuse", 0o600), 0)
+        defer { chmod("/dev/fuse", mode) }
+        // A copy anyone may run (the build folder may be root's alone).
+        let bin = makeTempFolder("bin")
+        defer { try? FileManager.default.removeItem(atPath: bin) }
+        XCTAssertEqual(shell("chmod 755 '\(bin)' && cp '\(albumfsBinary())' '\(bin)/albumfs' && chmod 755 '\(bin)/albumfs'").status, 0)
+        let r = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", bin + "/albumfs", source.path, mountpoint])
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("/dev/fuse cannot be opened (Permission denied)"), r.stderr)
+    }
+
     func testMountpointErrors() throws {
         expectError([source.path, mountpoint + "/missing"], code: 4, message: "No such file or directory")
         expectError([source.path, source.path + "/Edge/no-exif.jpg"], code: 4, message: "is not a directory")
