@@ -56,4 +56,8 @@ public protocol FileIndexStore: Sendable {
     func forEach(_ body: (IndexedFile) -> Void) throws(Errno)
     /// Writes changes in one transaction.
     func save(upserts: [IndexedFile], removals: [String]) throws(Errno)
+    /// The device the library's folder was on when last listed (nil: not known yet): a mount
+    /// that finds the folder empty on another device knows its disk is not mounted.
+    func libraryDevice() throws(Errno) -> UInt64?
+    func saveLibraryDevice(_ device: UInt64) throws(Errno)
 }

@@ -50,6 +50,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         ALTER TABLE files ADD COLUMN png_comment TEXT;
         DELETE FROM files WHERE kind IN ('jpeg', 'png');
         """,
+        // 4: what the index knows of the library itself (its folder's device).
+        """
+        CREATE TABLE library (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     init(path: String, timeout: Int32) throws(SQLiteDatabase.Failure) {
@@ -97,6 +101,19 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             } catch {
                 throw error.errno
             }
+        }
+    }
+
+    public func libraryDevice() throws(Errno) -> UInt64? {
+        try run {
+            guard case .int(let v)?? = try db.query("SELECT value FROM library WHERE key = 'device'").first?.first else { return nil }
+            return UInt64(bitPattern: v)
+        }
+    }
+
+    public func saveLibraryDevice(_ device: UInt64) throws(Errno) {
+        try run {
+            try db.query("INSERT OR REPLACE INTO library (key, value) VALUES ('device', ?)", [.int(Int64(bitPattern: device))])
         }
     }
 

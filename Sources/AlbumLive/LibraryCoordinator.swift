@@ -73,7 +73,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private var closedAfterWrite = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
-    /// The library folder's device when a scan last listed it (see `unavailability`).
+    /// The library folder's device when a scan last listed it, kept in the index (see
+    /// `unavailability`): a first mount knows it too.
     private var libraryDevice: UInt64?
 
     /// - Parameters:
@@ -86,6 +87,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         self.options = options
         self.progress = progress
         self.log = log
+        libraryDevice = (try? index?.libraryDevice()) ?? nil
     }
 
     public var status: Status { statusBox.withLock { $0 } }
@@ -139,7 +141,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Rescans folders (recursively), merges, saves the index, publishes.
     private func rescan(_ folders: [String], first: Bool = false) {
         if folders.contains(""), let why = unavailability() {
-            return keepWhileUnavailable(why)
+            return keepWhileUnavailable(why, first: first)
         }
         let started = Date()
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
@@ -264,7 +266,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     /// Leaves the tree and the index as they are while the library's folder cannot be scanned,
     /// and says why in `.albumfs/errors`.
-    private func keepWhileUnavailable(_ why: String) {
+    private func keepWhileUnavailable(_ why: String, first: Bool) {
         folderProblems.removeAll { $0.relativePath == "." }
         folderProblems.append(ScanProblem(relativePath: ".", message: why))
         show(state.report(folderProblems: folderProblems))
@@ -273,6 +275,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             s.state = "done"
             s.scans += 1
         }
+        if first { log("albumfs: scan done: the library is unavailable; the views show the \(state.report(folderProblems: []).photos.count) photos the index knew") }
     }
 
     /// Records whether the library's folder could be listed: a warning when it cannot any more,
@@ -284,7 +287,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
         if listed {
             var st = stat()
-            if stat(scanner.root, &st) == 0 { libraryDevice = UInt64(st.st_dev) }
+            if stat(scanner.root, &st) == 0, libraryDevice != UInt64(st.st_dev) {
+                libraryDevice = UInt64(st.st_dev)
+                do { try index?.saveLibraryDevice(UInt64(st.st_dev)) } catch {
+                    log("albumfs: warning: the index cannot be written: \(error)")
+                }
+            }
             if !was { log("albumfs: \(scanner.root) can be listed again; the views follow it") }
         } else if was {
             let reason = why ?? folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder"

@@ -32,6 +32,9 @@ enum IndexCommand {
         } catch {
             throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(error)")
         }
+        // The library folder's device, for a mount that later finds it empty (its disk unmounted).
+        var st = stat()
+        if !outcome.unlisted.contains(""), stat(source, &st) == 0 { try? index.saveLibraryDevice(UInt64(st.st_dev)) }
         let report = scanner.report(outcome.files, folderProblems: outcome.folderProblems)
         print(String(format: "%d photos, %d files, %d read, %d removed, %d problems in %.2f s; index: %@",
                      report.photos.count, outcome.files.count, outcome.reads, removals.count, report.problems.count,

@@ -114,4 +114,15 @@ final class LibraryIndexTests: XCTestCase {
         let index = try migrated(from: 2, rows: [("x.jpg", "jpeg"), ("s.png", "png"), ("n.txt", "ignored")])
         XCTAssertEqual(try index.loadAll().map(\.relativePath), ["n.txt"], "photos are read again by the next scan, other files kept")
     }
+
+    /// Schema 4 adds what the index knows of the library (its folder's device), and keeps rows.
+    func testASchemaThreeIndexKeepsItsRowsAndLearnsTheDevice() throws {
+        let index = try migrated(from: 3, rows: [("x.jpg", "jpeg"), ("n.txt", "ignored")])
+        XCTAssertEqual(try index.loadAll().count, 2)
+        XCTAssertNil(try index.libraryDevice())
+        try index.saveLibraryDevice(UInt64.max - 1)
+        try index.saveLibraryDevice(2049)
+        XCTAssertEqual(try index.libraryDevice(), 2049)
+        XCTAssertEqual(try LibraryIndex.openOrRebuild(path: folder + "/schema-3.sqlite", warn: { XCTFail($0) }).libraryDevice(), 2049)
+    }
 }

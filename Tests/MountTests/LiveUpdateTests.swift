@@ -332,6 +332,10 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let photos = source.items.filter { $0.expectedDay != nil }.count
         XCTAssertTrue(r.stdout.hasPrefix("\(photos) photos"), r.stdout)
+        var st = stat()
+        XCTAssertEqual(stat(source.path, &st), 0)
+        let device = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT value FROM library WHERE key = 'device'"])
+        XCTAssertEqual(device.stdout.trimmingCharacters(in: .whitespacesAndNewlines), String(st.st_dev), "the library's device, for a later mount")
         let m = try mount()
         XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0")
         m.finish()

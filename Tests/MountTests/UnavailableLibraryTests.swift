@@ -60,6 +60,14 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photoCount)
         XCTAssertEqual(indexRows(), rows)
         m.finish(allowing: ["the library's disk is not mounted"])
+        // A new mount while the disk is still not mounted: the index knows the device, so the
+        // empty folder is not taken for an emptied library either.
+        let again = try Mount(source: disk, options: ["-o", "index=" + indexPath])
+        XCTAssertEqual(daemonStatus(again.mountpoint)["library_state"], "unavailable")
+        XCTAssertEqual(daemonStatus(again.mountpoint)["photos"], photoCount)
+        XCTAssertTrue(errors(again).contains(".: the library's disk is not mounted"), errors(again))
+        XCTAssertEqual(indexRows(), rows)
+        again.finish(allowing: ["the library's disk is not mounted", "the library is unavailable"])
     }
 
     /// A folder that cannot be listed (here made unreadable for a daemon without root's
