@@ -269,13 +269,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private func keepWhileUnavailable(_ why: String, first: Bool) {
         folderProblems.removeAll { $0.relativePath == "." }
         folderProblems.append(ScanProblem(relativePath: ".", message: why))
-        show(state.report(folderProblems: folderProblems))
+        let report = state.report(folderProblems: folderProblems)
+        show(report)
         noteAvailability(listed: false, why: why)
         statusBox.withLock { s in
             s.state = "done"
             s.scans += 1
         }
-        if first { log("albumfs: scan done: the library is unavailable; the views show the \(state.report(folderProblems: []).photos.count) photos the index knew") }
+        if first { log("albumfs: scan done: the library is unavailable; the views show the \(report.photos.count) photos the index knew") }
     }
 
     /// Records whether the library's folder could be listed: a warning when it cannot any more,
