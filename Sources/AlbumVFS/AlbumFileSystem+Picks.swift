@@ -9,12 +9,12 @@ extension AlbumFileSystem {
 
     func pickedFolderAttributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
         let all = picks?.all ?? []
-        return Attributes(inode: node.inode, kind: .directory, permissions: 0o755, linkCount: 2, size: 4096,
+        return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(0o755), linkCount: 2, size: 4096,
                           mtime: all.map(\.pickedAt).max() ?? node.mtime, uid: owner.uid, gid: owner.gid, cacheable: false)
     }
 
     func linkAttributes(_ pick: Pick, _ s: (library: Library, table: NodeTable)) -> Attributes {
-        Attributes(inode: picks!.inode(of: pick.name), kind: .symlink, permissions: 0o777,
+        Attributes(inode: picks!.inode(of: pick.name), kind: .symlink, permissions: owner.mode(0o777),
                    linkCount: 1, size: Int64(target(of: pick, s).utf8.count), mtime: pick.pickedAt,
                    uid: owner.uid, gid: owner.gid, cacheable: false)
     }

@@ -100,7 +100,7 @@ public final class AlbumFileSystem: Sendable {
         if node.inode == s.table.pickedInode { return pickedFolderAttributes(node, s) }
         switch node.kind {
         case .folder(let folder):
-            return Attributes(inode: node.inode, kind: .directory, permissions: 0o555,
+            return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(0o555),
                               linkCount: UInt32(2 + folder.subfolders.count), size: 4096, mtime: node.mtime,
                               uid: owner.uid, gid: owner.gid)
         case .file(let content):
@@ -111,7 +111,7 @@ public final class AlbumFileSystem: Sendable {
             // Made fresh for each look; read with direct I/O so a grown text is never cut short.
             case .status, .errors: size = Int64(controlText(content).utf8.count)
             }
-            return Attributes(inode: node.inode, kind: .regular, permissions: 0o444, linkCount: 1, size: size,
+            return Attributes(inode: node.inode, kind: .regular, permissions: owner.mode(0o444), linkCount: 1, size: size,
                               mtime: node.mtime, uid: owner.uid, gid: owner.gid)
         }
     }

@@ -32,12 +32,18 @@ public struct FileSystemStatistics: Sendable {
     public var nameMax: UInt64
 }
 
-/// The user who owns every node: the one who mounted.
+/// Who owns every node (the one who mounted, or `-o uid=,gid=`), and the permission bits taken
+/// from every mode (`-o umask=`), as sshfs and rclone mount report them.
 public struct Owner: Sendable {
     public var uid: UInt32
     public var gid: UInt32
-    public init(uid: UInt32, gid: UInt32) {
+    public var umask: UInt32
+    public init(uid: UInt32, gid: UInt32, umask: UInt32 = 0) {
         self.uid = uid
         self.gid = gid
+        self.umask = umask
     }
+
+    /// `bits` (`0o444`, `0o555`, …) without those of the umask.
+    public func mode(_ bits: UInt32) -> UInt32 { bits & ~umask & 0o7777 }
 }

@@ -42,7 +42,7 @@ enum MountCommand {
         let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod)
         let fs: AlbumFileSystem
         do {
-            fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: getuid(), gid: getgid()),
+            fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask),
                                      thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
                                      mountpoint: mountpoint, log: { Log.line($0) })
         } catch {

@@ -31,6 +31,11 @@ struct MountOptions {
     /// Whether header reads go through io_uring when the kernel allows it (`-o io_uring=off`: file
     /// by file, for sandboxes whose seccomp filter kills a process that sets up a ring).
     var batchedReads = true
+    /// `-o uid=`, `-o gid=`: who every node belongs to (default: the user who mounts).
+    var uid: UInt32?
+    var gid: UInt32?
+    /// `-o umask=`: permission bits taken from every node's mode (octal).
+    var umask: UInt32 = 0
     /// Internal: the pipe on which a daemon tells its launcher that the mount answers.
     var readyFD: Int32?
 }
@@ -91,6 +96,16 @@ enum OptionTable {
             return
         }
         switch key {
+        case "uid", "gid":
+            guard let value, let id = UInt32(value) else {
+                throw CLIError(.usage, "albumfs: option '\(key)' takes a numeric id, as in \(key)=1000 (got '\(word)')")
+            }
+            if key == "uid" { options.uid = id } else { options.gid = id }
+        case "umask":
+            guard let value, let mask = UInt32(value, radix: 8), mask <= 0o777 else {
+                throw CLIError(.usage, "albumfs: option 'umask' takes octal permission bits, as in umask=022 (got '\(word)')")
+            }
+            options.umask = mask
         case "thumbnail_sizes":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'thumbnail_sizes' needs a value, as in thumbnail_sizes=200x200,400x300") }
             options.thumbnailBoxes = []

@@ -20,6 +20,7 @@ enum Usage {
       -o opt[,opt...]    mount options:
          allow_other, allow_root, default_permissions, auto_unmount, ro, fsname=NAME,
          subtype=NAME, max_read=N, noatime, nodev, nosuid, noexec ...   (standard FUSE options)
+         uid=N, gid=N, umask=M       the owner every node shows, and bits taken from its mode
          screenshot_names=A|B|...    file-name prefixes that mark a screenshot
          screenshot_folders=A|B|...  folder names that mark a screenshot
          thumbnail_sizes=WxH[,WxH...] thumbnails/WxH/ folders (default 200x200, at most 8)

@@ -42,6 +42,25 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertTrue(version.stdout.hasPrefix("albumfs "))
     }
 
+    /// `-o uid=,gid=,umask=`, as sshfs and rclone mount have them: every node's owner and mode.
+    func testOwnerAndUmask() throws {
+        let m = try Mount(source: source.path, options: ["-o", "uid=12345,gid=54321,umask=027"])
+        func check(_ path: String, _ mode: mode_t, file: StaticString = #filePath, line: UInt = #line) {
+            var st = stat()
+            XCTAssertEqual(lstat(m.path(path), &st), 0, path, file: file, line: line)
+            XCTAssertEqual(st.st_uid, 12345, path, file: file, line: line)
+            XCTAssertEqual(st.st_gid, 54321, path, file: file, line: line)
+            XCTAssertEqual(st.st_mode & 0o7777, mode, path, file: file, line: line)
+        }
+        check("", 0o550)
+        check("by-date", 0o550)
+        check("non-screenshots/" + (readdirNames(m.path("non-screenshots"))?.first ?? "?"), 0o440)
+        check("picked", 0o750)
+        XCTAssertEqual(symlink("../screenshots/" + (readdirNames(m.path("screenshots"))?.first ?? "?"), m.path("picked/p.png")), 0)
+        check("picked/p.png", 0o750)
+        m.finish()
+    }
+
     func testUsageErrors() {
         expectError([], code: 2, message: "need SOURCE and MOUNTPOINT")
         expectError([source.path], code: 2, message: "need SOURCE and MOUNTPOINT")
@@ -52,6 +71,9 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["-o", "fsname", source.path, mountpoint], code: 2, message: "option 'fsname' needs a value")
         expectError(["-o", "max_read=lots", source.path, mountpoint], code: 2, message: "option 'max_read' takes a positive number")
         expectError(["-o", "io_uring=maybe", source.path, mountpoint], code: 2, message: "option 'io_uring' takes on or off")
+        expectError(["-o", "uid=me", source.path, mountpoint], code: 2, message: "option 'uid' takes a numeric id")
+        expectError(["-o", "gid", source.path, mountpoint], code: 2, message: "option 'gid' takes a numeric id")
+        expectError(["-o", "umask=999", source.path, mountpoint], code: 2, message: "option 'umask' takes octal permission bits")
         expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
         expectError(["sample"], code: 2, message: "albumfs sample: need a folder")
         expectError(["sample", "x", "--count", "0"], code: 2, message: "--count needs a number")
