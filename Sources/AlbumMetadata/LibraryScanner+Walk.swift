@@ -65,6 +65,7 @@ extension LibraryScanner {
                                             message: "the name is not valid UTF-8; skipped (rename it to show it)"))
             }
             var subfolders: [String] = []
+            var saidUnlisted = false
             for (name, type, inode) in entries.sorted(by: { $0.name < $1.name }) {
                 // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
                 // names are folders', so a regular file is not hashed to look for it.)
@@ -81,7 +82,15 @@ extension LibraryScanner {
                 }
                 var st = stat()
                 // Relative to the open folder: no path walk from `/` for every file.
-                guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }  // vanished while walking
+                guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    // Vanished while walking: gone. Any other failure (a folder that can be read
+                    // but not searched, an I/O error) leaves its entries unknown, not gone.
+                    if errno != ENOENT && !saidUnlisted {
+                        trouble.cannotList(folder, errno)
+                        saidUnlisted = true
+                    }
+                    continue
+                }
                 // Links are never followed: one out of SOURCE would leave the library, one inside it
                 // would show the same photos twice (or loop), and a rescan of one folder could not
                 // tell which path came first.

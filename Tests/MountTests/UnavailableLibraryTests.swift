@@ -94,6 +94,15 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertEqual(indexRows(), rows)
         XCTAssertEqual(chmod(folder, 0o755), 0)
         XCTAssertTrue(eventually { !self.errors(m).contains("cannot list folder") }, errors(m))
+        // Readable but not searchable: its names are listed, its files cannot be stat'ed.
+        XCTAssertEqual(chmod(folder, 0o644), 0)
+        XCTAssertTrue(eventually { self.errors(m).contains("Sony: cannot list folder: Permission denied") }, errors(m))
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photoCount)
+        XCTAssertEqual(indexRows(), rows)
+        XCTAssertEqual(chmod(folder, 0o755), 0)
+        XCTAssertTrue(eventually { !self.errors(m).contains("cannot list folder") }, errors(m))
+        let status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["header_reads"], status["files_seen"], "nothing read again: \(status)")
         m.finish(allowing: ["cannot list folder"])
     }
 }
