@@ -190,8 +190,9 @@ public final class AlbumFileSystem: Sendable {
                 let e = Errno.current
                 problems.log(path, "albumfs: cannot open \(photo.relativePath): \(e)")
                 // A vanished original is "not found"; anything else is the source's fault, not the
-                // caller's: EIO (docs/errno.md).
-                return .failure(e == .notFound ? .notFound : .ioError)
+                // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
+                // share down: the views keep its photos), as sshfs answers when its server is.
+                return .failure(e == .notFound && access(sourceRoot, F_OK) == 0 ? .notFound : .ioError)
             }
             return .success(files.insert(.original(OpenOriginal(fd: fd))))
         case .thumbnail(let i, let box):

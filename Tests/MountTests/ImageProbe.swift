@@ -101,3 +101,11 @@ struct Errno: Error, Equatable {
     let code: Int32
     init(_ code: Int32) { self.code = code }
 }
+
+/// Bytes read, or -1 and the errno (`readFile`, in the shape the errno checks use).
+func readAll(_ path: String) -> (bytes: Int, errno: Int32) {
+    switch readFile(path) {
+    case .success(let bytes): return (bytes.count, 0)
+    case .failure(let e): return (-1, e.code)
+    }
+}

@@ -7,14 +7,6 @@ import XCTest
 /// Reading an original that vanished or cannot be read answers at once with ENOENT or EIO,
 /// is logged once, and leaves every other file readable.
 final class ReadErrorTests: XCTestCase {
-    /// Bytes read, or -1 and the errno (`readFile` from ImageProbe.swift, in the shape these checks use).
-    func readAll(_ path: String) -> (bytes: Int, errno: Int32) {
-        switch readFile(path) {
-        case .success(let bytes): return (bytes.count, 0)
-        case .failure(let e): return (-1, e.code)
-        }
-    }
-
     func testVanishedOriginalGivesENOENTAndIsLoggedOnce() throws {
         let source = try SampleSource()
         defer { source.remove() }

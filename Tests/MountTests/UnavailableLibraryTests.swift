@@ -28,6 +28,7 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["library_state"] == "unavailable" })
         XCTAssertTrue(errors(m).contains(".: cannot list folder: No such file or directory"), errors(m))
         XCTAssertEqual(readdirNames(m.path("non-screenshots")), listing, "the views keep what they showed")
+        XCTAssertEqual(readAll(m.path("non-screenshots/" + (listing?.first ?? "?"))).errno, EIO, "as sshfs answers with its server gone")
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photoCount)
         XCTAssertEqual(indexRows(), rows, "the index keeps its rows")
         XCTAssertEqual(rename(away, source.path), 0)
@@ -36,7 +37,8 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         let status = daemonStatus(m.mountpoint)
         XCTAssertEqual(status["header_reads"], status["files_seen"], "nothing read again: \(status)")
         XCTAssertEqual(readdirNames(m.path("non-screenshots")), listing)
-        m.finish(allowing: ["cannot list folder", "can be listed again"])
+        XCTAssertEqual(readAll(m.path("non-screenshots/" + (listing?.first ?? "?"))).errno, 0)
+        m.finish(allowing: ["cannot list folder", "can be listed again", "cannot open"])
         XCTAssertTrue(m.stderr.contains("the views keep what they showed until it is back"), m.stderr)
         XCTAssertTrue(m.stderr.contains("can be listed again"), m.stderr)
     }
