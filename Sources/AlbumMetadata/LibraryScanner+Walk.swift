@@ -43,12 +43,10 @@ extension LibraryScanner {
             if start.isEmpty { trouble.cannotList("", errno == 0 ? ENOTDIR : errno) }
             return
         }
-        seenFolders.insert(FileKey(rootStat))
         var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
-            onFolder(folderPath)
-            guard let dir = opendir(folderPath) else {
+            guard let dir = Self.openFolder(folderPath) else {
                 // Deleted since its parent was listed: gone, nothing to say. (The library's own
                 // folder, gone since the check above, is unavailable.)
                 if folder.isEmpty || (errno != ENOENT && errno != ENOTDIR) { trouble.cannotList(folder, errno) }
@@ -56,7 +54,17 @@ extension LibraryScanner {
             }
             defer { closedir(dir) }
             var folderStat = stat()
-            guard fstat(dirfd(dir), &folderStat) == 0, let (entries, notUTF8) = listEntries(dir) else {
+            guard fstat(dirfd(dir), &folderStat) == 0 else {
+                trouble.cannotList(folder, errno)
+                continue
+            }
+            // A folder reached before by another path (a bind mount) is listed once, under the
+            // first path. Told here, by the open folder, not by a stat of every subfolder while
+            // its parent is listed: a cold scan then waits for no folder's inode before it hands
+            // the first folder's files to the readers (100 cold subfolders: ~30 ms).
+            guard seenFolders.insert(FileKey(folderStat)).inserted else { continue }
+            onFolder(folderPath)
+            guard let (entries, notUTF8) = listEntries(dir) else {
                 trouble.cannotList(folder, errno)
                 continue
             }
@@ -72,6 +80,10 @@ extension LibraryScanner {
                 if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) { continue }
                 let rel = folder.isEmpty ? name : folder + "/" + name
                 if let excluded, root + "/" + rel == excluded { continue }
+                if type == DT_DIR {
+                    subfolders.append(rel)
+                    continue
+                }
                 if type == DT_REG && !needsStat(rel) {
                     let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
                     if seenFiles.insert(key).inserted {
@@ -97,7 +109,7 @@ extension LibraryScanner {
                 if (st.st_mode & S_IFMT) == S_IFLNK { continue }
                 switch st.st_mode & S_IFMT {
                 case S_IFDIR:
-                    if seenFolders.insert(FileKey(st)).inserted { subfolders.append(rel) }
+                    subfolders.append(rel)  // (a filesystem without d_type)
                 case S_IFREG:
                     if seenFiles.insert(FileKey(st)).inserted {
                         visit(Found(path: rel, identity: Self.identity(st),
@@ -109,6 +121,20 @@ extension LibraryScanner {
             }
             pending.append(contentsOf: subfolders.reversed())
         }
+    }
+
+    /// A folder open for listing, never through a link (one put in place of a folder since its
+    /// parent was listed would lead out of the library); nil with errno set.
+    static func openFolder(_ path: String) -> OpaquePointer? {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let dir = fdopendir(fd) else {
+            let saved = errno
+            close(fd)
+            errno = saved
+            return nil
+        }
+        return dir
     }
 
     struct FileKey: Hashable {

@@ -52,6 +52,30 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(a.first { $0.relativePath == "Edge" }?.kind, .ignored)
     }
 
+    /// A folder reached twice (bind mounts, which unlike links the walk cannot tell by name: one
+    /// of a folder inside itself, one of a folder beside another) is listed once, under the path
+    /// met first, and the walk ends; a folder swapped for a link is not followed.
+    func testBindMountedFoldersAreListedOnce() throws {
+        let fm = FileManager.default
+        for dir in ["a/b/inner", "src", "x", "y"] { try fm.createDirectory(atPath: folder + "/" + dir, withIntermediateDirectories: true) }
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 8, height: 8)))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/a/one.jpg", contents: jpeg))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/src/two.jpg", contents: jpeg))
+        var mounted: [String] = []
+        defer { for m in mounted.reversed() { _ = umount2(m, Int32(MNT_DETACH)) } }
+        for (from, to) in [("a", "a/b/inner"), ("src", "x"), ("src", "y")] {
+            XCTAssertEqual(mount(folder + "/" + from, folder + "/" + to, nil, UInt(MS_BIND), nil), 0, "bind \(from) on \(to): \(Errno.current)")
+            mounted.append(folder + "/" + to)
+        }
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let paths = scanner.survey(previous: [:]).toRead.map(\.path).sorted()
+        XCTAssertEqual(paths, ["a/one.jpg", "src/two.jpg"])
+        XCTAssertNil(LibraryScanner.openFolder(folder + "/missing"))
+        XCTAssertEqual(errno, ENOENT)
+        try fm.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/src")
+        XCTAssertNil(LibraryScanner.openFolder(folder + "/link"), "a link is not opened as a folder")
+    }
+
     /// A file named `.png` is read 16 KiB first, not 64 (then its end, PNGHeader): a big PNG
     /// costs ~30 KiB of reading instead of ~130. A PNG whose chunks before the image data run past
     /// 16 KiB, and a JPEG named `.png` whose EXIF does, are still read whole, batched or not.
