@@ -1,4 +1,3 @@
-import Foundation
 
 /// Where a photo's capture time came from; the raw value is shown in `user.albumfs.date_source`.
 public enum DateSource: String, Sendable, CaseIterable {
@@ -101,7 +100,7 @@ public struct CaptureDateRules: Sendable {
             }
         }
         // The last resort is always accepted: a photo must land somewhere.
-        let zone = TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(fileMtime.seconds)))
+        let zone = SystemZone().secondsEastOfUTC(at: fileMtime.seconds)
         let time = CaptureTime(local: fileMtime.local(offsetSeconds: zone), utcOffsetSeconds: zone)
         return CaptureDecision(time: time, source: .fileModificationTime, rejected: rejected)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A wall-clock date and time as written on a photo, with no time zone attached.
 ///
@@ -138,15 +138,15 @@ public struct CaptureTime: Hashable, Sendable {
 
     /// The instant, used as `st_mtime` and as the sort key. A time without a zone is read in
     /// `zone` (the daemon's local zone), so `ls -l` shows exactly the time written on the photo.
-    public func instant(in zone: TimeZone) -> Timestamp {
+    public func instant(in zone: some UTCOffsets) -> Timestamp {
         let asUTC = local.secondsSinceEpochAsUTC
         let offset: Int
         if let known = utcOffsetSeconds {
             offset = known
         } else {
             // Ask the zone at the guessed instant, then once more to settle DST edges.
-            let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(asUTC)))
-            offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(asUTC - Int64(guess))))
+            let guess = zone.secondsEastOfUTC(at: asUTC)
+            offset = zone.secondsEastOfUTC(at: asUTC - Int64(guess))
         }
         return Timestamp(seconds: asUTC - Int64(offset), nanoseconds: local.nanosecond)
     }
@@ -158,5 +158,23 @@ public struct CaptureTime: Hashable, Sendable {
         let sign = offset < 0 ? "-" : "+"
         let a = abs(offset)
         return local.isoString + "\(sign)\(pad(a / 3600, 2)):\(pad(a % 3600 / 60, 2))"
+    }
+}
+
+/// A time zone's offset from UTC, instant by instant (summer time included).
+public protocol UTCOffsets: Sendable {
+    /// Seconds east of UTC at `instant` (seconds since the epoch).
+    func secondsEastOfUTC(at instant: Int64) -> Int
+}
+
+/// The daemon's own zone (`TZ`, else /etc/localtime), as libc's `localtime_r` reads it.
+public struct SystemZone: UTCOffsets {
+    public init() {}
+
+    public func secondsEastOfUTC(at instant: Int64) -> Int {
+        var t = time_t(instant)
+        var fields = tm()
+        guard localtime_r(&t, &fields) != nil else { return 0 }
+        return fields.tm_gmtoff
     }
 }

@@ -1,12 +1,98 @@
-import Foundation
+import Glibc
 
-/// A mutex with a `withLock` shape (Foundation's NSLock underneath).
-public final class NSLockShim: @unchecked Sendable {
-    private let lock = NSLock()
-    public init() {}
+// Thin wrappers over pthreads: what the daemon needs of Foundation's Thread, NSLock and
+// NSCondition. Why not Foundation: linking it (with ICU) cost ~0.04 s of every cold launch
+// (`albumfs status` included) and 8 MB of RSS, for these three types and a few string helpers.
+
+/// A mutex with a `withLock` shape.
+public final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    public init() {
+        let rc = pthread_mutex_init(mutex, nil)
+        precondition(rc == 0, "pthread_mutex_init: \(rc)")
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
     public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        lock()
+        defer { unlock() }
         return try body()
+    }
+
+    fileprivate var raw: UnsafeMutablePointer<pthread_mutex_t> { mutex }
+}
+
+/// A mutex and a condition variable (NSCondition's shape): `lock`, then `wait` until woken by
+/// `signal` or `broadcast`, or until a deadline on the monotonic clock (a wall-clock change
+/// neither ends nor stretches a wait).
+public final class Condition: @unchecked Sendable {
+    private let mutex = Lock()
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    public init() {
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        let rc = pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
+        precondition(rc == 0, "pthread_cond_init: \(rc)")
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        cond.deallocate()
+    }
+
+    public func lock() { mutex.lock() }
+    public func unlock() { mutex.unlock() }
+    public func signal() { pthread_cond_signal(cond) }
+    public func broadcast() { pthread_cond_broadcast(cond) }
+
+    /// Waits (the lock held) until woken.
+    public func wait() { pthread_cond_wait(cond, mutex.raw) }
+
+    /// Waits (the lock held) until woken or `seconds` pass: false when the time ran out.
+    public func wait(seconds: Double) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let whole = seconds.rounded(.down)
+        deadline.tv_sec += Int(whole)
+        deadline.tv_nsec += Int((seconds - whole) * 1e9)
+        if deadline.tv_nsec >= 1_000_000_000 {
+            deadline.tv_sec += 1
+            deadline.tv_nsec -= 1_000_000_000
+        }
+        return pthread_cond_timedwait(cond, mutex.raw, &deadline) != ETIMEDOUT
+    }
+}
+
+/// Threads of their own (not a dispatch pool's): readers, the inotify loop, helpers.
+public enum Threads {
+    private final class Start {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on a new detached thread.
+    public static func detach(_ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, start)
+        guard rc == 0 else {
+            Unmanaged<Start>.fromOpaque(start).release()
+            fatalError("albumfs: cannot start a thread: \(Errno(rawValue: rc))")
+        }
+        pthread_detach(thread)
     }
 }

@@ -72,4 +72,11 @@ extension String {
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return self[...] }
         return self[utf8.index(after: slash)...]
     }
+
+    /// The path without its last component: `a/b/c.jpg` → `a/b`, `c.jpg` → ``, `/c` → `/`
+    /// (NSString's `deletingLastPathComponent` for the paths albumfs makes).
+    public var folderBeforeLastSlash: String {
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return slash == utf8.startIndex ? "/" : String(self[..<slash])
+    }
 }

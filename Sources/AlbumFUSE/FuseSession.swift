@@ -1,7 +1,7 @@
 import AlbumCore
 import AlbumVFS
 import CFuse3
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Why a mount could not be made or served.
@@ -84,7 +84,7 @@ public final class FuseSession: @unchecked Sendable {
         let path = mountpoint
         // Ready means answering: stat the mount from another thread; it returns only once the
         // loop below has answered the kernel's INIT and a GETATTR of the root.
-        Thread.detachNewThread {
+        Threads.detach {
             var st = stat()
             if stat(path, &st) == 0 { ready() }
         }

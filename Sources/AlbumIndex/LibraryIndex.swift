@@ -1,6 +1,6 @@
 import AlbumCore
 import CSQLite3
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The persistent index of one library: every regular file with its identity (device, inode,
@@ -12,7 +12,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each transaction whole.
     private let db: SQLiteDatabase
-    private let lock = NSLockShim()
+    private let lock = Lock()
     public let path: String
 
     /// `PRAGMA application_id`: "albf". A database without it is not ours.
@@ -82,7 +82,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     /// Opens the index at `path`, or moves a bad one aside (`PATH.broken-<time>`) and starts a new
     /// one. `warn` receives the one warning.
     public static func openOrRebuild(path: String, warn: (String) -> Void) throws(Errno) -> LibraryIndex {
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: path.folderBeforeLastSlash, withIntermediateDirectories: true)
         do throws(SQLiteDatabase.Failure) {
             return try LibraryIndex(path: path, timeout: 2000)
         } catch {

@@ -1,6 +1,6 @@
 import AlbumCore
 import CXXHash
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Picks in SQLite: WAL, synchronous writes, numbered migrations, bound parameters only.
@@ -9,7 +9,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each read-modify-write whole.
     private let db: SQLiteDatabase
-    private let lock = NSLockShim()
+    private let lock = Lock()
     private let library: String
     public let path: String
 
@@ -33,7 +33,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     public init(path: String, library: String) throws(Errno) {
         self.path = path
         self.library = library
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: path.folderBeforeLastSlash, withIntermediateDirectories: true)
         do {
             db = try SQLiteDatabase(path: path)
             try db.execute("PRAGMA journal_mode = WAL")

@@ -1,6 +1,7 @@
 import AlbumCore
 import CSQLite3
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A SQLite connection: a Swift owner of `sqlite3*`, closed in `deinit`. Every call goes through
 /// `check`, the one place that turns result codes into errors (SQLite.swift's `check`).
@@ -200,7 +201,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` under `lock`; SQLite failures become the errno a filesystem caller sees.
-    static func locked<T>(_ lock: NSLockShim, _ body: () throws -> T) throws(Errno) -> T {
+    static func locked<T>(_ lock: Lock, _ body: () throws -> T) throws(Errno) -> T {
         do {
             return try lock.withLock { try body() }
         } catch let failure as Failure {

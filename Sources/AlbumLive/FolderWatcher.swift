@@ -1,4 +1,5 @@
-import Foundation
+import AlbumCore
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -70,7 +71,7 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Reads events on a thread of its own until `stop`.
     public func start() {
-        Thread.detachNewThread { [self] in
+        Threads.detach { [self] in
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while !stopping.load(ordering: .relaxed) {
                 var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -2,7 +2,7 @@ import AlbumCore
 import AlbumMetadata
 import AlbumVFS
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -233,13 +233,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // heap back to the system so RSS reflects what the mount holds.
         HeapTuning.trim()
         if first {
-            log(String(format: "albumfs: scan done: %d photos, %d files, %d read, in %.2f s (%@)",
-                       report.photos.count, state.fileCount, reads, seconds,
-                       unchanged ? "nothing changed: the tree stays" : String(format: "last tree build %.2f s", publishSeconds)))
+            log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(reads) read, in \(seconds.fixed(2)) s ("
+                + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")")
         }
         // Files still being written: look again once they can have settled.
         if !deferred.isEmpty {
-            let folders = Set(deferred.map { ($0 as NSString).deletingLastPathComponent })
+            let folders = Set(deferred.map { $0.folderBeforeLastSlash })
             queue.asyncAfter(deadline: .now() + options.settle + 0.1) { [self] in
                 for f in folders { dirty.insert(f) }
                 flush()

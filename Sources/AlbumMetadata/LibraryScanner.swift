@@ -1,6 +1,6 @@
 import AlbumCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Walks a library folder and reads every photo's header, on every core.

@@ -1,5 +1,6 @@
 import AlbumCore
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// Reads the headers of files handed in batch after batch (as a walk finds them) on the shared
@@ -83,7 +84,7 @@ public final class ReadStream: @unchecked Sendable {
     private let progress: (@Sendable (Int, Int) -> Void)?
     private let onBatch: (@Sendable ([Read]) -> [Read])?
     private let maxThreads: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     // Guarded by `condition`.
     private var queue: [Batch] = []
     /// The next unread position in `queue[0]`.
@@ -129,7 +130,7 @@ public final class ReadStream: @unchecked Sendable {
             // A small first batch (a rescan of a few files) needs few threads.
             let width = min(maxThreads, max(1, items.count / 64))
             let rootFD = open(scanner.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            Thread.detachNewThread { [self] in
+            Threads.detach { [self] in
                 LibraryScanner.readers.run(width: width) { self.readUntilEnd(rootFD: rootFD) }
                 if rootFD >= 0 { close(rootFD) }
             }

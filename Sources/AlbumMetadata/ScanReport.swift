@@ -1,14 +1,13 @@
 import AlbumCore
-import Foundation
 
 /// How the scanner decides dates and screenshots.
 public struct ScanRules: Sendable {
     public var dates: CaptureDateRules
     public var screenshots: ScreenshotRules
     /// The zone a capture time without an offset is read in (the daemon's local zone).
-    public var zone: TimeZone
+    public var zone: any UTCOffsets
 
-    public init(dates: CaptureDateRules, screenshots: ScreenshotRules = ScreenshotRules(), zone: TimeZone = .current) {
+    public init(dates: CaptureDateRules, screenshots: ScreenshotRules = ScreenshotRules(), zone: any UTCOffsets = SystemZone()) {
         self.dates = dates
         self.screenshots = screenshots
         self.zone = zone

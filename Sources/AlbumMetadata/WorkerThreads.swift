@@ -1,4 +1,6 @@
-import Foundation
+import AlbumCore
+import FoundationEssentials
+import Glibc
 
 /// Long-lived threads that run jobs, each on several threads at once: every thread given a job
 /// runs its body (which takes its own work from a shared source until none is left).
@@ -22,7 +24,7 @@ final class WorkerThreads: @unchecked Sendable {
     }
 
     private let idleSeconds: Double
-    private let condition = NSCondition()
+    private let condition = Condition()
     // Guarded by `condition`.
     /// Jobs with tickets left, oldest first.
     private var waiting: [Job] = []
@@ -44,7 +46,7 @@ final class WorkerThreads: @unchecked Sendable {
         let uncovered = waiting.reduce(0) { $0 + $1.tickets } - (alive - busy)
         for _ in 0..<max(0, uncovered) {
             alive += 1
-            Thread.detachNewThread { [self] in work() }
+            Threads.detach { [self] in work() }
         }
         condition.broadcast()
         while job.running > 0 { condition.wait() }
@@ -55,7 +57,7 @@ final class WorkerThreads: @unchecked Sendable {
         condition.lock()
         while true {
             guard let job = waiting.first else {
-                let woken = condition.wait(until: Date(timeIntervalSinceNow: idleSeconds))
+                let woken = condition.wait(seconds: idleSeconds)
                 if !woken && waiting.isEmpty {
                     alive -= 1
                     condition.unlock()

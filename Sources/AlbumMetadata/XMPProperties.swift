@@ -1,5 +1,4 @@
 import AlbumCore
-import Foundation
 
 /// Reads simple properties out of an XMP packet without a full XML parser.
 ///
@@ -8,24 +7,24 @@ import Foundation
 /// both are handled, nested markup is stripped, and the common XML entities are decoded.
 public enum XMPProperties {
     public static func value(of property: String, in xmp: String) -> String? {
-        if let range = xmp.range(of: property + "=\"") {
+        if let range = xmp.utf8.firstRange(of: (property + "=\"").utf8) {
             let rest = xmp[range.upperBound...]
             guard let end = rest.firstIndex(of: "\"") else { return nil }
             return decodeEntities(String(rest[..<end]))
         }
-        if let range = xmp.range(of: property + "='") {
+        if let range = xmp.utf8.firstRange(of: (property + "='").utf8) {
             let rest = xmp[range.upperBound...]
             guard let end = rest.firstIndex(of: "'") else { return nil }
             return decodeEntities(String(rest[..<end]))
         }
         // Element form: `<prop>` or `<prop attr="…">`, up to `</prop>`.
         var search = xmp.startIndex
-        while let open = xmp.range(of: "<" + property, range: search..<xmp.endIndex) {
+        while let open = xmp.utf8[search...].firstRange(of: ("<" + property).utf8) {
             search = open.upperBound
             guard let next = xmp[open.upperBound...].first, next == ">" || next.isWhitespace,
                   let tagEnd = xmp[open.upperBound...].firstIndex(of: ">") else { continue }
             let contentStart = xmp.index(after: tagEnd)
-            guard let close = xmp.range(of: "</" + property + ">", range: contentStart..<xmp.endIndex) else { return nil }
+            guard let close = xmp.utf8[contentStart...].firstRange(of: ("</" + property + ">").utf8) else { return nil }
             return innerText(xmp[contentStart..<close.lowerBound])
         }
         return nil
@@ -50,7 +49,7 @@ public enum XMPProperties {
 
 extension String {
     func replacingAll(_ target: String, _ replacement: String) -> String {
-        replacingOccurrences(of: target, with: replacement)
+        replacing(target, with: replacement)
     }
 
     func trimmingWhitespaceAndNewlines() -> String {

@@ -1,5 +1,6 @@
 import AlbumCore
-import Foundation
+import FoundationEssentials
+import Glibc
 import CPNG
 import CZlib
 import CTurboJPEG
@@ -236,7 +237,7 @@ public enum Encoders {
     /// ImageMagick's text form of a binary profile (`Raw profile type NAME` chunks): the name,
     /// the length, then the bytes in hex, 36 to a line.
     public static func rawProfile(_ name: String, _ bytes: [UInt8]) -> String {
-        let hex = bytes.map { String(format: "%02x", $0) }
+        let hex = bytes.map { $0.zeroPadded(2, radix: 16) }
         let lines = stride(from: 0, to: hex.count, by: 36).map { hex[$0..<min($0 + 36, hex.count)].joined() }
         return "\n\(name)\n" + String(repeating: " ", count: max(0, 8 - String(bytes.count).count)) + "\(bytes.count)\n"
             + lines.joined(separator: "\n") + "\n"

@@ -1,5 +1,5 @@
 import AlbumCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// One file of the generated sample library, and what albumfs should make of it.
@@ -163,7 +163,7 @@ public enum SampleLibrary {
                 + "\(pad2(t.hour)):\(pad2(t.minute)):\(pad2(t.second))"
             let exif = SampleExif.camera(i % 2 == 0 ? "Canon" : "Apple", i % 2 == 0 ? "Canon EOS R6" : "iPhone 14", date,
                                          order: i % 2 == 0 ? .motorola : .intel)
-            let name = String(format: "bulk/%03d/IMG_%06d.JPG", i / 1000, i)
+            let name = "bulk/\((i / 1000).zeroPadded(3))/IMG_\(i.zeroPadded(6)).JPG"
             try writeFile(folder + "/" + name, Encoders.insertingAPP1(exif.payload(), into: image), mtime: defaultMtime)
         }
     }
@@ -171,7 +171,7 @@ public enum SampleLibrary {
     static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     static func writeFile(_ path: String, _ bytes: [UInt8], mtime: Int64) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = path.folderBeforeLastSlash
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw EncodeError(description: "cannot write \(path): \(Errno.current)")

@@ -1,5 +1,5 @@
 import AlbumCore
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -39,7 +39,7 @@ public final class ThumbnailCache: Sendable {
     @discardableResult
     public func write(_ key: String, _ bytes: [UInt8]) -> Bool {
         let final = path(for: key)
-        let folder = (final as NSString).deletingLastPathComponent
+        let folder = final.folderBeforeLastSlash
         mkdir(folder, 0o755)
         let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -1,6 +1,6 @@
 import AlbumCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 

@@ -33,7 +33,7 @@ final class InodeAllocator: @unchecked Sendable {
     private var named: [Key: UInt32] = [:]
     private var photoNumbers: [String: UInt32] = [:]
     private var next: UInt32 = 1
-    private let lock = NSLockShim()
+    private let lock = Lock()
 
     static func inode(number: UInt32, slot: Int) -> UInt64 { 1 + UInt64(number) * UInt64(PhotoSlot.count) + UInt64(slot) }
 

@@ -1,5 +1,5 @@
 import AlbumCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Going to the background the way sshfs does, without `fork()` in a threaded Swift process:

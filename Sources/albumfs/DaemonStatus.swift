@@ -3,7 +3,8 @@ import AlbumIndex
 import AlbumLive
 import AlbumMetadata
 import AlbumThumbnails
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// What `.albumfs/status` and `.albumfs/errors` say (docs/status.md).
@@ -39,7 +40,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("scans", String(s.scans)))
         lines.append(("header_reads", String(s.headerReads)))
         lines.append(("header_reads_via", headerReads.rawValue))
-        lines.append(("last_scan_seconds", String(format: "%.3f", s.lastScanSeconds)))
+        lines.append(("last_scan_seconds", s.lastScanSeconds.fixed(3)))
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))
         lines.append(("index", index?.path ?? "none"))
@@ -63,6 +64,6 @@ final class DaemonStatus: StatusReporter, Sendable {
 
     static func escaped(_ path: String) -> String {
         guard path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") }) else { return path }
-        return path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        return path.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
     }
 }

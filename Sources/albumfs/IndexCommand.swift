@@ -1,7 +1,7 @@
 import AlbumCore
 import AlbumIndex
 import AlbumMetadata
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `albumfs index SOURCE [-o index=PATH]`: builds or refreshes the library's index without
@@ -36,9 +36,8 @@ enum IndexCommand {
         var st = stat()
         if !outcome.unlisted.contains(""), stat(source, &st) == 0 { try? index.saveLibraryDevice(UInt64(st.st_dev)) }
         let report = scanner.report(outcome.files, folderProblems: outcome.folderProblems)
-        print(String(format: "%d photos, %d files, %d read, %d removed, %d problems in %.2f s; index: %@",
-                     report.photos.count, outcome.files.count, outcome.reads, removals.count, report.problems.count,
-                     Date().timeIntervalSince(started), index.path))
+        print("\(report.photos.count) photos, \(outcome.files.count) files, \(outcome.reads) read, \(removals.count) removed, "
+              + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s; index: \(index.path)")
         return ExitCode.success.rawValue
     }
 }

@@ -5,7 +5,7 @@ import AlbumLive
 import AlbumMetadata
 import AlbumThumbnails
 import AlbumVFS
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `albumfs SOURCE MOUNTPOINT`: check, (go to the background,) scan, mount, serve.
@@ -57,7 +57,7 @@ enum MountCommand {
         var fuseOptions = options.fuseOptions
         if !fuseOptions.contains(where: { $0.hasPrefix("fsname=") }) {
             // `df` and `mount` show the library's path; libfuse's option parser needs commas escaped.
-            fuseOptions.append("fsname=" + source.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,"))
+            fuseOptions.append("fsname=" + source.replacing("\\", with: "\\\\").replacing(",", with: "\\,"))
         }
         if !fuseOptions.contains(where: { $0.hasPrefix("subtype=") }) { fuseOptions.append("subtype=albumfs") }
         do {
@@ -78,8 +78,8 @@ enum MountCommand {
                     _ = coordinator.waitForFirstScan(seconds: scanWait)
                     Daemon.signalReady(fd: readyFD, logFile: logFile)
                 } else {
-                    Log.line(String(format: "albumfs: ready: %d photos from %@ at %@ (%.2f s; the scan goes on in the background)",
-                                    count, source, mountpoint, Date().timeIntervalSince(started)))
+                    Log.line("albumfs: ready: \(count) photos from \(source) at \(mountpoint) "
+                             + "(\(Date().timeIntervalSince(started).fixed(2)) s; the scan goes on in the background)")
                 }
                 SystemdNotify.ready()
             }
@@ -93,7 +93,7 @@ enum MountCommand {
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
     final class Handoff<T>: @unchecked Sendable {
         private var value: T?
-        private let lock = NSLock()
+        private let lock = Lock()
         init(_ value: T) { self.value = value }
         func take() -> T {
             lock.lock()

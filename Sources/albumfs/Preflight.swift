@@ -1,5 +1,5 @@
 import AlbumCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Checks done before anything is mounted, each with a one-line message and its exit code.

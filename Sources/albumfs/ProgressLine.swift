@@ -1,4 +1,6 @@
-import Foundation
+import AlbumCore
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A progress line on a terminal's stderr: count, total, rate and time left, redrawn in place
@@ -21,7 +23,7 @@ final class ProgressLine: Sendable {
         let elapsed = max(0.001, now.timeIntervalSince(started))
         let rate = Double(done) / elapsed
         let left = rate > 0 ? Double(total - done) / rate : 0
-        let text = String(format: "\r\u{1B}[Kalbumfs: %@ %d/%d files, %.0f/s, %.0f s left", label, done, total, rate, left)
+        let text = "\r\u{1B}[Kalbumfs: \(label) \(done)/\(total) files, \(rate.fixed(0))/s, \(left.fixed(0)) s left"
         Log.write(finished ? text + "\n" : text)
     }
 }

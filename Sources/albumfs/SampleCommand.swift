@@ -1,5 +1,7 @@
+import AlbumCore
 import AlbumSample
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `albumfs sample DIR [--count N]`.
 enum SampleCommand {

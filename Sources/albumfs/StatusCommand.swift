@@ -1,4 +1,5 @@
-import Foundation
+import AlbumCore
+import FoundationEssentials
 import Glibc
 
 /// `albumfs status MOUNTPOINT`: prints the daemon's `.albumfs/status`.

@@ -87,10 +87,18 @@ final class CaptureDateRulesTests: XCTestCase {
         XCTAssertEqual(decide { $0.dateTimeDigitized = "2016:10:10 10:10:10" }.source, .exifDateTimeDigitized)
     }
 
+    /// libc's zone (what the daemon reads times in) agrees with ICU's, summer time included.
+    func testSystemZoneAgreesWithFoundation() {
+        let zone = SystemZone()
+        for instant: Int64 in [0, 1_704_870_000, 1_720_591_200, 1_796_083_200, -1_000_000_000] {
+            XCTAssertEqual(zone.secondsEastOfUTC(at: instant), TimeZone.current.secondsEastOfUTC(at: instant), "\(instant)")
+        }
+    }
+
     func testMtimeIsTheLastResort() {
         let d = decide { _ in }
         XCTAssertEqual(d.source, .fileModificationTime)
-        XCTAssertEqual(d.time.instant(in: .current), mtime)
+        XCTAssertEqual(d.time.instant(in: SystemZone()), mtime)
     }
 
     /// A screenshot name in any language dates the photo when nothing in it does, and a

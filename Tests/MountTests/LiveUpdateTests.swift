@@ -18,6 +18,20 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date).payload(), into: jpeg))
     }
 
+    /// A capture time without a zone is read in the daemon's zone (`TZ`, through libc), so
+    /// `ls -l` shows the time written on the photo; one with an offset is exact whatever `TZ`.
+    func testTimesWithoutAZoneAreReadInTheDaemonsZone() throws {
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/ZONELESS.JPG", contents: try camera("2020:01:02 03:04:05")))
+        let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath], launcher: ["/usr/bin/env", "TZ=America/New_York"])
+        var st = stat()
+        XCTAssertEqual(stat(m.path("by-date/2020/2020-01/2020-01-02/ZONELESS.JPG"), &st), 0, "the day written on the photo")
+        XCTAssertEqual(st.st_mtim.tv_sec, 1_577_952_245, "03:04:05 in New York (EST) is 08:04:05 UTC")
+        // 2022:03:01 10:00:00 +01:00 (the sample's orientation photos carry an offset).
+        XCTAssertEqual(stat(m.path("by-date/2022/2022-03/2022-03-01/orient-1.jpg"), &st), 0)
+        XCTAssertEqual(st.st_mtim.tv_sec, 1_646_125_200, "09:00:00 UTC")
+        m.finish()
+    }
+
     func testRemountOfAnUnchangedLibraryReadsNoHeaders() throws {
         var m = try mount()
         let first = daemonStatus(m.mountpoint)
