@@ -73,9 +73,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private var closedAfterWrite = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
-    /// The library folder's device when a scan last listed it, kept in the index (see
-    /// `unavailability`): a first mount knows it too.
-    private var libraryDevice: UInt64?
+    private var availability: LibraryAvailability
 
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
@@ -87,7 +85,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         self.options = options
         self.progress = progress
         self.log = log
-        libraryDevice = (try? index?.libraryDevice()) ?? nil
+        availability = LibraryAvailability(root: scanner.root, index: index, log: log)
     }
 
     public var status: Status { statusBox.withLock { $0 } }
@@ -140,7 +138,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     /// Rescans folders (recursively), merges, saves the index, publishes.
     private func rescan(_ folders: [String], first: Bool = false) {
-        if folders.contains(""), let why = unavailability() {
+        if folders.contains(""), let why = availability.diskNotMounted() {
             return keepWhileUnavailable(why, first: first)
         }
         let started = Date()
@@ -248,21 +246,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     // MARK: The library's folder unavailable
 
-    /// Why the library cannot be scanned now, or nil. Its folder gone is found by the walk (it
-    /// cannot list it); this finds the folder left behind by a disk that is no longer mounted:
-    /// an empty folder on another device than the one the library was found on.
-    private func unavailability() -> String? {
-        guard let libraryDevice else { return nil }
-        var st = stat()
-        guard stat(scanner.root, &st) == 0, UInt64(st.st_dev) != libraryDevice, let dir = opendir(scanner.root) else { return nil }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = direntName(entry)
-            if name != "." && name != ".." { return nil }
-        }
-        return "the library's disk is not mounted (an empty folder of another filesystem is there)"
-    }
-
     /// Leaves the tree and the index as they are while the library's folder cannot be scanned,
     /// and says why in `.albumfs/errors`.
     private func keepWhileUnavailable(_ why: String, first: Bool) {
@@ -270,7 +253,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         folderProblems.append(ScanProblem(relativePath: ".", message: why))
         let report = state.report(folderProblems: folderProblems)
         show(report)
-        noteAvailability(listed: false, why: why)
+        noteAvailability(listed: false)
         statusBox.withLock { s in
             s.state = "done"
             s.scans += 1
@@ -278,26 +261,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         if first { log("albumfs: scan done: the library is unavailable; the views show the \(report.photos.count) photos the index knew") }
     }
 
-    /// Records whether the library's folder could be listed: a warning when it cannot any more,
-    /// a line when it can again (the views kept meanwhile what they showed).
-    private func noteAvailability(listed: Bool, why: String? = nil) {
-        let was = statusBox.withLock { s in
-            defer { s.libraryAvailable = listed }
-            return s.libraryAvailable
-        }
-        if listed {
-            var st = stat()
-            if stat(scanner.root, &st) == 0, libraryDevice != UInt64(st.st_dev) {
-                libraryDevice = UInt64(st.st_dev)
-                do { try index?.saveLibraryDevice(UInt64(st.st_dev)) } catch {
-                    log("albumfs: warning: the index cannot be written: \(error)")
-                }
-            }
-            if !was { log("albumfs: \(scanner.root) can be listed again; the views follow it") }
-        } else if was {
-            let reason = why ?? folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder"
-            log("albumfs: warning: \(scanner.root): \(reason); the views keep what they showed until it is back")
-        }
+    private func noteAvailability(listed: Bool) {
+        availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
+        statusBox.withLock { $0.libraryAvailable = availability.isAvailable }
     }
 
     /// One folder scan's read batches, merged in order.
