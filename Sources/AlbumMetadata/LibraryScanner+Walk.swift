@@ -46,10 +46,11 @@ extension LibraryScanner {
         var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
-            guard let dir = Self.openFolder(folderPath) else {
-                // Deleted since its parent was listed: gone, nothing to say. (The library's own
-                // folder, gone since the check above, is unavailable.)
-                if folder.isEmpty || (errno != ENOENT && errno != ENOTDIR) { trouble.cannotList(folder, errno) }
+            // (The library's own folder may be reached through links: SOURCE is what the user named.)
+            guard let dir = Self.openFolder(folderPath, followingLinks: folder.isEmpty) else {
+                // Deleted since its parent was listed, or replaced by a link: gone, nothing to
+                // say. (The library's own folder, gone since the check above, is unavailable.)
+                if folder.isEmpty || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) { trouble.cannotList(folder, errno) }
                 continue
             }
             defer { closedir(dir) }
@@ -123,10 +124,11 @@ extension LibraryScanner {
         }
     }
 
-    /// A folder open for listing, never through a link (one put in place of a folder since its
-    /// parent was listed would lead out of the library); nil with errno set.
-    static func openFolder(_ path: String) -> OpaquePointer? {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    /// A folder open for listing; not through a link unless asked (one put in place of a folder
+    /// since its parent was listed would lead out of the library: ENOTDIR or ELOOP); nil with
+    /// errno set.
+    static func openFolder(_ path: String, followingLinks: Bool = false) -> OpaquePointer? {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard fd >= 0 else { return nil }
         guard let dir = fdopendir(fd) else {
             let saved = errno

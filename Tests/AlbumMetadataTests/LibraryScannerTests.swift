@@ -74,6 +74,9 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(errno, ENOENT)
         try fm.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/src")
         XCTAssertNil(LibraryScanner.openFolder(folder + "/link"), "a link is not opened as a folder")
+        XCTAssertTrue(errno == ENOTDIR || errno == ELOOP, "\(errno)")  // (with O_DIRECTORY, Linux says ENOTDIR)
+        let followed = try XCTUnwrap(LibraryScanner.openFolder(folder + "/link", followingLinks: true), "the library's own folder may be a link")
+        closedir(followed)
     }
 
     /// A file named `.png` is read 16 KiB first, not 64 (then its end, PNGHeader): a big PNG
