@@ -19,7 +19,7 @@ enum IndexCommand {
         } catch {
             Log.line("albumfs index: warning: the index cannot be read (\(error)); scanning everything")
         }
-        let bar = isatty(2) == 1 ? ProgressLine(label: "indexing") : nil
+        let bar = isatty(2) == 1 ? ProgressLine(label: "indexing", bar: true) : nil
         let outcome = scanner.scan(previous: previous, progress: { done, total in bar?.update(done: done, total: total, finished: done == total) })
         let seen = Set(outcome.files.map(\.relativePath))
         // (Not the files below a folder that could not be listed: unknown, not gone.)

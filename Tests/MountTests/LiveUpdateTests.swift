@@ -280,6 +280,16 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(text.contains("/s, 0 s left"), text)
     }
 
+    /// `albumfs index` on a terminal draws a progress bar, ending full.
+    func testIndexCommandDrawsAProgressBarOnATerminal() throws {
+        let log = state + "/index-tty.log"
+        let r = runCommand("/usr/bin/script", ["-qfec", "'\(albumfsBinary())' index -o index=\(indexPath) '\(source.path)'", log])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let total = source.items.filter { $0.expectedDay != nil || $0.path.hasSuffix(".txt") }.count
+        XCTAssertTrue(text.contains("albumfs: indexing [########################] 100% \(total)/\(total) files"), text)
+    }
+
     func testStatusErrorsAndTheStatusCommand() throws {
         let m = try mount()
         let errorsPath = m.path(".albumfs/errors")
