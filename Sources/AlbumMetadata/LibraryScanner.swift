@@ -134,9 +134,13 @@ public struct LibraryScanner: Sendable {
         // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
         // holds a chunk's buffers).
         let perCore = readMethod == .ioUring ? Self.ringReadersPerCore : Self.readersPerCore
-        return ReadStream(scanner: self, maxThreads: max(4, ProcessInfo.processInfo.activeProcessorCount * perCore),
+        return ReadStream(scanner: self, maxThreads: max(4, Self.cores * perCore),
                           decides: decides, onBatch: onBatch, progress: progress)
     }
+
+    /// Cores this process may use (asked once: FoundationEssentials reads the cgroup's CPU quota
+    /// from /sys on every call, and every scan would ask).
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Reader threads per core for header reads (I/O-bound work), file by file.
     static let readersPerCore = 8
