@@ -91,8 +91,9 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             if Self.isAccessFailure(error.code) { throw error.errno }
             let aside = path + ".broken-\(Int(Date().timeIntervalSince1970))"
             guard rename(path, aside) == 0 || errno == ENOENT else {
-                warn("albumfs: warning: the index \(path) cannot be used (\(error.message)) nor moved aside (\(Errno.current))")
-                throw Errno.current
+                let renameError = Errno.current
+                warn("albumfs: warning: the index \(path) cannot be used (\(error.message)) nor moved aside (\(renameError))")
+                throw renameError
             }
             warn("albumfs: warning: the index \(path) cannot be used (\(error.message)); moved aside to \(aside), rebuilding")
             for suffix in ["-wal", "-shm"] { _ = rename(path + suffix, aside + suffix) }
@@ -117,9 +118,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
     }
 
-    /// SQLite's codes for a file that cannot be opened or written, whatever it holds.
+    /// SQLite's codes for a file that cannot be opened or written, whatever it holds. (Not
+    /// SQLITE_IOERR: a file cut short can read as one, and a truncated index is moved aside.)
     static func isAccessFailure(_ code: Int32) -> Bool {
-        [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_FULL, SQLITE_IOERR].contains(code & 0xFF)
+        [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_FULL].contains(code & 0xFF)
     }
 
     public func loadAll() throws(Errno) -> [IndexedFile] {
