@@ -8,7 +8,12 @@ enum StatusCommand {
         let path = mountpoint + "/.albumfs/status"
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            let why = String(cString: strerror(errno))
+            let code = errno
+            let why = String(cString: strerror(code))
+            if code == ENOTCONN {
+                // A FUSE mount whose daemon died: there is a mount, and no one answers it.
+                throw CLIError(.badMountpoint, "albumfs status: the daemon of '\(mountpoint)' is gone (\(why)); clear the mount with: fusermount3 -u '\(mountpoint)'")
+            }
             throw CLIError(.badMountpoint, "albumfs status: '\(mountpoint)' is not an albumfs mount (\(path): \(why))")
         }
         defer { close(fd) }

@@ -140,6 +140,9 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertEqual(r.status, 4)
         XCTAssertTrue(r.stderr.contains("Transport endpoint is not connected"), r.stderr)
         XCTAssertTrue(r.stderr.contains("fusermount3 -u"), r.stderr)
+        let status = albumfs(["status", mount.mountpoint])
+        XCTAssertEqual(status.status, 4)
+        XCTAssertTrue(status.stderr.contains("the daemon of '\(mount.mountpoint)' is gone (Transport endpoint is not connected)"), status.stderr)
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mount.mountpoint]).status, 0)
         rmdir(mount.mountpoint)
     }
