@@ -59,6 +59,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let statusBox = Mutex(Status())
     private let firstScan = DispatchSemaphore(value: 0)
     private var watcher: FolderWatcher?
+    private var mountTable: MountTableWatcher?
 
     // Queue-confined: every file, and for photos the decisions made (rules run only when a file
     // changes, so a publish of 100,000 photos does not re-decide them all).
@@ -115,6 +116,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     warn: log)
             watcher?.start()
+            mountTable = MountTableWatcher(onChange: { [weak self] in self?.mountsChanged() })
+            mountTable?.start()
             fullScan(first: true)
             firstScan.signal()
             schedulePeriodicRescan()
@@ -128,7 +131,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
         return done
     }
 
-    public func stop() { watcher?.stop() }
+    public func stop() {
+        watcher?.stop()
+        mountTable?.stop()
+    }
 
     // MARK: Scanning (on `queue`)
 
@@ -355,6 +361,16 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 flushScheduled = false
                 flush()
             }
+        }
+    }
+
+    /// A disk was mounted or unmounted somewhere: an unavailable library may be back (inotify
+    /// cannot tell: the folder under a new mount is untouched). An available one is left alone;
+    /// its own disk going away shows through inotify (IN_UNMOUNT).
+    private func mountsChanged() {
+        queue.async { [self] in
+            guard !availability.isAvailable else { return }
+            changed(scanner.root, [])
         }
     }
 

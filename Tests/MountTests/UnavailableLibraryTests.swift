@@ -69,7 +69,19 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertEqual(daemonStatus(again.mountpoint)["photos"], photoCount)
         XCTAssertTrue(errors(again).contains(".: the library's disk is not mounted"), errors(again))
         XCTAssertEqual(indexRows(), rows)
-        again.finish(allowing: ["the library's disk is not mounted", "the library is unavailable"])
+        // The disk mounted again, its photos there at once (a tmpfs filled aside, then bound in
+        // place); no periodic rescan is due: the mount table's change is noticed.
+        let stage = state + "/stage"
+        XCTAssertEqual(mkdir(stage, 0o755), 0)
+        XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "tmpfs", stage]).status, 0)
+        defer { _ = runCommand("/usr/bin/umount", [stage]) }
+        XCTAssertEqual(shell("cp -a '\(source.path)'/. '\(stage)'/").status, 0)
+        XCTAssertEqual(runCommand("/usr/bin/mount", ["--bind", stage, disk]).status, 0)
+        mounted = true
+        XCTAssertTrue(eventually(5) { daemonStatus(again.mountpoint)["library_state"] == "available" }, "\(daemonStatus(again.mountpoint))")
+        XCTAssertTrue(eventually { !self.errors(again).contains("not mounted") }, errors(again))
+        XCTAssertEqual(daemonStatus(again.mountpoint)["photos"], photoCount)
+        again.finish(allowing: ["the library's disk is not mounted", "the library is unavailable", "can be listed again"])
     }
 
     /// A folder that cannot be listed (here made unreadable for a daemon without root's
