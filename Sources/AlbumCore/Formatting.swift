@@ -1,18 +1,13 @@
+import Glibc
+
 /// The few number formats albumfs prints (what `String(format:)` gave, without Foundation).
 extension Double {
-    /// Fixed-point with `digits` decimals, rounded: `1.005.fixed(2)` is `1.01`, `2.0.fixed(0)` is
-    /// `2` (as `%.Nf`, for the finite values albumfs prints: durations, rates).
+    /// `%.{digits}f`, by libc's own printf: `1.5.fixed(2)` is `1.50`, `2.5.fixed(0)` is `2`.
     public func fixed(_ digits: Int) -> String {
-        guard isFinite else { return description }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(self) * scale).rounded()
-        guard scaled < 9e18 else { return description }
-        let units = Int64(scaled)
-        let sign = self < 0 && units != 0 ? "-" : ""
-        let whole = units / Int64(scale)
-        guard digits > 0 else { return sign + String(whole) }
-        return sign + String(whole) + "." + (units % Int64(scale)).zeroPadded(digits)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let written = withVaList([self]) { vsnprintf(&buffer, buffer.count, "%.\(max(0, digits))f", $0) }
+        guard written >= 0, Int(written) < buffer.count else { return description }
+        return String(decoding: buffer.prefix(Int(written)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -1,0 +1,53 @@
+import AlbumCore
+import Foundation
+import XCTest
+
+/// The helpers that replaced Foundation's `String(format:)` and NSString paths in the daemon
+/// print what those printed.
+final class FormattingTests: XCTestCase {
+    func testFixedMatchesPrintf() {
+        for value in [0.0, 0.004, 0.005, 0.015, 1.0, 1.5, 2.675, 12.3456, 99.995, 1234.5, 0.7, 1e9 + 0.25] {
+            for digits in 0...3 {
+                XCTAssertEqual(value.fixed(digits), String(format: "%.\(digits)f", value), "\(value) to \(digits) digits")
+            }
+        }
+        XCTAssertEqual((-1.25).fixed(1), String(format: "%.1f", -1.25))
+        XCTAssertEqual(Double.infinity.fixed(2), "inf")
+    }
+
+    func testZeroPadded() {
+        XCTAssertEqual(7.zeroPadded(3), "007")
+        XCTAssertEqual(1234.zeroPadded(3), "1234")
+        XCTAssertEqual(UInt8(0x0a).zeroPadded(2, radix: 16), "0a")
+        XCTAssertEqual(UInt8(0xff).zeroPadded(2, radix: 16), "ff")
+    }
+
+    func testFolderBeforeLastSlash() {
+        for path in ["a/b/c.jpg", "c.jpg", "/c", "/a/b", "a/b/", ""] {
+            let expected = (path as NSString).deletingLastPathComponent
+            // (NSString also drops a trailing slash first; albumfs never makes such paths.)
+            if path.hasSuffix("/") { continue }
+            XCTAssertEqual(path.folderBeforeLastSlash, expected, path)
+        }
+    }
+
+    /// The threads and condition variable over pthreads: a waiter is woken, a timed wait ends.
+    func testConditionAndThreads() {
+        let condition = Condition()
+        let done = Lock()
+        nonisolated(unsafe) var flag = false
+        Threads.detach {
+            condition.lock()
+            flag = true
+            condition.signal()
+            condition.unlock()
+        }
+        condition.lock()
+        while !flag { condition.wait() }
+        let started = Date()
+        XCTAssertFalse(condition.wait(seconds: 0.05), "nobody signals: the time runs out")
+        condition.unlock()
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.04)
+        XCTAssertEqual(done.withLock { 42 }, 42)
+    }
+}
