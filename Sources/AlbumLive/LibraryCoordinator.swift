@@ -144,9 +144,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     /// Rescans folders (recursively), merges, saves the index, publishes.
     private func rescan(_ folders: [String], first: Bool = false) {
-        if folders.contains(""), let why = availability.diskNotMounted() {
-            return keepWhileUnavailable(why, first: first)
-        }
         let started = Date()
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
         // Live changes wait until a file has settled (never half-read); the first scan takes
@@ -176,13 +173,17 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 statusBox.withLock { $0.progressDone = done }
                 progress?(done, total, false)
             }
-            let survey = scanner.survey(under: folder, previous: state, settledBefore: settled, complete: closedAfterWrite,
-                                        onFolder: { [watcher] in watcher?.watch($0) },
-                                        batches: (2000, { [self] slice in
-                merge.batches.append(stream.add(Array(slice)))
-                statusBox.withLock { $0.progressTotal = merge.handedOff }
-                mergeBatches(&merge, walkDone: false)
-            }))
+            // The folder a disk left when it was unmounted is listed fine, and empty: what it
+            // held is unknown, not gone, as for a folder that cannot be listed at all.
+            let unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
+            let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.survey(
+                under: folder, previous: state, settledBefore: settled, complete: closedAfterWrite,
+                onFolder: { [watcher] in watcher?.watch($0) },
+                batches: (2000, { [self] slice in
+                    merge.batches.append(stream.add(Array(slice)))
+                    statusBox.withLock { $0.progressTotal = merge.handedOff }
+                    mergeBatches(&merge, walkDone: false)
+                }))
             stream.end()
             if !closedAfterWrite.isEmpty {
                 for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
@@ -250,23 +251,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    // MARK: The library's folder unavailable
-
-    /// Leaves the tree and the index as they are while the library's folder cannot be scanned,
-    /// and says why in `.albumfs/errors`.
-    private func keepWhileUnavailable(_ why: String, first: Bool) {
-        folderProblems.removeAll { $0.relativePath == "." }
-        folderProblems.append(ScanProblem(relativePath: ".", message: why))
-        let report = state.report(folderProblems: folderProblems)
-        show(report)
-        noteAvailability(listed: false)
-        statusBox.withLock { s in
-            s.state = "done"
-            s.scans += 1
-        }
-        if first { log("albumfs: scan done: the library is unavailable; the views show the \(report.photos.count) photos the index knew") }
-    }
-
+    /// Whether the scan of the whole library could list its folder (`.` in the folder problems
+    /// says why not), for the status and the one line logged when that changes.
     private func noteAvailability(listed: Bool) {
         availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
         statusBox.withLock { $0.libraryAvailable = availability.isAvailable }

@@ -76,6 +76,12 @@ public struct LibraryScanner: Sendable {
         /// known below them is not gone.
         public var unlisted: [String]
         public var filesSeen: Int { reused.count + toRead.count + deferred.count }
+
+        /// What a walk of the library would say when its folder is there but cannot be scanned
+        /// now (`why`: its disk is not mounted): nothing found, and everything known kept.
+        public static func unavailable(_ why: String) -> Survey {
+            Survey(reused: [], toRead: [], deferred: [], folderProblems: [ScanProblem(relativePath: ".", message: why)], unlisted: [""])
+        }
     }
 
     /// Walks `folder` (relative, "" for the whole library): files whose device, inode, size and
