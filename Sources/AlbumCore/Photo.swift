@@ -73,6 +73,15 @@ extension String {
         return self[utf8.index(after: slash)...]
     }
 
+    /// Whether this relative path is `folder` or lies inside it ("" is the whole library). Byte
+    /// by byte, as the filesystem tells names apart.
+    public func isWithin(folder: String) -> Bool {
+        guard !folder.isEmpty else { return true }
+        guard utf8.starts(with: folder.utf8) else { return false }
+        let rest = utf8.dropFirst(folder.utf8.count)
+        return rest.isEmpty || rest.first == UInt8(ascii: "/")
+    }
+
     /// The path without its last component: `a/b/c.jpg` → `a/b`, `c.jpg` → ``, `/c` → `/`
     /// (NSString's `deletingLastPathComponent` for the paths albumfs makes).
     public var folderBeforeLastSlash: String {

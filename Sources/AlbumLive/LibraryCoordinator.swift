@@ -202,13 +202,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred).union(readPaths)
                 // (Files below a folder that could not be listed are not gone: unknown.)
                 let gone = state.paths.filter { path in
-                    Self.path(path, isIn: folder) && !kept.contains(path) && !survey.unlisted.contains { Self.path(path, isIn: $0) }
+                    path.isWithin(folder: folder) && !kept.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }
                 }
                 for path in gone { state.drop(path) }
                 removals += gone
             }
             deferred += survey.deferred
-            folderProblems.removeAll { Self.path($0.relativePath, isIn: folder) }
+            folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
             folderProblems += survey.folderProblems
             if folder.isEmpty { noteAvailability(listed: !survey.unlisted.contains("")) }
         }
@@ -323,11 +323,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Whether a relative path is `folder` or inside it ("" is the whole library).
-    static func path(_ path: String, isIn folder: String) -> Bool {
-        folder.isEmpty || path == folder || path.hasPrefix(folder + "/")
-    }
-
     // MARK: Changes
 
     /// Called by the watcher (any thread) with the absolute path of a folder that changed.
@@ -365,7 +360,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         guard !dirty.isEmpty else { return }
         let folders = dirty.sorted()
         var outermost: [String] = []
-        for f in folders where !outermost.contains(where: { $0.isEmpty || f == $0 || f.hasPrefix($0 + "/") }) {
+        for f in folders where !outermost.contains(where: { f.isWithin(folder: $0) }) {
             outermost.append(f)
         }
         dirty.removeAll()

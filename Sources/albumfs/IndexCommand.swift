@@ -24,7 +24,7 @@ enum IndexCommand {
         let seen = Set(outcome.files.map(\.relativePath))
         // (Not the files below a folder that could not be listed: unknown, not gone.)
         let removals = previous.keys.filter { path in
-            !seen.contains(path) && !outcome.unlisted.contains { $0.isEmpty || path == $0 || path.hasPrefix($0 + "/") }
+            !seen.contains(path) && !outcome.unlisted.contains { path.isWithin(folder: $0) }
         }
         let changed = outcome.files.filter { previous[$0.relativePath] != $0 }
         do {

@@ -31,6 +31,15 @@ final class FormattingTests: XCTestCase {
         }
     }
 
+    func testIsWithinFolder() {
+        XCTAssertTrue("a/b.jpg".isWithin(folder: ""))
+        XCTAssertTrue("a".isWithin(folder: "a"))
+        XCTAssertTrue("a/b/c.jpg".isWithin(folder: "a/b"))
+        XCTAssertFalse("ab/c.jpg".isWithin(folder: "a"), "a sibling with a longer name")
+        XCTAssertFalse("a".isWithin(folder: "a/b"))
+        XCTAssertFalse("cafe\u{301}/x.jpg".isWithin(folder: "caf\u{E9}"), "names differ by bytes, as on disk")
+    }
+
     /// The threads and condition variable over pthreads: a waiter is woken, a timed wait ends.
     func testConditionAndThreads() {
         let condition = Condition()
