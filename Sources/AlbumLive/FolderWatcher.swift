@@ -6,9 +6,17 @@ import Synchronization
 /// inotify on every folder of the library: reports which folder changed, nothing more. The
 /// coordinator decides what to rescan. The corresponding C functions are `inotify_init1`,
 /// `inotify_add_watch` and `read`.
+///
+/// The same thread tells when the mount table changes: the kernel flags /proc/self/mountinfo
+/// (POLLPRI) on every mount and unmount, and `poll` resets the flag. inotify says nothing when a
+/// disk is mounted (the folder under it is untouched), so an unavailable library whose disk
+/// comes back would otherwise wait for the periodic rescan (300 s).
 public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
+    /// /proc/self/mountinfo, or -1 (no /proc: the periodic rescan notices instead).
+    private let mountTable: Int32
     private let onChange: @Sendable (String, [(name: String, closedAfterWrite: Bool)]) -> Void
+    private let onMountsChanged: @Sendable () -> Void
     private let warn: @Sendable (String) -> Void
     /// `-o max_watches`: a cap below the kernel's own (`fs.inotify.max_user_watches`).
     private let maxWatches: Int?
@@ -25,22 +33,29 @@ public final class FolderWatcher: @unchecked Sendable {
                                      | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
 
     /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
-    /// - Parameter onChange: a folder's absolute path, and the entries named in its events; an
-    ///   entry whose last event was IN_CLOSE_WRITE has been written completely.
+    /// - Parameters:
+    ///   - onChange: a folder's absolute path, and the entries named in its events; an entry whose
+    ///     last event was IN_CLOSE_WRITE has been written completely.
+    ///   - onMountsChanged: a filesystem was mounted or unmounted somewhere.
     public init?(maxWatches: Int?, onChange: @escaping @Sendable (String, [(name: String, closedAfterWrite: Bool)]) -> Void,
-                 warn: @escaping @Sendable (String) -> Void) {
+                 onMountsChanged: @escaping @Sendable () -> Void = {}, warn: @escaping @Sendable (String) -> Void) {
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else {
             warn("albumfs: warning: inotify is not available (\(String(cString: strerror(errno)))); changes are found by the periodic rescan only")
             return nil
         }
         self.fd = fd
+        mountTable = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
         self.maxWatches = maxWatches
         self.onChange = onChange
+        self.onMountsChanged = onMountsChanged
         self.warn = warn
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        if mountTable >= 0 { close(mountTable) }
+    }
 
     /// Watches a folder (idempotent). At the watch limit: one warning, and no more watches.
     public func watch(_ path: String) {
@@ -73,10 +88,13 @@ public final class FolderWatcher: @unchecked Sendable {
     public func start() {
         Threads.detach { [self] in
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            // (A negative descriptor is ignored by poll.)
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: mountTable, events: Int16(POLLPRI), revents: 0)]
             while !stopping.load(ordering: .relaxed) {
-                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 // Wake up now and then to notice `stop`.
-                guard poll(&pfd, 1, 500) > 0 else { continue }
+                guard poll(&fds, nfds_t(fds.count), 500) > 0 else { continue }
+                if fds[1].revents & Int16(POLLPRI | POLLERR) != 0 { onMountsChanged() }
+                guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
                 let n = read(fd, &buffer, buffer.count)
                 if n <= 0 { continue }
                 var offset = 0

@@ -59,7 +59,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let statusBox = Mutex(Status())
     private let firstScan = DispatchSemaphore(value: 0)
     private var watcher: FolderWatcher?
-    private var mountTable: MountTableWatcher?
 
     // Queue-confined: every file, and for photos the decisions made (rules run only when a file
     // changes, so a publish of 100,000 photos does not re-decide them all).
@@ -114,10 +113,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         queue.async { [self] in
             state = known
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
-                                    warn: log)
+                                    onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
             watcher?.start()
-            mountTable = MountTableWatcher(onChange: { [weak self] in self?.mountsChanged() })
-            mountTable?.start()
             fullScan(first: true)
             firstScan.signal()
             schedulePeriodicRescan()
@@ -131,10 +128,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         return done
     }
 
-    public func stop() {
-        watcher?.stop()
-        mountTable?.stop()
-    }
+    public func stop() { watcher?.stop() }
 
     // MARK: Scanning (on `queue`)
 
