@@ -13,7 +13,17 @@ public enum SourceOpening {
     /// The open descriptor (the caller closes it); `path` is relative to `folderFD` when given,
     /// as with `openat`.
     public static func readOnly(_ path: String, relativeTo folderFD: Int32 = AT_FDCWD) throws(Errno) -> Int32 {
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW
+        try open(path, relativeTo: folderFD, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW)
+    }
+
+    /// A folder of the library, open for listing the same way (with relatime, listing a folder
+    /// writes its access time too); through a link only when `followingLinks` (the library's own
+    /// folder, as the user named it: a link put in place of a subfolder would lead out of it).
+    public static func folder(_ path: String, followingLinks: Bool = false) throws(Errno) -> Int32 {
+        try open(path, relativeTo: AT_FDCWD, flags: O_RDONLY | O_CLOEXEC | O_DIRECTORY | (followingLinks ? 0 : O_NOFOLLOW))
+    }
+
+    private static func open(_ path: String, relativeTo folderFD: Int32, flags: Int32) throws(Errno) -> Int32 {
         var fd: Int32
         repeat { fd = openat(folderFD, path, flags | noAtime) } while fd < 0 && errno == EINTR
         if fd < 0 && errno == EPERM {

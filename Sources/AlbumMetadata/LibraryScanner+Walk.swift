@@ -124,12 +124,16 @@ extension LibraryScanner {
         }
     }
 
-    /// A folder open for listing; not through a link unless asked (one put in place of a folder
-    /// since its parent was listed would lead out of the library: ENOTDIR or ELOOP); nil with
-    /// errno set.
+    /// A folder open for listing (`SourceOpening.folder`: not through a link unless asked, which
+    /// fails with ENOTDIR or ELOOP); nil with errno set.
     static func openFolder(_ path: String, followingLinks: Bool = false) -> OpaquePointer? {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
-        guard fd >= 0 else { return nil }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try SourceOpening.folder(path, followingLinks: followingLinks)
+        } catch {
+            errno = error.rawValue
+            return nil
+        }
         guard let dir = fdopendir(fd) else {
             let saved = errno
             close(fd)

@@ -27,6 +27,26 @@ final class SourceOpeningTests: XCTestCase {
         XCTAssertEqual(try SourceOpeningTests.accessTime(path), SourceOpeningTests.staleAccessTime)
     }
 
+    /// Listing a folder opened for the walk leaves its access time as it was too; a link is
+    /// opened as a folder only when asked.
+    func testListingAFolderWritesNoAccessTime() throws {
+        let inner = folder + "/inner"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: inner + "/p.jpg", contents: Data("x".utf8)))
+        try SourceOpeningTests.makeAccessTimeStale(inner)
+        let fd = try SourceOpening.folder(inner)
+        let dir = try XCTUnwrap(fdopendir(fd))
+        var names = 0
+        while readdir(dir) != nil { names += 1 }
+        closedir(dir)
+        XCTAssertEqual(names, 3, ". .. p.jpg")
+        XCTAssertEqual(try SourceOpeningTests.accessTime(inner), SourceOpeningTests.staleAccessTime)
+        XCTAssertEqual(symlink(inner, folder + "/to-inner"), 0)
+        XCTAssertThrowsError(try SourceOpening.folder(folder + "/to-inner"))
+        let followed = try SourceOpening.folder(folder + "/to-inner", followingLinks: true)
+        XCTAssertEqual(close(followed), 0)
+    }
+
     func testLinksAreNotFollowedFIFOsDoNotBlockMissingFilesSayWhy() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/real", contents: Data("x".utf8)))
         XCTAssertEqual(symlink(folder + "/real", folder + "/link"), 0)
