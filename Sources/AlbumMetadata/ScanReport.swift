@@ -7,7 +7,10 @@ public struct ScanRules: Sendable {
     /// The zone a capture time without an offset is read in (the daemon's local zone).
     public var zone: any UTCOffsets
 
+    /// The date rule reads screenshot names with the screenshot rule's words (`-o screenshot_names`).
     public init(dates: CaptureDateRules, screenshots: ScreenshotRules = ScreenshotRules(), zone: any UTCOffsets = SystemZone()) {
+        var dates = dates
+        dates.screenshotNames = ScreenshotNameDate(prefixes: screenshots.namePrefixes)
         self.dates = dates
         self.screenshots = screenshots
         self.zone = zone

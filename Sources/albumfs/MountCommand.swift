@@ -103,7 +103,7 @@ enum MountCommand {
     }
 
     static func rules(_ options: MountOptions) -> ScanRules {
-        ScanRules(dates: CaptureDateRules(now: Timestamp.now, screenshotNames: ScreenshotNameDate(prefixes: options.screenshotNames)),
+        ScanRules(dates: CaptureDateRules(now: Timestamp.now),
                   screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders))
     }
 

@@ -52,6 +52,20 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(a.first { $0.relativePath == "Edge" }?.kind, .ignored)
     }
 
+    /// The screenshot words configured (`-o screenshot_names`) date screenshot names too: the
+    /// date rule takes them from the screenshot rule, not from a second setting.
+    func testConfiguredScreenshotWordsDateNames() {
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)),
+                              screenshots: ScreenshotRules(namePrefixes: ["Ekraanipilt"]))
+        let scanner = LibraryScanner(root: folder, rules: rules)
+        let file = IndexedFile(relativePath: "Ekraanipilt 2024-05-17 14.03.04.png",
+                               identity: FileIdentity(device: 1, inode: 1, size: 1, mtime: Timestamp(seconds: 0)), kind: .photo(.png, PhotoEvidence()))
+        let photo = scanner.photo(from: file)
+        XCTAssertEqual(photo?.capture.source, .fileName)
+        XCTAssertEqual(photo?.capture.time.local, LocalDateTime(year: 2024, month: 5, day: 17, hour: 14, minute: 3, second: 4))
+        XCTAssertEqual(photo?.screenshot.isScreenshot, true)
+    }
+
     /// A folder reached twice (bind mounts, which unlike links the walk cannot tell by name: one
     /// of a folder inside itself, one of a folder beside another) is listed once, under the path
     /// met first, and the walk ends; a folder swapped for a link is not followed.
