@@ -22,7 +22,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     private struct State {
         var inFlight: [String: Flight] = [:]
-        var failures: [String: ThumbnailError] = [:]
+        var failures: [String: ThumbnailFailure] = [:]
         /// Keys whose original could not be read, logged already.
         var readFailuresLogged: Set<String> = []
         /// Rendered in memory when there is no cache folder (bounded, oldest dropped).
@@ -51,6 +51,14 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// Thumbnails that could not be made (remembered until their source changes).
     public var failureCount: Int { state.withLock { $0.failures.count } }
 
+    /// The photos whose content could not be made into a thumbnail, one each (whatever the boxes
+    /// tried), as they were then: the caller keeps those still shown unchanged. Failures to read
+    /// the original are not among them (they are tried again; the scan names an unreadable file).
+    public func failures() -> [ThumbnailFailure] {
+        var seen = Set<ThumbnailFailure.Photo>()
+        return state.withLock { $0.failures.values.filter { seen.insert($0.photo).inserted } }
+    }
+
     public func size(for box: ThumbnailBox) -> Int64 { Int64(FixedSizeJPEG.size(for: box.width, box.height)) }
 
     public func thumbnail(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
@@ -69,7 +77,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
         let step = state.withLock { s -> Step in
             if let bytes = s.memory[key] { return .done(.success(bytes)) }
-            if let e = s.failures[key] { return .done(.failure(e)) }
+            if let f = s.failures[key] { return .done(.failure(f.error)) }
             if let f = s.inFlight[key] { return .wait(f) }
             let f = Flight()
             s.inFlight[key] = f
@@ -97,7 +105,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                 case .failure(let e) where e.isReadFailure:
                     return s.readFailuresLogged.insert(key).inserted
                 case .failure(let e):
-                    s.failures[key] = e
+                    s.failures[key] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity), error: e)
                     return true
                 }
             }
@@ -152,4 +160,15 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             return .failure(error)
         }
     }
+}
+
+/// A photo whose thumbnail could not be made, and why.
+public struct ThumbnailFailure: Sendable {
+    /// The photo as it was when it failed: a changed file (new identity) is another photo.
+    public struct Photo: Hashable, Sendable {
+        public let relativePath: String
+        public let identity: FileIdentity
+    }
+    public let photo: Photo
+    public let error: ThumbnailError
 }

@@ -53,6 +53,12 @@ public final class AlbumFileSystem: Sendable {
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+
+    /// The photo the views show now for this source file (relative to SOURCE), if any.
+    public func shownPhoto(_ relativePath: String) -> Photo? {
+        let s = current
+        return s.table.photo(source: relativePath).map { s.library.photos[$0] }
+    }
     /// The mount point's real path: absolute link targets into the mount are resolved against it.
     let mountpoint: String?
     let picks: PickRegistry?

@@ -3,6 +3,7 @@ import AlbumIndex
 import AlbumLive
 import AlbumMetadata
 import AlbumThumbnails
+import AlbumVFS
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -13,12 +14,18 @@ final class DaemonStatus: StatusReporter, Sendable {
     let cache: ThumbnailCache?
     let index: LibraryIndex?
     let headerReads: LibraryScanner.ReadMethod
-    private let coordinatorBox = Mutex<LibraryCoordinator?>(nil)
+    private let parts = Mutex<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?)>((nil, nil))
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
     var coordinator: LibraryCoordinator? {
-        get { coordinatorBox.withLock { $0 } }
-        set { coordinatorBox.withLock { $0 = newValue } }
+        get { parts.withLock { $0.coordinator } }
+        set { parts.withLock { $0.coordinator = newValue } }
+    }
+
+    /// Set once the filesystem exists: which photos it shows now.
+    var fileSystem: AlbumFileSystem? {
+        get { parts.withLock { $0.fileSystem } }
+        set { parts.withLock { $0.fileSystem = newValue } }
     }
 
     init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod) {
@@ -28,14 +35,29 @@ final class DaemonStatus: StatusReporter, Sendable {
         self.headerReads = headerReads
     }
 
+    /// What `.albumfs/errors` lists, one line per file, by path: the scan's problems, and the photos
+    /// still shown as they were whose thumbnail could not be made (a JPEG cut inside its image
+    /// data reads as a whole header: only decoding finds it). A file the scan already names keeps
+    /// the scan's line.
+    private func problems(_ s: LibraryCoordinator.Status) -> (all: [ScanProblem], thumbnailFailures: Int) {
+        guard let fileSystem else { return (s.problems, 0) }
+        let failed = thumbnails.failures().filter { fileSystem.shownPhoto($0.photo.relativePath)?.identity == $0.photo.identity }
+        let named = Set(s.problems.map(\.relativePath))
+        let added = failed.filter { !named.contains($0.photo.relativePath) }
+            .map { ScanProblem(relativePath: $0.photo.relativePath, message: "cannot make a thumbnail: \($0.error)") }
+        guard !added.isEmpty else { return (s.problems, failed.count) }
+        return ((s.problems + added).sorted { $0.relativePath < $1.relativePath }, failed.count)
+    }
+
     func statusText() -> String {
         let s = coordinator?.status ?? LibraryCoordinator.Status()
+        let problems = problems(s)
         var lines: [(String, String)] = []
         lines.append(("scan_state", s.state))
         lines.append(("library_state", s.libraryAvailable ? "available" : "unavailable"))
         lines.append(("photos", String(s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
-        lines.append(("errors", String(s.problems.count)))
+        lines.append(("errors", String(problems.all.count)))
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))
         lines.append(("header_reads", String(s.headerReads)))
@@ -46,7 +68,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("index", index?.path ?? "none"))
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))
         lines.append(("thumbnails_rendered", String(thumbnails.renderCount)))
-        lines.append(("thumbnail_failures", String(thumbnails.failureCount)))
+        lines.append(("thumbnail_failures", String(problems.thumbnailFailures)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),
                       ("thumbnail_cache_limit", String(cache.maxBytes))]
@@ -59,7 +81,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// One `path: why` line per problem; a backslash or a newline in a path (Linux allows both in
     /// names) is written `\\` or `\n`, as `ls -b` does, so that a line is always one problem.
     func errorsText() -> String {
-        (coordinator?.status.problems ?? []).map { "\(Self.escaped($0.relativePath)): \($0.message)\n" }.joined()
+        problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map { "\(Self.escaped($0.relativePath)): \($0.message)\n" }.joined()
     }
 
     static func escaped(_ path: String) -> String {

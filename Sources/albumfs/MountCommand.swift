@@ -54,6 +54,7 @@ enum MountCommand {
             progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
             log: { Log.line($0) })
         status.coordinator = coordinator
+        status.fileSystem = fs
         var fuseOptions = options.fuseOptions
         if !fuseOptions.contains(where: { $0.hasPrefix("fsname=") }) {
             // `df` and `mount` show the library's path; libfuse's option parser needs commas escaped.
