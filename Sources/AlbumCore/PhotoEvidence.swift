@@ -23,9 +23,11 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var xmpUserComment: String?
     /// PNG `tEXt`/`iTXt` `Software`.
     public var pngSoftware: String?
-    /// A PNG text `Comment` or `Description` that says `Screenshot` (macOS and some tools mark
-    /// screenshots so); other comments are not kept (they can be long, and mean nothing here).
+    /// A PNG text `Comment`, else `Description`, of at most `pngCommentLimit` bytes (macOS and some
+    /// tools write `Screenshot` there); longer ones are not kept: a caption or a licence can run
+    /// to kilobytes per file in the index, and no rule reads one.
     public var pngComment: String?
+    public static let pngCommentLimit = 64
     /// EXIF Orientation as written (1–8 are meaningful; anything else is treated as 1).
     public var orientation: Int?
     public var pixelWidth: Int?

@@ -74,7 +74,7 @@ public enum MetadataReader {
             e.pngSoftware = header.text["Software"]
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }
-                .first { $0.trimmedValue.lowercased() == "screenshot" }
+                .first { $0.utf8.count <= PhotoEvidence.pngCommentLimit }
         }
         return FileMetadata(format: format, evidence: e)
     }

@@ -23,6 +23,7 @@ final class ScreenshotRulesTests: XCTestCase {
         let comment = decide("capture.png") { $0.pngComment = "Screenshot" }
         XCTAssertTrue(comment.isScreenshot)
         XCTAssertEqual(comment.reason, "png comment is Screenshot", "the reason names the PNG comment, not XMP")
+        XCTAssertFalse(decide("capture.png") { $0.pngComment = "Made with love" }.isScreenshot, "the reader keeps any short comment")
     }
 
     func testSoftwareTags() {

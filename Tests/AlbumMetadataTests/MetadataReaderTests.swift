@@ -181,6 +181,23 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(m.evidence.pixelHeight, 40)
     }
 
+    /// The reader keeps a short PNG `Comment` (else `Description`) whatever it says: the screenshot
+    /// rule judges it. A long one (a caption, a licence) is not carried into the index.
+    func testPNGCommentIsKeptWhenShort() throws {
+        let png = try Encoders.png(.marker(width: 8, height: 8))
+        func comment(_ chunks: [(String, String)]) throws -> String? {
+            var p = png
+            for (key, value) in chunks { p = Encoders.insertingChunk("tEXt", Encoders.textChunk(key, value), into: p) }
+            return try XCTUnwrap(try read(p)).evidence.pngComment
+        }
+        XCTAssertEqual(try comment([("Comment", "Made with love")]), "Made with love")
+        XCTAssertEqual(try comment([("Description", "Screenshot")]), "Screenshot")
+        let long = String(repeating: "A licence. ", count: 20)
+        XCTAssertEqual(try comment([("Comment", long), ("Description", "Screenshot")]), "Screenshot")
+        XCTAssertNil(try comment([("Comment", long)]))
+        XCTAssertNil(try comment([("Title", "Screenshot")]), "another keyword")
+    }
+
     func testPNGeXIfChunk() throws {
         var exif = SampleExif()
         exif.dateTimeOriginal = "2021:02:03 04:05:06"
