@@ -7,6 +7,7 @@ import CFuse3
 enum Operations {
     static func table() -> fuse_lowlevel_ops {
         var ops = fuse_lowlevel_ops()
+        ops.`init` = { Operations.initialize($0, $1) }
         ops.lookup = { Operations.lookup($0, $1, $2) }
         ops.getattr = { Operations.getattr($0, $1, $2) }
         ops.opendir = { Operations.opendir($0, $1, $2) }

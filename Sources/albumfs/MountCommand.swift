@@ -62,7 +62,7 @@ enum MountCommand {
         }
         if !fuseOptions.contains(where: { $0.hasPrefix("subtype=") }) { fuseOptions.append("subtype=albumfs") }
         do {
-            let session = try FuseSession(context: FuseContext(fs: fs), mountpoint: mountpoint, options: fuseOptions,
+            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0), mountpoint: mountpoint, options: fuseOptions,
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let readyFD = options.readyFD
             let logFile = options.logFile

@@ -9,6 +9,9 @@ struct MountOptions {
     var singleThreaded = false
     /// Options passed on to libfuse and the kernel (`allow_other`, `fsname=…`).
     var fuseOptions: [String] = []
+    /// `-o max_read=N` (also among `fuseOptions`): libfuse wants it told again when the kernel
+    /// connects, or it refuses the connection.
+    var maxRead: UInt32?
     var screenshotNames = ScreenshotRules.defaultNamePrefixes
     var screenshotFolders = ScreenshotRules.defaultFolderNames
     /// Where a background daemon writes its log (default: nowhere, like sshfs).
@@ -52,6 +55,9 @@ enum OptionTable {
     static let fuseValues: Set<String> = ["fsname", "subtype", "max_read"]
     /// Words that mount(8) and fstab hand to every helper; they mean nothing to the filesystem.
     static let mountHelperNoise: Set<String> = ["defaults", "auto", "noauto", "user", "nouser", "users", "_netdev", "nofail"]
+    /// FUSE 2 options that FUSE 3 made its behaviour (a non-empty mount point is allowed, writes
+    /// are big) and then refuses: an fstab line written for a FUSE 2 filesystem still mounts.
+    static let fuse2Defaults: Set<String> = ["nonempty", "big_writes"]
 
     /// The most thumbnail sizes one mount shows.
     static let maxThumbnailBoxes = ThumbnailBox.maxFolders
@@ -81,7 +87,7 @@ enum OptionTable {
             return (String(word[..<eq]), String(word[word.index(after: eq)...]))
         }()
         if key.isEmpty { return }
-        if mountHelperNoise.contains(key) || key.hasPrefix("x-") || key == "comment" { return }
+        if mountHelperNoise.contains(key) || fuse2Defaults.contains(key) || key.hasPrefix("x-") || key == "comment" { return }
         if fuseFlags.contains(key) {
             guard value == nil else { throw CLIError(.usage, "albumfs: option '\(key)' takes no value (got '\(word)')") }
             options.fuseOptions.append(key)
@@ -89,8 +95,11 @@ enum OptionTable {
         }
         if fuseValues.contains(key) {
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=…") }
-            if key == "max_read", UInt32(value) == nil || UInt32(value) == 0 {
-                throw CLIError(.usage, "albumfs: option 'max_read' takes a positive number of bytes (got '\(value)')")
+            if key == "max_read" {
+                guard let bytes = UInt32(value), bytes > 0 else {
+                    throw CLIError(.usage, "albumfs: option 'max_read' takes a positive number of bytes (got '\(value)')")
+                }
+                options.maxRead = bytes
             }
             options.fuseOptions.append(key + "=" + value)
             return

@@ -177,6 +177,27 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertFalse(isMounted(mountpoint))
     }
 
+    /// `-o max_read=N` mounts and serves whole files in reads of at most N bytes (libfuse refuses
+    /// the kernel's connection unless the filesystem says the size again when it connects); FUSE
+    /// 2's `nonempty` and `big_writes`, FUSE 3's behaviour now, are accepted so that an old fstab
+    /// line still mounts.
+    func testMaxReadAndFUSE2OptionsMount() throws {
+        let r = albumfs([source.path, mountpoint, "-o", "max_read=4096,nonempty,big_writes,index=\(state!)/index.sqlite"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let mounts = readProcFile("/proc/self/mounts") ?? ""
+        XCTAssertTrue(mounts.split(separator: "\n").contains { $0.contains(" \(mountpoint!) ") && $0.contains("max_read=4096") }, mounts)
+        var compared = 0
+        for name in readdirNames(mountpoint + "/non-screenshots") ?? [] {
+            let path = mountpoint + "/non-screenshots/" + name
+            let original = try XCTUnwrap(xattr(path, "user.albumfs.source"))
+            XCTAssertEqual(try? readFile(path).get(), FileManager.default.contents(atPath: original).map { [UInt8]($0) }, name)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 20)
+        XCTAssertEqual((try? readFile(mountpoint + "/thumbnails/200x200/IMG_1234.jpg").get())?.count, 30_000)
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mountpoint]).status, 0)
+    }
+
     /// The daemon raises its soft descriptor limit to the hard one (each open original and each
     /// scan reader holds descriptors; the usual soft 1024 is a relic of select).
     func testTheDaemonRaisesItsDescriptorLimit() throws {
