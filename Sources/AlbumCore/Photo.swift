@@ -4,15 +4,17 @@ public enum ImageFormat: String, Sendable {
     case png
 }
 
-/// Which file on disk a photo is, for noticing changes (size, mtime, inode) and for cache keys.
+/// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.
+///
+/// Not the device number: the same disk plugged into another port, or a share or an image mounted
+/// again, comes back with another one for the very same files (sdb1 → sdc1, an anonymous 0:53 →
+/// 0:61), and a remount would read the whole library again.
 public struct FileIdentity: Hashable, Sendable {
-    public var device: UInt64
     public var inode: UInt64
     public var size: Int64
     public var mtime: Timestamp
 
-    public init(device: UInt64, inode: UInt64, size: Int64, mtime: Timestamp) {
-        self.device = device
+    public init(inode: UInt64, size: Int64, mtime: Timestamp) {
         self.inode = inode
         self.size = size
         self.mtime = mtime

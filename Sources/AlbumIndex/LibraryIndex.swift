@@ -3,8 +3,8 @@ import CSQLite3
 import FoundationEssentials
 import Glibc
 
-/// The persistent index of one library: every regular file with its identity (device, inode,
-/// size, mtime) and what its header said, so a remount re-reads only what changed.
+/// The persistent index of one library: every regular file with its identity (inode, size,
+/// mtime) and what its header said, so a remount re-reads only what changed.
 ///
 /// A corrupt, truncated, locked or foreign file is moved aside and a new index started, with one
 /// warning (`openOrRebuild`).
@@ -53,6 +53,11 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         // 4: what the index knows of the library itself (its folder's device).
         """
         CREATE TABLE library (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        """,
+        // 5: a file's device number is no part of its identity (a disk in another port comes
+        // back with another one); the rows stay, nothing is read again.
+        """
+        ALTER TABLE files DROP COLUMN device;
         """,
     ]
 
@@ -130,11 +135,13 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         return files
     }
 
+    /// A row's columns, in the order `bind` gives and `decode` takes them.
+    static let rowColumns = ["path", "inode", "size", "mtime_ns", "kind", "message"] + evidenceColumns
+        + ["exposure", "orientation", "width", "height", "problems"]
+
     public func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {
         try run {
-            let columns = ["path", "device", "inode", "size", "mtime_ns", "kind", "message"] + Self.evidenceColumns
-                + ["exposure", "orientation", "width", "height", "problems"]
-            try db.prepared("SELECT \(columns.joined(separator: ", ")) FROM files") { statement throws(SQLiteDatabase.Failure) in
+            try db.prepared("SELECT \(Self.rowColumns.joined(separator: ", ")) FROM files") { statement throws(SQLiteDatabase.Failure) in
                 try statement.run(binding: { _ in }) { body(Self.decode($0)) }
             }
         }
@@ -146,8 +153,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             try db.execute("BEGIN IMMEDIATE")
             do {
                 for path in removals { try db.query("DELETE FROM files WHERE path = ?", [.text(path)]) }
-                let columns = ["path", "device", "inode", "size", "mtime_ns", "kind", "message"] + Self.evidenceColumns
-                    + ["exposure", "orientation", "width", "height", "problems"]
+                let columns = Self.rowColumns
                 let sql = "INSERT OR REPLACE INTO files (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
                 try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
                     for file in upserts { try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in try Self.bind(file, &b) }) }
@@ -164,7 +170,6 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     static func bind(_ f: IndexedFile, _ b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) {
         let id = f.identity
         try b.text(f.relativePath)
-        try b.int(Int64(bitPattern: id.device))
         try b.int(Int64(bitPattern: id.inode))
         try b.int(id.size)
         try b.int(id.mtime.seconds * 1_000_000_000 + Int64(id.mtime.nanoseconds))
@@ -194,16 +199,16 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     static func decode(_ r: SQLiteDatabase.Row) -> IndexedFile {
         func text(_ i: Int) -> String? { r.text(i) }
         func int(_ i: Int) -> Int64? { r.int(i) }
-        let ns = int(4) ?? 0
-        let identity = FileIdentity(device: UInt64(bitPattern: int(1) ?? 0), inode: UInt64(bitPattern: int(2) ?? 0), size: int(3) ?? 0,
+        let ns = int(3) ?? 0
+        let identity = FileIdentity(inode: UInt64(bitPattern: int(1) ?? 0), size: int(2) ?? 0,
                                     mtime: Timestamp(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000)))
         let path = text(0) ?? ""
-        switch text(5) {
+        switch text(4) {
         case "ignored": return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
-        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(6) ?? ""))
+        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(5) ?? ""))
         case let format?:
             var e = PhotoEvidence()
-            let base = 7
+            let base = 6
             e.dateTimeOriginal = text(base); e.subSecTimeOriginal = text(base + 1); e.offsetTimeOriginal = text(base + 2)
             e.dateTimeDigitized = text(base + 3); e.subSecTimeDigitized = text(base + 4); e.offsetTimeDigitized = text(base + 5)
             e.xmpDateCreated = text(base + 6); e.xmpDateTimeOriginal = text(base + 7); e.make = text(base + 8); e.model = text(base + 9)

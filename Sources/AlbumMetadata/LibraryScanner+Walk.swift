@@ -30,7 +30,7 @@ extension LibraryScanner {
     /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)
     /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
     ///   - needsStat: whether a regular file (by relative path) must be stat'ed; when not, its
-    ///     `Found` has the device and inode only (size -1), as `readdir` gives them.
+    ///     `Found` has the inode only (size -1), as `readdir` gives it.
     ///   - visit: each regular file, in walk order, as soon as it is found.
     func walk(from start: String = "", _ trouble: inout WalkTrouble, onFolder: (String) -> Void = { _ in },
               needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
@@ -88,7 +88,7 @@ extension LibraryScanner {
                 if type == DT_REG && !needsStat(rel) {
                     let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
                     if seenFiles.insert(key).inserted {
-                        visit(Found(path: rel, identity: FileIdentity(device: key.device, inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
+                        visit(Found(path: rel, identity: FileIdentity(inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
                                            changed: Timestamp(seconds: 0)))
                     }
                     continue

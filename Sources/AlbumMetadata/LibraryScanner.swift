@@ -84,8 +84,8 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-    /// Walks `folder` (relative, "" for the whole library): files whose device, inode, size and
-    /// mtime match `previous` are reused without any read. Files whose mtime or ctime is after
+    /// Walks `folder` (relative, "" for the whole library): files whose inode, size and mtime
+    /// match `previous` are reused without any read. Files whose mtime or ctime is after
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
@@ -295,7 +295,7 @@ public struct LibraryScanner: Sendable {
     }
 
     static func identity(_ st: stat) -> FileIdentity {
-        FileIdentity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+        FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size),
                      mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec)))
     }
 

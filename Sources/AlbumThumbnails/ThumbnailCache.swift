@@ -104,10 +104,10 @@ public final class ThumbnailCache: Sendable {
         return out
     }
 
-    /// The cache key: the source's identity (path, device, inode, size, mtime), the box and the
+    /// The cache key: the source's identity (path, inode, size, mtime), the box and the
     /// pipeline version, hashed (FNV-1a 128 as two 64-bit lanes).
     public static func key(path: String, identity: FileIdentity, box: ThumbnailBox) -> String {
-        let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.device)|\(identity.inode)|\(identity.size)|"
+        let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.inode)|\(identity.size)|"
             + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)|\(path)"
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
         for byte in text.utf8 {

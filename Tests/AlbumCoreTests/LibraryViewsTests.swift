@@ -6,7 +6,7 @@ func makePhoto(_ path: String, _ iso: (Int, Int, Int, Int), offset: Int? = 0, sc
     let time = CaptureTime(local: local, utcOffsetSeconds: offset)
     let utc = TimeZone(identifier: "UTC")!
     return Photo(relativePath: path, format: .jpeg,
-                 identity: FileIdentity(device: 1, inode: UInt64(path.hashValue & 0xFFFF), size: 10, mtime: Timestamp(seconds: 0)),
+                 identity: FileIdentity(inode: UInt64(path.hashValue & 0xFFFF), size: 10, mtime: Timestamp(seconds: 0)),
                  capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
                  captureInstant: time.instant(in: utc),
                  screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "test"), orientation: 1, problems: [])

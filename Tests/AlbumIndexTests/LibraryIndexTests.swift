@@ -29,7 +29,7 @@ final class LibraryIndexTests: XCTestCase {
         let path = folder + "/index.sqlite"
         do {
             let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
-            let id = FileIdentity(device: 1, inode: 1, size: 1, mtime: Timestamp(seconds: 1))
+            let id = FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 1))
             try index.save(upserts: (0..<3000).map { IndexedFile(relativePath: "bulk/IMG_\($0).JPG", identity: id, kind: .ignored) }, removals: [])
         }
         // Everything in the main file, then pages in its middle overwritten.
@@ -70,7 +70,7 @@ final class LibraryIndexTests: XCTestCase {
         e.xmpDateCreated = "2024-05-17"; e.xmpDateTimeOriginal = "2024-05-17T14:03"; e.make = "Canon"; e.model = "R6"
         e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.pngComment = "Screenshot"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
         e.hasExposureData = true; e.orientation = 6; e.pixelWidth = 4000; e.pixelHeight = 3000; e.problems = ["a", "b"]
-        let id = FileIdentity(device: UInt64.max, inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
+        let id = FileIdentity(inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
         // Empty (not absent) texts stay empty, and other scripts than ASCII stay whole.
         var blank = PhotoEvidence()
         blank.make = ""
@@ -124,5 +124,15 @@ final class LibraryIndexTests: XCTestCase {
         try index.saveLibraryDevice(2049)
         XCTAssertEqual(try index.libraryDevice(), 2049)
         XCTAssertEqual(try LibraryIndex.openOrRebuild(path: folder + "/schema-3.sqlite", warn: { XCTFail($0) }).libraryDevice(), 2049)
+    }
+
+    /// Schema 5 drops the device number from a file's identity: every row stays, with its inode,
+    /// size and mtime, so the next scan reads nothing again.
+    func testASchemaFourIndexKeepsItsRowsWithoutTheDevice() throws {
+        let index = try migrated(from: 4, rows: [("x.jpg", "jpeg"), ("n.txt", "ignored")])
+        let rows = try index.loadAll().sorted { $0.relativePath < $1.relativePath }
+        XCTAssertEqual(rows.map(\.relativePath), ["n.txt", "x.jpg"])
+        XCTAssertEqual(rows.map(\.identity), [FileIdentity(inode: 1, size: 3, mtime: Timestamp(seconds: 0, nanoseconds: 4)),
+                                              FileIdentity(inode: 0, size: 3, mtime: Timestamp(seconds: 0, nanoseconds: 4))])
     }
 }

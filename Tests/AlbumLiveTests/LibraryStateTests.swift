@@ -5,13 +5,13 @@ import XCTest
 final class LibraryStateTests: XCTestCase {
     func photo(_ path: String, size: Int64 = 1) -> Photo {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
-        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(device: 1, inode: 1, size: size, mtime: Timestamp(seconds: 0)),
+        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
                      screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
     }
 
     func file(_ path: String, size: Int64 = 1) -> IndexedFile {
-        IndexedFile(relativePath: path, identity: FileIdentity(device: 1, inode: 1, size: size, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.jpeg))
+        IndexedFile(relativePath: path, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.jpeg))
     }
 
     /// Every path's photo is where its entry says, after any mix of puts and drops.
@@ -101,7 +101,7 @@ final class LibraryStateTests: XCTestCase {
 
     func testProblemsComeFromTheDecisionsSoSlimRecordsKeepThem() {
         var state = LibraryState()
-        let identity = FileIdentity(device: 1, inode: 2, size: 3, mtime: Timestamp(seconds: 0))
+        let identity = FileIdentity(inode: 2, size: 3, mtime: Timestamp(seconds: 0))
         var broken = photo("a/broken.jpg")
         broken.problems = ["corrupt EXIF"]
         var evidence = PhotoEvidence()

@@ -39,7 +39,7 @@ final class LibraryScannerTests: FolderTestCase {
         batched.batchedReads = true
         var single = batched
         single.batchedReads = false
-        let unknown = FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0))
+        let unknown = FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0))
         let items = batched.survey(previous: [:]).toRead + [("Edge", unknown), ("gone.jpg", unknown)]
         XCTAssertGreaterThan(items.count, 40, "more than one chunk")
         let a = batched.read(items), b = single.read(items)
@@ -59,7 +59,7 @@ final class LibraryScannerTests: FolderTestCase {
                               screenshots: ScreenshotRules(namePrefixes: ["Ekraanipilt"]))
         let scanner = LibraryScanner(root: folder, rules: rules)
         let file = IndexedFile(relativePath: "Ekraanipilt 2024-05-17 14.03.04.png",
-                               identity: FileIdentity(device: 1, inode: 1, size: 1, mtime: Timestamp(seconds: 0)), kind: .photo(.png, PhotoEvidence()))
+                               identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)), kind: .photo(.png, PhotoEvidence()))
         let photo = scanner.photo(from: file)
         XCTAssertEqual(photo?.capture.source, .fileName)
         XCTAssertEqual(photo?.capture.time.local, LocalDateTime(year: 2024, month: 5, day: 17, hour: 14, minute: 3, second: 4))
@@ -264,7 +264,7 @@ final class LibraryScannerTests: FolderTestCase {
         let paths = (0..<4).map { "a/\($0).jpg" } + (0..<3).map { "b/\($0).jpg" }
         for p in paths { XCTAssertTrue(fm.createFile(atPath: folder + "/" + p, contents: jpeg)) }
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        let known = scanner.read([("a/0.jpg", FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0)))])
+        let known = scanner.read([("a/0.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))])
         var handed: [[String]] = []
         let survey = scanner.survey(previous: Dictionary(uniqueKeysWithValues: known.map { ($0.relativePath, $0) }),
                                     batches: (3, { handed.append($0.map(\.path)) }))

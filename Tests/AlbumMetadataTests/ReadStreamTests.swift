@@ -13,7 +13,7 @@ final class ReadStreamTests: FolderTestCase {
         return names.map { name in
             var st = stat()
             XCTAssertEqual(stat(folder + "/" + name, &st), 0)
-            return (name, FileIdentity(device: 0, inode: UInt64(st.st_ino), size: -1, mtime: Timestamp(seconds: 0)))
+            return (name, FileIdentity(inode: UInt64(st.st_ino), size: -1, mtime: Timestamp(seconds: 0)))
         }
     }
 
@@ -62,7 +62,7 @@ final class ReadStreamTests: FolderTestCase {
     /// A file gone between the hand-in and its read is simply not in the batch.
     func testAVanishedFileIsLeftOut() throws {
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        let items = try files(["a.jpg", "b.jpg"]) + [("gone.jpg", FileIdentity(device: 0, inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]
+        let items = try files(["a.jpg", "b.jpg"]) + [("gone.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]
         XCTAssertEqual(scanner.read(items).map(\.relativePath), ["a.jpg", "b.jpg"])
     }
 }

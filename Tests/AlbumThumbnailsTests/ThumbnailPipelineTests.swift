@@ -94,7 +94,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let logged = LoggedLines()
         let service = ThumbnailService(boxes: [.default], cache: ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: logged.append)
         @Sendable func photo(_ name: String) -> Photo {
-            Photo(relativePath: name, format: .jpeg, identity: FileIdentity(device: 1, inode: 2, size: 3, mtime: Timestamp(seconds: 4)),
+            Photo(relativePath: name, format: .jpeg, identity: FileIdentity(inode: 2, size: 3, mtime: Timestamp(seconds: 4)),
                   capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
                   captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""), orientation: 1, problems: [])
         }

@@ -26,7 +26,7 @@ final class AlbumFileSystemTests: XCTestCase {
 
     func photo(_ path: String, seconds: Int64, size: Int64, screenshot: Bool = false) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
-        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(device: 1, inode: 1, size: size, mtime: Timestamp(seconds: 0)),
+        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
                      screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "t"), orientation: 1, problems: [])
     }

@@ -54,6 +54,39 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// The same library on a disk that comes back with another device number (a USB disk in
+    /// another port, a share or an image mounted again): files are told unchanged by inode, size
+    /// and mtime, so nothing is read again and no thumbnail is made again. The "disk" here is an
+    /// overlay of the sample (inode numbers kept, a new device number for each mount).
+    func testARemountedDiskWithANewDeviceNumberReadsNothingAgain() throws {
+        let disk = state + "/disk", empty = state + "/empty", holder = state + "/holder"
+        for folder in [disk, empty, holder] { XCTAssertEqual(mkdir(folder, 0o755), 0) }
+        func mountDisk() -> Bool {
+            runCommand("/usr/bin/mount", ["-t", "overlay", "overlay", "-o", "lowerdir=\(source.path):\(empty)", disk]).status == 0
+        }
+        XCTAssertTrue(mountDisk())
+        defer { _ = runCommand("/usr/bin/umount", [disk]) }
+        let firstDevice = statOf(disk)?.st_dev
+        let options = ["-o", "index=" + indexPath, "-o", "cache_dir=" + state + "/thumbnails"]
+        var m = try Mount(source: disk, options: options)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], daemonStatus(m.mountpoint)["files_seen"])
+        let thumbnail = try XCTUnwrap(try? readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get())
+        m.finish()
+        XCTAssertEqual(runCommand("/usr/bin/umount", [disk]).status, 0)
+        // Another mount takes the freed device number first, so the disk comes back with a new one.
+        XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "tmpfs", holder]).status, 0)
+        defer { _ = runCommand("/usr/bin/umount", [holder]) }
+        XCTAssertTrue(mountDisk())
+        XCTAssertNotEqual(statOf(disk)?.st_dev, firstDevice, "the test needs a new device number")
+        m = try Mount(source: disk, options: options)
+        let status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["header_reads"], "0", "nothing read again: \(status)")
+        XCTAssertEqual(status["library_state"], "available")
+        XCTAssertEqual(try? readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get(), thumbnail)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0", "the cached thumbnail is used")
+        m.finish()
+    }
+
     /// `-o io_uring=off` reads headers file by file (for sandboxes that forbid io_uring), and
     /// finds the same photos with the same decisions as the batched reads of the default.
     func testHeadersReadWithoutIoUringGiveTheSameViews() throws {
