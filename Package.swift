@@ -15,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
         .systemLibrary(name: "CSysXattr", path: "Sources/CSysXattr"),
+        .systemLibrary(name: "CSysVfs", path: "Sources/CSysVfs"),
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
@@ -24,7 +25,7 @@ let package = Package(
         .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
 
         .target(name: "AlbumCore"),
-        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib"]),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),

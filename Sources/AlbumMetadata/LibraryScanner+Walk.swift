@@ -64,6 +64,8 @@ extension LibraryScanner {
             // its parent is listed: a cold scan then waits for no folder's inode before it hands
             // the first folder's files to the readers (100 cold subfolders: ~30 ms).
             guard seenFolders.insert(FileKey(folderStat)).inserted else { continue }
+            // Only real inode numbers tell hard links (sshfs lists every entry as 4294967295).
+            let realInodes = inodes.learn(folder: dirfd(dir), device: UInt64(folderStat.st_dev))
             onFolder(folderPath)
             guard let (entries, notUTF8) = listEntries(dir) else {
                 trouble.cannotList(folder, errno)
@@ -87,8 +89,8 @@ extension LibraryScanner {
                 }
                 if type == DT_REG && !needsStat(rel) {
                     let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
-                    if seenFiles.insert(key).inserted {
-                        visit(Found(path: rel, identity: FileIdentity(inode: inode, size: -1, mtime: Timestamp(seconds: 0)),
+                    if !realInodes || seenFiles.insert(key).inserted {
+                        visit(Found(path: rel, identity: FileIdentity(inode: realInodes ? inode : 0, size: -1, mtime: Timestamp(seconds: 0)),
                                            changed: Timestamp(seconds: 0)))
                     }
                     continue
@@ -112,8 +114,8 @@ extension LibraryScanner {
                 case S_IFDIR:
                     subfolders.append(rel)  // (a filesystem without d_type)
                 case S_IFREG:
-                    if seenFiles.insert(FileKey(st)).inserted {
-                        visit(Found(path: rel, identity: Self.identity(st),
+                    if !inodes.areReal(on: UInt64(st.st_dev)) || seenFiles.insert(FileKey(st)).inserted {
+                        visit(Found(path: rel, identity: inodes.identity(st),
                                            changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
                     }
                 default:

@@ -6,10 +6,13 @@ import Glibc
 /// Walks a library folder and reads every photo's header, on every core.
 ///
 /// Hidden entries and thumbnail/system folders are skipped, symlinks are never followed, and a
-/// file reached twice through hard links is listed once (by device and inode).
+/// file reached twice through hard links is listed once (by device and inode, where inode numbers
+/// name files: `InodeNumbers`).
 public struct LibraryScanner: Sendable {
     public let root: String
     public let rules: ScanRules
+    /// What each filesystem's inode numbers are worth (shared by every copy of the scanner).
+    let inodes = InodeNumbers()
 
     /// Folder names that hold thumbnails, NAS metadata or trash, never photos of the library.
     public static let skippedNames: Set<String> = [
@@ -232,7 +235,7 @@ public struct LibraryScanner: Sendable {
             let file = try rootFD >= 0 ? SourceFile(path: relativePath, in: rootFD) : SourceFile(path: root + "/" + relativePath)
             let st = try file.status()
             guard (st.st_mode & S_IFMT) == S_IFREG else {
-                return .settled(IndexedFile(relativePath: relativePath, identity: Self.identity(st), kind: .ignored))
+                return .settled(IndexedFile(relativePath: relativePath, identity: inodes.identity(st), kind: .ignored))
             }
             // Longer than the first read: the kernel's readahead would read past what is asked.
             if Int64(st.st_size) > Int64(MetadataReader.firstBlock) { file.readsOnlyWhatIsAsked() }
@@ -245,7 +248,7 @@ public struct LibraryScanner: Sendable {
     /// What a read header (`meta`: nil when the content is neither JPEG nor PNG) makes of a file.
     private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
         let relativePath = open.relativePath
-        let identity = Self.identity(open.status)
+        let identity = inodes.identity(open.status)
         if let meta {
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence))
         }
@@ -268,7 +271,7 @@ public struct LibraryScanner: Sendable {
         var st = stat()
         if identity.size < 0 {
             guard lstat(root + "/" + relativePath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-            identity = Self.identity(st)
+            identity = inodes.identity(st)
         }
         let hint = NameHint(relativePath)
         // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
@@ -294,10 +297,6 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-    static func identity(_ st: stat) -> FileIdentity {
-        FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                     mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec)))
-    }
 
     /// A photo with every rule applied, or nil for files that are not photos.
     public func photo(from file: IndexedFile) -> Photo? {

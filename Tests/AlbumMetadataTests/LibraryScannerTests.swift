@@ -236,7 +236,7 @@ final class LibraryScannerTests: FolderTestCase {
         let read = scanner.read(survey.toRead)
         var st = stat()
         XCTAssertEqual(stat(folder + "/d/q.jpg", &st), 0)
-        XCTAssertEqual(read.first { $0.relativePath == "d/q.jpg" }?.identity, LibraryScanner.identity(st), "the read fills in the identity")
+        XCTAssertEqual(read.first { $0.relativePath == "d/q.jpg" }?.identity, FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec))), "the read fills in the identity")
         // Known files are stat'ed, so an unchanged one is reused without a read.
         let again = scanner.survey(previous: Dictionary(uniqueKeysWithValues: read.map { ($0.relativePath, $0) }))
         XCTAssertEqual(again.toRead.count, 0)

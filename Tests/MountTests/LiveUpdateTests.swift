@@ -87,6 +87,60 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A library on sshfs (served here by a local sftp-server: no network, no sshd). sshfs lists
+    /// every entry as inode 4294967295 and numbers files in the order they are looked up: every
+    /// photo must still be found (they were taken for hard links of one another, one photo per
+    /// folder), and a remount that numbers them otherwise must read nothing again.
+    func testALibraryOnSshfsIsWholeAndNotReadAgain() throws {
+        let share = state + "/share", server = state + "/sftp-server.sh"
+        XCTAssertEqual(mkdir(share, 0o755), 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: server, contents: Data("#!/bin/sh\nexec /usr/lib/openssh/sftp-server\n".utf8),
+                                                     attributes: [.posixPermissions: 0o755]))
+        // In the foreground: a daemon keeps descriptors that make Process wait for it forever.
+        func mountShare() throws -> Process {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/sshfs")
+            p.arguments = ["-f", "-o", "ssh_command=" + server, "localhost:" + source.path, share]
+            p.standardInput = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            XCTAssertTrue(eventually { isMounted(share) }, "sshfs mounts")
+            return p
+        }
+        func unmountShare(_ p: Process) {
+            if isMounted(share) { XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", share]).status, 0) }
+            p.waitUntilExit()
+        }
+        var sshfs = try mountShare()
+        defer { unmountShare(sshfs) }
+        func inodes() -> [String: ino_t] {
+            var out: [String: ino_t] = [:]
+            for path in (FileManager.default.subpaths(atPath: share) ?? []).sorted(by: >) { out[path] = statOf(share + "/" + path)?.st_ino }
+            return out
+        }
+        let local = try mount()
+        let expected = readdirNames(local.path("non-screenshots"))?.sorted()
+        local.finish()
+        let options = ["-o", "index=" + indexPath + ".share", "-o", "cache_dir=" + state + "/thumbnails"]
+        var m = try Mount(source: share, options: options)
+        XCTAssertEqual(readdirNames(m.path("non-screenshots"))?.sorted(), expected, "every photo, as from the local folder")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        let thumbnail = try XCTUnwrap(try? readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get())
+        m.finish()
+        // Mounted again and looked at in another order: other inode numbers for the same files.
+        let before = inodes()
+        unmountShare(sshfs)
+        sshfs = try mountShare()
+        XCTAssertNotEqual(inodes(), before, "the test needs the numbers to change")
+        m = try Mount(source: share, options: options)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "nothing read again: \(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(readdirNames(m.path("non-screenshots"))?.sorted(), expected)
+        XCTAssertEqual(try? readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get(), thumbnail)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0", "the cached thumbnail is used")
+        m.finish()
+    }
+
     /// `-o io_uring=off` reads headers file by file (for sandboxes that forbid io_uring), and
     /// finds the same photos with the same decisions as the batched reads of the default.
     func testHeadersReadWithoutIoUringGiveTheSameViews() throws {
