@@ -249,7 +249,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// says why not), for the status and the one line logged when that changes.
     private func noteAvailability(listed: Bool) {
         availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
-        statusBox.withLock { $0.libraryAvailable = availability.isAvailable }
     }
 
     /// One folder scan's read batches, merged in order.
@@ -308,12 +307,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
         return report
     }
 
-    /// The counts and problems `.albumfs/status` and `.albumfs/errors` show.
+    /// The counts and problems `.albumfs/status` and `.albumfs/errors` show, and whether the
+    /// library is available: set together, so a reader that sees `unavailable` sees why too.
     private func show(_ report: ScanReport) {
         statusBox.withLock { s in
             s.photos = report.photos.count
             s.filesSeen = report.filesSeen
             s.problems = report.problems
+            s.libraryAvailable = availability.isAvailable
         }
     }
 
