@@ -249,6 +249,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// says why not), for the status and the one line logged when that changes.
     private func noteAvailability(listed: Bool) {
         availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
+        fs.setLibraryAvailable(availability.isAvailable)
     }
 
     /// One folder scan's read batches, merged in order.

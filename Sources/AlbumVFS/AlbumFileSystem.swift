@@ -17,6 +17,9 @@ public final class AlbumFileSystem: Sendable {
     private let status: StatusReporter?
     private let directories = HandleTable<DirectoryListing>()
     private let problems: OnceLog
+    /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
+    /// empty folder is left): the views keep its photos, and opening one answers EIO.
+    private let libraryAvailable = Atomic<Bool>(true)
 
     /// - Parameter log: where read problems are reported (once per file).
     /// - Parameters:
@@ -53,6 +56,9 @@ public final class AlbumFileSystem: Sendable {
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+
+    /// Told by whoever scans the library (docs/status.md, "A library that cannot be listed").
+    public func setLibraryAvailable(_ available: Bool) { libraryAvailable.store(available, ordering: .relaxed) }
 
     /// The photo the views show now for this source file (relative to SOURCE), if any.
     public func shownPhoto(_ relativePath: String) -> Photo? {
@@ -197,8 +203,10 @@ public final class AlbumFileSystem: Sendable {
                 problems.log(path, "albumfs: cannot open \(photo.relativePath): \(e)")
                 // A vanished original is "not found"; anything else is the source's fault, not the
                 // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
-                // share down: the views keep its photos), as sshfs answers when its server is.
-                return .failure(e == .notFound && access(sourceRoot, F_OK) == 0 ? .notFound : .ioError)
+                // share down: the views keep its photos), as sshfs answers when its server is,
+                // whether its folder is gone or an empty one is left where the disk was mounted.
+                let libraryThere = libraryAvailable.load(ordering: .relaxed) && access(sourceRoot, F_OK) == 0
+                return .failure(e == .notFound && libraryThere ? .notFound : .ioError)
             }
             return .success(files.insert(.original(OpenOriginal(fd: fd))))
         case .thumbnail(let i, let box):

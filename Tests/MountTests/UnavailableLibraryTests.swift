@@ -61,7 +61,9 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertTrue(errors(m).contains(".: the library's disk is not mounted"), errors(m))
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photoCount)
         XCTAssertEqual(indexRows(), rows)
-        m.finish(allowing: ["the library's disk is not mounted"])
+        let photo = try XCTUnwrap(readdirNames(m.path("non-screenshots"))?.first)
+        XCTAssertEqual(readAll(m.path("non-screenshots/" + photo)).errno, EIO, "the disk is gone, not the photo")
+        m.finish(allowing: ["the library's disk is not mounted", "cannot open"])
         // A new mount while the disk is still not mounted: the index knows the device, so the
         // empty folder is not taken for an emptied library either.
         let again = try Mount(source: disk, options: ["-o", "index=" + indexPath])
