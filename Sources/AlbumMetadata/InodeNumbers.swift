@@ -14,7 +14,7 @@ import Synchronization
 /// files are then told unchanged by size and mtime alone (their inode is kept as 0), and none is
 /// taken for a hard link of another. (All of FUSE is counted, since it cannot say which kind it
 /// is: a FUSE filesystem with real numbers loses only the inode check and hard-link merging.)
-public final class InodeNumbers: Sendable {
+final class InodeNumbers: Sendable {
     /// `statfs` types whose inode numbers are made up per mount.
     static let madeUpBy: Set<Int> = [
         0x4D44,  // MSDOS_SUPER_MAGIC: vfat, msdos
@@ -28,8 +28,6 @@ public final class InodeNumbers: Sendable {
     /// Whether any device met so far makes its numbers up: while none does (the usual library on
     /// one disk), `identity` takes no lock.
     private let anyMadeUp = Atomic<Bool>(false)
-
-    public init() {}
 
     /// Learns `device` from an open folder on it, once; returns whether its numbers are real.
     @discardableResult

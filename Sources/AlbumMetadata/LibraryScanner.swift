@@ -297,7 +297,6 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-
     /// A photo with every rule applied, or nil for files that are not photos.
     public func photo(from file: IndexedFile) -> Photo? {
         guard case .photo(let format, let e) = file.kind else { return nil }

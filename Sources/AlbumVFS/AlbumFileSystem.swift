@@ -56,6 +56,11 @@ public final class AlbumFileSystem: Sendable {
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+    /// The mount point's real path: absolute link targets into the mount are resolved against it.
+    let mountpoint: String?
+    let picks: PickRegistry?
+    /// The clock picks are stamped with (replaceable in tests).
+    let clock: @Sendable () -> Timestamp
 
     /// Told by whoever scans the library (docs/status.md, "A library that cannot be listed").
     public func setLibraryAvailable(_ available: Bool) { libraryAvailable.store(available, ordering: .relaxed) }
@@ -65,11 +70,6 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         return s.table.photo(source: relativePath).map { s.library.photos[$0] }
     }
-    /// The mount point's real path: absolute link targets into the mount are resolved against it.
-    let mountpoint: String?
-    let picks: PickRegistry?
-    /// The clock picks are stamped with (replaceable in tests).
-    let clock: @Sendable () -> Timestamp
 
     // MARK: Names and attributes
 
