@@ -23,11 +23,13 @@ let package = Package(
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
         // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
         .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
+        // A huge PNG read row by row (libpng's longjmp kept in C): docs/thumbnails.md.
+        .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG", "CZlib"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG", "CPNGRows"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),

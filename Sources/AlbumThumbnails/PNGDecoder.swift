@@ -1,4 +1,5 @@
 import CPNG
+import CPNGRows
 
 /// PNG decoding through libpng's simplified API, which converts every kind (palette, grayscale,
 /// 16-bit, interlaced) to 8-bit sRGB with straight alpha, and reports errors by return value (the
@@ -39,6 +40,87 @@ enum PNGDecoder {
             rgb.removeLast(w * h)
         }
         return RGBImage(width: w, height: h, pixels: rgb)
+    }
+
+    /// Above this many pixels a PNG is shrunk while it is decoded (`decodeShrinking`): decoded whole,
+    /// a 15000x15000 PNG (a 656 KB file) took the daemon to 681 MB, two renders at once twice that.
+    static let shrinkWhileDecodingAbove = 32_000_000
+
+    /// Width and height from the header (`IHDR` is always the first chunk), without decoding.
+    static func size(_ data: [UInt8]) -> (width: Int, height: Int)? {
+        guard data.count >= 24 else { return nil }
+        func be32(_ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
+    }
+
+    /// The image shrunk by a whole factor while it is decoded, one row at a time, leaving at least
+    /// `minWidth`×`minHeight` pixels (each output pixel the average of its block, alpha composited
+    /// onto white first, as `decode` does): memory for one row and the shrunk image only.
+    /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does
+    /// (interlaced, 16-bit, a gamma other than sRGB's): the caller decodes it whole.
+    static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
+        -> (image: RGBImage, factor: Int)? {
+        let result = data.withUnsafeBufferPointer { buffer in
+            Result { () throws(ThumbnailError) -> (image: RGBImage, factor: Int)? in
+                try shrinking(buffer, maxPixels: maxPixels, minWidth: max(1, minWidth), minHeight: max(1, minHeight))
+            }
+        }
+        return try result.get()
+    }
+
+    /// `decodeShrinking` on bytes that outlive the reader.
+    private static func shrinking(_ data: UnsafeBufferPointer<UInt8>, maxPixels: Int, minWidth: Int, minHeight: Int)
+        throws(ThumbnailError) -> (image: RGBImage, factor: Int)? {
+        var info = albumfs_png_rows_info()
+        var message = [CChar](repeating: 0, count: 256)
+        guard let reader = albumfs_png_rows_open(data.baseAddress, data.count, &info, &message, message.count) else {
+            throw ThumbnailError("not a decodable PNG: \(text(message))")
+        }
+        defer { albumfs_png_rows_close(reader) }
+        let w = Int(info.width), h = Int(info.height), channels = Int(info.channels)
+        guard w > 0, h > 0, w * h <= maxPixels else { throw ThumbnailError("PNG of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
+        guard info.plain != 0 else { return nil }
+        let k = max(1, min(w / minWidth, h / minHeight))
+        let ow = (w + k - 1) / k, oh = (h + k - 1) / k
+        var row = [UInt8](repeating: 0, count: w * channels)
+        var sums = [UInt64](repeating: 0, count: ow * 3)
+        var out = [UInt8](repeating: 0, count: ow * oh * 3)
+        for y in 0..<h {
+            guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
+                throw ThumbnailError("PNG decode failed: \(text(message))")
+            }
+            row.withUnsafeBufferPointer { px in
+                sums.withUnsafeMutableBufferPointer { sum in
+                    for x in 0..<w {
+                        let p = x * channels, o = (x / k) * 3
+                        var r = UInt64(px[p]), g = UInt64(px[p + 1]), b = UInt64(px[p + 2])
+                        if channels == 4 {
+                            let a = UInt64(px[p + 3])
+                            r = (r * a + 255 * (255 - a) + 127) / 255
+                            g = (g * a + 255 * (255 - a) + 127) / 255
+                            b = (b * a + 255 * (255 - a) + 127) / 255
+                        }
+                        sum[o] += r
+                        sum[o + 1] += g
+                        sum[o + 2] += b
+                    }
+                }
+            }
+            guard (y + 1) % k == 0 || y == h - 1 else { continue }
+            let oy = y / k, rows = UInt64(y - oy * k + 1)
+            for ox in 0..<ow {
+                let count = UInt64(min(k, w - ox * k)) * rows
+                for c in 0..<3 {
+                    out[(oy * ow + ox) * 3 + c] = UInt8((sums[ox * 3 + c] + count / 2) / count)
+                    sums[ox * 3 + c] = 0
+                }
+            }
+        }
+        return (RGBImage(width: ow, height: oh, pixels: out), k)
+    }
+
+    static func text(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func message(_ image: png_image) -> String {

@@ -12,6 +12,9 @@ public struct ThumbnailRenderer: Sendable {
     /// Files larger than this are not read into memory at all.
     public var maxFileBytes: Int { max(64 << 20, maxPixels * 4) }
 
+    /// PNGs with more pixels than this are shrunk while they are decoded (`PNGDecoder.decodeShrinking`).
+    var shrinkPNGAbovePixels = PNGDecoder.shrinkWhileDecodingAbove
+
     public init(maxPixels: Int = 250_000_000) { self.maxPixels = maxPixels }
 
     /// The decisions taken for one render, for the debug log.
@@ -55,9 +58,17 @@ public struct ThumbnailRenderer: Sendable {
             plan = Plan(sourceSize: (header.width, header.height), dctScale: factor, decodedSize: (w, h),
                         preview: preview.map { ($0.header.width, $0.header.height) })
         case .png:
-            decoded = try PNGDecoder.decode(data, maxPixels: maxPixels)
-            plan = Plan(sourceSize: (decoded.width, decoded.height), dctScale: (1, 1), decodedSize: (decoded.width, decoded.height),
-                        preview: nil)
+            // A huge PNG is shrunk as it is decoded, to at least twice the box each way (the JPEG
+            // rule above); others are decoded whole, as the shrink would save little.
+            var scale = (1, 1)
+            if let size = PNGDecoder.size(data), size.width * size.height > shrinkPNGAbovePixels,
+               let shrunk = try PNGDecoder.decodeShrinking(data, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
+                (decoded, scale) = (shrunk.image, (1, shrunk.factor))
+            } else {
+                decoded = try PNGDecoder.decode(data, maxPixels: maxPixels)
+            }
+            let source = PNGDecoder.size(data) ?? (decoded.width, decoded.height)
+            plan = Plan(sourceSize: source, dctScale: scale, decodedSize: (decoded.width, decoded.height), preview: nil)
         }
         let cropped = Resampler.coverAndCrop(decoded, width: bw, height: bh)
         let upright = Orientation.apply(o, to: cropped)

@@ -171,6 +171,67 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)
         for bad in ["200", "x200", "200x", "0x0", "15x200", "200x3000", "ax b", "+200x200", "200x200x1"] { XCTAssertNil(ThumbnailBox(bad), bad) }
     }
+
+    /// A huge PNG is shrunk while it is decoded, row by row: for every kind libpng's row API gives
+    /// as the simplified API does, each pixel is the average of its block of the whole decode
+    /// (alpha composited onto white first); other kinds (16-bit) are left to the whole decode.
+    func testPNGShrunkWhileDecodedMatchesTheWholeDecodeAveraged() throws {
+        let image = SampleImage.marker(width: 203, height: 101)  // not a multiple of the factor
+        for kind: Encoders.PNGKind in [.rgb, .grayscale, .palette, .rgba(alpha: 128), .rgba(alpha: 0)] {
+            let png = try Encoders.png(image, kind: kind)
+            let whole = try PNGDecoder.decode(png, maxPixels: 1 << 30)
+            let shrunk = try XCTUnwrap(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 40, minHeight: 20), "\(kind)")
+            XCTAssertEqual(shrunk.factor, 5, "\(kind)")
+            XCTAssertEqual(shrunk.image.width, 41, "\(kind)")
+            XCTAssertEqual(shrunk.image.height, 21, "\(kind)")
+            var worst = 0
+            for oy in 0..<shrunk.image.height {
+                for ox in 0..<shrunk.image.width {
+                    for c in 0..<3 {
+                        var sum = 0, n = 0
+                        for y in oy * 5..<min(whole.height, oy * 5 + 5) {
+                            for x in ox * 5..<min(whole.width, ox * 5 + 5) { sum += Int(whole.pixels[(y * whole.width + x) * 3 + c]); n += 1 }
+                        }
+                        let expected = (sum + n / 2) / n
+                        worst = max(worst, abs(Int(shrunk.image.pixels[(oy * shrunk.image.width + ox) * 3 + c]) - expected))
+                    }
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 1, "\(kind)")
+        }
+        XCTAssertNil(try PNGDecoder.decodeShrinking(try Encoders.png(image, kind: .rgb16), maxPixels: 1 << 30, minWidth: 40, minHeight: 20),
+                     "16-bit: decoded whole")
+        XCTAssertEqual(PNGDecoder.size(try Encoders.png(image))?.width, 203)
+        // Damage and limits fail as the whole decode does; a box larger than the image: factor 1.
+        let png = try Encoders.png(image)
+        XCTAssertThrowsError(try PNGDecoder.decodeShrinking(Array(png.prefix(png.count - 40)), maxPixels: 1 << 30, minWidth: 40, minHeight: 20))
+        XCTAssertThrowsError(try PNGDecoder.decodeShrinking(Array(png.prefix(30)), maxPixels: 1 << 30, minWidth: 40, minHeight: 20))
+        XCTAssertThrowsError(try PNGDecoder.decodeShrinking(png, maxPixels: 1000, minWidth: 40, minHeight: 20))
+        XCTAssertEqual(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 400, minHeight: 400)?.factor, 1)
+    }
+
+    /// The renderer takes the row-by-row path above its threshold (lowered here so a small PNG
+    /// takes it) and gives the thumbnail the whole decode gives, for every orientation's box.
+    func testAHugePNGTakesTheRowPathToTheSameThumbnail() throws {
+        let png = try Encoders.png(.marker(width: 1600, height: 1000), kind: .rgba(alpha: 200))
+        var rowPath = ThumbnailRenderer()
+        rowPath.shrinkPNGAbovePixels = 0
+        for orientation in [1, 6] {
+            let (viaRows, plan) = try rowPath.renderWithPlan(png, format: .png, orientation: orientation, box: .default)
+            XCTAssertEqual(plan.dctScale.1, 2, "1600x1000 shrunk by 2 leaves 800x500, at least twice the 200 box each way: \(plan)")
+            let whole = try ThumbnailRenderer().renderWithPlan(png, format: .png, orientation: orientation, box: .default)
+            XCTAssertEqual(whole.plan.dctScale.1, 1)
+            func pixels(_ jpeg: [UInt8]) throws -> RGBImage {
+                let decoder = try JPEGDecoder()
+                let header = try decoder.header(jpeg)
+                return try decoder.decode(jpeg, header: header, width: header.width, height: header.height)
+            }
+            let a = try pixels(viaRows), b = try pixels(whole.bytes)
+            var worst = 0
+            for i in a.pixels.indices { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
+            XCTAssertLessThanOrEqual(worst, 12, "orientation \(orientation)")
+        }
+    }
 }
 
 /// Log lines a service wrote, from any thread.

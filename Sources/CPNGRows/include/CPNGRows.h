@@ -1,0 +1,31 @@
+#ifndef ALBUMFS_CPNGROWS_H
+#define ALBUMFS_CPNGROWS_H
+// A PNG read one row at a time, so a huge image is shrunk as it is decoded instead of being held
+// whole (libpng's simplified API, used for every other PNG, decodes the whole image at once).
+// libpng's row-by-row API reports errors with longjmp, which must never cross a Swift frame: the
+// setjmp lives here, in each call, and Swift only sees return values.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct albumfs_png_rows albumfs_png_rows;
+
+typedef struct {
+    uint32_t width, height;
+    /// 3 (RGB) or 4 (RGBA): palettes expanded, grey made RGB, transparency made alpha.
+    int channels;
+    /// Whether rows come out as the simplified API would give them: not interlaced, 8 bits or
+    /// fewer per sample, no gamma other than sRGB's. Otherwise the caller decodes the usual way.
+    int plain;
+} albumfs_png_rows_info;
+
+/// Starts reading the PNG in `data` (which must outlive the reader). NULL when it cannot even be
+/// started, with the reason in `message`.
+albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, albumfs_png_rows_info *info,
+                                        char *message, size_t message_size);
+
+/// Decodes the next row into `row` (width × channels bytes). 0, or -1 with the reason in
+/// `message` (the reader is then done: every later call fails).
+int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *message, size_t message_size);
+
+void albumfs_png_rows_close(albumfs_png_rows *reader);
+#endif

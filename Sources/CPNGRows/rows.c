@@ -1,0 +1,101 @@
+#include "CPNGRows.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct albumfs_png_rows {
+    png_structp png;
+    png_infop info;
+    const unsigned char *data;
+    size_t size, offset;
+    char message[256];
+    int failed;
+};
+
+static void on_error(png_structp png, png_const_charp message) {
+    albumfs_png_rows *reader = png_get_error_ptr(png);
+    snprintf(reader->message, sizeof reader->message, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message;
+}
+
+static void read_data(png_structp png, png_bytep out, size_t length) {
+    albumfs_png_rows *reader = png_get_io_ptr(png);
+    if (length > reader->size - reader->offset) png_error(png, "read beyond end of data");
+    memcpy(out, reader->data + reader->offset, length);
+    reader->offset += length;
+}
+
+static void say(const albumfs_png_rows *reader, char *message, size_t message_size) {
+    if (message_size > 0) snprintf(message, message_size, "%s", reader->message);
+}
+
+albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, albumfs_png_rows_info *info,
+                                        char *message, size_t message_size) {
+    albumfs_png_rows *reader = calloc(1, sizeof *reader);
+    if (!reader) {
+        if (message_size > 0) snprintf(message, message_size, "out of memory");
+        return NULL;
+    }
+    reader->data = data;
+    reader->size = size;
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, on_error, on_warning);
+    if (reader->png) reader->info = png_create_info_struct(reader->png);
+    if (!reader->png || !reader->info) {
+        snprintf(reader->message, sizeof reader->message, "out of memory");
+        say(reader, message, message_size);
+        albumfs_png_rows_close(reader);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        say(reader, message, message_size);
+        albumfs_png_rows_close(reader);
+        return NULL;
+    }
+    png_set_read_fn(reader->png, reader, read_data);
+    png_read_info(reader->png, reader->info);
+    int depth = png_get_bit_depth(reader->png, reader->info);
+    int type = png_get_color_type(reader->png, reader->info);
+    int interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
+    // sRGB's own gamma (1/2.2, written 45455) or none: what the simplified API leaves alone.
+    png_fixed_point gamma = 0;
+    int srgb = !png_get_gAMA_fixed(reader->png, reader->info, &gamma) || (gamma >= 45000 && gamma <= 46000);
+    if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(reader->png);
+    if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(reader->png);
+    if (png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(reader->png);
+    if (depth == 16) png_set_strip_16(reader->png);
+    if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(reader->png);
+    png_read_update_info(reader->png, reader->info);
+    info->width = png_get_image_width(reader->png, reader->info);
+    info->height = png_get_image_height(reader->png, reader->info);
+    info->channels = png_get_channels(reader->png, reader->info);
+    info->plain = !interlaced && depth <= 8 && srgb && (info->channels == 3 || info->channels == 4);
+    return reader;
+}
+
+int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *message, size_t message_size) {
+    if (reader->failed) {
+        say(reader, message, message_size);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(reader->png))) {
+        reader->failed = 1;
+        say(reader, message, message_size);
+        return -1;
+    }
+    png_read_row(reader->png, row, NULL);
+    return 0;
+}
+
+void albumfs_png_rows_close(albumfs_png_rows *reader) {
+    if (!reader) return;
+    if (reader->png) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    free(reader);
+}
