@@ -15,7 +15,7 @@ public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
     /// /proc/self/mountinfo, or -1 (no /proc: the periodic rescan notices instead).
     private let mountTable: Int32
-    private let onChange: @Sendable (String, [(name: String, closedAfterWrite: Bool)]) -> Void
+    private let onChange: @Sendable (String, [(name: String, complete: Bool)]) -> Void
     private let onMountsChanged: @Sendable () -> Void
     private let warn: @Sendable (String) -> Void
     /// `-o max_watches`: a cap below the kernel's own (`fs.inotify.max_user_watches`).
@@ -34,10 +34,12 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
     /// - Parameters:
-    ///   - onChange: a folder's absolute path, and the entries named in its events; an entry whose
-    ///     last event was IN_CLOSE_WRITE has been written completely.
+    ///   - onChange: a folder's absolute path, and the entries named in its events; an entry is
+    ///     complete when its last event was IN_CLOSE_WRITE (written and closed) or IN_MOVED_TO
+    ///     (renamed into place: rsync, Syncthing, browsers and phone-sync tools write a temporary
+    ///     name and rename it once whole; a rename never changes what a file holds).
     ///   - onMountsChanged: a filesystem was mounted or unmounted somewhere.
-    public init?(maxWatches: Int?, onChange: @escaping @Sendable (String, [(name: String, closedAfterWrite: Bool)]) -> Void,
+    public init?(maxWatches: Int?, onChange: @escaping @Sendable (String, [(name: String, complete: Bool)]) -> Void,
                  onMountsChanged: @escaping @Sendable () -> Void = {}, warn: @escaping @Sendable (String) -> Void) {
         let fd = inotify_init1(Int32(IN_CLOEXEC))
         guard fd >= 0 else {
@@ -116,7 +118,7 @@ public final class FolderWatcher: @unchecked Sendable {
                     }
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed["", default: [:]] = [:] }
                     var entries = changed[path, default: [:]]
-                    if !name.isEmpty { entries[name] = mask & UInt32(IN_CLOSE_WRITE) != 0 }
+                    if !name.isEmpty { entries[name] = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 }
                     changed[path] = entries
                 }
                 for (path, entries) in changed { onChange(path, entries.map { ($0.key, $0.value) }) }

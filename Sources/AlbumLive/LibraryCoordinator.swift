@@ -69,8 +69,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     private var publishSeconds = 0.0
     private var dirty = Set<String>()
-    /// Files whose last event was IN_CLOSE_WRITE: complete, no need to wait for them to settle.
-    private var closedAfterWrite = Set<String>()
+    /// Files whose last event says they are whole (closed after writing, or renamed into place):
+    /// no need to wait for them to settle.
+    private var complete = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
     private var availability: LibraryAvailability
@@ -171,7 +172,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // held is unknown, not gone, as for a folder that cannot be listed at all.
             let unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
             let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.survey(
-                under: folder, previous: state, settledBefore: settled, complete: closedAfterWrite,
+                under: folder, previous: state, settledBefore: settled, complete: complete,
                 onFolder: { [watcher] in watcher?.watch($0) },
                 batches: (2000, { [self] slice in
                     merge.batches.append(stream.add(Array(slice)))
@@ -179,8 +180,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
                     mergeBatches(&merge, walkDone: false)
                 }))
             stream.end()
-            if !closedAfterWrite.isEmpty {
-                for path in survey.reused.map(\.relativePath) where closedAfterWrite.contains(path) { closedAfterWrite.remove(path) }
+            if !complete.isEmpty {
+                for path in survey.reused.map(\.relativePath) where complete.contains(path) { complete.remove(path) }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
             mergeBatches(&merge, walkDone: true)
@@ -281,7 +282,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             for (f, photo) in q.batches[q.merged].take() {
                 state.put(f, photo: photo)
                 if q.trackReads { q.readPaths.insert(f.relativePath) }
-                if !closedAfterWrite.isEmpty { closedAfterWrite.remove(f.relativePath) }
+                if !complete.isEmpty { complete.remove(f.relativePath) }
             }
             q.merged += 1
             // A tree build just before the scan's own last one would only delay it.
@@ -322,13 +323,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
     // MARK: Changes
 
     /// Called by the watcher (any thread) with the absolute path of a folder that changed.
-    private func changed(_ absolutePath: String, _ entries: [(name: String, closedAfterWrite: Bool)]) {
+    private func changed(_ absolutePath: String, _ entries: [(name: String, complete: Bool)]) {
         let root = scanner.root
         let relative = absolutePath == root ? "" : absolutePath.hasPrefix(root + "/") ? String(absolutePath.dropFirst(root.count + 1)) : ""
         queue.async { [self] in
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
-                if entry.closedAfterWrite { closedAfterWrite.insert(path) } else { closedAfterWrite.remove(path) }
+                if entry.complete { complete.insert(path) } else { complete.remove(path) }
             }
             dirty.insert(relative)
             if burstStart == nil { burstStart = Date() }

@@ -1,0 +1,42 @@
+import AlbumLive
+import Foundation
+import Glibc
+import XCTest
+
+/// What the watcher says of each entry: whether it is whole (no need to wait for it to settle).
+final class FolderWatcherTests: XCTestCase {
+    /// Events seen, by entry name: its last `complete` flag.
+    final class Seen: @unchecked Sendable {
+        private var entries: [String: Bool] = [:]
+        private let lock = NSLock()
+        func add(_ list: [(name: String, complete: Bool)]) { lock.withLock { for e in list { entries[e.name] = e.complete } } }
+        func complete(_ name: String) -> Bool? { lock.withLock { entries[name] } }
+    }
+
+    func testWrittenAndClosedOrRenamedIntoPlaceIsCompleteStillOpenIsNot() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-watch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let seen = Seen()
+        let watcher = try XCTUnwrap(FolderWatcher(maxWatches: nil, onChange: { _, entries in seen.add(entries) }, warn: { XCTFail($0) }))
+        watcher.watch(folder)
+        watcher.start()
+        defer { watcher.stop() }
+        func eventually(_ condition: () -> Bool) -> Bool {
+            for _ in 0..<250 where !condition() { usleep(20_000) }
+            return condition()
+        }
+        // Still being written: open, some bytes, not closed.
+        let open = Glibc.open(folder + "/copying.jpg", O_WRONLY | O_CREAT, 0o644)
+        XCTAssertGreaterThanOrEqual(open, 0)
+        XCTAssertEqual(write(open, "abc", 3), 3)
+        XCTAssertTrue(eventually { seen.complete("copying.jpg") == false })
+        // Closed after writing: whole.
+        close(open)
+        XCTAssertTrue(eventually { seen.complete("copying.jpg") == true })
+        // Written under a hidden name, then renamed into place (rsync, Syncthing): whole at once.
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/.synced.jpg.tmp", contents: Data("xyz".utf8)))
+        XCTAssertEqual(rename(folder + "/.synced.jpg.tmp", folder + "/synced.jpg"), 0)
+        XCTAssertTrue(eventually { seen.complete("synced.jpg") == true })
+    }
+}
