@@ -92,6 +92,18 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     }
 }
 
+/// The picks of a mount whose database cannot be opened or read (a read-only home, a damaged
+/// file): none shown, none taken (EROFS), the database itself left as it is. Browsing the library
+/// does not depend on picks.
+public struct UnsavedPicks: PickStorage {
+    public init() {}
+    public func loadPicks() throws(Errno) -> [Pick] { [] }
+    public func insert(_ pick: Pick) throws(Errno) { throw .readOnlyFileSystem }
+    public func delete(name: String) throws(Errno) { throw .readOnlyFileSystem }
+    public func rename(_ from: String, to: String) throws(Errno) { throw .readOnlyFileSystem }
+    public func contentHash(ofFileAt path: String) throws(Errno) -> String { try ContentHash.ofFile(at: path) }
+}
+
 /// XXH3-128 of a file's bytes, streamed in 1 MiB reads.
 public enum ContentHash {
     public static func ofFile(at path: String) throws(Errno) -> String {

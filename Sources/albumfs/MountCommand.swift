@@ -29,12 +29,7 @@ enum MountCommand {
         var (library, known): (Library?, LibraryState?) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
                                                                    log: { Log.line($0) })
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
-        let picks: PickStore
-        do {
-            picks = try PickStore(path: picksPath, library: source)
-        } catch {
-            throw CLIError(.failure, "albumfs: the picks database \(picksPath) cannot be opened: \(error)")
-        }
+        let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                                           renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
@@ -127,6 +122,20 @@ enum MountCommand {
         } catch {
             Log.line("albumfs: warning: the index \(path) cannot be opened (\(error)); mounting without one: every mount reads every file")
             return nil
+        }
+    }
+
+    /// The picks database, or with one warning `UnsavedPicks` when it cannot be opened or read (a
+    /// read-only home, a service without write access, a damaged file): the library still mounts,
+    /// `picked/` shows none and takes none (EROFS), and the database is left exactly as it is.
+    static func openPicks(_ path: String, source: String) -> PickStorage {
+        do throws(Errno) {
+            let store = try PickStore(path: path, library: source)
+            _ = try store.loadPicks()
+            return store
+        } catch {
+            Log.line("albumfs: warning: the picks database \(path) cannot be used (\(error)); picked/ shows no picks and takes none for this mount")
+            return UnsavedPicks()
         }
     }
 

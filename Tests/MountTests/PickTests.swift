@@ -101,6 +101,24 @@ final class PickTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A picks database that cannot be opened (a read-only home) or read (a damaged file) does not
+    /// keep the library from mounting: one warning, `picked/` shows none and takes none (EROFS),
+    /// every other view works, and the file is left byte for byte as it was.
+    func testAPicksDatabaseThatCannotBeUsedLeavesTheRestMounted() throws {
+        let damaged = state + "/damaged.sqlite"
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        XCTAssertTrue(FileManager.default.createFile(atPath: damaged, contents: garbage))
+        for database in ["/proc/albumfs-no-such/picks.sqlite", damaged] {
+            let m = try Mount(source: source.path, options: ["-o", "picks_db=" + database])
+            XCTAssertEqual(readdirNames(m.path("picked")), [])
+            XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), EROFS)
+            XCTAssertNotNil(try? readFile(m.path("non-screenshots/DSC01234.JPG")).get(), "the other views work")
+            m.finish(allowing: ["the picks database \(database) cannot be used"])
+            XCTAssertTrue(m.stderr.contains("picked/ shows no picks and takes none for this mount"), m.stderr)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: damaged), garbage, "the damaged file is left as it was")
+    }
+
     func testAPickWhosePhotoVanishesDanglesAndComesBack() throws {
         var m = try mount()
         XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), 0)
