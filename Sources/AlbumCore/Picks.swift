@@ -28,6 +28,8 @@ public protocol PickStorage: Sendable {
     func delete(name: String) throws(Errno)
     /// Renames a pick; a pick already called `to` is replaced.
     func rename(_ from: String, to: String) throws(Errno)
+    /// Points a pick at the place its photo moved to (the same bytes found at another path).
+    func move(name: String, toSourcePath: String, target: String) throws(Errno)
     /// The content hash of a file (read whole).
     func contentHash(ofFileAt path: String) throws(Errno) -> String
 }

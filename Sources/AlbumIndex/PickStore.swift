@@ -67,6 +67,13 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         try run { try db.query("DELETE FROM picks WHERE library = ? AND name = ?", [.text(library), .text(name)]) }
     }
 
+    public func move(name: String, toSourcePath: String, target: String) throws(Errno) {
+        try run {
+            try db.query("UPDATE picks SET source_path = ?, target = ? WHERE library = ? AND name = ?",
+                         [.text(toSourcePath), .text(target), .text(library), .text(name)])
+        }
+    }
+
     public func rename(_ from: String, to: String) throws(Errno) {
         try run {
             try db.execute("BEGIN IMMEDIATE")
@@ -101,6 +108,7 @@ public struct UnsavedPicks: PickStorage {
     public func insert(_ pick: Pick) throws(Errno) { throw .readOnlyFileSystem }
     public func delete(name: String) throws(Errno) { throw .readOnlyFileSystem }
     public func rename(_ from: String, to: String) throws(Errno) { throw .readOnlyFileSystem }
+    public func move(name: String, toSourcePath: String, target: String) throws(Errno) { throw .readOnlyFileSystem }
     public func contentHash(ofFileAt path: String) throws(Errno) -> String { try ContentHash.ofFile(at: path) }
 }
 

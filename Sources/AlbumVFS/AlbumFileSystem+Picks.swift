@@ -26,6 +26,37 @@ extension AlbumFileSystem {
         return pick.target
     }
 
+    /// A picked photo that moved (its folder renamed, or moved to another folder of the library)
+    /// keeps its pick: for a pick whose path is no longer in the tree, the photos of the same file
+    /// name are hashed, and the one holding the pick's bytes takes it. Run after each tree swap,
+    /// on the thread that swapped it (the library's, never a request's).
+    func followMovedPicks(_ s: (library: Library, table: NodeTable)) {
+        guard let picks else { return }
+        let all = picks.all
+        let lost = all.filter { s.table.photo(source: $0.sourcePath) == nil }
+        guard !lost.isEmpty else { return }
+        let wanted = Set(lost.map { String($0.sourcePath.nameAfterLastSlash) })
+        var taken = Set(all.map(\.sourcePath))
+        var byName: [String: [Int]] = [:]
+        for (i, photo) in s.library.photos.enumerated() where wanted.contains(photo.fileName) && !taken.contains(photo.relativePath) {
+            byName[photo.fileName, default: []].append(i)
+        }
+        for pick in lost {
+            for i in byName[String(pick.sourcePath.nameAfterLastSlash)] ?? [] {
+                let photo = s.library.photos[i]
+                guard !taken.contains(photo.relativePath), picks.mayHold(pick, photo) else { continue }
+                // (A photo that cannot be read now is tried again at the next swap.)
+                guard let hash = try? picks.storage.contentHash(ofFileAt: sourceRoot + "/" + photo.relativePath) else { continue }
+                guard hash == pick.contentHash, let canonical = s.table.canonicalPath(ofPhoto: i) else {
+                    picks.ruleOut(pick, photo)
+                    continue
+                }
+                if case .success = picks.move(name: pick.name, to: photo.relativePath, target: "../" + canonical) { taken.insert(photo.relativePath) }
+                break
+            }
+        }
+    }
+
     /// The corresponding FUSE operation is `readlink`.
     public func readlink(_ inode: UInt64) -> Result<String, Errno> {
         let s = current

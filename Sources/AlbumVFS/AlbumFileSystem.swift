@@ -52,6 +52,7 @@ public final class AlbumFileSystem: Sendable {
             s = (library, table)
             return previous
         }
+        followMovedPicks((library, table))
         return TreeChanges.between(old.table, table)
     }
 

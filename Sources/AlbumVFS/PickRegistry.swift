@@ -11,6 +11,9 @@ final class PickRegistry: Sendable {
     private struct State {
         var picks: [Pick]
         var nameByInode: [UInt64: String] = [:]
+        /// (pick, photo path, photo identity) already hashed for a lost pick and found to hold
+        /// other bytes: a pick whose photo is gone for good does not make every publish hash again.
+        var ruledOut: Set<String> = []
     }
     // Protects the pick list; held across the storage write so concurrent `ln -s` calls are
     // checked against the limit one at a time (exactly N succeed).
@@ -65,6 +68,26 @@ final class PickRegistry: Sendable {
             s.picks.remove(at: i)
             return .success(())
         }
+    }
+
+    /// Records that a pick's photo is now at `sourcePath` (found by its bytes).
+    func move(name: String, to sourcePath: String, target: String) -> Result<Void, Errno> {
+        state.withLock { s -> Result<Void, Errno> in
+            guard let i = s.picks.firstIndex(where: { $0.name == name }) else { return .failure(.notFound) }
+            do throws(Errno) { try storage.move(name: name, toSourcePath: sourcePath, target: target) } catch { return .failure(error) }
+            s.picks[i].sourcePath = sourcePath
+            s.picks[i].target = target
+            return .success(())
+        }
+    }
+
+    /// Whether `photo` is still worth hashing for `pick` (not found to differ before, unchanged).
+    func mayHold(_ pick: Pick, _ photo: Photo) -> Bool { state.withLock { !$0.ruledOut.contains(Self.key(pick, photo)) } }
+
+    func ruleOut(_ pick: Pick, _ photo: Photo) { state.withLock { _ = $0.ruledOut.insert(Self.key(pick, photo)) } }
+
+    private static func key(_ pick: Pick, _ photo: Photo) -> String {
+        "\(pick.name)\u{0}\(photo.relativePath)\u{0}\(photo.identity.inode)|\(photo.identity.size)|\(photo.identity.mtime.seconds).\(photo.identity.mtime.nanoseconds)"
     }
 
     /// `mv picked/a picked/b`: keeps the pick's place and time; replaces `b` unless told not to.

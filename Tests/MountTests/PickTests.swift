@@ -101,6 +101,30 @@ final class PickTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A picked photo whose folder is renamed keeps its pick: found again by its bytes among the
+    /// photos of its name. Here its by-date name changes too (its collision tag is made from its
+    /// path), so a pick left at the old path would dangle.
+    func testAPickFollowsItsPhotoWhenItsFolderIsRenamed() throws {
+        let m = try mount()
+        let day = "by-date/2023/2023-07/2023-07-14/"
+        let trip = try XCTUnwrap(readdirNames(m.path(day))?.first { $0.hasPrefix("IMG_0001~") }, "the second IMG_0001 of the day")
+        XCTAssertEqual(xattr(m.path(day + trip), "user.albumfs.source"), source.path + "/Trip/IMG_0001.JPG")
+        XCTAssertEqual(link("../" + day + trip, m.path("picked/trip.jpg")), 0)
+        let bytes = FileManager.default.contents(atPath: source.path + "/Trip/IMG_0001.JPG")
+        XCTAssertEqual(rename(source.path + "/Trip", source.path + "/Voyage"), 0)
+        XCTAssertTrue(eventually { (try? FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/trip.jpg"))) != "../" + day + trip },
+                      "the pick follows its photo to its new name")
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/trip.jpg"))
+        XCTAssertTrue(target.hasPrefix("../" + day + "IMG_0001~"), target)
+        XCTAssertEqual(xattr(m.path(String(target.dropFirst(3))), "user.albumfs.source"), source.path + "/Voyage/IMG_0001.JPG")
+        XCTAssertEqual(FileManager.default.contents(atPath: m.path("picked/trip.jpg")), bytes, "reading through the pick gives its photo")
+        m.finish()
+        // Saved: a remount shows the same.
+        let again = try mount()
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: again.path("picked/trip.jpg")), target)
+        again.finish()
+    }
+
     /// A picks database that cannot be opened (a read-only home) or read (a damaged file) does not
     /// keep the library from mounting: one warning, `picked/` shows none and takes none (EROFS),
     /// every other view works, and the file is left byte for byte as it was.
