@@ -61,7 +61,9 @@ public struct ThumbnailRenderer: Sendable {
             // A huge PNG is shrunk as it is decoded, to at least twice the box each way (the JPEG
             // rule above); others are decoded whole, as the shrink would save little.
             var scale = (1, 1)
-            if let size = PNGDecoder.size(data), size.width * size.height > shrinkPNGAbovePixels,
+            // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
+            if let size = PNGDecoder.size(data), size.width.multipliedReportingOverflow(by: size.height).overflow
+                || size.width * size.height > shrinkPNGAbovePixels,
                let shrunk = try PNGDecoder.decodeShrinking(data, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
                 (decoded, scale) = (shrunk.image, (1, shrunk.factor))
             } else {

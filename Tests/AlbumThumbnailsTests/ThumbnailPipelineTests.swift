@@ -208,6 +208,10 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertThrowsError(try PNGDecoder.decodeShrinking(Array(png.prefix(30)), maxPixels: 1 << 30, minWidth: 40, minHeight: 20))
         XCTAssertThrowsError(try PNGDecoder.decodeShrinking(png, maxPixels: 1000, minWidth: 40, minHeight: 20))
         XCTAssertEqual(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 400, minHeight: 400)?.factor, 1)
+        // A header claiming 4294967295 x 4294967295 (the product overflows 64 bits): refused, no trap.
+        var huge = png
+        for i in 16..<24 { huge[i] = 0xFF }
+        XCTAssertThrowsError(try ThumbnailRenderer().render(huge, format: .png, orientation: 1, box: .default))
     }
 
     /// The renderer takes the row-by-row path above its threshold (lowered here so a small PNG
