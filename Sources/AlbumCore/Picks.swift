@@ -32,4 +32,11 @@ public protocol PickStorage: Sendable {
     func move(name: String, toSourcePath: String, target: String) throws(Errno)
     /// The content hash of a file (read whole).
     func contentHash(ofFileAt path: String) throws(Errno) -> String
+    /// Whether picks can be taken at all (false: every change answers EROFS, and `picked/` shows
+    /// no write bits).
+    var acceptsChanges: Bool { get }
+}
+
+extension PickStorage {
+    public var acceptsChanges: Bool { true }
 }

@@ -104,6 +104,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
 /// does not depend on picks.
 public struct UnsavedPicks: PickStorage {
     public init() {}
+    public var acceptsChanges: Bool { false }
     public func loadPicks() throws(Errno) -> [Pick] { [] }
     public func insert(_ pick: Pick) throws(Errno) { throw .readOnlyFileSystem }
     public func delete(name: String) throws(Errno) { throw .readOnlyFileSystem }

@@ -9,7 +9,8 @@ extension AlbumFileSystem {
 
     func pickedFolderAttributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
         let all = picks?.all ?? []
-        return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(0o755), linkCount: 2, size: 4096,
+        let writable = picks?.storage.acceptsChanges ?? false
+        return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(writable ? 0o755 : 0o555), linkCount: 2, size: 4096,
                           mtime: all.map(\.pickedAt).max() ?? node.mtime, uid: owner.uid, gid: owner.gid, cacheable: false)
     }
 

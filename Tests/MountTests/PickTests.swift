@@ -135,6 +135,8 @@ final class PickTests: SampleLibraryTestCase {
         for database in ["/proc/albumfs-no-such/picks.sqlite", damaged] {
             let m = try Mount(source: source.path, options: ["-o", "picks_db=" + database])
             XCTAssertEqual(readdirNames(m.path("picked")), [])
+            XCTAssertEqual((statOf(m.path("picked"))?.st_mode ?? 0) & 0o7777, 0o555, "no write bits shown")
+            XCTAssertEqual(access(m.path("picked"), W_OK) == 0 ? 0 : errno, EROFS)
             XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), EROFS)
             XCTAssertNotNil(try? readFile(m.path("non-screenshots/DSC01234.JPG")).get(), "the other views work")
             m.finish(allowing: ["the picks database \(database) cannot be used"])
