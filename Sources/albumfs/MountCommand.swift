@@ -14,7 +14,7 @@ enum MountCommand {
         if let fd = options.readyFD { Daemon.closeInheritedDescriptors(keeping: fd) }
         try Preflight.checkFuse()
         let source = try Preflight.checkSource(options.source)
-        let mountpoint = try Preflight.checkMountpoint(options.mountpoint, source: source)
+        let mountpoint = try Preflight.checkMountpoint(options.mountpoint, source: source, allowNonEmpty: options.allowNonEmptyMountpoint)
         if !options.foreground && options.readyFD == nil {
             return Daemon.launch(arguments: arguments)
         }

@@ -9,6 +9,9 @@ struct MountOptions {
     var singleThreaded = false
     /// Options passed on to libfuse and the kernel (`allow_other`, `fsname=…`).
     var fuseOptions: [String] = []
+    /// `-o nonempty`: mount over a folder that holds files (hidden while mounted), as FUSE 2 allowed
+    /// with it; refused by default, as mounting over the wrong folder hides what is in it.
+    var allowNonEmptyMountpoint = false
     /// `-o max_read=N` (also among `fuseOptions`): libfuse wants it told again when the kernel
     /// connects, or it refuses the connection.
     var maxRead: UInt32?
@@ -55,9 +58,9 @@ enum OptionTable {
     static let fuseValues: Set<String> = ["fsname", "subtype", "max_read"]
     /// Words that mount(8) and fstab hand to every helper; they mean nothing to the filesystem.
     static let mountHelperNoise: Set<String> = ["defaults", "auto", "noauto", "user", "nouser", "users", "_netdev", "nofail"]
-    /// FUSE 2 options that FUSE 3 made its behaviour (a non-empty mount point is allowed, writes
-    /// are big) and then refuses: an fstab line written for a FUSE 2 filesystem still mounts.
-    static let fuse2Defaults: Set<String> = ["nonempty", "big_writes"]
+    /// FUSE 2 options that FUSE 3 made its behaviour (big writes) and then refuses: an fstab line
+    /// written for a FUSE 2 filesystem still mounts. (`nonempty` keeps its FUSE 2 meaning.)
+    static let fuse2Defaults: Set<String> = ["big_writes"]
 
     /// The most thumbnail sizes one mount shows.
     static let maxThumbnailBoxes = ThumbnailBox.maxFolders
@@ -102,6 +105,11 @@ enum OptionTable {
                 options.maxRead = bytes
             }
             options.fuseOptions.append(key + "=" + value)
+            return
+        }
+        if key == "nonempty" {
+            guard value == nil else { throw CLIError(.usage, "albumfs: option 'nonempty' takes no value (got '\(word)')") }
+            options.allowNonEmptyMountpoint = true
             return
         }
         switch key {

@@ -37,7 +37,8 @@ enum Preflight {
     }
 
     /// The absolute, resolved mount point.
-    static func checkMountpoint(_ mountpoint: String, source: String) throws(CLIError) -> String {
+    /// - Parameter allowNonEmpty: `-o nonempty`: files in MOUNTPOINT are hidden while mounted.
+    static func checkMountpoint(_ mountpoint: String, source: String, allowNonEmpty: Bool = false) throws(CLIError) -> String {
         var st = stat()
         guard stat(mountpoint, &st) == 0 else {
             let e = Errno.current
@@ -61,6 +62,12 @@ enum Preflight {
         if resolved == source {
             throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT and SOURCE are the same folder")
         }
+        // The mount would hide the library from its own daemon (and a walk into it would wait on
+        // itself).
+        if source.isWithin(folder: resolved) {
+            throw CLIError(.badMountpoint, "albumfs: SOURCE '\(source)' is inside MOUNTPOINT '\(mountpoint)': the mount would hide it")
+        }
+        if allowNonEmpty { return resolved }
         guard let dir = opendir(mountpoint) else {
             throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT '\(mountpoint)' cannot be read: \(Errno.current)")
         }

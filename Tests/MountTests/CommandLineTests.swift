@@ -119,6 +119,21 @@ final class CommandLineTests: SampleLibraryTestCase {
         defer { try? FileManager.default.removeItem(atPath: full) }
         XCTAssertTrue(FileManager.default.createFile(atPath: full + "/x", contents: nil))
         expectError([source.path, full], code: 4, message: "is not empty")
+        // Even with -o nonempty, a library inside MOUNTPOINT would be hidden from its own daemon.
+        expectError(["-o", "nonempty", source.path + "/Sony", source.path], code: 4, message: "is inside MOUNTPOINT")
+    }
+
+    /// `-o nonempty` keeps its FUSE 2 meaning: the mount goes over a folder that holds files, which
+    /// are hidden while mounted and there again after.
+    func testNonemptyMountsOverAFolderWithFiles() throws {
+        let full = makeTempFolder("full")
+        defer { try? FileManager.default.removeItem(atPath: full) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: full + "/x", contents: Data("kept".utf8)))
+        let r = albumfs(["-o", "nonempty,index=\(state!)/index.sqlite", source.path, full])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(readdirNames(full), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", full]).status, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: full + "/x"), Data("kept".utf8))
     }
 
     func testAlreadyMounted() throws {
