@@ -93,8 +93,9 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data([0xFF, 0xD8, 0xFF])))
         let logged = LoggedLines()
         let service = ThumbnailService(boxes: [.default], cache: ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: logged.append)
+        // Each file its own identity, as on disk (the cache key is made from it).
         @Sendable func photo(_ name: String) -> Photo {
-            Photo(relativePath: name, format: .jpeg, identity: FileIdentity(inode: 2, size: 3, mtime: Timestamp(seconds: 4)),
+            Photo(relativePath: name, format: .jpeg, identity: FileIdentity(inode: UInt64(name.utf8.count), size: 3, mtime: Timestamp(seconds: 4)),
                   capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
                   captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""), orientation: 1, problems: [])
         }

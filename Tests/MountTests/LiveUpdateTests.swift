@@ -87,6 +87,19 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A photo whose folder is renamed keeps its thumbnail: the cache key is the file's identity
+    /// (inode, size, mtime), not its path.
+    func testARenamedFolderKeepsItsThumbnails() throws {
+        let m = try mount()
+        let before = try XCTUnwrap(try? readFile(m.path("thumbnails/200x200/DSC01234.jpg")).get())
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "1")
+        XCTAssertEqual(rename(source.path + "/Sony", source.path + "/Alpha"), 0)
+        XCTAssertTrue(eventually { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/Alpha/DSC01234.JPG" })
+        XCTAssertEqual(try? readFile(m.path("thumbnails/200x200/DSC01234.jpg")).get(), before)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "1", "not made again")
+        m.finish()
+    }
+
     /// A library on sshfs (served here by a local sftp-server: no network, no sshd). sshfs lists
     /// every entry as inode 4294967295 and numbers files in the order they are looked up: every
     /// photo must still be found (they were taken for hard links of one another, one photo per
