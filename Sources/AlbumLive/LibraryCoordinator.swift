@@ -289,20 +289,21 @@ public final class LibraryCoordinator: @unchecked Sendable {
             let perBatch = Date().timeIntervalSince(q.started) / Double(q.merged)
             let finishingSoon = walkDone && perBatch * Double(q.batches.count - q.merged) < 1
             if q.merged < q.batches.count && !finishingSoon && Date().timeIntervalSince(q.lastPublish) > max(1, 4 * publishSeconds) {
-                publish()
+                publish(complete: false)
                 q.lastPublish = Date()
             }
         }
     }
 
-    /// Rebuilds the views from the current photos and swaps them into the filesystem.
+    /// Rebuilds the views from the current photos and swaps them into the filesystem; `complete`
+    /// false while the scan is still reading.
     @discardableResult
-    private func publish() -> ScanReport {
+    private func publish(complete: Bool = true) -> ScanReport {
         let started = Date()
         let report = state.report(folderProblems: folderProblems)
         let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                          withPicks: true, emptyMtime: Timestamp.now)
-        let changes = fs.update(library)
+        let changes = fs.update(library, complete: complete)
         if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
         show(report)
         publishSeconds = Date().timeIntervalSince(started)

@@ -44,15 +44,18 @@ public final class AlbumFileSystem: Sendable {
 
     /// Replaces the tree; inode numbers of paths that stay are kept. Returns what the kernel's
     /// caches must drop.
+    /// - Parameter complete: whether the tree holds every file of the library (false for the trees
+    ///   shown while a first scan is still reading: a pick whose photo is not in them yet is not
+    ///   lost, and is not looked for elsewhere).
     @discardableResult
-    public func update(_ library: Library) -> TreeChanges {
+    public func update(_ library: Library, complete: Bool = true) -> TreeChanges {
         let table = NodeTable(library: library, inodes: inodes)
         let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
             let previous = s
             s = (library, table)
             return previous
         }
-        followMovedPicks((library, table))
+        if complete { followMovedPicks((library, table)) }
         return TreeChanges.between(old.table, table)
     }
 

@@ -1,0 +1,74 @@
+import AlbumCore
+@testable import AlbumVFS
+import Foundation
+import Glibc
+import XCTest
+
+/// A pick whose photo moved is found again by its bytes, only in a complete tree.
+final class PickFollowingTests: XCTestCase {
+    /// Picks in memory; a file's "hash" is its bytes, and every hash is counted.
+    final class MemoryPicks: PickStorage, @unchecked Sendable {
+        private let lock = NSLock()
+        private var picks: [Pick]
+        private(set) var hashes = 0
+        init(_ picks: [Pick]) { self.picks = picks }
+        var saved: [Pick] { lock.withLock { picks } }
+        func loadPicks() throws(Errno) -> [Pick] { lock.withLock { picks } }
+        func insert(_ pick: Pick) throws(Errno) { lock.withLock { picks.append(pick) } }
+        func delete(name: String) throws(Errno) { lock.withLock { picks.removeAll { $0.name == name } } }
+        func rename(_ from: String, to: String) throws(Errno) {}
+        func move(name: String, toSourcePath: String, target: String) throws(Errno) {
+            lock.withLock { for i in picks.indices where picks[i].name == name { picks[i].sourcePath = toSourcePath; picks[i].target = target } }
+        }
+        func contentHash(ofFileAt path: String) throws(Errno) -> String {
+            lock.withLock { hashes += 1 }
+            guard let data = FileManager.default.contents(atPath: path) else { throw Errno.notFound }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func photo(_ path: String, inode: UInt64) -> Photo {
+        let time = CaptureTime(local: Timestamp(seconds: 5_000).local(offsetSeconds: 0), utcOffsetSeconds: 0)
+        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: inode, size: 4, mtime: Timestamp(seconds: 0)),
+                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 5_000),
+                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+    }
+
+    func testAMovedPhotoIsFollowedByItsBytesOnlyInACompleteTree() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-follow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (path, bytes) in [("old/x.jpg", "PICK"), ("other/x.jpg", "ELSE"), ("new/x.jpg", "PICK")] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes.utf8)))
+        }
+        let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "old/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
+                                        target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
+        // A tree shown while a first scan still reads: the photo may simply not be in it yet.
+        fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)], withPicks: true,
+                                     emptyMtime: Timestamp(seconds: 0)), complete: false)
+        XCTAssertEqual(storage.saved.first?.sourcePath, "old/x.jpg")
+        XCTAssertEqual(storage.hashes, 0)
+        // The scan's last tree: the photo of the same name with the pick's bytes takes it.
+        let complete = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)], withPicks: true,
+                                          emptyMtime: Timestamp(seconds: 0))
+        fs.update(complete)
+        XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg")
+        let target = try fs.readlink(fs.picks!.inode(of: "x.jpg")).get()
+        XCTAssertTrue(target.hasPrefix("../by-date/"), target)
+        XCTAssertEqual(fs.picks?.pick(named: "x.jpg")?.target, target, "the shown target is saved")
+        // Found: nothing is hashed again at the next swap.
+        let hashed = storage.hashes
+        fs.update(complete)
+        XCTAssertEqual(storage.hashes, hashed)
+        XCTAssertEqual(hashed, 2, "other/x.jpg (other bytes) and new/x.jpg")
+        // Gone for good, beside a photo of the same name found to hold other bytes: not hashed
+        // again at any swap.
+        let lonely = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2)], withPicks: true, emptyMtime: Timestamp(seconds: 0))
+        fs.update(lonely)
+        fs.update(lonely)
+        XCTAssertEqual(storage.hashes, hashed)
+        XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg", "not moved to other bytes")
+    }
+}
