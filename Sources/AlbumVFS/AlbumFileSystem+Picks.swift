@@ -4,6 +4,9 @@ import Glibc
 /// `picked/`: the one writable folder. A symlink picks a photo, `rm` unpicks, `mv` renames.
 /// The rules and their errno values are in docs/picks.md.
 extension AlbumFileSystem {
+    /// How many photos `picked/` holds.
+    public var pickCount: Int { picks?.all.count ?? 0 }
+
     /// Whether the kernel may cache this directory's listing (not `picked/`, which changes).
     public func isStaticDirectory(_ inode: UInt64) -> Bool { inode != current.table.pickedInode }
 

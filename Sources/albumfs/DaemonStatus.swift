@@ -14,6 +14,8 @@ final class DaemonStatus: StatusReporter, Sendable {
     let cache: ThumbnailCache?
     let index: LibraryIndex?
     let headerReads: LibraryScanner.ReadMethod
+    /// The picks database, or `none` when it cannot be used (`picked/` then takes no picks).
+    let picksDatabase: String
     private let parts = Mutex<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?)>((nil, nil))
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
@@ -28,7 +30,9 @@ final class DaemonStatus: StatusReporter, Sendable {
         set { parts.withLock { $0.fileSystem = newValue } }
     }
 
-    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod) {
+    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod,
+         picksDatabase: String) {
+        self.picksDatabase = picksDatabase
         self.thumbnails = thumbnails
         self.cache = cache
         self.index = index
@@ -66,6 +70,8 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))
         lines.append(("index", index?.path ?? "none"))
+        lines.append(("picks", String(fileSystem?.pickCount ?? 0)))
+        lines.append(("picks_db", picksDatabase))
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))
         lines.append(("thumbnails_rendered", String(thumbnails.renderCount)))
         lines.append(("thumbnail_failures", String(problems.thumbnailFailures)))

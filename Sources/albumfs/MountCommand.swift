@@ -34,7 +34,8 @@ enum MountCommand {
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                                           renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
                                           debug: options.debug, log: { Log.line($0) })
-        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod)
+        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod,
+                                  picksDatabase: picks.acceptsChanges ? picksPath : "none")
         let fs: AlbumFileSystem
         do {
             fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask),

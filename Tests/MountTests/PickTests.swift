@@ -98,6 +98,8 @@ final class PickTests: SampleLibraryTestCase {
         m.finish()
         m = try mount()
         XCTAssertEqual(readdirNames(m.path("picked")), ["keep.jpg", "two.jpg"])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["picks"], "2")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["picks_db"], picksDB)
         m.finish()
     }
 
@@ -135,6 +137,7 @@ final class PickTests: SampleLibraryTestCase {
         for database in ["/proc/albumfs-no-such/picks.sqlite", damaged] {
             let m = try Mount(source: source.path, options: ["-o", "picks_db=" + database])
             XCTAssertEqual(readdirNames(m.path("picked")), [])
+            XCTAssertEqual(daemonStatus(m.mountpoint)["picks_db"], "none")
             XCTAssertEqual((statOf(m.path("picked"))?.st_mode ?? 0) & 0o7777, 0o555, "no write bits shown")
             XCTAssertEqual(access(m.path("picked"), W_OK) == 0 ? 0 : errno, EROFS)
             XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), EROFS)
