@@ -48,9 +48,6 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// How many renders ran (for tests and status).
     public var renderCount: Int { renders.load(ordering: .relaxed) }
     public var cacheBytes: Int64 { cache?.bytesUsed ?? 0 }
-    /// Thumbnails that could not be made (remembered until their source changes).
-    public var failureCount: Int { state.withLock { $0.failures.count } }
-
     /// The photos whose content could not be made into a thumbnail, one each (whatever the boxes
     /// tried), as they were then: the caller keeps those still shown unchanged. Failures to read
     /// the original are not among them (they are tried again; the scan names an unreadable file).

@@ -111,14 +111,14 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(results.allSatisfy { $0 != nil && $0 == results[0] })
         for _ in 0..<3 { XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourcePath: folder + "/bad.jpg", box: .default).get()) }
         XCTAssertEqual(service.renderCount, 2)
-        XCTAssertEqual(service.failureCount, 1)
+        XCTAssertEqual(service.failures().count, 1)
         // An original that cannot be read is tried again on the next read (a chmod, a disk back:
         // the file, and so the key, unchanged), and logged once.
         for _ in 0..<2 {
             let r = service.thumbnailOrError(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default)
             XCTAssertEqual(r.map { _ in true }, .failure(ThumbnailError("cannot open the original: No such file or directory", isReadFailure: true)))
         }
-        XCTAssertEqual(service.failureCount, 1, "not remembered")
+        XCTAssertEqual(service.failures().count, 1, "not remembered")
         XCTAssertEqual(logged.count(where: { $0.contains("later.jpg") }), 1, "logged once")
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/later.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
         XCTAssertNotNil(try? service.thumbnail(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default).get())
