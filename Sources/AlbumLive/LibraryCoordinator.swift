@@ -71,7 +71,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private var dirty = Set<String>()
     /// Files whose last event says they are whole (closed after writing, or renamed into place):
     /// no need to wait for them to settle.
-    private var complete = Set<String>()
+    private var wholeFiles = Set<String>()
     private var flushScheduled = false
     private var burstStart: Date?
     private var availability: LibraryAvailability
@@ -172,7 +172,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // held is unknown, not gone, as for a folder that cannot be listed at all.
             let unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
             let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.survey(
-                under: folder, previous: state, settledBefore: settled, complete: complete,
+                under: folder, previous: state, settledBefore: settled, complete: wholeFiles,
                 onFolder: { [watcher] in watcher?.watch($0) },
                 batches: (2000, { [self] slice in
                     merge.batches.append(stream.add(Array(slice)))
@@ -180,8 +180,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
                     mergeBatches(&merge, walkDone: false)
                 }))
             stream.end()
-            if !complete.isEmpty {
-                for path in survey.reused.map(\.relativePath) where complete.contains(path) { complete.remove(path) }
+            if !wholeFiles.isEmpty {
+                for path in survey.reused.map(\.relativePath) where wholeFiles.contains(path) { wholeFiles.remove(path) }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
             mergeBatches(&merge, walkDone: true)
@@ -250,7 +250,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// says why not), for the status and the one line logged when that changes.
     private func noteAvailability(listed: Bool) {
         availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
-        fs.setLibraryAvailable(availability.isAvailable)
     }
 
     /// One folder scan's read batches, merged in order.
@@ -282,7 +281,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             for (f, photo) in q.batches[q.merged].take() {
                 state.put(f, photo: photo)
                 if q.trackReads { q.readPaths.insert(f.relativePath) }
-                if !complete.isEmpty { complete.remove(f.relativePath) }
+                if !wholeFiles.isEmpty { wholeFiles.remove(f.relativePath) }
             }
             q.merged += 1
             // A tree build just before the scan's own last one would only delay it.
@@ -311,8 +310,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     }
 
     /// The counts and problems `.albumfs/status` and `.albumfs/errors` show, and whether the
-    /// library is available: set together, so a reader that sees `unavailable` sees why too.
+    /// library is available, to the status and to the filesystem (whose reads of an unavailable
+    /// library answer EIO): set together, so a reader that sees `unavailable` sees why too.
     private func show(_ report: ScanReport) {
+        fs.setLibraryAvailable(availability.isAvailable)
         statusBox.withLock { s in
             s.photos = report.photos.count
             s.filesSeen = report.filesSeen
@@ -330,7 +331,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         queue.async { [self] in
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
-                if entry.complete { complete.insert(path) } else { complete.remove(path) }
+                if entry.complete { wholeFiles.insert(path) } else { wholeFiles.remove(path) }
             }
             dirty.insert(relative)
             if burstStart == nil { burstStart = Date() }
