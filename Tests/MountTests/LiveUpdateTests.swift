@@ -65,7 +65,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
             runCommand("/usr/bin/mount", ["-t", "overlay", "overlay", "-o", "lowerdir=\(source.path):\(empty)", disk]).status == 0
         }
         XCTAssertTrue(mountDisk())
-        defer { _ = runCommand("/usr/bin/umount", [disk]) }
+        defer { unmountTestDisk(disk) }
         let firstDevice = statOf(disk)?.st_dev
         let options = ["-o", "index=" + indexPath, "-o", "cache_dir=" + state + "/thumbnails"]
         var m = try Mount(source: disk, options: options)
@@ -75,7 +75,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(runCommand("/usr/bin/umount", [disk]).status, 0)
         // Another mount takes the freed device number first, so the disk comes back with a new one.
         XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "tmpfs", holder]).status, 0)
-        defer { _ = runCommand("/usr/bin/umount", [holder]) }
+        defer { unmountTestDisk(holder) }
         XCTAssertTrue(mountDisk())
         XCTAssertNotEqual(statOf(disk)?.st_dev, firstDevice, "the test needs a new device number")
         m = try Mount(source: disk, options: options)

@@ -50,7 +50,7 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertEqual(mkdir(disk, 0o755), 0)
         XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "tmpfs", disk]).status, 0)
         var mounted = true
-        defer { if mounted { _ = runCommand("/usr/bin/umount", [disk]) } }
+        defer { if mounted { unmountTestDisk(disk) } }
         XCTAssertEqual(shell("cp -a '\(source.path)'/. '\(disk)'/").status, 0)
         let m = try Mount(source: disk, options: ["-o", "index=" + indexPath, "-o", "rescan=1"])
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photoCount)
@@ -77,7 +77,7 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         let stage = state + "/stage"
         XCTAssertEqual(mkdir(stage, 0o755), 0)
         XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "tmpfs", stage]).status, 0)
-        defer { _ = runCommand("/usr/bin/umount", [stage]) }
+        defer { unmountTestDisk(stage) }
         XCTAssertEqual(shell("cp -a '\(source.path)'/. '\(stage)'/").status, 0)
         XCTAssertEqual(runCommand("/usr/bin/mount", ["--bind", stage, disk]).status, 0)
         mounted = true
