@@ -99,6 +99,9 @@ public enum Encoders {
         case grayscale
         /// 16 bits a channel.
         case rgb16
+        /// 16 bits a channel holding sRGB values, with no `gAMA`/`sRGB` chunk: what Photoshop (an
+        /// `iCCP` profile only) and most tools write; viewers show it as sRGB.
+        case rgb16Untagged
         /// RGBA with every pixel at this alpha.
         case rgba(alpha: UInt8)
         /// A colour-mapped (palette) image.
@@ -135,6 +138,8 @@ public enum Encoders {
                 return withUnsafeBytes(of: u) { Array($0) }  // native order, as the API expects
             }
             bytesPerChannel = 2
+        case .rgb16Untagged:
+            return untagged16BitPNG(image)
         case .rgba(let alpha):
             desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA)
             bytes = expand(image.pixels, fourth: alpha)
@@ -178,6 +183,20 @@ public enum Encoders {
             throw EncodeError(description: "png_image_write_to_memory: " + message)
         }
         return Array(out.prefix(size))
+    }
+
+    /// Written by hand: the simplified API tags every 16-bit PNG it writes as linear (`gAMA` 1.0).
+    static func untagged16BitPNG(_ image: SampleImage) -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var rows: [UInt8] = []
+        rows.reserveCapacity(image.height * (1 + image.width * 6))
+        for y in 0..<image.height {
+            rows.append(0)  // filter: none
+            for v in image.pixels[(y * image.width * 3)..<((y + 1) * image.width * 3)] { rows += [v, v] }  // v·257, big-endian
+        }
+        let header = be32(image.width) + be32(image.height) + [16, 2, 0, 0, 0]  // 16-bit RGB, not interlaced
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
+            + chunk("IDAT", zlibCompressed(rows)) + chunk("IEND", [])
     }
 
     /// RGB → 4 channels with a constant fourth (alpha, or K of CMYK).

@@ -14,6 +14,9 @@ enum PNGDecoder {
         defer { png_image_free(&image) }
         let begun = data.withUnsafeBufferPointer { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         guard begun != 0 else { throw ThumbnailError("not a decodable PNG: \(message(image))") }
+        // A 16-bit PNG with no gAMA or sRGB chunk holds sRGB values, as browsers, ImageMagick and
+        // libvips read it; libpng's default takes it for linear light and lifts mid-grey 128 to 186.
+        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
         let w = Int(image.width), h = Int(image.height)
         guard w > 0, h > 0, w * h <= maxPixels else {
             throw ThumbnailError("PNG of \(w)x\(h) is over the \(maxPixels)-pixel limit")
@@ -57,7 +60,7 @@ enum PNGDecoder {
     /// `minWidth`×`minHeight` pixels (each output pixel the average of its block, alpha composited
     /// onto white first, as `decode` does): memory for one row and the shrunk image only.
     /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does
-    /// (interlaced, 16-bit, a gamma other than sRGB's): the caller decodes it whole.
+    /// (interlaced, a gamma other than sRGB's): the caller decodes it whole.
     static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
         -> (image: RGBImage, factor: Int)? {
         let result = data.withUnsafeBufferPointer { buffer in

@@ -5,7 +5,8 @@ import AlbumCore
 /// Stateless and thread-safe: each call makes its own TurboJPEG handles.
 public struct ThumbnailRenderer: Sendable {
     /// Bump when the pipeline's output changes: it is part of every cache key.
-    public static let pipelineVersion = 1
+    /// (2: 16-bit PNGs without a gamma chunk read as sRGB, no longer as linear light.)
+    public static let pipelineVersion = 2
     /// Images with more pixels than this are refused (decompression bombs).
     public var maxPixels: Int
 

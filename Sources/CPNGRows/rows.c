@@ -70,13 +70,14 @@ albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, 
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(reader->png);
     if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(reader->png);
     if (png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(reader->png);
-    if (depth == 16) png_set_strip_16(reader->png);
+    // Rounded to 8 bits, as the simplified API does (png_set_strip_16 would truncate).
+    if (depth == 16) png_set_scale_16(reader->png);
     if (type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(reader->png);
     png_read_update_info(reader->png, reader->info);
     info->width = png_get_image_width(reader->png, reader->info);
     info->height = png_get_image_height(reader->png, reader->info);
     info->channels = png_get_channels(reader->png, reader->info);
-    info->plain = !interlaced && depth <= 8 && srgb && (info->channels == 3 || info->channels == 4);
+    info->plain = !interlaced && srgb && (info->channels == 3 || info->channels == 4);
     return reader;
 }
 

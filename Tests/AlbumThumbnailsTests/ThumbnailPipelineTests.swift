@@ -167,6 +167,24 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNoThrow(try renderer.render(broken, format: .jpeg, orientation: 1, box: .default))
     }
 
+    /// A 16-bit PNG with no gAMA or sRGB chunk holds sRGB values (browsers, ImageMagick and libvips
+    /// show mid-grey 0x8080 as 128; libpng's simplified API took it for linear light: 186); one
+    /// tagged linear (`gAMA` 1.0) is still converted.
+    func test16BitPNGWithoutGammaIsSRGB() throws {
+        let colour = SampleImage.solid(width: 40, height: 30, 128, 200, 30)
+        // (libpng goes back from linear with a 2.2 power, not sRGB's curve: 30 comes back as 35.)
+        for (kind, tolerance): (Encoders.PNGKind, Double) in [(.rgb16Untagged, 1), (.rgb16, 6)] {
+            let decoded = try PNGDecoder.decode(try Encoders.png(colour, kind: kind), maxPixels: 1 << 20)
+            for (i, v) in [128, 200, 30].enumerated() {
+                XCTAssertEqual(Double(decoded.pixels[i]), Double(v), accuracy: tolerance, "\(kind) channel \(i)")
+            }
+        }
+        let untagged = try Encoders.png(colour, kind: .rgb16Untagged)
+        XCTAssertEqual(untagged[24], 16, "16 bits a channel")
+        XCTAssertNil(untagged.firstRange(of: Array("gAMA".utf8)))
+        XCTAssertNil(untagged.firstRange(of: Array("sRGB".utf8)))
+    }
+
     func testBoxParsing() {
         XCTAssertEqual(ThumbnailBox("200x200"), ThumbnailBox.default)
         XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)
@@ -175,10 +193,10 @@ final class ThumbnailPipelineTests: XCTestCase {
 
     /// A huge PNG is shrunk while it is decoded, row by row: for every kind libpng's row API gives
     /// as the simplified API does, each pixel is the average of its block of the whole decode
-    /// (alpha composited onto white first); other kinds (16-bit) are left to the whole decode.
+    /// (alpha composited onto white first); other kinds (linear 16-bit) are left to the whole decode.
     func testPNGShrunkWhileDecodedMatchesTheWholeDecodeAveraged() throws {
         let image = SampleImage.marker(width: 203, height: 101)  // not a multiple of the factor
-        for kind: Encoders.PNGKind in [.rgb, .grayscale, .palette, .rgba(alpha: 128), .rgba(alpha: 0)] {
+        for kind: Encoders.PNGKind in [.rgb, .grayscale, .palette, .rgba(alpha: 128), .rgba(alpha: 0), .rgb16Untagged] {
             let png = try Encoders.png(image, kind: kind)
             let whole = try PNGDecoder.decode(png, maxPixels: 1 << 30)
             let shrunk = try XCTUnwrap(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 40, minHeight: 20), "\(kind)")
@@ -201,7 +219,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             XCTAssertLessThanOrEqual(worst, 1, "\(kind)")
         }
         XCTAssertNil(try PNGDecoder.decodeShrinking(try Encoders.png(image, kind: .rgb16), maxPixels: 1 << 30, minWidth: 40, minHeight: 20),
-                     "16-bit: decoded whole")
+                     "16-bit tagged linear (gAMA 1.0): decoded whole")
         XCTAssertEqual(PNGDecoder.size(try Encoders.png(image))?.width, 203)
         // Damage and limits fail as the whole decode does; a box larger than the image: factor 1.
         let png = try Encoders.png(image)

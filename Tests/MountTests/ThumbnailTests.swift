@@ -64,6 +64,7 @@ final class ThumbnailTests: XCTestCase {
         write("png-rgb.png", try Encoders.png(colour))
         write("png-gray.png", try Encoders.png(colour, kind: .grayscale))
         write("png-16bit.png", try Encoders.png(colour, kind: .rgb16))
+        write("png-16bit-untagged.png", try Encoders.png(colour, kind: .rgb16Untagged))
         write("png-palette.png", try Encoders.png(colour, kind: .palette))
         write("png-transparent.png", try Encoders.png(colour, kind: .rgba(alpha: 0)))
         write("png-half-red.png", try Encoders.png(.solid(width: 60, height: 60, 255, 0, 0), kind: .rgba(alpha: 128)))
@@ -80,6 +81,7 @@ final class ThumbnailTests: XCTestCase {
             "jpeg-baseline.jpg": (200, 100, 50), "jpeg-progressive.jpg": (200, 100, 50), "jpeg-grayscale.jpg": (gray, gray, gray),
             "jpeg-cmyk.jpg": (200, 100, 50), "jpeg-restart.jpg": (200, 100, 50),
             "png-rgb.jpg": (200, 100, 50), "png-gray.jpg": (gray, gray, gray), "png-16bit.jpg": (200, 100, 50),
+            "png-16bit-untagged.jpg": (200, 100, 50),
             "png-palette.jpg": (200, 100, 50), "png-transparent.jpg": (255, 255, 255), "png-half-red.jpg": (255, 127, 127),
             "png-interlaced.jpg": (200, 100, 50),
         ]
