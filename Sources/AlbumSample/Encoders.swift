@@ -102,6 +102,8 @@ public enum Encoders {
         /// 16 bits a channel holding sRGB values, with no `gAMA`/`sRGB` chunk: what Photoshop (an
         /// `iCCP` profile only) and most tools write; viewers show it as sRGB.
         case rgb16Untagged
+        /// Adam7-interlaced RGB (8 or 16 bits a channel, untagged).
+        case interlaced(sixteenBit: Bool)
         /// RGBA with every pixel at this alpha.
         case rgba(alpha: UInt8)
         /// A colour-mapped (palette) image.
@@ -139,7 +141,9 @@ public enum Encoders {
             }
             bytesPerChannel = 2
         case .rgb16Untagged:
-            return untagged16BitPNG(image)
+            return handWrittenPNG(image, sixteenBit: true, interlaced: false)
+        case .interlaced(let sixteenBit):
+            return handWrittenPNG(image, sixteenBit: sixteenBit, interlaced: true)
         case .rgba(let alpha):
             desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA)
             bytes = expand(image.pixels, fourth: alpha)
@@ -185,16 +189,25 @@ public enum Encoders {
         return Array(out.prefix(size))
     }
 
-    /// Written by hand: the simplified API tags every 16-bit PNG it writes as linear (`gAMA` 1.0).
-    static func untagged16BitPNG(_ image: SampleImage) -> [UInt8] {
+    /// RGB written by hand: the simplified API tags every 16-bit PNG it writes as linear (`gAMA`
+    /// 1.0) and cannot interlace. Adam7 passes as in the PNG specification (empty ones left out).
+    static func handWrittenPNG(_ image: SampleImage, sixteenBit: Bool, interlaced: Bool) -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let passes = interlaced
+            ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+            : [(0, 0, 1, 1)]
         var rows: [UInt8] = []
-        rows.reserveCapacity(image.height * (1 + image.width * 6))
-        for y in 0..<image.height {
-            rows.append(0)  // filter: none
-            for v in image.pixels[(y * image.width * 3)..<((y + 1) * image.width * 3)] { rows += [v, v] }  // v·257, big-endian
+        for (x0, y0, dx, dy) in passes where image.width > x0 && image.height > y0 {
+            for y in stride(from: y0, to: image.height, by: dy) {
+                rows.append(0)  // filter: none
+                for x in stride(from: x0, to: image.width, by: dx) {
+                    for v in image.pixels[((y * image.width + x) * 3)..<((y * image.width + x) * 3 + 3)] {
+                        rows += sixteenBit ? [v, v] : [v]  // v·257, big-endian
+                    }
+                }
+            }
         }
-        let header = be32(image.width) + be32(image.height) + [16, 2, 0, 0, 0]  // 16-bit RGB, not interlaced
+        let header = be32(image.width) + be32(image.height) + [sixteenBit ? 16 : 8, 2, 0, 0, interlaced ? 1 : 0]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
             + chunk("IDAT", zlibCompressed(rows)) + chunk("IEND", [])
     }

@@ -49,6 +49,13 @@ enum PNGDecoder {
     /// a 15000x15000 PNG (a 656 KB file) took the daemon to 681 MB, two renders at once twice that.
     static let shrinkWhileDecodingAbove = 32_000_000
 
+    /// Whether the header says Adam7 interlacing. Such PNGs always take the row path
+    /// (`decodeShrinking`): the simplified API scrambles 16-bit interlaced ones since Debian's
+    /// security fixes of its 16-to-8-bit path (libpng issue #853), and holds any whole.
+    static func isInterlaced(_ data: [UInt8]) -> Bool {
+        data.count >= 29 && data[28] == 1
+    }
+
     /// Width and height from the header (`IHDR` is always the first chunk), without decoding.
     static func size(_ data: [UInt8]) -> (width: Int, height: Int)? {
         guard data.count >= 24 else { return nil }
@@ -58,9 +65,10 @@ enum PNGDecoder {
 
     /// The image shrunk by a whole factor while it is decoded, one row at a time, leaving at least
     /// `minWidth`×`minHeight` pixels (each output pixel the average of its block, alpha composited
-    /// onto white first, as `decode` does): memory for one row and the shrunk image only.
-    /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does
-    /// (interlaced, a gamma other than sRGB's): the caller decodes it whole.
+    /// onto white first, as `decode` does): memory for one row and the shrunk image's sums only.
+    /// An interlaced PNG is read pass by pass, each pass's pixels added to their blocks.
+    /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does (a gamma
+    /// other than sRGB's): the caller decodes it whole.
     static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
         -> (image: RGBImage, factor: Int)? {
         let result = data.withUnsafeBufferPointer { buffer in
@@ -70,6 +78,11 @@ enum PNGDecoder {
         }
         return try result.get()
     }
+
+    /// Where each Adam7 pass's pixels sit: first column and row, then the steps between them.
+    static let adam7: [(x: Int, y: Int, dx: Int, dy: Int)] = [
+        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
+    ]
 
     /// `decodeShrinking` on bytes that outlive the reader.
     private static func shrinking(_ data: UnsafeBufferPointer<UInt8>, maxPixels: Int, minWidth: Int, minHeight: Int)
@@ -84,38 +97,48 @@ enum PNGDecoder {
         guard w > 0, h > 0, w * h <= maxPixels else { throw ThumbnailError("PNG of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
         guard info.plain != 0 else { return nil }
         let k = max(1, min(w / minWidth, h / minHeight))
+        // A block's sum of 8-bit values must fit 32 bits (k² × 255); only a PNG of over 130,000
+        // pixels each way with a tiny box would need more.
+        guard k <= 4096 else { throw ThumbnailError("PNG of \(w)x\(h) is too large to shrink") }
         let ow = (w + k - 1) / k, oh = (h + k - 1) / k
         var row = [UInt8](repeating: 0, count: w * channels)
-        var sums = [UInt64](repeating: 0, count: ow * 3)
-        var out = [UInt8](repeating: 0, count: ow * oh * 3)
-        for y in 0..<h {
-            guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
-                throw ThumbnailError("PNG decode failed: \(text(message))")
-            }
-            row.withUnsafeBufferPointer { px in
-                sums.withUnsafeMutableBufferPointer { sum in
-                    for x in 0..<w {
-                        let p = x * channels, o = (x / k) * 3
-                        var r = UInt64(px[p]), g = UInt64(px[p + 1]), b = UInt64(px[p + 2])
-                        if channels == 4 {
-                            let a = UInt64(px[p + 3])
-                            r = (r * a + 255 * (255 - a) + 127) / 255
-                            g = (g * a + 255 * (255 - a) + 127) / 255
-                            b = (b * a + 255 * (255 - a) + 127) / 255
+        var sums = [UInt32](repeating: 0, count: ow * oh * 3)
+        let passes = info.interlaced != 0 ? adam7 : [(0, 0, 1, 1)]
+        for (x0, y0, dx, dy) in passes {
+            guard w > x0, h > y0 else { continue }  // an empty pass: libpng skips it
+            let columns = (w - x0 + dx - 1) / dx
+            for y in stride(from: y0, to: h, by: dy) {
+                guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
+                    throw ThumbnailError("PNG decode failed: \(text(message))")
+                }
+                let blockRow = (y / k) * ow * 3
+                row.withUnsafeBufferPointer { px in
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        for i in 0..<columns {
+                            let p = i * channels, o = blockRow + ((x0 + i * dx) / k) * 3
+                            var r = UInt32(px[p]), g = UInt32(px[p + 1]), b = UInt32(px[p + 2])
+                            if channels == 4 {
+                                let a = UInt32(px[p + 3])
+                                r = (r * a + 255 * (255 - a) + 127) / 255
+                                g = (g * a + 255 * (255 - a) + 127) / 255
+                                b = (b * a + 255 * (255 - a) + 127) / 255
+                            }
+                            sum[o] += r
+                            sum[o + 1] += g
+                            sum[o + 2] += b
                         }
-                        sum[o] += r
-                        sum[o + 1] += g
-                        sum[o + 2] += b
                     }
                 }
             }
-            guard (y + 1) % k == 0 || y == h - 1 else { continue }
-            let oy = y / k, rows = UInt64(y - oy * k + 1)
+        }
+        var out = [UInt8](repeating: 0, count: ow * oh * 3)
+        for oy in 0..<oh {
+            let rows = UInt32(min(k, h - oy * k))
             for ox in 0..<ow {
-                let count = UInt64(min(k, w - ox * k)) * rows
+                let count = UInt32(min(k, w - ox * k)) * rows
                 for c in 0..<3 {
-                    out[(oy * ow + ox) * 3 + c] = UInt8((sums[ox * 3 + c] + count / 2) / count)
-                    sums[ox * 3 + c] = 0
+                    let i = (oy * ow + ox) * 3 + c
+                    out[i] = UInt8((sums[i] + count / 2) / count)
                 }
             }
         }

@@ -60,11 +60,12 @@ public struct ThumbnailRenderer: Sendable {
                         preview: preview.map { ($0.header.width, $0.header.height) })
         case .png:
             // A huge PNG is shrunk as it is decoded, to at least twice the box each way (the JPEG
-            // rule above); others are decoded whole, as the shrink would save little.
+            // rule above), and so is an interlaced one (`PNGDecoder.isInterlaced`); others are
+            // decoded whole, as the shrink would save little.
             var scale = (1, 1)
             // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
             if let size = PNGDecoder.size(data), size.width.multipliedReportingOverflow(by: size.height).overflow
-                || size.width * size.height > shrinkPNGAbovePixels,
+                || size.width * size.height > shrinkPNGAbovePixels || PNGDecoder.isInterlaced(data),
                let shrunk = try PNGDecoder.decodeShrinking(data, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
                 (decoded, scale) = (shrunk.image, (1, shrunk.factor))
             } else {

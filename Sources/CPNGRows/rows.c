@@ -64,9 +64,12 @@ albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, 
     int depth = png_get_bit_depth(reader->png, reader->info);
     int type = png_get_color_type(reader->png, reader->info);
     int interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
-    // sRGB's own gamma (1/2.2, written 45455) or none: what the simplified API leaves alone.
+    // Values brought to sRGB from the file's gamma (gAMA; none: sRGB already), as the simplified
+    // API does for its 8-bit output. (Not for 16-bit samples with another gamma: combined with
+    // png_set_scale_16 libpng leaves them linear; the caller decodes those whole.)
     png_fixed_point gamma = 0;
     int srgb = !png_get_gAMA_fixed(reader->png, reader->info, &gamma) || (gamma >= 45000 && gamma <= 46000);
+    png_set_gamma_fixed(reader->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(reader->png);
     if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(reader->png);
     if (png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(reader->png);
@@ -77,7 +80,8 @@ albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, 
     info->width = png_get_image_width(reader->png, reader->info);
     info->height = png_get_image_height(reader->png, reader->info);
     info->channels = png_get_channels(reader->png, reader->info);
-    info->plain = !interlaced && srgb && (info->channels == 3 || info->channels == 4);
+    info->interlaced = interlaced;
+    info->plain = (srgb || depth < 16) && (info->channels == 3 || info->channels == 4);
     return reader;
 }
 

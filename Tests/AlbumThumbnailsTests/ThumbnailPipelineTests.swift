@@ -191,13 +191,17 @@ final class ThumbnailPipelineTests: XCTestCase {
         for bad in ["200", "x200", "200x", "0x0", "15x200", "200x3000", "ax b", "+200x200", "200x200x1"] { XCTAssertNil(ThumbnailBox(bad), bad) }
     }
 
-    /// A huge PNG is shrunk while it is decoded, row by row: for every kind libpng's row API gives
-    /// as the simplified API does, each pixel is the average of its block of the whole decode
-    /// (alpha composited onto white first); other kinds (linear 16-bit) are left to the whole decode.
+    /// A huge PNG is shrunk while it is decoded, row by row (pass by pass when interlaced): for
+    /// every kind libpng's row API gives as the simplified API does, each pixel is the average of
+    /// its block of the whole decode (alpha composited onto white first); other kinds (linear
+    /// 16-bit) are left to the whole decode.
     func testPNGShrunkWhileDecodedMatchesTheWholeDecodeAveraged() throws {
         let image = SampleImage.marker(width: 203, height: 101)  // not a multiple of the factor
-        for kind: Encoders.PNGKind in [.rgb, .grayscale, .palette, .rgba(alpha: 128), .rgba(alpha: 0), .rgb16Untagged] {
-            let png = try Encoders.png(image, kind: kind)
+        // (gAMA 1.0 on 8-bit values: a file saved as linear light, brightened to sRGB.)
+        let linear8 = Encoders.insertingChunk("gAMA", [0, 1, 0x86, 0xA0], into: try Encoders.png(image))
+        for kind: Encoders.PNGKind? in [.rgb, .grayscale, .palette, .rgba(alpha: 128), .rgba(alpha: 0), .rgb16Untagged,
+                                        .interlaced(sixteenBit: false), nil] {
+            let png = try kind.map { try Encoders.png(image, kind: $0) } ?? linear8
             let whole = try PNGDecoder.decode(png, maxPixels: 1 << 30)
             let shrunk = try XCTUnwrap(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 40, minHeight: 20), "\(kind)")
             XCTAssertEqual(shrunk.factor, 5, "\(kind)")
@@ -220,6 +224,12 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
         XCTAssertNil(try PNGDecoder.decodeShrinking(try Encoders.png(image, kind: .rgb16), maxPixels: 1 << 30, minWidth: 40, minHeight: 20),
                      "16-bit tagged linear (gAMA 1.0): decoded whole")
+        // An interlaced 16-bit PNG: libpng's simplified API (Debian's 1.6.39-2+deb12u6) scrambles
+        // its pixels (libpng issue #853), so the source image itself is the reference here.
+        let interlaced16 = try XCTUnwrap(try PNGDecoder.decodeShrinking(try Encoders.png(image, kind: .interlaced(sixteenBit: true)),
+                                                                        maxPixels: 1 << 30, minWidth: 400, minHeight: 400))
+        XCTAssertEqual(interlaced16.factor, 1)
+        XCTAssertEqual(interlaced16.image.pixels, image.pixels, "every pixel where Adam7 put it")
         XCTAssertEqual(PNGDecoder.size(try Encoders.png(image))?.width, 203)
         // Damage and limits fail as the whole decode does; a box larger than the image: factor 1.
         let png = try Encoders.png(image)
@@ -231,6 +241,26 @@ final class ThumbnailPipelineTests: XCTestCase {
         var huge = png
         for i in 16..<24 { huge[i] = 0xFF }
         XCTAssertThrowsError(try ThumbnailRenderer().render(huge, format: .png, orientation: 1, box: .default))
+    }
+
+    /// An interlaced 16-bit PNG gives the thumbnail its non-interlaced twin gives (the simplified
+    /// API scrambled it: worst difference 110 before it took the row path).
+    func testAnInterlaced16BitPNGRendersAsItsNonInterlacedTwin() throws {
+        let image = SampleImage.marker(width: 300, height: 200)
+        let renderer = ThumbnailRenderer()
+        let interlaced = try renderer.renderWithPlan(try Encoders.png(image, kind: .interlaced(sixteenBit: true)), format: .png,
+                                                    orientation: 1, box: .default)
+        let plain = try renderer.render(try Encoders.png(image, kind: .rgb16Untagged), format: .png, orientation: 1, box: .default)
+        let a = try jpegPixels(interlaced.bytes), b = try jpegPixels(plain)
+        var worst = 0
+        for i in a.pixels.indices { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
+        XCTAssertLessThanOrEqual(worst, 12, "\(interlaced.plan)")
+    }
+
+    private func jpegPixels(_ jpeg: [UInt8]) throws -> RGBImage {
+        let decoder = try JPEGDecoder()
+        let header = try decoder.header(jpeg)
+        return try decoder.decode(jpeg, header: header, width: header.width, height: header.height)
     }
 
     /// The renderer takes the row-by-row path above its threshold (lowered here so a small PNG

@@ -13,9 +13,13 @@ typedef struct {
     uint32_t width, height;
     /// 3 (RGB) or 4 (RGBA): palettes expanded, grey made RGB, transparency made alpha.
     int channels;
-    /// Whether rows come out as the simplified API would give them: not interlaced, 8 bits or
-    /// fewer per sample, no gamma other than sRGB's. Otherwise the caller decodes the usual way.
+    /// Whether rows come out as the simplified API would give them (16-bit samples rounded to 8):
+    /// no gamma other than sRGB's. Otherwise the caller decodes the usual way.
     int plain;
+    /// Whether the image is Adam7-interlaced: rows then come pass by pass, each pass's rows
+    /// holding only that pass's pixels (libpng's interlace handling, which needs the whole image
+    /// in memory, is left off); empty passes are skipped.
+    int interlaced;
 } albumfs_png_rows_info;
 
 /// Starts reading the PNG in `data` (which must outlive the reader). NULL when it cannot even be
@@ -23,7 +27,7 @@ typedef struct {
 albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, albumfs_png_rows_info *info,
                                         char *message, size_t message_size);
 
-/// Decodes the next row into `row` (width × channels bytes). 0, or -1 with the reason in
+/// Decodes the next row (of the next pass, when interlaced) into `row` (up to width × channels bytes). 0, or -1 with the reason in
 /// `message` (the reader is then done: every later call fails).
 int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *message, size_t message_size);
 
