@@ -25,11 +25,13 @@ let package = Package(
         .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
         // A huge PNG read row by row (libpng's longjmp kept in C): docs/thumbnails.md.
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
+        // A JPEG decoded as its file is read (libjpeg's longjmp kept in C): docs/thumbnails.md.
+        .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG", "CZlib"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CPNG", "CPNGRows"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),

@@ -3,29 +3,36 @@
 /// and the EXIF IFD1 thumbnail. Decoding one of them instead of the full image is the cheapest
 /// shrink-on-load there is.
 enum EmbeddedPreviews {
-    /// Byte ranges of the embedded JPEGs, in file order; only ranges inside the file that start
-    /// with a JPEG SOI marker are returned.
-    static func find(in data: [UInt8]) -> [Range<Int>] {
+    /// Byte ranges of the embedded JPEGs of the original, in file order; only ranges inside the
+    /// file that start with a JPEG SOI marker are returned. Reads the header segments (only the
+    /// bodies of EXIF and MPF ones) and two bytes at each range, nothing else.
+    static func find(in original: Original) throws(ThumbnailError) -> [Range<Int>] {
         var out: [Range<Int>] = []
         var offset = 2
         // Walk the header segments up to the first scan.
         for _ in 0..<256 {
-            guard offset + 4 <= data.count, data[offset] == 0xFF else { break }
-            let type = data[offset + 1]
+            let marker = try original.read(offset, 4)
+            guard marker.count == 4, marker[0] == 0xFF else { break }
+            let type = marker[1]
             if type == 0xDA || type == 0xD9 { break }
-            let length = Int(data[offset + 2]) << 8 | Int(data[offset + 3])
-            guard length >= 2, offset + 2 + length <= data.count else { break }
+            let length = Int(marker[2]) << 8 | Int(marker[3])
+            guard length >= 2, offset + 2 + length <= original.count else { break }
             let body = offset + 4
-            let end = offset + 2 + length
-            if type == 0xE2, hasPrefix(data, body, Array("MPF\0".utf8)) {
-                out += mpfImages(data, tiff: body + 4, segmentEnd: end)
-            } else if type == 0xE1, hasPrefix(data, body, Array("Exif\0\0".utf8)) {
-                out += exifThumbnail(data, tiff: body + 6, segmentEnd: end)
+            if type == 0xE1 || type == 0xE2 {
+                let segment = try original.read(body, length - 2)
+                if type == 0xE2, hasPrefix(segment, 0, Array("MPF\0".utf8)) {
+                    out += mpfImages(segment, tiff: 4).map { ($0.lowerBound + body)..<($0.upperBound + body) }
+                } else if type == 0xE1, hasPrefix(segment, 0, Array("Exif\0\0".utf8)) {
+                    out += exifThumbnail(segment, tiff: 6).map { ($0.lowerBound + body)..<($0.upperBound + body) }
+                }
             }
-            offset = end
+            offset += 2 + length
         }
-        return out.filter { $0.lowerBound >= 0 && $0.upperBound <= data.count && $0.count > 4
-            && data[$0.lowerBound] == 0xFF && data[$0.lowerBound + 1] == 0xD8 }
+        var found: [Range<Int>] = []
+        for range in out where range.lowerBound >= 0 && range.upperBound <= original.count && range.count > 4 {
+            if try original.read(range.lowerBound, 2) == [0xFF, 0xD8] { found.append(range) }
+        }
+        return found
     }
 
     static func hasPrefix(_ data: [UInt8], _ at: Int, _ prefix: [UInt8]) -> Bool {
@@ -71,30 +78,28 @@ enum EmbeddedPreviews {
         }
     }
 
-    /// MP Entry (0xB002): 16 bytes per image; offsets are relative to the MPF TIFF header, and the
-    /// first image (the main one, offset 0) is skipped.
-    static func mpfImages(_ data: [UInt8], tiff: Int, segmentEnd: Int) -> [Range<Int>] {
-        guard let t = TIFF(data, start: tiff, end: segmentEnd), let ifd = t.u32(4) else { return [] }
+    /// MP Entry (0xB002) in an MPF segment's body: 16 bytes per image; offsets are relative to the
+    /// MPF TIFF header (images appended after the main one, so past the segment), and the first
+    /// image (the main one, offset 0) is skipped. A table reaching past the segment is broken.
+    static func mpfImages(_ segment: [UInt8], tiff: Int) -> [Range<Int>] {
+        guard let t = TIFF(segment, start: tiff, end: segment.count), let ifd = t.u32(4) else { return [] }
         guard let entry = t.entries(ifd).first(where: { $0.tag == 0xB002 }), entry.count % 16 == 0 else { return [] }
         var out: [Range<Int>] = []
         for i in 1..<max(1, entry.count / 16) {
             let e = entry.value + i * 16
-            // Read the MP entry from the whole file: its table may sit past this segment's end
-            // only in broken files, which the bounds check below rejects.
-            guard let size = TIFF(data, start: tiff, end: data.count)?.u32(e + 4),
-                  let offset = TIFF(data, start: tiff, end: data.count)?.u32(e + 8), offset > 0, size > 0 else { continue }
+            guard let size = t.u32(e + 4), let offset = t.u32(e + 8), offset > 0, size > 0 else { continue }
             out.append((tiff + offset)..<(tiff + offset + size))
         }
         return out
     }
 
-    /// IFD1's JPEGInterchangeFormat (0x0201) and its length (0x0202).
-    static func exifThumbnail(_ data: [UInt8], tiff: Int, segmentEnd: Int) -> [Range<Int>] {
-        guard let t = TIFF(data, start: tiff, end: segmentEnd), let ifd0 = t.u32(4), let n = t.u16(ifd0),
+    /// IFD1's JPEGInterchangeFormat (0x0201) and its length (0x0202), inside an EXIF segment's body.
+    static func exifThumbnail(_ segment: [UInt8], tiff: Int) -> [Range<Int>] {
+        guard let t = TIFF(segment, start: tiff, end: segment.count), let ifd0 = t.u32(4), let n = t.u16(ifd0),
               let ifd1 = t.u32(ifd0 + 2 + n * 12), ifd1 > 0 else { return [] }
         let e = t.entries(ifd1)
         guard let offset = e.first(where: { $0.tag == 0x0201 })?.value, let length = e.first(where: { $0.tag == 0x0202 })?.value,
-              tiff + offset + length <= segmentEnd else { return [] }
+              tiff + offset + length <= segment.count else { return [] }
         return [(tiff + offset)..<(tiff + offset + length)]
     }
 }

@@ -10,7 +10,7 @@ public struct ThumbnailRenderer: Sendable {
     /// Images with more pixels than this are refused (decompression bombs).
     public var maxPixels: Int
 
-    /// Files larger than this are not read into memory at all.
+    /// PNG files larger than this are not read into memory at all (a JPEG is never held whole).
     public var maxFileBytes: Int { max(64 << 20, maxPixels * 4) }
 
     /// PNGs with more pixels than this are shrunk while they are decoded (`PNGDecoder.decodeShrinking`).
@@ -38,6 +38,17 @@ public struct ThumbnailRenderer: Sendable {
     /// As `render`, also saying how the image was decoded (for the debug log).
     public func renderWithPlan(_ data: [UInt8], format: ImageFormat, orientation: Int, box: ThumbnailBox)
         throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
+        try renderWithPlan(Original(bytes: data), format: format, orientation: orientation, box: box)
+    }
+
+    /// The thumbnail of the original open as `fd` (`size` bytes), read as it is decoded.
+    public func renderWithPlan(file fd: Int32, size: Int, format: ImageFormat, orientation: Int, box: ThumbnailBox)
+        throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
+        try renderWithPlan(Original(fd: fd, size: size), format: format, orientation: orientation, box: box)
+    }
+
+    func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox)
+        throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
         let o = (1...8).contains(orientation) ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
@@ -45,20 +56,22 @@ public struct ThumbnailRenderer: Sendable {
         let plan: Plan
         switch format {
         case .jpeg:
-            let decoder = try JPEGDecoder()
-            let header = try decoder.header(data)
-            guard header.width * header.height <= maxPixels else {
-                throw ThumbnailError("JPEG of \(header.width)x\(header.height) is over the \(maxPixels)-pixel limit")
+            let main = try original.jpeg()
+            guard main.width * main.height <= maxPixels else {
+                throw ThumbnailError("JPEG of \(main.width)x\(main.height) is over the \(maxPixels)-pixel limit")
             }
             // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
-            let preview = Self.usablePreview(data, main: header, boxWidth: bw, boxHeight: bh, decoder: decoder)
-            let (source, sourceHeader) = preview.map { (Array(data[$0.range]), $0.header) } ?? (data, header)
-            let factor = Self.dctFactor(width: sourceHeader.width, height: sourceHeader.height, boxWidth: bw, boxHeight: bh)
-            let w = JPEGDecoder.scaled(sourceHeader.width, factor), h = JPEGDecoder.scaled(sourceHeader.height, factor)
-            decoded = try decoder.decode(source, header: sourceHeader, width: w, height: h)
-            plan = Plan(sourceSize: (header.width, header.height), dctScale: factor, decodedSize: (w, h),
-                        preview: preview.map { ($0.header.width, $0.header.height) })
+            let preview = try Self.usablePreview(original, main: main, boxWidth: bw, boxHeight: bh)
+            let source = preview ?? main
+            let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
+            decoded = try source.decode(scale: factor)
+            plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (decoded.width, decoded.height),
+                        preview: preview.map { ($0.width, $0.height) })
         case .png:
+            guard original.count <= maxFileBytes else {
+                throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
+            }
+            let data = try original.all()
             // A huge PNG is shrunk as it is decoded, to at least twice the box each way (the JPEG
             // rule above), and so is an interlaced one (`PNGDecoder.isInterlaced`); others are
             // decoded whole, as the shrink would save little.
@@ -81,17 +94,24 @@ public struct ThumbnailRenderer: Sendable {
     }
 
     /// The smallest embedded preview (MPF image or EXIF thumbnail) with the main image's aspect
-    /// ratio (within 1%) that still holds at least twice the pixels the box needs each way.
-    static func usablePreview(_ data: [UInt8], main: JPEGDecoder.Header, boxWidth: Int, boxHeight: Int,
-                              decoder: JPEGDecoder) -> (range: Range<Int>, header: JPEGDecoder.Header)? {
+    /// ratio (within 1%) that still holds at least twice the pixels the box needs each way, its
+    /// header read. (A preview that is no decodable JPEG is passed over.)
+    static func usablePreview(_ original: Original, main: JPEGStream, boxWidth: Int, boxHeight: Int)
+        throws(ThumbnailError) -> JPEGStream? {
         let aspect = Double(main.width) / Double(main.height)
-        var best: (range: Range<Int>, header: JPEGDecoder.Header)?
-        for range in EmbeddedPreviews.find(in: data) {
-            guard let h = try? decoder.header(Array(data[range])), h.width < main.width else { continue }
-            guard abs(Double(h.width) / Double(h.height) / aspect - 1) < 0.01 else { continue }
-            let cover = max(Double(boxWidth) / Double(h.width), Double(boxHeight) / Double(h.height))
+        var best: JPEGStream?
+        for range in try EmbeddedPreviews.find(in: original) {
+            let preview: JPEGStream
+            do throws(ThumbnailError) {
+                preview = try original.jpeg(range)
+            } catch {
+                if error.isReadFailure { throw error }
+                continue
+            }
+            guard preview.width < main.width, abs(Double(preview.width) / Double(preview.height) / aspect - 1) < 0.01 else { continue }
+            let cover = max(Double(boxWidth) / Double(preview.width), Double(boxHeight) / Double(preview.height))
             guard cover <= 0.5 else { continue }
-            if best == nil || h.width < best!.header.width { best = (range, h) }
+            if best == nil || preview.width < best!.width { best = preview }
         }
         return best
     }
@@ -100,7 +120,7 @@ public struct ThumbnailRenderer: Sendable {
     /// both directions, so the area filter has real pixels to average (libvips' jpegshrink rule).
     static func dctFactor(width: Int, height: Int, boxWidth: Int, boxHeight: Int) -> (Int, Int) {
         let cover = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
-        let candidates = JPEGDecoder.scalingFactors.filter { $0.0 <= $0.1 }
+        let candidates = JPEGStream.scalingFactors.filter { $0.0 <= $0.1 }
             .sorted { Double($0.0) / Double($0.1) < Double($1.0) / Double($1.1) }
         for f in candidates where Double(f.0) / Double(f.1) >= min(1, 2 * cover) {
             return f

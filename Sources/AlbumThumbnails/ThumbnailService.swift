@@ -120,28 +120,17 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         while s.memoryOrder.count > 1000 { s.memory[s.memoryOrder.removeFirst()] = nil }
     }
 
-    /// The whole file in one buffer (`open`, `fstat`, `read`), without Foundation's extra copy.
-    static func readWhole(_ path: String, limit: Int) throws(ThumbnailError) -> [UInt8] {
+    /// The original opened for a render (no access time written), and its size.
+    static func openOriginal(_ path: String) throws(ThumbnailError) -> (fd: Int32, size: Int) {
         let fd: Int32
         do { fd = try SourceOpening.readOnly(path) } catch { throw ThumbnailError("cannot open the original: \(error)", isReadFailure: true) }
-        defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw ThumbnailError("cannot stat the original: \(Errno.current)", isReadFailure: true) }
-        let size = Int(st.st_size)
-        guard size <= limit else { throw ThumbnailError("the original is \(size) bytes, over the \(limit)-byte limit") }
-        var failure: Errno?
-        let data = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = Errno.current; break }
-                if n == 0 { break }
-                count += n
-            }
+        guard fstat(fd, &st) == 0 else {
+            let failure = Errno.current
+            close(fd)
+            throw ThumbnailError("cannot stat the original: \(failure)", isReadFailure: true)
         }
-        if let failure { throw ThumbnailError("cannot read the original: \(failure)", isReadFailure: true) }
-        return data
+        return (fd, Int(st.st_size))
     }
 
     private func render(_ photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
@@ -149,8 +138,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         defer { slots.signal() }
         renders.add(1, ordering: .relaxed)
         do {
-            let data = try Self.readWhole(sourcePath, limit: renderer.maxFileBytes)
-            let (bytes, plan) = try renderer.renderWithPlan(data, format: photo.format, orientation: photo.orientation, box: box)
+            let original = try Self.openOriginal(sourcePath)
+            defer { close(original.fd) }
+            let (bytes, plan) = try renderer.renderWithPlan(file: original.fd, size: original.size, format: photo.format,
+                                                            orientation: photo.orientation, box: box)
             if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(plan)") }
             return .success(bytes)
         } catch {

@@ -23,7 +23,11 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(jpeg)))
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
         XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
-        XCTAssertEqual(try ThumbnailService.readWhole(path, limit: 1 << 20), jpeg)
+        let original = try ThumbnailService.openOriginal(path)
+        defer { close(original.fd) }
+        XCTAssertEqual(original.size, jpeg.count)
+        XCTAssertNoThrow(try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .jpeg,
+                                                                orientation: 1, box: .default))
         var st = stat()
         XCTAssertEqual(stat(path, &st), 0)
         XCTAssertEqual(st.st_atim.tv_sec, 1_000_000_000)
@@ -38,7 +42,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(ThumbnailRenderer.dctFactor(width: 300, height: 200, boxWidth: 200, boxHeight: 200) == (1, 1))
         for (w, h) in [(4000, 3000), (6000, 4000), (3024, 4032), (1000, 100), (100, 1000)] {
             let f = ThumbnailRenderer.dctFactor(width: w, height: h, boxWidth: 200, boxHeight: 200)
-            let sw = JPEGDecoder.scaled(w, f), sh = JPEGDecoder.scaled(h, f)
+            let sw = JPEGStream.scaled(w, f), sh = JPEGStream.scaled(h, f)
             let cover = max(200.0 / Double(w), 200.0 / Double(h))
             XCTAssertTrue(f == (1, 1) || (Double(sw) >= 2 * cover * Double(w) - 1 && Double(sh) >= 2 * cover * Double(h) - 1), "\(w)x\(h) → \(f)")
         }
@@ -151,7 +155,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let main = try Encoders.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20))
         let preview = try Encoders.jpeg(.solid(width: 960, height: 640, 20, 200, 20))
         let camera = Encoders.withMPFPreview(main, preview: preview)
-        XCTAssertEqual(EmbeddedPreviews.find(in: camera).count, 1)
+        XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: camera)).count, 1)
         let renderer = ThumbnailRenderer()
         let small = try renderer.renderWithPlan(camera, format: .jpeg, orientation: 1, box: .default)
         XCTAssertTrue(small.plan.preview! == (960, 640), "\(small.plan)")
@@ -202,6 +206,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         for kind: Encoders.PNGKind? in [.rgb, .grayscale, .palette, .rgba(alpha: 128), .rgba(alpha: 0), .rgb16Untagged,
                                         .interlaced(sixteenBit: false), nil] {
             let png = try kind.map { try Encoders.png(image, kind: $0) } ?? linear8
+            let kind = kind.map { "\($0)" } ?? "8-bit gAMA 1.0"
             let whole = try PNGDecoder.decode(png, maxPixels: 1 << 30)
             let shrunk = try XCTUnwrap(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 40, minHeight: 20), "\(kind)")
             XCTAssertEqual(shrunk.factor, 5, "\(kind)")
@@ -243,6 +248,38 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertThrowsError(try ThumbnailRenderer().render(huge, format: .png, orientation: 1, box: .default))
     }
 
+    /// A JPEG is decoded from its open file as it is read: the same thumbnail as from memory; a
+    /// file cut short fails as before; an unreadable one is the original's failure (tried again
+    /// later), not its content's; a few stray bytes in the header are passed over, as browsers do
+    /// (TurboJPEG's header call refused them: "extraneous bytes before marker").
+    func testAJPEGIsDecodedFromItsFile() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-file-\(getpid())"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func render(_ bytes: [UInt8]) throws(ThumbnailError) -> [UInt8] {
+            let path = folder + "/photo.jpg"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            let original = try ThumbnailService.openOriginal(path)
+            defer { close(original.fd) }
+            return try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .jpeg,
+                                                          orientation: 6, box: .default).bytes
+        }
+        let jpeg = try Encoders.jpeg(.marker(width: 1200, height: 800), kind: .progressive)
+        XCTAssertEqual(try render(jpeg), try ThumbnailRenderer().render(jpeg, format: .jpeg, orientation: 6, box: .default))
+        XCTAssertThrowsError(try render(Array(jpeg.prefix(jpeg.count / 2)))) { error in
+            XCTAssertEqual((error as? ThumbnailError)?.description, "JPEG decode failed: Premature end of JPEG file")
+            XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, false)
+        }
+        let dhtAt = try XCTUnwrap((2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC4 })
+        let stray = Array(jpeg[..<dhtAt]) + [UInt8](repeating: 0x00, count: 10) + Array(jpeg[dhtAt...])
+        XCTAssertNoThrow(try render(stray))
+        let directory = open(folder, O_RDONLY | O_DIRECTORY)
+        defer { close(directory) }
+        XCTAssertThrowsError(try JPEGStream(file: directory, range: 0..<4096)) { error in
+            XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, true, "\(error)")
+        }
+    }
+
     /// An interlaced 16-bit PNG gives the thumbnail its non-interlaced twin gives (the simplified
     /// API scrambled it: worst difference 110 before it took the row path).
     func testAnInterlaced16BitPNGRendersAsItsNonInterlacedTwin() throws {
@@ -258,9 +295,7 @@ final class ThumbnailPipelineTests: XCTestCase {
     }
 
     private func jpegPixels(_ jpeg: [UInt8]) throws -> RGBImage {
-        let decoder = try JPEGDecoder()
-        let header = try decoder.header(jpeg)
-        return try decoder.decode(jpeg, header: header, width: header.width, height: header.height)
+        try JPEGStream(bytes: jpeg).decode(scale: (1, 1))
     }
 
     /// The renderer takes the row-by-row path above its threshold (lowered here so a small PNG
@@ -274,12 +309,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             XCTAssertEqual(plan.dctScale.1, 2, "1600x1000 shrunk by 2 leaves 800x500, at least twice the 200 box each way: \(plan)")
             let whole = try ThumbnailRenderer().renderWithPlan(png, format: .png, orientation: orientation, box: .default)
             XCTAssertEqual(whole.plan.dctScale.1, 1)
-            func pixels(_ jpeg: [UInt8]) throws -> RGBImage {
-                let decoder = try JPEGDecoder()
-                let header = try decoder.header(jpeg)
-                return try decoder.decode(jpeg, header: header, width: header.width, height: header.height)
-            }
-            let a = try pixels(viaRows), b = try pixels(whole.bytes)
+            let a = try jpegPixels(viaRows), b = try jpegPixels(whole.bytes)
             var worst = 0
             for i in a.pixels.indices { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
             XCTAssertLessThanOrEqual(worst, 12, "orientation \(orientation)")

@@ -1,0 +1,45 @@
+#ifndef ALBUMFS_CJPEGSTREAM_H
+#define ALBUMFS_CJPEGSTREAM_H
+// A JPEG decoded as it is read, from an open file or from memory, shrunk in the DCT (libjpeg's
+// classic API, as TurboJPEG 2.x offers no streaming source): a render reads the original while it
+// decodes, instead of reading it all first, and never holds its bytes. libjpeg reports errors with
+// longjmp, which must never cross a Swift frame: the setjmp lives here, in each call, and Swift
+// only sees return values.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct albumfs_jpeg albumfs_jpeg;
+
+typedef struct {
+    uint32_t width, height;
+    /// CMYK or YCCK: decoded as CMYK (Adobe's inverted values), converted by the caller.
+    int cmyk;
+} albumfs_jpeg_info;
+
+/// A decoder of the JPEG in [start, start + length) of `fd` (read with pread as decoding goes;
+/// the descriptor must stay open until albumfs_jpeg_free). NULL when out of memory.
+albumfs_jpeg *albumfs_jpeg_new_file(int fd, int64_t start, int64_t length);
+/// A decoder of a copy of `size` bytes at `data`. NULL when out of memory.
+albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size);
+
+/// Reads the header up to the first scan. 0, or -1 (albumfs_jpeg_message says why).
+int albumfs_jpeg_header(albumfs_jpeg *decoder, albumfs_jpeg_info *info);
+/// Starts decoding at num/denom of the full size (libjpeg: num 1…16 over denom 8), fast integer
+/// IDCT and plain upsampling (the caller averages at least 2x afterwards). Gives the output size
+/// and bytes per pixel (3 RGB, 4 CMYK). 0 or -1.
+int albumfs_jpeg_start(albumfs_jpeg *decoder, unsigned num, unsigned denom, uint32_t *width, uint32_t *height,
+                       int *components);
+/// Decodes every row into `pixels` (height rows of `stride` bytes). 0 or -1. A file cut short
+/// still gives 0 (its missing rows grey, as libjpeg fills them): see albumfs_jpeg_cut_short.
+int albumfs_jpeg_read(albumfs_jpeg *decoder, unsigned char *pixels, size_t stride);
+
+/// The error that stopped the decoder, else the first warning, else "".
+const char *albumfs_jpeg_message(const albumfs_jpeg *decoder);
+/// The errno of a failed read of the file (0: none): the original could not be read, as opposed
+/// to a file that is not a decodable JPEG.
+int albumfs_jpeg_read_errno(const albumfs_jpeg *decoder);
+/// Whether the data ended before the image did ("Premature end of JPEG file").
+int albumfs_jpeg_cut_short(const albumfs_jpeg *decoder);
+
+void albumfs_jpeg_free(albumfs_jpeg *decoder);
+#endif

@@ -1,0 +1,211 @@
+#include "CJPEGStream.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+enum { chunk = 65536 };
+
+struct albumfs_jpeg {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr errors;
+    struct jpeg_source_mgr source;
+    jmp_buf jump;
+    int created, started;
+    // Where the bytes come from: a file range, or a private copy in memory.
+    int fd;
+    int64_t offset, end;
+    unsigned char *memory;
+    size_t memory_size;
+    int read_errno, cut_short, has_message, failed;
+    char message[JMSG_LENGTH_MAX];
+    unsigned char buffer[chunk];
+};
+
+static albumfs_jpeg *of(j_common_ptr cinfo) {
+    return (albumfs_jpeg *)((char *)cinfo - offsetof(albumfs_jpeg, cinfo));
+}
+
+static void on_error(j_common_ptr cinfo) {
+    albumfs_jpeg *d = of(cinfo);
+    (*cinfo->err->format_message)(cinfo, d->message);
+    d->has_message = 1;
+    d->failed = 1;
+    longjmp(d->jump, 1);
+}
+
+// Warnings (corrupt bytes, a file cut short) let decoding go on, as viewers show such files; the
+// first is kept to say what happened.
+static void on_message(j_common_ptr cinfo, int level) {
+    if (level >= 0) return;
+    albumfs_jpeg *d = of(cinfo);
+    cinfo->err->num_warnings++;
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) d->cut_short = 1;
+    if (!d->has_message) {
+        (*cinfo->err->format_message)(cinfo, d->message);
+        d->has_message = 1;
+    }
+}
+
+static void init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static void term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+// The end of the data: a warning and a fake EOI marker, as libjpeg's own sources do, so a cut
+// file ends its scan with grey rows instead of an error.
+static boolean end_of_data(j_decompress_ptr cinfo) {
+    albumfs_jpeg *d = of((j_common_ptr)cinfo);
+    WARNMS(cinfo, JWRN_JPEG_EOF);
+    d->buffer[0] = 0xFF;
+    d->buffer[1] = JPEG_EOI;
+    d->source.next_input_byte = d->buffer;
+    d->source.bytes_in_buffer = 2;
+    return TRUE;
+}
+
+static boolean fill_from_file(j_decompress_ptr cinfo) {
+    albumfs_jpeg *d = of((j_common_ptr)cinfo);
+    int64_t left = d->end - d->offset;
+    if (left <= 0) return end_of_data(cinfo);
+    size_t want = left < chunk ? (size_t)left : chunk;
+    ssize_t n;
+    do n = pread(d->fd, d->buffer, want, d->offset); while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        d->read_errno = errno;
+        ERREXIT(cinfo, JERR_FILE_READ);
+    }
+    if (n == 0) return end_of_data(cinfo);  // the file shrank under us
+    d->offset += n;
+    d->source.next_input_byte = d->buffer;
+    d->source.bytes_in_buffer = (size_t)n;
+    return TRUE;
+}
+
+static boolean fill_from_memory(j_decompress_ptr cinfo) {
+    // Everything was handed over at once: asked for more means the data ended.
+    return end_of_data(cinfo);
+}
+
+// Skipped segments (extended XMP, depth maps, ICC profiles) are never read from the file.
+static void skip(j_decompress_ptr cinfo, long count) {
+    albumfs_jpeg *d = of((j_common_ptr)cinfo);
+    if (count <= 0) return;
+    if ((size_t)count <= d->source.bytes_in_buffer) {
+        d->source.next_input_byte += count;
+        d->source.bytes_in_buffer -= (size_t)count;
+        return;
+    }
+    count -= (long)d->source.bytes_in_buffer;
+    d->source.bytes_in_buffer = 0;
+    if (d->memory) {
+        end_of_data(cinfo);
+        return;
+    }
+    d->offset += count;
+}
+
+static albumfs_jpeg *create(void) {
+    albumfs_jpeg *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->cinfo.err = jpeg_std_error(&d->errors);
+    d->errors.error_exit = on_error;
+    d->errors.emit_message = on_message;
+    if (setjmp(d->jump)) {
+        free(d);
+        return NULL;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    d->source.init_source = init_source;
+    d->source.term_source = term_source;
+    d->source.skip_input_data = skip;
+    d->source.resync_to_restart = jpeg_resync_to_restart;
+    d->cinfo.src = &d->source;
+    return d;
+}
+
+albumfs_jpeg *albumfs_jpeg_new_file(int fd, int64_t start, int64_t length) {
+    albumfs_jpeg *d = create();
+    if (!d) return NULL;
+    d->fd = fd;
+    d->offset = start;
+    d->end = start + length;
+    d->source.fill_input_buffer = fill_from_file;
+    return d;
+}
+
+albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size) {
+    albumfs_jpeg *d = create();
+    if (!d) return NULL;
+    d->memory = malloc(size ? size : 1);
+    if (!d->memory) {
+        albumfs_jpeg_free(d);
+        return NULL;
+    }
+    memcpy(d->memory, data, size);
+    d->memory_size = size;
+    d->fd = -1;
+    d->source.fill_input_buffer = fill_from_memory;
+    d->source.next_input_byte = d->memory;
+    d->source.bytes_in_buffer = size;
+    return d;
+}
+
+int albumfs_jpeg_header(albumfs_jpeg *d, albumfs_jpeg_info *info) {
+    if (d->failed) return -1;
+    if (setjmp(d->jump)) return -1;
+    jpeg_read_header(&d->cinfo, TRUE);
+    info->width = d->cinfo.image_width;
+    info->height = d->cinfo.image_height;
+    info->cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+    return 0;
+}
+
+int albumfs_jpeg_start(albumfs_jpeg *d, unsigned num, unsigned denom, uint32_t *width, uint32_t *height,
+                       int *components) {
+    if (d->failed) return -1;
+    if (setjmp(d->jump)) return -1;
+    int cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+    d->cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    d->cinfo.scale_num = num;
+    d->cinfo.scale_denom = denom;
+    d->cinfo.dct_method = JDCT_IFAST;
+    d->cinfo.do_fancy_upsampling = FALSE;
+    jpeg_start_decompress(&d->cinfo);
+    d->started = 1;
+    *width = d->cinfo.output_width;
+    *height = d->cinfo.output_height;
+    *components = d->cinfo.output_components;
+    return 0;
+}
+
+int albumfs_jpeg_read(albumfs_jpeg *d, unsigned char *pixels, size_t stride) {
+    if (d->failed || !d->started) return -1;
+    if (setjmp(d->jump)) return -1;
+    JSAMPROW rows[16];
+    while (d->cinfo.output_scanline < d->cinfo.output_height) {
+        JDIMENSION first = d->cinfo.output_scanline;
+        JDIMENSION want = d->cinfo.output_height - first;
+        if (want > 16) want = 16;
+        for (JDIMENSION i = 0; i < want; i++) rows[i] = pixels + (size_t)(first + i) * stride;
+        jpeg_read_scanlines(&d->cinfo, rows, want);
+    }
+    return 0;
+}
+
+const char *albumfs_jpeg_message(const albumfs_jpeg *d) { return d->has_message ? d->message : ""; }
+int albumfs_jpeg_read_errno(const albumfs_jpeg *d) { return d->read_errno; }
+int albumfs_jpeg_cut_short(const albumfs_jpeg *d) { return d->cut_short; }
+
+void albumfs_jpeg_free(albumfs_jpeg *d) {
+    if (!d) return;
+    // (Never finished: the rest of the file, previews or a motion photo's video, is not read.)
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    free(d->memory);
+    free(d);
+}
