@@ -1,3 +1,4 @@
+import AlbumCore
 import CPNG
 import CPNGRows
 
@@ -71,9 +72,33 @@ enum PNGDecoder {
     /// other than sRGB's): the caller decodes it whole.
     static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
         -> (image: RGBImage, factor: Int)? {
+        try decodeShrinking(Original(bytes: data), maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)
+    }
+
+    /// As above, the PNG read from the original's file as it is decoded when it has one (the
+    /// file is never held whole either).
+    static func decodeShrinking(_ original: Original, maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
+        -> (image: RGBImage, factor: Int)? {
+        let (minWidth, minHeight) = (max(1, minWidth), max(1, minHeight))
+        var info = albumfs_png_rows_info()
+        var message = [CChar](repeating: 0, count: 256)
+        if let fd = original.fd {
+            var readErrno: Int32 = 0
+            guard let reader = albumfs_png_rows_open_file(fd, &info, &message, message.count, &readErrno) else {
+                if readErrno != 0 { throw ThumbnailError("cannot read the original: \(Errno(rawValue: readErrno))", isReadFailure: true) }
+                throw ThumbnailError("not a decodable PNG: \(text(message))")
+            }
+            defer { albumfs_png_rows_close(reader) }
+            return try shrinking(reader, info, maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)
+        }
+        let data = try original.all()
         let result = data.withUnsafeBufferPointer { buffer in
             Result { () throws(ThumbnailError) -> (image: RGBImage, factor: Int)? in
-                try shrinking(buffer, maxPixels: maxPixels, minWidth: max(1, minWidth), minHeight: max(1, minHeight))
+                guard let reader = albumfs_png_rows_open(buffer.baseAddress, buffer.count, &info, &message, message.count) else {
+                    throw ThumbnailError("not a decodable PNG: \(text(message))")
+                }
+                defer { albumfs_png_rows_close(reader) }
+                return try shrinking(reader, info, maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)
             }
         }
         return try result.get()
@@ -84,15 +109,10 @@ enum PNGDecoder {
         (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),
     ]
 
-    /// `decodeShrinking` on bytes that outlive the reader.
-    private static func shrinking(_ data: UnsafeBufferPointer<UInt8>, maxPixels: Int, minWidth: Int, minHeight: Int)
-        throws(ThumbnailError) -> (image: RGBImage, factor: Int)? {
-        var info = albumfs_png_rows_info()
+    /// `decodeShrinking` with a reader whose header is read (`info`).
+    private static func shrinking(_ reader: OpaquePointer, _ info: albumfs_png_rows_info, maxPixels: Int, minWidth: Int,
+                                  minHeight: Int) throws(ThumbnailError) -> (image: RGBImage, factor: Int)? {
         var message = [CChar](repeating: 0, count: 256)
-        guard let reader = albumfs_png_rows_open(data.baseAddress, data.count, &info, &message, message.count) else {
-            throw ThumbnailError("not a decodable PNG: \(text(message))")
-        }
-        defer { albumfs_png_rows_close(reader) }
         let w = Int(info.width), h = Int(info.height), channels = Int(info.channels)
         guard w > 0, h > 0, w * h <= maxPixels else { throw ThumbnailError("PNG of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
         guard info.plain != 0 else { return nil }
@@ -109,6 +129,8 @@ enum PNGDecoder {
             let columns = (w - x0 + dx - 1) / dx
             for y in stride(from: y0, to: h, by: dy) {
                 guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
+                    let readErrno = albumfs_png_rows_read_errno(reader)
+                    if readErrno != 0 { throw ThumbnailError("cannot read the original: \(Errno(rawValue: readErrno))", isReadFailure: true) }
                     throw ThumbnailError("PNG decode failed: \(text(message))")
                 }
                 let blockRow = (y / k) * ow * 3

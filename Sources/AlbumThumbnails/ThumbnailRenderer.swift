@@ -10,7 +10,8 @@ public struct ThumbnailRenderer: Sendable {
     /// Images with more pixels than this are refused (decompression bombs).
     public var maxPixels: Int
 
-    /// PNG files larger than this are not read into memory at all (a JPEG is never held whole).
+    /// PNG files larger than this are not read into memory at all (a JPEG, or a PNG shrunk as it is
+    /// decoded, is never held whole).
     public var maxFileBytes: Int { max(64 << 20, maxPixels * 4) }
 
     /// PNGs with more pixels than this are shrunk while they are decoded (`PNGDecoder.decodeShrinking`).
@@ -68,23 +69,24 @@ public struct ThumbnailRenderer: Sendable {
             plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (decoded.width, decoded.height),
                         preview: preview.map { ($0.width, $0.height) })
         case .png:
-            guard original.count <= maxFileBytes else {
-                throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
-            }
-            let data = try original.all()
-            // A huge PNG is shrunk as it is decoded, to at least twice the box each way (the JPEG
-            // rule above), and so is an interlaced one (`PNGDecoder.isInterlaced`); others are
-            // decoded whole, as the shrink would save little.
+            let header = try original.read(0, 33)
+            // A huge PNG is shrunk as it is decoded (and read: the file is never held either), to
+            // at least twice the box each way (the JPEG rule above), and so is an interlaced one
+            // (`PNGDecoder.isInterlaced`); others are read and decoded whole, as the shrink would
+            // save little.
             var scale = (1, 1)
             // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
-            if let size = PNGDecoder.size(data), size.width.multipliedReportingOverflow(by: size.height).overflow
-                || size.width * size.height > shrinkPNGAbovePixels || PNGDecoder.isInterlaced(data),
-               let shrunk = try PNGDecoder.decodeShrinking(data, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
+            if let size = PNGDecoder.size(header), size.width.multipliedReportingOverflow(by: size.height).overflow
+                || size.width * size.height > shrinkPNGAbovePixels || PNGDecoder.isInterlaced(header),
+               let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
                 (decoded, scale) = (shrunk.image, (1, shrunk.factor))
             } else {
-                decoded = try PNGDecoder.decode(data, maxPixels: maxPixels)
+                guard original.count <= maxFileBytes else {
+                    throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
+                }
+                decoded = try PNGDecoder.decode(try original.all(), maxPixels: maxPixels)
             }
-            let source = PNGDecoder.size(data) ?? (decoded.width, decoded.height)
+            let source = PNGDecoder.size(header) ?? (decoded.width, decoded.height)
             plan = Plan(sourceSize: source, dctScale: scale, decodedSize: (decoded.width, decoded.height), preview: nil)
         }
         let cropped = Resampler.coverAndCrop(decoded, width: bw, height: bh)

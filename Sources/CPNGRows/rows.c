@@ -5,12 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
+
+enum { chunk = 65536 };
 
 struct albumfs_png_rows {
     png_structp png;
     png_infop info;
+    // The bytes: in memory, or read from `fd` (>= 0) a chunk at a time into `buffer`.
     const unsigned char *data;
     size_t size, offset;
+    int fd, read_errno;
+    unsigned char *buffer;
+    size_t buffered, taken;
     char message[256];
     int failed;
 };
@@ -28,14 +36,40 @@ static void on_warning(png_structp png, png_const_charp message) {
 
 static void read_data(png_structp png, png_bytep out, size_t length) {
     albumfs_png_rows *reader = png_get_io_ptr(png);
-    if (length > reader->size - reader->offset) png_error(png, "read beyond end of data");
-    memcpy(out, reader->data + reader->offset, length);
-    reader->offset += length;
+    if (reader->fd < 0) {
+        if (length > reader->size - reader->offset) png_error(png, "read beyond end of data");
+        memcpy(out, reader->data + reader->offset, length);
+        reader->offset += length;
+        return;
+    }
+    // libpng asks for a few bytes at a time (chunk headers, 8 KiB of IDAT): one pread per chunk.
+    while (length > 0) {
+        if (reader->taken == reader->buffered) {
+            ssize_t n;
+            do n = pread(reader->fd, reader->buffer, chunk, (off_t)reader->offset); while (n < 0 && errno == EINTR);
+            if (n < 0) {
+                reader->read_errno = errno;
+                png_error(png, "read error");
+            }
+            if (n == 0) png_error(png, "read beyond end of data");
+            reader->offset += (size_t)n;
+            reader->buffered = (size_t)n;
+            reader->taken = 0;
+        }
+        size_t step = reader->buffered - reader->taken < length ? reader->buffered - reader->taken : length;
+        memcpy(out, reader->buffer + reader->taken, step);
+        reader->taken += step;
+        out += step;
+        length -= step;
+    }
 }
 
 static void say(const albumfs_png_rows *reader, char *message, size_t message_size) {
     if (message_size > 0) snprintf(message, message_size, "%s", reader->message);
 }
+
+static albumfs_png_rows *start(albumfs_png_rows *reader, albumfs_png_rows_info *info, char *message,
+                               size_t message_size, int *read_errno);
 
 albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, albumfs_png_rows_info *info,
                                         char *message, size_t message_size) {
@@ -46,6 +80,28 @@ albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, 
     }
     reader->data = data;
     reader->size = size;
+    reader->fd = -1;
+    return start(reader, info, message, message_size, NULL);
+}
+
+albumfs_png_rows *albumfs_png_rows_open_file(int fd, albumfs_png_rows_info *info, char *message, size_t message_size,
+                                             int *read_errno) {
+    *read_errno = 0;
+    albumfs_png_rows *reader = calloc(1, sizeof *reader);
+    if (reader) reader->buffer = malloc(chunk);
+    if (!reader || !reader->buffer) {
+        free(reader);
+        if (message_size > 0) snprintf(message, message_size, "out of memory");
+        return NULL;
+    }
+    reader->fd = fd;
+    return start(reader, info, message, message_size, read_errno);
+}
+
+int albumfs_png_rows_read_errno(const albumfs_png_rows *reader) { return reader->read_errno; }
+
+static albumfs_png_rows *start(albumfs_png_rows *reader, albumfs_png_rows_info *info, char *message,
+                               size_t message_size, int *read_errno) {
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, on_error, on_warning);
     if (reader->png) reader->info = png_create_info_struct(reader->png);
     if (!reader->png || !reader->info) {
@@ -56,6 +112,7 @@ albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, 
     }
     if (setjmp(png_jmpbuf(reader->png))) {
         say(reader, message, message_size);
+        if (read_errno) *read_errno = reader->read_errno;
         albumfs_png_rows_close(reader);
         return NULL;
     }
@@ -102,5 +159,6 @@ int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *me
 void albumfs_png_rows_close(albumfs_png_rows *reader) {
     if (!reader) return;
     if (reader->png) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);
+    free(reader->buffer);
     free(reader);
 }

@@ -248,11 +248,12 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertThrowsError(try ThumbnailRenderer().render(huge, format: .png, orientation: 1, box: .default))
     }
 
-    /// A JPEG is decoded from its open file as it is read: the same thumbnail as from memory; a
+    /// A JPEG (and a PNG shrunk while decoded) is decoded from its open file as it is read: the
+    /// same thumbnail as from memory; a
     /// file cut short fails as before; an unreadable one is the original's failure (tried again
     /// later), not its content's; a few stray bytes in the header are passed over, as browsers do
     /// (TurboJPEG's header call refused them: "extraneous bytes before marker").
-    func testAJPEGIsDecodedFromItsFile() throws {
+    func testAnOriginalIsDecodedFromItsFile() throws {
         let folder = NSTemporaryDirectory() + "albumfs-thumb-file-\(getpid())"
         XCTAssertEqual(mkdir(folder, 0o755), 0)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -277,6 +278,26 @@ final class ThumbnailPipelineTests: XCTestCase {
         defer { close(directory) }
         XCTAssertThrowsError(try JPEGStream(file: directory, range: 0..<4096)) { error in
             XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, true, "\(error)")
+        }
+        // A PNG shrunk as it is decoded is read from its file the same way.
+        var rowPath = ThumbnailRenderer()
+        rowPath.shrinkPNGAbovePixels = 0
+        let png = try Encoders.png(.marker(width: 1200, height: 800), kind: .rgba(alpha: 200))
+        let path = folder + "/shot.png"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(png)))
+        let original = try ThumbnailService.openOriginal(path)
+        defer { close(original.fd) }
+        let fromFile = try rowPath.renderWithPlan(file: original.fd, size: original.size, format: .png, orientation: 1, box: .default)
+        XCTAssertEqual(fromFile.plan.dctScale.1, 2, "800 high leaves 400: \(fromFile.plan)")
+        XCTAssertEqual(fromFile.bytes, try rowPath.render(png, format: .png, orientation: 1, box: .default))
+        XCTAssertThrowsError(try PNGDecoder.decodeShrinking(Original(fd: directory, size: 4096), maxPixels: 1 << 30, minWidth: 40, minHeight: 40)) { error in
+            XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, true, "\(error)")
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(png.prefix(png.count / 2))))
+        let cut = try ThumbnailService.openOriginal(path)
+        defer { close(cut.fd) }
+        XCTAssertThrowsError(try rowPath.renderWithPlan(file: cut.fd, size: cut.size, format: .png, orientation: 1, box: .default)) { error in
+            XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, false, "\(error)")
         }
     }
 

@@ -27,6 +27,15 @@ typedef struct {
 albumfs_png_rows *albumfs_png_rows_open(const unsigned char *data, size_t size, albumfs_png_rows_info *info,
                                         char *message, size_t message_size);
 
+/// As albumfs_png_rows_open, reading the PNG from the open file `fd` from its start (pread, 64 KiB
+/// at a time; `fd` must stay open until albumfs_png_rows_close). When it fails because the file
+/// could not be read, `read_errno` says why (else 0).
+albumfs_png_rows *albumfs_png_rows_open_file(int fd, albumfs_png_rows_info *info, char *message, size_t message_size,
+                                             int *read_errno);
+
+/// The errno of a failed read of the file (0: none), once a call has failed.
+int albumfs_png_rows_read_errno(const albumfs_png_rows *reader);
+
 /// Decodes the next row (of the next pass, when interlaced) into `row` (up to width × channels bytes). 0, or -1 with the reason in
 /// `message` (the reader is then done: every later call fails).
 int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *message, size_t message_size);
