@@ -127,6 +127,9 @@ enum PNGDecoder {
         for (x0, y0, dx, dy) in passes {
             guard w > x0, h > y0 else { continue }  // an empty pass: libpng skips it
             let columns = (w - x0 + dx - 1) / dx
+            // Each column's block, once per pass: a division per pixel made a 48 MP PNG's render
+            // 0.45 s, not 0.40.
+            let blockOf = (0..<columns).map { ((x0 + $0 * dx) / k) * 3 }
             for y in stride(from: y0, to: h, by: dy) {
                 guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
                     let readErrno = albumfs_png_rows_read_errno(reader)
@@ -136,18 +139,23 @@ enum PNGDecoder {
                 let blockRow = (y / k) * ow * 3
                 row.withUnsafeBufferPointer { px in
                     sums.withUnsafeMutableBufferPointer { sum in
-                        for i in 0..<columns {
-                            let p = i * channels, o = blockRow + ((x0 + i * dx) / k) * 3
-                            var r = UInt32(px[p]), g = UInt32(px[p + 1]), b = UInt32(px[p + 2])
-                            if channels == 4 {
-                                let a = UInt32(px[p + 3])
-                                r = (r * a + 255 * (255 - a) + 127) / 255
-                                g = (g * a + 255 * (255 - a) + 127) / 255
-                                b = (b * a + 255 * (255 - a) + 127) / 255
+                        blockOf.withUnsafeBufferPointer { block in
+                            if channels == 3 {
+                                for i in 0..<columns {
+                                    let p = i * 3, o = blockRow + block[i]
+                                    sum[o] += UInt32(px[p])
+                                    sum[o + 1] += UInt32(px[p + 1])
+                                    sum[o + 2] += UInt32(px[p + 2])
+                                }
+                                return
                             }
-                            sum[o] += r
-                            sum[o + 1] += g
-                            sum[o + 2] += b
+                            for i in 0..<columns {
+                                let p = i * 4, o = blockRow + block[i]
+                                let a = UInt32(px[p + 3]), white = 255 * (255 - a) + 127
+                                sum[o] += (UInt32(px[p]) * a + white) / 255
+                                sum[o + 1] += (UInt32(px[p + 1]) * a + white) / 255
+                                sum[o + 2] += (UInt32(px[p + 2]) * a + white) / 255
+                            }
                         }
                     }
                 }
