@@ -26,6 +26,7 @@ final class JPEGStream {
         try self.init(bytes.withUnsafeBufferPointer { albumfs_jpeg_new_memory($0.baseAddress, $0.count) })
     }
 
+    /// Reads the header. The corresponding C function is `jpeg_read_header`.
     private init(_ created: OpaquePointer?) throws(ThumbnailError) {
         guard let created else { throw ThumbnailError("out of memory for a JPEG decoder") }
         var info = albumfs_jpeg_info()
@@ -56,6 +57,7 @@ final class JPEGStream {
     /// Decodes to RGB at num/denom of the full size (fast IDCT and upsampling: the image is then
     /// averaged down at least 2x by the area filter, which hides their small errors). A few
     /// corrupt bytes still give an image, as browsers show it; a file cut short does not.
+    /// The corresponding C functions are `jpeg_start_decompress` and `jpeg_read_scanlines`.
     func decode(scale: (Int, Int)) throws(ThumbnailError) -> RGBImage {
         var w: UInt32 = 0, h: UInt32 = 0
         var components: Int32 = 0
@@ -81,7 +83,7 @@ final class JPEGStream {
     /// What stopped `decoder`: its file unreadable (the original's failure), or its content.
     private static func failure(_ decoder: OpaquePointer, _ what: String) -> ThumbnailError {
         let readErrno = albumfs_jpeg_read_errno(decoder)
-        if readErrno != 0 { return ThumbnailError("cannot read the original: \(Errno(rawValue: readErrno))", isReadFailure: true) }
+        if readErrno != 0 { return .original("read", Errno(rawValue: readErrno)) }
         return ThumbnailError("\(what): \(String(cString: albumfs_jpeg_message(decoder)))")
     }
 }

@@ -63,7 +63,7 @@ final class Original {
                 count += n
             }
         }
-        if let failure { throw ThumbnailError("cannot read the original: \(failure)", isReadFailure: true) }
+        if let failure { throw .original("read", failure) }
         return data
     }
 }

@@ -85,7 +85,7 @@ enum PNGDecoder {
         if let fd = original.fd {
             var readErrno: Int32 = 0
             guard let reader = albumfs_png_rows_open_file(fd, &info, &message, message.count, &readErrno) else {
-                if readErrno != 0 { throw ThumbnailError("cannot read the original: \(Errno(rawValue: readErrno))", isReadFailure: true) }
+                if readErrno != 0 { throw .original("read", Errno(rawValue: readErrno)) }
                 throw ThumbnailError("not a decodable PNG: \(text(message))")
             }
             defer { albumfs_png_rows_close(reader) }
@@ -133,7 +133,7 @@ enum PNGDecoder {
             for y in stride(from: y0, to: h, by: dy) {
                 guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
                     let readErrno = albumfs_png_rows_read_errno(reader)
-                    if readErrno != 0 { throw ThumbnailError("cannot read the original: \(Errno(rawValue: readErrno))", isReadFailure: true) }
+                    if readErrno != 0 { throw .original("read", Errno(rawValue: readErrno)) }
                     throw ThumbnailError("PNG decode failed: \(text(message))")
                 }
                 let blockRow = (y / k) * ow * 3

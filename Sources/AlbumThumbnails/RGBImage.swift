@@ -1,3 +1,5 @@
+import AlbumCore
+
 /// 8-bit RGB pixels, rows top to bottom, no padding.
 struct RGBImage {
     var width: Int
@@ -21,5 +23,10 @@ public struct ThumbnailError: Error, Equatable, CustomStringConvertible {
     public init(_ description: String, isReadFailure: Bool = false) {
         self.description = description
         self.isReadFailure = isReadFailure
+    }
+
+    /// The original could not be opened, examined or read (`what`: "open", "stat", "read").
+    static func original(_ what: String, _ errno: Errno) -> ThumbnailError {
+        ThumbnailError("cannot \(what) the original: \(errno)", isReadFailure: true)
     }
 }

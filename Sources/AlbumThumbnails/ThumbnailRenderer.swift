@@ -2,7 +2,7 @@ import AlbumCore
 
 /// decode → shrink on load → area resample → centre crop → orientation → fixed-size JPEG.
 ///
-/// Stateless and thread-safe: each call makes its own TurboJPEG handles.
+/// Stateless and thread-safe: each call makes its own decoders (libjpeg, libpng) and encoder (TurboJPEG).
 public struct ThumbnailRenderer: Sendable {
     /// Bump when the pipeline's output changes: it is part of every cache key.
     /// (2: 16-bit PNGs without a gamma chunk read as sRGB, no longer as linear light.)

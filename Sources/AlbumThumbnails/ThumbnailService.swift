@@ -123,12 +123,12 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// The original opened for a render (no access time written), and its size.
     static func openOriginal(_ path: String) throws(ThumbnailError) -> (fd: Int32, size: Int) {
         let fd: Int32
-        do { fd = try SourceOpening.readOnly(path) } catch { throw ThumbnailError("cannot open the original: \(error)", isReadFailure: true) }
+        do { fd = try SourceOpening.readOnly(path) } catch { throw .original("open", error) }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let failure = Errno.current
             close(fd)
-            throw ThumbnailError("cannot stat the original: \(failure)", isReadFailure: true)
+            throw .original("stat", failure)
         }
         return (fd, Int(st.st_size))
     }
