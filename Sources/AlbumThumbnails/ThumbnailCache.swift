@@ -35,31 +35,32 @@ public final class ThumbnailCache: Sendable {
         return [UInt8](data)
     }
 
-    /// Stores bytes atomically. Failures are ignored by design: the cache is an optimisation.
-    @discardableResult
-    public func write(_ key: String, _ bytes: [UInt8]) -> Bool {
+    /// Stores bytes atomically. A failure (a full disk) loses nothing but the cached copy: the
+    /// caller keeps the thumbnail in memory and says so once.
+    public func write(_ key: String, _ bytes: [UInt8]) throws(Errno) {
         let final = path(for: key)
         let folder = final.folderBeforeLastSlash
         mkdir(folder, 0o755)
         let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { throw Errno.current }
         var off = 0
-        var ok = true
+        var failure: Errno?
         while off < bytes.count {
             let n = bytes[off...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false; break }
+            if n < 0 { failure = Errno.current; break }
+            if n == 0 { failure = Errno(rawValue: ENOSPC); break }
             off += n
         }
-        if close(fd) != 0 { ok = false }
-        guard ok, rename(temp, final) == 0 else {
+        if close(fd) != 0, failure == nil { failure = Errno.current }
+        if failure == nil, rename(temp, final) != 0 { failure = Errno.current }
+        if let failure {
             unlink(temp)
-            return false
+            throw failure
         }
         let used = usedBytes.add(Int64(bytes.count), ordering: .relaxed).newValue
         if used > maxBytes { evict() }
-        return true
     }
 
     /// Removes least recently used files until the cache is at 90% of its bound.

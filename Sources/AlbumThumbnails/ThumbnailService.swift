@@ -25,6 +25,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         var failures: [String: ThumbnailFailure] = [:]
         /// Keys whose original could not be read, logged already.
         var readFailuresLogged: Set<String> = []
+        /// Why the cache could not be written, each said once (a full disk is said, not hidden).
+        var cacheFailuresLogged: Set<Errno> = []
         /// Rendered in memory when there is no cache folder (bounded, oldest dropped).
         var memory: [String: [UInt8]] = [:]
         var memoryOrder: [String] = []
@@ -91,7 +93,17 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             let result = render(photo, sourcePath: sourcePath, box: box)
             // Disk first, outside the lock; memory only when the cache cannot take it.
             var stored = false
-            if case .success(let bytes) = result, let cache { stored = cache.write(key, bytes) }
+            if case .success(let bytes) = result, let cache {
+                do {
+                    try cache.write(key, bytes)
+                    stored = true
+                } catch {
+                    if state.withLock({ $0.cacheFailuresLogged.insert(error).inserted }) {
+                        log("albumfs: warning: thumbnail cache \(cache.directory) cannot be written (\(error)); "
+                            + "thumbnails are kept in memory while it cannot")
+                    }
+                }
+            }
             let firstFailure = state.withLock { s -> Bool in
                 s.inFlight[key] = nil
                 switch result {

@@ -129,18 +129,49 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(service.renderCount, 5)
     }
 
+    /// A cache that cannot take a thumbnail (a full disk; here its subfolder is a file: ENOTDIR)
+    /// loses nothing: the thumbnail is served and kept in memory, and the reason is said once.
+    func testACacheThatCannotBeWrittenIsSaidOnce() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-full-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder + "/cache", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = try XCTUnwrap(ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30))
+        let logged = LoggedLines()
+        let service = ThumbnailService(boxes: [.default], cache: cache, log: logged.append)
+        var photos: [Photo] = []
+        for i in 0..<3 {
+            let name = "p\(i).jpg"
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
+            let photo = Photo(relativePath: name, format: .jpeg, identity: FileIdentity(inode: UInt64(100 + i), size: 3, mtime: Timestamp(seconds: 4)),
+                              capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                              captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
+                              orientation: 1, problems: [])
+            // Where its thumbnail would go is taken by a file.
+            let key = ThumbnailCache.key(path: folder + "/" + name, identity: photo.identity, box: .default)
+            _ = FileManager.default.createFile(atPath: folder + "/cache/" + key.prefix(2), contents: Data())
+            photos.append(photo)
+        }
+        for photo in photos + photos {
+            let bytes = try service.thumbnail(of: photo, sourcePath: folder + "/" + photo.relativePath, box: .default).get()
+            XCTAssertEqual(bytes.count, Int(service.size(for: .default)))
+        }
+        XCTAssertEqual(service.renderCount, 3, "served from memory the second time")
+        XCTAssertEqual(logged.count(where: { $0.contains("cannot be written (Not a directory)") }), 1, "said once")
+        XCTAssertEqual(service.cacheBytes, 0)
+    }
+
     func testCacheWritesAtomicallyAndEvictsLeastRecentlyUsed() throws {
         let folder = NSTemporaryDirectory() + "albumfs-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = try XCTUnwrap(ThumbnailCache(directory: folder, maxBytes: 10_000))
         let blob = [UInt8](repeating: 7, count: 3000)
         for k in ["aa01", "aa02", "aa03"] {
-            XCTAssertTrue(cache.write(k, blob))
+            XCTAssertNoThrow(try cache.write(k, blob))
             usleep(20_000)  // distinct mtimes
         }
         XCTAssertNotNil(cache.read("aa01", expectedSize: 3000))  // now the most recently used
         usleep(20_000)
-        XCTAssertTrue(cache.write("aa04", blob))  // 12,000 > 10,000: evict to ≤ 9,000
+        XCTAssertNoThrow(try cache.write("aa04", blob))  // 12,000 > 10,000: evict to ≤ 9,000
         XCTAssertNotNil(cache.read("aa01", expectedSize: 3000))
         XCTAssertNil(cache.read("aa02", expectedSize: 3000), "the least recently used went first")
         XCTAssertNotNil(cache.read("aa04", expectedSize: 3000))
