@@ -3,32 +3,37 @@ import Dispatch
 
 /// Writes a scan's batches to the index on a serial queue of its own, in order; a failure is
 /// logged once and ends the writing for that scan (the next scan writes again).
-final class IndexWriter: @unchecked Sendable {
+public final class IndexWriter: @unchecked Sendable {
     private let index: FileIndexStore?
     private let queue = DispatchQueue(label: "albumfs.index-writer")
     private let log: @Sendable (String) -> Void
     // Touched only on `queue`.
-    private var failed = false
+    private var failure: Errno?
 
-    init(index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
+    public init(index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
         self.index = index
         self.log = log
     }
 
-    func save(_ upserts: [IndexedFile]) {
+    public func save(_ upserts: [IndexedFile]) {
         guard index != nil, !upserts.isEmpty else { return }
         queue.async { self.write(upserts, []) }
     }
 
-    /// Writes the removals after every batch, and waits until all is written.
-    func finish(removing removals: [String]) {
-        queue.sync { if !removals.isEmpty { write([], removals) } }
+    /// Writes the removals after every batch, and waits until all is written. Returns why the
+    /// writing stopped, if it did (logged already).
+    @discardableResult
+    public func finish(removing removals: [String]) -> Errno? {
+        queue.sync {
+            if !removals.isEmpty { write([], removals) }
+            return failure
+        }
     }
 
     private func write(_ upserts: [IndexedFile], _ removals: [String]) {
-        guard let index, !failed else { return }
+        guard let index, failure == nil else { return }
         do { try index.save(upserts: upserts, removals: removals) } catch {
-            failed = true
+            failure = error
             log("albumfs: warning: the index cannot be written: \(error)")
         }
     }

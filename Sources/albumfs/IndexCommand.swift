@@ -1,5 +1,6 @@
 import AlbumCore
 import AlbumIndex
+import AlbumLive
 import AlbumMetadata
 import FoundationEssentials
 import Glibc
@@ -20,23 +21,34 @@ enum IndexCommand {
             Log.line("albumfs index: warning: the index cannot be read (\(error)); scanning everything")
         }
         let bar = isatty(2) == 1 ? ProgressLine(label: "indexing", bar: true) : nil
-        let outcome = scanner.scan(previous: previous, progress: { done, total in bar?.update(done: done, total: total, finished: done == total) })
-        let seen = Set(outcome.files.map(\.relativePath))
+        // As a mount's scan does: reading starts while the walk goes on, the rules are applied on
+        // the reader threads, and each batch is written while the next ones are read (the walk,
+        // then the reads, then one save took 1.34 s for 100,000 cold files; this, 1.12–1.19 s).
+        let writer = IndexWriter(index: index, log: { _ in })  // its failure is the command's, below
+        let stream = scanner.decidingStream(onBatch: { read in
+            writer.save(read.map(\.file))
+            return read
+        }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
+        var batches: [ReadStream.Batch] = []
+        let survey = scanner.survey(previous: previous, batches: (2000, { batches.append(stream.add(Array($0))) }))
+        stream.end()
+        let read = batches.flatMap { $0.take() }
+        bar?.update(done: read.count, total: read.count, finished: true)
+        let files = survey.reused + read.map(\.file)
+        let seen = Set(files.lazy.map(\.relativePath))
         // (Not the files below a folder that could not be listed: unknown, not gone.)
         let removals = previous.keys.filter { path in
-            !seen.contains(path) && !outcome.unlisted.contains { path.isWithin(folder: $0) }
+            !seen.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }
         }
-        let changed = outcome.files.filter { previous[$0.relativePath] != $0 }
-        do {
-            try index.save(upserts: changed, removals: removals)
-        } catch {
-            throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(error)")
+        if let failure = writer.finish(removing: removals) {
+            throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(failure)")
         }
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).
         var st = stat()
-        if !outcome.unlisted.contains(""), stat(source, &st) == 0 { try? index.saveLibraryDevice(UInt64(st.st_dev)) }
-        let report = scanner.report(outcome.files, folderProblems: outcome.folderProblems)
-        print("\(report.photos.count) photos, \(outcome.files.count) files, \(outcome.reads) read, \(removals.count) removed, "
+        if !survey.unlisted.contains(""), stat(source, &st) == 0 { try? index.saveLibraryDevice(UInt64(st.st_dev)) }
+        let photos = survey.reused.compactMap(scanner.photo(from:)) + read.compactMap(\.photo)
+        let report = ScanReport(photos: photos, files: files, folderProblems: survey.folderProblems)
+        print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(removals.count) removed, "
               + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s; index: \(index.path)")
         return ExitCode.success.rawValue
     }

@@ -503,6 +503,15 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         let m = try mount()
         XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0")
         m.finish()
+        // A refresh reads only what changed: one photo gone, one copied in.
+        let photo = try XCTUnwrap(source.items.first { $0.expectedDay != nil && $0.path.hasSuffix(".jpg") })
+        XCTAssertEqual(shell("cp '\(source.path)/\(photo.path)' '\(source.path)/copied-in.jpg' && rm '\(source.path)/\(photo.path)'").status, 0)
+        let refresh = runCommand(albumfsBinary(), ["index", source.path, "-o", "index=" + indexPath])
+        XCTAssertEqual(refresh.status, 0, refresh.stderr)
+        let files = r.stdout.components(separatedBy: ", ")[1]  // "N files": hidden ones are not
+        XCTAssertTrue(refresh.stdout.hasPrefix("\(photos) photos, \(files), 1 read, 1 removed,"), refresh.stdout)
+        let rows = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"])
+        XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + " files", files)
         XCTAssertEqual(runCommand(albumfsBinary(), ["index", source.path + "/missing"]).status, 3)
     }
 

@@ -1,0 +1,55 @@
+import AlbumCore
+@testable import AlbumLive
+import Foundation
+import Synchronization
+import XCTest
+
+/// The index writer writes batches in order on its own queue; the first failure (a full disk)
+/// stops the writing for the scan, is logged once, and is what `finish` returns (`albumfs index`
+/// exits with it).
+final class IndexWriterTests: XCTestCase {
+    /// A store that takes `room` saves, then fails like a full disk.
+    final class FillingStore: FileIndexStore {
+        private let state: Mutex<(room: Int, saved: [[String]])>
+        var saved: [[String]] { state.withLock { $0.saved } }
+
+        init(room: Int) { state = Mutex((room, [])) }
+
+        func loadAll() throws(Errno) -> [IndexedFile] { [] }
+        func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {}
+        func libraryDevice() throws(Errno) -> UInt64? { nil }
+        func saveLibraryDevice(_ device: UInt64) throws(Errno) {}
+        func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {
+            try state.withLock { s throws(Errno) in
+                guard s.room > 0 else { throw Errno(rawValue: ENOSPC) }
+                s.room -= 1
+                s.saved.append(upserts.map(\.relativePath) + removals.map { "-" + $0 })
+            }
+        }
+    }
+
+    private func files(_ names: String...) -> [IndexedFile] {
+        names.map { IndexedFile(relativePath: $0, identity: FileIdentity(inode: 1, size: 2, mtime: Timestamp(seconds: 3)), kind: .ignored) }
+    }
+
+    func testBatchesAreWrittenInOrderThenTheRemovals() {
+        let store = FillingStore(room: 10)
+        let writer = IndexWriter(index: store, log: { _ in XCTFail("nothing to log") })
+        writer.save(files("a", "b"))
+        writer.save(files("c"))
+        XCTAssertNil(writer.finish(removing: ["old"]))
+        XCTAssertEqual(store.saved, [["a", "b"], ["c"], ["-old"]])
+    }
+
+    func testTheFirstFailureStopsTheWritingAndIsReturned() {
+        let store = FillingStore(room: 1)
+        let lines = Mutex<[String]>([])
+        let writer = IndexWriter(index: store, log: { line in lines.withLock { $0.append(line) } })
+        writer.save(files("a"))
+        writer.save(files("b"))
+        writer.save(files("c"))
+        XCTAssertEqual(writer.finish(removing: ["old"]), Errno(rawValue: ENOSPC))
+        XCTAssertEqual(store.saved, [["a"]], "nothing after the failure")
+        XCTAssertEqual(lines.withLock { $0 }, ["albumfs: warning: the index cannot be written: No space left on device"])
+    }
+}
