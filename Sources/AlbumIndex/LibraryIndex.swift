@@ -94,6 +94,9 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             // A file that cannot be opened or written at all (a read-only folder or filesystem, no
             // permission, a full disk) is no bad index: moving it aside would not help.
             if Self.isAccessFailure(error.code) { throw error.errno }
+            // An I/O error on a full disk (SQLite could not size its WAL index there) is the
+            // disk's, not the file's: moving a sound index aside would only lose it.
+            if error.code & 0xFF == SQLITE_IOERR, Self.hasNoRoom(path.folderBeforeLastSlash) { throw Errno(rawValue: ENOSPC) }
             let aside = path + ".broken-\(Int(Date().timeIntervalSince1970))"
             guard rename(path, aside) == 0 || errno == ENOENT else {
                 let renameError = Errno.current
@@ -121,6 +124,12 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         try run {
             try db.query("INSERT OR REPLACE INTO library (key, value) VALUES ('device', ?)", [.int(Int64(bitPattern: device))])
         }
+    }
+
+    /// Whether the filesystem holding `folder` has no block left for us (`statvfs`).
+    static func hasNoRoom(_ folder: String) -> Bool {
+        var fs = statvfs()
+        return statvfs(folder, &fs) == 0 && fs.f_bavail == 0
     }
 
     /// SQLite's codes for a file that cannot be opened or written, whatever it holds. (Not

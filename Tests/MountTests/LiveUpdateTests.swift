@@ -491,6 +491,30 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish(allowing: ["not valid UTF-8"])
     }
 
+    /// A sound index on a disk that has filled up cannot be opened (SQLite cannot make its WAL
+    /// files there: "disk I/O error"). It is kept, not moved aside as a bad one (it was, and
+    /// the next mount read everything again); the mount goes on without it, and reuses it once
+    /// there is room again.
+    func testAFullDiskKeepsTheIndex() throws {
+        let disk = state + "/disk", index = state + "/disk/index.sqlite"
+        XCTAssertEqual(mkdir(disk, 0o755), 0)
+        XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk]).status, 0)
+        defer { unmountTestDisk(disk) }
+        XCTAssertEqual(runCommand(albumfsBinary(), ["index", "-o", "index=" + index, source.path]).status, 0)
+        XCTAssertNotEqual(shell("dd if=/dev/zero of='\(disk)/fill' bs=4k").status, 0, "filled up")
+        var m = try Mount(source: source.path, options: ["-o", "index=" + index])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["index"], "none")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        m.finish(allowing: ["cannot be opened (No space left on device); mounting without one"])
+        XCTAssertTrue(m.stderr.contains("cannot be opened (No space left on device)"), m.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: disk)
+        XCTAssertFalse(names.contains { $0.contains("broken") }, "\(names)")
+        XCTAssertEqual(unlink(disk + "/fill"), 0)
+        m = try Mount(source: source.path, options: ["-o", "index=" + index])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "the index kept is used")
+        m.finish()
+    }
+
     func testIndexCommandPreparesTheIndexForTheMount() throws {
         let r = runCommand(albumfsBinary(), ["index", source.path, "-o", "index=" + indexPath])
         XCTAssertEqual(r.status, 0, r.stderr)
