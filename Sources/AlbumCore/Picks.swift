@@ -35,8 +35,11 @@ public protocol PickStorage: Sendable {
     /// Whether picks can be taken at all (false: every change answers EROFS, and `picked/` shows
     /// no write bits).
     var acceptsChanges: Bool { get }
+    /// Makes the database file hold every pick by itself (at unmount: its WAL folded in).
+    func foldWAL() throws(Errno)
 }
 
 extension PickStorage {
     public var acceptsChanges: Bool { true }
+    public func foldWAL() throws(Errno) {}
 }

@@ -234,6 +234,11 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
     }
 
+    /// Folds the WAL into the index file (`SQLiteDatabase.foldWAL`), at unmount.
+    public func foldWAL() throws(Errno) {
+        try run { try db.foldWAL() }
+    }
+
     @discardableResult
     private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
         try SQLiteDatabase.locked(lock, body)

@@ -92,6 +92,10 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         try ContentHash.ofFile(at: path)
     }
 
+    public func foldWAL() throws(Errno) {
+        try run { try db.foldWAL() }
+    }
+
     /// Runs under the store's lock; SQLite failures become the errno the kernel is told.
     @discardableResult
     private func run<T>(_ body: () throws -> T) throws(Errno) -> T {

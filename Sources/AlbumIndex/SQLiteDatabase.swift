@@ -66,6 +66,13 @@ final class SQLiteDatabase {
         try check(sqlite3_exec(db, sql, nil, nil, nil))
     }
 
+    /// Copies the WAL's pages into the database file and empties the WAL, so the file alone holds
+    /// everything (a copy or backup of just it loses nothing). SQLite does this when the last
+    /// connection closes, which a daemon ending with `exit` never does.
+    func foldWAL() throws(Failure) {
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     enum Value {
         case int(Int64)
         case text(String)

@@ -81,6 +81,13 @@ enum MountCommand {
                 SystemdNotify.ready()
             }
             coordinator.stop()
+            // The process ends with `exit`, so SQLite never closes the databases and leaves their
+            // latest pages in the WAL beside them: a copy of picks.sqlite alone had no picks.
+            // (Busy: another mount of the same database is using it, and will fold it.)
+            do throws(Errno) { try picks.foldWAL() } catch where error.rawValue != EBUSY {
+                Log.line("albumfs: warning: the picks database \(picksPath) could not be folded into one file: \(error)")
+            } catch {}
+            try? index?.foldWAL()  // a cache: its WAL is recovered on the next open anyway
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }

@@ -39,6 +39,20 @@ final class IndexWriterTests: XCTestCase {
         writer.save(files("c"))
         XCTAssertNil(writer.finish(removing: ["old"]))
         XCTAssertEqual(store.saved, [["a", "b"], ["c"], ["-old"]])
+        writer.save(files("late"))
+        XCTAssertNil(writer.finish(removing: []))
+        XCTAssertEqual(store.saved.count, 3, "nothing written after finishing")
+    }
+
+    func testAFinishedWriterLetsGoOfTheIndex() {
+        var store: FillingStore? = FillingStore(room: 10)
+        weak let held = store
+        let writer = IndexWriter(index: store, log: { _ in })
+        writer.save(files("a"))
+        XCTAssertNil(writer.finish(removing: []))
+        store = nil
+        XCTAssertNil(held, "only the writer's owner held it")
+        withExtendedLifetime(writer) {}
     }
 
     func testTheFirstFailureStopsTheWritingAndIsReturned() {

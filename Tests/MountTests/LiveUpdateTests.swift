@@ -502,6 +502,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         defer { unmountTestDisk(disk) }
         XCTAssertEqual(runCommand(albumfsBinary(), ["index", "-o", "index=" + index, source.path]).status, 0)
         XCTAssertNotEqual(shell("dd if=/dev/zero of='\(disk)/fill' bs=4k").status, 0, "filled up")
+        // (`albumfs index` closed its index: no WAL left beside it to open from. It once was.)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk).sorted(), ["fill", "index.sqlite"])
         var m = try Mount(source: source.path, options: ["-o", "index=" + index])
         XCTAssertEqual(daemonStatus(m.mountpoint)["index"], "none")
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))

@@ -103,6 +103,20 @@ final class PickTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// After an unmount the picks database file holds every pick by itself (its WAL folded in):
+    /// a backup that copies just picks.sqlite loses none. (The daemon ends with `exit`, so SQLite
+    /// never closed it, and the picks stayed in picks.sqlite-wal: a copy held none.)
+    func testAfterUnmountThePicksFileAloneHoldsThePicks() throws {
+        let m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/keep.jpg")), 0)
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/two.jpg")), 0)
+        m.finish()
+        let copy = state + "/copy.sqlite"
+        XCTAssertEqual(shell("cp '\(picksDB)' '\(copy)'").status, 0)
+        let count = runCommand("/usr/bin/sqlite3", [copy, "SELECT count(*) FROM picks"])
+        XCTAssertEqual(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2", count.stderr)
+    }
+
     /// A picked photo whose folder is renamed keeps its pick: found again by its bytes among the
     /// photos of its name. Here its by-date name changes too (its collision tag is made from its
     /// path), so a pick left at the old path would dangle.
