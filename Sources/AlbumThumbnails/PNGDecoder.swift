@@ -68,8 +68,8 @@ enum PNGDecoder {
     /// `minWidth`×`minHeight` pixels (each output pixel the average of its block, alpha composited
     /// onto white first, as `decode` does): memory for one row and the shrunk image's sums only.
     /// An interlaced PNG is read pass by pass, each pass's pixels added to their blocks.
-    /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does (a gamma
-    /// other than sRGB's): the caller decodes it whole.
+    /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does (none
+    /// known since every gamma is converted there too): the caller decodes it whole.
     static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
         -> (image: RGBImage, factor: Int)? {
         try decodeShrinking(Original(bytes: data), maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)

@@ -121,12 +121,10 @@ static albumfs_png_rows *start(albumfs_png_rows *reader, albumfs_png_rows_info *
     int depth = png_get_bit_depth(reader->png, reader->info);
     int type = png_get_color_type(reader->png, reader->info);
     int interlaced = png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
-    // Values brought to sRGB from the file's gamma (gAMA; none: sRGB already), as the simplified
-    // API does for its 8-bit output. (Not for 16-bit samples with another gamma: combined with
-    // png_set_scale_16 libpng leaves them linear; the caller decodes those whole.)
-    png_fixed_point gamma = 0;
-    int srgb = !png_get_gAMA_fixed(reader->png, reader->info, &gamma) || (gamma >= 45000 && gamma <= 46000);
-    png_set_gamma_fixed(reader->png, PNG_DEFAULT_sRGB, PNG_DEFAULT_sRGB);
+    // Values brought to sRGB from the file's gamma (gAMA; none: sRGB already), straight alpha:
+    // what the simplified API does for its 8-bit output. (png_set_gamma instead left 16-bit
+    // samples linear once png_set_scale_16 was set.)
+    png_set_alpha_mode_fixed(reader->png, PNG_ALPHA_PNG, PNG_DEFAULT_sRGB);
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(reader->png);
     if (type == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(reader->png);
     if (png_get_valid(reader->png, reader->info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(reader->png);
@@ -138,7 +136,7 @@ static albumfs_png_rows *start(albumfs_png_rows *reader, albumfs_png_rows_info *
     info->height = png_get_image_height(reader->png, reader->info);
     info->channels = png_get_channels(reader->png, reader->info);
     info->interlaced = interlaced;
-    info->plain = (srgb || depth < 16) && (info->channels == 3 || info->channels == 4);
+    info->plain = info->channels == 3 || info->channels == 4;
     return reader;
 }
 

@@ -13,8 +13,8 @@ typedef struct {
     uint32_t width, height;
     /// 3 (RGB) or 4 (RGBA): palettes expanded, grey made RGB, transparency made alpha.
     int channels;
-    /// Whether rows come out as the simplified API would give them (16-bit samples rounded to 8):
-    /// no gamma other than sRGB's. Otherwise the caller decodes the usual way.
+    /// Whether rows come out as the simplified API would give them (8-bit sRGB, straight alpha:
+    /// 16-bit samples rounded, another gamma converted). Otherwise the caller decodes the usual way.
     int plain;
     /// Whether the image is Adam7-interlaced: rows then come pass by pass, each pass's rows
     /// holding only that pass's pixels (libpng's interlace handling, which needs the whole image
