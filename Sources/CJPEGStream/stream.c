@@ -193,7 +193,13 @@ int albumfs_jpeg_read(albumfs_jpeg *d, unsigned char *pixels, size_t stride) {
         JDIMENSION want = d->cinfo.output_height - first;
         if (want > 16) want = 16;
         for (JDIMENSION i = 0; i < want; i++) rows[i] = pixels + (size_t)(first + i) * stride;
-        jpeg_read_scanlines(&d->cinfo, rows, want);
+        // A source that never suspends always gets rows; none would loop here for ever.
+        if (jpeg_read_scanlines(&d->cinfo, rows, want) == 0) {
+            snprintf(d->message, sizeof d->message, "the decoder gave no rows");
+            d->has_message = 1;
+            d->failed = 1;
+            return -1;
+        }
     }
     return 0;
 }
