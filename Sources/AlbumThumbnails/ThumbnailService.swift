@@ -27,6 +27,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         var readFailuresLogged: Set<String> = []
         /// Why the cache could not be written, each said once (a full disk is said, not hidden).
         var cacheFailuresLogged: Set<Errno> = []
+        /// Why the last write to the cache failed; nil once one succeeds again.
+        var cacheWriteFailure: Errno?
         /// Rendered in memory when there is no cache folder (bounded, oldest dropped).
         var memory: [String: [UInt8]] = [:]
         var memoryOrder: [String] = []
@@ -57,6 +59,9 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         var seen = Set<ThumbnailFailure.Photo>()
         return state.withLock { $0.failures.values.filter { seen.insert($0.photo).inserted } }
     }
+
+    /// Why the cache's last write failed (its disk full), or nil when writes succeed (status).
+    public var cacheWriteFailure: Errno? { state.withLock { $0.cacheWriteFailure } }
 
     public func size(for box: ThumbnailBox) -> Int64 { Int64(FixedSizeJPEG.size(for: box.width, box.height)) }
 
@@ -97,8 +102,13 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                 do {
                     try cache.write(key, bytes)
                     stored = true
+                    state.withLock { $0.cacheWriteFailure = nil }
                 } catch {
-                    if state.withLock({ $0.cacheFailuresLogged.insert(error).inserted }) {
+                    let first = state.withLock { s in
+                        s.cacheWriteFailure = error
+                        return s.cacheFailuresLogged.insert(error).inserted
+                    }
+                    if first {
                         log("albumfs: warning: thumbnail cache \(cache.directory) cannot be written (\(error)); "
                             + "thumbnails are kept in memory while it cannot")
                     }

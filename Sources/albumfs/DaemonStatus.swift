@@ -77,7 +77,8 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("thumbnail_failures", String(problems.thumbnailFailures)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),
-                      ("thumbnail_cache_limit", String(cache.maxBytes))]
+                      ("thumbnail_cache_limit", String(cache.maxBytes)),
+                      ("thumbnail_cache_writes", thumbnails.cacheWriteFailure.map { "failing (\($0)): kept in memory" } ?? "ok")]
         } else {
             lines += [("thumbnail_cache_dir", "none (in memory)")]
         }

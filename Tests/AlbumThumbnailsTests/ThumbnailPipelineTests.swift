@@ -158,6 +158,15 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(service.renderCount, 3, "served from memory the second time")
         XCTAssertEqual(logged.count(where: { $0.contains("cannot be written (Not a directory)") }), 1, "said once")
         XCTAssertEqual(service.cacheBytes, 0)
+        XCTAssertEqual(service.cacheWriteFailure, Errno(rawValue: ENOTDIR))
+        // Room again (the files in the way gone): the next write succeeds and the status says so.
+        for prefix in Set(photos.map { ThumbnailCache.key(path: folder + "/" + $0.relativePath, identity: $0.identity, box: .default).prefix(2) }) {
+            unlink(folder + "/cache/" + prefix)
+        }
+        var later = photos[0]
+        later.identity = FileIdentity(inode: 999, size: 3, mtime: Timestamp(seconds: 4))
+        XCTAssertNoThrow(try service.thumbnail(of: later, sourcePath: folder + "/" + later.relativePath, box: .default).get())
+        XCTAssertNil(service.cacheWriteFailure)
     }
 
     func testCacheWritesAtomicallyAndEvictsLeastRecentlyUsed() throws {

@@ -398,7 +398,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(errors.contains("Edge/empty.jpg: empty file"), errors)
         let r = runCommand(albumfsBinary(), ["status", m.mountpoint])
         XCTAssertEqual(r.status, 0)
-        for key in ["scan_state: done", "photos: ", "files_seen: ", "errors: ", "header_reads: ", "thumbnail_cache_bytes: "] {
+        for key in ["scan_state: done", "photos: ", "files_seen: ", "errors: ", "header_reads: ", "thumbnail_cache_bytes: ",
+                    "thumbnail_cache_writes: ok"] {
             XCTAssertTrue(r.stdout.contains(key), r.stdout)
         }
         // Fixing a file removes its line.
