@@ -45,6 +45,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var watchLimitReached = false
         /// False while the library's own folder cannot be listed (the views keep what they showed).
         public var libraryAvailable = true
+        /// Why the last scan could not write the index (its disk full), or nil when it could.
+        public var indexWriteFailure: Errno?
         public init() {}
     }
 
@@ -219,9 +221,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
         } else {
             report = publish()
         }
-        writer.finish(removing: removals)
+        let writeFailure = writer.finish(removing: removals)
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in
+            s.indexWriteFailure = writeFailure
             s.state = "done"
             s.headerReads += reads
             s.lastScanSeconds = seconds

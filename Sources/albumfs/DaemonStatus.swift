@@ -70,6 +70,9 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))
         lines.append(("index", index?.path ?? "none"))
+        if index != nil {
+            lines.append(("index_writes", s.indexWriteFailure.map { "failing (\($0)): changes are read again by the next mount" } ?? "ok"))
+        }
         lines.append(("picks", String(fileSystem?.pickCount ?? 0)))
         lines.append(("picks_db", picksDatabase))
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))

@@ -518,6 +518,31 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// An index whose disk fills up while mounted: the changes are still shown, the status says
+    /// the index is not being written (and why), and says ok again once a scan writes it.
+    func testAnIndexThatCannotBeWrittenShowsInTheStatus() throws {
+        let disk = state + "/disk", index = state + "/disk/index.sqlite"
+        XCTAssertEqual(mkdir(disk, 0o755), 0)
+        XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", disk]).status, 0)
+        defer { unmountTestDisk(disk) }
+        let m = try Mount(source: source.path, options: ["-o", "index=" + index])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["index_writes"], "ok")
+        XCTAssertNotEqual(shell("dd if=/dev/zero of='\(disk)/fill' bs=4k").status, 0, "filled up")
+        // More new rows than the WAL has room for already.
+        let photo = try XCTUnwrap(source.items.first { $0.expectedDay != nil && $0.path.hasSuffix(".jpg") })
+        XCTAssertEqual(shell("mkdir '\(source.path)/Copies' && for i in $(seq 400); do cp '\(source.path)/\(photo.path)' "
+                             + "'\(source.path)/Copies/copy-'$i'.jpg'; done").status, 0)
+        let photos = source.items.filter { $0.expectedDay != nil }.count + 400
+        XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["photos"] == String(photos) }, "\(daemonStatus(m.mountpoint))")
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["index_writes"]?.hasPrefix("failing (No space left on device)") == true },
+                      "\(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(unlink(disk + "/fill"), 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Copies/one-more.jpg",
+                                                     contents: try Data(contentsOf: URL(fileURLWithPath: source.path + "/" + photo.path))))
+        XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["index_writes"] == "ok" }, "\(daemonStatus(m.mountpoint))")
+        m.finish(allowing: ["the index cannot be written"])
+    }
+
     func testIndexCommandPreparesTheIndexForTheMount() throws {
         let r = runCommand(albumfsBinary(), ["index", source.path, "-o", "index=" + indexPath])
         XCTAssertEqual(r.status, 0, r.stderr)
