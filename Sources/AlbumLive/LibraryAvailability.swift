@@ -8,15 +8,15 @@ import Glibc
 /// than the one the library was found on. That device is kept in the index, so a mount made
 /// while the disk is still unplugged knows it too. Either way the library is *unavailable*: the
 /// views and the index keep what they had (docs/status.md).
-struct LibraryAvailability {
-    let root: String
+public struct LibraryAvailability {
+    public let root: String
     private let index: FileIndexStore?
     private let log: @Sendable (String) -> Void
     /// The library folder's device when a scan last listed it.
     private var device: UInt64?
-    private(set) var isAvailable = true
+    public private(set) var isAvailable = true
 
-    init(root: String, index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
+    public init(root: String, index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
         self.root = root
         self.index = index
         self.log = log
@@ -24,7 +24,7 @@ struct LibraryAvailability {
     }
 
     /// Why the library cannot be scanned now although its folder is there, or nil.
-    func diskNotMounted() -> String? {
+    public func diskNotMounted() -> String? {
         guard let device else { return nil }
         var st = stat()
         guard stat(root, &st) == 0, UInt64(st.st_dev) != device, let dir = opendir(root) else { return nil }
@@ -39,7 +39,7 @@ struct LibraryAvailability {
     /// Records whether a scan could list the library's folder (`why` not, when it could not):
     /// a warning when it cannot any more, a line when it can again; the device of a listed
     /// folder goes to the index.
-    mutating func note(listed: Bool, why: String) {
+    public mutating func note(listed: Bool, why: String) {
         let was = isAvailable
         isAvailable = listed
         if listed {

@@ -20,6 +20,12 @@ enum IndexCommand {
         } catch {
             Log.line("albumfs index: warning: the index cannot be read (\(error)); scanning everything")
         }
+        // The empty folder a disk leaves when it is unmounted is no emptied library: as a mount
+        // does, refuse it (scanned, it removed every row: the next mount read everything again).
+        var availability = LibraryAvailability(root: source, index: index, log: { Log.line($0) })
+        if let why = availability.diskNotMounted() {
+            throw CLIError(.badSource, "albumfs index: \(source): \(why); the index is left as it is")
+        }
         let bar = isatty(2) == 1 ? ProgressLine(label: "indexing", bar: true) : nil
         // As a mount's scan does: reading starts while the walk goes on, the rules are applied on
         // the reader threads, and each batch is written while the next ones are read (the walk,
@@ -44,8 +50,8 @@ enum IndexCommand {
             throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(failure)")
         }
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).
-        var st = stat()
-        if !survey.unlisted.contains(""), stat(source, &st) == 0 { try? index.saveLibraryDevice(UInt64(st.st_dev)) }
+        if !survey.unlisted.contains("") { availability.note(listed: true, why: "") }
+        try? index.foldWAL()  // the file alone then holds every row, whoever still holds the index
         let photos = survey.reused.compactMap(scanner.photo(from:)) + read.compactMap(\.photo)
         let report = ScanReport(photos: photos, files: files, folderProblems: survey.folderProblems)
         print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(removals.count) removed, "

@@ -65,6 +65,11 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         let photo = try XCTUnwrap(readdirNames(m.path("non-screenshots"))?.first)
         XCTAssertEqual(readAll(m.path("non-screenshots/" + photo)).errno, EIO, "the disk is gone, not the photo")
         m.finish(allowing: ["the library's disk is not mounted", "cannot open"])
+        // `albumfs index` refuses the empty folder too (it emptied the index: 42 removed).
+        let refresh = runCommand(albumfsBinary(), ["index", "-o", "index=" + indexPath, disk])
+        XCTAssertEqual(refresh.status, 3, refresh.stdout + refresh.stderr)
+        XCTAssertTrue(refresh.stderr.contains("the library's disk is not mounted"), refresh.stderr)
+        XCTAssertEqual(indexRows(), rows)
         // A new mount while the disk is still not mounted: the index knows the device, so the
         // empty folder is not taken for an emptied library either.
         let again = try Mount(source: disk, options: ["-o", "index=" + indexPath])
