@@ -61,11 +61,11 @@ final class ReadRing {
             if results[i] < 0 {
                 // Read again with pread, which is what a verdict of "unreadable" must rest on: a
                 // filesystem may refuse io_uring reads that it serves otherwise.
-                (got, failure) = SourceFile.readFully(fds[i], into: slot, count: Int(wanted[i]), at: 0)
+                (got, failure) = PositionalRead.fill(fds[i], into: slot, count: Int(wanted[i]), at: 0)
             } else if got > 0 && got < Int(wanted[i]) {
                 // The kernel completes buffered reads of regular files in full; should one come
                 // back short before the end of the file, the rest is read here, not taken as EOF.
-                let (more, error) = SourceFile.readFully(fds[i], into: slot + got, count: Int(wanted[i]) - got, at: Int64(got))
+                let (more, error) = PositionalRead.fill(fds[i], into: slot + got, count: Int(wanted[i]) - got, at: Int64(got))
                 got += more
                 failure = error
             }

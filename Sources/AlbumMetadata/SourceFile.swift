@@ -33,31 +33,6 @@ public final class SourceFile {
 
     /// Reads up to `count` bytes at `offset`; fewer only at end of file.
     public func read(at offset: Int64, count: Int) throws(Errno) -> [UInt8] {
-        guard count > 0 else { return [] }
-        var failure: Errno?
-        // Uninitialised: zero-filling 64 KiB per file was 4% of a scan's CPU time.
-        let buffer = [UInt8](unsafeUninitializedCapacity: count) { raw, initialized in
-            let (filled, error) = Self.readFully(fd, into: raw.baseAddress!, count: count, at: offset)
-            initialized = filled
-            failure = error
-        }
-        if let failure { throw failure }
-        return buffer
-    }
-
-    /// `pread` until `count` bytes are read or the file ends, `EINTR` retried: the bytes read,
-    /// and the error that stopped it early, if one did.
-    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> (Int, Errno?) {
-        var filled = 0
-        while filled < count {
-            let n = pread(fd, buffer + filled, count - filled, off_t(offset) + off_t(filled))
-            if n < 0 {
-                if errno == EINTR { continue }
-                return (filled, Errno.current)
-            }
-            if n == 0 { break }
-            filled += n
-        }
-        return (filled, nil)
+        try PositionalRead.bytes(fd, count: count, at: offset).get()
     }
 }

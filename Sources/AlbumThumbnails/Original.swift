@@ -52,18 +52,9 @@ final class Original {
     /// `length` bytes at `offset`, or fewer at the end of the file; read failures are the
     /// original's (`isReadFailure`), not its content's.
     static func pread(_ fd: Int32, _ offset: Int, _ length: Int) throws(ThumbnailError) -> [UInt8] {
-        var failure: Errno?
-        let data = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            count = 0
-            while count < length {
-                let n = Glibc.pread(fd, buffer.baseAddress! + count, length - count, off_t(offset + count))
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = Errno.current; break }
-                if n == 0 { break }
-                count += n
-            }
+        switch PositionalRead.bytes(fd, count: length, at: Int64(offset)) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw .original("read", error)
         }
-        if let failure { throw .original("read", failure) }
-        return data
     }
 }

@@ -257,17 +257,11 @@ public final class AlbumFileSystem: Sendable {
     }
 
     private func read(_ file: OpenOriginal, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        var filled = 0
-        while filled < buffer.count {
-            let n = pread(file.fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = Errno.current
-                problems.log("read:\(file.fd)", "albumfs: read failed: \(e)")
-                return .failure(.ioError)
-            }
-            if n == 0 { break }
-            filled += n
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
+        let (filled, error) = PositionalRead.fill(file.fd, into: base, count: buffer.count, at: offset)
+        if let error {
+            problems.log("read:\(file.fd)", "albumfs: read failed: \(error)")
+            return .failure(.ioError)
         }
         return .success(filled)
     }
