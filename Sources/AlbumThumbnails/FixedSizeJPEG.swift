@@ -12,9 +12,11 @@ public enum FixedSizeJPEG {
 
     static let qualities = [85, 75, 60, 45, 30, 15, 5]
 
-    static func encode(_ image: RGBImage, size: Int, encoder: JPEGEncoder) throws(ThumbnailError) -> [UInt8] {
+    /// `profile`, when given, goes in after the JFIF header (`ColorProfile`).
+    static func encode(_ image: RGBImage, size: Int, profile: ColorProfile? = nil, encoder: JPEGEncoder) throws(ThumbnailError) -> [UInt8] {
         for q in qualities {
-            let jpeg = try encoder.encode(image, quality: q)
+            var jpeg = try encoder.encode(image, quality: q)
+            if let profile { jpeg = profile.embedded(in: jpeg) }
             let gap = size - jpeg.count
             // A COM segment is at least 4 bytes; a gap of 1–3 cannot be filled.
             if gap == 0 || gap >= 4 { return pad(jpeg, to: size) }

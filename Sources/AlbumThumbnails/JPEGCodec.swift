@@ -80,6 +80,16 @@ final class JPEGStream {
         return RGBImage(width: width, height: height, pixels: rgb)
     }
 
+    /// The ICC profile in the header's APP2 segments, or nil (none, or its chunks damaged).
+    /// The corresponding C function is `jpeg_read_icc_profile`.
+    func iccProfile() -> [UInt8]? {
+        var data: UnsafeMutablePointer<UInt8>?
+        var length: UInt32 = 0
+        guard albumfs_jpeg_icc_profile(decoder, &data, &length) == 1, let data else { return nil }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: Int(length)))
+    }
+
     /// What stopped `decoder`: its file unreadable (the original's failure), or its content.
     private static func failure(_ decoder: OpaquePointer, _ what: String) -> ThumbnailError {
         let readErrno = albumfs_jpeg_read_errno(decoder)

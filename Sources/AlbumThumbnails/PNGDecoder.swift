@@ -104,6 +104,28 @@ enum PNGDecoder {
         return try result.get()
     }
 
+    /// The profile of the PNG's `iCCP` chunk, inflated and checked by libpng (header read with
+    /// the row reader, from the file when there is one), or nil. The corresponding C function is
+    /// `png_get_iCCP`.
+    static func iccProfile(_ original: Original) -> [UInt8]? {
+        var info = albumfs_png_rows_info()
+        var message = [CChar](repeating: 0, count: 256)
+        func profile(_ reader: OpaquePointer?) -> [UInt8]? {
+            guard let reader else { return nil }
+            defer { albumfs_png_rows_close(reader) }
+            var data: UnsafePointer<UInt8>?
+            var length: UInt32 = 0
+            guard albumfs_png_rows_icc_profile(reader, &data, &length) == 1, let data else { return nil }
+            return Array(UnsafeBufferPointer(start: data, count: Int(length)))
+        }
+        if let fd = original.fd {
+            var readErrno: Int32 = 0
+            return profile(albumfs_png_rows_open_file(fd, &info, &message, message.count, &readErrno))
+        }
+        guard let data = try? original.all() else { return nil }
+        return data.withUnsafeBufferPointer { profile(albumfs_png_rows_open($0.baseAddress, $0.count, &info, &message, message.count)) }
+    }
+
     /// Where each Adam7 pass's pixels sit: first column and row, then the steps between them.
     static let adam7: [(x: Int, y: Int, dx: Int, dy: Int)] = [
         (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2),

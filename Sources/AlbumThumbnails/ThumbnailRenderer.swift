@@ -5,8 +5,9 @@ import AlbumCore
 /// Stateless and thread-safe: each call makes its own decoders (libjpeg, libpng) and encoder (TurboJPEG).
 public struct ThumbnailRenderer: Sendable {
     /// Bump when the pipeline's output changes: it is part of every cache key.
-    /// (2: 16-bit PNGs without a gamma chunk read as sRGB, no longer as linear light.)
-    public static let pipelineVersion = 2
+    /// (2: 16-bit PNGs without a gamma chunk read as sRGB, no longer as linear light.
+    /// 3: the original's ICC profile carried into the thumbnail.)
+    public static let pipelineVersion = 3
     /// Images with more pixels than this are refused (decompression bombs).
     public var maxPixels: Int
 
@@ -26,9 +27,12 @@ public struct ThumbnailRenderer: Sendable {
         public var decodedSize: (Int, Int)
         /// The embedded preview used instead of the full image (its size), if any.
         public var preview: (Int, Int)?
+        /// The bytes of the original's ICC profile the thumbnail carries (0: none).
+        public var profileBytes = 0
         public var description: String {
             let from = preview.map { " from its \($0.0)x\($0.1) embedded preview" } ?? ""
-            return "\(sourceSize.0)x\(sourceSize.1)\(from) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)"
+            let profile = profileBytes > 0 ? ", its \(profileBytes)-byte ICC profile kept" : ""
+            return "\(sourceSize.0)x\(sourceSize.1)\(from) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)\(profile)"
         }
     }
 
@@ -54,7 +58,9 @@ public struct ThumbnailRenderer: Sendable {
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
         let decoded: RGBImage
-        let plan: Plan
+        var plan: Plan
+        // The original's colour profile (an RGB one: a CMYK JPEG's is for its ink values).
+        let profile: [UInt8]?
         switch format {
         case .jpeg:
             let main = try original.jpeg()
@@ -66,6 +72,7 @@ public struct ThumbnailRenderer: Sendable {
             let source = preview ?? main
             let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
             decoded = try source.decode(scale: factor)
+            profile = main.cmyk ? nil : main.iccProfile()
             plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (decoded.width, decoded.height),
                         preview: preview.map { ($0.width, $0.height) })
         case .png:
@@ -87,11 +94,15 @@ public struct ThumbnailRenderer: Sendable {
                 decoded = try PNGDecoder.decode(try original.all(), maxPixels: maxPixels)
             }
             let source = PNGDecoder.size(header) ?? (decoded.width, decoded.height)
+            profile = PNGDecoder.iccProfile(original)
             plan = Plan(sourceSize: source, dctScale: scale, decodedSize: (decoded.width, decoded.height), preview: nil)
         }
         let cropped = Resampler.coverAndCrop(decoded, width: bw, height: bh)
         let upright = Orientation.apply(o, to: cropped)
-        let bytes = try FixedSizeJPEG.encode(upright, size: FixedSizeJPEG.size(for: box.width, box.height), encoder: try JPEGEncoder())
+        let size = FixedSizeJPEG.size(for: box.width, box.height)
+        let carried = ColorProfile(profile, fitting: size)
+        plan.profileBytes = carried?.bytes.count ?? 0
+        let bytes = try FixedSizeJPEG.encode(upright, size: size, profile: carried, encoder: try JPEGEncoder())
         return (bytes, plan)
     }
 

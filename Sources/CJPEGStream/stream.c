@@ -91,7 +91,7 @@ static boolean fill_from_memory(j_decompress_ptr cinfo) {
     return end_of_data(cinfo);
 }
 
-// Skipped segments (extended XMP, depth maps, ICC profiles) are never read from the file.
+// Skipped segments (extended XMP, depth maps) are never read from the file.
 static void skip(j_decompress_ptr cinfo, long count) {
     albumfs_jpeg *d = of((j_common_ptr)cinfo);
     if (count <= 0) return;
@@ -121,6 +121,9 @@ static albumfs_jpeg *create(void) {
     }
     jpeg_create_decompress(&d->cinfo);
     d->created = 1;
+    // APP2 segments are kept as the header is read: an ICC profile travels in them (whole
+    // segments, as jpeg_read_icc_profile wants).
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF);
     d->source.init_source = init_source;
     d->source.term_source = term_source;
     d->source.skip_input_data = skip;
@@ -202,6 +205,20 @@ int albumfs_jpeg_read(albumfs_jpeg *d, unsigned char *pixels, size_t stride) {
         }
     }
     return 0;
+}
+
+int albumfs_jpeg_icc_profile(albumfs_jpeg *d, unsigned char **profile, unsigned *length) {
+    *profile = NULL;
+    *length = 0;
+    if (d->failed) return -1;
+    if (setjmp(d->jump)) return -1;
+    JOCTET *data = NULL;
+    unsigned int size = 0;
+    // (Damaged chunks, missing or repeated, make it FALSE with a warning: no profile then.)
+    if (!jpeg_read_icc_profile(&d->cinfo, &data, &size)) return 0;
+    *profile = data;
+    *length = size;
+    return 1;
 }
 
 const char *albumfs_jpeg_message(const albumfs_jpeg *d) { return d->has_message ? d->message : ""; }

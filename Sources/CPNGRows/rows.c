@@ -154,6 +154,20 @@ int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *me
     return 0;
 }
 
+int albumfs_png_rows_icc_profile(const albumfs_png_rows *reader, const unsigned char **profile, uint32_t *length) {
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep data = NULL;
+    png_uint_32 size = 0;
+    *profile = NULL;
+    *length = 0;
+    // (No longjmp: png_get_iCCP only looks at what png_read_info stored.)
+    if (!png_get_iCCP(reader->png, reader->info, &name, &compression, &data, &size)) return 0;
+    *profile = data;
+    *length = size;
+    return 1;
+}
+
 void albumfs_png_rows_close(albumfs_png_rows *reader) {
     if (!reader) return;
     if (reader->png) png_destroy_read_struct(&reader->png, reader->info ? &reader->info : NULL, NULL);

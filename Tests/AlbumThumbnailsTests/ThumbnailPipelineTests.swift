@@ -229,6 +229,93 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNil(untagged.firstRange(of: Array("sRGB".utf8)))
     }
 
+    /// The profile a thumbnail carries, read back by libjpeg (`jpeg_read_icc_profile`).
+    func carriedProfile(_ thumbnail: [UInt8]) throws -> [UInt8]? {
+        try JPEGStream(bytes: thumbnail).iccProfile()
+    }
+
+    /// A photo's RGB colour profile goes into its thumbnail unchanged, pixels as they were
+    /// (vipsthumbnail's default): from a JPEG's APP2 segments, a PNG's `iCCP` chunk (both the
+    /// whole decode and the row path), a camera JPEG whose preview is decoded.
+    func testTheOriginalsColourProfileIsCarriedIntoTheThumbnail() throws {
+        let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
+        XCTAssertNotNil(ColorProfile(p3))
+        let image = SampleImage.marker(width: 600, height: 400)
+        let plainJPEG = try Encoders.jpeg(image)
+        let renderer = ThumbnailRenderer()
+        let plain = try renderer.render(plainJPEG, format: .jpeg, orientation: 1, box: .default)
+        XCTAssertNil(try carriedProfile(plain))
+        let tagged = try renderer.renderWithPlan(Encoders.insertingICCProfile(p3, into: plainJPEG), format: .jpeg, orientation: 6, box: .default)
+        XCTAssertEqual(try carriedProfile(tagged.bytes), p3)
+        XCTAssertEqual(tagged.plan.profileBytes, p3.count, "\(tagged.plan)")
+        XCTAssertEqual(tagged.bytes.count, FixedSizeJPEG.size(for: 200, 200))
+        XCTAssertTrue(tagged.plan.description.hasSuffix("its \(p3.count)-byte ICC profile kept"), tagged.plan.description)
+        // Same pixels as the untagged photo's thumbnail (rotated alike).
+        let upright = try renderer.render(plainJPEG, format: .jpeg, orientation: 6, box: .default)
+        XCTAssertTrue(try JPEGStream(bytes: tagged.bytes).decode(scale: (1, 1)).pixels
+                      == JPEGStream(bytes: upright).decode(scale: (1, 1)).pixels, "same pixels")
+        // PNG: decoded whole, and on the row path.
+        let png = try Encoders.png(.marker(width: 1200, height: 800), kind: .tagged(iccProfile: p3))
+        XCTAssertEqual(try carriedProfile(try renderer.render(png, format: .png, orientation: 1, box: .default)), p3)
+        var rowPath = ThumbnailRenderer()
+        rowPath.shrinkPNGAbovePixels = 0
+        let shrunk = try rowPath.renderWithPlan(png, format: .png, orientation: 1, box: .default)
+        XCTAssertEqual(shrunk.plan.dctScale.1, 2, "\(shrunk.plan)")
+        XCTAssertEqual(try carriedProfile(shrunk.bytes), p3)
+        // A camera JPEG rendered from its MPF preview keeps the main image's profile.
+        let main = Encoders.insertingICCProfile(p3, into: try Encoders.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20)))
+        let camera = Encoders.withMPFPreview(main, preview: try Encoders.jpeg(.solid(width: 960, height: 640, 20, 200, 20)))
+        let fromPreview = try renderer.renderWithPlan(camera, format: .jpeg, orientation: 1, box: .default)
+        XCTAssertNotNil(fromPreview.plan.preview)
+        XCTAssertEqual(try carriedProfile(fromPreview.bytes), p3)
+    }
+
+    /// Profiles a thumbnail must not carry: not RGB (CMYK ink values, grey), too large for its
+    /// size, or not an ICC profile at all. The thumbnail is made anyway, untagged.
+    func testProfilesThatCannotDescribeTheThumbnailAreLeftOut() throws {
+        let image = SampleImage.marker(width: 600, height: 400)
+        let jpeg = try Encoders.jpeg(image)
+        var wrongSize = Encoders.iccProfile(description: "wrong size")
+        wrongSize[3] ^= 0x10
+        var notICC = Encoders.iccProfile(description: "no acsp")
+        notICC[36] = UInt8(ascii: "x")
+        let cases: [(String, [UInt8])] = [
+            ("CMYK", Encoders.iccProfile(description: "ink", colourSpace: "CMYK")),
+            ("GRAY", Encoders.iccProfile(description: "grey", colourSpace: "GRAY")),
+            ("over a quarter of 30,000 bytes", Encoders.iccProfile(description: String(repeating: "x", count: 7_600))),
+            ("size field wrong", wrongSize),
+            ("no acsp signature", notICC),
+        ]
+        for (why, profile) in cases {
+            let out = try ThumbnailRenderer().renderWithPlan(Encoders.insertingICCProfile(profile, into: jpeg), format: .jpeg,
+                                                             orientation: 1, box: .default)
+            XCTAssertNil(try carriedProfile(out.bytes), why)
+            XCTAssertEqual(out.plan.profileBytes, 0, why)
+            XCTAssertEqual(out.bytes.count, FixedSizeJPEG.size(for: 200, 200), why)
+        }
+        // Just under the quarter: carried.
+        let largest = Encoders.iccProfile(description: String(repeating: "x", count: 7_000))
+        XCTAssertLessThanOrEqual(largest.count, 7_500)
+        let out = try ThumbnailRenderer().render(Encoders.insertingICCProfile(largest, into: jpeg), format: .jpeg, orientation: 1, box: .default)
+        XCTAssertEqual(try carriedProfile(out), largest)
+    }
+
+    /// A profile longer than one APP2 segment is split in numbered chunks that libjpeg joins again.
+    func testALargeProfileIsSplitAcrossSegments() throws {
+        let big = Encoders.iccProfile(description: String(repeating: "p", count: 150_000))
+        let profile = try XCTUnwrap(ColorProfile(big))
+        XCTAssertEqual(profile.segments.count, big.count + 3 * 18, "three segments")
+        let jpeg = try Encoders.jpeg(.solid(width: 64, height: 64, 10, 20, 30))
+        XCTAssertTrue(try carriedProfile(profile.embedded(in: jpeg)) == big, "libjpeg joins the three chunks")
+        // An original tagged so (checked just above) gives a thumbnail that carries it too, in a
+        // box whose thumbnail size has room for it (a quarter of 1000x1000x3/4 bytes).
+        let box = try XCTUnwrap(ThumbnailBox(width: 1000, height: 1000))
+        XCTAssertGreaterThan(FixedSizeJPEG.size(for: 1000, 1000) / 4, big.count)
+        let out = try ThumbnailRenderer().render(profile.embedded(in: jpeg), format: .jpeg, orientation: 1, box: box)
+        XCTAssertTrue(try carriedProfile(out) == big, "the thumbnail carries the 150 KB profile")
+        XCTAssertEqual(out.count, FixedSizeJPEG.size(for: 1000, 1000))
+    }
+
     func testBoxParsing() {
         XCTAssertEqual(ThumbnailBox("200x200"), ThumbnailBox.default)
         XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)

@@ -68,6 +68,10 @@ final class ThumbnailTests: XCTestCase {
         write("png-palette.png", try Encoders.png(colour, kind: .palette))
         write("png-transparent.png", try Encoders.png(colour, kind: .rgba(alpha: 0)))
         write("png-half-red.png", try Encoders.png(.solid(width: 60, height: 60, 255, 0, 0), kind: .rgba(alpha: 128)))
+        // Tagged with a colour profile (an iPhone's Display P3, a macOS screenshot's display).
+        let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
+        write("jpeg-p3.jpg", Encoders.insertingICCProfile(p3, into: try Encoders.jpeg(colour, quality: 95)))
+        write("png-p3.png", try Encoders.png(colour, kind: .tagged(iccProfile: p3)))
         // Restart markers and Adam7 interlacing come from the reference tools.
         let ppm = Array("P6 120 80 255\n".utf8) + colour.pixels
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/src.ppm", contents: Data(ppm)))
@@ -83,7 +87,7 @@ final class ThumbnailTests: XCTestCase {
             "png-rgb.jpg": (200, 100, 50), "png-gray.jpg": (gray, gray, gray), "png-16bit.jpg": (200, 100, 50),
             "png-16bit-untagged.jpg": (200, 100, 50),
             "png-palette.jpg": (200, 100, 50), "png-transparent.jpg": (255, 255, 255), "png-half-red.jpg": (255, 127, 127),
-            "png-interlaced.jpg": (200, 100, 50),
+            "png-interlaced.jpg": (200, 100, 50), "jpeg-p3.jpg": (200, 100, 50), "png-p3.jpg": (200, 100, 50),
         ]
         let mount = try Mount(source: folder)
         XCTAssertEqual(Set(readdirNames(mount.path("thumbnails/200x200")) ?? []), Set(expected.keys))
@@ -93,6 +97,13 @@ final class ThumbnailTests: XCTestCase {
             XCTAssertEqual(image.width, 200, name)
             assertColour(image.meanColour, colour, tolerance: 8, name)
         }
+        // The tagged ones carry the profile (as exiftool reads it), the others none.
+        let described = shell("cd '\(mount.path("thumbnails/200x200"))' && exiftool -q -p '$FileName $ProfileDescription' -m *.jpg")
+        XCTAssertEqual(described.status, 0, described.stderr)
+        let lines = described.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(lines.count, expected.count, described.stdout)
+        XCTAssertEqual(Set(lines.filter { $0.contains(" ") }),
+                       ["jpeg-p3.jpg Display P3 (albumfs test)", "png-p3.jpg Display P3 (albumfs test)"], described.stdout)
         mount.finish()
     }
 

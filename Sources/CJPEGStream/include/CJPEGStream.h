@@ -33,6 +33,11 @@ int albumfs_jpeg_start(albumfs_jpeg *decoder, unsigned num, unsigned denom, uint
 /// still gives 0 (its missing rows grey, as libjpeg fills them): see albumfs_jpeg_cut_short.
 int albumfs_jpeg_read(albumfs_jpeg *decoder, unsigned char *pixels, size_t stride);
 
+/// The ICC profile of a JPEG whose header was read (its APP2 `ICC_PROFILE` chunks joined), as a
+/// buffer the caller frees with free(): 1, or 0 when there is none (or its chunks are damaged),
+/// -1 on failure. The corresponding libjpeg function is `jpeg_read_icc_profile`.
+int albumfs_jpeg_icc_profile(albumfs_jpeg *decoder, unsigned char **profile, unsigned *length);
+
 /// The error that stopped the decoder, else the first warning, else "".
 const char *albumfs_jpeg_message(const albumfs_jpeg *decoder);
 /// The errno of a failed read of the file (0: none): the original could not be read, as opposed

@@ -40,5 +40,10 @@ int albumfs_png_rows_read_errno(const albumfs_png_rows *reader);
 /// `message` (the reader is then done: every later call fails).
 int albumfs_png_rows_next(albumfs_png_rows *reader, unsigned char *row, char *message, size_t message_size);
 
+/// The ICC profile of the PNG's `iCCP` chunk, inflated and checked by libpng (a profile that does
+/// not fit the image's colour type is dropped with a warning): 1 with the profile (valid until
+/// albumfs_png_rows_close), or 0 when there is none.
+int albumfs_png_rows_icc_profile(const albumfs_png_rows *reader, const unsigned char **profile, uint32_t *length);
+
 void albumfs_png_rows_close(albumfs_png_rows *reader);
 #endif
