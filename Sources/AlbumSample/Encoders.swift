@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumThumbnails
 import FoundationEssentials
 import Glibc
 import CPNG
@@ -62,37 +63,14 @@ public enum Encoders {
             + [0, 1, 1] + profile + Array(jpeg[2...])
     }
 
-    /// A small ICC version 2 display profile: Display P3's primaries (adapted to D50), a 2.2 gamma
-    /// for each channel, `description` as its name. `colourSpace` other than `RGB ` (`CMYK`,
-    /// `GRAY`) makes a header of that kind for tests, with the same (then meaningless) tags.
+    /// A small ICC version 2 display profile (`ColorProfile.display`): Display P3's primaries
+    /// (adapted to D50), a 2.2 gamma, `description` as its name. `colourSpace` other than `RGB `
+    /// (`CMYK`, `GRAY`) makes a header of that kind for tests, with the same (then meaningless) tags.
     public static func iccProfile(description: String, colourSpace: String = "RGB ") -> [UInt8] {
-        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-        func s15(_ v: Double) -> [UInt8] { be32(Int((v * 65536).rounded()) & 0xFFFF_FFFF) }
-        func xyz(_ x: Double, _ y: Double, _ z: Double) -> [UInt8] { Array("XYZ ".utf8) + [0, 0, 0, 0] + s15(x) + s15(y) + s15(z) }
-        let ascii = Array(description.utf8) + [0]
-        // textDescriptionType: ASCII, then empty Unicode and ScriptCode parts (67 bytes for the latter).
-        let desc = Array("desc".utf8) + [0, 0, 0, 0] + be32(ascii.count) + ascii + be32(0) + be32(0) + [0, 0, 0]
-            + [UInt8](repeating: 0, count: 67)
-        let gamma = Array("curv".utf8) + [0, 0, 0, 0] + be32(1) + [0x02, 0x33]  // 2.2 as u8Fixed8
-        let copyright = Array("text".utf8) + [0, 0, 0, 0] + Array("No copyright, use freely".utf8) + [0]
-        let tags: [(String, [UInt8])] = [
-            ("desc", desc), ("cprt", copyright), ("wtpt", xyz(0.9642, 1, 0.8249)),
-            ("rXYZ", xyz(0.5151, 0.2412, -0.0011)), ("gXYZ", xyz(0.2920, 0.6922, 0.0419)), ("bXYZ", xyz(0.1571, 0.0666, 0.7841)),
-            ("rTRC", gamma), ("gTRC", gamma), ("bTRC", gamma),
-        ]
-        var table: [UInt8] = be32(tags.count)
-        var data: [UInt8] = []
-        let dataStart = 128 + 4 + 12 * tags.count
-        for (signature, body) in tags {
-            table += Array(signature.utf8) + be32(dataStart + data.count) + be32(body.count)
-            data += body + [UInt8](repeating: 0, count: (4 - body.count % 4) % 4)  // 4-byte aligned
-        }
-        let size = dataStart + data.count
-        var header = be32(size) + [0, 0, 0, 0] + [0x02, 0x10, 0, 0] + Array("mntr".utf8)
-        header += Array(colourSpace.utf8.prefix(4)) + Array("XYZ ".utf8) + [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0]
-        header += Array("acsp".utf8) + [UInt8](repeating: 0, count: 24) + be32(0) + s15(0.9642) + s15(1) + s15(0.8249)
-        header += [UInt8](repeating: 0, count: 128 - header.count)
-        return header + table + data
+        var bytes = ColorProfile.display(description: description, white: (0.9642, 1, 0.8249), red: (0.5151, 0.2412, -0.0011),
+                                         green: (0.2920, 0.6922, 0.0419), blue: (0.1571, 0.0666, 0.7841), gamma: 0x0233).bytes
+        bytes.replaceSubrange(16..<20, with: Array(colourSpace.utf8.prefix(4)))
+        return bytes
     }
 
     /// A camera-style JPEG with an MPF (CIPA DC-007) "large thumbnail": an APP2 `MPF` segment

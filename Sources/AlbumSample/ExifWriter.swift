@@ -26,22 +26,33 @@ public struct ExifWriter {
     public var order: ByteOrder
     public var ifd0: [UInt16: Value] = [:]
     public var exif: [UInt16: Value] = [:]
+    /// The Interoperability IFD (pointed at from the Exif IFD): InteropIndex `R98`, `R03`.
+    public var interop: [UInt16: Value] = [:]
 
     public init(order: ByteOrder = .intel) { self.order = order }
 
-    /// The APP1 payload: `Exif\0\0` + TIFF header + IFD0 (+ Exif IFD).
+    /// The APP1 payload: `Exif\0\0` + TIFF header + IFD0 (+ Exif IFD (+ Interop IFD)).
     public func payload() -> [UInt8] {
         var tiff: [UInt8] = order == .intel ? [0x49, 0x49, 42, 0] : [0x4D, 0x4D, 0, 42]
         tiff += u32(8)
         var ifd0 = self.ifd0
-        let exifEntries = exif
-        if !exifEntries.isEmpty { ifd0[0x8769] = .long(0) }  // patched below
-        let ifd0Size = 2 + 12 * ifd0.count + 4
-        let exifOffset = 8 + ifd0Size + dataSize(ifd0)
+        var exifEntries = exif
+        // Pointers are placeholders until the offsets are known (same size either way).
+        if !interop.isEmpty { exifEntries[0xA005] = .long(0) }
+        if !exifEntries.isEmpty { ifd0[0x8769] = .long(0) }
+        let exifOffset = 8 + size(ifd0)
+        let interopOffset = exifOffset + size(exifEntries)
         if !exifEntries.isEmpty { ifd0[0x8769] = .long(UInt32(exifOffset)) }
+        if !interop.isEmpty { exifEntries[0xA005] = .long(UInt32(interopOffset)) }
         tiff += ifd(ifd0, at: 8)
         if !exifEntries.isEmpty { tiff += ifd(exifEntries, at: exifOffset) }
+        if !interop.isEmpty { tiff += ifd(interop, at: interopOffset) }
         return Array("Exif\0\0".utf8) + tiff
+    }
+
+    /// Bytes an IFD takes with its out-of-line data.
+    private func size(_ entries: [UInt16: Value]) -> Int {
+        entries.isEmpty ? 0 : 2 + 12 * entries.count + 4 + dataSize(entries)
     }
 
     /// One IFD and its out-of-line data, placed at `offset` in the TIFF stream.

@@ -6,8 +6,8 @@
 /// (GNOME's image viewers, Firefox, macOS). The pixels are left as decoded and the profile goes
 /// with them, as `vipsthumbnail` does by default; converting to sRGB would need a colour engine
 /// and change values that viewers would then read correctly anyway.
-struct ColorProfile: Equatable {
-    let bytes: [UInt8]
+public struct ColorProfile: Equatable, Sendable {
+    public let bytes: [UInt8]
 
     /// Nil unless `bytes` hold an ICC profile that an RGB thumbnail may carry: its header's size
     /// field matches, the `acsp` signature is there, and its data colour space is `RGB ` (a CMYK
@@ -54,5 +54,47 @@ struct ColorProfile: Equatable {
         if jpeg.count >= 6, jpeg[2] == 0xFF, jpeg[3] == 0xE0 { at = 4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])) }
         guard at <= jpeg.count else { return jpeg }
         return Array(jpeg[..<at]) + segments + Array(jpeg[at...])
+    }
+}
+
+extension ColorProfile {
+    /// Adobe RGB (1998), for JPEGs whose EXIF names it without carrying a profile
+    /// (`ExifColorSpace`): its primaries adapted to D50 as in Adobe's own profile, D65 white,
+    /// a gamma of 563/256.
+    static let adobeRGB1998 = display(description: "Adobe RGB (1998)", white: (0.9505, 1, 1.0891),
+                                      red: (0.6097, 0.3111, 0.0195), green: (0.2053, 0.6257, 0.0609),
+                                      blue: (0.1492, 0.0632, 0.7446), gamma: 0x0233)
+
+    /// An ICC version 2 RGB display profile: a description, the media white point, the three
+    /// colorants (XYZ, D50-adapted), one gamma curve for all channels (u8Fixed8: 0x0233 is 2.2).
+    public static func display(description: String, white: (Double, Double, Double), red: (Double, Double, Double),
+                               green: (Double, Double, Double), blue: (Double, Double, Double), gamma: UInt16) -> ColorProfile {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func s15(_ v: Double) -> [UInt8] { be32(Int((v * 65536).rounded()) & 0xFFFF_FFFF) }
+        func xyz(_ c: (Double, Double, Double)) -> [UInt8] { Array("XYZ ".utf8) + [0, 0, 0, 0] + s15(c.0) + s15(c.1) + s15(c.2) }
+        let ascii = Array(description.utf8) + [0]
+        // textDescriptionType: the ASCII name, then empty Unicode and ScriptCode parts (ICC.1:2001-04).
+        let desc = Array("desc".utf8) + [0, 0, 0, 0] + be32(ascii.count) + ascii + be32(0) + be32(0) + [0, 0, 0]
+            + [UInt8](repeating: 0, count: 67)
+        let curve = Array("curv".utf8) + [0, 0, 0, 0] + be32(1) + [UInt8(gamma >> 8), UInt8(gamma & 0xFF)]
+        let copyright = Array("text".utf8) + [0, 0, 0, 0] + Array("No copyright, use freely".utf8) + [0]
+        let tags: [(String, [UInt8])] = [
+            ("desc", desc), ("cprt", copyright), ("wtpt", xyz(white)), ("rXYZ", xyz(red)), ("gXYZ", xyz(green)),
+            ("bXYZ", xyz(blue)), ("rTRC", curve), ("gTRC", curve), ("bTRC", curve),
+        ]
+        var table = be32(tags.count)
+        var data: [UInt8] = []
+        let dataStart = 128 + 4 + 12 * tags.count
+        for (signature, body) in tags {
+            table += Array(signature.utf8) + be32(dataStart + data.count) + be32(body.count)
+            data += body + [UInt8](repeating: 0, count: (4 - body.count % 4) % 4)  // 4-byte aligned
+        }
+        // Header: size, no CMM, version 2.1, a monitor profile of RGB to XYZ, a date, `acsp`, no
+        // platform or flags, perceptual intent, the D50 illuminant.
+        var header = be32(dataStart + data.count) + [0, 0, 0, 0] + [0x02, 0x10, 0, 0] + Array("mntrRGB XYZ ".utf8)
+        header += [0x07, 0xEA, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0] + Array("acsp".utf8) + [UInt8](repeating: 0, count: 28)
+        header += s15(0.9642) + s15(1) + s15(0.8249)
+        header += [UInt8](repeating: 0, count: 128 - header.count)
+        return ColorProfile(header + table + data)!
     }
 }

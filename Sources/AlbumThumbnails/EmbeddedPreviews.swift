@@ -7,26 +7,19 @@ enum EmbeddedPreviews {
     /// file that start with a JPEG SOI marker are returned. Reads the header segments (only the
     /// bodies of EXIF and MPF ones) and two bytes at each range, nothing else.
     static func find(in original: Original) throws(ThumbnailError) -> [Range<Int>] {
+        try find(in: JPEGHeaderSegments(original), of: original)
+    }
+
+    /// The same, from the original's header segments read already.
+    static func find(in header: JPEGHeaderSegments, of original: Original) throws(ThumbnailError) -> [Range<Int>] {
         var out: [Range<Int>] = []
-        var offset = 2
-        // Walk the header segments up to the first scan.
-        for _ in 0..<256 {
-            let marker = try original.read(offset, 4)
-            guard marker.count == 4, marker[0] == 0xFF else { break }
-            let type = marker[1]
-            if type == 0xDA || type == 0xD9 { break }
-            let length = Int(marker[2]) << 8 | Int(marker[3])
-            guard length >= 2, offset + 2 + length <= original.count else { break }
-            let body = offset + 4
-            if type == 0xE1 || type == 0xE2 {
-                let segment = try original.read(body, length - 2)
-                if type == 0xE2, hasPrefix(segment, 0, Array("MPF\0".utf8)) {
-                    out += mpfImages(segment, tiff: 4).map { ($0.lowerBound + body)..<($0.upperBound + body) }
-                } else if type == 0xE1, hasPrefix(segment, 0, Array("Exif\0\0".utf8)) {
-                    out += exifThumbnail(segment, tiff: 6).map { ($0.lowerBound + body)..<($0.upperBound + body) }
-                }
+        for segment in header.segments {
+            let body = segment.offset
+            if segment.marker == 0xE2, hasPrefix(segment.body, 0, Array("MPF\0".utf8)) {
+                out += mpfImages(segment.body, tiff: 4).map { ($0.lowerBound + body)..<($0.upperBound + body) }
+            } else if segment.marker == 0xE1, hasPrefix(segment.body, 0, Array("Exif\0\0".utf8)) {
+                out += exifThumbnail(segment.body, tiff: 6).map { ($0.lowerBound + body)..<($0.upperBound + body) }
             }
-            offset += 2 + length
         }
         var found: [Range<Int>] = []
         for range in out where range.lowerBound >= 0 && range.upperBound <= original.count && range.count > 4 {
@@ -67,14 +60,21 @@ enum EmbeddedPreviews {
             return little ? a | b << 16 : a << 16 | b
         }
 
-        /// (tag, type, count, value-or-offset) of each entry of the IFD at `at`.
-        func entries(_ at: Int) -> [(tag: Int, count: Int, value: Int)] {
+        /// (tag, count, value-or-offset, where the entry is) of each entry of the IFD at `at`.
+        func entries(_ at: Int) -> [(tag: Int, count: Int, value: Int, entry: Int)] {
             guard let n = u16(at), n < 512 else { return [] }
             return (0..<n).compactMap { i in
                 let e = at + 2 + i * 12
                 guard let tag = u16(e), let count = u32(e + 4), let value = u32(e + 8) else { return nil }
-                return (tag, count, value)
+                return (tag, count, value, e)
             }
+        }
+
+        /// The bytes of an entry whose value fits its 4-byte field (a SHORT, a short ASCII).
+        func inline(_ entry: Int) -> [UInt8]? {
+            let p = start + entry + 8
+            guard entry >= 0, p + 4 <= end else { return nil }
+            return Array(data[p..<p + 4])
         }
     }
 
@@ -101,5 +101,61 @@ enum EmbeddedPreviews {
         guard let offset = e.first(where: { $0.tag == 0x0201 })?.value, let length = e.first(where: { $0.tag == 0x0202 })?.value,
               tiff + offset + length <= segment.count else { return [] }
         return [(tiff + offset)..<(tiff + offset + length)]
+    }
+}
+
+/// The APP1 and APP2 segments of a JPEG's header (up to the first scan), read once for what a
+/// render asks of them: where the previews are (`EmbeddedPreviews`), what colour space the EXIF
+/// names (`ExifColorSpace`).
+struct JPEGHeaderSegments {
+    struct Segment {
+        let marker: UInt8
+        /// Where the body (after marker and length) starts in the file.
+        let offset: Int
+        let body: [UInt8]
+    }
+
+    let segments: [Segment]
+
+    init(_ original: Original) throws(ThumbnailError) {
+        var segments: [Segment] = []
+        var offset = 2
+        for _ in 0..<256 {
+            let marker = try original.read(offset, 4)
+            guard marker.count == 4, marker[0] == 0xFF else { break }
+            let type = marker[1]
+            if type == 0xDA || type == 0xD9 { break }
+            let length = Int(marker[2]) << 8 | Int(marker[3])
+            guard length >= 2, offset + 2 + length <= original.count else { break }
+            if type == 0xE1 || type == 0xE2 {
+                segments.append(Segment(marker: type, offset: offset + 4, body: try original.read(offset + 4, length - 2)))
+            }
+            offset += 2 + length
+        }
+        self.segments = segments
+    }
+
+    /// The first EXIF segment's body (`Exif\0\0` and the TIFF block).
+    var exif: [UInt8]? {
+        segments.first { $0.marker == 0xE1 && EmbeddedPreviews.hasPrefix($0.body, 0, Array("Exif\0\0".utf8)) }?.body
+    }
+}
+
+/// What an EXIF block says of the colour space of a JPEG that carries no ICC profile.
+enum ExifColorSpace {
+    /// DCF's "option file" colour space: ColorSpace (0xA001) 0xFFFF, uncalibrated, with the
+    /// InteropIndex (0x0001 of the Interop IFD, 0xA005) "R03": Adobe RGB (1998). What Canon and
+    /// Sony cameras set to Adobe RGB write, with no profile (exiftool reads it so: "R03 - DCF
+    /// option file (Adobe RGB)"). ColorSpace 1 is sRGB; anything else says nothing.
+    static func isAdobeRGB(_ exif: [UInt8]) -> Bool {
+        guard let t = EmbeddedPreviews.TIFF(exif, start: 6, end: exif.count), let ifd0 = t.u32(4),
+              let exifIFD = t.entries(ifd0).first(where: { $0.tag == 0x8769 })?.value else { return false }
+        let entries = t.entries(exifIFD)
+        guard let space = entries.first(where: { $0.tag == 0xA001 }), let bytes = t.inline(space.entry),
+              (t.little ? Int(bytes[0]) | Int(bytes[1]) << 8 : Int(bytes[0]) << 8 | Int(bytes[1])) == 0xFFFF,
+              let interop = entries.first(where: { $0.tag == 0xA005 })?.value,
+              let index = t.entries(interop).first(where: { $0.tag == 0x0001 }), index.count <= 4,
+              let text = t.inline(index.entry) else { return false }
+        return text[0..<3].elementsEqual("R03".utf8)
     }
 }

@@ -67,12 +67,15 @@ public struct ThumbnailRenderer: Sendable {
             guard main.width * main.height <= maxPixels else {
                 throw ThumbnailError("JPEG of \(main.width)x\(main.height) is over the \(maxPixels)-pixel limit")
             }
+            let header = try JPEGHeaderSegments(original)
             // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
-            let preview = try Self.usablePreview(original, main: main, boxWidth: bw, boxHeight: bh)
+            let preview = try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh)
             let source = preview ?? main
             let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
             decoded = try source.decode(scale: factor)
+            // (Its EXIF may name Adobe RGB where the camera wrote no profile: that one, then.)
             profile = main.cmyk ? nil : main.iccProfile()
+                ?? header.exif.flatMap { ExifColorSpace.isAdobeRGB($0) ? ColorProfile.adobeRGB1998.bytes : nil }
             plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (decoded.width, decoded.height),
                         preview: preview.map { ($0.width, $0.height) })
         case .png:
@@ -109,11 +112,11 @@ public struct ThumbnailRenderer: Sendable {
     /// The smallest embedded preview (MPF image or EXIF thumbnail) with the main image's aspect
     /// ratio (within 1%) that still holds at least twice the pixels the box needs each way, its
     /// header read. (A preview that is no decodable JPEG is passed over.)
-    static func usablePreview(_ original: Original, main: JPEGStream, boxWidth: Int, boxHeight: Int)
+    static func usablePreview(_ original: Original, header: JPEGHeaderSegments, main: JPEGStream, boxWidth: Int, boxHeight: Int)
         throws(ThumbnailError) -> JPEGStream? {
         let aspect = Double(main.width) / Double(main.height)
         var best: JPEGStream?
-        for range in try EmbeddedPreviews.find(in: original) {
+        for range in try EmbeddedPreviews.find(in: header, of: original) {
             let preview: JPEGStream
             do throws(ThumbnailError) {
                 preview = try original.jpeg(range)

@@ -300,6 +300,46 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(try carriedProfile(out), largest)
     }
 
+    /// A camera set to Adobe RGB writes no profile, only EXIF's ColorSpace "uncalibrated" and
+    /// InteropIndex "R03" (DCF): its thumbnail carries an Adobe RGB (1998) profile. sRGB (1 and
+    /// R98), half the signal, or a real profile beside it: not that one.
+    func testAnAdobeRGBCameraJPEGWithoutAProfileIsTaggedSo() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 600, height: 400))
+        func tagged(space: UInt16?, index: String?, order: ExifWriter.ByteOrder = .intel) -> [UInt8] {
+            var w = ExifWriter(order: order)
+            w.ifd0[0x010F] = .ascii("Canon")
+            w.exif[0x9003] = .ascii("2024:05:17 14:03:04")
+            if let space { w.exif[0xA001] = .short(space) }
+            if let index { w.interop[0x0001] = .ascii(index) }
+            return Encoders.insertingAPP1(w.payload(), into: jpeg)
+        }
+        let adobe = ColorProfile.adobeRGB1998.bytes
+        XCTAssertEqual(ColorProfile(adobe)?.bytes, adobe, "a valid RGB profile")
+        for order in [ExifWriter.ByteOrder.intel, .motorola] {
+            let out = try ThumbnailRenderer().render(tagged(space: 0xFFFF, index: "R03", order: order), format: .jpeg, orientation: 1, box: .default)
+            XCTAssertEqual(try carriedProfile(out), adobe, "\(order)")
+        }
+        for (why, original) in [("sRGB", tagged(space: 1, index: "R98")), ("no InteropIndex", tagged(space: 0xFFFF, index: nil)),
+                                ("R03 but ColorSpace sRGB", tagged(space: 1, index: "R03")), ("no EXIF", jpeg)] {
+            let out = try ThumbnailRenderer().render(original, format: .jpeg, orientation: 1, box: .default)
+            XCTAssertNil(try carriedProfile(out), why)
+        }
+        let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
+        let both = Encoders.insertingICCProfile(p3, into: tagged(space: 0xFFFF, index: "R03"))
+        XCTAssertEqual(try carriedProfile(try ThumbnailRenderer().render(both, format: .jpeg, orientation: 1, box: .default)), p3,
+                       "a profile the camera wrote wins")
+        // EXIF whose pointers lead nowhere says nothing (and reads nothing out of bounds).
+        let exif = try XCTUnwrap(try JPEGHeaderSegments(Original(bytes: tagged(space: 0xFFFF, index: "R03"))).exif)
+        XCTAssertTrue(ExifColorSpace.isAdobeRGB(exif))
+        let needed = try XCTUnwrap(exif.firstRange(of: Array("R03".utf8))).upperBound
+        for cut in 0..<needed { XCTAssertFalse(ExifColorSpace.isAdobeRGB(Array(exif.prefix(cut))), "cut at \(cut)") }
+        for i in 6..<exif.count {
+            var broken = exif
+            broken[i] = 0xFF
+            _ = ExifColorSpace.isAdobeRGB(broken)
+        }
+    }
+
     /// A profile longer than one APP2 segment is split in numbered chunks that libjpeg joins again.
     func testALargeProfileIsSplitAcrossSegments() throws {
         let big = Encoders.iccProfile(description: String(repeating: "p", count: 150_000))

@@ -72,6 +72,10 @@ final class ThumbnailTests: XCTestCase {
         let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
         write("jpeg-p3.jpg", Encoders.insertingICCProfile(p3, into: try Encoders.jpeg(colour, quality: 95)))
         write("png-p3.png", try Encoders.png(colour, kind: .tagged(iccProfile: p3)))
+        // A camera set to Adobe RGB: no profile, EXIF says so (written here by exiftool itself).
+        write("jpeg-adobergb.jpg", try Encoders.jpeg(colour, quality: 95))
+        let tagged = shell("exiftool -q -overwrite_original -ColorSpace=Uncalibrated -InteropIndex=R03 '\(folder)/jpeg-adobergb.jpg'")
+        XCTAssertEqual(tagged.status, 0, tagged.stderr)
         // Restart markers and Adam7 interlacing come from the reference tools.
         let ppm = Array("P6 120 80 255\n".utf8) + colour.pixels
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/src.ppm", contents: Data(ppm)))
@@ -88,6 +92,7 @@ final class ThumbnailTests: XCTestCase {
             "png-16bit-untagged.jpg": (200, 100, 50),
             "png-palette.jpg": (200, 100, 50), "png-transparent.jpg": (255, 255, 255), "png-half-red.jpg": (255, 127, 127),
             "png-interlaced.jpg": (200, 100, 50), "jpeg-p3.jpg": (200, 100, 50), "png-p3.jpg": (200, 100, 50),
+            "jpeg-adobergb.jpg": (200, 100, 50),
         ]
         let mount = try Mount(source: folder)
         XCTAssertEqual(Set(readdirNames(mount.path("thumbnails/200x200")) ?? []), Set(expected.keys))
@@ -103,7 +108,8 @@ final class ThumbnailTests: XCTestCase {
         let lines = described.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertEqual(lines.count, expected.count, described.stdout)
         XCTAssertEqual(Set(lines.filter { $0.contains(" ") }),
-                       ["jpeg-p3.jpg Display P3 (albumfs test)", "png-p3.jpg Display P3 (albumfs test)"], described.stdout)
+                       ["jpeg-p3.jpg Display P3 (albumfs test)", "png-p3.jpg Display P3 (albumfs test)",
+                        "jpeg-adobergb.jpg Adobe RGB (1998)"], described.stdout)
         mount.finish()
     }
 
