@@ -16,6 +16,9 @@ final class JPEGStream {
     let height: Int
     /// CMYK or YCCK: decoded as CMYK and converted here.
     let cmyk: Bool
+    /// Progressive (or multi-scan): decoding holds every DCT coefficient, `coefficientBytes`.
+    let progressive: Bool
+    let coefficientBytes: Int
 
     /// The JPEG in `range` of the open file `fd` (which must stay open while this lives).
     convenience init(file fd: Int32, range: Range<Int>) throws(ThumbnailError) {
@@ -39,6 +42,15 @@ final class JPEGStream {
         width = Int(info.width)
         height = Int(info.height)
         cmyk = info.cmyk != 0
+        progressive = info.progressive != 0
+        coefficientBytes = Int(clamping: info.coefficient_bytes)
+    }
+
+    /// What decoding at `scale` takes at most: the coefficient buffer of a progressive JPEG (a
+    /// baseline one streams), and the decoded image twice (it, and what the area filter makes).
+    func decodingBytes(scale: (Int, Int)) -> Int {
+        let pixels = Self.scaled(width, scale) * Self.scaled(height, scale)
+        return (progressive ? coefficientBytes : 0) + 2 * pixels * (cmyk ? 4 : 3)
     }
 
     deinit { albumfs_jpeg_free(decoder) }
@@ -57,8 +69,12 @@ final class JPEGStream {
     /// Decodes to RGB at num/denom of the full size (fast IDCT and upsampling: the image is then
     /// averaged down at least 2x by the area filter, which hides their small errors). A few
     /// corrupt bytes still give an image, as browsers show it; a file cut short does not.
+    /// libjpeg may allocate at most `memoryLimit` bytes; what it took is given back at the end
+    /// (nothing else can be asked of the image then: its ICC profile is read before).
     /// The corresponding C functions are `jpeg_start_decompress` and `jpeg_read_scanlines`.
-    func decode(scale: (Int, Int)) throws(ThumbnailError) -> RGBImage {
+    func decode(scale: (Int, Int), memoryLimit: Int = .max) throws(ThumbnailError) -> RGBImage {
+        defer { albumfs_jpeg_release_image(decoder) }
+        albumfs_jpeg_limit_memory(decoder, UInt64(max(0, memoryLimit)))
         var w: UInt32 = 0, h: UInt32 = 0
         var components: Int32 = 0
         guard albumfs_jpeg_start(decoder, UInt32(scale.0), UInt32(scale.1), &w, &h, &components) == 0,

@@ -17,8 +17,13 @@ public struct ThumbnailRenderer: Sendable {
 
     /// PNGs with more pixels than this are shrunk while they are decoded (`PNGDecoder.decodeShrinking`).
     var shrinkPNGAbovePixels = PNGDecoder.shrinkWhileDecodingAbove
+    /// What a decode may take, shared by every render of the mount.
+    public let memory: DecodeMemory
 
-    public init(maxPixels: Int = 250_000_000) { self.maxPixels = maxPixels }
+    public init(maxPixels: Int = 250_000_000, memory: DecodeMemory = DecodeMemory()) {
+        self.maxPixels = maxPixels
+        self.memory = memory
+    }
 
     /// The decisions taken for one render, for the debug log.
     public struct Plan: Sendable, CustomStringConvertible {
@@ -57,7 +62,12 @@ public struct ThumbnailRenderer: Sendable {
         let o = (1...8).contains(orientation) ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
-        let decoded: RGBImage
+        // How the image will be decoded and what that takes, from its headers: a render that
+        // would need more memory than it may use is refused before anything is allocated
+        // (`DecodeMemory`). The decoded image lives only until it is cropped.
+        let decode: () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int))
+        let need: Int
+        let what: String
         var plan: Plan
         // The original's colour profile (an RGB one: a CMYK JPEG's is for its ink values).
         let profile: [UInt8]?
@@ -72,11 +82,15 @@ public struct ThumbnailRenderer: Sendable {
             let preview = try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh)
             let source = preview ?? main
             let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
-            decoded = try source.decode(scale: factor)
-            // (Its EXIF may name Adobe RGB where the camera wrote no profile: that one, then.)
+            // (Read before decoding, which lets go of the header. Its EXIF may name Adobe RGB where
+            // the camera wrote no profile: that one, then.)
             profile = main.cmyk ? nil : main.iccProfile()
                 ?? header.exif.flatMap { ExifColorSpace.isAdobeRGB($0) ? ColorProfile.adobeRGB1998.bytes : nil }
-            plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (decoded.width, decoded.height),
+            need = source.decodingBytes(scale: factor)
+            what = "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG"
+            let limit = memory.limit
+            decode = { () throws(ThumbnailError) in (try source.decode(scale: factor, memoryLimit: limit), factor) }
+            plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (0, 0),
                         preview: preview.map { ($0.width, $0.height) })
         case .png:
             let header = try original.read(0, 33)
@@ -84,23 +98,33 @@ public struct ThumbnailRenderer: Sendable {
             // at least twice the box each way (the JPEG rule above), and so is an interlaced one
             // (`PNGDecoder.isInterlaced`); others are read and decoded whole, as the shrink would
             // save little.
-            var scale = (1, 1)
+            let size = PNGDecoder.size(header)
             // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
-            if let size = PNGDecoder.size(header), size.width.multipliedReportingOverflow(by: size.height).overflow
-                || size.width * size.height > shrinkPNGAbovePixels || PNGDecoder.isInterlaced(header),
-               let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
-                (decoded, scale) = (shrunk.image, (1, shrunk.factor))
-            } else {
+            let pixels = size.map { $0.width.multipliedReportingOverflow(by: $0.height) }
+            let shrinks = pixels.map { $0.overflow || $0.partialValue > shrinkPNGAbovePixels } == true || PNGDecoder.isInterlaced(header)
+            let (maxPixels, maxFileBytes) = (maxPixels, maxFileBytes)
+            decode = { () throws(ThumbnailError) in
+                if shrinks, let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
+                    return (shrunk.image, (1, shrunk.factor))
+                }
                 guard original.count <= maxFileBytes else {
                     throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
                 }
-                decoded = try PNGDecoder.decode(try original.all(), maxPixels: maxPixels)
+                return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
             }
-            let source = PNGDecoder.size(header) ?? (decoded.width, decoded.height)
+            // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
+            need = shrinks ? 0 : original.count + (pixels?.partialValue ?? 0) * 4
+            what = "a \(size.map { "\($0.width)x\($0.height)" } ?? "") PNG"
             profile = PNGDecoder.iccProfile(original)
-            plan = Plan(sourceSize: source, dctScale: scale, decodedSize: (decoded.width, decoded.height), preview: nil)
+            plan = Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
         }
-        let cropped = Resampler.coverAndCrop(decoded, width: bw, height: bh)
+        let cropped = try memory.reserving(need, for: what) { () throws(ThumbnailError) -> RGBImage in
+            let (decoded, scale) = try decode()
+            plan.dctScale = scale
+            plan.decodedSize = (decoded.width, decoded.height)
+            if plan.sourceSize == (0, 0) { plan.sourceSize = (decoded.width, decoded.height) }  // (a PNG without a size read)
+            return Resampler.coverAndCrop(decoded, width: bw, height: bh)
+        }
         let upright = Orientation.apply(o, to: cropped)
         let size = FixedSizeJPEG.size(for: box.width, box.height)
         let carried = ColorProfile(profile, fitting: size)

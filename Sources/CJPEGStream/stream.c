@@ -1,6 +1,7 @@
 #include "CJPEGStream.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,7 +167,26 @@ int albumfs_jpeg_header(albumfs_jpeg *d, albumfs_jpeg_info *info) {
     info->width = d->cinfo.image_width;
     info->height = d->cinfo.image_height;
     info->cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+    info->progressive = jpeg_has_multiple_scans(&d->cinfo);
+    info->coefficient_bytes = 0;
+    int max_h = 1, max_v = 1;
+    for (int c = 0; c < d->cinfo.num_components; c++) {
+        jpeg_component_info *comp = &d->cinfo.comp_info[c];
+        if (comp->h_samp_factor > max_h) max_h = comp->h_samp_factor;
+        if (comp->v_samp_factor > max_v) max_v = comp->v_samp_factor;
+    }
+    // Whole MCUs across and down, each holding h × v blocks of each component.
+    uint64_t mcus_across = ((uint64_t)d->cinfo.image_width + 8 * max_h - 1) / (8 * max_h);
+    uint64_t mcus_down = ((uint64_t)d->cinfo.image_height + 8 * max_v - 1) / (8 * max_v);
+    for (int c = 0; c < d->cinfo.num_components; c++) {
+        jpeg_component_info *comp = &d->cinfo.comp_info[c];
+        info->coefficient_bytes += mcus_across * comp->h_samp_factor * mcus_down * comp->v_samp_factor * DCTSIZE2 * sizeof(JCOEF);
+    }
     return 0;
+}
+
+void albumfs_jpeg_limit_memory(albumfs_jpeg *d, uint64_t bytes) {
+    d->cinfo.mem->max_memory_to_use = bytes > (uint64_t)LONG_MAX ? LONG_MAX : (long)bytes;
 }
 
 int albumfs_jpeg_start(albumfs_jpeg *d, unsigned num, unsigned denom, uint32_t *width, uint32_t *height,
@@ -219,6 +239,13 @@ int albumfs_jpeg_icc_profile(albumfs_jpeg *d, unsigned char **profile, unsigned 
     *profile = data;
     *length = size;
     return 1;
+}
+
+void albumfs_jpeg_release_image(albumfs_jpeg *d) {
+    // (jpeg_abort_decompress only frees memory and resets state: it reports no error.)
+    if (d->created) jpeg_abort_decompress(&d->cinfo);
+    d->started = 0;
+    d->failed = 1;  // nothing more to ask of it
 }
 
 const char *albumfs_jpeg_message(const albumfs_jpeg *d) { return d->has_message ? d->message : ""; }

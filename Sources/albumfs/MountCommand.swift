@@ -32,7 +32,8 @@ enum MountCommand {
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
-                                          renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels),
+                                          renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
+                                                                      memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
                                           debug: options.debug, log: { Log.line($0) })
         let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod,
                                   picksDatabase: picks.acceptsChanges ? picksPath : "none")

@@ -24,6 +24,8 @@ struct MountOptions {
     var cacheDir: String?
     var cacheSize: Int64 = 1 << 30
     var thumbnailMaxPixels = 250_000_000
+    /// What one thumbnail's decode may take (default: a quarter of the machine's memory, 256M–1G).
+    var thumbnailMemory: Int?
     /// Default: `$XDG_DATA_HOME/albumfs/picks.sqlite` (or `~/.local/share/albumfs/picks.sqlite`).
     var picksDB: String?
     var maxPicks: Int?
@@ -161,6 +163,11 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_max_pixels' takes a positive number (got '\(value ?? "")')")
             }
             options.thumbnailMaxPixels = n
+        case "thumbnail_memory":
+            guard let value, let bytes = parseSize(value), bytes >= 16 << 20, bytes <= Int64(Int.max) else {
+                throw CLIError(.usage, "albumfs: option 'thumbnail_memory' takes a size of at least 16M, as in thumbnail_memory=512M (got '\(value ?? "")')")
+            }
+            options.thumbnailMemory = Int(bytes)
         case "screenshot_names", "screenshot_folders":
             guard let value else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=Screenshot|Captura") }
             let list = value.split(separator: "|").map(String.init).filter { !$0.isEmpty }

@@ -27,6 +27,8 @@ enum Usage {
          cache_dir=PATH              thumbnail cache (default $XDG_CACHE_HOME/albumfs/thumbnails)
          cache_size=N[K|M|G]         cache bound, least recently used evicted (default 1G)
          thumbnail_max_pixels=N      larger images get no thumbnail (EIO; default 250000000)
+         thumbnail_memory=N[K|M|G]   what one thumbnail's decode may take; more: EIO
+                                     (default a quarter of the memory, 256M to 1G)
          picks_db=PATH               where picks persist (default $XDG_DATA_HOME/albumfs/picks.sqlite)
          max_picks=N                 at most N photos in picked/ (default: no limit)
          index=PATH                  the library's index (default $XDG_CACHE_HOME/albumfs/index/…)

@@ -3,6 +3,7 @@ import AlbumSample
 @testable import AlbumThumbnails
 import CTurboJPEG
 import Foundation
+import Synchronization
 import XCTest
 
 final class ThumbnailPipelineTests: XCTestCase {
@@ -338,6 +339,52 @@ final class ThumbnailPipelineTests: XCTestCase {
             broken[i] = 0xFF
             _ = ExifColorSpace.isAdobeRGB(broken)
         }
+    }
+
+    /// A progressive JPEG makes libjpeg hold every coefficient whatever the scale: a render that
+    /// would need more than it may take is refused before decoding, with the figure; the same
+    /// photo stored baseline streams, and renders under the same limit.
+    func testARenderOverItsMemoryIsRefusedBeforeDecoding() throws {
+        let image = SampleImage.marker(width: 3000, height: 2000)
+        let progressive = try Encoders.jpeg(image, kind: .progressive)
+        let small = ThumbnailRenderer(memory: DecodeMemory(limit: 8 << 20))
+        XCTAssertThrowsError(try small.render(progressive, format: .jpeg, orientation: 1, box: .default)) { error in
+            // 188 x 125 MCUs of 6 blocks (4:2:0), 128 bytes each: 18 MB, and the 1/4 image twice.
+            XCTAssertEqual((error as? ThumbnailError)?.description,
+                           "a 3000x2000 progressive JPEG needs 20 MB to decode, over the 8 MB a thumbnail may take (-o thumbnail_memory)")
+        }
+        XCTAssertNoThrow(try small.render(try Encoders.jpeg(image), format: .jpeg, orientation: 1, box: .default), "baseline streams")
+        XCTAssertNoThrow(try ThumbnailRenderer(memory: DecodeMemory(limit: 32 << 20)).render(progressive, format: .jpeg, orientation: 1, box: .default))
+        // The estimate is libjpeg's own need: told half of it, libjpeg refuses; told it (and 1 MB
+        // for its tables and rows), it decodes.
+        let stream = try JPEGStream(bytes: progressive)
+        XCTAssertTrue(stream.progressive)
+        XCTAssertEqual(stream.coefficientBytes, 188 * 125 * 6 * 128)
+        XCTAssertThrowsError(try JPEGStream(bytes: progressive).decode(scale: (1, 4), memoryLimit: stream.coefficientBytes / 2)) { error in
+            XCTAssertTrue("\(error)".contains("Backing store not supported"), "\(error)")
+        }
+        XCTAssertNoThrow(try JPEGStream(bytes: progressive).decode(scale: (1, 4), memoryLimit: stream.coefficientBytes + (1 << 20)))
+        // A PNG decoded whole needs its pixels (RGBA) and its file; shrunk as it is read, little.
+        let png = try Encoders.png(.marker(width: 2000, height: 1500))
+        XCTAssertThrowsError(try small.render(png, format: .png, orientation: 1, box: .default)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("a 2000x1500 PNG needs 12 MB to decode"), "\(error)")
+        }
+        var rowPath = ThumbnailRenderer(memory: DecodeMemory(limit: 8 << 20))
+        rowPath.shrinkPNGAbovePixels = 0
+        XCTAssertNoThrow(try rowPath.render(png, format: .png, orientation: 1, box: .default))
+    }
+
+    /// Large decodes run one at a time, small ones side by side.
+    func testLargeDecodesRunOneAtATime() throws {
+        let progressive = try Encoders.jpeg(.marker(width: 1600, height: 1200), kind: .progressive)
+        let memory = DecodeMemory(limit: 64 << 20, oneAtATime: 1 << 20)
+        let renderer = ThumbnailRenderer(memory: memory)
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            do { _ = try renderer.render(progressive, format: .jpeg, orientation: 1, box: .default) } catch { failures.withLock { $0 += 1 } }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, 0)
+        XCTAssertEqual(memory.peakLargeRenders, 1)
     }
 
     /// A profile longer than one APP2 segment is split in numbered chunks that libjpeg joins again.

@@ -209,6 +209,23 @@ final class ThumbnailTests: XCTestCase {
         mount.finish(allowing: ["pixel limit"])
     }
 
+    /// A progressive JPEG over `thumbnail_memory` gets no thumbnail (EIO, said in
+    /// `.albumfs/errors` with the figure); the same photo stored baseline renders.
+    func testAThumbnailOverItsMemoryGivesEIOAndSaysWhy() throws {
+        let folder = makeTempFolder("memory")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = SampleImage.marker(width: 3000, height: 2000)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/progressive.jpg", contents: Data(try Encoders.jpeg(image, kind: .progressive))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/baseline.jpg", contents: Data(try Encoders.jpeg(image))))
+        let mount = try Mount(source: folder, options: ["-o", "thumbnail_memory=16M"])
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/progressive.jpg")).failure?.code, EIO)
+        XCTAssertEqual(try readFile(mount.path("thumbnails/200x200/baseline.jpg")).get().count, 30_000)
+        let errors = (try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(errors, "progressive.jpg: cannot make a thumbnail: a 3000x2000 progressive JPEG needs 20 MB to decode, "
+                       + "over the 16 MB a thumbnail may take (-o thumbnail_memory)\n")
+        mount.finish(allowing: ["cannot make a thumbnail of progressive.jpg"])
+    }
+
     func testOtherSizesAndAnUnwritableCache() throws {
         let source = try SampleSource()
         defer { source.remove() }
@@ -269,7 +286,7 @@ final class ThumbnailTests: XCTestCase {
     func testBadThumbnailOptions() {
         for bad in ["thumbnail_sizes=200", "thumbnail_sizes=0x0", "thumbnail_sizes=100x100000", "thumbnail_sizes=a,b",
                     "thumbnail_sizes=16x16,17x17,18x18,19x19,20x20,21x21,22x22,23x23,24x24", "cache_size=lots", "cache_size=10",
-                    "thumbnail_max_pixels=-1"] {
+                    "thumbnail_max_pixels=-1", "thumbnail_memory=1M", "thumbnail_memory=lots", "thumbnail_memory="] {
             let r = runCommand(albumfsBinary(), ["-o", bad, "/tmp", "/tmp"])
             XCTAssertEqual(r.status, 2, "\(bad): \(r.stderr)")
         }

@@ -14,6 +14,12 @@ typedef struct {
     uint32_t width, height;
     /// CMYK or YCCK: decoded as CMYK (Adobe's inverted values), converted by the caller.
     int cmyk;
+    /// Progressive (or multi-scan): libjpeg then holds every DCT coefficient of the image until
+    /// the last scan, whatever the scale (`coefficient_bytes`); a baseline JPEG streams.
+    int progressive;
+    /// The bytes of that whole-image coefficient buffer (2 bytes per coefficient, 64 per block,
+    /// blocks padded to whole MCUs).
+    uint64_t coefficient_bytes;
 } albumfs_jpeg_info;
 
 /// A decoder of the JPEG in [start, start + length) of `fd` (read with pread as decoding goes;
@@ -24,6 +30,11 @@ albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size);
 
 /// Reads the header up to the first scan. 0, or -1 (albumfs_jpeg_message says why).
 int albumfs_jpeg_header(albumfs_jpeg *decoder, albumfs_jpeg_info *info);
+/// Caps what libjpeg may allocate for this image (`max_memory_to_use`): an image that needs more
+/// fails ("Backing store not supported") instead of taking the memory. Call before
+/// albumfs_jpeg_start.
+void albumfs_jpeg_limit_memory(albumfs_jpeg *decoder, uint64_t bytes);
+
 /// Starts decoding at num/denom of the full size (libjpeg: num 1…16 over denom 8), fast integer
 /// IDCT and plain upsampling (the caller averages at least 2x afterwards). Gives the output size
 /// and bytes per pixel (3 RGB, 4 CMYK). 0 or -1.
@@ -37,6 +48,10 @@ int albumfs_jpeg_read(albumfs_jpeg *decoder, unsigned char *pixels, size_t strid
 /// buffer the caller frees with free(): 1, or 0 when there is none (or its chunks are damaged),
 /// -1 on failure. The corresponding libjpeg function is `jpeg_read_icc_profile`.
 int albumfs_jpeg_icc_profile(albumfs_jpeg *decoder, unsigned char **profile, unsigned *length);
+
+/// Lets go of what decoding the image took (the coefficient buffer of a progressive JPEG, the
+/// saved APP2 segments): `jpeg_abort_decompress`. Nothing else may be asked of the image after.
+void albumfs_jpeg_release_image(albumfs_jpeg *decoder);
 
 /// The error that stopped the decoder, else the first warning, else "".
 const char *albumfs_jpeg_message(const albumfs_jpeg *decoder);

@@ -1,0 +1,59 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The memory a render may take to decode its original, and the large decodes done one at a time.
+///
+/// Why: a baseline JPEG streams (a 250 MP one decodes at 1/8 in a few MB), but a progressive one
+/// makes libjpeg hold every DCT coefficient of the image until its last scan, whatever the scale:
+/// 2 bytes per sample, so a 196 MP grey progressive JPEG took the daemon to 412 MB and a 250 MP
+/// colour one would take 750 MB (4:2:0) to 1.5 GB (4:4:4). Renders run in parallel up to the core
+/// count, and a file manager opening a folder of such files asks for all of them: on a small
+/// machine, enough to have the daemon killed for its memory. Each render is estimated from the
+/// headers before anything is allocated (`ThumbnailRenderer`): over `limit` it is refused (EIO,
+/// named in `.albumfs/errors`); over `oneAtATime` it waits for the other large ones.
+public final class DecodeMemory: Sendable {
+    /// Bytes one render may use (`-o thumbnail_memory`).
+    public let limit: Int
+    /// Renders estimated above this run one at a time (below, up to the core count at once).
+    let oneAtATime: Int
+    private let large = DispatchSemaphore(value: 1)
+    private let largeNow = Atomic<Int>(0)
+    private let largePeak = Atomic<Int>(0)
+
+    public init(limit: Int = DecodeMemory.defaultLimit, oneAtATime: Int = 64 << 20) {
+        self.limit = limit
+        self.oneAtATime = oneAtATime
+    }
+
+    /// A quarter of the machine's memory, between 256 MiB and 1 GiB: a 250 MP progressive JPEG
+    /// (4:2:0) fits on a machine of 4 GB or more.
+    public static var defaultLimit: Int {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, size > 0 else { return 1 << 30 }
+        return min(1 << 30, max(256 << 20, pages.multipliedReportingOverflow(by: size).partialValue / 4))
+    }
+
+    /// The most large renders that ran at once (tests: never more than one).
+    var peakLargeRenders: Int { largePeak.load(ordering: .relaxed) }
+
+    /// Runs `body` with `bytes` reserved for it: at once when small, after any other large one
+    /// when large; throws (without running it) when over the limit. `what` names the image.
+    func reserving<T>(_ bytes: Int, for what: @autoclosure () -> String, _ body: () throws(ThumbnailError) -> T) throws(ThumbnailError) -> T {
+        guard bytes <= limit else {
+            throw ThumbnailError("\(what()) needs \(Self.megabytes(bytes)) MB to decode, over the \(Self.megabytes(limit)) MB "
+                                 + "a thumbnail may take (-o thumbnail_memory)")
+        }
+        guard bytes > oneAtATime else { return try body() }
+        large.wait()
+        defer {
+            largeNow.subtract(1, ordering: .relaxed)
+            large.signal()
+        }
+        let now = largeNow.add(1, ordering: .relaxed).newValue
+        largePeak.max(now, ordering: .relaxed)
+        return try body()
+    }
+
+    static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
+}
