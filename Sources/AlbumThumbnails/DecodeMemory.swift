@@ -26,12 +26,30 @@ public final class DecodeMemory: Sendable {
         self.oneAtATime = oneAtATime
     }
 
-    /// A quarter of the machine's memory, between 256 MiB and 1 GiB: a 250 MP progressive JPEG
-    /// (4:2:0) fits on a machine of 4 GB or more.
+    /// A quarter of the memory the process may use, between 256 MiB and 1 GiB: a 250 MP
+    /// progressive JPEG (4:2:0) fits with 4 GB or more.
     public static var defaultLimit: Int {
+        min(1 << 30, max(256 << 20, usableMemory / 4))
+    }
+
+    /// The machine's memory, or the limit of the process's cgroup when lower (a container, a
+    /// systemd unit with `MemoryMax=`): version 2's `memory.max`, else version 1's limit.
+    static var usableMemory: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
-        guard pages > 0, size > 0 else { return 1 << 30 }
-        return min(1 << 30, max(256 << 20, pages.multipliedReportingOverflow(by: size).partialValue / 4))
+        let physical = pages > 0 && size > 0 ? pages.multipliedReportingOverflow(by: size).partialValue : 4 << 30
+        let limits = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"].compactMap(number(in:))
+        return ([physical] + limits.filter { $0 > 0 }).min()!
+    }
+
+    /// The decimal number a small kernel file holds ("max" and the like: nil).
+    static func number(in path: String) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        return Int(String(decoding: buffer[..<n].prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
     }
 
     /// The most large renders that ran at once (tests: never more than one).

@@ -374,6 +374,22 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNoThrow(try rowPath.render(png, format: .png, orientation: 1, box: .default))
     }
 
+    /// The default limit: a quarter of what the process may use (a cgroup's limit when lower
+    /// than the machine's memory), within 256 MiB and 1 GiB.
+    func testTheDefaultMemoryLimitFollowsTheMachineAndItsCgroup() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-cgroup-\(getpid())"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (text, value) in [("max\n", nil), ("536870912\n", 536_870_912), ("9223372036854771712\n", 9_223_372_036_854_771_712), ("", nil)] as [(String, Int?)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/limit", contents: Data(text.utf8)))
+            XCTAssertEqual(DecodeMemory.number(in: folder + "/limit"), value, text)
+        }
+        XCTAssertNil(DecodeMemory.number(in: folder + "/none"))
+        let physical = sysconf(Int32(_SC_PHYS_PAGES)) * sysconf(Int32(_SC_PAGESIZE))
+        XCTAssertLessThanOrEqual(DecodeMemory.usableMemory, physical)
+        XCTAssertEqual(DecodeMemory.defaultLimit, min(1 << 30, max(256 << 20, DecodeMemory.usableMemory / 4)))
+    }
+
     /// Large decodes run one at a time, small ones side by side.
     func testLargeDecodesRunOneAtATime() throws {
         let progressive = try Encoders.jpeg(.marker(width: 1600, height: 1200), kind: .progressive)
