@@ -2,7 +2,8 @@ import AlbumCore
 
 /// decode → shrink on load → area resample → centre crop → orientation → fixed-size JPEG.
 ///
-/// Stateless and thread-safe: each call makes its own decoders (libjpeg, libpng) and encoder (TurboJPEG).
+/// Thread-safe: each call makes its own decoders (libjpeg, libpng) and encoder (TurboJPEG); what
+/// decodes may take (`DecodeMemory`) is shared by every call.
 public struct ThumbnailRenderer: Sendable {
     /// Bump when the pipeline's output changes: it is part of every cache key.
     /// (2: 16-bit PNGs without a gamma chunk read as sRGB, no longer as linear light.
@@ -114,7 +115,7 @@ public struct ThumbnailRenderer: Sendable {
             }
             // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
             need = shrinks ? 0 : original.count + (pixels?.partialValue ?? 0) * 4
-            what = "a \(size.map { "\($0.width)x\($0.height)" } ?? "") PNG"
+            what = size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG"
             profile = PNGDecoder.iccProfile(original)
             plan = Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
         }
