@@ -44,15 +44,7 @@ public final class ThumbnailCache: Sendable {
         let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Errno.current }
-        var off = 0
-        var failure: Errno?
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { failure = Errno.current; break }
-            if n == 0 { failure = Errno(rawValue: ENOSPC); break }
-            off += n
-        }
+        var failure = WholeWrite.write(fd, bytes)
         if close(fd) != 0, failure == nil { failure = Errno.current }
         if failure == nil, rename(temp, final) != 0 { failure = Errno.current }
         if let failure {

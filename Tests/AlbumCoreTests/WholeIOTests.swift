@@ -1,0 +1,64 @@
+import AlbumCore
+import Foundation
+import Glibc
+import Synchronization
+import XCTest
+
+/// The one `pread` loop and the one `write` loop: whole reads and writes, errors as errno.
+final class WholeIOTests: XCTestCase {
+    func testAWriteIsWholeOrSaysWhyNot() throws {
+        // More than a pipe holds at once: the loop must go on as the reader drains it.
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let readEnd = fds[0]
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let received = Mutex<[UInt8]>([])
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let n = read(readEnd, &buffer, buffer.count)
+                if n <= 0 { break }
+                received.withLock { $0 += buffer[0..<n] }
+            }
+        }
+        reader.start()
+        XCTAssertNil(WholeWrite.write(fds[1], bytes))
+        close(fds[1])
+        XCTAssertTrue(waitUntil { received.withLock { $0.count } == bytes.count })
+        XCTAssertTrue(received.withLock { $0 } == bytes, "every byte, in order")
+        close(fds[0])
+        let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(full, 0)
+        defer { close(full) }
+        XCTAssertEqual(WholeWrite.write(full, [1, 2, 3]), Errno(rawValue: ENOSPC))
+        XCTAssertEqual(WholeWrite.write(-1, [1]), Errno(rawValue: EBADF))
+        XCTAssertNil(WholeWrite.write(-1, []), "nothing to write: nothing asked of the descriptor")
+    }
+
+    func testAReadIsWholeUpToTheEndOfTheFile() throws {
+        let path = NSTemporaryDirectory() + "albumfs-pread-\(getpid())"
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 13) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        defer { unlink(path) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        XCTAssertEqual(try PositionalRead.bytes(fd, count: 1000, at: 500).get(), Array(bytes[500..<1500]))
+        XCTAssertEqual(try PositionalRead.bytes(fd, count: 5000, at: 98_000).get(), Array(bytes[98_000...]), "fewer at the end")
+        XCTAssertEqual(try PositionalRead.bytes(fd, count: 10, at: 200_000).get(), [])
+        let directory = open(NSTemporaryDirectory(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(directory) }
+        XCTAssertEqual(PositionalRead.bytes(directory, count: 10, at: 0).failure, Errno(rawValue: EISDIR))
+    }
+
+    func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 where !condition() { usleep(10_000) }
+        return condition()
+    }
+}
+
+private extension Result {
+    var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
+    }
+}
