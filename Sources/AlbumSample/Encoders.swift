@@ -75,7 +75,9 @@ public enum Encoders {
 
     /// A camera-style JPEG with an MPF (CIPA DC-007) "large thumbnail": an APP2 `MPF` segment
     /// right after SOI whose MP Entry table points at `preview`, appended after the main image.
-    public static func withMPFPreview(_ main: [UInt8], preview: [UInt8]) -> [UInt8] {
+    /// `type` is the MP type code of the appended image: 0x010001 a large thumbnail (VGA), as
+    /// cameras write; 0x000000 (undefined) what an Ultra HDR or iPhone HDR photo's gain map is.
+    public static func withMPFPreview(_ main: [UInt8], preview: [UInt8], type: Int = 0x010001) -> [UInt8] {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { u16(v & 0xFFFF) + u16(v >> 16 & 0xFFFF) }
         // TIFF (little-endian): header, an IFD of 3 entries, then the two 16-byte MP entries.
@@ -90,7 +92,7 @@ public enum Encoders {
         tiff += u16(0xB002) + u16(7) + u32(32) + u32(entriesAt)
         tiff += u32(0)
         tiff += u32(0x030000) + u32(mainTotal) + u32(0) + u16(0) + u16(0)
-        tiff += u32(0x010001) + u32(preview.count) + u32(mainTotal - tiffStart) + u16(0) + u16(0)
+        tiff += u32(type) + u32(preview.count) + u32(mainTotal - tiffStart) + u16(0) + u16(0)
         let segment = [0xFF, 0xE2, UInt8(segmentLength >> 8), UInt8(segmentLength & 0xFF)] + Array("MPF\0".utf8) + tiff
         return Array(main[0..<2]) + segment + Array(main[2...]) + preview
     }

@@ -78,16 +78,26 @@ enum EmbeddedPreviews {
         }
     }
 
-    /// MP Entry (0xB002) in an MPF segment's body: 16 bytes per image; offsets are relative to the
-    /// MPF TIFF header (images appended after the main one, so past the segment), and the first
-    /// image (the main one, offset 0) is skipped. A table reaching past the segment is broken.
+    /// MP types (CIPA DC-007, the low 24 bits of an MP entry's attribute) of the images that are
+    /// the picture made smaller: the "large thumbnails" cameras append (VGA and full-HD sized).
+    /// Any other appended image is something else with the same shape: the gain map of an Ultra
+    /// HDR (Android) or HDR (iPhone) photo (type 0, "undefined": a grey map that thumbnailed
+    /// would replace the photo), the other eye of a 3D camera's MPO, a panorama's frames.
+    static let largeThumbnailTypes: Set<Int> = [0x010001, 0x010002]
+
+    /// MP Entry (0xB002) in an MPF segment's body: 16 bytes per image (attribute, size, offset,
+    /// two dependent entries); offsets are relative to the MPF TIFF header (images appended after
+    /// the main one, so past the segment), and the first image (the main one, offset 0) is
+    /// skipped, as is every image that is no large thumbnail in JPEG (format bits 24–26 zero). A
+    /// table reaching past the segment is broken.
     static func mpfImages(_ segment: [UInt8], tiff: Int) -> [Range<Int>] {
         guard let t = TIFF(segment, start: tiff, end: segment.count), let ifd = t.u32(4) else { return [] }
         guard let entry = t.entries(ifd).first(where: { $0.tag == 0xB002 }), entry.count % 16 == 0 else { return [] }
         var out: [Range<Int>] = []
         for i in 1..<max(1, entry.count / 16) {
             let e = entry.value + i * 16
-            guard let size = t.u32(e + 4), let offset = t.u32(e + 8), offset > 0, size > 0 else { continue }
+            guard let attribute = t.u32(e), largeThumbnailTypes.contains(attribute & 0xFF_FFFF), attribute >> 24 & 7 == 0,
+                  let size = t.u32(e + 4), let offset = t.u32(e + 8), offset > 0, size > 0 else { continue }
             out.append((tiff + offset)..<(tiff + offset + size))
         }
         return out

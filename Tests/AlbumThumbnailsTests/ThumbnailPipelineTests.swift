@@ -206,6 +206,18 @@ final class ThumbnailPipelineTests: XCTestCase {
         // A preview of another shape (letterboxed) is never used.
         let wide = Encoders.withMPFPreview(main, preview: try Encoders.jpeg(.solid(width: 960, height: 540, 20, 200, 20)))
         XCTAssertNil(try renderer.renderWithPlan(wide, format: .jpeg, orientation: 1, box: .default).plan.preview)
+        // An Ultra HDR or iPhone HDR photo's gain map (MP type 0) has the photo's shape but is
+        // no picture of it: never a preview, whatever its size; the thumbnail is the photo's.
+        let gainMap = try Encoders.jpeg(.solid(width: 960, height: 640, 128, 128, 128), kind: .grayscale)
+        let hdr = Encoders.withMPFPreview(main, preview: gainMap, type: 0x000000)
+        XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: hdr)).count, 0)
+        let fromMain = try renderer.renderWithPlan(hdr, format: .jpeg, orientation: 1, box: .default)
+        XCTAssertNil(fromMain.plan.preview, "\(fromMain.plan)")
+        let pixel = try JPEGStream(bytes: fromMain.bytes).decode(scale: (1, 1)).pixels
+        XCTAssertEqual(Double(pixel[0]), 220, accuracy: 8, "the photo's red, not the map's grey")
+        XCTAssertEqual(Double(pixel[1]), 20, accuracy: 8)
+        // The full-HD large thumbnail type serves too.
+        XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: Encoders.withMPFPreview(main, preview: preview, type: 0x010002))).count, 1)
         // Broken MPF offsets are ignored, not followed.
         var broken = camera
         broken[60] ^= 0xFF
