@@ -12,14 +12,17 @@ public enum FixedSizeJPEG {
 
     static let qualities = [85, 75, 60, 45, 30, 15, 5]
 
-    /// `profile`, when given, goes in after the JFIF header (`ColorProfile`).
+    /// `profile`, when given, goes in after the JFIF header (`ColorProfile`); should no quality
+    /// leave room for it, the thumbnail is made without it rather than not at all.
     static func encode(_ image: RGBImage, size: Int, profile: ColorProfile? = nil, encoder: JPEGEncoder) throws(ThumbnailError) -> [UInt8] {
-        for q in qualities {
-            var jpeg = try encoder.encode(image, quality: q)
-            if let profile { jpeg = profile.embedded(in: jpeg) }
-            let gap = size - jpeg.count
-            // A COM segment is at least 4 bytes; a gap of 1–3 cannot be filled.
-            if gap == 0 || gap >= 4 { return pad(jpeg, to: size) }
+        for carried in profile.map({ [$0, nil] }) ?? [nil] {
+            for q in qualities {
+                var jpeg = try encoder.encode(image, quality: q)
+                if let carried { jpeg = carried.embedded(in: jpeg) }
+                let gap = size - jpeg.count
+                // A COM segment is at least 4 bytes; a gap of 1–3 cannot be filled.
+                if gap == 0 || gap >= 4 { return pad(jpeg, to: size) }
+            }
         }
         throw ThumbnailError("no quality fits \(size) bytes")
     }

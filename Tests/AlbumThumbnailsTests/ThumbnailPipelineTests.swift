@@ -79,6 +79,19 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(out.count, 30_000)
     }
 
+    /// A profile that leaves the picture no room at any quality is dropped, not the thumbnail.
+    func testAProfileWithNoRoomLeftIsDroppedNotTheThumbnail() throws {
+        var rng = SystemRandomNumberGenerator()
+        let noise = RGBImage(width: 64, height: 64, pixels: (0..<64 * 64 * 3).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let huge = ColorProfile.display(description: String(repeating: "x", count: 8_000), white: (0.9642, 1, 0.8249),
+                                        red: (0.6, 0.3, 0), green: (0.2, 0.6, 0.1), blue: (0.15, 0.06, 0.75), gamma: 0x0233)
+        let out = try FixedSizeJPEG.encode(noise, size: 8192, profile: huge, encoder: JPEGEncoder())
+        XCTAssertEqual(out.count, 8192)
+        XCTAssertNil(try carriedProfile(out))
+        let room = try FixedSizeJPEG.encode(noise, size: 30_000, profile: huge, encoder: JPEGEncoder())
+        XCTAssertTrue(try carriedProfile(room) == huge.bytes, "carried when it fits")
+    }
+
     func testBadInputsThrow() {
         let renderer = ThumbnailRenderer(maxPixels: 10_000)
         XCTAssertThrowsError(try renderer.render([], format: .jpeg, orientation: 1, box: .default))
