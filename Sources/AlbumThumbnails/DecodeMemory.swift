@@ -1,4 +1,5 @@
 import Dispatch
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -11,19 +12,24 @@ import Synchronization
 /// count, and a file manager opening a folder of such files asks for all of them: on a small
 /// machine, enough to have the daemon killed for its memory. Each render is estimated from the
 /// headers before anything is allocated (`ThumbnailRenderer`): over `limit` it is refused (EIO,
-/// named in `.albumfs/errors`); over `oneAtATime` it waits for the other large ones.
+/// named in `.albumfs/errors`); over `oneAtATime` it waits for the other large ones, holding none
+/// of the decode slots (one per core) meanwhile.
 public final class DecodeMemory: Sendable {
     /// Bytes one render may use (`-o thumbnail_memory`).
     public let limit: Int
-    /// Renders estimated above this run one at a time (below, up to the core count at once).
+    /// Decodes estimated above this run one at a time (below, up to the core count at once).
     let oneAtATime: Int
+    /// Decodes at once: one per core.
+    private let slots: DispatchSemaphore
     private let large = DispatchSemaphore(value: 1)
     private let largeNow = Atomic<Int>(0)
     private let largePeak = Atomic<Int>(0)
 
-    public init(limit: Int = DecodeMemory.defaultLimit, oneAtATime: Int = 64 << 20) {
+    public init(limit: Int = DecodeMemory.defaultLimit, oneAtATime: Int = 64 << 20,
+                decodesAtOnce: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.limit = limit
         self.oneAtATime = oneAtATime
+        slots = DispatchSemaphore(value: max(1, decodesAtOnce))
     }
 
     /// A quarter of the memory the process may use, between 256 MiB and 1 GiB: a 250 MP
@@ -55,21 +61,29 @@ public final class DecodeMemory: Sendable {
     /// The most large renders that ran at once (tests: never more than one).
     var peakLargeRenders: Int { largePeak.load(ordering: .relaxed) }
 
-    /// Runs `body` with `bytes` reserved for it: at once when small, after any other large one
-    /// when large; throws (without running it) when over the limit. `what` names the image.
+    /// Runs `body` (a decode and its resample: the work and the memory of a render) with `bytes`
+    /// reserved for it, in one of the render slots (one per core); a large one first waits for
+    /// any other large one, holding no slot meanwhile, so a folder of huge progressive JPEGs never
+    /// holds up every other thumbnail. Throws (without running it) when over the limit. `what`
+    /// names the image.
     func reserving<T>(_ bytes: Int, for what: @autoclosure () -> String, _ body: () throws(ThumbnailError) -> T) throws(ThumbnailError) -> T {
         guard bytes <= limit else {
             throw ThumbnailError("\(what()) needs \(Self.megabytes(bytes)) MB to decode, over the \(Self.megabytes(limit)) MB "
                                  + "a thumbnail may take (-o thumbnail_memory)")
         }
-        guard bytes > oneAtATime else { return try body() }
-        large.wait()
-        defer {
-            largeNow.subtract(1, ordering: .relaxed)
-            large.signal()
+        let isLarge = bytes > oneAtATime
+        if isLarge {
+            large.wait()
+            largePeak.max(largeNow.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
         }
-        let now = largeNow.add(1, ordering: .relaxed).newValue
-        largePeak.max(now, ordering: .relaxed)
+        defer {
+            if isLarge {
+                largeNow.subtract(1, ordering: .relaxed)
+                large.signal()
+            }
+        }
+        slots.wait()
+        defer { slots.signal() }
         return try body()
     }
 

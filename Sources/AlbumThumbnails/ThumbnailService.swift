@@ -7,7 +7,7 @@ import Synchronization
 /// Serves thumbnails to the views: from the cache, or rendered once on first read.
 ///
 /// Many readers of the same uncached thumbnail cause one render (single flight); renders run in
-/// parallel up to the core count; a failure is remembered until the source changes (its key does),
+/// parallel, their decodes up to the core count at once (large ones one at a time: `DecodeMemory`); a failure is remembered until the source changes (its key does),
 /// except a failure to read the original, which the next read tries again (logged once).
 public final class ThumbnailService: ThumbnailProvider, Sendable {
     public let boxes: [ThumbnailBox]
@@ -15,7 +15,6 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private let cache: ThumbnailCache?
     private let log: @Sendable (String) -> Void
     private let debug: Bool
-    private let slots: DispatchSemaphore
     /// In-flight renders and remembered failures, by cache key.
     private let state = Mutex(State())
     private let renders = Atomic<Int>(0)
@@ -46,7 +45,6 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         self.renderer = renderer
         self.debug = debug
         self.log = log
-        slots = DispatchSemaphore(value: max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// How many renders ran (for tests and status).
@@ -156,8 +154,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     }
 
     private func render(_ photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
-        slots.wait()
-        defer { slots.signal() }
+        // (Decodes run one per core at a time, large ones one at a time: `DecodeMemory`.)
         renders.add(1, ordering: .relaxed)
         do {
             let original = try Self.openOriginal(sourcePath)

@@ -399,6 +399,35 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNoThrow(try rowPath.render(png, format: .png, orientation: 1, box: .default))
     }
 
+    /// A large decode waiting for another holds no decode slot: a small one goes ahead.
+    func testASmallDecodeIsNotHeldUpByLargeOnesWaiting() throws {
+        let memory = DecodeMemory(limit: 1 << 30, oneAtATime: 1 << 20, decodesAtOnce: 2)
+        let firstIn = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
+        let order = Mutex<[String]>([])
+        DispatchQueue.global().async(group: done) {
+            _ = try? memory.reserving(2 << 20, for: "large 1") { () throws(ThumbnailError) in
+                firstIn.signal()
+                release.wait()
+                order.withLock { $0.append("large 1") }
+            }
+        }
+        firstIn.wait()
+        DispatchQueue.global().async(group: done) {
+            _ = try? memory.reserving(2 << 20, for: "large 2") { () throws(ThumbnailError) in order.withLock { $0.append("large 2") } }
+        }
+        usleep(50_000)  // large 2 is waiting for large 1 by now
+        let small = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async(group: done) {
+            _ = try? memory.reserving(1 << 10, for: "small") { () throws(ThumbnailError) in order.withLock { $0.append("small") } }
+            small.signal()
+        }
+        XCTAssertEqual(small.wait(timeout: .now() + 5), .success, "the small decode ran while the first large one still held its slot")
+        release.signal()
+        done.wait()
+        XCTAssertEqual(order.withLock { $0 }, ["small", "large 1", "large 2"])
+        XCTAssertEqual(memory.peakLargeRenders, 1)
+    }
+
     /// The default limit: a quarter of what the process may use (a cgroup's limit when lower
     /// than the machine's memory), within 256 MiB and 1 GiB.
     func testTheDefaultMemoryLimitFollowsTheMachineAndItsCgroup() throws {
