@@ -114,7 +114,7 @@ public struct ThumbnailRenderer: Sendable {
                 return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
             }
             // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
-            need = shrinks ? 0 : original.count + (pixels?.partialValue ?? 0) * 4
+            need = shrinks ? 0 : original.count + min(pixels?.partialValue ?? 0, Int.max / 8) * 4  // (≤ 32 MP here)
             what = size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG"
             profile = PNGDecoder.iccProfile(original)
             plan = Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
