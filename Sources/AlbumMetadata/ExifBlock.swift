@@ -106,11 +106,16 @@ final class ExifBlock {
         return String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)
     }
 
-    /// A SHORT value (Orientation).
+    /// A whole number (Orientation): a SHORT, as the standard says, or the LONG or BYTE some
+    /// software writes instead (exiftool, exiv2 and libvips read those too).
     func short(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
-        guard let e = entry(ifd, tag), let p = e.pointee.data, e.pointee.size >= 2,
-              e.pointee.format == EXIF_FORMAT_SHORT else { return nil }
-        return Int(exif_get_short(p, order))
+        guard let e = entry(ifd, tag), let p = e.pointee.data else { return nil }
+        switch e.pointee.format {
+        case EXIF_FORMAT_SHORT where e.pointee.size >= 2: return Int(exif_get_short(p, order))
+        case EXIF_FORMAT_LONG where e.pointee.size >= 4: return Int(exif_get_long(p, order))
+        case EXIF_FORMAT_BYTE where e.pointee.size >= 1: return Int(p.pointee)
+        default: return nil
+        }
     }
 
     /// GPSDateStamp (0x001D) and GPSTimeStamp (0x0007, three RATIONALs) as `YYYY:MM:DD HH:MM:SS`.

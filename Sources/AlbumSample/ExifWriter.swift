@@ -7,6 +7,7 @@ public struct ExifWriter {
 
     public enum Value {
         case ascii(String)
+        case byte(UInt8)
         case short(UInt16)
         case long(UInt32)
         case rational(UInt32, UInt32)
@@ -14,6 +15,7 @@ public struct ExifWriter {
 
         var type: UInt16 {
             switch self {
+            case .byte: return 1
             case .ascii: return 2
             case .short: return 3
             case .long: return 4
@@ -82,7 +84,7 @@ public struct ExifWriter {
     private func count(_ v: Value) -> Int {
         switch v {
         case .ascii(let s): return s.utf8.count + 1
-        case .short, .long, .rational: return 1
+        case .byte, .short, .long, .rational: return 1
         case .undefined(let b): return b.count
         }
     }
@@ -90,6 +92,7 @@ public struct ExifWriter {
     private func encode(_ v: Value) -> [UInt8] {
         switch v {
         case .ascii(let s): return Array(s.utf8) + [0]
+        case .byte(let n): return [n]
         case .short(let n): return u16(n)
         case .long(let n): return u32(n)
         case .rational(let a, let b): return u32(a) + u32(b)

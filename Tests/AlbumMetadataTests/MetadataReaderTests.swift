@@ -47,6 +47,24 @@ final class MetadataReaderTests: FolderTestCase {
         }
     }
 
+    /// Orientation written as a LONG or a BYTE (not the SHORT the standard says) is read, as
+    /// exiftool, exiv2 and libvips read it; a RATIONAL or text is not a number of it.
+    func testOrientationOfAnyWholeNumberType() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 8, height: 8))
+        for order in [ExifWriter.ByteOrder.intel, .motorola] {
+            for (value, expected): (ExifWriter.Value, Int?) in [(.long(6), 6), (.undefined([3]), nil), (.short(8), 8), (.ascii("6"), nil),
+                                                                (.rational(6, 1), nil)] {
+                var w = ExifWriter(order: order)
+                w.ifd0[0x0112] = value
+                let e = try XCTUnwrap(try read(Encoders.insertingAPP1(w.payload(), into: jpeg))).evidence
+                XCTAssertEqual(e.orientation, expected, "\(value) \(order)")
+            }
+        }
+        var w = ExifWriter()
+        w.ifd0[0x0112] = .byte(5)
+        XCTAssertEqual(try XCTUnwrap(try read(Encoders.insertingAPP1(w.payload(), into: jpeg))).evidence.orientation, 5)
+    }
+
     func testUserCommentAndXMP() throws {
         var exif = SampleExif()
         exif.userComment = "Screenshot"
