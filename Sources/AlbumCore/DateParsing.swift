@@ -38,8 +38,16 @@ public enum DateParsing {
         var s = Scanner(trimmed(raw))
         if s.peek == "Z" || s.peek == "z" { _ = s.next(); return s.atEnd ? 0 : nil }
         guard let sign = s.next(), sign == "+" || sign == "-", let h = s.digits(2) else { return nil }
-        _ = s.skip(anyOf: ":")
-        guard let m = s.digits(2), s.atEnd, h <= 14, m < 60 else { return nil }
+        // ISO 8601 allows the hours alone (`+02`); some phones and editors write that.
+        let m: Int
+        if s.atEnd {
+            m = 0
+        } else {
+            _ = s.skip(anyOf: ":")
+            guard let minutes = s.digits(2), s.atEnd else { return nil }
+            m = minutes
+        }
+        guard h <= 14, m < 60 else { return nil }
         let value = h * 3600 + m * 60
         return sign == "-" ? -value : value
     }

@@ -31,6 +31,11 @@ final class DateParsingTests: XCTestCase {
         XCTAssertEqual(DateParsing.utcOffset("-05:30"), -19800)
         XCTAssertEqual(DateParsing.utcOffset("-0530"), -19800)
         XCTAssertEqual(DateParsing.utcOffset("Z"), 0)
+        XCTAssertEqual(DateParsing.utcOffset("+02"), 7200, "ISO 8601 allows the hours alone")
+        XCTAssertEqual(DateParsing.utcOffset("-11"), -39600)
+        XCTAssertNil(DateParsing.utcOffset("+2"))
+        XCTAssertNil(DateParsing.utcOffset("+02:"))
+        XCTAssertNil(DateParsing.utcOffset("+15"))
         XCTAssertNil(DateParsing.utcOffset("+25:00"))
         XCTAssertNil(DateParsing.utcOffset("   :  "))
     }
