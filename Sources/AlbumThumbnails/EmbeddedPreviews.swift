@@ -92,7 +92,8 @@ enum EmbeddedPreviews {
     /// table reaching past the segment is broken.
     static func mpfImages(_ segment: [UInt8], tiff: Int) -> [Range<Int>] {
         guard let t = TIFF(segment, start: tiff, end: segment.count), let ifd = t.u32(4) else { return [] }
-        guard let entry = t.entries(ifd).first(where: { $0.tag == 0xB002 }), entry.count % 16 == 0 else { return [] }
+        guard let entry = t.entries(ifd).first(where: { $0.tag == 0xB002 }), entry.count % 16 == 0,
+              entry.value + entry.count <= t.end - t.start else { return [] }
         var out: [Range<Int>] = []
         for i in 1..<max(1, entry.count / 16) {
             let e = entry.value + i * 16

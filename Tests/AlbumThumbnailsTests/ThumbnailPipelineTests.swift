@@ -231,6 +231,14 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(Double(pixel[1]), 20, accuracy: 8)
         // The full-HD large thumbnail type serves too.
         XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: Encoders.withMPFPreview(main, preview: preview, type: 0x010002))).count, 1)
+        // An MP Entry table said to reach past its segment is broken, whatever its first entries
+        // say (one more entry than the segment holds; 4 GB of them, which were walked one by one).
+        let mpEntry = try XCTUnwrap((0..<camera.count - 4).first { camera[$0] == 0x02 && camera[$0 + 1] == 0xB0 && camera[$0 + 2] == 7 })
+        for count: [UInt8] in [[48, 0, 0, 0], [0xF0, 0xFF, 0xFF, 0xFF]] {
+            var long = camera
+            long.replaceSubrange(mpEntry + 4..<mpEntry + 8, with: count)
+            XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: long)).count, 0, "\(count)")
+        }
         // Broken MPF offsets are ignored, not followed.
         var broken = camera
         broken[60] ^= 0xFF
