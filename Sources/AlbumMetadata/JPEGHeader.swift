@@ -14,6 +14,8 @@ public struct JPEGHeader {
     public var truncated = false
 
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
+    /// Fill bytes skipped before one marker at most (then the header counts as damaged).
+    static let maxFillBytes = 4096
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
     /// - Parameter read: reads `count` bytes at an offset (fewer at end of file).
@@ -22,13 +24,17 @@ public struct JPEGHeader {
         // A real header has a few dozen segments; the bound stops a crafted file from looping.
         for _ in 0..<512 {
             var marker = try read(offset, 4)
-            // Fill bytes (0xFF 0xFF …) may precede a marker.
-            while marker.count >= 2, marker[0] == 0xFF, marker[1] == 0xFF {
+            // Fill bytes (0xFF 0xFF …) may precede a marker: encoders write none or a few. A run
+            // of thousands is no header but erased flash (a damaged card reads as 0xFF): each
+            // byte was a read of its own, and 4 MB of them took a reader 2 s.
+            var fill = 0
+            while marker.count >= 2, marker[0] == 0xFF, marker[1] == 0xFF, fill < Self.maxFillBytes {
                 offset += 1
+                fill += 1
                 marker = try read(offset, 4)
             }
             // Cut short after the frame header: its size is known, the image data is not needed.
-            guard marker.count == 4, marker[0] == 0xFF, let length = marker.be16(2) else { truncated = width == nil; return }
+            guard marker.count == 4, marker[0] == 0xFF, marker[1] != 0xFF, let length = marker.be16(2) else { truncated = width == nil; return }
             let type = marker[1]
             if type == 0xDA || type == 0xD9 { return }  // SOS / EOI: no more header
             if (0xD0...0xD7).contains(type) || type == 0x01 { offset += 2; continue }  // no-length markers

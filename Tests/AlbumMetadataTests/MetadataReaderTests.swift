@@ -113,6 +113,26 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertLessThan(bytesRead, 10_000, "read \(bytesRead) of \(jpeg.count) bytes")
     }
 
+    /// Fill bytes before a marker are skipped, a few as encoders write them; a long run is no
+    /// header but erased flash (0xFF), given up on after a bounded number of reads.
+    func testFillBytesAreSkippedButARunOfErasedFlashIsNot() throws {
+        let jpeg = Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 8", "2024:01:02 03:04:05").payload(),
+                                          into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+        let padded = Array(jpeg[0..<2]) + [UInt8](repeating: 0xFF, count: 7) + Array(jpeg[2...])
+        let fine = JPEGHeader { offset, count in Array(padded[min(Int(offset), padded.count)..<min(Int(offset) + count, padded.count)]) }
+        XCTAssertNotNil(fine.exif)
+        XCTAssertEqual(fine.width, 8)
+        let erased: [UInt8] = [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 4 << 20)
+        var reads = 0
+        let header = JPEGHeader { offset, count in
+            reads += 1
+            return Array(erased[min(Int(offset), erased.count)..<min(Int(offset) + count, erased.count)])
+        }
+        XCTAssertTrue(header.truncated)
+        XCTAssertNil(header.exif)
+        XCTAssertLessThanOrEqual(reads, JPEGHeader.maxFillBytes + 2, "one run of fill bytes, then given up")
+    }
+
     /// A Canon camera's EXIF with a maker note of `entries` entries (inline SHORT pairs), as libexif's
     /// Canon reader expects it.
     static func canonWithMakerNote(_ order: ExifWriter.ByteOrder, entries: Int = 40) -> [UInt8] {
