@@ -108,7 +108,7 @@ final class ExifBlock {
 
     /// A whole number (Orientation): a SHORT, as the standard says, or the LONG or BYTE some
     /// software writes instead (exiftool, exiv2 and libvips read those too).
-    func short(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
+    func wholeNumber(_ ifd: ExifIfd, _ tag: UInt32) -> Int? {
         guard let e = entry(ifd, tag), let p = e.pointee.data else { return nil }
         switch e.pointee.format {
         case EXIF_FORMAT_SHORT where e.pointee.size >= 2: return Int(exif_get_short(p, order))
@@ -148,7 +148,7 @@ final class ExifBlock {
         e.make = string(EXIF_IFD_0, 0x010F)
         e.model = string(EXIF_IFD_0, 0x0110)
         e.software = string(EXIF_IFD_0, 0x0131)
-        e.orientation = short(EXIF_IFD_0, 0x0112)
+        e.orientation = wholeNumber(EXIF_IFD_0, 0x0112)
         e.dateTimeOriginal = exifString(0x9003)
         e.dateTimeDigitized = exifString(0x9004)
         e.offsetTimeOriginal = exifString(0x9011)

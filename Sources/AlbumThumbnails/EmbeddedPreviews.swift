@@ -70,7 +70,7 @@ enum EmbeddedPreviews {
             }
         }
 
-        /// The bytes of an entry whose value fits its 4-byte field (a SHORT, a short ASCII).
+        /// The bytes of an entry whose value fits its 4-byte field (a short ASCII).
         func inline(_ entry: Int) -> [UInt8]? {
             let p = start + entry + 8
             guard entry >= 0, p + 4 <= end else { return nil }
@@ -127,13 +127,23 @@ struct JPEGHeaderSegments {
     }
 
     let segments: [Segment]
+    static let maxFillBytes = 4096
 
     init(_ original: Original) throws(ThumbnailError) {
         var segments: [Segment] = []
         var offset = 2
         for _ in 0..<256 {
-            let marker = try original.read(offset, 4)
-            guard marker.count == 4, marker[0] == 0xFF else { break }
+            var marker = try original.read(offset, 4)
+            // Fill bytes (0xFF 0xFF …) may precede a marker; taken for one, they made the walk
+            // skip a made-up segment, and the previews and EXIF after it. (Bounded as the scan's
+            // header reader bounds them: a long run is erased flash, no header.)
+            var fill = 0
+            while marker.count == 4, marker[0] == 0xFF, marker[1] == 0xFF, fill < Self.maxFillBytes {
+                offset += 1
+                fill += 1
+                marker = try original.read(offset, 4)
+            }
+            guard marker.count == 4, marker[0] == 0xFF, marker[1] != 0xFF else { break }
             let type = marker[1]
             if type == 0xDA || type == 0xD9 { break }
             let length = Int(marker[2]) << 8 | Int(marker[3])
@@ -162,8 +172,7 @@ enum ExifColorSpace {
         guard let t = EmbeddedPreviews.TIFF(exif, start: 6, end: exif.count), let ifd0 = t.u32(4),
               let exifIFD = t.entries(ifd0).first(where: { $0.tag == 0x8769 })?.value else { return false }
         let entries = t.entries(exifIFD)
-        guard let space = entries.first(where: { $0.tag == 0xA001 }), let bytes = t.inline(space.entry),
-              (t.little ? Int(bytes[0]) | Int(bytes[1]) << 8 : Int(bytes[0]) << 8 | Int(bytes[1])) == 0xFFFF,
+        guard let space = entries.first(where: { $0.tag == 0xA001 }), t.u16(space.entry + 8) == 0xFFFF,
               let interop = entries.first(where: { $0.tag == 0xA005 })?.value,
               let index = t.entries(interop).first(where: { $0.tag == 0x0001 }), index.count <= 4,
               let text = t.inline(index.entry) else { return false }

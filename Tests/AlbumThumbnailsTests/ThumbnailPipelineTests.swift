@@ -229,6 +229,11 @@ final class ThumbnailPipelineTests: XCTestCase {
         let pixel = try JPEGStream(bytes: fromMain.bytes).decode(scale: (1, 1)).pixels
         XCTAssertEqual(Double(pixel[0]), 220, accuracy: 8, "the photo's red, not the map's grey")
         XCTAssertEqual(Double(pixel[1]), 20, accuracy: 8)
+        // Fill bytes before the MPF segment (encoders may write a few) hide nothing.
+        let filled = Array(camera[0..<2]) + [0xFF, 0xFF, 0xFF] + Array(camera[2...])
+        XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: filled)).count, 1)
+        let filledPlan = try renderer.renderWithPlan(filled, format: .jpeg, orientation: 1, box: .default).plan
+        XCTAssertEqual(filledPlan.preview?.0, 960, "\(filledPlan)")
         // The full-HD large thumbnail type serves too.
         XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: Encoders.withMPFPreview(main, preview: preview, type: 0x010002))).count, 1)
         // An MP Entry table said to reach past its segment is broken, whatever its first entries
