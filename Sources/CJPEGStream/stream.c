@@ -24,7 +24,9 @@ struct albumfs_jpeg {
     int64_t offset, end;
     unsigned char *memory;
     size_t memory_size;
-    int read_errno, cut_short, has_message, failed;
+    int read_errno, has_message, failed;
+    // The data ended (a fake EOI was handed over), and image data was wanted after that.
+    int hit_end, data_missing;
     char message[JMSG_LENGTH_MAX];
     unsigned char buffer[chunk];
 };
@@ -47,7 +49,11 @@ static void on_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return;
     albumfs_jpeg *d = of(cinfo);
     cinfo->err->num_warnings++;
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) d->cut_short = 1;
+    int code = cinfo->err->msg_code;
+    if (code == JWRN_JPEG_EOF) d->hit_end = 1;
+    // Past the end, the entropy decoder wanting bits it has not got (or a restart marker) means
+    // rows are missing; without either, only the EOI marker was (some phones and copies lose it).
+    else if (d->hit_end && (code == JWRN_HIT_MARKER || code == JWRN_MUST_RESYNC)) d->data_missing = 1;
     if (!d->has_message) {
         (*cinfo->err->format_message)(cinfo, d->message);
         d->has_message = 1;
@@ -250,7 +256,20 @@ void albumfs_jpeg_release_image(albumfs_jpeg *d) {
 
 const char *albumfs_jpeg_message(const albumfs_jpeg *d) { return d->has_message ? d->message : ""; }
 int albumfs_jpeg_read_errno(const albumfs_jpeg *d) { return d->read_errno; }
-int albumfs_jpeg_cut_short(const albumfs_jpeg *d) { return d->cut_short; }
+int albumfs_jpeg_cut_short(const albumfs_jpeg *d) {
+    if (!d->hit_end) return 0;
+    if (d->data_missing) return 1;
+    // The arithmetic decoder says nothing of missing bits: any end before EOI is a cut.
+    if (d->cinfo.arith_code) return 1;
+    // A progressive file can end between scans: cut there, some coefficient never arrived (-1)
+    // or was never refined to its last bit (> 0). Every scan script encoders use ends at 0.
+    if (d->cinfo.progressive_mode && d->cinfo.coef_bits) {
+        for (int c = 0; c < d->cinfo.num_components; c++)
+            for (int k = 0; k < DCTSIZE2; k++)
+                if (d->cinfo.coef_bits[c][k] != 0) return 1;
+    }
+    return 0;
+}
 
 void albumfs_jpeg_free(albumfs_jpeg *d) {
     if (!d) return;

@@ -596,6 +596,43 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// A JPEG that lacks only its closing EOI marker (some phones write them so, an interrupted
+    /// copy loses it) has every row: its thumbnail is the whole file's, from memory and from its
+    /// file (it failed as "Premature end"). Cut inside its image data, or a progressive one
+    /// between two scans (a blurred image, no row missing), it is still cut short.
+    func testAJPEGMissingOnlyItsEndMarkerIsWhole() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-eoi-\(getpid())"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func render(_ bytes: [UInt8]) throws -> [UInt8] {
+            let fromMemory = try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default)
+            let path = folder + "/photo.jpg"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            let original = try ThumbnailService.openOriginal(path)
+            defer { close(original.fd) }
+            let fromFile = try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .jpeg,
+                                                                  orientation: 1, box: .default).bytes
+            XCTAssertEqual(fromFile, fromMemory)
+            return fromMemory
+        }
+        func assertCut(_ bytes: [UInt8], _ what: String) {
+            XCTAssertThrowsError(try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default), what) { error in
+                XCTAssertEqual((error as? ThumbnailError)?.description, "JPEG decode failed: Premature end of JPEG file", what)
+            }
+        }
+        for kind in [Encoders.JPEGKind.baseline, .progressive, .grayscale] {
+            let jpeg = try Encoders.jpeg(.marker(width: 1200, height: 800), kind: kind)
+            XCTAssertEqual(Array(jpeg.suffix(2)), [0xFF, 0xD9])
+            XCTAssertEqual(try render(Array(jpeg.dropLast(2))), try render(jpeg), "\(kind) without EOI")
+            assertCut(Array(jpeg.dropLast(40)), "\(kind) cut 40 bytes short")
+            assertCut(Array(jpeg.prefix(jpeg.count / 2)), "\(kind) cut in half")
+        }
+        let progressive = try Encoders.jpeg(.marker(width: 1200, height: 800), kind: .progressive)
+        let scans = (2..<progressive.count - 1).filter { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA }
+        XCTAssertGreaterThan(scans.count, 5)
+        for (n, at) in scans.enumerated().dropFirst() { assertCut(Array(progressive[..<at]), "cut before scan \(n + 1) of \(scans.count)") }
+    }
+
     /// An interlaced 16-bit PNG gives the thumbnail its non-interlaced twin gives (the simplified
     /// API scrambled it: worst difference 110 before it took the row path).
     func testAnInterlaced16BitPNGRendersAsItsNonInterlacedTwin() throws {

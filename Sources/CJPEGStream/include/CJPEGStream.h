@@ -58,7 +58,9 @@ const char *albumfs_jpeg_message(const albumfs_jpeg *decoder);
 /// The errno of a failed read of the file (0: none): the original could not be read, as opposed
 /// to a file that is not a decodable JPEG.
 int albumfs_jpeg_read_errno(const albumfs_jpeg *decoder);
-/// Whether the data ended before the image did ("Premature end of JPEG file").
+/// Whether the data ended before the image did ("Premature end of JPEG file"): rows, or a
+/// progressive file's later scans, missing. A file that lacks only its closing EOI marker, every
+/// row there, is not cut short (after albumfs_jpeg_read, before albumfs_jpeg_release_image).
 int albumfs_jpeg_cut_short(const albumfs_jpeg *decoder);
 
 void albumfs_jpeg_free(albumfs_jpeg *decoder);
