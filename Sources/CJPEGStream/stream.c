@@ -25,8 +25,8 @@ struct albumfs_jpeg {
     unsigned char *memory;
     size_t memory_size;
     int read_errno, has_message, failed;
-    // The data ended (a fake EOI was handed over), and image data was wanted after that.
-    int hit_end, data_missing;
+    // The data ended (a fake EOI was handed over); image data was wanted after that; the verdict.
+    int hit_end, data_missing, cut_short;
     char message[JMSG_LENGTH_MAX];
     unsigned char buffer[chunk];
 };
@@ -213,6 +213,23 @@ int albumfs_jpeg_start(albumfs_jpeg *d, unsigned num, unsigned denom, uint32_t *
     return 0;
 }
 
+// Whether the image decoded lacks data (asked once every row is read: a progressive file's
+// coefficient bits are final then, and freed by albumfs_jpeg_release_image).
+static int cut_short(const albumfs_jpeg *d) {
+    if (!d->hit_end) return 0;
+    if (d->data_missing) return 1;
+    // The arithmetic decoder says nothing of missing bits: any end before EOI is a cut.
+    if (d->cinfo.arith_code) return 1;
+    // A progressive file can end between scans: cut there, some coefficient never arrived (-1)
+    // or was never refined to its last bit (> 0). Every scan script encoders use ends at 0.
+    if (d->cinfo.progressive_mode && d->cinfo.coef_bits) {
+        for (int c = 0; c < d->cinfo.num_components; c++)
+            for (int k = 0; k < DCTSIZE2; k++)
+                if (d->cinfo.coef_bits[c][k] != 0) return 1;
+    }
+    return 0;
+}
+
 int albumfs_jpeg_read(albumfs_jpeg *d, unsigned char *pixels, size_t stride) {
     if (d->failed || !d->started) return -1;
     if (setjmp(d->jump)) return -1;
@@ -230,6 +247,7 @@ int albumfs_jpeg_read(albumfs_jpeg *d, unsigned char *pixels, size_t stride) {
             return -1;
         }
     }
+    d->cut_short = cut_short(d);
     return 0;
 }
 
@@ -256,20 +274,7 @@ void albumfs_jpeg_release_image(albumfs_jpeg *d) {
 
 const char *albumfs_jpeg_message(const albumfs_jpeg *d) { return d->has_message ? d->message : ""; }
 int albumfs_jpeg_read_errno(const albumfs_jpeg *d) { return d->read_errno; }
-int albumfs_jpeg_cut_short(const albumfs_jpeg *d) {
-    if (!d->hit_end) return 0;
-    if (d->data_missing) return 1;
-    // The arithmetic decoder says nothing of missing bits: any end before EOI is a cut.
-    if (d->cinfo.arith_code) return 1;
-    // A progressive file can end between scans: cut there, some coefficient never arrived (-1)
-    // or was never refined to its last bit (> 0). Every scan script encoders use ends at 0.
-    if (d->cinfo.progressive_mode && d->cinfo.coef_bits) {
-        for (int c = 0; c < d->cinfo.num_components; c++)
-            for (int k = 0; k < DCTSIZE2; k++)
-                if (d->cinfo.coef_bits[c][k] != 0) return 1;
-    }
-    return 0;
-}
+int albumfs_jpeg_cut_short(const albumfs_jpeg *d) { return d->cut_short; }
 
 void albumfs_jpeg_free(albumfs_jpeg *d) {
     if (!d) return;

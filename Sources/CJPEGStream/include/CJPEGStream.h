@@ -60,7 +60,7 @@ const char *albumfs_jpeg_message(const albumfs_jpeg *decoder);
 int albumfs_jpeg_read_errno(const albumfs_jpeg *decoder);
 /// Whether the data ended before the image did ("Premature end of JPEG file"): rows, or a
 /// progressive file's later scans, missing. A file that lacks only its closing EOI marker, every
-/// row there, is not cut short (after albumfs_jpeg_read, before albumfs_jpeg_release_image).
+/// row there, is not cut short. Known once albumfs_jpeg_read has returned 0.
 int albumfs_jpeg_cut_short(const albumfs_jpeg *decoder);
 
 void albumfs_jpeg_free(albumfs_jpeg *decoder);
