@@ -61,6 +61,9 @@ final class ThumbnailTests: XCTestCase {
         let colour = SampleImage.solid(width: 120, height: 80, 200, 100, 50)
         func write(_ name: String, _ bytes: [UInt8]) { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))) }
         for kind in Encoders.JPEGKind.allCases { write("jpeg-\(kind.rawValue).jpg", try Encoders.jpeg(colour, quality: 95, kind: kind)) }
+        // Without the closing EOI marker (some phones write them so, an interrupted copy loses it).
+        write("jpeg-no-end-marker.jpg", Array(try Encoders.jpeg(colour, quality: 95).dropLast(2)))
+        write("jpeg-progressive-no-end-marker.jpg", Array(try Encoders.jpeg(colour, quality: 95, kind: .progressive).dropLast(2)))
         write("png-rgb.png", try Encoders.png(colour))
         write("png-gray.png", try Encoders.png(colour, kind: .grayscale))
         write("png-16bit.png", try Encoders.png(colour, kind: .rgb16))
@@ -93,6 +96,7 @@ final class ThumbnailTests: XCTestCase {
             "png-palette.jpg": (200, 100, 50), "png-transparent.jpg": (255, 255, 255), "png-half-red.jpg": (255, 127, 127),
             "png-interlaced.jpg": (200, 100, 50), "jpeg-p3.jpg": (200, 100, 50), "png-p3.jpg": (200, 100, 50),
             "jpeg-adobergb.jpg": (200, 100, 50),
+            "jpeg-no-end-marker.jpg": (200, 100, 50), "jpeg-progressive-no-end-marker.jpg": (200, 100, 50),
         ]
         let mount = try Mount(source: folder)
         XCTAssertEqual(Set(readdirNames(mount.path("thumbnails/200x200")) ?? []), Set(expected.keys))
