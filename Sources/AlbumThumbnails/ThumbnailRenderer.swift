@@ -58,7 +58,9 @@ public struct ThumbnailRenderer: Sendable {
         try renderWithPlan(Original(fd: fd, size: size), format: format, orientation: orientation, box: box)
     }
 
-    func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox)
+    /// - Parameter previews: whether an embedded preview may stand for the image (false once one
+    ///   failed to decode).
+    func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox, previews: Bool = true)
         throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
         let o = (1...8).contains(orientation) ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
@@ -80,7 +82,7 @@ public struct ThumbnailRenderer: Sendable {
             }
             let header = try JPEGHeaderSegments(original)
             // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
-            let preview = try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh)
+            let preview = previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh) : nil
             let source = preview ?? main
             let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
             // (Read before decoding, which lets go of the header. Its EXIF may name Adobe RGB where
@@ -119,12 +121,20 @@ public struct ThumbnailRenderer: Sendable {
             profile = PNGDecoder.iccProfile(original)
             plan = Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
         }
-        let cropped = try memory.reserving(need, for: what) { () throws(ThumbnailError) -> RGBImage in
-            let (decoded, scale) = try decode()
-            plan.dctScale = scale
-            plan.decodedSize = (decoded.width, decoded.height)
-            if plan.sourceSize == (0, 0) { plan.sourceSize = (decoded.width, decoded.height) }  // (a PNG without a size read)
-            return Resampler.coverAndCrop(decoded, width: bw, height: bh)
+        let cropped: RGBImage
+        do throws(ThumbnailError) {
+            cropped = try memory.reserving(need, for: what) { () throws(ThumbnailError) -> RGBImage in
+                let (decoded, scale) = try decode()
+                plan.dctScale = scale
+                plan.decodedSize = (decoded.width, decoded.height)
+                if plan.sourceSize == (0, 0) { plan.sourceSize = (decoded.width, decoded.height) }  // (a PNG without a size read)
+                return Resampler.coverAndCrop(decoded, width: bw, height: bh)
+            }
+        } catch {
+            // A preview is a second copy: damaged (its header read, its data not), the photo
+            // itself may still be whole. (Nothing to try again when the file could not be read.)
+            guard plan.preview != nil, !error.isReadFailure else { throw error }
+            return try renderWithPlan(original, format: format, orientation: orientation, box: box, previews: false)
         }
         let upright = Orientation.apply(o, to: cropped)
         let size = FixedSizeJPEG.size(for: box.width, box.height)

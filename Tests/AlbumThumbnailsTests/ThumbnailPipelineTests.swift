@@ -244,6 +244,13 @@ final class ThumbnailPipelineTests: XCTestCase {
             long.replaceSubrange(mpEntry + 4..<mpEntry + 8, with: count)
             XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: long)).count, 0, "\(count)")
         }
+        // A preview whose data is damaged (cut short) stands for nothing: the photo is decoded.
+        let damaged = Encoders.withMPFPreview(main, preview: Array(preview.prefix(preview.count / 2)))
+        XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: damaged)).count, 1)
+        XCTAssertThrowsError(try JPEGStream(bytes: Array(preview.prefix(preview.count / 2))).decode(scale: (1, 8)))
+        let fromPhoto = try renderer.renderWithPlan(damaged, format: .jpeg, orientation: 1, box: .default)
+        XCTAssertNil(fromPhoto.plan.preview, "\(fromPhoto.plan)")
+        XCTAssertEqual(fromPhoto.bytes, try renderer.render(main, format: .jpeg, orientation: 1, box: .default))
         // Broken MPF offsets are ignored, not followed.
         var broken = camera
         broken[60] ^= 0xFF
