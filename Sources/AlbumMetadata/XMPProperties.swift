@@ -7,15 +7,8 @@ import AlbumCore
 /// both are handled, nested markup is stripped, and the common XML entities are decoded.
 public enum XMPProperties {
     public static func value(of property: String, in xmp: String) -> String? {
-        if let range = xmp.utf8.firstRange(of: (property + "=\"").utf8) {
-            let rest = xmp[range.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { return nil }
-            return decodeEntities(String(rest[..<end]))
-        }
-        if let range = xmp.utf8.firstRange(of: (property + "='").utf8) {
-            let rest = xmp[range.upperBound...]
-            guard let end = rest.firstIndex(of: "'") else { return nil }
-            return decodeEntities(String(rest[..<end]))
+        for quote in ["\"", "'"] {
+            if let value = attribute(property, quote: Character(quote), in: xmp) { return value }
         }
         // Element form: `<prop>` or `<prop attr="…">`, up to `</prop>`.
         var search = xmp.startIndex
@@ -30,7 +23,46 @@ public enum XMPProperties {
         return nil
     }
 
+    /// `property="…"` (or with `'`) as an attribute: the name standing alone (after a blank), not
+    /// the end of a longer one.
+    static func attribute(_ property: String, quote: Character, in xmp: String) -> String? {
+        var search = xmp.startIndex
+        while let range = xmp.utf8[search...].firstRange(of: (property + "=" + String(quote)).utf8) {
+            search = range.upperBound
+            guard range.lowerBound == xmp.startIndex || [0x20, 0x09, 0x0A, 0x0D].contains(xmp.utf8[xmp.utf8.index(before: range.lowerBound)])
+            else { continue }
+            let rest = xmp[range.upperBound...]
+            guard let end = rest.firstIndex(of: quote) else { return nil }
+            return decodeEntities(String(rest[..<end]))
+        }
+        return nil
+    }
+
+    /// An element's text. A language alternative (`rdf:Alt`) gives its default (`x-default`)
+    /// item, else its first: not every language's text run together.
     static func innerText(_ inner: Substring) -> String? {
+        if let items = languageItems(inner), let chosen = items.first(where: { $0.isDefault }) ?? items.first {
+            return plainText(chosen.text)
+        }
+        return plainText(inner)
+    }
+
+    /// The `rdf:li` items of `inner`, with whether each is the `x-default` one; nil if none.
+    static func languageItems(_ inner: Substring) -> [(isDefault: Bool, text: Substring)]? {
+        var items: [(isDefault: Bool, text: Substring)] = []
+        var search = inner.startIndex
+        while let open = inner.utf8[search...].firstRange(of: "<rdf:li".utf8),
+              let tagEnd = inner[open.upperBound...].firstIndex(of: ">"),
+              let close = inner.utf8[tagEnd...].firstRange(of: "</rdf:li>".utf8) {
+            let tag = inner[open.upperBound..<tagEnd]
+            let isDefault = tag.utf8.firstRange(of: "x-default".utf8) != nil
+            items.append((isDefault, inner[inner.index(after: tagEnd)..<close.lowerBound]))
+            search = close.upperBound
+        }
+        return items.isEmpty ? nil : items
+    }
+
+    static func plainText(_ inner: Substring) -> String? {
         var text = ""
         var inTag = false
         for ch in inner {

@@ -421,5 +421,18 @@ final class MetadataReaderTests: FolderTestCase {
         XCTAssertEqual(XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp), "2019-01-01T10:00:00")
         XCTAssertNil(XMPProperties.value(of: "exif:Missing", in: xmp))
         XCTAssertEqual(XMPProperties.value(of: "a:b", in: #"<x a:b="1 &amp; 2"/>"#), "1 & 2")
+        // A language alternative gives its default text, else its first, never all run together.
+        func comment(_ items: String) -> String? {
+            XMPProperties.value(of: "exif:UserComment", in: "<exif:UserComment><rdf:Alt>\(items)</rdf:Alt></exif:UserComment>")
+        }
+        XCTAssertEqual(comment(#"<rdf:li xml:lang="fr-FR">Capture d'écran</rdf:li><rdf:li xml:lang="x-default">Screenshot</rdf:li>"#), "Screenshot")
+        XCTAssertEqual(comment(#"<rdf:li xml:lang="en-US">Screenshot</rdf:li> <rdf:li xml:lang="de">Bildschirmfoto</rdf:li>"#), "Screenshot")
+        XCTAssertEqual(comment(#"<rdf:li xml:lang="x-default"> Screenshot </rdf:li>"#), "Screenshot")
+        XCTAssertEqual(comment("<rdf:li>a &amp; b</rdf:li><rdf:li"), "a & b", "an item left open is not read")
+        XCTAssertNil(comment(#"<rdf:li xml:lang="x-default"></rdf:li>"#))
+        // An attribute is the name standing alone, not the end of a longer name.
+        XCTAssertEqual(XMPProperties.value(of: "exif:DateTimeOriginal", in: #"<x myexif:DateTimeOriginal="1" exif:DateTimeOriginal="2"/>"#), "2")
+        XCTAssertEqual(XMPProperties.value(of: "exif:DateTimeOriginal", in: "<x\n exif:DateTimeOriginal='3'/>"), "3")
+        XCTAssertNil(XMPProperties.value(of: "exif:DateTimeOriginal", in: #"<x myexif:DateTimeOriginal="1"/>"#))
     }
 }
