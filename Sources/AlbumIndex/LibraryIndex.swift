@@ -59,6 +59,13 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         """
         ALTER TABLE files DROP COLUMN device;
         """,
+        // 6: the reader reads more: an Orientation written as a LONG or a BYTE (was none), an XMP
+        // language alternative's default item (its items were run together) and attributes only
+        // by their whole name. Photos whose rows may lack what it now finds are read again, once.
+        """
+        DELETE FROM files WHERE kind IN ('jpeg', 'png') AND (orientation IS NULL OR xmp_user_comment IS NOT NULL
+            OR xmp_created IS NOT NULL OR xmp_dto IS NOT NULL);
+        """,
     ]
 
     init(path: String, timeout: Int32) throws(SQLiteDatabase.Failure) {

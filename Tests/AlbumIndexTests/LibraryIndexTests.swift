@@ -90,7 +90,7 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try index.loadAll().count, 4)
     }
 
-    /// An index left at schema `version` holding `rows` (path, kind), opened by today's code.
+    /// An index left at schema `version` holding `rows` (path, kind; orientation 1), opened by today's code.
     func migrated(from version: Int, rows: [(String, String)]) throws -> LibraryIndex {
         let path = folder + "/schema-\(version).sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -98,7 +98,9 @@ final class LibraryIndexTests: XCTestCase {
         try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
         try db.migrate(Array(LibraryIndex.migrations.prefix(version)))
         for (i, (file, kind)) in rows.enumerated() {
-            try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind) VALUES (?, 1, ?, 3, 4, ?)", [.text(file), .int(Int64(i)), .text(kind)])
+            // (With an orientation, as a camera photo has: schema 6 reads photos without one again.)
+            try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind, orientation) VALUES (?, 1, ?, 3, 4, ?, 1)",
+                         [.text(file), .int(Int64(i)), .text(kind)])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
@@ -134,5 +136,28 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(rows.map(\.relativePath), ["n.txt", "x.jpg"])
         XCTAssertEqual(rows.map(\.identity), [FileIdentity(inode: 1, size: 3, mtime: Timestamp(seconds: 0, nanoseconds: 4)),
                                               FileIdentity(inode: 0, size: 3, mtime: Timestamp(seconds: 0, nanoseconds: 4))])
+    }
+
+    /// Schema 6: photos whose rows may lack what today's reader finds (an orientation written as a
+    /// LONG, an XMP language alternative) are read again, once; the others and non-photos stay.
+    func testASchemaFiveIndexReadsAgainThePhotosTheReaderNowReadsBetter() throws {
+        let path = folder + "/schema-5.sqlite"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
+        try db.migrate(Array(LibraryIndex.migrations.prefix(5)))
+        let rows: [(String, String, SQLiteDatabase.Value?, String?, String?)] = [
+            ("oriented.jpg", "jpeg", .int(6), nil, nil), ("no-orientation.jpg", "jpeg", nil, nil, nil),
+            ("xmp-comment.png", "png", .int(1), "xmp_user_comment", "Screenshot"),
+            ("xmp-created.jpg", "jpeg", .int(1), "xmp_created", "2020-01-02"), ("xmp-dto.jpg", "jpeg", .int(1), "xmp_dto", "2020-01-02"),
+            ("notes.txt", "ignored", nil, nil, nil), ("bad.jpg", "problem", nil, nil, nil),
+        ]
+        for (i, (file, kind, orientation, column, value)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation\(column.map { ", " + $0 } ?? "")) VALUES (?, ?, 3, 4, ?, ?\(column == nil ? "" : ", ?"))",
+                         [.text(file), .int(Int64(i)), .text(kind), orientation] + (value.map { [SQLiteDatabase.Value.text($0)] } ?? []))
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["oriented.jpg", "notes.txt", "bad.jpg"])
     }
 }
