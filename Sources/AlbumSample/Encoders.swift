@@ -264,6 +264,26 @@ public enum Encoders {
         Array(png.dropLast(12)) + chunk(type, data) + Array(png.suffix(12))
     }
 
+    /// Where the first chunk of `type` starts (its length field) and how long its data is, or nil.
+    public static func pngChunk(_ type: String, in png: [UInt8]) -> (offset: Int, length: Int)? {
+        var at = 8
+        while at + 8 <= png.count {
+            let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            if png[at + 4..<at + 8].elementsEqual(type.utf8) { return (at, length) }
+            at += 12 + length
+        }
+        return nil
+    }
+
+    /// The PNG with the CRC of its first chunk of `type` made wrong (its data left whole), as
+    /// some encoders write them.
+    public static func withWrongCRC(of type: String, in png: [UInt8]) -> [UInt8] {
+        guard let (offset, length) = pngChunk(type, in: png), offset + 12 + length <= png.count else { return png }
+        var bytes = png
+        bytes[offset + 8 + length] ^= 0x5A
+        return bytes
+    }
+
     /// A whole chunk: length, type, data, CRC.
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let crcInput = Array(type.utf8) + data

@@ -46,6 +46,12 @@ enum PNGDecoder {
         return RGBImage(width: w, height: h, pixels: rgb)
     }
 
+    /// Whether `decode` failed on a chunk's checksum alone (libpng's "IDAT: CRC error"): the row
+    /// reader (`decodeShrinking`) uses such chunks as they are.
+    static func isChecksumFailure(_ error: ThumbnailError) -> Bool {
+        error.description.hasSuffix(": CRC error")
+    }
+
     /// Above this many pixels a PNG is shrunk while it is decoded (`decodeShrinking`): decoded whole,
     /// a 15000x15000 PNG (a 656 KB file) took the daemon to 681 MB, two renders at once twice that.
     static let shrinkWhileDecodingAbove = 32_000_000

@@ -113,7 +113,14 @@ public struct ThumbnailRenderer: Sendable {
                 guard original.count <= maxFileBytes else {
                     throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
                 }
-                return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
+                do throws(ThumbnailError) {
+                    return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
+                } catch where !shrinks && PNGDecoder.isChecksumFailure(error) {
+                    // The simplified API cannot be told to let a wrong CRC pass; the row reader is.
+                    guard let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh)
+                    else { throw error }
+                    return (shrunk.image, (1, shrunk.factor))
+                }
             }
             // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
             need = shrinks ? 0 : original.count + min(pixels?.partialValue ?? 0, Int.max / 8) * 4  // (≤ 32 MP here)

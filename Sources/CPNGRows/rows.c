@@ -117,6 +117,10 @@ static albumfs_png_rows *start(albumfs_png_rows *reader, albumfs_png_rows_info *
         return NULL;
     }
     png_set_read_fn(reader->png, reader, read_data);
+    // A chunk whose checksum is wrong is used as it is, as libvips and browsers do: encoders that
+    // write bad CRCs exist, and the data still decodes (damaged data still fails, in zlib or in
+    // the row filters).
+    png_set_crc_action(reader->png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
     png_read_info(reader->png, reader->info);
     int depth = png_get_bit_depth(reader->png, reader->info);
     int type = png_get_color_type(reader->png, reader->info);

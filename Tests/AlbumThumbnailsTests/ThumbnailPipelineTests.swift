@@ -257,6 +257,29 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNoThrow(try renderer.render(broken, format: .jpeg, orientation: 1, box: .default))
     }
 
+    /// A PNG chunk whose CRC is wrong while its data is whole (encoders that write bad CRCs exist)
+    /// is used as it is, as libvips and browsers do: the same thumbnail as the intact file, whole
+    /// and on the row path. Data that is itself damaged still fails.
+    func testAPNGWithAWrongChecksumIsDecoded() throws {
+        let png = try Encoders.png(.marker(width: 300, height: 200))
+        let renderer = ThumbnailRenderer()
+        var rowPath = ThumbnailRenderer()
+        rowPath.shrinkPNGAbovePixels = 0
+        let intact = try renderer.render(png, format: .png, orientation: 1, box: .default)
+        XCTAssertEqual(try rowPath.render(png, format: .png, orientation: 1, box: .default), intact)
+        for type in ["IHDR", "IDAT"] {
+            let badCRC = Encoders.withWrongCRC(of: type, in: png)
+            XCTAssertNotEqual(badCRC, png)
+            XCTAssertEqual(try renderer.render(badCRC, format: .png, orientation: 1, box: .default), intact, type)
+            XCTAssertEqual(try rowPath.render(badCRC, format: .png, orientation: 1, box: .default), intact, "\(type), row path")
+        }
+        let idat = try XCTUnwrap(Encoders.pngChunk("IDAT", in: png))
+        var damaged = png
+        damaged[idat.offset + 8 + idat.length / 2] ^= 0x5A
+        XCTAssertThrowsError(try renderer.render(damaged, format: .png, orientation: 1, box: .default))
+        XCTAssertThrowsError(try rowPath.render(damaged, format: .png, orientation: 1, box: .default))
+    }
+
     /// A 16-bit PNG with no gAMA or sRGB chunk holds sRGB values (browsers, ImageMagick and libvips
     /// show mid-grey 0x8080 as 128; libpng's simplified API took it for linear light: 186); one
     /// tagged linear (`gAMA` 1.0) is still converted.

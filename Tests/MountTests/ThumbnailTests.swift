@@ -65,6 +65,7 @@ final class ThumbnailTests: XCTestCase {
         write("jpeg-no-end-marker.jpg", Array(try Encoders.jpeg(colour, quality: 95).dropLast(2)))
         write("jpeg-progressive-no-end-marker.jpg", Array(try Encoders.jpeg(colour, quality: 95, kind: .progressive).dropLast(2)))
         write("png-rgb.png", try Encoders.png(colour))
+        write("png-wrong-crc.png", Encoders.withWrongCRC(of: "IDAT", in: try Encoders.png(colour)))
         write("png-gray.png", try Encoders.png(colour, kind: .grayscale))
         write("png-16bit.png", try Encoders.png(colour, kind: .rgb16))
         write("png-16bit-untagged.png", try Encoders.png(colour, kind: .rgb16Untagged))
@@ -97,6 +98,7 @@ final class ThumbnailTests: XCTestCase {
             "png-interlaced.jpg": (200, 100, 50), "jpeg-p3.jpg": (200, 100, 50), "png-p3.jpg": (200, 100, 50),
             "jpeg-adobergb.jpg": (200, 100, 50),
             "jpeg-no-end-marker.jpg": (200, 100, 50), "jpeg-progressive-no-end-marker.jpg": (200, 100, 50),
+            "png-wrong-crc.jpg": (200, 100, 50),
         ]
         let mount = try Mount(source: folder)
         XCTAssertEqual(Set(readdirNames(mount.path("thumbnails/200x200")) ?? []), Set(expected.keys))
