@@ -75,9 +75,14 @@ extension LibraryScanner {
                 trouble.problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
                                             message: "the name is not valid UTF-8; skipped (rename it to show it)"))
             }
+            let (distinct, shadowed) = Self.distinctNames(entries.sorted(by: { $0.name < $1.name }))
+            for (name, kept) in shadowed {
+                trouble.problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
+                                                    message: "the name differs from \u{201C}\(kept)\u{201D} only in its Unicode form; skipped (rename one to show both)"))
+            }
             var subfolders: [String] = []
             var saidUnlisted = false
-            for (name, type, inode) in entries.sorted(by: { $0.name < $1.name }) {
+            for (name, type, inode) in distinct {
                 // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
                 // names are folders', so a regular file is not hashed to look for it.)
                 if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) { continue }
@@ -124,6 +129,32 @@ extension LibraryScanner {
             }
             pending.append(contentsOf: subfolders.reversed())
         }
+    }
+
+    /// `sorted` (by name) without the names equal as text to another while their bytes differ: a
+    /// name written composed (NFC, as Linux tools do) beside the same name decomposed (NFD, as
+    /// macOS wrote it). Swift compares strings by their Unicode form, so every path, name and key
+    /// here would take the two for one: one of them would vanish without a word. The first in
+    /// byte order is kept; each other is returned with the name it lost to.
+    static func distinctNames(_ sorted: [(name: String, type: UInt8, inode: UInt64)])
+        -> (distinct: [(name: String, type: UInt8, inode: UInt64)], shadowed: [(name: String, kept: String)]) {
+        var distinct: [(name: String, type: UInt8, inode: UInt64)] = []
+        distinct.reserveCapacity(sorted.count)
+        var shadowed: [(name: String, kept: String)] = []
+        var start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count && sorted[end].name == sorted[start].name { end += 1 }
+            if end - start == 1 {
+                distinct.append(sorted[start])
+            } else {
+                let run = sorted[start..<end].sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+                distinct.append(run[0])
+                shadowed += run.dropFirst().map { ($0.name, run[0].name) }
+            }
+            start = end
+        }
+        return (distinct, shadowed)
     }
 
     /// A folder open for listing (`SourceOpening.folder`: not through a link unless asked, which

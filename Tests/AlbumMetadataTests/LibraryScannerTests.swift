@@ -206,6 +206,52 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(report.problems.first?.message.contains("not valid UTF-8") ?? false)
     }
 
+    /// "Café" composed (NFC, as Linux tools write it) and decomposed (NFD, as macOS wrote it) are
+    /// two names on disk but one String in Swift: the second was merged into the first and lost
+    /// without a word. Now the first in byte order (NFD) is kept and the other reported, for files
+    /// and folders alike, whatever order the folder lists them in.
+    func testNamesThatDifferOnlyInTheirUnicodeFormAreReportedNotMerged() throws {
+        let composed: [UInt8] = Array("Caf".utf8) + [0xC3, 0xA9], decomposed: [UInt8] = Array("Cafe".utf8) + [0xCC, 0x81]
+        let jpeg = try Encoders.jpeg(.marker(width: 4, height: 4))
+        func create(_ relative: [UInt8], folder isFolder: Bool = false) {
+            let path = (Array(folder.utf8) + [UInt8(ascii: "/")] + relative).map { CChar(bitPattern: $0) } + [0]
+            if isFolder { XCTAssertEqual(mkdir(path, 0o755), 0); return }
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        create(composed + Array(".jpg".utf8))
+        create(decomposed + Array(".jpg".utf8))
+        create(composed, folder: true)
+        create(composed + Array("/a.jpg".utf8))
+        create(decomposed, folder: true)
+        create(decomposed + Array("/b.jpg".utf8))
+        create(Array("plain.jpg".utf8))
+        XCTAssertEqual(String(decoding: composed, as: UTF8.self), String(decoding: decomposed, as: UTF8.self), "one String to Swift")
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
+        let report = LibraryScanner(root: folder, rules: rules).scan()
+        let nfd = String(decoding: decomposed, as: UTF8.self)
+        XCTAssertEqual(report.photos.map { Array($0.relativePath.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
+                       [decomposed + Array(".jpg".utf8), decomposed + Array("/b.jpg".utf8), Array("plain.jpg".utf8)])
+        XCTAssertEqual(report.problems.map { Array($0.relativePath.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
+                       [composed, composed + Array(".jpg".utf8)])
+        for problem in report.problems {
+            XCTAssertTrue(problem.message.hasPrefix("the name differs from \u{201C}"), problem.message)
+            XCTAssertTrue(problem.message.contains("only in its Unicode form; skipped"), problem.message)
+        }
+        XCTAssertTrue(report.problems.contains { $0.message.contains("\u{201C}\(nfd).jpg\u{201D}") })
+        // Whatever order the folder lists them in.
+        let entries: [(name: String, type: UInt8, inode: UInt64)] = [
+            (String(decoding: composed, as: UTF8.self), 8, 1), (nfd, 8, 2), ("a", 8, 3),
+        ]
+        for listed in [entries, entries.reversed()] {
+            let (distinct, shadowed) = LibraryScanner.distinctNames(listed.sorted { $0.name < $1.name })
+            XCTAssertEqual(distinct.map(\.inode), [2, 3], "the decomposed Café, then a")
+            XCTAssertEqual(shadowed.map { Array($0.name.utf8) }, [composed])
+        }
+    }
+
     func testSymlinksAreNeverFollowed() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)
