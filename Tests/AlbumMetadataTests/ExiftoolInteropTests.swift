@@ -42,6 +42,9 @@ final class ExiftoolInteropTests: FolderTestCase {
         XCTAssertEqual(try written(jpeg, "ascii.jpg", ["-UserComment=Screenshot"]).userComment, "Screenshot")
         XCTAssertEqual(try written(jpeg, "mm.jpg", ["-ExifByteOrder=MM", "-UserComment=Screenshot"]).userComment, "Screenshot")
         XCTAssertEqual(try written(jpeg, "xmp.jpg", ["-XMP-exif:UserComment=Screenshot"]).xmpUserComment, "Screenshot")
+        // A translation beside the default text (exiftool writes an rdf:Alt of two items).
+        XCTAssertEqual(try written(jpeg, "xmp-alt.jpg", ["-XMP-exif:UserComment-fr-FR=Capture d'écran",
+                                                         "-XMP-exif:UserComment=Screenshot"]).xmpUserComment, "Screenshot")
     }
 
     func testXMPDatesAndPNGExif() throws {
