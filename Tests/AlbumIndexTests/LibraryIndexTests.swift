@@ -90,7 +90,8 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try index.loadAll().count, 4)
     }
 
-    /// An index left at schema `version` holding `rows` (path, kind; orientation 1), opened by today's code.
+    /// An index left at schema `version` holding `rows` (path, kind; orientation 1), opened by
+    /// today's code.
     func migrated(from version: Int, rows: [(String, String)]) throws -> LibraryIndex {
         let path = folder + "/schema-\(version).sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -153,7 +154,8 @@ final class LibraryIndexTests: XCTestCase {
             ("notes.txt", "ignored", nil, nil, nil), ("bad.jpg", "problem", nil, nil, nil),
         ]
         for (i, (file, kind, orientation, column, value)) in rows.enumerated() {
-            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation\(column.map { ", " + $0 } ?? "")) VALUES (?, ?, 3, 4, ?, ?\(column == nil ? "" : ", ?"))",
+            let extra = column.map { (", " + $0, ", ?") } ?? ("", "")
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation\(extra.0)) VALUES (?, ?, 3, 4, ?, ?\(extra.1))",
                          [.text(file), .int(Int64(i)), .text(kind), orientation] + (value.map { [SQLiteDatabase.Value.text($0)] } ?? []))
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
