@@ -1,3 +1,5 @@
+import AlbumCore
+
 /// The smaller copies a camera JPEG carries: the MPF "large thumbnail" images (CIPA DC-007:
 /// an APP2 `MPF\0` segment whose MP Entry table points at JPEGs appended after the main image)
 /// and the EXIF IFD1 thumbnail. Decoding one of them instead of the full image is the cheapest
@@ -127,31 +129,17 @@ struct JPEGHeaderSegments {
     }
 
     let segments: [Segment]
-    static let maxFillBytes = 4096
 
     init(_ original: Original) throws(ThumbnailError) {
         var segments: [Segment] = []
-        var offset = 2
-        for _ in 0..<256 {
-            var marker = try original.read(offset, 4)
-            // Fill bytes (0xFF 0xFF …) may precede a marker; taken for one, they made the walk
-            // skip a made-up segment, and the previews and EXIF after it. (Bounded as the scan's
-            // header reader bounds them: a long run is erased flash, no header.)
-            var fill = 0
-            while marker.count == 4, marker[0] == 0xFF, marker[1] == 0xFF, fill < Self.maxFillBytes {
-                offset += 1
-                fill += 1
-                marker = try original.read(offset, 4)
-            }
-            guard marker.count == 4, marker[0] == 0xFF, marker[1] != 0xFF else { break }
-            let type = marker[1]
-            if type == 0xDA || type == 0xD9 { break }
-            let length = Int(marker[2]) << 8 | Int(marker[3])
-            guard length >= 2, offset + 2 + length <= original.count else { break }
+        // (A segment said to reach past the file's end ends the walk: the file is cut there.)
+        _ = try JPEGSegmentWalk.walk(read: { (offset, count) throws(ThumbnailError) in try original.read(Int(offset), count) }) {
+            (type, body, length) throws(ThumbnailError) -> Bool in
+            guard Int(body) + length <= original.count else { return false }
             if type == 0xE1 || type == 0xE2 {
-                segments.append(Segment(marker: type, offset: offset + 4, body: try original.read(offset + 4, length - 2)))
+                segments.append(Segment(marker: type, offset: Int(body), body: try original.read(Int(body), length)))
             }
-            offset += 2 + length
+            return true
         }
         self.segments = segments
     }

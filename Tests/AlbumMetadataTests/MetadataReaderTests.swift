@@ -130,7 +130,7 @@ final class MetadataReaderTests: FolderTestCase {
         }
         XCTAssertTrue(header.truncated)
         XCTAssertNil(header.exif)
-        XCTAssertLessThanOrEqual(reads, JPEGHeader.maxFillBytes + 2, "one run of fill bytes, then given up")
+        XCTAssertLessThanOrEqual(reads, JPEGSegmentWalk.maxFillBytes + 2, "one run of fill bytes, then given up")
     }
 
     /// A Canon camera's EXIF with a maker note of `entries` entries (inline SHORT pairs), as libexif's
