@@ -155,9 +155,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
         for folder in folders {
-            // Reading starts as soon as the walk has found 2,000 files to read, and goes on as one
-            // stream on the reader threads. Each batch's evidence goes to the index as soon as it
-            // is read; the batch keeps slim records, merged in order whenever the walk hands off
+            // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
+            // and goes on as one stream on the reader threads. Each batch's evidence goes to the
+            // index as soon as it is read; the batch keeps slim records, merged in order whenever the walk hands off
             // more (so read batches never pile up) and at the end.
             // Nothing known before the scan (a first mount): nothing can have vanished, and the
             // paths read need no tracking.
@@ -176,7 +176,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.survey(
                 under: folder, previous: state, settledBefore: settled, complete: wholeFiles,
                 onFolder: { [watcher] in watcher?.watch($0) },
-                batches: (2000, { [self] slice in
+                batches: (LibraryScanner.readBatch, { [self] slice in
                     merge.batches.append(stream.add(Array(slice)))
                     statusBox.withLock { $0.progressTotal = merge.handedOff }
                     mergeBatches(&merge, walkDone: false)

@@ -156,7 +156,10 @@ public struct LibraryScanner: Sendable {
     /// The same, reading a chunk at a time through a ring: at 100,000 files, cached, 1 to 8 per
     /// core read in the same time; cold, 2 or 3 did best (1.2 s; 4: 1.3 s, 1: 1.7 s).
     static let ringReadersPerCore = 2
-    /// The reader threads, shared by every scan (kept between the batches of one).
+    /// Files a walk hands to the readers at a time (`survey`'s `batches`): reading starts once a
+    /// walk has found this many, and the index is written a batch at a time.
+    public static let readBatch = 2000
+        /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
 
     /// Survey and read in one call.

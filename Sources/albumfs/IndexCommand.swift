@@ -36,7 +36,7 @@ enum IndexCommand {
             return read
         }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
         var batches: [ReadStream.Batch] = []
-        let survey = scanner.survey(previous: previous, batches: (2000, { batches.append(stream.add(Array($0))) }))
+        let survey = scanner.survey(previous: previous, batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
         stream.end()
         let read = batches.flatMap { $0.take() }
         bar?.update(done: read.count, total: read.count, finished: true)
