@@ -157,8 +157,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         for folder in folders {
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
             // and goes on as one stream on the reader threads. Each batch's evidence goes to the
-            // index as soon as it is read; the batch keeps slim records, merged in order whenever the walk hands off
-            // more (so read batches never pile up) and at the end.
+            // index as soon as it is read; the batch keeps slim records, merged in order whenever
+            // the walk hands off more (so read batches never pile up) and at the end.
             // Nothing known before the scan (a first mount): nothing can have vanished, and the
             // paths read need no tracking.
             var merge = MergeQueue(trackReads: !state.isEmpty)
