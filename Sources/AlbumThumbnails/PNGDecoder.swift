@@ -34,11 +34,8 @@ enum PNGDecoder {
             // Pixel i moves from 4i to 3i: never ahead of what is still to be read.
             rgb.withUnsafeMutableBufferPointer { px in
                 for i in 0..<(w * h) {
-                    let a = Int(px[i * 4 + 3])
-                    let r = Int(px[i * 4]), g = Int(px[i * 4 + 1]), b = Int(px[i * 4 + 2])
-                    px[i * 3] = UInt8((r * a + 255 * (255 - a) + 127) / 255)
-                    px[i * 3 + 1] = UInt8((g * a + 255 * (255 - a) + 127) / 255)
-                    px[i * 3 + 2] = UInt8((b * a + 255 * (255 - a) + 127) / 255)
+                    let a = UInt32(px[i * 4 + 3])
+                    for c in 0..<3 { px[i * 3 + c] = UInt8(onWhite(px[i * 4 + c], alpha: a)) }
                 }
             }
             rgb.removeLast(w * h)
@@ -50,6 +47,13 @@ enum PNGDecoder {
     /// reader (`decodeShrinking`) uses such chunks as they are.
     static func isChecksumFailure(_ error: ThumbnailError) -> Bool {
         error.description.hasSuffix(": CRC error")
+    }
+
+    /// A sample with straight alpha `alpha` composited onto white, in sRGB values (as viewers
+    /// show it), rounded: the one compositing of both decode paths.
+    @inline(__always)
+    static func onWhite(_ value: UInt8, alpha a: UInt32) -> UInt32 {
+        (UInt32(value) * a + 255 * (255 - a) + 127) / 255
     }
 
     /// Above this many pixels a PNG is shrunk while it is decoded (`decodeShrinking`): decoded whole,
@@ -179,10 +183,10 @@ enum PNGDecoder {
                             }
                             for i in 0..<columns {
                                 let p = i * 4, o = blockRow + block[i]
-                                let a = UInt32(px[p + 3]), white = 255 * (255 - a) + 127
-                                sum[o] += (UInt32(px[p]) * a + white) / 255
-                                sum[o + 1] += (UInt32(px[p + 1]) * a + white) / 255
-                                sum[o + 2] += (UInt32(px[p + 2]) * a + white) / 255
+                                let a = UInt32(px[p + 3])
+                                sum[o] += onWhite(px[p], alpha: a)
+                                sum[o + 1] += onWhite(px[p + 1], alpha: a)
+                                sum[o + 2] += onWhite(px[p + 2], alpha: a)
                             }
                         }
                     }

@@ -166,13 +166,18 @@ albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size) {
     return d;
 }
 
+// Four components (CMYK, or YCCK that libjpeg turns into CMYK): decoded as CMYK.
+static int is_cmyk(const albumfs_jpeg *d) {
+    return d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+}
+
 int albumfs_jpeg_header(albumfs_jpeg *d, albumfs_jpeg_info *info) {
     if (d->failed) return -1;
     if (setjmp(d->jump)) return -1;
     jpeg_read_header(&d->cinfo, TRUE);
     info->width = d->cinfo.image_width;
     info->height = d->cinfo.image_height;
-    info->cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
+    info->cmyk = is_cmyk(d);
     info->progressive = jpeg_has_multiple_scans(&d->cinfo);
     info->coefficient_bytes = 0;
     int max_h = 1, max_v = 1;
@@ -199,8 +204,7 @@ int albumfs_jpeg_start(albumfs_jpeg *d, unsigned num, unsigned denom, uint32_t *
                        int *components) {
     if (d->failed) return -1;
     if (setjmp(d->jump)) return -1;
-    int cmyk = d->cinfo.jpeg_color_space == JCS_CMYK || d->cinfo.jpeg_color_space == JCS_YCCK;
-    d->cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    d->cinfo.out_color_space = is_cmyk(d) ? JCS_CMYK : JCS_RGB;
     d->cinfo.scale_num = num;
     d->cinfo.scale_denom = denom;
     d->cinfo.dct_method = JDCT_IFAST;
