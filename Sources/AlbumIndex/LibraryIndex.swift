@@ -68,6 +68,12 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         """,
     ]
 
+    /// Whether the index by inode that `file(sameAs:elsewhereThan:)` looks up exists (nil: not
+    /// asked yet). Made by the first lookup, not by a migration: kept up while a first scan writes
+    /// 100,000 rows, it made that scan 4% slower (1.19 → 1.24 s cold, 4 runs each); made from
+    /// those rows afterwards, it takes 0.04 s, once. Under `lock`.
+    private var identityIndexReady: Bool?
+
     init(path: String, timeout: Int32) throws(SQLiteDatabase.Failure) {
         self.path = path
         db = try SQLiteDatabase(path: path, busyTimeoutMs: timeout)
@@ -163,6 +169,45 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
     }
 
+    public func file(sameAs identity: FileIdentity, elsewhereThan relativePath: String) throws(Errno) -> IndexedFile? {
+        // Inode 0: numbers the filesystem makes up (docs/design.md), which name no file.
+        guard identity.inode != 0, identity.size >= 0 else { return nil }
+        return try run {
+            if identityIndexReady == nil {
+                // (Failing, on a full disk: no lookup, as if nothing were known; the file is read.)
+                identityIndexReady = (try? db.execute("CREATE INDEX IF NOT EXISTS files_by_inode ON files (inode)")) != nil
+            }
+            guard identityIndexReady == true else { return nil }
+            let sql = "SELECT \(Self.rowColumns.joined(separator: ", ")) FROM files WHERE inode = ? AND size = ? AND mtime_ns = ? AND path <> ?"
+            return try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
+                var found: IndexedFile?
+                try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in
+                    try b.int(Int64(bitPattern: identity.inode))
+                    try b.int(identity.size)
+                    try b.int(Self.nanoseconds(identity.mtime))
+                    try b.text(relativePath)
+                }) { row in
+                    let file = Self.decode(row)
+                    if found == nil, Self.holds(file, at: relativePath) { found = file }
+                }
+                return found
+            }
+        }
+    }
+
+    /// Whether what the index says of a file holds for the same file at `relativePath`: it keeps
+    /// its name (a file's name can decide what it is when its content cannot: `empty.jpg` is a
+    /// damaged photo, `empty.txt` no photo), and it was read (what fixes a failed read changes no
+    /// identity, so such a file is read again wherever it is).
+    static func holds(_ file: IndexedFile, at relativePath: String) -> Bool {
+        guard file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash else { return false }
+        switch file.kind {
+        case .ignored: return true
+        case .problem(let message): return !ReadFailure.isReadFailure(message)
+        case .photo(_, let e): return !e.problems.contains(where: ReadFailure.isReadFailure)
+        }
+    }
+
     public func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {
         guard !upserts.isEmpty || !removals.isEmpty else { return }
         try run {
@@ -188,7 +233,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         try b.text(f.relativePath)
         try b.int(Int64(bitPattern: id.inode))
         try b.int(id.size)
-        try b.int(id.mtime.seconds * 1_000_000_000 + Int64(id.mtime.nanoseconds))
+        try b.int(nanoseconds(id.mtime))
         switch f.kind {
         case .ignored:
             try b.text("ignored")
@@ -211,6 +256,9 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
         // (The columns not bound, the evidence of a file that is not a photo, stay NULL.)
     }
+
+    /// How the `mtime_ns` column holds a time.
+    static func nanoseconds(_ t: Timestamp) -> Int64 { t.seconds * 1_000_000_000 + Int64(t.nanoseconds) }
 
     static func decode(_ r: SQLiteDatabase.Row) -> IndexedFile {
         func text(_ i: Int) -> String? { r.text(i) }

@@ -152,8 +152,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var deferred: [String] = []
         let folderProblemsBefore = folderProblems
         var reads = 0
+        var moved = 0
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
+        // A file new at its path may be one the index knows at another (its folder renamed, or it
+        // moved): its row then stands for it, and it is not read. (A first mount knows nothing.)
+        let elsewhere: ((String, FileIdentity) -> IndexedFile?)? = state.isEmpty ? nil : index.map { index in
+            { path, identity in try? index.file(sameAs: identity, elsewhereThan: path) }
+        }
         for folder in folders {
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
             // and goes on as one stream on the reader threads. Each batch's evidence goes to the
@@ -174,7 +180,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // held is unknown, not gone, as for a folder that cannot be listed at all.
             let unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
             let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.survey(
-                under: folder, previous: state, settledBefore: settled, complete: wholeFiles,
+                under: folder, previous: state, settledBefore: settled, complete: wholeFiles, elsewhere: elsewhere,
                 onFolder: { [watcher] in watcher?.watch($0) },
                 batches: (LibraryScanner.readBatch, { [self] slice in
                     merge.batches.append(stream.add(Array(slice)))
@@ -183,10 +189,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 }))
             stream.end()
             if !wholeFiles.isEmpty {
-                for path in survey.reused.map(\.relativePath) where wholeFiles.contains(path) { wholeFiles.remove(path) }
+                for path in (survey.reused + survey.moved).map(\.relativePath) where wholeFiles.contains(path) { wholeFiles.remove(path) }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
             mergeBatches(&merge, walkDone: true)
+            // Files found by their identity were not read: decided here, saved under their new path.
+            for file in survey.moved { state.put(file, scanner: scanner) }
+            writer.save(survey.moved)
+            moved += survey.moved.count
             if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
             let (trackReads, readPaths) = (merge.trackReads, merge.readPaths)
             reads += survey.toRead.count
@@ -194,9 +204,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // being written, which keep their last settled version until they settle.
             let deferredKnown = survey.deferred.filter { state.knows($0) }.count
             let nothingGone = !trackReads
-                || (folder.isEmpty && state.fileCount == survey.reused.count + survey.toRead.count + deferredKnown)
+                || (folder.isEmpty && state.fileCount == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
-                let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.deferred).union(readPaths)
+                let kept = Set((survey.reused + survey.moved).lazy.map(\.relativePath) + survey.deferred).union(readPaths)
                 // (Files below a folder that could not be listed are not gone: unknown.)
                 let gone = state.paths.filter { path in
                     path.isWithin(folder: folder) && !kept.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }
@@ -214,7 +224,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // leaves the tree as it is: rebuilding 100,000 photos' views took both cores 0.1 s.
         // (On a remount, the tree built from the index is this very tree.)
         let report: ScanReport
-        let unchanged = reads == 0 && removals.isEmpty && folderProblems == folderProblemsBefore
+        let unchanged = reads == 0 && moved == 0 && removals.isEmpty && folderProblems == folderProblemsBefore
         if unchanged {
             report = state.report(folderProblems: folderProblems)
             show(report)

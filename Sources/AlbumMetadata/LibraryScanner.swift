@@ -72,13 +72,15 @@ public struct LibraryScanner: Sendable {
     /// The first half of a scan: the walk, and which files the index already knows unchanged.
     public struct Survey: Sendable {
         public var reused: [IndexedFile]
+        /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread.
+        public var moved: [IndexedFile] = []
         public var toRead: [(path: String, identity: FileIdentity)]
         public var deferred: [String]
         public var folderProblems: [ScanProblem]
         /// Folders that are there but could not be listed ("" the library's own folder): what was
         /// known below them is not gone.
         public var unlisted: [String]
-        public var filesSeen: Int { reused.count + toRead.count + deferred.count }
+        public var filesSeen: Int { reused.count + moved.count + toRead.count + deferred.count }
 
         /// What a walk of the library would say when its folder is there but cannot be scanned
         /// now (`why`: its disk is not mounted): nothing found, and everything known kept.
@@ -91,19 +93,30 @@ public struct LibraryScanner: Sendable {
     /// match `previous` are reused without any read. Files whose mtime or ctime is after
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
+    /// `elsewhere` tells what is known of a file new at its path by its identity (the index's
+    /// `file(sameAs:elsewhereThan:)`): such a file (its folder renamed, or moved) is not read.
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                       complete: Set<String> = [], onFolder: (String) -> Void = { _ in },
+                       complete: Set<String> = [], elsewhere: ((String, FileIdentity) -> IndexedFile?)? = nil,
+                       onFolder: (String) -> Void = { _ in },
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         var trouble = WalkTrouble()
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
         var handedOff = 0
         // A file seen for the first time in a scan that does not wait for files to settle needs
-        // no stat from the walk: reading it fstat()s the open file anyway.
-        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { settledBefore != nil || (!previous.isEmpty && previous.known($0) != nil) }) { f in
-            if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
+        // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
+        // elsewhere by its identity.
+        let statNew = settledBefore != nil || elsewhere != nil
+        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
+            let known = previous.known(f.path)
+            if known == nil, let elsewhere, var moved = elsewhere(f.path, f.identity) {
+                // Read whole already under its old path, and unchanged since: nothing to wait for
+                // (a folder just renamed has its files' ctime as recent as the copy that made them).
+                moved.relativePath = f.path
+                survey.moved.append(moved)
+            } else if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
-            } else if let old = previous.known(f.path), old.identity == f.identity {
-                survey.reused.append(old)
+            } else if let known, known.identity == f.identity {
+                survey.reused.append(known)
             } else {
                 survey.toRead.append((f.path, f.identity))
                 // Reading can start while the walk goes on.

@@ -36,11 +36,15 @@ enum IndexCommand {
             return read
         }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
         var batches: [ReadStream.Batch] = []
-        let survey = scanner.survey(previous: previous, batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
+        // A file known at another path by its identity (its folder renamed) is taken from there, unread.
+        let elsewhere: ((String, FileIdentity) -> IndexedFile?)? = previous.isEmpty ? nil : { try? index.file(sameAs: $1, elsewhereThan: $0) }
+        let survey = scanner.survey(previous: previous, elsewhere: elsewhere,
+                                    batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
         stream.end()
+        writer.save(survey.moved)
         let read = batches.flatMap { $0.take() }
         bar?.update(done: read.count, total: read.count, finished: true)
-        let files = survey.reused + read.map(\.file)
+        let files = survey.reused + survey.moved + read.map(\.file)
         let seen = Set(files.lazy.map(\.relativePath))
         // (Not the files below a folder that could not be listed: unknown, not gone.)
         let removals = previous.keys.filter { path in
@@ -52,7 +56,7 @@ enum IndexCommand {
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).
         if !survey.unlisted.contains("") { availability.note(listed: true, why: "") }
         try? index.foldWAL()  // the file alone then holds every row, whoever still holds the index
-        let photos = survey.reused.compactMap(scanner.photo(from:)) + read.compactMap(\.photo)
+        let photos = (survey.reused + survey.moved).compactMap(scanner.photo(from:)) + read.compactMap(\.photo)
         let report = ScanReport(photos: photos, files: files, folderProblems: survey.folderProblems)
         print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(removals.count) removed, "
               + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s; index: \(index.path)")

@@ -90,6 +90,44 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try index.loadAll().count, 4)
     }
 
+    /// A file is found by its identity at another path when it kept its name (a folder renamed, a
+    /// photo moved), with its evidence; not under another name, not where reading it failed, not by
+    /// inode 0 (numbers a filesystem makes up), not at its own path.
+    func testAFileIsFoundByItsIdentityWhereItKeptItsName() throws {
+        let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
+        func id(_ inode: UInt64, mtime: Int = 7) -> FileIdentity { FileIdentity(inode: inode, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: mtime)) }
+        var evidence = PhotoEvidence()
+        evidence.dateTimeOriginal = "2001:02:03 04:05:06"
+        evidence.orientation = 6
+        var unreadable = PhotoEvidence()
+        unreadable.problems = [ReadFailure.message(Errno(rawValue: EIO))]
+        let photo = IndexedFile(relativePath: "Sony/DSC01.JPG", identity: id(11), kind: .photo(.jpeg, evidence))
+        try index.save(upserts: [
+            photo,
+            IndexedFile(relativePath: "a/notes.txt", identity: id(12), kind: .ignored),
+            IndexedFile(relativePath: "a/bad.jpg", identity: id(13), kind: .photo(.jpeg, unreadable)),
+            IndexedFile(relativePath: "a/locked.jpg", identity: id(14), kind: .problem(ReadFailure.message(Errno(rawValue: EACCES)))),
+            IndexedFile(relativePath: "a/fat.jpg", identity: FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1)), kind: .ignored),
+        ], removals: [])
+        func hasInodeIndex() throws -> Bool {
+            try SQLiteDatabase(path: folder + "/index.sqlite").query("SELECT name FROM sqlite_master WHERE name = 'files_by_inode'").count == 1
+        }
+        XCTAssertFalse(try hasInodeIndex(), "writing rows (a first scan) keeps no index by inode up")
+        XCTAssertEqual(try index.file(sameAs: id(11), elsewhereThan: "Alpha/DSC01.JPG"), photo, "a renamed folder")
+        XCTAssertTrue(try hasInodeIndex(), "made by the first lookup")
+        XCTAssertEqual(try index.file(sameAs: id(12), elsewhereThan: "b/notes.txt")?.kind, .ignored)
+        XCTAssertNil(try index.file(sameAs: id(11), elsewhereThan: "Sony/DSC01.JPG"), "its own path")
+        XCTAssertNil(try index.file(sameAs: id(11), elsewhereThan: "Alpha/Holiday.JPG"), "renamed: its name may say what it is")
+        XCTAssertNil(try index.file(sameAs: id(11, mtime: 8), elsewhereThan: "Alpha/DSC01.JPG"), "another mtime")
+        XCTAssertNil(try index.file(sameAs: id(13), elsewhereThan: "b/bad.jpg"), "a failed read is read again")
+        XCTAssertNil(try index.file(sameAs: id(14), elsewhereThan: "b/locked.jpg"))
+        XCTAssertNil(try index.file(sameAs: FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1)), elsewhereThan: "b/fat.jpg"))
+        // The lookup is by an index on the inode, not a walk of every row.
+        let plan = try SQLiteDatabase(path: folder + "/index.sqlite").query(
+            "EXPLAIN QUERY PLAN SELECT path FROM files WHERE inode = 1 AND size = 2 AND mtime_ns = 3 AND path <> 'x'")
+        XCTAssertTrue(plan.contains { $0.contains { $0.text.contains("files_by_inode") } }, "\(plan)")
+    }
+
     /// An index left at schema `version` holding `rows` (path, kind; orientation 1), opened by
     /// today's code.
     func migrated(from version: Int, rows: [(String, String)]) throws -> LibraryIndex {

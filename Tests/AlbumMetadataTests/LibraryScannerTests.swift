@@ -320,6 +320,34 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(Set(handed.flatMap { $0 }), Set(paths.dropFirst()))
     }
 
+    /// A file new at its path that `elsewhere` knows by its identity (a folder renamed) is taken
+    /// from it under the new path, not read; the walk stats new files for that (their size and
+    /// mtime are part of the identity asked about).
+    func testAFileKnownElsewhereByItsIdentityIsNotRead() throws {
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: folder + "/new", withIntermediateDirectories: true)
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        for name in ["moved.jpg", "other.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/new/" + name, contents: jpeg)) }
+        var st = stat()
+        XCTAssertEqual(stat(folder + "/new/moved.jpg", &st), 0)
+        let identity = FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                                    mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec)))
+        var evidence = PhotoEvidence()
+        evidence.dateTimeOriginal = "2001:02:03 04:05:06"
+        let old = IndexedFile(relativePath: "old/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))
+        var asked: [String] = []
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let survey = scanner.survey(previous: [old.relativePath: old], elsewhere: { path, id in
+            asked.append(path)
+            XCTAssertGreaterThanOrEqual(id.size, 0, "stat'ed")
+            return id == identity ? old : nil
+        })
+        XCTAssertEqual(asked, ["new/moved.jpg", "new/other.jpg"])
+        XCTAssertEqual(survey.moved, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
+        XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
+        XCTAssertEqual(survey.filesSeen, 2)
+    }
+
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
         let fm = FileManager.default
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))

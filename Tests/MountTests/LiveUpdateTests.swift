@@ -100,6 +100,32 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A folder renamed, or a photo moved to another folder, keeps its inode, size and mtime: its
+    /// row in the index stands for it under the new path and it is not read again, while the rules
+    /// are applied again (a folder named Screenshots makes a screenshot); the same across a remount.
+    func testAMovedPhotoIsNotReadAgain() throws {
+        let plain = Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 50)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/plain.jpg", contents: plain))
+        var m = try mount()
+        let reads = daemonStatus(m.mountpoint)["header_reads"]
+        XCTAssertEqual(reads, daemonStatus(m.mountpoint)["files_seen"])
+        XCTAssertEqual(xattr(m.path("non-screenshots/plain.jpg"), "user.albumfs.screenshot")?.hasPrefix("no"), true)
+        XCTAssertEqual(rename(source.path + "/Sony", source.path + "/Alpha"), 0)
+        XCTAssertEqual(mkdir(source.path + "/Trip/Screenshots", 0o755), 0)
+        XCTAssertEqual(rename(source.path + "/Trip/plain.jpg", source.path + "/Trip/Screenshots/plain.jpg"), 0)
+        XCTAssertTrue(eventually { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/Alpha/DSC01234.JPG" })
+        XCTAssertTrue(eventually { readdirNames(m.path("screenshots"))?.contains("plain.jpg") == true }, "decided again in its new folder")
+        XCTAssertEqual(xattr(m.path("screenshots/plain.jpg"), "user.albumfs.screenshot")?.hasPrefix("yes"), true)
+        XCTAssertEqual(xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.capture_time"), "2021-12-31T23:59:59")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], reads, "nothing read again: \(daemonStatus(m.mountpoint))")
+        m.finish()
+        XCTAssertEqual(rename(source.path + "/Alpha", source.path + "/Beta"), 0)
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "nothing read again: \(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source"), source.path + "/Beta/DSC01234.JPG")
+        m.finish()
+    }
+
     /// A library on sshfs (served here by a local sftp-server: no network, no sshd). sshfs lists
     /// every entry as inode 4294967295 and numbers files in the order they are looked up: every
     /// photo must still be found (they were taken for hard links of one another, one photo per
@@ -564,6 +590,14 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(refresh.stdout.hasPrefix("\(photos) photos, \(files), 1 read, 1 removed,"), refresh.stdout)
         let rows = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"])
         XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + " files", files)
+        // A folder renamed: its files are taken from the index under their new paths, unread.
+        let sony = source.items.filter { $0.path.hasPrefix("Sony/") }.count
+        XCTAssertGreaterThan(sony, 0)
+        XCTAssertEqual(rename(source.path + "/Sony", source.path + "/Alpha"), 0)
+        let renamed = runCommand(albumfsBinary(), ["index", source.path, "-o", "index=" + indexPath])
+        XCTAssertTrue(renamed.stdout.hasPrefix("\(photos) photos, \(files), 0 read, \(sony) removed,"), renamed.stdout)
+        let moved = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files WHERE path LIKE 'Alpha/%' AND kind = 'jpeg' AND dto IS NOT NULL"])
+        XCTAssertEqual(moved.stdout.trimmingCharacters(in: .whitespacesAndNewlines), String(sony), "saved with their evidence")
         XCTAssertEqual(runCommand(albumfsBinary(), ["index", source.path + "/missing"]).status, 3)
     }
 
