@@ -56,10 +56,10 @@ public protocol FileIndexStore: Sendable {
     func forEach(_ body: (IndexedFile) -> Void) throws(Errno)
     /// Writes changes in one transaction.
     func save(upserts: [IndexedFile], removals: [String]) throws(Errno)
-    /// What the store knows of a file found at `relativePath` under the very identity (inode,
-    /// size, mtime) of one it knows at another path with the same name: a folder renamed, a photo
-    /// moved to another folder. Nil when there is none, or when the identity cannot tell (inode 0).
-    func file(sameAs identity: FileIdentity, elsewhereThan relativePath: String) throws(Errno) -> IndexedFile?
+    /// For each file found at `path`, what the store knows of one under its very identity (inode,
+    /// size, mtime) at another path with the same name: a folder renamed, a photo moved to another
+    /// folder. Nil where there is none, or where the identity cannot tell (inode 0).
+    func files(sameAs files: [(path: String, identity: FileIdentity)]) throws(Errno) -> [IndexedFile?]
     /// The device the library's folder was on when last listed (nil: not known yet): a mount
     /// that finds the folder empty on another device knows its disk is not mounted.
     func libraryDevice() throws(Errno) -> UInt64?

@@ -157,8 +157,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let writer = IndexWriter(index: index, log: log)
         // A file new at its path may be one the index knows at another (its folder renamed, or it
         // moved): its row then stands for it, and it is not read. (A first mount knows nothing.)
-        let elsewhere: ((String, FileIdentity) -> IndexedFile?)? = state.isEmpty ? nil : index.map { index in
-            { path, identity in try? index.file(sameAs: identity, elsewhereThan: path) }
+        let elsewhere: (([(path: String, identity: FileIdentity)]) -> [IndexedFile?])? = state.isEmpty ? nil : index.map { index in
+            { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }
         }
         for folder in folders {
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),

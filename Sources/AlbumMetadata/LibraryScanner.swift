@@ -93,27 +93,18 @@ public struct LibraryScanner: Sendable {
     /// match `previous` are reused without any read. Files whose mtime or ctime is after
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
-    /// `elsewhere` tells what is known of a file new at its path by its identity (the index's
-    /// `file(sameAs:elsewhereThan:)`): such a file (its folder renamed, or moved) is not read.
+    /// `elsewhere` tells what is known of files new at their path by their identity (the index's
+    /// `files(sameAs:)`, asked `lookupBatch` files at a time): such a file (its folder renamed, or
+    /// moved) is not read.
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                       complete: Set<String> = [], elsewhere: ((String, FileIdentity) -> IndexedFile?)? = nil,
+                       complete: Set<String> = [], elsewhere: (([(path: String, identity: FileIdentity)]) -> [IndexedFile?])? = nil,
                        onFolder: (String) -> Void = { _ in },
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         var trouble = WalkTrouble()
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
         var handedOff = 0
-        // A file seen for the first time in a scan that does not wait for files to settle needs
-        // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
-        // elsewhere by its identity.
-        let statNew = settledBefore != nil || elsewhere != nil
-        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
-            let known = previous.known(f.path)
-            if known == nil, let elsewhere, var moved = elsewhere(f.path, f.identity) {
-                // Read whole already under its old path, and unchanged since: nothing to wait for
-                // (a folder just renamed has its files' ctime as recent as the copy that made them).
-                moved.relativePath = f.path
-                survey.moved.append(moved)
-            } else if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
+        func place(_ f: Found, known: IndexedFile?) {
+            if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
             } else if let known, known.identity == f.identity {
                 survey.reused.append(known)
@@ -126,6 +117,36 @@ public struct LibraryScanner: Sendable {
                 }
             }
         }
+        // Files new at their path, waiting to be asked of `elsewhere` together.
+        var unknown: [Found] = []
+        func askElsewhere() {
+            guard let elsewhere, !unknown.isEmpty else { return }
+            for (f, row) in zip(unknown, elsewhere(unknown.map { ($0.path, $0.identity) })) {
+                if var row {
+                    // Read whole already under its old path, and unchanged since: nothing to wait
+                    // for (a folder just renamed has files whose ctime is as recent as their copy).
+                    row.relativePath = f.path
+                    survey.moved.append(row)
+                } else {
+                    place(f, known: nil)
+                }
+            }
+            unknown.removeAll(keepingCapacity: true)
+        }
+        // A file seen for the first time in a scan that does not wait for files to settle needs
+        // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
+        // elsewhere by its identity.
+        let statNew = settledBefore != nil || elsewhere != nil
+        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
+            let known = previous.known(f.path)
+            if known == nil, elsewhere != nil {
+                unknown.append(f)
+                if unknown.count >= Self.lookupBatch { askElsewhere() }
+            } else {
+                place(f, known: known)
+            }
+        }
+        askElsewhere()
         if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
         survey.folderProblems = trouble.problems
         survey.unlisted = trouble.unlisted
@@ -172,6 +193,8 @@ public struct LibraryScanner: Sendable {
     /// Files a walk hands to the readers at a time (`survey`'s `batches`): reading starts once a
     /// walk has found this many, and the index is written a batch at a time.
     public static let readBatch = 2000
+    /// Files new at their path asked of `survey`'s `elsewhere` at a time (one index transaction).
+    static let lookupBatch = 256
         /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
 

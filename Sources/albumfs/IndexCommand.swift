@@ -37,7 +37,9 @@ enum IndexCommand {
         }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
         var batches: [ReadStream.Batch] = []
         // A file known at another path by its identity (its folder renamed) is taken from there, unread.
-        let elsewhere: ((String, FileIdentity) -> IndexedFile?)? = previous.isEmpty ? nil : { try? index.file(sameAs: $1, elsewhereThan: $0) }
+        let elsewhere: (([(path: String, identity: FileIdentity)]) -> [IndexedFile?])? = previous.isEmpty ? nil : { files in
+            (try? index.files(sameAs: files)) ?? files.map { _ in nil }
+        }
         let survey = scanner.survey(previous: previous, elsewhere: elsewhere,
                                     batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
         stream.end()

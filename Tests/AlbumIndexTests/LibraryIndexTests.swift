@@ -113,15 +113,21 @@ final class LibraryIndexTests: XCTestCase {
             try SQLiteDatabase(path: folder + "/index.sqlite").query("SELECT name FROM sqlite_master WHERE name = 'files_by_inode'").count == 1
         }
         XCTAssertFalse(try hasInodeIndex(), "writing rows (a first scan) keeps no index by inode up")
-        XCTAssertEqual(try index.file(sameAs: id(11), elsewhereThan: "Alpha/DSC01.JPG"), photo, "a renamed folder")
+        let found = try index.files(sameAs: [
+            ("Alpha/DSC01.JPG", id(11)), ("b/notes.txt", id(12)), ("Sony/DSC01.JPG", id(11)), ("Alpha/Holiday.JPG", id(11)),
+            ("Alpha/DSC01.JPG", id(11, mtime: 8)), ("b/bad.jpg", id(13)), ("b/locked.jpg", id(14)),
+            ("b/fat.jpg", FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1))),
+        ])
+        XCTAssertEqual(found.count, 8)
+        XCTAssertEqual(found[0], photo, "a renamed folder")
+        XCTAssertEqual(found[1]?.kind, .ignored)
+        XCTAssertNil(found[2], "its own path")
+        XCTAssertNil(found[3], "renamed: its name may say what it is")
+        XCTAssertNil(found[4], "another mtime")
+        XCTAssertNil(found[5], "a failed read is read again")
+        XCTAssertNil(found[6], "a failed read is read again")
+        XCTAssertNil(found[7], "inode 0 names no file")
         XCTAssertTrue(try hasInodeIndex(), "made by the first lookup")
-        XCTAssertEqual(try index.file(sameAs: id(12), elsewhereThan: "b/notes.txt")?.kind, .ignored)
-        XCTAssertNil(try index.file(sameAs: id(11), elsewhereThan: "Sony/DSC01.JPG"), "its own path")
-        XCTAssertNil(try index.file(sameAs: id(11), elsewhereThan: "Alpha/Holiday.JPG"), "renamed: its name may say what it is")
-        XCTAssertNil(try index.file(sameAs: id(11, mtime: 8), elsewhereThan: "Alpha/DSC01.JPG"), "another mtime")
-        XCTAssertNil(try index.file(sameAs: id(13), elsewhereThan: "b/bad.jpg"), "a failed read is read again")
-        XCTAssertNil(try index.file(sameAs: id(14), elsewhereThan: "b/locked.jpg"))
-        XCTAssertNil(try index.file(sameAs: FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1)), elsewhereThan: "b/fat.jpg"))
         // The lookup is by an index on the inode, not a walk of every row.
         let plan = try SQLiteDatabase(path: folder + "/index.sqlite").query(
             "EXPLAIN QUERY PLAN SELECT path FROM files WHERE inode = 1 AND size = 2 AND mtime_ns = 3 AND path <> 'x'")

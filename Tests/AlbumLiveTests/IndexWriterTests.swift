@@ -19,7 +19,7 @@ final class IndexWriterTests: XCTestCase {
         func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {}
         func libraryDevice() throws(Errno) -> UInt64? { nil }
         func saveLibraryDevice(_ device: UInt64) throws(Errno) {}
-        func file(sameAs identity: FileIdentity, elsewhereThan relativePath: String) throws(Errno) -> IndexedFile? { nil }
+        func files(sameAs files: [(path: String, identity: FileIdentity)]) throws(Errno) -> [IndexedFile?] { files.map { _ in nil } }
         func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {
             try state.withLock { s throws(Errno) in
                 guard s.room > 0 else { throw Errno(rawValue: ENOSPC) }

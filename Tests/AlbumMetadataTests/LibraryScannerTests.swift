@@ -335,14 +335,14 @@ final class LibraryScannerTests: FolderTestCase {
         var evidence = PhotoEvidence()
         evidence.dateTimeOriginal = "2001:02:03 04:05:06"
         let old = IndexedFile(relativePath: "old/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))
-        var asked: [String] = []
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        let survey = scanner.survey(previous: [old.relativePath: old], elsewhere: { path, id in
-            asked.append(path)
-            XCTAssertGreaterThanOrEqual(id.size, 0, "stat'ed")
-            return id == identity ? old : nil
+        var asked: [[String]] = []
+        let survey = scanner.survey(previous: [old.relativePath: old], elsewhere: { files in
+            asked.append(files.map(\.path))
+            XCTAssertTrue(files.allSatisfy { $0.identity.size >= 0 }, "stat'ed")
+            return files.map { $0.identity == identity ? old : nil }
         })
-        XCTAssertEqual(asked, ["new/moved.jpg", "new/other.jpg"])
+        XCTAssertEqual(asked, [["new/moved.jpg", "new/other.jpg"]], "asked together")
         XCTAssertEqual(survey.moved, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
         XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
         XCTAssertEqual(survey.filesSeen, 2)
