@@ -204,16 +204,18 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         return found
     }
 
-    /// Whether what the index says of a file holds for the same file at `relativePath`: it keeps
-    /// its name (a file's name can decide what it is when its content cannot: `empty.jpg` is a
-    /// damaged photo, `empty.txt` no photo), and it was read (what fixes a failed read changes no
+    /// Whether what the index says of a file holds for the same file at `relativePath`: a photo by
+    /// its content does under any name (a batch rename by date keeps it); what a file's name
+    /// decided does only under that name (`empty.jpg` is a damaged photo, `empty.txt` no photo, a
+    /// text file renamed `.jpg` a problem); and no failed read does (what fixes one changes no
     /// identity, so such a file is read again wherever it is).
     static func holds(_ file: IndexedFile, at relativePath: String) -> Bool {
-        guard file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash else { return false }
+        let sameName = file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash
         switch file.kind {
-        case .ignored: return true
-        case .problem(let message): return !ReadFailure.isReadFailure(message)
-        case .photo(_, let e): return !e.problems.contains(where: ReadFailure.isReadFailure)
+        case .ignored: return sameName
+        case .problem(let message): return sameName && !ReadFailure.isReadFailure(message)
+        case .photo(_, let e):
+            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || !TooShort.isListedByName(e.problems))
         }
     }
 

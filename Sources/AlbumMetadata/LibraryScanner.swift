@@ -295,7 +295,7 @@ public struct LibraryScanner: Sendable {
         // Too short to hold a signature: a damaged photo if its name says so.
         if hint.likelyPhoto && open.status.st_size < FormatSniffer.headerLength {
             var e = PhotoEvidence()
-            e.problems.append(open.status.st_size == 0 ? "empty file" : "too short to be an image")
+            e.problems.append(open.status.st_size == 0 ? TooShort.empty : TooShort.short)
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
         }
         return IndexedFile(relativePath: relativePath, identity: identity,

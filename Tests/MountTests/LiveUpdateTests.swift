@@ -100,9 +100,10 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
-    /// A folder renamed, or a photo moved to another folder, keeps its inode, size and mtime: its
-    /// row in the index stands for it under the new path and it is not read again, while the rules
-    /// are applied again (a folder named Screenshots makes a screenshot); the same across a remount.
+    /// A folder renamed, or a photo moved to another folder or renamed, keeps its inode, size and
+    /// mtime: its row in the index stands for it under the new path and it is not read again,
+    /// while the rules are applied again (a folder named Screenshots makes a screenshot); the same
+    /// across a remount.
     func testAMovedPhotoIsNotReadAgain() throws {
         let plain = Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 50)))
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/plain.jpg", contents: plain))
@@ -118,6 +119,14 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(xattr(m.path("screenshots/plain.jpg"), "user.albumfs.screenshot")?.hasPrefix("yes"), true)
         XCTAssertEqual(xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.capture_time"), "2021-12-31T23:59:59")
         XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], reads, "nothing read again: \(daemonStatus(m.mountpoint))")
+        // Renamed: a photo by its content still comes from the index; an empty file, a photo by its
+        // name `empty.jpg`, is read again as `empty.txt` (no photo).
+        XCTAssertEqual(rename(source.path + "/Trip/Screenshots/plain.jpg", source.path + "/Trip/Screenshots/holiday.jpg"), 0)
+        XCTAssertEqual(rename(source.path + "/Edge/empty.jpg", source.path + "/Edge/empty.txt"), 0)
+        XCTAssertTrue(eventually { readdirNames(m.path("screenshots"))?.contains("holiday.jpg") == true })
+        XCTAssertTrue(eventually { readdirNames(m.path("non-screenshots"))?.contains("empty.jpg") == false })
+        let readsBefore = try XCTUnwrap(Int(reads ?? ""))
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], String(readsBefore + 1), "only empty.txt")
         m.finish()
         XCTAssertEqual(rename(source.path + "/Alpha", source.path + "/Beta"), 0)
         m = try mount()
