@@ -30,23 +30,35 @@ extension AlbumFileSystem {
         return pick.target
     }
 
-    /// A picked photo that moved (its folder renamed, or moved to another folder of the library)
-    /// keeps its pick: for a pick whose path is no longer in the tree, the photos of the same file
-    /// name are hashed, and the one holding the pick's bytes takes it. Run after each tree swap,
-    /// on the thread that swapped it (the library's, never a request's).
-    func followMovedPicks(_ s: (library: Library, table: NodeTable)) {
+    /// A picked photo that moved (its folder renamed, moved to another folder of the library, or
+    /// renamed) keeps its pick: for a pick whose path is no longer in the tree, the photo that has
+    /// the identity (inode, size, mtime) its path had in the `previous` tree, whatever its name (a
+    /// batch rename by date), then the photos of the same file name, are hashed, and the one
+    /// holding the pick's bytes takes it. Run after each tree swap, on the thread that swapped it
+    /// (the library's, never a request's).
+    func followMovedPicks(_ s: (library: Library, table: NodeTable), previous: (library: Library, table: NodeTable)) {
         guard let picks else { return }
         let all = picks.all
         let lost = all.filter { s.table.photo(source: $0.sourcePath) == nil }
         guard !lost.isEmpty else { return }
-        let wanted = Set(lost.map { String($0.sourcePath.nameAfterLastSlash) })
         var taken = Set(all.map(\.sourcePath))
+        // What each lost pick's photo was, if it left with this swap (inode 0: numbers made up).
+        let left = Dictionary(lost.compactMap { pick -> (String, FileIdentity)? in
+            guard let i = previous.table.photo(source: pick.sourcePath) else { return nil }
+            let identity = previous.library.photos[i].identity
+            return identity.inode == 0 ? nil : (pick.sourcePath, identity)
+        }, uniquingKeysWith: { first, _ in first })
+        let wanted = Set(lost.map { String($0.sourcePath.nameAfterLastSlash) })
+        let identities = Set(left.values)
         var byName: [String: [Int]] = [:]
-        for (i, photo) in s.library.photos.enumerated() where wanted.contains(photo.fileName) && !taken.contains(photo.relativePath) {
-            byName[photo.fileName, default: []].append(i)
+        var byIdentity: [FileIdentity: Int] = [:]
+        for (i, photo) in s.library.photos.enumerated() where !taken.contains(photo.relativePath) {
+            if wanted.contains(photo.fileName) { byName[photo.fileName, default: []].append(i) }
+            if !identities.isEmpty, identities.contains(photo.identity) { byIdentity[photo.identity] = i }
         }
         for pick in lost {
-            for i in byName[String(pick.sourcePath.nameAfterLastSlash)] ?? [] {
+            let sameFile = left[pick.sourcePath].flatMap { byIdentity[$0] }.map { [$0] } ?? []
+            for i in sameFile + (byName[String(pick.sourcePath.nameAfterLastSlash)] ?? []) {
                 let photo = s.library.photos[i]
                 guard !taken.contains(photo.relativePath), picks.mayHold(pick, photo) else { continue }
                 // (A photo that cannot be read now is tried again at the next swap.)

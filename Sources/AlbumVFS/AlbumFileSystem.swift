@@ -55,7 +55,7 @@ public final class AlbumFileSystem: Sendable {
             s = (library, table)
             return previous
         }
-        if complete { followMovedPicks((library, table)) }
+        if complete { followMovedPicks((library, table), previous: old) }
         return TreeChanges.between(old.table, table)
     }
 

@@ -141,6 +141,27 @@ final class PickTests: SampleLibraryTestCase {
         again.finish()
     }
 
+    /// A picked photo that is renamed (a batch rename by date) keeps its pick too: found by the
+    /// identity (inode, size, mtime) its old path had, whatever its new name.
+    func testAPickFollowsItsPhotoWhenItIsRenamed() throws {
+        let m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), 0)
+        let renamed = source.path + "/Sony/2021-12-31 23.59.59.JPG"
+        XCTAssertEqual(rename(source.path + "/Sony/DSC01234.JPG", renamed), 0)
+        XCTAssertTrue(eventually {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/sony.jpg"))) == "../by-date/2021/2021-12/2021-12-31/2021-12-31 23.59.59.JPG"
+        }, "the pick follows its photo to its new name")
+        XCTAssertEqual(FileManager.default.contents(atPath: m.path("picked/sony.jpg")), FileManager.default.contents(atPath: renamed))
+        m.finish()
+        // Renamed while not mounted: the tree from the index still knows what the old path was.
+        XCTAssertEqual(rename(renamed, source.path + "/Sony/sony-a7.JPG"), 0)
+        let again = try mount()
+        XCTAssertTrue(eventually {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: again.path("picked/sony.jpg"))) == "../by-date/2021/2021-12/2021-12-31/sony-a7.JPG"
+        }, "followed across a remount")
+        again.finish()
+    }
+
     /// A picks database that cannot be opened (a read-only home) or read (a damaged file) does not
     /// keep the library from mounting: one warning, `picked/` shows none and takes none (EROFS),
     /// every other view works, and the file is left byte for byte as it was.
