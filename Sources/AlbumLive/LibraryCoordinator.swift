@@ -155,11 +155,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var moved = 0
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
-        // A file new at its path may be one the index knows at another (its folder renamed, or it
-        // moved): its row then stands for it, and it is not read. (A first mount knows nothing.)
-        let elsewhere: (([(path: String, identity: FileIdentity)]) -> [IndexedFile?])? = state.isEmpty ? nil : index.map { index in
-            { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }
-        }
+        // A file new at its path may be one the index knows at another (its folder renamed, moved
+        // or renamed): its row then stands for it, and it is not read. (A first mount knows nothing.)
+        let elsewhere = state.isEmpty ? nil : index.map(LibraryScanner.elsewhere(in:))
         for folder in folders {
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
             // and goes on as one stream on the reader threads. Each batch's evidence goes to the

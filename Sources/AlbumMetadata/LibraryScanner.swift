@@ -93,11 +93,10 @@ public struct LibraryScanner: Sendable {
     /// match `previous` are reused without any read. Files whose mtime or ctime is after
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
-    /// `elsewhere` tells what is known of files new at their path by their identity (the index's
-    /// `files(sameAs:)`, asked `lookupBatch` files at a time): such a file (its folder renamed, or
-    /// moved) is not read.
+    /// `elsewhere` tells what is known of files new at their path by their identity, asked
+    /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not read.
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                       complete: Set<String> = [], elsewhere: (([(path: String, identity: FileIdentity)]) -> [IndexedFile?])? = nil,
+                       complete: Set<String> = [], elsewhere: Elsewhere? = nil,
                        onFolder: (String) -> Void = { _ in },
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         var trouble = WalkTrouble()
@@ -195,6 +194,15 @@ public struct LibraryScanner: Sendable {
     public static let readBatch = 2000
     /// Files new at their path asked of `survey`'s `elsewhere` at a time (one index transaction).
     static let lookupBatch = 256
+
+    /// For files found at new paths, what is known of each at another path by its identity.
+    public typealias Elsewhere = ([(path: String, identity: FileIdentity)]) -> [IndexedFile?]
+
+    /// `survey`'s `elsewhere` from an index (`files(sameAs:)`): a lookup that fails finds nothing,
+    /// and the files are read.
+    public static func elsewhere(in index: FileIndexStore) -> Elsewhere {
+        { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }
+    }
         /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
 

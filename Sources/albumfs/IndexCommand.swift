@@ -36,11 +36,9 @@ enum IndexCommand {
             return read
         }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
         var batches: [ReadStream.Batch] = []
-        // A file known at another path by its identity (its folder renamed) is taken from there, unread.
-        let elsewhere: (([(path: String, identity: FileIdentity)]) -> [IndexedFile?])? = previous.isEmpty ? nil : { files in
-            (try? index.files(sameAs: files)) ?? files.map { _ in nil }
-        }
-        let survey = scanner.survey(previous: previous, elsewhere: elsewhere,
+        // A file known at another path by its identity (its folder renamed, moved or renamed) is
+        // taken from there, unread.
+        let survey = scanner.survey(previous: previous, elsewhere: previous.isEmpty ? nil : LibraryScanner.elsewhere(in: index),
                                     batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
         stream.end()
         writer.save(survey.moved)
