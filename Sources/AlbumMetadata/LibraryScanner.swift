@@ -116,7 +116,7 @@ public struct LibraryScanner: Sendable {
                 }
             }
         }
-        // Files new at their path, waiting to be asked of `elsewhere` together.
+        // Files new or changed at their path, waiting to be asked of `elsewhere` together.
         var unknown: [Found] = []
         func askElsewhere() {
             guard let elsewhere, !unknown.isEmpty else { return }
@@ -138,7 +138,8 @@ public struct LibraryScanner: Sendable {
         let statNew = settledBefore != nil || elsewhere != nil
         walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
             let known = previous.known(f.path)
-            if known == nil, elsewhere != nil {
+            // New at its path, or another file there now (one moved over it: `mv a.jpg b.jpg`).
+            if elsewhere != nil, known?.identity != f.identity {
                 unknown.append(f)
                 if unknown.count >= Self.lookupBatch { askElsewhere() }
             } else {

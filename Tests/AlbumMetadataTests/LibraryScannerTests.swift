@@ -346,6 +346,19 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(survey.moved, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
         XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
         XCTAssertEqual(survey.filesSeen, 2)
+        // A known path that now holds another file, one moved over it (`mv`), is asked about too;
+        // one that holds what it held is not.
+        let known = scanner.read([("new/other.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))])[0]
+        var replaced = known
+        replaced.identity.mtime = Timestamp(seconds: 1)
+        asked = []
+        let over = scanner.survey(previous: [old.relativePath: old, "new/moved.jpg": replaced, "new/other.jpg": known], elsewhere: { files in
+            asked.append(files.map(\.path))
+            return files.map { $0.identity == identity ? old : nil }
+        })
+        XCTAssertEqual(asked, [["new/moved.jpg"]])
+        XCTAssertEqual(over.moved.map(\.relativePath), ["new/moved.jpg"])
+        XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
     }
 
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
