@@ -156,8 +156,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
         // A file new at its path may be one the index knows at another (its folder renamed, moved
-        // or renamed): its row then stands for it, and it is not read. (A first mount knows nothing.)
-        let elsewhere = state.isEmpty ? nil : index.map(LibraryScanner.elsewhere(in:))
+        // or renamed): its row then stands for it, saved under the new path, and it is not read.
+        // (A first mount knows nothing.)
+        let elsewhere = state.isEmpty ? nil : index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
         for folder in folders {
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
             // and goes on as one stream on the reader threads. Each batch's evidence goes to the
@@ -187,13 +188,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 }))
             stream.end()
             if !wholeFiles.isEmpty {
-                for path in (survey.reused + survey.moved).map(\.relativePath) where wholeFiles.contains(path) { wholeFiles.remove(path) }
+                for path in survey.reused.map(\.relativePath) + survey.moved.map(\.file.relativePath) where wholeFiles.contains(path) {
+                    wholeFiles.remove(path)
+                }
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
             mergeBatches(&merge, walkDone: true)
-            // Files found by their identity were not read: decided here, saved under their new path.
-            for file in survey.moved { state.put(file, scanner: scanner) }
-            writer.save(survey.moved)
+            // Files found by their identity were not read (decided, and saved, by the survey).
+            for (file, photo) in survey.moved { state.put(file, photo: photo) }
             moved += survey.moved.count
             if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
             let (trackReads, readPaths) = (merge.trackReads, merge.readPaths)
@@ -204,7 +206,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             let nothingGone = !trackReads
                 || (folder.isEmpty && state.fileCount == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
-                let kept = Set((survey.reused + survey.moved).lazy.map(\.relativePath) + survey.deferred).union(readPaths)
+                let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.moved.lazy.map(\.file.relativePath) + survey.deferred)
+                    .union(readPaths)
                 // (Files below a folder that could not be listed are not gone: unknown.)
                 let gone = state.paths.filter { path in
                     path.isWithin(folder: folder) && !kept.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }

@@ -72,8 +72,9 @@ public struct LibraryScanner: Sendable {
     /// The first half of a scan: the walk, and which files the index already knows unchanged.
     public struct Survey: Sendable {
         public var reused: [IndexedFile]
-        /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread.
-        public var moved: [IndexedFile] = []
+        /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread:
+        /// decided, and slim (their rows went to `elsewhere.found`).
+        public var moved: [ReadStream.Read] = []
         public var toRead: [(path: String, identity: FileIdentity)]
         public var deferred: [String]
         public var folderProblems: [ScanProblem]
@@ -94,7 +95,9 @@ public struct LibraryScanner: Sendable {
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
     /// `elsewhere` tells what is known of files new at their path by their identity, asked
-    /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not read.
+    /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not
+    /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
+    /// a batch at a time as reads are (a folder of 100,000 renamed held every row whole).
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
                        complete: Set<String> = [], elsewhere: Elsewhere? = nil,
                        onFolder: (String) -> Void = { _ in },
@@ -120,17 +123,21 @@ public struct LibraryScanner: Sendable {
         var unknown: [Found] = []
         func askElsewhere() {
             guard let elsewhere, !unknown.isEmpty else { return }
-            for (f, row) in zip(unknown, elsewhere(unknown.map { ($0.path, $0.identity) })) {
+            var found: [IndexedFile] = []
+            for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
                 if var row {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
                     row.relativePath = f.path
-                    survey.moved.append(row)
+                    found.append(row)
                 } else {
                     place(f, known: nil)
                 }
             }
             unknown.removeAll(keepingCapacity: true)
+            guard !found.isEmpty else { return }
+            elsewhere.found(found)
+            survey.moved += found.map { ($0.slimmed, photo(from: $0)) }
         }
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
@@ -196,13 +203,23 @@ public struct LibraryScanner: Sendable {
     /// Files new at their path asked of `survey`'s `elsewhere` at a time (one index transaction).
     static let lookupBatch = 256
 
-    /// For files found at new paths, what is known of each at another path by its identity.
-    public typealias Elsewhere = ([(path: String, identity: FileIdentity)]) -> [IndexedFile?]
+    /// Where `survey` looks files new at their path up by their identity, and where the rows it
+    /// finds go (whole, under the new path: to be saved) before it keeps them slim.
+    public struct Elsewhere {
+        /// For each file, what is known of it at another path, if anything.
+        public var lookup: ([(path: String, identity: FileIdentity)]) -> [IndexedFile?]
+        public var found: ([IndexedFile]) -> Void
 
-    /// `survey`'s `elsewhere` from an index (`files(sameAs:)`): a lookup that fails finds nothing,
-    /// and the files are read.
-    public static func elsewhere(in index: FileIndexStore) -> Elsewhere {
-        { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }
+        public init(lookup: @escaping ([(path: String, identity: FileIdentity)]) -> [IndexedFile?], found: @escaping ([IndexedFile]) -> Void) {
+            self.lookup = lookup
+            self.found = found
+        }
+
+        /// Looked up in an index (`files(sameAs:)`): a lookup that fails finds nothing, and the
+        /// files are read.
+        public init(index: FileIndexStore, found: @escaping ([IndexedFile]) -> Void) {
+            self.init(lookup: { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }, found: found)
+        }
     }
         /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)

@@ -38,13 +38,12 @@ enum IndexCommand {
         var batches: [ReadStream.Batch] = []
         // A file known at another path by its identity (its folder renamed, moved or renamed) is
         // taken from there, unread.
-        let survey = scanner.survey(previous: previous, elsewhere: previous.isEmpty ? nil : LibraryScanner.elsewhere(in: index),
+        let survey = scanner.survey(previous: previous, elsewhere: previous.isEmpty ? nil : LibraryScanner.Elsewhere(index: index, found: writer.save),
                                     batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
         stream.end()
-        writer.save(survey.moved)
         let read = batches.flatMap { $0.take() }
         bar?.update(done: read.count, total: read.count, finished: true)
-        let files = survey.reused + survey.moved + read.map(\.file)
+        let files = survey.reused + survey.moved.map(\.file) + read.map(\.file)
         let seen = Set(files.lazy.map(\.relativePath))
         // (Not the files below a folder that could not be listed: unknown, not gone.)
         let removals = previous.keys.filter { path in
@@ -56,7 +55,7 @@ enum IndexCommand {
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).
         if !survey.unlisted.contains("") { availability.note(listed: true, why: "") }
         try? index.foldWAL()  // the file alone then holds every row, whoever still holds the index
-        let photos = (survey.reused + survey.moved).compactMap(scanner.photo(from:)) + read.compactMap(\.photo)
+        let photos = survey.reused.compactMap(scanner.photo(from:)) + (survey.moved + read).compactMap(\.photo)
         let report = ScanReport(photos: photos, files: files, folderProblems: survey.folderProblems)
         print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(removals.count) removed, "
               + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s; index: \(index.path)")

@@ -321,8 +321,9 @@ final class LibraryScannerTests: FolderTestCase {
     }
 
     /// A file new at its path that `elsewhere` knows by its identity (a folder renamed) is taken
-    /// from it under the new path, not read; the walk stats new files for that (their size and
-    /// mtime are part of the identity asked about).
+    /// from it under the new path, not read: its row goes to `found` whole, and the survey keeps
+    /// it decided and slim. The walk stats new files for that (their size and mtime are part of
+    /// the identity asked about).
     func testAFileKnownElsewhereByItsIdentityIsNotRead() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/new", withIntermediateDirectories: true)
@@ -337,13 +338,16 @@ final class LibraryScannerTests: FolderTestCase {
         let old = IndexedFile(relativePath: "old/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         var asked: [[String]] = []
-        let survey = scanner.survey(previous: [old.relativePath: old], elsewhere: { files in
+        var found: [IndexedFile] = []
+        let survey = scanner.survey(previous: [old.relativePath: old], elsewhere: LibraryScanner.Elsewhere(lookup: { files in
             asked.append(files.map(\.path))
             XCTAssertTrue(files.allSatisfy { $0.identity.size >= 0 }, "stat'ed")
             return files.map { $0.identity == identity ? old : nil }
-        })
+        }, found: { found += $0 }))
         XCTAssertEqual(asked, [["new/moved.jpg", "new/other.jpg"]], "asked together")
-        XCTAssertEqual(survey.moved, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
+        XCTAssertEqual(found, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
+        XCTAssertEqual(survey.moved.map(\.file), found.map(\.slimmed))
+        XCTAssertEqual(survey.moved.first?.photo?.capture.time.local.dayString, "2001-02-03", "decided from its evidence")
         XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
         XCTAssertEqual(survey.filesSeen, 2)
         // A known path that now holds another file, one moved over it (`mv`), is asked about too;
@@ -352,12 +356,13 @@ final class LibraryScannerTests: FolderTestCase {
         var replaced = known
         replaced.identity.mtime = Timestamp(seconds: 1)
         asked = []
-        let over = scanner.survey(previous: [old.relativePath: old, "new/moved.jpg": replaced, "new/other.jpg": known], elsewhere: { files in
+        let over = scanner.survey(previous: [old.relativePath: old, "new/moved.jpg": replaced, "new/other.jpg": known],
+                                  elsewhere: LibraryScanner.Elsewhere(lookup: { files in
             asked.append(files.map(\.path))
             return files.map { $0.identity == identity ? old : nil }
-        })
+        }, found: { _ in }))
         XCTAssertEqual(asked, [["new/moved.jpg"]])
-        XCTAssertEqual(over.moved.map(\.relativePath), ["new/moved.jpg"])
+        XCTAssertEqual(over.moved.map(\.file.relativePath), ["new/moved.jpg"])
         XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
     }
 
