@@ -37,15 +37,6 @@ public struct IndexedFile: Sendable, Equatable {
     }
 }
 
-/// The problems of a file listed as a photo for its name alone (`.jpg`, `.png`) while its content
-/// is too short to say what it is: a record that holds only under that name.
-public enum TooShort {
-    public static let empty = "empty file"
-    public static let short = "too short to be an image"
-
-    public static func isListedByName(_ problems: [String]) -> Bool { problems.contains { $0 == empty || $0 == short } }
-}
-
 /// The problem recorded for a file that could not be opened or read (permissions, I/O errors, no
 /// descriptor left), as opposed to one whose content is wrong: such a file is read again by every
 /// scan, since what fixes it (a chmod, a disk back online) may change neither its size, its mtime
@@ -66,9 +57,8 @@ public protocol FileIndexStore: Sendable {
     /// Writes changes in one transaction.
     func save(upserts: [IndexedFile], removals: [String]) throws(Errno)
     /// For each file found at `path`, what the store knows of one under its very identity (inode,
-    /// size, mtime) at another path: a folder renamed, a photo moved or renamed. Nil where there
-    /// is none, where the identity cannot tell (inode 0), or where the record would not hold for
-    /// the new path (`LibraryIndex.holds`).
+    /// size, mtime) at another path with the same name: a folder renamed, a photo moved to another
+    /// folder. Nil where there is none, or where the identity cannot tell (inode 0).
     func files(sameAs files: [(path: String, identity: FileIdentity)]) throws(Errno) -> [IndexedFile?]
     /// The device the library's folder was on when last listed (nil: not known yet): a mount
     /// that finds the folder empty on another device knows its disk is not mounted.

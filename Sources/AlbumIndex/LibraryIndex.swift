@@ -204,18 +204,19 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         return found
     }
 
-    /// Whether what the index says of a file holds for the same file at `relativePath`: a photo by
-    /// its content does under any name (a batch rename by date keeps it); what a file's name
-    /// decided does only under that name (`empty.jpg` is a damaged photo, `empty.txt` no photo, a
-    /// text file renamed `.jpg` a problem); and no failed read does (what fixes one changes no
-    /// identity, so such a file is read again wherever it is).
+    /// Whether what the index says of a file holds for the same file at `relativePath`: it keeps
+    /// its name, and it was read (what fixes a failed read changes no identity, so such a file is
+    /// read again wherever it is). The name is what tells a moved file from another that took a
+    /// deleted one's inode number, size and mtime in the same moment (`rm a.jpg; cp -p b.jpg .`:
+    /// ext4 hands freed numbers out again at once; a soak of random live changes over files of one
+    /// size and mtime gave a copy the deleted file's date), and a name can decide what a file is
+    /// when its content cannot (`empty.jpg` is a damaged photo, `empty.txt` no photo).
     static func holds(_ file: IndexedFile, at relativePath: String) -> Bool {
-        let sameName = file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash
+        guard file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash else { return false }
         switch file.kind {
-        case .ignored: return sameName
-        case .problem(let message): return sameName && !ReadFailure.isReadFailure(message)
-        case .photo(_, let e):
-            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || !TooShort.isListedByName(e.problems))
+        case .ignored: return true
+        case .problem(let message): return !ReadFailure.isReadFailure(message)
+        case .photo(_, let e): return !e.problems.contains(where: ReadFailure.isReadFailure)
         }
     }
 

@@ -166,7 +166,7 @@ public struct LibraryScanner: Sendable {
         let statNew = settledBefore != nil || elsewhere != nil
         walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
             let known = previous.known(f.path)
-            // New at its path, or another file there now (one moved over it: `mv a.jpg b.jpg`).
+            // New at its path, or another file there now (one of that name moved over it: `mv x/b.jpg b.jpg`).
             if elsewhere != nil, known?.identity != f.identity {
                 unknown.append(f)
                 if unknown.count >= Self.lookupBatch { askElsewhere() }
@@ -324,7 +324,7 @@ public struct LibraryScanner: Sendable {
         // Too short to hold a signature: a damaged photo if its name says so.
         if hint.likelyPhoto && open.status.st_size < FormatSniffer.headerLength {
             var e = PhotoEvidence()
-            e.problems.append(open.status.st_size == 0 ? TooShort.empty : TooShort.short)
+            e.problems.append(open.status.st_size == 0 ? "empty file" : "too short to be an image")
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
         }
         return IndexedFile(relativePath: relativePath, identity: identity,
