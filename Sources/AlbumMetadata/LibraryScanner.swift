@@ -115,7 +115,7 @@ public struct LibraryScanner: Sendable {
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
     /// `elsewhere` tells what is known of files new at their path by their identity, asked
-    /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not
+    /// `lookupBatch` files at a time: such a file (its folder renamed, or moved) is not
     /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
     /// a batch at a time, as reads are (held whole until the walk ended, the rows of a folder of
     /// 100,000 renamed raised the peak RSS by 36 MB).
