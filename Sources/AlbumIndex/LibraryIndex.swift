@@ -66,6 +66,11 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         DELETE FROM files WHERE kind IN ('jpeg', 'png') AND (orientation IS NULL OR xmp_user_comment IS NOT NULL
             OR xmp_created IS NOT NULL OR xmp_dto IS NOT NULL);
         """,
+        // 7: a photo's ctime when it was read (`IndexedFile.changedWhenRead`): one renamed is known
+        // by it. Rows before it lack it and stay (such a photo renamed is read again).
+        """
+        ALTER TABLE files ADD COLUMN ctime_ns INTEGER;
+        """,
     ]
 
     /// Whether the index by inode that `files(sameAs:)` looks up exists (nil: not
@@ -158,7 +163,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     }
 
     /// A row's columns, in the order `bind` gives and `decode` takes them.
-    static let rowColumns = ["path", "inode", "size", "mtime_ns", "kind", "message"] + evidenceColumns
+    static let rowColumns = ["path", "inode", "size", "mtime_ns", "ctime_ns", "kind", "message"] + evidenceColumns
         + ["exposure", "orientation", "width", "height", "problems"]
 
     public func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {
@@ -204,19 +209,20 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         return found
     }
 
-    /// Whether what the index says of a file holds for the same file at `relativePath`: it keeps
-    /// its name, and it was read (what fixes a failed read changes no identity, so such a file is
-    /// read again wherever it is). The name is what tells a moved file from another that took a
-    /// deleted one's inode number, size and mtime in the same moment (`rm a.jpg; cp -p b.jpg .`:
-    /// ext4 hands freed numbers out again at once; a soak of random live changes over files of one
-    /// size and mtime gave a copy the deleted file's date), and a name can decide what a file is
-    /// when its content cannot (`empty.jpg` is a damaged photo, `empty.txt` no photo).
+    /// Whether what the index says of a file may hold for the same file at `relativePath`: not
+    /// where reading it failed (what fixes that changes no identity, so such a file is read again
+    /// wherever it is); under another name only for a photo its content made and whose ctime when
+    /// read is known (`changedWhenRead`: the caller then checks the file was born by then, which
+    /// tells it from a new file given a deleted one's inode number, size and mtime: `rm a.jpg;
+    /// cp -p b.jpg c.jpg`); what a name decided holds only under that name (`empty.jpg` is a
+    /// damaged photo, `empty.txt` no photo).
     static func holds(_ file: IndexedFile, at relativePath: String) -> Bool {
-        guard file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash else { return false }
+        let sameName = file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash
         switch file.kind {
-        case .ignored: return true
-        case .problem(let message): return !ReadFailure.isReadFailure(message)
-        case .photo(_, let e): return !e.problems.contains(where: ReadFailure.isReadFailure)
+        case .ignored: return sameName
+        case .problem(let message): return sameName && !ReadFailure.isReadFailure(message)
+        case .photo(_, let e):
+            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || file.changedWhenRead != nil)
         }
     }
 
@@ -246,6 +252,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         try b.int(Int64(bitPattern: id.inode))
         try b.int(id.size)
         try b.int(nanoseconds(id.mtime))
+        try b.int(f.changedWhenRead.map(nanoseconds))
         switch f.kind {
         case .ignored:
             try b.text("ignored")
@@ -269,22 +276,21 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         // (The columns not bound, the evidence of a file that is not a photo, stay NULL.)
     }
 
-    /// How the `mtime_ns` column holds a time.
+    /// How the `mtime_ns` and `ctime_ns` columns hold a time, and back.
     static func nanoseconds(_ t: Timestamp) -> Int64 { t.seconds * 1_000_000_000 + Int64(t.nanoseconds) }
+    static func time(_ ns: Int64) -> Timestamp { Timestamp(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000)) }
 
     static func decode(_ r: SQLiteDatabase.Row) -> IndexedFile {
         func text(_ i: Int) -> String? { r.text(i) }
         func int(_ i: Int) -> Int64? { r.int(i) }
-        let ns = int(3) ?? 0
-        let identity = FileIdentity(inode: UInt64(bitPattern: int(1) ?? 0), size: int(2) ?? 0,
-                                    mtime: Timestamp(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000)))
+        let identity = FileIdentity(inode: UInt64(bitPattern: int(1) ?? 0), size: int(2) ?? 0, mtime: time(int(3) ?? 0))
         let path = text(0) ?? ""
-        switch text(4) {
+        switch text(5) {
         case "ignored": return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
-        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(5) ?? ""))
+        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(6) ?? ""))
         case let format?:
             var e = PhotoEvidence()
-            let base = 6
+            let base = 7
             e.dateTimeOriginal = text(base); e.subSecTimeOriginal = text(base + 1); e.offsetTimeOriginal = text(base + 2)
             e.dateTimeDigitized = text(base + 3); e.subSecTimeDigitized = text(base + 4); e.offsetTimeDigitized = text(base + 5)
             e.xmpDateCreated = text(base + 6); e.xmpDateTimeOriginal = text(base + 7); e.make = text(base + 8); e.model = text(base + 9)
@@ -296,7 +302,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.pixelWidth = int(after + 2).map(Int.init)
             e.pixelHeight = int(after + 3).map(Int.init)
             e.problems = text(after + 4).map { $0.split(separator: "\n").map(String.init) } ?? []
-            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e))
+            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e),
+                               changedWhenRead: int(4).map(time))
         case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
         }
     }

@@ -155,8 +155,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var moved = 0
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
-        // A file new at its path may be one the index knows at another (its folder renamed, or
-        // moved): its row then stands for it, saved under the new path, and it is not read.
+        // A file new at its path may be one the index knows at another (its folder renamed, moved
+        // or renamed): its row then stands for it, saved under the new path, and it is not read.
         // (A first mount knows nothing.)
         let elsewhere = state.isEmpty ? nil : index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
         for folder in folders {

@@ -1,4 +1,5 @@
 import AlbumCore
+import CStatx
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -90,6 +91,22 @@ public struct LibraryScanner: Sendable {
         }
     }
 
+    /// Whether the file at `path` is the one `row` (another path's, of the same identity) was read
+    /// from, and not a new file that was given its inode number once it was deleted, with the same
+    /// size and mtime (`cp -p` keeps an mtime; ext4 hands freed numbers out again at once): a file
+    /// born after the old one's ctime when read is new. Where that cannot be told (no birth time
+    /// kept by the filesystem, a row from before index schema 7), only a file of the same name is
+    /// taken for it, as it was before birth times were looked at.
+    func isFile(read row: IndexedFile, at path: String) -> Bool {
+        let sameName = row.relativePath.nameAfterLastSlash == path.nameAfterLastSlash
+        var seconds: Int64 = 0
+        var nanoseconds: UInt32 = 0
+        guard let read = row.changedWhenRead, albumfs_birth_time(AT_FDCWD, root + "/" + path, &seconds, &nanoseconds) == 0 else {
+            return sameName
+        }
+        return Timestamp(seconds: seconds, nanoseconds: Int(nanoseconds)) <= read
+    }
+
     /// Where `survey` looks files new at their path up by their identity, and where the rows it
     /// finds go (whole, under the new path: to be saved) before it keeps them slim.
     public struct Elsewhere {
@@ -115,7 +132,7 @@ public struct LibraryScanner: Sendable {
     /// `settledBefore` are deferred (they may still be being written).
     /// `complete` names files known to be written completely (closed after writing): taken at once.
     /// `elsewhere` tells what is known of files new at their path by their identity, asked
-    /// `lookupBatch` files at a time: such a file (its folder renamed, or moved) is not
+    /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not
     /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
     /// a batch at a time, as reads are (held whole until the walk ended, the rows of a folder of
     /// 100,000 renamed raised the peak RSS by 36 MB).
@@ -146,7 +163,7 @@ public struct LibraryScanner: Sendable {
             guard let elsewhere, !unknown.isEmpty else { return }
             var found: [IndexedFile] = []
             for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
-                if var row {
+                if var row, isFile(read: row, at: f.path) {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
                     row.relativePath = f.path
@@ -318,7 +335,8 @@ public struct LibraryScanner: Sendable {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
         if let meta {
-            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence))
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence),
+                               changedWhenRead: Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec)))
         }
         let hint = NameHint(relativePath)
         // Too short to hold a signature: a damaged photo if its name says so.

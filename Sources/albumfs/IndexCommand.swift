@@ -36,7 +36,7 @@ enum IndexCommand {
             return read
         }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
         var batches: [ReadStream.Batch] = []
-        // A file known at another path by its identity (its folder renamed, or moved) is
+        // A file known at another path by its identity (its folder renamed, moved or renamed) is
         // taken from there, unread.
         let survey = scanner.survey(previous: previous, elsewhere: previous.isEmpty ? nil : LibraryScanner.Elsewhere(index: index, found: writer.save),
                                     batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))

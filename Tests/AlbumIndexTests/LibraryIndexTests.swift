@@ -76,7 +76,7 @@ final class LibraryIndexTests: XCTestCase {
         blank.make = ""
         blank.userComment = "Écran — 画面"
         let files = [
-            IndexedFile(relativePath: "a/p.jpg", identity: id, kind: .photo(.jpeg, e)),
+            IndexedFile(relativePath: "a/p.jpg", identity: id, kind: .photo(.jpeg, e), changedWhenRead: Timestamp(seconds: 1_700_000_001, nanoseconds: 7)),
             IndexedFile(relativePath: "a/bare.png", identity: id, kind: .photo(.png, PhotoEvidence())),
             IndexedFile(relativePath: "a/blank é.jpg", identity: id, kind: .photo(.jpeg, blank)),
             IndexedFile(relativePath: "notes.txt", identity: id, kind: .ignored),
@@ -90,10 +90,11 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try index.loadAll().count, 4)
     }
 
-    /// A file is found by its identity at another path when it kept its name (a folder renamed, a
-    /// photo moved), with its evidence; not under another name, not where reading it failed, not by
-    /// inode 0 (numbers a filesystem makes up), not at its own path.
-    func testAFileIsFoundByItsIdentityWhereItKeptItsName() throws {
+    /// A file is found by its identity at another path (a folder renamed, a photo moved), with its
+    /// evidence; under another name only a photo whose ctime when read is known (the scanner then
+    /// checks its birth time); not where reading it failed, not by inode 0 (numbers a filesystem
+    /// makes up), not at its own path.
+    func testAFileIsFoundByItsIdentityAtAnotherPath() throws {
         let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
         func id(_ inode: UInt64, mtime: Int = 7) -> FileIdentity { FileIdentity(inode: inode, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: mtime)) }
         var evidence = PhotoEvidence()
@@ -102,12 +103,15 @@ final class LibraryIndexTests: XCTestCase {
         var unreadable = PhotoEvidence()
         unreadable.problems = [ReadFailure.message(Errno(rawValue: EIO))]
         let photo = IndexedFile(relativePath: "Sony/DSC01.JPG", identity: id(11), kind: .photo(.jpeg, evidence))
+        let read = IndexedFile(relativePath: "Fuji/DSCF01.JPG", identity: id(16), kind: .photo(.jpeg, evidence),
+                               changedWhenRead: Timestamp(seconds: 1_700_000_100))
         try index.save(upserts: [
             photo,
             IndexedFile(relativePath: "a/notes.txt", identity: id(12), kind: .ignored),
             IndexedFile(relativePath: "a/bad.jpg", identity: id(13), kind: .photo(.jpeg, unreadable)),
             IndexedFile(relativePath: "a/locked.jpg", identity: id(14), kind: .problem(ReadFailure.message(Errno(rawValue: EACCES)))),
             IndexedFile(relativePath: "a/fat.jpg", identity: FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1)), kind: .ignored),
+            read,
         ], removals: [])
         func hasInodeIndex() throws -> Bool {
             try SQLiteDatabase(path: folder + "/index.sqlite").query("SELECT name FROM sqlite_master WHERE name = 'files_by_inode'").count == 1
@@ -117,16 +121,18 @@ final class LibraryIndexTests: XCTestCase {
             ("Alpha/DSC01.JPG", id(11)), ("b/notes.txt", id(12)), ("Sony/DSC01.JPG", id(11)), ("Alpha/Holiday.JPG", id(11)),
             ("Alpha/DSC01.JPG", id(11, mtime: 8)), ("b/bad.jpg", id(13)), ("b/locked.jpg", id(14)),
             ("b/fat.jpg", FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1))),
+            ("Fuji/2023-01-01 10.00.00.JPG", id(16)),
         ])
-        XCTAssertEqual(found.count, 8)
+        XCTAssertEqual(found.count, 9)
         XCTAssertEqual(found[0], photo, "a renamed folder")
         XCTAssertEqual(found[1]?.kind, .ignored)
         XCTAssertNil(found[2], "its own path")
-        XCTAssertNil(found[3], "renamed: its name may say what it is")
+        XCTAssertNil(found[3], "renamed, with no ctime when read to tell it by")
         XCTAssertNil(found[4], "another mtime")
         XCTAssertNil(found[5], "a failed read is read again")
         XCTAssertNil(found[6], "a failed read is read again")
         XCTAssertNil(found[7], "inode 0 names no file")
+        XCTAssertEqual(found[8], read, "renamed, its ctime when read kept")
         XCTAssertTrue(try hasInodeIndex(), "made by the first lookup")
         // The lookup is by an index on the inode, not a walk of every row.
         let plan = try SQLiteDatabase(path: folder + "/index.sqlite").query(

@@ -366,6 +366,29 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
     }
 
+    /// A photo renamed is the file its row was read from (born before its ctime then); a new file
+    /// given the number of a deleted one, with the same size and mtime, is not (born after), even
+    /// under the same name. A row without that ctime (an older index) holds under its name only.
+    func testARenamedFileIsToldFromANewOneOnItsInodeNumberByItsBirthTime() throws {
+        let fm = FileManager.default
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/x.jpg", contents: jpeg))
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let row = try XCTUnwrap(scanner.read([("x.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]).first)
+        XCTAssertNotNil(row.changedWhenRead, "a photo read keeps its ctime")
+        XCTAssertEqual(rename(folder + "/x.jpg", folder + "/renamed.jpg"), 0)
+        XCTAssertTrue(scanner.isFile(read: row, at: "renamed.jpg"))
+        // Deleted; then a new file, later (coarse timestamps: a few milliseconds apart at least).
+        XCTAssertEqual(unlink(folder + "/renamed.jpg"), 0)
+        usleep(20_000)
+        XCTAssertTrue(fm.createFile(atPath: folder + "/x.jpg", contents: jpeg))
+        XCTAssertFalse(scanner.isFile(read: row, at: "x.jpg"), "born after the row was read: another file")
+        var old = row
+        old.changedWhenRead = nil
+        XCTAssertTrue(scanner.isFile(read: old, at: "x.jpg"), "no ctime: its name is all there is")
+        XCTAssertFalse(scanner.isFile(read: old, at: "renamed.jpg"))
+    }
+
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
         let fm = FileManager.default
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
