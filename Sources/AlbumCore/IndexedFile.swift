@@ -21,17 +21,17 @@ public struct IndexedFile: Sendable, Equatable {
     public var relativePath: String
     public var identity: FileIdentity
     public var kind: Kind
-    /// The file's ctime when its header was read (nil where not known: rows of indexes made before
-    /// schema 7). A file found later at a path of another name under this identity is this very
-    /// file only if it was born by then: a freed inode number handed to a new file comes with a
-    /// later birth time (`LibraryScanner.survey`'s `elsewhere`).
-    public var changedWhenRead: Timestamp?
 
-    public init(relativePath: String, identity: FileIdentity, kind: Kind, changedWhenRead: Timestamp? = nil) {
+    public init(relativePath: String, identity: FileIdentity, kind: Kind) {
         self.relativePath = relativePath
         self.identity = identity
         self.kind = kind
-        self.changedWhenRead = changedWhenRead
+    }
+
+    /// A photo's ctime when its header was read (`PhotoEvidence.changedWhenRead`), if known.
+    public var changedWhenRead: Timestamp? {
+        guard case .photo(_, let e) = kind else { return nil }
+        return e.changedWhenRead
     }
 
     /// The same file without its evidence (once decided, and saved to the index).

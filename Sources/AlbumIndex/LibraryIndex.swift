@@ -66,7 +66,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         DELETE FROM files WHERE kind IN ('jpeg', 'png') AND (orientation IS NULL OR xmp_user_comment IS NOT NULL
             OR xmp_created IS NOT NULL OR xmp_dto IS NOT NULL);
         """,
-        // 7: a photo's ctime when it was read (`IndexedFile.changedWhenRead`): one renamed is known
+        // 7: a photo's ctime when it was read (`PhotoEvidence.changedWhenRead`): one renamed is known
         // by it. Rows before it lack it and stay (such a photo renamed is read again).
         """
         ALTER TABLE files ADD COLUMN ctime_ns INTEGER;
@@ -222,7 +222,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         case .ignored: return sameName
         case .problem(let message): return sameName && !ReadFailure.isReadFailure(message)
         case .photo(_, let e):
-            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || file.changedWhenRead != nil)
+            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || e.changedWhenRead != nil)
         }
     }
 
@@ -302,8 +302,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.pixelWidth = int(after + 2).map(Int.init)
             e.pixelHeight = int(after + 3).map(Int.init)
             e.problems = text(after + 4).map { $0.split(separator: "\n").map(String.init) } ?? []
-            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e),
-                               changedWhenRead: int(4).map(time))
+            e.changedWhenRead = int(4).map(time)
+            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e))
         case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
         }
     }

@@ -335,8 +335,9 @@ public struct LibraryScanner: Sendable {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
         if let meta {
-            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence),
-                               changedWhenRead: Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec)))
+            var e = meta.evidence
+            e.changedWhenRead = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, e))
         }
         let hint = NameHint(relativePath)
         // Too short to hold a signature: a damaged photo if its name says so.
