@@ -16,7 +16,24 @@ func eventually(_ timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// Where the daemons the tests start keep what they keep by default (an index under
+/// $XDG_CACHE_HOME, picks under $XDG_DATA_HOME): a folder of this test run, removed when the run
+/// ends, not the user's ~/.cache and ~/.local/share (each run left ~50 index files there, 2,600
+/// over a day of runs, and test picks in the user's own picks database). Set in this process's
+/// environment, which the daemons inherit, once the first `albumfsBinary()` is asked for.
+let testStateHome: String = {
+    let path = makeTempFolder("xdg")
+    setenv("XDG_CACHE_HOME", path + "/cache", 1)
+    setenv("XDG_DATA_HOME", path + "/data", 1)
+    setenv("ALBUMFS_TEST_STATE_HOME", path, 1)
+    atexit {
+        if let path = getenv("ALBUMFS_TEST_STATE_HOME") { try? FileManager.default.removeItem(atPath: String(cString: path)) }
+    }
+    return path
+}()
+
 func albumfsBinary() -> String {
+    _ = testStateHome
     if let path = ProcessInfo.processInfo.environment["ALBUMFS_BIN"], !path.isEmpty { return path }
     let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     return bundle.appendingPathComponent("albumfs").path
@@ -46,7 +63,13 @@ func runCommand(_ executable: String, _ args: [String], timeout: TimeInterval = 
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = args
-    if let environment { p.environment = environment }
+    if var environment {
+        // (The test run's state folders stay where they are for a command given its own environment.)
+        for key in ["XDG_CACHE_HOME", "XDG_DATA_HOME"] where environment[key] == nil {
+            environment[key] = ProcessInfo.processInfo.environment[key]
+        }
+        p.environment = environment
+    }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
