@@ -120,7 +120,16 @@ try:
                 shown()
             except OSError:
                 pass  # listed, then gone: the tree moved on
-    time.sleep(4)  # the debounce and the settle time of the last changes, and their rescans
+    # The last changes' debounce, settle time and rescans: wait until the views hold still (the
+    # same twice, a second apart, with no scan running), for 30 s at most.
+    time.sleep(2)
+    live, deadline = shown(), time.time() + 30
+    while time.time() < deadline:
+        time.sleep(1)
+        again, s1 = shown(), status()
+        if again == live and s1["scan_state"] == "done":
+            break
+        live = again
     live, s1 = shown(), status()
     unmount()
     mount()
