@@ -114,6 +114,14 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }
 
+    /// The same instant as one count of nanoseconds since the epoch (as the index stores times;
+    /// years 1678 to 2262), and back.
+    public var nanosecondsSinceEpoch: Int64 { seconds * 1_000_000_000 + Int64(nanoseconds) }
+
+    public init(nanosecondsSinceEpoch ns: Int64) {
+        self.init(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000))
+    }
+
     /// The wall-clock time this instant shows at a fixed UTC offset.
     public func local(offsetSeconds: Int) -> LocalDateTime {
         let shifted = seconds + Int64(offsetSeconds)

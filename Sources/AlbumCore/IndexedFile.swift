@@ -20,18 +20,38 @@ public struct IndexedFile: Sendable, Equatable {
 
     public var relativePath: String
     public var identity: FileIdentity
+    /// `changedWhenRead` in nanoseconds since the epoch, `Int64.min` when not known: 8 bytes, where
+    /// an optional `Timestamp` takes 17 and a mount keeps one record per file of the library.
+    /// (Stored before `kind`, whose 17 bytes then end the struct: with `LibraryState`'s photo
+    /// position a mount's record stays 80 bytes, as before this field.)
+    private var changedWhenReadNanoseconds: Int64
     public var kind: Kind
 
-    public init(relativePath: String, identity: FileIdentity, kind: Kind) {
+    public init(relativePath: String, identity: FileIdentity, kind: Kind, changedWhenRead: Timestamp? = nil) {
         self.relativePath = relativePath
         self.identity = identity
         self.kind = kind
+        changedWhenReadNanoseconds = changedWhenRead?.nanosecondsSinceEpoch ?? .min
     }
 
-    /// A photo's ctime when its header was read (`PhotoEvidence.changedWhenRead`), if known.
+    /// A photo's ctime when its header was read, for a photo its content made (nil for other
+    /// files, and rows of indexes made before schema 7). It is what tells
+    /// - a file rewritten in place with its size and mtime kept (`exiftool -P
+    ///   -overwrite_original_in_place -AllDates+=1` shifts a date without changing the length, on
+    ///   the same inode) from an unchanged one: its ctime moved (no program can set a ctime back),
+    ///   so a scan reads it again (`LibraryScanner.survey`);
+    /// - a file found at another path under this identity from a new file given a deleted one's
+    ///   inode number, size and mtime: the same file was born by then (`LibraryScanner.isFile`).
     public var changedWhenRead: Timestamp? {
-        guard case .photo(_, let e) = kind else { return nil }
-        return e.changedWhenRead
+        get { changedWhenReadNanoseconds == .min ? nil : Timestamp(nanosecondsSinceEpoch: changedWhenReadNanoseconds) }
+        set { changedWhenReadNanoseconds = newValue?.nanosecondsSinceEpoch ?? .min }
+    }
+
+    /// Whether `changed`, the file's ctime now, shows no change since it was read (true where that
+    /// ctime is not known: the identity alone decides, as it did before ctimes were kept, and as it
+    /// does for files that are not photos).
+    public func unchangedSinceRead(changed: Timestamp) -> Bool {
+        changedWhenReadNanoseconds == .min || changed.nanosecondsSinceEpoch == changedWhenReadNanoseconds
     }
 
     /// The same file without its evidence (once decided, and saved to the index).

@@ -34,12 +34,6 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var pixelHeight: Int?
     /// What went wrong while reading (corrupt EXIF, truncated file); the photo stays listed.
     public var problems: [String] = []
-    /// The file's ctime when its header was read (nil where not known: rows of indexes made before
-    /// schema 7). Not the file's words but the reading's: a file found later at another path under
-    /// this identity is this very file only if it was born by then, since a freed inode number
-    /// handed to a new file comes with a later birth time (`LibraryScanner.isFile`). Kept here, with
-    /// what a mount drops once a photo is decided, and in the index, where lookups need it.
-    public var changedWhenRead: Timestamp?
 
     public init() {}
 

@@ -66,8 +66,9 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         DELETE FROM files WHERE kind IN ('jpeg', 'png') AND (orientation IS NULL OR xmp_user_comment IS NOT NULL
             OR xmp_created IS NOT NULL OR xmp_dto IS NOT NULL);
         """,
-        // 7: a photo's ctime when it was read (`PhotoEvidence.changedWhenRead`): one renamed is known
-        // by it. Rows before it lack it and stay (such a photo renamed is read again).
+        // 7: a photo's ctime when it was read (`IndexedFile.changedWhenRead`): one renamed is known
+        // by it, one rewritten in place with its size and mtime kept is told by it. Rows before it
+        // lack it and stay (such a photo renamed is read again; its identity alone tells a change).
         """
         ALTER TABLE files ADD COLUMN ctime_ns INTEGER;
         """,
@@ -222,7 +223,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         case .ignored: return sameName
         case .problem(let message): return sameName && !ReadFailure.isReadFailure(message)
         case .photo(_, let e):
-            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || e.changedWhenRead != nil)
+            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || file.changedWhenRead != nil)
         }
     }
 
@@ -277,17 +278,18 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     }
 
     /// How the `mtime_ns` and `ctime_ns` columns hold a time, and back.
-    static func nanoseconds(_ t: Timestamp) -> Int64 { t.seconds * 1_000_000_000 + Int64(t.nanoseconds) }
-    static func time(_ ns: Int64) -> Timestamp { Timestamp(seconds: ns / 1_000_000_000, nanoseconds: Int(ns % 1_000_000_000)) }
+    static func nanoseconds(_ t: Timestamp) -> Int64 { t.nanosecondsSinceEpoch }
+    static func time(_ ns: Int64) -> Timestamp { Timestamp(nanosecondsSinceEpoch: ns) }
 
     static func decode(_ r: SQLiteDatabase.Row) -> IndexedFile {
         func text(_ i: Int) -> String? { r.text(i) }
         func int(_ i: Int) -> Int64? { r.int(i) }
         let identity = FileIdentity(inode: UInt64(bitPattern: int(1) ?? 0), size: int(2) ?? 0, mtime: time(int(3) ?? 0))
         let path = text(0) ?? ""
+        let changed = int(4).map(time)
         switch text(5) {
-        case "ignored": return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
-        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(6) ?? ""))
+        case "ignored": return IndexedFile(relativePath: path, identity: identity, kind: .ignored, changedWhenRead: changed)
+        case "problem": return IndexedFile(relativePath: path, identity: identity, kind: .problem(text(6) ?? ""), changedWhenRead: changed)
         case let format?:
             var e = PhotoEvidence()
             let base = 7
@@ -302,9 +304,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.pixelWidth = int(after + 2).map(Int.init)
             e.pixelHeight = int(after + 3).map(Int.init)
             e.problems = text(after + 4).map { $0.split(separator: "\n").map(String.init) } ?? []
-            e.changedWhenRead = int(4).map(time)
-            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e))
-        case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored)
+            return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e), changedWhenRead: changed)
+        case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored, changedWhenRead: changed)
         }
     }
 

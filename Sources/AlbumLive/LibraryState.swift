@@ -14,8 +14,20 @@ import AlbumMetadata
 public struct LibraryState: Sendable {
     struct Known: Sendable {
         var file: IndexedFile
+        /// `photo`, -1 for none: an `Int32?` takes 5 bytes, which made a record 88 bytes where 80
+        /// hold it (one record per file of the library).
+        private var photoPosition: Int32
+
+        init(file: IndexedFile, photo: Int32?) {
+            self.file = file
+            photoPosition = photo ?? -1
+        }
+
         /// The position of the file's photo in `photos`, when it is one.
-        var photo: Int32?
+        var photo: Int32? {
+            get { photoPosition < 0 ? nil : photoPosition }
+            set { photoPosition = newValue ?? -1 }
+        }
     }
 
     private(set) var entries: [String: Known] = [:]

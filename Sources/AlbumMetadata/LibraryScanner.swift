@@ -146,7 +146,7 @@ public struct LibraryScanner: Sendable {
         func place(_ f: Found, known: IndexedFile?) {
             if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
                 survey.deferred.append(f.path)
-            } else if let known, known.identity == f.identity {
+            } else if let known, known.identity == f.identity, known.unchangedSinceRead(changed: f.changed) {
                 survey.reused.append(known)
             } else {
                 survey.toRead.append((f.path, f.identity))
@@ -167,6 +167,11 @@ public struct LibraryScanner: Sendable {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
                     row.relativePath = f.path
+                    // Renaming a file sets its ctime: from now on that is the one to compare with,
+                    // or the next scan would read it again. (Rewritten in place, its size and mtime
+                    // kept, and renamed between two scans, the rewrite goes unseen: the rename's
+                    // ctime hides the write's.)
+                    if row.changedWhenRead != nil { row.changedWhenRead = f.changed }
                     found.append(row)
                 } else {
                     place(f, known: nil)
@@ -335,9 +340,10 @@ public struct LibraryScanner: Sendable {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
         if let meta {
-            var e = meta.evidence
-            e.changedWhenRead = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
-            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, e))
+            // (Only a photo its content made has it: `LibraryIndex.holds` takes that for the sign
+            // of one, which may stand for a file of another name.)
+            let changed = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence), changedWhenRead: changed)
         }
         let hint = NameHint(relativePath)
         // Too short to hold a signature: a damaged photo if its name says so.

@@ -97,15 +97,18 @@ public final class ThumbnailCache: Sendable {
         return out
     }
 
-    /// The cache key: the source's identity (inode, size, mtime), the box and the pipeline
-    /// version, hashed (FNV-1a 128 as two 64-bit lanes). The path only where the filesystem makes
-    /// inode numbers up (inode 0: `InodeNumbers`), since size and mtime alone could meet twice;
-    /// elsewhere a photo whose folder is renamed or moved, or a library mounted at another path,
-    /// keeps its thumbnails. (Equal inode, size and mtime to the nanosecond on two disks is a copy:
-    /// the same picture.)
-    public static func key(path: String, identity: FileIdentity, box: ThumbnailBox) -> String {
+    /// The cache key: the source's identity (inode, size, mtime), its EXIF orientation, the box and
+    /// the pipeline version, hashed (FNV-1a 128 as two 64-bit lanes). The orientation because it
+    /// can change in place without changing the identity (`exiftool -P -overwrite_original_in_place
+    /// -Orientation=6 -n`: the same length, the mtime kept; the scan reads the file again by its
+    /// ctime): the old thumbnail would be turned the old way. The path only where the filesystem
+    /// makes inode numbers up (inode 0: `InodeNumbers`), since size and mtime alone could meet
+    /// twice; elsewhere a photo whose folder is renamed or moved, or a library mounted at another
+    /// path, keeps its thumbnails. (Equal inode, size and mtime to the nanosecond on two disks is a
+    /// copy: the same picture.)
+    public static func key(path: String, identity: FileIdentity, orientation: Int, box: ThumbnailBox) -> String {
         let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.inode)|\(identity.size)|"
-            + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)" + (identity.inode == 0 ? "|\(path)" : "")
+            + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)|o\(orientation)" + (identity.inode == 0 ? "|\(path)" : "")
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
         for byte in text.utf8 {
             a = (a ^ UInt64(byte)) &* 0x100_0000_01b3

@@ -75,7 +75,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     /// The single-flight core: one leader renders, everyone else waits for its result.
     public func thumbnailOrError(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
-        let key = ThumbnailCache.key(path: sourcePath, identity: photo.identity, box: box)
+        let key = ThumbnailCache.key(path: sourcePath, identity: photo.identity, orientation: photo.orientation, box: box)
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
         let step = state.withLock { s -> Step in
             if let bytes = s.memory[key] { return .done(.success(bytes)) }

@@ -70,17 +70,16 @@ final class LibraryIndexTests: XCTestCase {
         e.xmpDateCreated = "2024-05-17"; e.xmpDateTimeOriginal = "2024-05-17T14:03"; e.make = "Canon"; e.model = "R6"
         e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.pngComment = "Screenshot"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
         e.hasExposureData = true; e.orientation = 6; e.pixelWidth = 4000; e.pixelHeight = 3000; e.problems = ["a", "b"]
-        e.changedWhenRead = Timestamp(seconds: 1_700_000_001, nanoseconds: 7)
         let id = FileIdentity(inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
         // Empty (not absent) texts stay empty, and other scripts than ASCII stay whole.
         var blank = PhotoEvidence()
         blank.make = ""
         blank.userComment = "Écran — 画面"
         let files = [
-            IndexedFile(relativePath: "a/p.jpg", identity: id, kind: .photo(.jpeg, e)),
+            IndexedFile(relativePath: "a/p.jpg", identity: id, kind: .photo(.jpeg, e), changedWhenRead: Timestamp(seconds: 1_700_000_001, nanoseconds: 7)),
             IndexedFile(relativePath: "a/bare.png", identity: id, kind: .photo(.png, PhotoEvidence())),
             IndexedFile(relativePath: "a/blank é.jpg", identity: id, kind: .photo(.jpeg, blank)),
-            IndexedFile(relativePath: "notes.txt", identity: id, kind: .ignored),
+            IndexedFile(relativePath: "notes.txt", identity: id, kind: .ignored, changedWhenRead: Timestamp(seconds: 1_700_000_002)),
             IndexedFile(relativePath: "bad.jpg", identity: id, kind: .problem("not a JPEG or PNG")),
         ]
         let path = folder + "/i.sqlite"
@@ -104,9 +103,8 @@ final class LibraryIndexTests: XCTestCase {
         var unreadable = PhotoEvidence()
         unreadable.problems = [ReadFailure.message(Errno(rawValue: EIO))]
         let photo = IndexedFile(relativePath: "Sony/DSC01.JPG", identity: id(11), kind: .photo(.jpeg, evidence))
-        var readEvidence = evidence
-        readEvidence.changedWhenRead = Timestamp(seconds: 1_700_000_100)
-        let read = IndexedFile(relativePath: "Fuji/DSCF01.JPG", identity: id(16), kind: .photo(.jpeg, readEvidence))
+        let read = IndexedFile(relativePath: "Fuji/DSCF01.JPG", identity: id(16), kind: .photo(.jpeg, evidence),
+                               changedWhenRead: Timestamp(seconds: 1_700_000_100))
         try index.save(upserts: [
             photo,
             IndexedFile(relativePath: "a/notes.txt", identity: id(12), kind: .ignored),

@@ -70,13 +70,20 @@ final class LibraryStateTests: XCTestCase {
         }
     }
 
-    /// A scan compares its walk with what the mount knows, through the state itself.
+    /// A scan compares its walk with what the mount knows, through the state itself: identity
+    /// and ctime when read, which a photo keeps once its evidence is dropped.
     func testAScanLooksUpKnownFilesInTheState() {
         var state = LibraryState()
         XCTAssertTrue(state.isEmpty)
-        state.put(file("a/x.jpg", size: 5), photo: photo("a/x.jpg"))
+        var evidence = PhotoEvidence()
+        evidence.make = "Canon"
+        let read = IndexedFile(relativePath: "a/x.jpg", identity: file("a/x.jpg", size: 5).identity, kind: .photo(.jpeg, evidence),
+                               changedWhenRead: Timestamp(seconds: 1_700_000_000, nanoseconds: 5))
+        state.put(read, photo: photo("a/x.jpg"))
         XCTAssertFalse(state.isEmpty)
         XCTAssertEqual(state.known("a/x.jpg")?.identity.size, 5)
+        XCTAssertEqual(state.known("a/x.jpg")?.kind, .slimPhoto(.jpeg), "slim")
+        XCTAssertEqual(state.known("a/x.jpg")?.changedWhenRead, Timestamp(seconds: 1_700_000_000, nanoseconds: 5))
         XCTAssertNil(state.known("a/y.jpg"))
     }
 

@@ -120,15 +120,12 @@ final class LibraryScannerTests: FolderTestCase {
         for batchedReads in [true, false] {
             var scanner = LibraryScanner(root: folder, rules: rules)
             scanner.batchedReads = batchedReads
-            /// The file read, its kind without the read's ctime (files made a moment apart differ in it).
+            /// The file read, without the read's ctime (files made a moment apart differ in it).
             func bytesRead(_ name: String) -> (IndexedFile?, Int) {
                 let before = Self.bytesReadByThisProcess()
                 var file = scanner.read(scanner.survey(previous: [:]).toRead.filter { $0.path == name }).first
-                if case .photo(let format, var e)? = file?.kind {
-                    XCTAssertNotNil(e.changedWhenRead, name)
-                    e.changedWhenRead = nil
-                    file?.kind = .photo(format, e)
-                }
+                XCTAssertNotNil(file?.changedWhenRead, name)
+                file?.changedWhenRead = nil
                 return (file, Self.bytesReadByThisProcess() - before)
             }
             let (plain, plainBytes) = bytesRead("plain.png")
@@ -390,13 +387,53 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(fm.createFile(atPath: folder + "/x.jpg", contents: jpeg))
         XCTAssertFalse(scanner.isFile(read: row, at: "x.jpg"), "born after the row was read: another file")
         var old = row
-        if case .photo(let format, var e) = row.kind {
-            e.changedWhenRead = nil
-            old.kind = .photo(format, e)
-        }
-        XCTAssertNil(old.changedWhenRead)
+        old.changedWhenRead = nil
         XCTAssertTrue(scanner.isFile(read: old, at: "x.jpg"), "no ctime: its name is all there is")
         XCTAssertFalse(scanner.isFile(read: old, at: "renamed.jpg"))
+    }
+
+    /// A known photo whose inode, size and mtime are as they were but whose ctime moved since it
+    /// was read (rewritten in place, its length and mtime kept, as `exiftool -P
+    /// -overwrite_original_in_place -AllDates+=1` leaves it) is read again; an untouched one is not;
+    /// a row without that ctime (an older index) is judged by its identity alone. A photo renamed
+    /// (a rename sets its ctime) takes its ctime of now with its row, so the next scan reuses it.
+    func testAPhotoRewrittenInPlaceWithItsIdentityKeptIsReadAgain() throws {
+        let fm = FileManager.default
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        for name in ["x.jpg", "y.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/" + name, contents: jpeg)) }
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let unknown = FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0))
+        let rows = Dictionary(uniqueKeysWithValues: scanner.read([("x.jpg", unknown), ("y.jpg", unknown)]).map { ($0.relativePath, $0) })
+        XCTAssertEqual(scanner.survey(previous: rows).reused.map(\.relativePath).sorted(), ["x.jpg", "y.jpg"])
+
+        usleep(20_000)  // (coarse timestamps: a later ctime)
+        var st = stat()
+        XCTAssertEqual(stat(folder + "/x.jpg", &st), 0)
+        let fd = open(folder + "/x.jpg", O_WRONLY | O_CLOEXEC)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(jpeg.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }, jpeg.count)
+        var times = [st.st_atim, st.st_mtim]
+        XCTAssertEqual(futimens(fd, &times), 0)
+        XCTAssertEqual(close(fd), 0)
+        let rewritten = scanner.survey(previous: rows)
+        XCTAssertEqual(rewritten.toRead.map(\.path), ["x.jpg"], "its ctime moved")
+        XCTAssertEqual(rewritten.toRead.first?.identity, rows["x.jpg"]?.identity, "though its identity did not")
+        XCTAssertEqual(rewritten.reused.map(\.relativePath), ["y.jpg"])
+        var older = rows
+        older["x.jpg"]?.changedWhenRead = nil
+        XCTAssertEqual(scanner.survey(previous: older).reused.map(\.relativePath).sorted(), ["x.jpg", "y.jpg"], "no ctime: the identity decides")
+
+        // Renamed: found elsewhere, with the ctime the rename gave it.
+        XCTAssertEqual(rename(folder + "/y.jpg", folder + "/z.jpg"), 0)
+        XCTAssertEqual(stat(folder + "/z.jpg", &st), 0)
+        var found: [IndexedFile] = []
+        let renamed = scanner.survey(previous: [:], elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+            files.map { $0.path == "z.jpg" ? rows["y.jpg"] : nil }
+        }, found: { found += $0 }))
+        XCTAssertEqual(renamed.moved.map(\.file.relativePath), ["z.jpg"])
+        XCTAssertEqual(found.first?.changedWhenRead, Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec)))
+        XCTAssertEqual(renamed.moved.first?.file.changedWhenRead, found.first?.changedWhenRead, "kept in the slim record too")
+        XCTAssertEqual(scanner.survey(previous: ["z.jpg": try XCTUnwrap(found.first)]).reused.map(\.relativePath), ["z.jpg"])
     }
 
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {

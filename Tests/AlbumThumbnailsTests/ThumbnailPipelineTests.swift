@@ -161,7 +161,7 @@ final class ThumbnailPipelineTests: XCTestCase {
                               captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
                               orientation: 1, problems: [])
             // Where its thumbnail would go is taken by a file.
-            let key = ThumbnailCache.key(path: folder + "/" + name, identity: photo.identity, box: .default)
+            let key = ThumbnailCache.key(path: folder + "/" + name, identity: photo.identity, orientation: photo.orientation, box: .default)
             _ = FileManager.default.createFile(atPath: folder + "/cache/" + key.prefix(2), contents: Data())
             photos.append(photo)
         }
@@ -174,7 +174,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(service.cacheBytes, 0)
         XCTAssertEqual(service.cacheWriteFailure, Errno(rawValue: ENOTDIR))
         // Room again (the files in the way gone): the next write succeeds and the status says so.
-        for prefix in Set(photos.map { ThumbnailCache.key(path: folder + "/" + $0.relativePath, identity: $0.identity, box: .default).prefix(2) }) {
+        for prefix in Set(photos.map { ThumbnailCache.key(path: folder + "/" + $0.relativePath, identity: $0.identity, orientation: $0.orientation, box: .default).prefix(2) }) {
             unlink(folder + "/cache/" + prefix)
         }
         var later = photos[0]

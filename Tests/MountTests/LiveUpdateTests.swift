@@ -13,9 +13,9 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         try Mount(source: source.path, options: ["-o", "index=" + indexPath] + extra)
     }
 
-    func camera(_ date: String, tint: UInt8 = 100) throws -> Data {
+    func camera(_ date: String, tint: UInt8 = 100, orientation: UInt16 = 1) throws -> Data {
         let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint))
-        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date).payload(), into: jpeg))
+        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date, orientation: orientation).payload(), into: jpeg))
     }
 
     /// A capture time without a zone is read in the daemon's zone (`TZ`, through libc), so
@@ -305,6 +305,54 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(Glibc.unlink(source.path + "/Trip/RENAMED.JPG"), 0)
         XCTAssertTrue(eventually { readdirNames(m.path("by-date/2025")) == nil }, "removed")
         XCTAssertFalse(readdirNames(m.path("non-screenshots"))?.contains("RENAMED.JPG") ?? true)
+        m.finish()
+    }
+
+    /// A photo rewritten in place with its length and mtime kept, as `exiftool -P
+    /// -overwrite_original_in_place -AllDates+=1` leaves it (the same inode, size and mtime: its
+    /// identity unchanged), is read again, told by its ctime: while mounted, and on a remount after
+    /// a rewrite while unmounted. A new orientation gives the thumbnail a new photo of those bytes
+    /// gets, not the one cached for the old.
+    func testAPhotoRewrittenInPlaceWithItsSizeAndMtimeKeptIsReadAgain() throws {
+        let path = source.path + "/Trip/INPLACE.JPG"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: try camera("2020:01:02 03:04:05")))
+        /// Writes `bytes` over the file (no truncation: the same inode), then sets its mtime back.
+        func rewriteInPlace(_ bytes: Data) throws {
+            let before = try XCTUnwrap(statOf(path))
+            XCTAssertEqual(bytes.count, Int(before.st_size), "the same length")
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            XCTAssertEqual(bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }, bytes.count)
+            var times = [before.st_atim, before.st_mtim]
+            XCTAssertEqual(futimens(fd, &times), 0)
+            XCTAssertEqual(close(fd), 0)
+            let after = try XCTUnwrap(statOf(path))
+            XCTAssertEqual([UInt64(after.st_ino), UInt64(after.st_size), UInt64(after.st_mtim.tv_sec), UInt64(after.st_mtim.tv_nsec)],
+                           [UInt64(before.st_ino), UInt64(before.st_size), UInt64(before.st_mtim.tv_sec), UInt64(before.st_mtim.tv_nsec)],
+                           "inode, size and mtime as they were")
+        }
+        var m = try mount()
+        XCTAssertNotNil(statOf(m.path("by-date/2020/2020-01/2020-01-02/INPLACE.JPG")))
+        let oldThumbnail = try readFile(m.path("thumbnails/200x200/INPLACE.jpg")).get()
+
+        let turned = try camera("2021:01:02 03:04:05", orientation: 6)
+        try rewriteInPlace(turned)
+        XCTAssertTrue(eventually { statOf(m.path("by-date/2021/2021-01/2021-01-02/INPLACE.JPG")) != nil }, "read again while mounted")
+        XCTAssertNil(statOf(m.path("by-date/2020/2020-01/2020-01-02/INPLACE.JPG")))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/FRESH.JPG", contents: turned))
+        XCTAssertTrue(eventually { statOf(m.path("thumbnails/200x200/FRESH.jpg")) != nil })
+        let freshThumbnail = try readFile(m.path("thumbnails/200x200/FRESH.jpg")).get()
+        XCTAssertNotEqual(freshThumbnail, oldThumbnail, "turned: another picture")
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/INPLACE.jpg")).get(), freshThumbnail, "not the thumbnail of the old orientation")
+        m.finish()
+
+        try rewriteInPlace(try camera("2022:01:02 03:04:05", orientation: 6))
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "1", "that photo only: \(daemonStatus(m.mountpoint))")
+        XCTAssertNotNil(statOf(m.path("by-date/2022/2022-01/2022-01-02/INPLACE.JPG")))
+        m.finish()
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "then known again")
         m.finish()
     }
 
