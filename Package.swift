@@ -28,10 +28,9 @@ let package = Package(
         // A JPEG decoded as its file is read (libjpeg's longjmp kept in C): docs/thumbnails.md.
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         // A file's birth time (statx), which Glibc's Swift module does not declare.
-        .target(name: "CStatx"),
 
         .target(name: "AlbumCore"),
-        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs", "CStatx"]),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),

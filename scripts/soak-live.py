@@ -8,7 +8,8 @@ mtime, the hardest case for telling files apart by identity), mounts it, and mak
 random changes in SOURCE while listing and reading through the mount: files renamed, moved to
 other folders (keeping or changing their name), folders renamed, copies made as `cp -p` makes
 them (mtime kept), files deleted, mtimes changed, new folders (some named Screenshots) filled,
-one file moved over another. Then it compares what the mount shows (every view: names, sources,
+one file moved over another, one rewritten in place with another's bytes (its inode, size and mtime
+kept). Then it compares what the mount shows (every view: names, sources,
 capture times, sizes) with a remount on the same index and with a mount that reads everything
 again from no index. Prints one line per mount and `OK` or `DIFF` (with the first differences);
 exits 0 only for OK. Temporary files live under a folder of its own in /tmp, removed at the end.
@@ -77,7 +78,7 @@ def visible(walk_files):
 
 def change(i):
     files, folders = visible(True), visible(False)
-    op = rng.choice(["rename", "rename", "move", "move-folder", "copy", "delete", "touch", "new-folder", "over"])
+    op = rng.choice(["rename", "rename", "move", "move-folder", "copy", "delete", "touch", "new-folder", "over", "rewrite"])
     if op == "rename" and files:
         f = rng.choice(files)
         os.rename(f, os.path.join(os.path.dirname(f), "r%d_%s" % (i, os.path.basename(f))))
@@ -103,6 +104,17 @@ def change(i):
     elif op == "over" and len(files) > 1:
         a, b = rng.sample(files, 2)
         os.rename(a, b)
+    elif op == "rewrite" and len(files) > 1:
+        # Another photo's bytes written over one of the same size, in place, its mtime set back:
+        # inode, size and mtime as they were, another date inside (exiftool -P -overwrite_original_in_place).
+        a, b = rng.sample(files, 2)
+        st = os.stat(a)
+        with open(b, "rb") as f:
+            data = f.read()
+        if len(data) == st.st_size:
+            with open(a, "r+b") as f:
+                f.write(data)
+            os.utime(a, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
 try:

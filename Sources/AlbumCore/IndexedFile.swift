@@ -40,8 +40,9 @@ public struct IndexedFile: Sendable, Equatable {
     ///   -overwrite_original_in_place -AllDates+=1` shifts a date without changing the length, on
     ///   the same inode) from an unchanged one: its ctime moved (no program can set a ctime back),
     ///   so a scan reads it again (`LibraryScanner.survey`);
-    /// - a file found at another path under this identity from a new file given a deleted one's
-    ///   inode number, size and mtime: the same file was born by then (`LibraryScanner.isFile`).
+    /// - a file found at another path under this identity (its folder renamed) from one renamed or
+    ///   rewritten since, and from a new file given a deleted one's inode number, size and mtime
+    ///   (`LibraryScanner.isFile`).
     public var changedWhenRead: Timestamp? {
         get { changedWhenReadNanoseconds == .min ? nil : Timestamp(nanosecondsSinceEpoch: changedWhenReadNanoseconds) }
         set { changedWhenReadNanoseconds = newValue?.nanosecondsSinceEpoch ?? .min }
@@ -85,7 +86,7 @@ public protocol FileIndexStore: Sendable {
     /// For each file found at `path`, what the store knows of one under its very identity (inode,
     /// size, mtime) at another path: a folder renamed, a photo moved or renamed. Nil where there is
     /// none, where the identity cannot tell (inode 0), or where the row cannot stand for the file
-    /// there (`LibraryIndex.holds`; the scanner then checks the birth time, `LibraryScanner.isFile`).
+    /// there (`LibraryIndex.holds`; the scanner then checks the ctime, `LibraryScanner.isFile`).
     func files(sameAs files: [(path: String, identity: FileIdentity)]) throws(Errno) -> [IndexedFile?]
     /// The device the library's folder was on when last listed (nil: not known yet): a mount
     /// that finds the folder empty on another device knows its disk is not mounted.

@@ -213,10 +213,12 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     /// Whether what the index says of a file may hold for the same file at `relativePath`: not
     /// where reading it failed (what fixes that changes no identity, so such a file is read again
     /// wherever it is); under another name only for a photo its content made and whose ctime when
-    /// read is known (`changedWhenRead`: the caller then checks the file was born by then, which
-    /// tells it from a new file given a deleted one's inode number, size and mtime: `rm a.jpg;
-    /// cp -p b.jpg c.jpg`); what a name decided holds only under that name (`empty.jpg` is a
-    /// damaged photo, `empty.txt` no photo).
+    /// read is known (`changedWhenRead`: the caller then checks the file's ctime is still that one,
+    /// which tells it from one rewritten since and from a new file given a deleted one's inode
+    /// number, size and mtime: `rm a.jpg; cp -p b.jpg c.jpg`; a rename sets a ctime too, so only a
+    /// filesystem that keeps ctimes through renames shows a photo under another name here); what
+    /// a name decided holds only under that name (`empty.jpg` is a damaged photo, `empty.txt` no
+    /// photo).
     static func holds(_ file: IndexedFile, at relativePath: String) -> Bool {
         let sameName = file.relativePath.nameAfterLastSlash == relativePath.nameAfterLastSlash
         switch file.kind {

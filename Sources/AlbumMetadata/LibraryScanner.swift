@@ -1,5 +1,4 @@
 import AlbumCore
-import CStatx
 import Dispatch
 import FoundationEssentials
 import Glibc
@@ -91,20 +90,18 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-    /// Whether the file at `path` is the one `row` (another path's, of the same identity) was read
-    /// from, and not a new file that was given its inode number once it was deleted, with the same
-    /// size and mtime (`cp -p` keeps an mtime; ext4 hands freed numbers out again at once): a file
-    /// born after the old one's ctime when read is new. Where that cannot be told (no birth time
-    /// kept by the filesystem, a row from before index schema 7), only a file of the same name is
-    /// taken for it, as it was before birth times were looked at.
-    func isFile(read row: IndexedFile, at path: String) -> Bool {
-        let sameName = row.relativePath.nameAfterLastSlash == path.nameAfterLastSlash
-        var seconds: Int64 = 0
-        var nanoseconds: UInt32 = 0
-        guard let read = row.changedWhenRead, albumfs_birth_time(AT_FDCWD, root + "/" + path, &seconds, &nanoseconds) == 0 else {
-            return sameName
-        }
-        return Timestamp(seconds: seconds, nanoseconds: Int(nanoseconds)) <= read
+    /// Whether the file `found` at a new path is the one `row` (another path's, of the same
+    /// identity) was read from, unchanged since: its ctime is still the one it had when read. A
+    /// folder renamed leaves its files' ctimes as they were, so its photos are taken; a file that
+    /// was itself renamed or moved has a new ctime, as has one rewritten in place with its size and
+    /// mtime kept (`exiftool -P -overwrite_original_in_place '-AllDates+=1' '-FileName<DateTimeOriginal'`
+    /// does both in one go), and a new file given a deleted one's inode number, size and mtime
+    /// (`rm a.jpg; cp -p b.jpg c.jpg`: ext4 hands freed numbers out again at once): those are read.
+    /// A row without that ctime (not a photo, or from before index schema 7) holds only for a file
+    /// of the same name, whose identity is all there is to go by, as at its own path.
+    func isFile(read row: IndexedFile, found: Found) -> Bool {
+        guard row.changedWhenRead != nil else { return row.relativePath.nameAfterLastSlash == found.path.nameAfterLastSlash }
+        return row.unchangedSinceRead(changed: found.changed)
     }
 
     /// Where `survey` looks files new at their path up by their identity, and where the rows it
@@ -163,15 +160,10 @@ public struct LibraryScanner: Sendable {
             guard let elsewhere, !unknown.isEmpty else { return }
             var found: [IndexedFile] = []
             for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
-                if var row, isFile(read: row, at: f.path) {
+                if var row, isFile(read: row, found: f) {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
                     row.relativePath = f.path
-                    // Renaming a file sets its ctime: from now on that is the one to compare with,
-                    // or the next scan would read it again. (Rewritten in place, its size and mtime
-                    // kept, and renamed between two scans, the rewrite goes unseen: the rename's
-                    // ctime hides the write's.)
-                    if row.changedWhenRead != nil { row.changedWhenRead = f.changed }
                     found.append(row)
                 } else {
                     place(f, known: nil)

@@ -369,34 +369,48 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
     }
 
-    /// A photo renamed is the file its row was read from (born before its ctime then); a new file
-    /// given the number of a deleted one, with the same size and mtime, is not (born after), even
-    /// under the same name. A row without that ctime (an older index) holds under its name only.
-    func testARenamedFileIsToldFromANewOneOnItsInodeNumberByItsBirthTime() throws {
+    /// A photo whose folder is renamed is the file its row was read from (its ctime is still the
+    /// one it had then); one renamed itself is taken for changed (a rename sets the ctime, as a
+    /// rewrite in place does), and so is a new file given the number of a deleted one, with the
+    /// same size and mtime, even under the same name. A row without that ctime (an older index)
+    /// holds under its name only.
+    func testAFileAtANewPathIsTheRowsOnlyWithTheCtimeItHadWhenRead() throws {
         let fm = FileManager.default
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
-        XCTAssertTrue(fm.createFile(atPath: folder + "/x.jpg", contents: jpeg))
+        try fm.createDirectory(atPath: folder + "/a", withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: folder + "/a/x.jpg", contents: jpeg))
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        let row = try XCTUnwrap(scanner.read([("x.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]).first)
+        let row = try XCTUnwrap(scanner.read([("a/x.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]).first)
         XCTAssertNotNil(row.changedWhenRead, "a photo read keeps its ctime")
-        XCTAssertEqual(rename(folder + "/x.jpg", folder + "/renamed.jpg"), 0)
-        XCTAssertTrue(scanner.isFile(read: row, at: "renamed.jpg"))
-        // Deleted; then a new file, later (coarse timestamps: a few milliseconds apart at least).
-        XCTAssertEqual(unlink(folder + "/renamed.jpg"), 0)
+        /// What the walk finds at `path` now.
+        func found(_ path: String) throws -> LibraryScanner.Found {
+            var st = stat()
+            XCTAssertEqual(stat(folder + "/" + path, &st), 0)
+            return LibraryScanner.Found(path: path, identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                                                                              mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec))),
+                                        changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec)))
+        }
+        usleep(20_000)  // (coarse timestamps: a later ctime for what comes next)
+        XCTAssertEqual(rename(folder + "/a", folder + "/b"), 0)
+        XCTAssertTrue(scanner.isFile(read: row, found: try found("b/x.jpg")), "its folder renamed: the same ctime")
+        XCTAssertEqual(rename(folder + "/b/x.jpg", folder + "/b/renamed.jpg"), 0)
+        XCTAssertFalse(scanner.isFile(read: row, found: try found("b/renamed.jpg")), "renamed itself: a new ctime")
+        // Deleted; then a new file on its number, later.
+        XCTAssertEqual(unlink(folder + "/b/renamed.jpg"), 0)
         usleep(20_000)
-        XCTAssertTrue(fm.createFile(atPath: folder + "/x.jpg", contents: jpeg))
-        XCTAssertFalse(scanner.isFile(read: row, at: "x.jpg"), "born after the row was read: another file")
+        XCTAssertTrue(fm.createFile(atPath: folder + "/b/x.jpg", contents: jpeg))
+        XCTAssertFalse(scanner.isFile(read: row, found: try found("b/x.jpg")), "another file, though under the same name")
         var old = row
         old.changedWhenRead = nil
-        XCTAssertTrue(scanner.isFile(read: old, at: "x.jpg"), "no ctime: its name is all there is")
-        XCTAssertFalse(scanner.isFile(read: old, at: "renamed.jpg"))
+        XCTAssertTrue(scanner.isFile(read: old, found: try found("b/x.jpg")), "no ctime: its name is all there is")
+        XCTAssertTrue(fm.createFile(atPath: folder + "/b/y.jpg", contents: jpeg))
+        XCTAssertFalse(scanner.isFile(read: old, found: try found("b/y.jpg")))
     }
 
     /// A known photo whose inode, size and mtime are as they were but whose ctime moved since it
     /// was read (rewritten in place, its length and mtime kept, as `exiftool -P
     /// -overwrite_original_in_place -AllDates+=1` leaves it) is read again; an untouched one is not;
-    /// a row without that ctime (an older index) is judged by its identity alone. A photo renamed
-    /// (a rename sets its ctime) takes its ctime of now with its row, so the next scan reuses it.
+    /// a row without that ctime (an older index) is judged by its identity alone.
     func testAPhotoRewrittenInPlaceWithItsIdentityKeptIsReadAgain() throws {
         let fm = FileManager.default
         let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
@@ -423,17 +437,20 @@ final class LibraryScannerTests: FolderTestCase {
         older["x.jpg"]?.changedWhenRead = nil
         XCTAssertEqual(scanner.survey(previous: older).reused.map(\.relativePath).sorted(), ["x.jpg", "y.jpg"], "no ctime: the identity decides")
 
-        // Renamed: found elsewhere, with the ctime the rename gave it.
-        XCTAssertEqual(rename(folder + "/y.jpg", folder + "/z.jpg"), 0)
-        XCTAssertEqual(stat(folder + "/z.jpg", &st), 0)
+        // Moved with its folder: found elsewhere, its ctime kept in the slim record too; the next
+        // scan reuses it.
+        try fm.createDirectory(atPath: folder + "/f", withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: folder + "/f/w.jpg", contents: jpeg))
+        let w = try XCTUnwrap(scanner.read([("f/w.jpg", unknown)]).first)
+        XCTAssertEqual(rename(folder + "/f", folder + "/g"), 0)
         var found: [IndexedFile] = []
-        let renamed = scanner.survey(previous: [:], elsewhere: LibraryScanner.Elsewhere(lookup: { files in
-            files.map { $0.path == "z.jpg" ? rows["y.jpg"] : nil }
+        let renamed = scanner.survey(previous: rows, elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+            files.map { $0.path == "g/w.jpg" ? w : nil }
         }, found: { found += $0 }))
-        XCTAssertEqual(renamed.moved.map(\.file.relativePath), ["z.jpg"])
-        XCTAssertEqual(found.first?.changedWhenRead, Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec)))
-        XCTAssertEqual(renamed.moved.first?.file.changedWhenRead, found.first?.changedWhenRead, "kept in the slim record too")
-        XCTAssertEqual(scanner.survey(previous: ["z.jpg": try XCTUnwrap(found.first)]).reused.map(\.relativePath), ["z.jpg"])
+        XCTAssertEqual(renamed.moved.map(\.file.relativePath), ["g/w.jpg"])
+        XCTAssertEqual(found.first?.changedWhenRead, w.changedWhenRead)
+        XCTAssertEqual(renamed.moved.first?.file.changedWhenRead, w.changedWhenRead, "kept in the slim record too")
+        XCTAssertEqual(scanner.survey(previous: ["g/w.jpg": try XCTUnwrap(found.first)]).reused.map(\.relativePath), ["g/w.jpg"])
     }
 
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
