@@ -8,10 +8,10 @@ mtime, the hardest case for telling files apart by identity), mounts it, and mak
 random changes in SOURCE while listing and reading through the mount: files renamed, moved to
 other folders (keeping or changing their name), folders renamed, copies made as `cp -p` makes
 them (mtime kept), files deleted, mtimes changed, new folders (some named Screenshots) filled,
-one file moved over another, one rewritten in place with another's bytes (its inode, size and mtime
-kept). Then it compares what the mount shows (every view: names, sources,
-capture times, sizes) with a remount on the same index and with a mount that reads everything
-again from no index. Prints one line per mount and `OK` or `DIFF` (with the first differences);
+one file moved over another, one rewritten in place with another's bytes (its inode, size and
+mtime kept). Then it compares what the mount shows (every view: names, sources, capture times,
+sizes) with a remount on the same index and with a mount that reads everything again from no
+index. Prints one line per mount and `OK` or `DIFF` (with the first differences);
 exits 0 only for OK. Temporary files live under a folder of its own in /tmp, removed at the end.
 """
 import os
