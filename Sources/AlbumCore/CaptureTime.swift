@@ -133,6 +133,17 @@ public struct Timestamp: Hashable, Comparable, Sendable {
     }
 }
 
+/// An optional `Timestamp` in 8 bytes (nanoseconds since the epoch, `Int64.min` for none), where
+/// `Timestamp?` takes 17: for what is kept once per file of a library (a file's ctime when read,
+/// in `IndexedFile` and `Photo`).
+public struct PackedTimestamp: Equatable, Sendable {
+    private var nanoseconds: Int64
+
+    public init(_ time: Timestamp?) { nanoseconds = time?.nanosecondsSinceEpoch ?? .min }
+
+    public var time: Timestamp? { nanoseconds == .min ? nil : Timestamp(nanosecondsSinceEpoch: nanoseconds) }
+}
+
 /// When a photo was taken: the wall clock written on it and, when known, its UTC offset.
 public struct CaptureTime: Hashable, Sendable {
     public var local: LocalDateTime

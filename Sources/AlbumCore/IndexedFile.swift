@@ -20,18 +20,17 @@ public struct IndexedFile: Sendable, Equatable {
 
     public var relativePath: String
     public var identity: FileIdentity
-    /// `changedWhenRead` in nanoseconds since the epoch, `Int64.min` when not known: 8 bytes, where
-    /// an optional `Timestamp` takes 17 and a mount keeps one record per file of the library.
-    /// (Stored before `kind`, whose 17 bytes then end the struct: with `LibraryState`'s photo
-    /// position a mount's record stays 80 bytes, as before this field.)
-    private var changedWhenReadNanoseconds: Int64
+    /// `changedWhenRead`, packed (a mount keeps one record per file of the library). Stored before
+    /// `kind`, whose 17 bytes then end the struct: with `LibraryState`'s photo position a mount's
+    /// record stays 80 bytes, as before this field.
+    private var changedWhenReadPacked: PackedTimestamp
     public var kind: Kind
 
     public init(relativePath: String, identity: FileIdentity, kind: Kind, changedWhenRead: Timestamp? = nil) {
         self.relativePath = relativePath
         self.identity = identity
         self.kind = kind
-        changedWhenReadNanoseconds = changedWhenRead?.nanosecondsSinceEpoch ?? .min
+        changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }
 
     /// A photo's ctime when its header was read, for a photo its content made (nil for other
@@ -44,15 +43,15 @@ public struct IndexedFile: Sendable, Equatable {
     ///   rewritten since, and from a new file given a deleted one's inode number, size and mtime
     ///   (`LibraryScanner.isFile`).
     public var changedWhenRead: Timestamp? {
-        get { changedWhenReadNanoseconds == .min ? nil : Timestamp(nanosecondsSinceEpoch: changedWhenReadNanoseconds) }
-        set { changedWhenReadNanoseconds = newValue?.nanosecondsSinceEpoch ?? .min }
+        get { changedWhenReadPacked.time }
+        set { changedWhenReadPacked = PackedTimestamp(newValue) }
     }
 
     /// Whether `changed`, the file's ctime now, shows no change since it was read (true where that
     /// ctime is not known: the identity alone decides, as it did before ctimes were kept, and as it
     /// does for files that are not photos).
     public func unchangedSinceRead(changed: Timestamp) -> Bool {
-        changedWhenReadNanoseconds == .min || changed.nanosecondsSinceEpoch == changedWhenReadNanoseconds
+        changedWhenRead.map { $0 == changed } ?? true
     }
 
     /// The same file without its evidence (once decided, and saved to the index).

@@ -38,9 +38,11 @@ public struct Photo: Sendable {
     /// EXIF orientation 1–8 (anything else read as 1).
     public var orientation: Int
     public var problems: [String]
+    private var changedWhenReadPacked: PackedTimestamp
 
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
-                captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String]) {
+                captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
+                changedWhenRead: Timestamp? = nil) {
         self.relativePath = relativePath
         self.fileName = Self.lastComponent(relativePath)
         self.format = format
@@ -50,7 +52,13 @@ public struct Photo: Sendable {
         self.screenshot = screenshot
         self.orientation = orientation
         self.problems = problems
+        changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }
+
+    /// The file's ctime when its header was read (`IndexedFile.changedWhenRead`): another one for
+    /// the same path, inode, size and mtime means other bytes (a rewrite in place), which the
+    /// kernel may hold cached for the mount's file and its thumbnails (`TreeChanges`).
+    public var changedWhenRead: Timestamp? { changedWhenReadPacked.time }
 
     static func lastComponent(_ path: String) -> String { String(path.nameAfterLastSlash) }
 

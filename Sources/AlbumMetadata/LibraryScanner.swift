@@ -392,6 +392,6 @@ public struct LibraryScanner: Sendable {
         let orientation = e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                      captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
-                     orientation: orientation, problems: e.problems)
+                     orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead)
     }
 }

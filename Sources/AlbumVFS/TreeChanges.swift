@@ -32,8 +32,11 @@ public struct TreeChanges: Sendable {
         for p0 in old.photos.indices {
             let number = old.numberOfPhoto[p0]
             let p1 = new.photo(number: number)
+            // (A file rewritten in place keeps its identity, and may keep its date: read again, it
+            // has another ctime when read, and the kernel may hold its old bytes and thumbnails.)
             let fileChanged = p1.map {
                 new.photos[$0].identity != old.photos[p0].identity || new.photos[$0].captureInstant != old.photos[p0].captureInstant
+                    || new.photos[$0].changedWhenRead != old.photos[p0].changedWhenRead
             } ?? true
             for slot in slots {
                 guard let before = old.place(ofPhoto: p0, slot: slot) else { continue }

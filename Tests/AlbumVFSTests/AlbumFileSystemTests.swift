@@ -159,6 +159,16 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(rewritten.removedEntries.isEmpty)
         XCTAssertEqual(Set(rewritten.changedInodes), [ino(newDay + "/a.jpg"), ino("non-screenshots/a.jpg")])
         XCTAssertEqual(try fs.attributes(of: ino("non-screenshots/a.jpg")).get().size, 9)
+        // Rewritten in place (inode, size, mtime and date as they were): read again, it has another
+        // ctime when read, and the kernel must drop what it holds of its bytes.
+        var inPlace = photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 9)
+        inPlace = Photo(relativePath: inPlace.relativePath, format: inPlace.format, identity: inPlace.identity, capture: inPlace.capture,
+                        captureInstant: inPlace.captureInstant, screenshot: inPlace.screenshot, orientation: inPlace.orientation,
+                        problems: inPlace.problems, changedWhenRead: Timestamp(seconds: 1_700_000_000))
+        let readAgain = fs.update(LibraryViews.build(photos: [inPlace], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertTrue(readAgain.removedEntries.isEmpty)
+        XCTAssertEqual(Set(readAgain.changedInodes), [ino(newDay + "/a.jpg"), ino("non-screenshots/a.jpg")])
+        XCTAssertTrue(fs.update(LibraryViews.build(photos: [inPlace], emptyMtime: Timestamp(seconds: 0))).isEmpty, "the same ctime: nothing")
     }
 
     func listing(_ path: String) -> [String] {

@@ -345,6 +345,18 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         let freshThumbnail = try readFile(m.path("thumbnails/200x200/FRESH.jpg")).get()
         XCTAssertNotEqual(freshThumbnail, oldThumbnail, "turned: another picture")
         XCTAssertEqual(try readFile(m.path("thumbnails/200x200/INPLACE.jpg")).get(), freshThumbnail, "not the thumbnail of the old orientation")
+
+        // The same date, only other bytes: the original read through the mount (cached by the
+        // kernel before) and the thumbnail (turned back) are the new ones.
+        let original = m.path("non-screenshots/INPLACE.JPG")
+        XCTAssertEqual(try readFile(original).get(), [UInt8](turned))
+        let reads = try XCTUnwrap(Int(daemonStatus(m.mountpoint)["header_reads"] ?? ""))
+        let upright = try camera("2021:01:02 03:04:05", orientation: 1)
+        try rewriteInPlace(upright)
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["header_reads"] == String(reads + 1) }, "read again")
+        XCTAssertTrue(eventually { (try? readFile(original).get()) == [UInt8](upright) }, "the original's new bytes")
+        XCTAssertTrue(eventually { (try? readFile(m.path("thumbnails/200x200/INPLACE.jpg")).get()) == oldThumbnail },
+                      "the thumbnail turned back as it was")
         m.finish()
 
         try rewriteInPlace(try camera("2022:01:02 03:04:05", orientation: 6))
