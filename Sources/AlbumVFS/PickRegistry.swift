@@ -11,8 +11,9 @@ final class PickRegistry: Sendable {
     private struct State {
         var picks: [Pick]
         var nameByInode: [UInt64: String] = [:]
-        /// (pick, photo path, photo identity) already hashed for a lost pick and found to hold
-        /// other bytes: a pick whose photo is gone for good does not make every publish hash again.
+        /// (pick, photo path, photo identity and ctime when read) already hashed for a lost pick and
+        /// found to hold other bytes: a pick whose photo is gone for good does not make every
+        /// publish hash again. (The ctime: a photo rewritten in place keeps its identity.)
         var ruledOut: Set<String> = []
     }
     // Protects the pick list; held across the storage write so concurrent `ln -s` calls are
@@ -88,6 +89,7 @@ final class PickRegistry: Sendable {
 
     private static func key(_ pick: Pick, _ photo: Photo) -> String {
         "\(pick.name)\u{0}\(photo.relativePath)\u{0}\(photo.identity.inode)|\(photo.identity.size)|\(photo.identity.mtime.seconds).\(photo.identity.mtime.nanoseconds)"
+            + "|\(photo.changedWhenRead?.nanosecondsSinceEpoch ?? -1)"
     }
 
     /// `mv picked/a picked/b`: keeps the pick's place and time; replaces `b` unless told not to.

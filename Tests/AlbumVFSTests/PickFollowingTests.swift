@@ -27,11 +27,12 @@ final class PickFollowingTests: XCTestCase {
         }
     }
 
-    func photo(_ path: String, inode: UInt64) -> Photo {
+    func photo(_ path: String, inode: UInt64, changedWhenRead: Timestamp? = nil) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: 5_000).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: inode, size: 4, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 5_000),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                     changedWhenRead: changedWhenRead)
     }
 
     func testAMovedPhotoIsFollowedByItsBytesOnlyInACompleteTree() throws {
@@ -70,5 +71,12 @@ final class PickFollowingTests: XCTestCase {
         fs.update(lonely)
         XCTAssertEqual(storage.hashes, hashed)
         XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg", "not moved to other bytes")
+        // That photo rewritten in place with the pick's bytes (its inode, size and mtime kept; read
+        // again, another ctime): hashed again, and it takes the pick.
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/other/x.jpg", contents: Data("PICK".utf8)))
+        fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2, changedWhenRead: Timestamp(seconds: 9))], withPicks: true,
+                                     emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertEqual(storage.hashes, hashed + 1)
+        XCTAssertEqual(storage.saved.first?.sourcePath, "other/x.jpg")
     }
 }
