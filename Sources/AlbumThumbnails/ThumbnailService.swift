@@ -7,15 +7,18 @@ import Synchronization
 /// Serves thumbnails to the views: from the cache, or rendered once on first read.
 ///
 /// Many readers of the same uncached thumbnail cause one render (single flight); renders run in
-/// parallel, their decodes up to the core count at once (large ones one at a time: `DecodeMemory`); a failure is remembered until the source changes (its key does),
-/// except a failure to read the original, which the next read tries again (logged once).
+/// parallel, their decodes up to the core count at once (large ones one at a time: `DecodeMemory`);
+/// a failure is remembered until the source changes (its key does, or the scan reads it again: a
+/// repair in place), except a failure to read the original, which the next read tries again
+/// (logged once).
 public final class ThumbnailService: ThumbnailProvider, Sendable {
     public let boxes: [ThumbnailBox]
     private let renderer: ThumbnailRenderer
     private let cache: ThumbnailCache?
     private let log: @Sendable (String) -> Void
     private let debug: Bool
-    /// In-flight renders and remembered failures, by cache key.
+    /// In-flight renders by cache key; remembered failures by cache key and the photo's ctime when
+    /// read (a photo repaired in place keeps its identity, so its cache key: tried again).
     private let state = Mutex(State())
     private let renders = Atomic<Int>(0)
 
@@ -77,9 +80,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     public func thumbnailOrError(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
         let key = ThumbnailCache.key(path: sourcePath, identity: photo.identity, orientation: photo.orientation, box: box)
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
+        let failureKey = key + "|\(photo.changedWhenRead?.nanosecondsSinceEpoch ?? -1)"
         let step = state.withLock { s -> Step in
             if let bytes = s.memory[key] { return .done(.success(bytes)) }
-            if let f = s.failures[key] { return .done(.failure(f.error)) }
+            if let f = s.failures[failureKey] { return .done(.failure(f.error)) }
             if let f = s.inFlight[key] { return .wait(f) }
             let f = Flight()
             s.inFlight[key] = f
@@ -122,7 +126,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                 case .failure(let e) where e.isReadFailure:
                     return s.readFailuresLogged.insert(key).inserted
                 case .failure(let e):
-                    s.failures[key] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity), error: e)
+                    s.failures[failureKey] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity,
+                                                                           changedWhenRead: photo.changedWhenRead), error: e)
                     return true
                 }
             }
@@ -171,10 +176,17 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
 /// A photo whose thumbnail could not be made, and why.
 public struct ThumbnailFailure: Sendable {
-    /// The photo as it was when it failed: a changed file (new identity) is another photo.
+    /// The photo as it was when it failed: a changed file (new identity, or read again after a
+    /// rewrite in place: another ctime when read) is another photo.
     public struct Photo: Hashable, Sendable {
         public let relativePath: String
         public let identity: FileIdentity
+        public let changedWhenRead: Timestamp?
+
+        /// Whether `photo` is this one as it is now.
+        public func isStill(_ photo: AlbumCore.Photo?) -> Bool {
+            photo?.identity == identity && photo?.changedWhenRead == changedWhenRead
+        }
     }
     public let photo: Photo
     public let error: ThumbnailError

@@ -45,7 +45,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// the scan's line.
     private func problems(_ s: LibraryCoordinator.Status) -> (all: [ScanProblem], thumbnailFailures: Int) {
         guard let fileSystem else { return (s.problems, 0) }
-        let failed = thumbnails.failures().filter { fileSystem.shownPhoto($0.photo.relativePath)?.identity == $0.photo.identity }
+        let failed = thumbnails.failures().filter { $0.photo.isStill(fileSystem.shownPhoto($0.photo.relativePath)) }
         let named = Set(s.problems.map(\.relativePath))
         let added = failed.filter { !named.contains($0.photo.relativePath) }
             .map { ScanProblem(relativePath: $0.photo.relativePath, message: "cannot make a thumbnail: \($0.error)") }

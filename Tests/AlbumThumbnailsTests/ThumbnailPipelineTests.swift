@@ -141,6 +141,16 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/later.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
         XCTAssertNotNil(try? service.thumbnail(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default).get())
         XCTAssertEqual(service.renderCount, 5)
+        // The bad file repaired in place, its identity kept (size, mtime): read again by the scan,
+        // the photo has another ctime when read, and its thumbnail is tried again.
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
+        let bad = photo("bad.jpg")
+        let repaired = Photo(relativePath: bad.relativePath, format: bad.format, identity: bad.identity, capture: bad.capture,
+                             captureInstant: bad.captureInstant, screenshot: bad.screenshot, orientation: bad.orientation,
+                             problems: bad.problems, changedWhenRead: Timestamp(seconds: 9))
+        XCTAssertNotNil(try? service.thumbnail(of: repaired, sourcePath: folder + "/bad.jpg", box: .default).get())
+        XCTAssertEqual(service.renderCount, 6)
+        XCTAssertEqual(service.failures().map(\.photo.changedWhenRead), [nil], "the failure is of the photo as it was")
     }
 
     /// A cache that cannot take a thumbnail (a full disk; here its subfolder is a file: ENOTDIR)
