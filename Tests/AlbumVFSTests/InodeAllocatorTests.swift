@@ -1,0 +1,75 @@
+@testable import AlbumVFS
+import XCTest
+
+/// Inode numbers of photos: stable while a path stays, forgotten once it is gone, never reused.
+final class InodeAllocatorTests: XCTestCase {
+    /// Numbers the photos at `paths` as a tree build does: each path's number.
+    private func build(_ allocator: InodeAllocator, _ paths: [String]) -> [String: UInt32] {
+        allocator.batch(photoCount: paths.count) { _, photo in
+            Dictionary(uniqueKeysWithValues: paths.map { ($0, photo($0)) })
+        }.0
+    }
+
+    private func library(_ folder: String, _ count: Int = 2_000) -> [String] { (0..<count).map { "\(folder)/IMG_\($0).JPG" } }
+
+    func testAPathKeepsItsNumberFromBuildToBuild() {
+        let allocator = InodeAllocator()
+        let first = build(allocator, library("A"))
+        let second = build(allocator, library("A") + ["A/new.jpg"])
+        XCTAssertEqual(second.filter { $0.key != "A/new.jpg" }, first)
+        XCTAssertFalse(first.values.contains(second["A/new.jpg"]!))
+    }
+
+    func testPathsGoneAreForgottenAfterTheNextBuildAndTheirNumbersNeverComeBack() {
+        let allocator = InodeAllocator()
+        let before = build(allocator, library("A"))
+        // The library's folder renamed: every path is new.
+        let renamed = build(allocator, library("B"))
+        // The tree before the swap is still asked for its photos (a pick's photo that moved).
+        XCTAssertEqual(allocator.photoNumber(source: "A/IMG_7.JPG"), before["A/IMG_7.JPG"])
+        XCTAssertEqual(allocator.photoPathCount, 4_000)
+        _ = build(allocator, library("B"))
+        XCTAssertNil(allocator.photoNumber(source: "A/IMG_7.JPG"), "gone two builds ago: forgotten")
+        XCTAssertEqual(allocator.photoNumber(source: "B/IMG_7.JPG"), renamed["B/IMG_7.JPG"])
+        XCTAssertEqual(allocator.photoPathCount, 2_000)
+        // Renamed back: new numbers (the kernel may still hold inodes made from the old ones).
+        let back = build(allocator, library("A"))
+        XCTAssertTrue(Set(back.values).isDisjoint(with: Set(before.values).union(renamed.values)))
+    }
+
+    func testRenamesOverAndOverKeepTheMapNearTheLibrarysSize() {
+        let allocator = InodeAllocator()
+        for round in 0..<10 {
+            _ = build(allocator, library("R\(round)"))
+            XCTAssertLessThanOrEqual(allocator.photoPathCount, 4_000, "round \(round)")
+        }
+    }
+
+    func testAFewPathsGoneWaitForMoreBeforeTheMapIsSwept() {
+        let allocator = InodeAllocator()
+        _ = build(allocator, library("A"))
+        // 100 photos deleted, build after build: swept only once the paths gone pass a quarter
+        // of the library and 1,024 (one pass over the map per that many, not one per build).
+        var kept = library("A")
+        for _ in 0..<3 {
+            kept.removeLast(100)
+            _ = build(allocator, kept)
+        }
+        XCTAssertEqual(allocator.photoPathCount, 2_000)
+        XCTAssertEqual(allocator.photoNumber(source: "A/IMG_1999.JPG").map { _ in true }, true)
+        while allocator.photoPathCount > kept.count + 200, kept.count > 100 {
+            kept.removeLast(100)
+            _ = build(allocator, kept)
+        }
+        XCTAssertEqual(kept.count, 700, "swept once 1,300 were gone")
+        XCTAssertNil(allocator.photoNumber(source: "A/IMG_1999.JPG"))
+    }
+
+    func testNumberSet() {
+        var set = NumberSet()
+        for n: UInt32 in [0, 1, 63, 64, 65, 1_000, 100_000, 1_000] { set.insert(n) }
+        XCTAssertEqual(set.count, 7)
+        for n: UInt32 in [0, 1, 63, 64, 65, 1_000, 100_000] { XCTAssertTrue(set.contains(n), "\(n)") }
+        for n: UInt32 in [2, 62, 66, 999, 99_999, 100_001, 5_000_000] { XCTAssertFalse(set.contains(n), "\(n)") }
+    }
+}
