@@ -194,8 +194,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
             }
             statusBox.withLock { $0.progressTotal = survey.toRead.count }
             mergeBatches(&merge, walkDone: true)
-            // Files found by their identity were not read (decided, and saved, by the survey).
-            for (file, photo) in survey.moved { state.put(file, photo: photo) }
             moved += survey.moved.count
             if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
             let (trackReads, readPaths) = (merge.trackReads, merge.readPaths)
@@ -203,8 +201,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
             let deferredKnown = survey.deferred.filter { state.knows($0) }.count
+            let movedHereNew = survey.moved.count { !state.knows($0.file.relativePath) }
             let nothingGone = !trackReads
-                || (folder.isEmpty && state.fileCount == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
+                || (folder.isEmpty && state.fileCount + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
                 let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.moved.lazy.map(\.file.relativePath) + survey.deferred)
                     .union(readPaths)
@@ -215,6 +214,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 for path in gone { state.drop(path) }
                 removals += gone
             }
+            // Files found by their identity were not read (decided, and saved, by the survey).
+            // Taken after the files gone are dropped: a renamed folder's photos take their old
+            // paths' room (first put, the map of files and the photo array of 100,000 photos
+            // grew to twice their size for good, and the rescan's peak with them).
+            for (file, photo) in survey.moved { state.put(file, photo: photo) }
             deferred += survey.deferred
             folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
             folderProblems += survey.folderProblems
