@@ -153,6 +153,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let folderProblemsBefore = folderProblems
         var reads = 0
         var moved = 0
+        var renamed: [SourceRename] = []
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
         // A file new at its path may be one the index knows at another (its folder renamed, moved
@@ -219,6 +220,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // paths' room (first put, the map of files and the photo array of 100,000 photos
             // grew to twice their size for good, and the rescan's peak with them).
             for (file, photo) in survey.moved { state.put(file, photo: photo) }
+            for (from, read) in zip(survey.movedFrom, survey.moved) { renamed.append(SourceRename(from: from, to: read.file.relativePath)) }
             deferred += survey.deferred
             folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
             folderProblems += survey.folderProblems
@@ -234,7 +236,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             report = state.report(folderProblems: folderProblems)
             show(report)
         } else {
-            report = publish()
+            // (A file found under a new path while its old one is still there, a hard link, is
+            // another entry: its photo gets numbers of its own.)
+            report = publish(renamed: renamed.filter { !state.knows($0.from) })
         }
         let writeFailure = writer.finish(removing: removals)
         let seconds = Date().timeIntervalSince(started)
@@ -315,12 +319,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Rebuilds the views from the current photos and swaps them into the filesystem; `complete`
     /// false while the scan is still reading.
     @discardableResult
-    private func publish(complete: Bool = true) -> ScanReport {
+    private func publish(complete: Bool = true, renamed: [SourceRename] = []) -> ScanReport {
         let started = Date()
         let report = state.report(folderProblems: folderProblems)
         let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                          withPicks: true, emptyMtime: Timestamp.now)
-        let changes = fs.update(library, complete: complete)
+        let changes = fs.update(library, complete: complete, renamed: renamed)
         if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
         show(report)
         publishSeconds = Date().timeIntervalSince(started)

@@ -75,6 +75,8 @@ public struct LibraryScanner: Sendable {
         /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread:
         /// decided, and slim (their rows went to `elsewhere.found`).
         public var moved: [ReadStream.Read] = []
+        /// Where each of `moved` was known: the path of the row that stands for it.
+        public var movedFrom: [String] = []
         public var toRead: [(path: String, identity: FileIdentity)]
         public var deferred: [String]
         public var folderProblems: [ScanProblem]
@@ -163,6 +165,7 @@ public struct LibraryScanner: Sendable {
                 if var row, isFile(read: row, found: f) {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
+                    survey.movedFrom.append(row.relativePath)
                     row.relativePath = f.path
                     found.append(row)
                 } else {

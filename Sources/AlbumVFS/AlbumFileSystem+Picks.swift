@@ -31,12 +31,14 @@ extension AlbumFileSystem {
     }
 
     /// A picked photo that moved (its folder renamed, moved to another folder of the library, or
-    /// renamed) keeps its pick: for a pick whose path is no longer in the tree, the photo that has
-    /// the identity (inode, size, mtime) its path had in the `previous` tree, whatever its name (a
-    /// batch rename by date), then the photos of the same file name, are hashed, and the one
-    /// holding the pick's bytes takes it. Run after each tree swap, on the thread that swapped it
-    /// (the library's, never a request's).
-    func followMovedPicks(_ s: (library: Library, table: NodeTable), previous: (library: Library, table: NodeTable)) {
+    /// renamed) keeps its pick: for a pick whose path is no longer in the tree, the photo the scan
+    /// found its file at (`renamed`: its folder renamed), else the one that has the identity
+    /// (inode, size, mtime) its path had in the `previous` tree, whatever its name (a batch rename
+    /// by date), then the photos of the same file name, are hashed, and the one holding the pick's
+    /// bytes takes it. Run after each tree swap, on the thread that swapped it (the library's,
+    /// never a request's).
+    func followMovedPicks(_ s: (library: Library, table: NodeTable), previous: (library: Library, table: NodeTable),
+                          renamed: [SourceRename] = []) {
         guard let picks else { return }
         let all = picks.all
         let lost = all.filter { s.table.photo(source: $0.sourcePath) == nil }
@@ -56,8 +58,10 @@ extension AlbumFileSystem {
             if wanted.contains(photo.fileName) { byName[photo.fileName, default: []].append(i) }
             if !identities.isEmpty, identities.contains(photo.identity) { byIdentity[photo.identity] = i }
         }
+        let movedTo = renamed.isEmpty ? [:] : Dictionary(renamed.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
         for pick in lost {
-            let sameFile = left[pick.sourcePath].flatMap { byIdentity[$0] }.map { [$0] } ?? []
+            let sameFile = (movedTo[pick.sourcePath].flatMap { s.table.photo(source: $0) }
+                ?? left[pick.sourcePath].flatMap { byIdentity[$0] }).map { [$0] } ?? []
             for i in sameFile + (byName[String(pick.sourcePath.nameAfterLastSlash)] ?? []) {
                 let photo = s.library.photos[i]
                 guard !taken.contains(photo.relativePath), picks.mayHold(pick, photo) else { continue }

@@ -44,18 +44,21 @@ public final class AlbumFileSystem: Sendable {
 
     /// Replaces the tree; inode numbers of paths that stay are kept. Returns what the kernel's
     /// caches must drop.
-    /// - Parameter complete: whether the tree holds every file of the library (false for the trees
-    ///   shown while a first scan is still reading: a pick whose photo is not in them yet is not
-    ///   lost, and is not looked for elsewhere).
+    /// - Parameters:
+    ///   - complete: whether the tree holds every file of the library (false for the trees
+    ///     shown while a first scan is still reading: a pick whose photo is not in them yet is not
+    ///     lost, and is not looked for elsewhere).
+    ///   - renamed: source files found under new paths since the last update (their folder renamed
+    ///     or moved), unchanged: their photos keep their inodes.
     @discardableResult
-    public func update(_ library: Library, complete: Bool = true) -> TreeChanges {
-        let table = NodeTable(library: library, inodes: inodes)
+    public func update(_ library: Library, complete: Bool = true, renamed: [SourceRename] = []) -> TreeChanges {
+        let table = NodeTable(library: library, inodes: inodes, renamed: renamed)
         let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
             let previous = s
             s = (library, table)
             return previous
         }
-        if complete { followMovedPicks((library, table), previous: old) }
+        if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
         return TreeChanges.between(old.table, table)
     }
 

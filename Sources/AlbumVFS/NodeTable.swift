@@ -22,12 +22,14 @@ struct Node: Sendable {
 /// one number keyed by its source path, and each of its entries (`PhotoSlot`: by-date, flat
 /// view, thumbnails) the inode `1 + number * PhotoSlot.count + slot`. So no table holds an entry
 /// per file, and a photo that moves (a new date, a new name after a collision) keeps its inodes,
-/// as a renamed file does; `TreeChanges` tells the kernel to drop the old names.
+/// as a renamed file does; `TreeChanges` tells the kernel to drop the old names. A photo whose
+/// source folder was renamed takes its old path's number along (`renamed`): the same file, the
+/// same inodes, nothing for the kernel to forget.
 ///
-/// A source path gone from the trees is forgotten (its folder renamed, the photo deleted or
-/// moved): kept, every rename of a 100,000-photo library's folder grew the daemon by ~9 MB for
-/// good. Its number is never handed out again, since the kernel may still hold inodes made from
-/// it (they answer ENOENT, as a removed photo's do); the path, if it comes back, gets a new one.
+/// A source path gone from the trees is forgotten (the photo deleted, renamed or moved): kept,
+/// every rename of a 100,000-photo library's folder grew the daemon by ~9 MB for good. Its
+/// number is never handed out again, since the kernel may still hold inodes made from it (they
+/// answer ENOENT, as a removed photo's do); the path, if it comes back, gets a new one.
 final class InodeAllocator: @unchecked Sendable {
     struct Key: Hashable {
         let parent: UInt64
@@ -63,8 +65,12 @@ final class InodeAllocator: @unchecked Sendable {
 
     /// Numbers a whole tree of `photoCount` photos under one lock (a build asks for hundreds of
     /// thousands), then forgets the paths of photos in neither this tree nor the one before.
-    func batch<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
+    /// - Parameter renamed: source files found under a new path since the last build (their folder
+    ///   renamed or moved): each new path takes the old one's number.
+    func batch<T>(photoCount: Int, renamed: [SourceRename] = [],
+                  _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         lock.withLock {
+            move(renamed)
             // A first scan numbers every photo at once: grow the map once, not by doublings.
             if photoCount > photoNumbers.capacity { photoNumbers.reserveCapacity(photoCount) }
             var numbered = NumberSet()
@@ -88,6 +94,17 @@ final class InodeAllocator: @unchecked Sendable {
         photoNumbers = photoNumbers.filter { numbered.contains($0.value) || numberedLastBuild.contains($0.value) }
     }
 
+    /// Gives each new path its old path's number, all at once: two folders that swapped names
+    /// swap numbers, and an old path named twice moves once (no two paths share a number).
+    private func move(_ renamed: [SourceRename]) {
+        guard !renamed.isEmpty else { return }
+        var moving: [(to: String, number: UInt32)] = []
+        for r in renamed {
+            if let n = photoNumbers.removeValue(forKey: r.from) { moving.append((r.to, n)) }
+        }
+        for (to, n) in moving { photoNumbers[to] = n }
+    }
+
     private func number(_ parent: UInt64, _ name: String) -> UInt32 {
         let key = Key(parent: parent, name: name)
         if let n = named[key] { return n }
@@ -104,6 +121,16 @@ final class InodeAllocator: @unchecked Sendable {
         next += 1
         record(n)
         return n
+    }
+}
+
+/// A source file found under a new path, unchanged (its folder renamed or moved).
+public struct SourceRename: Sendable, Equatable {
+    public let from: String
+    public let to: String
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
     }
 }
 
@@ -164,10 +191,10 @@ struct NodeTable: Sendable {
     private(set) var pickedInode: UInt64?
     private let inodes: InodeAllocator
 
-    init(library: Library, inodes allocator: InodeAllocator) {
+    init(library: Library, inodes allocator: InodeAllocator, renamed: [SourceRename] = []) {
         photos = library.photos
         inodes = allocator
-        let (_, numbers) = allocator.batch(photoCount: library.photos.count) { named, photo in
+        let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed) { named, photo in
             numberOfPhoto.reserveCapacity(library.photos.count)
             for p in library.photos { numberOfPhoto.append(photo(p.relativePath)) }
             add(library.root, inode: Self.rootInode, parent: Self.rootInode, name: "", named)
@@ -244,7 +271,10 @@ struct NodeTable: Sendable {
     }
 
     /// The photo whose original is at `path` (below the source root), if it is in this tree.
-    func photo(source path: String) -> Int? { inodes.photoNumber(source: path).flatMap(photo(number:)) }
+    /// (A tree before a rename holds a photo under its old path, whose number is the new path's now.)
+    func photo(source path: String) -> Int? {
+        inodes.photoNumber(source: path).flatMap(photo(number:)).flatMap { photos[$0].relativePath == path ? $0 : nil }
+    }
 
     /// The inode of the entry called `name` in a folder.
     func childInode(of folder: Folder, named name: String) -> UInt64? {

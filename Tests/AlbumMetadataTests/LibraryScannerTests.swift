@@ -350,6 +350,7 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(asked, [["new/moved.jpg", "new/other.jpg"]], "asked together")
         XCTAssertEqual(found, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
         XCTAssertEqual(survey.moved.map(\.file), found.map(\.slimmed))
+        XCTAssertEqual(survey.movedFrom, ["old/moved.jpg"], "where it was known (its photo keeps that path's inodes)")
         XCTAssertEqual(survey.moved.first?.photo?.capture.time.local.dayString, "2001-02-03", "decided from its evidence")
         XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
         XCTAssertEqual(survey.filesSeen, 2)

@@ -171,6 +171,27 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(fs.update(LibraryViews.build(photos: [inPlace], emptyMtime: Timestamp(seconds: 0))).isEmpty, "the same ctime: nothing")
     }
 
+    func testAPhotoWhoseFolderWasRenamedKeepsItsInodesAndTheKernelHasNothingToForget() throws {
+        fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
+                                     emptyMtime: Timestamp(seconds: 0)))
+        let flat = ino("non-screenshots/a.jpg")
+        let dated = ino(fs.current.table.canonicalPath(ofPhoto: 0)!)
+        let before = fs.current
+        let changes = fs.update(LibraryViews.build(photos: [photo("B/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
+                                                   emptyMtime: Timestamp(seconds: 0)),
+                                renamed: [SourceRename(from: "A/a.jpg", to: "B/a.jpg")])
+        XCTAssertTrue(changes.isEmpty, "\(changes.changedInodes) \(changes.removedEntries)")
+        XCTAssertEqual(ino("non-screenshots/a.jpg"), flat)
+        XCTAssertEqual(ino(fs.current.table.canonicalPath(ofPhoto: 0)!), dated)
+        XCTAssertEqual(fs.shownPhoto("B/a.jpg")?.relativePath, "B/a.jpg")
+        XCTAssertNil(fs.shownPhoto("A/a.jpg"), "the old path shows nothing, though its number lives on")
+        XCTAssertNil(before.table.photo(source: "B/a.jpg"), "nor does the tree before show the new path")
+        // Found under a new path without the scan saying so (read again): new inodes.
+        fs.update(LibraryViews.build(photos: [photo("C/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
+                                     emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNotEqual(ino("non-screenshots/a.jpg"), flat)
+    }
+
     func listing(_ path: String) -> [String] {
         guard let h = try? fs.openDirectory(ino(path)).get() else { return [] }
         defer { fs.releaseDirectory(h) }

@@ -4,8 +4,8 @@ import XCTest
 /// Inode numbers of photos: stable while a path stays, forgotten once it is gone, never reused.
 final class InodeAllocatorTests: XCTestCase {
     /// Numbers the photos at `paths` as a tree build does: each path's number.
-    private func build(_ allocator: InodeAllocator, _ paths: [String]) -> [String: UInt32] {
-        allocator.batch(photoCount: paths.count) { _, photo in
+    private func build(_ allocator: InodeAllocator, _ paths: [String], renamed: [SourceRename] = []) -> [String: UInt32] {
+        allocator.batch(photoCount: paths.count, renamed: renamed) { _, photo in
             Dictionary(uniqueKeysWithValues: paths.map { ($0, photo($0)) })
         }.0
     }
@@ -63,6 +63,34 @@ final class InodeAllocatorTests: XCTestCase {
         }
         XCTAssertEqual(kept.count, 700, "swept once 1,300 were gone")
         XCTAssertNil(allocator.photoNumber(source: "A/IMG_1999.JPG"))
+    }
+
+    func testAFileWhoseFolderWasRenamedTakesItsOldPathsNumber() {
+        let allocator = InodeAllocator()
+        let before = build(allocator, ["A/x.jpg", "A/y.jpg", "z.jpg"])
+        let after = build(allocator, ["B/x.jpg", "B/y.jpg", "z.jpg"],
+                          renamed: [SourceRename(from: "A/x.jpg", to: "B/x.jpg"), SourceRename(from: "A/y.jpg", to: "B/y.jpg")])
+        XCTAssertEqual(after, ["B/x.jpg": before["A/x.jpg"]!, "B/y.jpg": before["A/y.jpg"]!, "z.jpg": before["z.jpg"]!])
+        XCTAssertNil(allocator.photoNumber(source: "A/x.jpg"), "one path per number")
+        XCTAssertEqual(build(allocator, ["A/x.jpg"])["A/x.jpg"].map { Set(before.values).contains($0) }, false, "back again: a new number")
+    }
+
+    func testFoldersThatSwapNamesSwapNumbers() {
+        let allocator = InodeAllocator()
+        let before = build(allocator, ["A/x.jpg", "B/x.jpg"])
+        let after = build(allocator, ["A/x.jpg", "B/x.jpg"],
+                          renamed: [SourceRename(from: "A/x.jpg", to: "B/x.jpg"), SourceRename(from: "B/x.jpg", to: "A/x.jpg")])
+        XCTAssertEqual(after, ["A/x.jpg": before["B/x.jpg"]!, "B/x.jpg": before["A/x.jpg"]!])
+    }
+
+    func testAnOldPathNamedTwiceGivesItsNumberToOneNewPathOnly() {
+        let allocator = InodeAllocator()
+        let before = build(allocator, ["A/x.jpg"])
+        let after = build(allocator, ["B/x.jpg", "C/x.jpg"],
+                          renamed: [SourceRename(from: "A/x.jpg", to: "B/x.jpg"), SourceRename(from: "A/x.jpg", to: "C/x.jpg")])
+        XCTAssertEqual(after["B/x.jpg"], before["A/x.jpg"])
+        XCTAssertNotEqual(after["C/x.jpg"], before["A/x.jpg"])
+        XCTAssertEqual(Set(after.values).count, 2)
     }
 
     func testNumberSet() {

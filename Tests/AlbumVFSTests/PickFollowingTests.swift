@@ -79,4 +79,25 @@ final class PickFollowingTests: XCTestCase {
         XCTAssertEqual(storage.hashes, hashed + 1)
         XCTAssertEqual(storage.saved.first?.sourcePath, "other/x.jpg")
     }
+
+    /// A photo the scan found under a new path (its folder renamed) keeps its inodes, so its old
+    /// path is not in the number map any more: the pick follows it by the scan's word, and the
+    /// photos of the same name are not hashed first.
+    func testAPickFollowsItsPhotoToWhereTheScanFoundIt() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-follow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (path, bytes) in [("A/x.jpg", "PICK"), ("B/x.jpg", "PICK"), ("C/x.jpg", "ELSE")] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes.utf8)))
+        }
+        let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "A/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
+                                        target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("A/x.jpg", inode: 1), photo("C/x.jpg", inode: 3)], withPicks: true,
+                                                                 emptyMtime: Timestamp(seconds: 0)),
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
+        fs.update(LibraryViews.build(photos: [photo("C/x.jpg", inode: 3), photo("B/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+                  renamed: [SourceRename(from: "A/x.jpg", to: "B/x.jpg")])
+        XCTAssertEqual(storage.saved.first?.sourcePath, "B/x.jpg")
+        XCTAssertEqual(storage.hashes, 1, "B/x.jpg alone")
+    }
 }

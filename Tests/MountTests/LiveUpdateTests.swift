@@ -111,6 +111,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         let reads = daemonStatus(m.mountpoint)["header_reads"]
         XCTAssertEqual(reads, daemonStatus(m.mountpoint)["files_seen"])
         XCTAssertEqual(xattr(m.path("non-screenshots/plain.jpg"), "user.albumfs.screenshot")?.hasPrefix("no"), true)
+        let sonyEntries = ["non-screenshots/DSC01234.JPG", "by-date/2021/2021-12/2021-12-31/DSC01234.JPG", "thumbnails/200x200/DSC01234.jpg"]
+        let sonyInodes = try sonyEntries.map { try XCTUnwrap(statOf(m.path($0)), $0).st_ino }
         XCTAssertEqual(rename(source.path + "/Sony", source.path + "/Alpha"), 0)
         XCTAssertEqual(mkdir(source.path + "/Trip/Screenshots", 0o755), 0)
         XCTAssertEqual(rename(source.path + "/Trip/plain.jpg", source.path + "/Trip/Screenshots/plain.jpg"), 0)
@@ -118,6 +120,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(eventually { readdirNames(m.path("screenshots"))?.contains("plain.jpg") == true }, "decided again in its new folder")
         XCTAssertEqual(xattr(m.path("screenshots/plain.jpg"), "user.albumfs.screenshot")?.hasPrefix("yes"), true)
         XCTAssertEqual(xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.capture_time"), "2021-12-31T23:59:59")
+        XCTAssertEqual(sonyEntries.map { statOf(m.path($0))?.st_ino }, sonyInodes, "the same file: the same inodes in every view")
         // (The count is set when a rescan ends, a moment after its views show.)
         XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["scan_state"] == "done" })
         let readsBefore = try XCTUnwrap(Int(reads ?? ""))
