@@ -35,13 +35,19 @@ final class PickFollowingTests: XCTestCase {
                      changedWhenRead: changedWhenRead)
     }
 
-    func testAMovedPhotoIsFollowedByItsBytesOnlyInACompleteTree() throws {
+    /// A library folder of its own holding these files (path, bytes).
+    func library(_ files: [(String, String)]) throws -> String {
         let folder = NSTemporaryDirectory() + "albumfs-follow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (path, bytes) in [("old/x.jpg", "PICK"), ("other/x.jpg", "ELSE"), ("new/x.jpg", "PICK")] {
+        for (path, bytes) in files {
             try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes.utf8)))
         }
+        return folder
+    }
+
+    func testAMovedPhotoIsFollowedByItsBytesOnlyInACompleteTree() throws {
+        let folder = try library([("old/x.jpg", "PICK"), ("other/x.jpg", "ELSE"), ("new/x.jpg", "PICK")])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "old/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
         let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
@@ -84,12 +90,8 @@ final class PickFollowingTests: XCTestCase {
     /// path is not in the number map any more: the pick follows it by the scan's word, and the
     /// photos of the same name are not hashed first.
     func testAPickFollowsItsPhotoToWhereTheScanFoundIt() throws {
-        let folder = NSTemporaryDirectory() + "albumfs-follow-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = try library([("A/x.jpg", "PICK"), ("B/x.jpg", "PICK"), ("C/x.jpg", "ELSE")])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (path, bytes) in [("A/x.jpg", "PICK"), ("B/x.jpg", "PICK"), ("C/x.jpg", "ELSE")] {
-            try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
-            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes.utf8)))
-        }
         let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "A/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
         let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("A/x.jpg", inode: 1), photo("C/x.jpg", inode: 3)], withPicks: true,
