@@ -71,6 +71,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     private var publishSeconds = 0.0
     private var dirty = Set<String>()
+    /// Files this rescan found under new paths (their folder renamed or moved): every tree it
+    /// publishes gives their photos their old paths' inode numbers.
+    private var renamed: [SourceRename] = []
     /// Files whose last event says they are whole (closed after writing, or renamed into place):
     /// no need to wait for them to settle.
     private var wholeFiles = Set<String>()
@@ -153,7 +156,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let folderProblemsBefore = folderProblems
         var reads = 0
         var moved = 0
-        var renamed: [SourceRename] = []
+        renamed = []
+        defer { renamed = [] }
         // The index is written on its own serial queue, in order, while reading and merging go on.
         let writer = IndexWriter(index: index, log: log)
         // A file new at its path may be one the index knows at another (its folder renamed, moved
@@ -236,9 +240,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             report = state.report(folderProblems: folderProblems)
             show(report)
         } else {
-            // (A file found under a new path while its old one is still there, a hard link, is
-            // another entry: its photo gets numbers of its own.)
-            report = publish(renamed: renamed.filter { !state.knows($0.from) })
+            report = publish()
         }
         let writeFailure = writer.finish(removing: removals)
         let seconds = Date().timeIntervalSince(started)
@@ -319,12 +321,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Rebuilds the views from the current photos and swaps them into the filesystem; `complete`
     /// false while the scan is still reading.
     @discardableResult
-    private func publish(complete: Bool = true, renamed: [SourceRename] = []) -> ScanReport {
+    private func publish(complete: Bool = true) -> ScanReport {
         let started = Date()
         let report = state.report(folderProblems: folderProblems)
         let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                          withPicks: true, emptyMtime: Timestamp.now)
-        let changes = fs.update(library, complete: complete, renamed: renamed)
+        // (A file found under a new path while its old one is still there, a hard link, is another
+        // entry: its photo gets numbers of its own. A rename given again is a no-op.)
+        let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })
         if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
         show(report)
         publishSeconds = Date().timeIntervalSince(started)
