@@ -3,23 +3,32 @@ import Glibc
 /// A wall-clock date and time as written on a photo, with no time zone attached.
 ///
 /// The day folder of a photo is this date: the calendar day the photographer saw.
+///
+/// Stored in 20 bytes, not seven `Int`s' 56: every photo of a mounted library keeps one (100,000
+/// photos: 4.8 MB less, twice that at a scan's peak, when the photo array is copied). Fields are
+/// kept as given within ±32,767 (±2^31 for the year and the nanoseconds); a value beyond is
+/// clamped there, and stays as invalid as it was (`isValid`, the rules' year bounds).
 public struct LocalDateTime: Hashable, Comparable, Sendable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
-    public var nanosecond: Int
+    private var storedYear: Int32
+    private var storedNanosecond: Int32
+    private var storedMonth: Int16, storedDay: Int16, storedHour: Int16, storedMinute: Int16, storedSecond: Int16
+
+    public var year: Int { get { Int(storedYear) } set { storedYear = Int32(clamping: newValue) } }
+    public var month: Int { get { Int(storedMonth) } set { storedMonth = Int16(clamping: newValue) } }
+    public var day: Int { get { Int(storedDay) } set { storedDay = Int16(clamping: newValue) } }
+    public var hour: Int { get { Int(storedHour) } set { storedHour = Int16(clamping: newValue) } }
+    public var minute: Int { get { Int(storedMinute) } set { storedMinute = Int16(clamping: newValue) } }
+    public var second: Int { get { Int(storedSecond) } set { storedSecond = Int16(clamping: newValue) } }
+    public var nanosecond: Int { get { Int(storedNanosecond) } set { storedNanosecond = Int32(clamping: newValue) } }
 
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.nanosecond = nanosecond
+        storedYear = Int32(clamping: year)
+        storedNanosecond = Int32(clamping: nanosecond)
+        storedMonth = Int16(clamping: month)
+        storedDay = Int16(clamping: day)
+        storedHour = Int16(clamping: hour)
+        storedMinute = Int16(clamping: minute)
+        storedSecond = Int16(clamping: second)
     }
 
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool {
@@ -147,11 +156,19 @@ public struct PackedTimestamp: Equatable, Sendable {
 /// When a photo was taken: the wall clock written on it and, when known, its UTC offset.
 public struct CaptureTime: Hashable, Sendable {
     public var local: LocalDateTime
-    /// Seconds east of UTC; nil when the source gave no zone (plain EXIF, file names).
-    public var utcOffsetSeconds: Int?
+    /// `utcOffsetSeconds`, `Int32.min` for none: an `Int?` took 16 bytes with its padding here.
+    private var storedOffset: Int32
+
+    /// Seconds east of UTC; nil when the source gave no zone (plain EXIF, file names). Offsets
+    /// are within a day (±86,399 s); one beyond is clamped to ±2^31 - 1.
+    public var utcOffsetSeconds: Int? {
+        get { storedOffset == .min ? nil : Int(storedOffset) }
+        set { storedOffset = newValue.map { Int32(clamping: $0) == .min ? .min + 1 : Int32(clamping: $0) } ?? .min }
+    }
 
     public init(local: LocalDateTime, utcOffsetSeconds: Int? = nil) {
         self.local = local
+        storedOffset = .min
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 

@@ -28,4 +28,30 @@ final class CaptureTimeTests: XCTestCase {
         XCTAssertEqual(Timestamp(seconds: 1_715_947_384).local(offsetSeconds: 7200).isoString, "2024-05-17T14:03:04")
         XCTAssertEqual(Timestamp(seconds: -1).local(offsetSeconds: 0).isoString, "1969-12-31T23:59:59")
     }
+
+    /// Every photo keeps a capture time: it is packed (20 + 4 bytes, not 56 + 16), and what it
+    /// holds reads back as it was given.
+    func testCaptureTimesArePackedAndReadBackAsGiven() {
+        XCTAssertLessThanOrEqual(MemoryLayout<LocalDateTime>.stride, 20)
+        XCTAssertLessThanOrEqual(MemoryLayout<CaptureTime>.stride, 24)
+        let t = LocalDateTime(year: 2024, month: 5, day: 17, hour: 23, minute: 59, second: 60, nanosecond: 999_999_999)
+        XCTAssertEqual([t.year, t.month, t.day, t.hour, t.minute, t.second, t.nanosecond], [2024, 5, 17, 23, 59, 60, 999_999_999])
+        var edited = t
+        edited.nanosecond = 120_000_000
+        edited.year = -44
+        XCTAssertEqual([edited.year, edited.nanosecond], [-44, 120_000_000])
+        XCTAssertLessThan(edited, t)
+        XCTAssertLessThan(LocalDateTime(year: 2024, month: 5, day: 17, nanosecond: 1), LocalDateTime(year: 2024, month: 5, day: 17, second: 1))
+        // Garbage stays garbage: clamped, never trapping, still invalid.
+        let garbage = LocalDateTime(year: 2024, month: 70_000, day: 1, second: 1 << 40, nanosecond: Int.max)
+        XCTAssertEqual([garbage.month, garbage.second, garbage.nanosecond], [32_767, 32_767, Int(Int32.max)])
+        XCTAssertFalse(garbage.isValid)
+        XCTAssertEqual(LocalDateTime(year: Int.max, month: 1, day: 1).year, Int(Int32.max))
+        // Offsets: none, zero, east, west, each kept apart.
+        for offset in [nil, 0, 19_800, -34_200, 86_399] as [Int?] {
+            XCTAssertEqual(CaptureTime(local: t, utcOffsetSeconds: offset).utcOffsetSeconds, offset)
+        }
+        XCTAssertNotEqual(CaptureTime(local: t, utcOffsetSeconds: nil), CaptureTime(local: t, utcOffsetSeconds: 0))
+        XCTAssertEqual(CaptureTime(local: t, utcOffsetSeconds: Int(Int32.min)).utcOffsetSeconds, Int(Int32.min) + 1, "not taken for none")
+    }
 }
