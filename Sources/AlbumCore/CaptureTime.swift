@@ -163,7 +163,7 @@ public struct CaptureTime: Hashable, Sendable {
     /// are within a day (±86,399 s); one beyond is clamped to ±2^31 - 1.
     public var utcOffsetSeconds: Int? {
         get { storedOffset == .min ? nil : Int(storedOffset) }
-        set { storedOffset = newValue.map { Int32(clamping: $0) == .min ? .min + 1 : Int32(clamping: $0) } ?? .min }
+        set { storedOffset = newValue.map { max(Int32(clamping: $0), .min + 1) } ?? .min }
     }
 
     public init(local: LocalDateTime, utcOffsetSeconds: Int? = nil) {

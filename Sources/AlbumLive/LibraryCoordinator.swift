@@ -220,9 +220,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 removals += gone
             }
             // Files found by their identity were not read (decided, and saved, by the survey).
-            // Taken after the files gone are dropped: a renamed folder's photos take their old
-            // paths' room (first put, the map of files and the photo array of 100,000 photos
-            // grew to twice their size for good, and the rescan's peak with them).
+            // Taken after the files gone are dropped, so a renamed folder's photos take their old
+            // paths' room (taken before, they made the map of files and the photo array grow to
+            // twice a 100,000-photo library's size for good, and the rescan's peak with them).
             for (file, photo) in survey.moved { state.put(file, photo: photo) }
             for (from, read) in zip(survey.movedFrom, survey.moved) { renamed.append(SourceRename(from: from, to: read.file.relativePath)) }
             deferred += survey.deferred
