@@ -1,14 +1,17 @@
 /// Parsers for the date strings photos carry. Each returns nil for anything it cannot read
 /// completely; range checks (sentinels, future dates) belong to `CaptureDateRules`.
 public enum DateParsing {
-    /// EXIF `YYYY:MM:DD HH:MM:SS` (also `-`, `/` or `.` in the date, as some cameras and editors
-    /// write it, `T` between, an optional trailing zone). Partial strings and blanks
-    /// (`    :  :     :  :  `) give nil.
+    /// EXIF `YYYY:MM:DD HH:MM:SS`, and what cameras write instead (exiftool's notes name them):
+    /// `-`, `/` or `.` in the date (Rollei, ImpressCam, editors), `T` or a colon between date and
+    /// time (Polaroid, Sanyo, Sharp, Vivitar), a blank in place of a field's leading zero
+    /// (`14:03: 4`, HP scanners), fractions of a second and a trailing zone. Partial strings and
+    /// blanks (`    :  :     :  :  `) give nil; so does a field of one digit with no blank
+    /// before it (`14:03:0` is a string cut short as often as an unpadded one).
     public static func exifDateTime(_ raw: String) -> (LocalDateTime, Int?)? {
         var s = Scanner(trimmed(raw))
-        guard let y = s.digits(4), s.skip(anyOf: ":-/."), let mo = s.digits(2), s.skip(anyOf: ":-/."),
-              let d = s.digits(2), s.skip(anyOf: " T"), let h = s.digits(2), s.skip(anyOf: ":"),
-              let mi = s.digits(2), s.skip(anyOf: ":"), let sec = s.digits(2),
+        guard let y = s.digits(4), s.skip(anyOf: ":-/."), let mo = s.paddedField(), s.skip(anyOf: ":-/."),
+              let d = s.paddedField(), s.skip(anyOf: " T:"), let h = s.paddedField(), s.skip(anyOf: ":"),
+              let mi = s.paddedField(), s.skip(anyOf: ":"), let sec = s.paddedField(),
               let (nanos, offset) = fractionAndZone(&s) else { return nil }
         return (LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: sec, nanosecond: nanos), offset)
     }
@@ -112,6 +115,19 @@ struct Scanner {
         }
         bytes = probe
         return value
+    }
+
+    /// A two-digit field: two ASCII digits, or a blank and one digit (writers that pad with a
+    /// blank, not a zero).
+    mutating func paddedField() -> Int? {
+        if let value = digits(2) { return value }
+        var probe = bytes
+        guard probe.first == 0x20 else { return nil }
+        probe.removeFirst()
+        guard let d = probe.first?.asciiDigit else { return nil }
+        probe.removeFirst()
+        bytes = probe
+        return d
     }
 
     /// One to `max` ASCII digits.

@@ -24,6 +24,20 @@ final class CaptureDateRulesTests: XCTestCase {
         XCTAssertEqual(d.time.instant(in: TimeZone(identifier: "UTC")!), Timestamp(seconds: 1_715_947_384, nanoseconds: 567_000_000))
     }
 
+    func testCamerasNonStandardDateTimeOriginalStillWins() {
+        // A Sanyo's colon form and an HP scanner's blank-padded seconds: the date written on the
+        // photo, not the digitized date or the file's mtime.
+        let sanyo = decide {
+            $0.dateTimeOriginal = "2009:08:01:10:20:30"
+            $0.dateTimeDigitized = "2009:08:02 00:00:00"
+        }
+        XCTAssertEqual(sanyo.source, .exifDateTimeOriginal)
+        XCTAssertEqual(sanyo.time.isoString, "2009-08-01T10:20:30")
+        let scanner = decide { $0.dateTimeOriginal = "2011:03:04 05:06: 7" }
+        XCTAssertEqual(scanner.source, .exifDateTimeOriginal)
+        XCTAssertEqual(scanner.time.isoString, "2011-03-04T05:06:07")
+    }
+
     func testWithoutOffsetTheWallClockIsReadInTheLocalZone() {
         let d = decide { $0.dateTimeOriginal = "2024:01:10 08:00:00" }
         XCTAssertNil(d.time.utcOffsetSeconds)

@@ -14,6 +14,22 @@ final class DateParsingTests: XCTestCase {
         XCTAssertEqual(DateParsing.exifDateTime("2024:05:17 14:03:04.25")?.0.nanosecond, 250_000_000)
     }
 
+    /// What real cameras write instead of the standard form (exiftool's notes on them).
+    func testExifDateTimeAsCamerasMisWriteIt() throws {
+        let t = LocalDateTime(year: 2024, month: 5, day: 7, hour: 4, minute: 3, second: 2)
+        for written in ["2024:05:07:04:03:02",  // colon between date and time: Polaroid, Sanyo, Sharp, Vivitar
+                        "2024:05:07 04:03: 2",  // blank for the seconds' leading zero: HP scanners
+                        "2024: 5: 7  4: 3: 2",  // every field blank-padded
+                        "2024:05:07T04:03:02"] {
+            XCTAssertEqual(DateParsing.exifDateTime(written)?.0, t, written)
+        }
+        XCTAssertEqual(DateParsing.exifDateTime("2024:05:07:04:03:02+02:00")?.1, 7200, "a zone after the colon form")
+        for bad in ["2024:05:07:04:03", "2024:05:07 04:03:  2", "2024:05:07 4:03:02", "2024:05:07 04:03: x",
+                    "2024:05:07 04:03: 2x", "2024:05:07;04:03:02"] {
+            XCTAssertNil(DateParsing.exifDateTime(bad), bad)
+        }
+    }
+
     func testExifDateTimeRejectsPartialAndBlank() {
         for bad in ["", "    :  :     :  :  ", "2024:05:17", "2024:05:17 14:03", "2024:05:17 14:03:0", "2024:5:17 14:03:04",
                     "garbage", "2024:05:17 14:03:04 junk"] {
