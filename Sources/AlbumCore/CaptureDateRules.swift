@@ -91,8 +91,9 @@ public struct CaptureDateRules: Sendable {
         if let t = exif(e.dateTimeDigitized, sub: e.subSecTimeDigitized, offset: e.offsetTimeDigitized, .exifDateTimeDigitized) {
             return CaptureDecision(time: t, source: .exifDateTimeDigitized, rejected: rejected)
         }
-        if let local = fileNamePatterns.lazy.compactMap({ $0.match(fileName) }).first ?? screenshotNames.match(fileName) {
-            let time = CaptureTime(local: local)
+        let named = (fileNamePatterns.lazy.compactMap({ $0.match(fileName) }).first ?? screenshotNames.match(fileName))
+            .map { CaptureTime(local: $0) } ?? FileNameInstant.match(fileName).map(Self.inLocalZone)
+        if let time = named {
             if let why = refusal(time) {
                 rejected.append("filename \"\(fileName)\" (\(why))")
             } else {
@@ -100,9 +101,14 @@ public struct CaptureDateRules: Sendable {
             }
         }
         // The last resort is always accepted: a photo must land somewhere.
-        let zone = SystemZone().secondsEastOfUTC(at: fileMtime.seconds)
-        let time = CaptureTime(local: fileMtime.local(offsetSeconds: zone), utcOffsetSeconds: zone)
-        return CaptureDecision(time: time, source: .fileModificationTime, rejected: rejected)
+        return CaptureDecision(time: Self.inLocalZone(fileMtime), source: .fileModificationTime, rejected: rejected)
+    }
+
+    /// An instant as the daemon's zone (`TZ`) shows it, that zone's offset kept: the instant stays
+    /// exact, the day folder is the local day.
+    static func inLocalZone(_ instant: Timestamp) -> CaptureTime {
+        let zone = SystemZone().secondsEastOfUTC(at: instant.seconds)
+        return CaptureTime(local: instant.local(offsetSeconds: zone), utcOffsetSeconds: zone)
     }
 
     /// The UTC offset implied by a GPS fix taken at the same moment: local − UTC, when it is a

@@ -83,6 +83,26 @@ public struct FileNameDatePattern: Sendable, Hashable {
     }
 }
 
+/// Names that carry an instant, not a wall-clock time: milliseconds since 1970 UTC, thirteen
+/// digits, as Facebook (`FB_IMG_1536497261234.jpg`) and WeChat (`mmexport1536497261234.jpg`)
+/// name the photos they save on a phone. Both apps strip EXIF, so the name is all that dates such
+/// a photo; its mtime is when it was saved, or copied.
+public enum FileNameInstant {
+    /// The name prefixes, ASCII case ignored.
+    public static let prefixes = ["FB_IMG_", "mmexport"]
+    static let digits = 13
+
+    /// The instant the name spells, or nil if it has none.
+    public static func match(_ name: String) -> Timestamp? {
+        var s = Scanner(Substring(name))
+        // A thirteen-digit number (no leading zero): 2001-09-09 or later, so never the epoch.
+        guard prefixes.contains(where: { s.literal($0) }), let ms = s.digits(digits), ms >= 1_000_000_000_000 else { return nil }
+        // Not followed by another digit: a longer number is no such time.
+        if let next = s.peek, next.isASCII, next.isNumber { return nil }
+        return Timestamp(seconds: Int64(ms / 1000), nanoseconds: ms % 1000 * 1_000_000)
+    }
+}
+
 /// The date and time in a screenshot's name, in whatever language the system that took it spoke:
 /// a screenshot word (ScreenshotRules' name prefixes, compared the same way), then within a few
 /// characters the date `{Y}-{M}-{D}`, then a few characters with no digit (` at `, ` à `, ` um `,

@@ -115,6 +115,27 @@ final class CaptureDateRulesTests: XCTestCase {
         XCTAssertEqual(d.time.instant(in: SystemZone()), mtime)
     }
 
+    /// Facebook's and WeChat's saved photos: milliseconds since 1970 in the name, the instant kept
+    /// exactly, the day the one the daemon's zone shows.
+    func testEpochMillisecondNamesGiveTheInstant() {
+        let saved = Timestamp(seconds: 1_536_497_261, nanoseconds: 234_000_000)  // 2018-09-09T12:47:41.234Z
+        for name in ["FB_IMG_1536497261234.jpg", "mmexport1536497261234.jpg", "fb_img_1536497261234.JPG", "mmexport1536497261234(1).jpg"] {
+            let d = decide({ _ in }, name: name)
+            XCTAssertEqual(d.source, .fileName, name)
+            XCTAssertEqual(d.time.instant(in: SystemZone()), saved, name)
+            XCTAssertEqual(d.time.utcOffsetSeconds, SystemZone().secondsEastOfUTC(at: saved.seconds), name)
+        }
+        for name in ["FB_IMG_153649726123.jpg", "FB_IMG_15364972612345.jpg", "FB_IMG_.jpg", "mmexport.jpg", "IMG_1536497261234.jpg"] {
+            XCTAssertEqual(decide({ _ in }, name: name).source, .fileModificationTime, name)
+        }
+        XCTAssertEqual(decide({ $0.dateTimeOriginal = "2020:01:02 03:04:05" }, name: "FB_IMG_1536497261234.jpg").source,
+                       .exifDateTimeOriginal, "EXIF still comes first")
+        let future = decide({ _ in }, name: "FB_IMG_4102444800000.jpg")  // 2100
+        XCTAssertEqual(future.source, .fileModificationTime)
+        XCTAssertTrue(future.rejected.contains { $0.contains("in the future") }, "\(future.rejected)")
+        XCTAssertEqual(decide({ _ in }, name: "mmexport0000000000123.jpg").source, .fileModificationTime, "a leading zero: no such time")
+    }
+
     /// A screenshot name in any language dates the photo when nothing in it does, and a
     /// configured screenshot word is honoured too; the patterns still come first.
     func testScreenshotNamesDateAfterThePatterns() {

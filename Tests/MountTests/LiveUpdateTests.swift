@@ -22,10 +22,20 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     /// `ls -l` shows the time written on the photo; one with an offset is exact whatever `TZ`.
     func testTimesWithoutAZoneAreReadInTheDaemonsZone() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/ZONELESS.JPG", contents: try camera("2020:01:02 03:04:05")))
+        // A Sanyo's colon between date and time; Facebook's saved photo, dated by the instant in its name.
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/SANYO.JPG", contents: try camera("2009:08:01:10:20:30")))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/FB_IMG_1536458400500.jpg",
+                                                     contents: Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 7)))))
         let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath], launcher: ["/usr/bin/env", "TZ=America/New_York"])
         var st = stat()
         XCTAssertEqual(stat(m.path("by-date/2020/2020-01/2020-01-02/ZONELESS.JPG"), &st), 0, "the day written on the photo")
         XCTAssertEqual(st.st_mtim.tv_sec, 1_577_952_245, "03:04:05 in New York (EST) is 08:04:05 UTC")
+        XCTAssertEqual(stat(m.path("by-date/2009/2009-08/2009-08-01/SANYO.JPG"), &st), 0)
+        XCTAssertEqual(st.st_mtim.tv_sec, 1_249_136_430, "10:20:30 in New York (EDT)")
+        XCTAssertEqual(stat(m.path("by-date/2018/2018-09/2018-09-08/FB_IMG_1536458400500.jpg"), &st), 0,
+                       "2018-09-09 02:00 UTC is the evening before in New York")
+        XCTAssertEqual(st.st_mtim.tv_sec, 1_536_458_400)
+        XCTAssertEqual(st.st_mtim.tv_nsec, 500_000_000)
         // 2022:03:01 10:00:00 +01:00 (the sample's orientation photos carry an offset).
         XCTAssertEqual(stat(m.path("by-date/2022/2022-03/2022-03-01/orient-1.jpg"), &st), 0)
         XCTAssertEqual(st.st_mtim.tv_sec, 1_646_125_200, "09:00:00 UTC")
