@@ -41,6 +41,10 @@ public struct FileNameDatePattern: Sendable, Hashable {
         "photo_{Y}-{M}-{D}_{h}-{m}-{s}",
         "{Y}-{M}-{D} {h}.{m}.{s}",
         "{Y}{M}{D}_{h}{m}{s}",
+        // OneDrive's camera upload (`20240105_123456789_iOS.jpg`), the Windows Camera app, DJI drones.
+        "{Y}{M}{D}_{h}{m}{s}{f}",
+        "WIN_{Y}{M}{D}_{h}_{m}_{s}",
+        "DJI_{Y}{M}{D}{h}{m}{s}",
     ]
 
     /// The wall-clock time the name spells, or nil if the name does not fit or is no real date.

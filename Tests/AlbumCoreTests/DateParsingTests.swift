@@ -87,9 +87,14 @@ final class DateParsingTests: XCTestCase {
         let t = LocalDateTime(year: 2024, month: 1, day: 5, hour: 12, minute: 34, second: 56)
         for name in ["MVIMG_20240105_123456.jpg", "PANO_20240105_123456.jpg", "IMG20240105123456.jpg", "IMG20240105123456_01.jpg",
                      "Screenshot 2024-01-05 12.34.56.png", "Screenshot_2024-01-05_12-34-56.png",
-                     "signal-2024-01-05-123456.jpg", "signal-2024-01-05-12-34-56-789.jpg", "photo_2024-01-05_12-34-56.jpg"] {
+                     "signal-2024-01-05-123456.jpg", "signal-2024-01-05-12-34-56-789.jpg", "photo_2024-01-05_12-34-56.jpg",
+                     "WIN_20240105_12_34_56_Pro.jpg", "DJI_20240105123456_0001_D.JPG"] {
             XCTAssertEqual(parse(name), t, name)
         }
+        // OneDrive's camera upload: milliseconds after the seconds, then the phone's system.
+        XCTAssertEqual(parse("20240105_123456789_iOS.jpg"),
+                       LocalDateTime(year: 2024, month: 1, day: 5, hour: 12, minute: 34, second: 56, nanosecond: 789_000_000))
+        XCTAssertNil(parse("20240105_1234567890_iOS.jpg"), "a tenth digit")
     }
 
     /// macOS 13 and later write a narrow no-break space before AM/PM: the hour must still turn.
