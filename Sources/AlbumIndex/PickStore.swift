@@ -88,6 +88,50 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         }
     }
 
+    /// Picks of a library that moved. When this library has none, it takes over those of a
+    /// library whose folder is gone or empty (`mv ~/Pictures ~/Photos`; a disk mounted at
+    /// `/media/u/DISK1` after `/media/u/DISK`) if they are its photos: at least half of them found
+    /// here at the same paths, the first three of those with the same content hash. (A library
+    /// whose folder is still there is a copy, not a move: its picks stay its own.) Returns the
+    /// library they were kept under, or nil.
+    public func takeOverPicksOfMovedLibrary() throws(Errno) -> String? {
+        try run { () throws -> String? in
+            guard try db.query("SELECT 1 FROM picks WHERE library = ? LIMIT 1", [.text(library)]).isEmpty else { return nil }
+            var best: (library: String, found: Int)?
+            for row in try db.query("SELECT DISTINCT library FROM picks WHERE library <> ?", [.text(library)]) {
+                let old = row[0].text
+                guard Self.isGoneOrEmpty(old) else { continue }
+                let picks = try db.query("SELECT source_path, content_hash FROM picks WHERE library = ? ORDER BY picked_at_ns, id",
+                                         [.text(old)]).map { (path: $0[0].text, hash: $0[1].text) }
+                let here = picks.filter { Self.isRegularFile(library + "/" + $0.path) }
+                guard !here.isEmpty, here.count * 2 >= picks.count,
+                      here.prefix(3).allSatisfy({ (try? ContentHash.ofFile(at: library + "/" + $0.path)) == $0.hash }),
+                      here.count > best?.found ?? 0 else { continue }
+                best = (old, here.count)
+            }
+            guard let best else { return nil }
+            try db.query("UPDATE picks SET library = ? WHERE library = ?", [.text(library), .text(best.library)])
+            return best.library
+        }
+    }
+
+    /// Whether no library is at `folder` any more: nothing there, something else, or an empty
+    /// folder (a disk's mount point once it is unplugged).
+    static func isGoneOrEmpty(_ folder: String) -> Bool {
+        guard let dir = opendir(folder) else { return errno == ENOENT || errno == ENOTDIR }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = direntName(entry)
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
     public func contentHash(ofFileAt path: String) throws(Errno) -> String {
         try ContentHash.ofFile(at: path)
     }

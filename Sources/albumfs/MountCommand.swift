@@ -140,6 +140,13 @@ enum MountCommand {
     static func openPicks(_ path: String, source: String) -> PickStorage {
         do throws(Errno) {
             let store = try PickStore(path: path, library: source)
+            do {
+                if let old = try store.takeOverPicksOfMovedLibrary() {
+                    Log.line("albumfs: the picks of \(old) (no library there now) follow the library to \(source)")
+                }
+            } catch {
+                Log.line("albumfs: warning: the picks of a library that moved here cannot be taken over (\(error))")
+            }
             _ = try store.loadPicks()
             return store
         } catch {

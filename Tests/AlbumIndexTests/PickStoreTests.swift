@@ -37,6 +37,51 @@ final class PickStoreTests: XCTestCase {
         XCTAssertEqual(try PickStore(path: path, library: "/lib/two").loadPicks().map(\.name), ["a"])
     }
 
+    /// A library moved (its old folder gone or empty) takes its picks along, if its photos are
+    /// here; a copy (the old folder still there), other photos, or a library with picks of its
+    /// own do not.
+    func testPicksFollowALibraryThatMoved() throws {
+        let fm = FileManager.default
+        let db = folder + "/picks.sqlite", new = folder + "/new", old = folder + "/old"
+        try fm.createDirectory(atPath: new + "/a", withIntermediateDirectories: true)
+        for (name, text) in [("x", "photo x"), ("y", "photo y"), ("z", "photo z")] {
+            XCTAssertTrue(fm.createFile(atPath: new + "/a/" + name, contents: Data(text.utf8)))
+        }
+        func picked(_ name: String, in library: String, hash: String? = nil) throws {
+            let hash = try hash ?? ContentHash.ofFile(at: new + "/a/" + name)
+            try PickStore(path: db, library: library).insert(Pick(name: name, sourcePath: "a/" + name, contentHash: hash,
+                                                                  pickedAt: Timestamp(seconds: 1), target: "../by-date/" + name))
+        }
+        try picked("x", in: old)
+        try picked("y", in: old)
+        try picked("gone", in: old, hash: "0")  // one of three missing here: still most of them
+        try picked("z", in: folder + "/elsewhere", hash: "0")  // another gone library, whose photo here differs
+
+        // The old folder still there (a copy of the library was made): nothing moves.
+        try fm.createDirectory(atPath: old + "/a", withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: old + "/a/x", contents: Data("photo x".utf8)))
+        XCTAssertNil(try PickStore(path: db, library: new).takeOverPicksOfMovedLibrary())
+        // Emptied (a disk's mount point left behind): the picks follow.
+        try fm.removeItem(atPath: old + "/a")
+        let store = try PickStore(path: db, library: new)
+        XCTAssertEqual(try store.takeOverPicksOfMovedLibrary(), old)
+        XCTAssertEqual(try store.loadPicks().map(\.name), ["x", "y", "gone"])
+        XCTAssertEqual(try PickStore(path: db, library: old).loadPicks(), [])
+        XCTAssertEqual(try PickStore(path: db, library: folder + "/elsewhere").loadPicks().map(\.name), ["z"], "a hash differs: stays")
+        // This library has picks now: nothing more is taken, even from a gone library that matches.
+        try picked("z", in: folder + "/third")
+        XCTAssertNil(try store.takeOverPicksOfMovedLibrary())
+        // Fewer than half of a gone library's picks here: not its photos; half of them: they are.
+        let other = folder + "/other"
+        try fm.createDirectory(atPath: other + "/a", withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: other + "/a/x", contents: Data("photo x".utf8)))
+        for name in ["x", "p", "q", "r"] { try picked(name, in: folder + "/gone2", hash: try ContentHash.ofFile(at: new + "/a/x")) }
+        let otherStore = try PickStore(path: db, library: other)
+        XCTAssertNil(try otherStore.takeOverPicksOfMovedLibrary(), "one of four")
+        XCTAssertTrue(fm.createFile(atPath: other + "/a/p", contents: Data("photo x".utf8)))
+        XCTAssertEqual(try otherStore.takeOverPicksOfMovedLibrary(), folder + "/gone2", "two of four")
+    }
+
     func testWALAndSchemaVersion() throws {
         let path = folder + "/p.sqlite"
         let store = try PickStore(path: path, library: "/x")

@@ -103,6 +103,32 @@ final class PickTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A library moved to another folder (renamed, or its disk mounted elsewhere) keeps its
+    /// picks: its old folder is gone and its photos are here.
+    func testPicksFollowTheLibraryToItsNewFolder() throws {
+        var m = try mount()
+        XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/keep.jpg")), 0)
+        XCTAssertEqual(link("../screenshots/IMG_1300.PNG", m.path("picked/shot.png")), 0)
+        m.finish()
+        let moved = source.path + "-moved"
+        XCTAssertEqual(rename(source.path, moved), 0)
+        defer { rename(moved, source.path) }
+        m = try Mount(source: moved, options: ["-o", "picks_db=" + picksDB])
+        XCTAssertEqual(readdirNames(m.path("picked")), ["keep.jpg", "shot.png"])
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/keep.jpg")),
+                       "../by-date/2021/2021-12/2021-12-31/DSC01234.JPG")
+        XCTAssertEqual(FileManager.default.contents(atPath: m.path("picked/shot.png")),
+                       FileManager.default.contents(atPath: moved + "/iPhone/IMG_1300.PNG"))
+        XCTAssertTrue(m.stderr.contains("albumfs: the picks of \(source.path) (no library there now) follow the library to \(moved)"), m.stderr)
+        m.finish(allowing: ["follow the library"])
+        // A copy made back at the old place is another library: it starts with no picks.
+        XCTAssertEqual(shell("cp -a '\(moved)' '\(source.path)'").status, 0)
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+        m = try mount()
+        XCTAssertEqual(readdirNames(m.path("picked")), [])
+        m.finish()
+    }
+
     /// After an unmount the picks database file holds every pick by itself (its WAL folded in):
     /// a backup that copies just picks.sqlite loses none. (The daemon ends with `exit`, so SQLite
     /// never closed it, and the picks stayed in picks.sqlite-wal: a copy held none.)
