@@ -29,10 +29,11 @@ final class SQLiteDatabase {
     /// so SQLite's mutex around every call was redundant. With it, and with SQLite's global
     /// allocation statistics (a mutex on every allocation, `statisticsOff`), a scan's index writer
     /// spent a sixth of its time locking and unlocking: 100,000-file first scan, CPU 1.21 → 1.17 s.
-    init(path: String, busyTimeoutMs: Int32 = 5000) throws(Failure) {
+    /// - Parameter create: whether a missing file is made (false: opening it fails).
+    init(path: String, busyTimeoutMs: Int32 = 5000, create: Bool = true) throws(Failure) {
         Self.statisticsOff
         var handle: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(handle)

@@ -155,8 +155,15 @@ enum MountCommand {
         }
     }
 
+    /// `-o index=`, or the library's own file under the cache folder; when that does not exist
+    /// yet, a copy of the index of the library if it moved here (`MovedLibraryIndex`).
     static func indexPath(_ options: MountOptions, source: String) -> String {
-        options.indexPath ?? cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
+        if let chosen = options.indexPath { return chosen }
+        let path = cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
+        if let original = MovedLibraryIndex.copy(to: path, root: source) {
+            Log.line("albumfs: the library's files are those of the index \(original) (a library that moved here, or its disk mounted at another path): starting from a copy of it")
+        }
+        return path
     }
 
     static func cacheHome() -> String { xdgFolder("XDG_CACHE_HOME", default: ".cache") }

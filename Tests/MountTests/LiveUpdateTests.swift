@@ -64,6 +64,34 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A library that moved (renamed here; a disk mounted at another path is the same) starts
+    /// from a copy of its old index: nothing read again. A copy of the library made with
+    /// `cp -a` (other inodes) is read as the new library it is.
+    func testALibraryThatMovedStartsFromItsOldIndex() throws {
+        let env = ["/usr/bin/env", "XDG_CACHE_HOME=" + state + "/cache"]
+        var m = try Mount(source: source.path, launcher: env)
+        let first = daemonStatus(m.mountpoint)
+        let listing = readdirNames(m.path("non-screenshots"))
+        m.finish()
+        let moved = source.path + "-moved"
+        XCTAssertEqual(rename(source.path, moved), 0)
+        defer { rename(moved, source.path) }
+        m = try Mount(source: moved, launcher: env)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "nothing read again")
+        XCTAssertEqual(readdirNames(m.path("non-screenshots")), listing)
+        XCTAssertTrue(m.stderr.contains("albumfs: the library's files are those of the index \(state!)/cache/albumfs/index/"), m.stderr)
+        m.finish(allowing: ["are those of the index"])
+        let indexes = try FileManager.default.contentsOfDirectory(atPath: state + "/cache/albumfs/index").filter { $0.hasSuffix(".sqlite") }
+        XCTAssertEqual(indexes.count, 2, "the old index stays: \(indexes)")
+        // A copy with other inodes: a library of its own, read whole.
+        let copy = state + "/copy"
+        XCTAssertEqual(shell("cp -a '\(moved)' '\(copy)'").status, 0)
+        m = try Mount(source: copy, launcher: env)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], first["header_reads"])
+        XCTAssertFalse(m.stderr.contains("are those of the index"), m.stderr)
+        m.finish()
+    }
+
     /// The same library on a disk that comes back with another device number (a USB disk in
     /// another port, a share or an image mounted again): files are told unchanged by inode, size
     /// and mtime, so nothing is read again and no thumbnail is made again. The "disk" here is an
