@@ -25,3 +25,12 @@ public func direntTypeAndInode(_ entry: UnsafeMutablePointer<dirent>) -> (type: 
     return (raw.load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_type)!, as: UInt8.self),
             UInt64(raw.load(fromByteOffset: MemoryLayout<dirent>.offset(of: \dirent.d_ino)!, as: ino_t.self)))
 }
+
+/// Whether the open folder `dir` lists nothing but `.` and `..` (reads its entries).
+public func folderIsEmpty(_ dir: OpaquePointer) -> Bool {
+    while let entry = readdir(dir) {
+        let name = direntName(entry)
+        if name != "." && name != ".." { return false }
+    }
+    return true
+}

@@ -120,11 +120,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     static func isGoneOrEmpty(_ folder: String) -> Bool {
         guard let dir = opendir(folder) else { return errno == ENOENT || errno == ENOTDIR }
         defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = direntName(entry)
-            if name != "." && name != ".." { return false }
-        }
-        return true
+        return folderIsEmpty(dir)
     }
 
     static func isRegularFile(_ path: String) -> Bool {

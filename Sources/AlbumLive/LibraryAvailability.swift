@@ -29,10 +29,7 @@ public struct LibraryAvailability {
         var st = stat()
         guard stat(root, &st) == 0, UInt64(st.st_dev) != device, let dir = opendir(root) else { return nil }
         defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = direntName(entry)
-            if name != "." && name != ".." { return nil }
-        }
+        guard folderIsEmpty(dir) else { return nil }
         return "the library's disk is not mounted (an empty folder of another filesystem is there)"
     }
 
