@@ -25,6 +25,10 @@ public struct ScreenshotRules: Sendable {
         "Skärmbild", "Skärmavbild", "Skjermbilde", "Skærmbillede", "Zrzut ekranu", "Snímek obrazovky", "Kuvakaappaus", "Näyttökuva",
         "Képernyőkép", "Ekran Resmi", "Ekran görüntüsü", "Снимок экрана", "Знімок екрана",
         "スクリーンショット", "截屏", "截图", "屏幕截图", "螢幕擷取畫面", "스크린샷",
+        // More of the ~40 languages macOS, Windows and phones name screenshots in.
+        "Snímka obrazovky", "Képernyőfotó", "Captură de ecran", "Snimka zaslona", "Στιγμιότυπο οθόνης",
+        "צילום מסך", "لقطة شاشة", "Ảnh chụp màn hình", "ภาพหน้าจอ", "Cuplikan layar", "Tangkapan layar",
+        "屏幕快照", "螢幕快照", "螢幕截圖", "स्क्रीनशॉट",
     ]
     public static let defaultFolderNames = [
         "Screenshots", "Screen Shots", "Capturas de pantalla", "Capturas de tela", "Bildschirmfotos",

@@ -125,7 +125,8 @@ final class DateParsingTests: XCTestCase {
                      "スクリーンショット 2024-05-17 14.03.04.png", "截屏2024-05-17 14.03.04.png", "截屏2024-05-17 下午2.03.04.png",
                      "스크린샷 2024-05-17 오후 2.03.04.png", "Screenshot 2024-05-17 at 2.03.04 p.m..png",
                      "Captura de pantalla 2024-05-17 140304.png", "Bildschirmfoto 2024-05-17 um 14:03:04.png",
-                     "Képernyőkép 2024-05-17 14-03-04.png", "SCREENSHOT 2024-05-17 at 14.03.04.png"] {
+                     "Képernyőkép 2024-05-17 14-03-04.png", "SCREENSHOT 2024-05-17 at 14.03.04.png",
+                     "屏幕快照 2024-05-17 下午2.03.04.png", "Στιγμιότυπο οθόνης 2024-05-17 14.03.04.png"] {
             XCTAssertEqual(matcher.match(name), t, name)
         }
         XCTAssertEqual(matcher.match("스크린샷 2024-05-17 오전 12.03.04.png")?.hour, 0)

@@ -39,6 +39,8 @@ final class ScreenshotRulesTests: XCTestCase {
                      "Screenshot (12).png", "Screenshot From 2017-05-21 12-24-03.png", "Captura de pantalla 2024-01-01 101010.png",
                      "Bildschirmfoto vom 2022-03-01 um 10.00.00.png", "Capture d’écran 2024-01-01 à 10.00.00.png",
                      "Capture d'écran 2024.png", "스크린샷 2024-01-01.png", "SCREENSHOT.PNG",
+                     "Στιγμιότυπο οθόνης 2024-01-01 10.00.00.png", "屏幕快照 2019-05-17 下午2.03.04.png",
+                     "Ảnh chụp Màn hình 2024-01-01 lúc 10.00.00.png", "Snímka obrazovky 2024-01-01 o 10.00.00.png",
                      "Capture d\u{0065}\u{0301}cran.png".replacingOccurrences(of: "de\u{0301}cran", with: "d'e\u{0301}cran")] {
             XCTAssertTrue(decide(name).isScreenshot, name)
         }
