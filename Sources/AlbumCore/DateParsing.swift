@@ -56,8 +56,13 @@ public enum DateParsing {
     }
 
     /// XMP dates (ISO 8601): `2024-05-17T14:03:22.12+02:00`, `2024-05-17T14:03`, `2024-05-17`.
-    /// A date without a time is noon, so no zone shift can move it to another day.
+    /// A date without a time is noon, so no zone shift can move it to another day. Some writers
+    /// put EXIF's form in XMP (`2024:05:17 14:03:22`): read as EXIF's, as exiftool does.
     public static func xmpDate(_ raw: String) -> (LocalDateTime, Int?)? {
+        isoDate(raw) ?? exifDateTime(raw)
+    }
+
+    static func isoDate(_ raw: String) -> (LocalDateTime, Int?)? {
         var s = Scanner(trimmed(raw))
         guard let y = s.digits(4), s.skip(anyOf: "-"), let mo = s.digits(2), s.skip(anyOf: "-"),
               let d = s.digits(2) else { return nil }

@@ -63,6 +63,12 @@ final class DateParsingTests: XCTestCase {
         XCTAssertEqual(DateParsing.xmpDate("2015-05-05T05:05")?.0.minute, 5)
         XCTAssertEqual(DateParsing.xmpDate("2015-05-05")?.0.hour, 12, "a date alone is noon")
         XCTAssertNil(DateParsing.xmpDate("2015-05"))
+        XCTAssertEqual(DateParsing.xmpDate("2015:05:05 05:05:05")?.0, LocalDateTime(year: 2015, month: 5, day: 5, hour: 5, minute: 5, second: 5),
+                       "EXIF's form, as some writers put it in XMP")
+        XCTAssertEqual(DateParsing.xmpDate("2015:05:05 05:05:05+02:00")?.1, 7200)
+        for bad in ["2015:05:05", "2015:05:05 05:05", "    :  :     :  :  ", "05/05/2015 05:05:05"] {
+            XCTAssertNil(DateParsing.xmpDate(bad), bad)
+        }
     }
 
     func testFileNamePatterns() {
