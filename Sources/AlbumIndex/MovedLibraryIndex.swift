@@ -12,7 +12,7 @@ import Glibc
 public enum MovedLibraryIndex {
     /// Indexes asked at most, the most recently used first.
     static let candidates = 64
-    /// Photos of a candidate looked for in the library, spread over its rows.
+    /// Photos of a candidate looked for in the library: the first of each of its folders.
     static let sample = 32
     /// Photos of the sample allowed to be missing or changed (deleted or edited since).
     static let allowedMisses = 3

@@ -88,11 +88,13 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         }
     }
 
-    /// Picks of a library that moved. When this library has none, it takes over those of a
+    /// Picks of a library that moved. When this library has none, it gets a copy of those of a
     /// library whose folder is gone or empty (`mv ~/Pictures ~/Photos`; a disk mounted at
     /// `/media/u/DISK1` after `/media/u/DISK`) if they are its photos: at least half of them found
     /// here at the same paths, the first three of those with the same content hash. (A library
-    /// whose folder is still there is a copy, not a move: its picks stay its own.) Returns the
+    /// whose folder is still there is a copy, not a move: its picks stay its own.) The old
+    /// library keeps them too: a disk that comes back at its old path finds its picks, and a
+    /// backup copy mounted while the original's disk is away takes nothing from it. Returns the
     /// library they were kept under, or nil.
     public func takeOverPicksOfMovedLibrary() throws(Errno) -> String? {
         try run { () throws -> String? in
@@ -110,7 +112,10 @@ public final class PickStore: PickStorage, @unchecked Sendable {
                 best = (old, here.count)
             }
             guard let best else { return nil }
-            try db.query("UPDATE picks SET library = ? WHERE library = ?", [.text(library), .text(best.library)])
+            try db.query("""
+                INSERT INTO picks (library, name, source_path, content_hash, picked_at_ns, target)
+                SELECT ?, name, source_path, content_hash, picked_at_ns, target FROM picks WHERE library = ? ORDER BY picked_at_ns, id
+                """, [.text(library), .text(best.library)])
             return best.library
         }
     }

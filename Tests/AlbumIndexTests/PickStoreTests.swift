@@ -37,9 +37,9 @@ final class PickStoreTests: XCTestCase {
         XCTAssertEqual(try PickStore(path: path, library: "/lib/two").loadPicks().map(\.name), ["a"])
     }
 
-    /// A library moved (its old folder gone or empty) takes its picks along, if its photos are
-    /// here; a copy (the old folder still there), other photos, or a library with picks of its
-    /// own do not.
+    /// A library moved (its old folder gone or empty) gets a copy of its picks, if its photos are
+    /// here; a copy of the library (the old folder still there), other photos, or a library with
+    /// picks of its own do not.
     func testPicksFollowALibraryThatMoved() throws {
         let fm = FileManager.default
         let db = folder + "/picks.sqlite", new = folder + "/new", old = folder + "/old"
@@ -66,7 +66,7 @@ final class PickStoreTests: XCTestCase {
         let store = try PickStore(path: db, library: new)
         XCTAssertEqual(try store.takeOverPicksOfMovedLibrary(), old)
         XCTAssertEqual(try store.loadPicks().map(\.name), ["x", "y", "gone"])
-        XCTAssertEqual(try PickStore(path: db, library: old).loadPicks(), [])
+        XCTAssertEqual(try PickStore(path: db, library: old).loadPicks().map(\.name), ["x", "y", "gone"], "copied, not moved")
         XCTAssertEqual(try PickStore(path: db, library: folder + "/elsewhere").loadPicks().map(\.name), ["z"], "a hash differs: stays")
         // This library has picks now: nothing more is taken, even from a gone library that matches.
         try picked("z", in: folder + "/third")
