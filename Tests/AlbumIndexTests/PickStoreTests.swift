@@ -57,11 +57,11 @@ final class PickStoreTests: XCTestCase {
         try picked("gone", in: old, hash: "0")  // one of three missing here: still most of them
         try picked("z", in: folder + "/elsewhere", hash: "0")  // another gone library, whose photo here differs
 
-        // The old folder still there (a copy of the library was made): nothing moves.
+        // The old folder still there (a copy of the library was made): nothing is taken.
         try fm.createDirectory(atPath: old + "/a", withIntermediateDirectories: true)
         XCTAssertTrue(fm.createFile(atPath: old + "/a/x", contents: Data("photo x".utf8)))
         XCTAssertNil(try PickStore(path: db, library: new).takeOverPicksOfMovedLibrary())
-        // Emptied (a disk's mount point left behind): the picks follow.
+        // Emptied (a disk's mount point left behind): the picks are copied over.
         try fm.removeItem(atPath: old + "/a")
         let store = try PickStore(path: db, library: new)
         XCTAssertEqual(try store.takeOverPicksOfMovedLibrary(), old)
