@@ -101,11 +101,12 @@ public final class ThumbnailCache: Sendable {
     /// the pipeline version, hashed (FNV-1a 128 as two 64-bit lanes). The orientation because it
     /// can change in place without changing the identity (`exiftool -P -overwrite_original_in_place
     /// -Orientation=6 -n`: the same length, the mtime kept; the scan reads the file again by its
-    /// ctime): the old thumbnail would be turned the old way. The path only where the filesystem
-    /// makes inode numbers up (inode 0: `InodeNumbers`), since size and mtime alone could meet
-    /// twice; elsewhere a photo whose folder is renamed or moved, or a library mounted at another
-    /// path, keeps its thumbnails. (Equal inode, size and mtime to the nanosecond on two disks is a
-    /// copy: the same picture.)
+    /// ctime): the old thumbnail would be turned the old way. The path in the library only where
+    /// the filesystem makes inode numbers up (inode 0: `InodeNumbers`), since size and mtime alone
+    /// could meet twice; elsewhere a photo whose folder is renamed or moved, or a library mounted
+    /// at another path, keeps its thumbnails. (Equal inode, size and mtime to the nanosecond on two
+    /// disks is a copy: the same picture.) The path in the library, not on the machine: a camera
+    /// card mounted at another path (`/media/u/EOS_DIGITAL1`) keeps its thumbnails too.
     public static func key(path: String, identity: FileIdentity, orientation: Int, box: ThumbnailBox) -> String {
         let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.inode)|\(identity.size)|"
             + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)|o\(orientation)" + (identity.inode == 0 ? "|\(path)" : "")

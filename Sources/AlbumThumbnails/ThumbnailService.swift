@@ -78,7 +78,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     /// The single-flight core: one leader renders, everyone else waits for its result.
     public func thumbnailOrError(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
-        let key = ThumbnailCache.key(path: sourcePath, identity: photo.identity, orientation: photo.orientation, box: box)
+        let key = ThumbnailCache.key(path: photo.relativePath, identity: photo.identity, orientation: photo.orientation, box: box)
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
         let failureKey = key + "|\(photo.changedWhenRead?.nanosecondsSinceEpoch ?? -1)"
         let step = state.withLock { s -> Step in

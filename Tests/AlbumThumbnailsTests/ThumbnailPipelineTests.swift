@@ -526,6 +526,42 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(out.count, FixedSizeJPEG.size(for: 1000, 1000))
     }
 
+    /// A photo's cache key: its identity, and its path in the library only where inode numbers
+    /// are made up (a camera card), so a card mounted at another path keeps its thumbnails.
+    func testCacheKeysOfPhotosOnCardsFollowTheirPathInTheLibrary() {
+        let card = FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1_600_000_000))
+        let disk = FileIdentity(inode: 77, size: 1234, mtime: Timestamp(seconds: 1_600_000_000))
+        func key(_ path: String, _ id: FileIdentity, orientation: Int = 1) -> String {
+            ThumbnailCache.key(path: path, identity: id, orientation: orientation, box: .default)
+        }
+        XCTAssertNotEqual(key("DCIM/100CANON/IMG_0001.JPG", card), key("DCIM/101CANON/IMG_0001.JPG", card), "two photos of one size and time")
+        XCTAssertEqual(key("a/IMG_0001.JPG", disk), key("b/IMG_0001.JPG", disk), "a real inode: the path does not count")
+        XCTAssertNotEqual(key("a/IMG_0001.JPG", disk), key("a/IMG_0001.JPG", disk, orientation: 6))
+        XCTAssertEqual(key("IMG_0001.JPG", card).count, 32)
+    }
+
+    /// The card itself mounted at another path: its thumbnail comes from the cache, not rendered again.
+    func testAPhotoOnACardMountedElsewhereKeepsItsCachedThumbnail() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-card-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 300, height: 200)))
+        for mount in ["EOS_DIGITAL", "EOS_DIGITAL1"] {
+            try FileManager.default.createDirectory(atPath: folder + "/" + mount + "/DCIM", withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + mount + "/DCIM/IMG_0001.JPG", contents: jpeg))
+        }
+        let photo = Photo(relativePath: "DCIM/IMG_0001.JPG", format: .jpeg, identity: FileIdentity(inode: 0, size: Int64(jpeg.count), mtime: Timestamp(seconds: 4)),
+                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
+                          orientation: 1, problems: [])
+        let cache = try XCTUnwrap(ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30))
+        let first = ThumbnailService(boxes: [.default], cache: cache, log: { XCTFail($0) })
+        let made = try first.thumbnail(of: photo, sourcePath: folder + "/EOS_DIGITAL/DCIM/IMG_0001.JPG", box: .default).get()
+        XCTAssertEqual(first.renderCount, 1)
+        let later = ThumbnailService(boxes: [.default], cache: cache, log: { XCTFail($0) })
+        XCTAssertEqual(try later.thumbnail(of: photo, sourcePath: folder + "/EOS_DIGITAL1/DCIM/IMG_0001.JPG", box: .default).get(), made)
+        XCTAssertEqual(later.renderCount, 0, "served from the cache")
+    }
+
     func testBoxParsing() {
         XCTAssertEqual(ThumbnailBox("200x200"), ThumbnailBox.default)
         XCTAssertEqual(ThumbnailBox("400x300")?.height, 300)
