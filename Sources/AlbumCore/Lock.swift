@@ -96,3 +96,38 @@ public enum Threads {
         pthread_detach(thread)
     }
 }
+
+extension Threads {
+    /// `work`'s answer if it comes within `seconds`, else nil, `work` left to finish on its own
+    /// thread. For calls that may block without end: an `opendir` or `stat` of a path on a network
+    /// share whose server is gone (a hard NFS mount waits for it for ever, uninterruptibly).
+    public static func answer<T: Sendable>(within seconds: Double, _ work: @escaping @Sendable () -> T) -> T? {
+        let answer = Answer<T>()
+        detach {
+            let value = work()
+            answer.done.lock()
+            answer.value = value
+            answer.done.signal()
+            answer.done.unlock()
+        }
+        var start = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        answer.done.lock()
+        defer { answer.done.unlock() }
+        while answer.value == nil {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let left = seconds - (Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9)
+            // (Woken without an answer, or early: wait out the rest.)
+            guard left > 0 else { break }
+            _ = answer.done.wait(seconds: left)
+        }
+        return answer.value
+    }
+}
+
+/// Where `Threads.answer`'s worker leaves its value (under `done`'s lock).
+private final class Answer<T>: @unchecked Sendable {
+    var value: T?
+    let done = Condition()
+}

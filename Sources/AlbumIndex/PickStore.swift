@@ -102,7 +102,9 @@ public final class PickStore: PickStorage, @unchecked Sendable {
             var best: (library: String, found: Int)?
             for row in try db.query("SELECT DISTINCT library FROM picks WHERE library <> ?", [.text(library)]) {
                 let old = row[0].text
-                guard Self.isGoneOrEmpty(old) else { continue }
+                // (Asked for a second at most: a library on a share whose server is gone can
+                // hang `opendir`, and this library's mount must not wait for it.)
+                guard Threads.answer(within: 1, { Self.isGoneOrEmpty(old) }) == true else { continue }
                 let picks = try db.query("SELECT source_path, content_hash FROM picks WHERE library = ? ORDER BY picked_at_ns, id",
                                          [.text(old)]).map { (path: $0[0].text, hash: $0[1].text) }
                 let here = picks.filter { Self.isRegularFile(library + "/" + $0.path) }

@@ -59,4 +59,23 @@ final class FormattingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.04)
         XCTAssertEqual(done.withLock { 42 }, 42)
     }
+
+    /// An answer that comes is returned; one that does not (the work blocked, as `opendir` on a
+    /// share whose server is gone) is nil once the time runs out, the work left on its thread.
+    func testAnswerWithin() {
+        XCTAssertEqual(Threads.answer(within: 10) { 6 * 7 }, 42)
+        let blocked = Condition()
+        nonisolated(unsafe) var released = false
+        let answer: Bool? = Threads.answer(within: 0.05) {
+            blocked.lock()
+            while !released { blocked.wait() }
+            blocked.unlock()
+            return true
+        }
+        XCTAssertNil(answer)
+        blocked.lock()
+        released = true
+        blocked.broadcast()
+        blocked.unlock()
+    }
 }
