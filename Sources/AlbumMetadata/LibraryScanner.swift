@@ -18,6 +18,9 @@ public struct LibraryScanner: Sendable {
     public static let skippedNames: Set<String> = [
         "@eaDir", "@__thumb", "#recycle", "#snapshot", "$RECYCLE.BIN", "System Volume Information",
         "lost+found",
+        // Windows' recycle bin as its system drive spells it, and Windows XP's; QNAP's recycle
+        // bin and snapshots (Synology's are above).
+        "$Recycle.Bin", "RECYCLER", "@Recycle", "@Recently-Snapshot",
     ]
     /// Extensions of files that are photos even when their content cannot be read to prove it.
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]

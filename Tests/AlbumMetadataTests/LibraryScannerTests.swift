@@ -255,6 +255,23 @@ final class LibraryScannerTests: FolderTestCase {
         }
     }
 
+    /// Trash, snapshot and thumbnail folders of NASes and Windows drives hold no photos of the
+    /// library (deleted ones, copies, previews): never listed. A file of such a name is.
+    func testTrashSnapshotAndThumbnailFoldersAreSkipped() throws {
+        let fm = FileManager.default
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        for skipped in ["@eaDir/x", "#recycle", "#snapshot", "$RECYCLE.BIN/S-1-5-21", "$Recycle.Bin", "RECYCLER", "@Recycle",
+                        "@Recently-Snapshot/GMT+01_2024-01-01", "System Volume Information", "lost+found", ".Trash-1000/files", "a/@__thumb"] {
+            try fm.createDirectory(atPath: folder + "/" + skipped, withIntermediateDirectories: true)
+            XCTAssertTrue(fm.createFile(atPath: folder + "/" + skipped + "/deleted.jpg", contents: jpeg))
+        }
+        XCTAssertTrue(fm.createFile(atPath: folder + "/a/kept.jpg", contents: jpeg))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/RECYCLER.jpg", contents: jpeg))
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
+        let report = LibraryScanner(root: folder, rules: rules).scan()
+        XCTAssertEqual(report.photos.map(\.relativePath).sorted(), ["RECYCLER.jpg", "a/kept.jpg"])
+    }
+
     func testSymlinksAreNeverFollowed() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)
