@@ -81,6 +81,7 @@ extension LibraryScanner {
                                                     message: "the name differs from \u{201C}\(kept)\u{201D} only in its Unicode form; skipped (rename one to show both)"))
             }
             var subfolders: [String] = []
+            let onlyOriginals = Self.isApplePhotoLibrary(folder)
             var saidUnlisted = false
             for (name, type, inode) in distinct {
                 // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
@@ -89,7 +90,7 @@ extension LibraryScanner {
                 let rel = folder.isEmpty ? name : folder + "/" + name
                 if let excluded, root + "/" + rel == excluded { continue }
                 if type == DT_DIR {
-                    subfolders.append(rel)
+                    if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
                     continue
                 }
                 if type == DT_REG && !needsStat(rel) {
@@ -117,7 +118,8 @@ extension LibraryScanner {
                 if (st.st_mode & S_IFMT) == S_IFLNK { continue }
                 switch st.st_mode & S_IFMT {
                 case S_IFDIR:
-                    subfolders.append(rel)  // (a filesystem without d_type)
+                    // (A filesystem without d_type.)
+                    if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
                 case S_IFREG:
                     if !inodes.areReal(on: UInt64(st.st_dev)) || seenFiles.insert(FileKey(st)).inserted {
                         visit(Found(path: rel, identity: inodes.identity(st),
@@ -130,6 +132,18 @@ extension LibraryScanner {
             pending.append(contentsOf: subfolders.reversed())
         }
     }
+
+    /// Whether `folder` is an Apple photo library package (Photos, iPhoto, Aperture: a folder on
+    /// any disk a Mac wrote): beside the originals it holds a JPEG preview or thumbnail of every
+    /// photo (`resources/derivatives`, `Previews`, `Thumbnails`), which are no photos of the library.
+    static func isApplePhotoLibrary(_ folder: String) -> Bool {
+        let name = folder.nameAfterLastSlash.lowercased()
+        return [".photoslibrary", ".photolibrary", ".aplibrary"].contains { name.hasSuffix($0) }
+    }
+
+    /// The folders of an Apple photo library that hold its originals (Photos since macOS 10.15;
+    /// older Photos, iPhoto and Aperture).
+    static let appleOriginalsFolders: Set<String> = ["originals", "Masters"]
 
     /// `sorted` (by name) without the names equal as text to another while their bytes differ: a
     /// name written composed (NFC, as Linux tools do) beside the same name decomposed (NFD, as

@@ -272,6 +272,26 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(report.photos.map(\.relativePath).sorted(), ["RECYCLER.jpg", "a/kept.jpg"])
     }
 
+    /// An Apple photo library package on a disk a Mac wrote: its originals are photos, its
+    /// previews and thumbnails of every photo are not.
+    func testApplePhotoLibrariesShowTheirOriginalsOnly() throws {
+        let fm = FileManager.default
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let kept = ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg", "Old.photoslibrary/Masters/2019/IMG_2.JPG",
+                    "Aperture Library.aplibrary/Masters/2012/IMG_3.JPG", "resources/derivatives/IMG_4.jpeg"]
+        let skipped = ["Photos Library.photoslibrary/resources/derivatives/A/IMG_1_1_105_c.jpeg",
+                       "Photos Library.photoslibrary/resources/renders/A/IMG_1_1_201_a.jpeg",
+                       "Aperture Library.aplibrary/Previews/2012/IMG_3.jpg", "iPhoto Library.photolibrary/Thumbnails/x.jpg"]
+        for path in kept + skipped {
+            try fm.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
+            XCTAssertTrue(fm.createFile(atPath: folder + "/" + path, contents: jpeg))
+        }
+        let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
+        XCTAssertEqual(LibraryScanner(root: folder, rules: rules).scan().photos.map(\.relativePath).sorted(), kept.sorted())
+        XCTAssertEqual(LibraryScanner(root: folder, rules: rules).scan(under: "Photos Library.photoslibrary", previous: [:])
+            .files.map(\.relativePath), ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg"], "a rescan of the package too")
+    }
+
     func testSymlinksAreNeverFollowed() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)
