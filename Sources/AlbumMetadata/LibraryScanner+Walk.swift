@@ -82,6 +82,9 @@ extension LibraryScanner {
             }
             var subfolders: [String] = []
             let onlyOriginals = Self.isApplePhotoLibrary(folder)
+            func enter(_ name: String, _ rel: String) {
+                if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
+            }
             var saidUnlisted = false
             for (name, type, inode) in distinct {
                 // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
@@ -90,7 +93,7 @@ extension LibraryScanner {
                 let rel = folder.isEmpty ? name : folder + "/" + name
                 if let excluded, root + "/" + rel == excluded { continue }
                 if type == DT_DIR {
-                    if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
+                    enter(name, rel)
                     continue
                 }
                 if type == DT_REG && !needsStat(rel) {
@@ -118,8 +121,7 @@ extension LibraryScanner {
                 if (st.st_mode & S_IFMT) == S_IFLNK { continue }
                 switch st.st_mode & S_IFMT {
                 case S_IFDIR:
-                    // (A filesystem without d_type.)
-                    if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
+                    enter(name, rel)  // (a filesystem without d_type)
                 case S_IFREG:
                     if !inodes.areReal(on: UInt64(st.st_dev)) || seenFiles.insert(FileKey(st)).inserted {
                         visit(Found(path: rel, identity: inodes.identity(st),
