@@ -102,32 +102,47 @@ extension Threads {
     /// thread. For calls that may block without end: an `opendir` or `stat` of a path on a network
     /// share whose server is gone (a hard NFS mount waits for it for ever, uninterruptibly).
     public static func answer<T: Sendable>(within seconds: Double, _ work: @escaping @Sendable () -> T) -> T? {
-        let answer = Answer<T>()
-        detach {
-            let value = work()
-            answer.done.lock()
-            answer.value = value
-            answer.done.signal()
-            answer.done.unlock()
+        answers(within: seconds, [work])[0]
+    }
+
+    /// The same for several calls at once, each on a thread of its own: the answers that came
+    /// within `seconds` in all, nil for the others.
+    public static func answers<T: Sendable>(within seconds: Double, _ works: [@Sendable () -> T]) -> [T?] {
+        let answers = Answers<T>(count: works.count)
+        for (i, work) in works.enumerated() {
+            detach {
+                let value = work()
+                answers.done.lock()
+                answers.values[i] = value
+                answers.missing -= 1
+                answers.done.signal()
+                answers.done.unlock()
+            }
         }
         var start = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)
-        answer.done.lock()
-        defer { answer.done.unlock() }
-        while answer.value == nil {
+        answers.done.lock()
+        defer { answers.done.unlock() }
+        while answers.missing > 0 {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let left = seconds - (Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9)
-            // (Woken without an answer, or early: wait out the rest.)
+            // (Woken before every answer came, or early: wait out the rest.)
             guard left > 0 else { break }
-            _ = answer.done.wait(seconds: left)
+            _ = answers.done.wait(seconds: left)
         }
-        return answer.value
+        return answers.values
     }
 }
 
-/// Where `Threads.answer`'s worker leaves its value (under `done`'s lock).
-private final class Answer<T>: @unchecked Sendable {
-    var value: T?
+/// Where `Threads.answers`' workers leave their values (under `done`'s lock).
+private final class Answers<T>: @unchecked Sendable {
+    var values: [T?]
+    var missing: Int
     let done = Condition()
+
+    init(count: Int) {
+        values = Array(repeating: nil, count: count)
+        missing = count
+    }
 }

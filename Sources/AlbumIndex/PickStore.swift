@@ -100,11 +100,11 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         try run { () throws -> String? in
             guard try db.query("SELECT 1 FROM picks WHERE library = ? LIMIT 1", [.text(library)]).isEmpty else { return nil }
             var best: (library: String, found: Int)?
-            for row in try db.query("SELECT DISTINCT library FROM picks WHERE library <> ?", [.text(library)]) {
-                let old = row[0].text
-                // (Asked for a second at most: a library on a share whose server is gone can
-                // hang `opendir`, and this library's mount must not wait for it.)
-                guard Threads.answer(within: 1, { Self.isGoneOrEmpty(old) }) == true else { continue }
+            let others = try db.query("SELECT DISTINCT library FROM picks WHERE library <> ?", [.text(library)]).map { $0[0].text }
+            // Their folders asked all at once, for a second at most: a library on a share whose
+            // server is gone can hang `opendir`, and this library's mount must not wait for it.
+            let gone = Threads.answers(within: 1, others.map { old in { Self.isGoneOrEmpty(old) } })
+            for (old, isGone) in zip(others, gone) where isGone == true {
                 let picks = try db.query("SELECT source_path, content_hash FROM picks WHERE library = ? ORDER BY picked_at_ns, id",
                                          [.text(old)]).map { (path: $0[0].text, hash: $0[1].text) }
                 let here = picks.filter { Self.isRegularFile(library + "/" + $0.path) }

@@ -73,6 +73,16 @@ final class FormattingTests: XCTestCase {
             return true
         }
         XCTAssertNil(answer)
+        // Several at once: the blocked one nil, the others answered.
+        let waits: @Sendable () -> Int = {
+            blocked.lock()
+            while !released { blocked.wait() }
+            blocked.unlock()
+            return 2
+        }
+        let works: [@Sendable () -> Int] = [{ 1 }, waits, { 3 }]
+        XCTAssertEqual(Threads.answers(within: 0.5, works), [1, nil, 3])  // (time enough for two threads to start)
+        XCTAssertEqual(Threads.answers(within: 1, [@Sendable () -> Int]()), [])
         blocked.lock()
         released = true
         blocked.broadcast()
