@@ -114,7 +114,7 @@ enum MountCommand {
 
     /// The library's index (`-o index=`, or one file per library under the cache folder).
     static func openIndex(_ options: MountOptions, source: String) throws(CLIError) -> LibraryIndex {
-        let path = indexPath(options, source: source)
+        let path = indexPathFollowingAMove(options, source: source)
         do {
             return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
         } catch {
@@ -125,7 +125,7 @@ enum MountCommand {
     /// The mount's index, or nil with one warning: the index is a cache, and a folder it cannot
     /// be written in (a read-only home, a full disk) must not keep the library from mounting.
     static func openIndexIfPossible(_ options: MountOptions, source: String) -> LibraryIndex? {
-        let path = indexPath(options, source: source)
+        let path = indexPathFollowingAMove(options, source: source)
         do throws(Errno) {
             return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
         } catch {
@@ -155,12 +155,16 @@ enum MountCommand {
         }
     }
 
-    /// `-o index=`, or the library's own file under the cache folder; when that does not exist
-    /// yet, a copy of the index of the library if it moved here (`MovedLibraryIndex`).
+    /// `-o index=`, or the library's own file under the cache folder.
     static func indexPath(_ options: MountOptions, source: String) -> String {
-        if let chosen = options.indexPath { return chosen }
-        let path = cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
-        if let original = MovedLibraryIndex.copy(to: path, root: source) {
+        options.indexPath ?? cacheHome() + "/albumfs/index/" + EntryNames.tag(for: source, hexDigits: 16) + ".sqlite"
+    }
+
+    /// `indexPath`, where a library's own index that does not exist yet is first made a copy of
+    /// the index of the library, if it moved here (`MovedLibraryIndex`; never with `-o index=`).
+    static func indexPathFollowingAMove(_ options: MountOptions, source: String) -> String {
+        let path = indexPath(options, source: source)
+        if options.indexPath == nil, let original = MovedLibraryIndex.copy(to: path, root: source) {
             Log.line("albumfs: the library's files are those of the index \(original) (a library that moved here, or its disk mounted at another path): starting from a copy of it")
         }
         return path
