@@ -88,14 +88,14 @@ public enum MovedLibraryIndex {
             && (ctimeNs == nil || ctimeNs == ctime)
     }
 
-    /// `VACUUM INTO` a file beside `path`, then linked to `path` (never over an index made there
-    /// meanwhile). False, and nothing left behind, on any failure.
+    /// Copied (SQLite's online backup) to a file beside `path`, then linked to `path` (never over
+    /// an index made there meanwhile). False, and nothing left behind, on any failure.
     static func copy(_ index: String, to path: String) -> Bool {
         let temporary = path + ".copying-\(getpid())"
-        defer { unlink(temporary) }
+        defer { for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) } }
         do throws(SQLiteDatabase.Failure) {
             let db = try SQLiteDatabase(path: index, busyTimeoutMs: 2000, create: false)
-            try db.query("VACUUM INTO ?", [.text(temporary)])
+            try db.copy(to: temporary)
         } catch {
             return false
         }

@@ -74,6 +74,21 @@ final class SQLiteDatabase {
         try execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
+    /// Copies this database, page by page, into a new database file at `path` (SQLite's online
+    /// backup: a consistent copy, the WAL's committed pages included, while others may write).
+    /// Page by page, not `VACUUM INTO`, which rebuilds every table and index: 100,000 rows took it
+    /// 0.35 s, before a moved library's mount could answer.
+    func copy(to path: String) throws(Failure) {
+        let target = try SQLiteDatabase(path: path)
+        guard let backup = sqlite3_backup_init(target.db, "main", db, "main") else {
+            throw Failure(code: sqlite3_errcode(target.db), message: String(cString: sqlite3_errmsg(target.db)))
+        }
+        let rc = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard rc == SQLITE_DONE else { throw Failure(code: rc, message: String(cString: sqlite3_errstr(rc))) }
+        try target.check(finished)
+    }
+
     enum Value {
         case int(Int64)
         case text(String)
