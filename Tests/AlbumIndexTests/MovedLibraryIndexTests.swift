@@ -47,6 +47,21 @@ final class MovedLibraryIndexTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/index").filter { $0.contains("copying") }, [])
     }
 
+    /// A candidate in use by a mount (rows only in its WAL yet) is copied whole.
+    func testACandidateInUseIsCopiedWithItsWAL() throws {
+        let old = folder + "/index/old.sqlite", new = folder + "/index/new.sqlite"
+        try library(folder + "/lib", folders: 3, index: old)
+        let live = try LibraryIndex.openOrRebuild(path: old) { XCTFail($0) }
+        try live.save(upserts: [IndexedFile(relativePath: "late.txt", identity: FileIdentity(inode: 5, size: 1, mtime: Timestamp(seconds: 1)), kind: .ignored)],
+                      removals: [])
+        var st = stat()
+        XCTAssertEqual(stat(old + "-wal", &st), 0)
+        XCTAssertGreaterThan(st.st_size, 0, "the new row is in the WAL")
+        XCTAssertEqual(MovedLibraryIndex.copy(to: new, root: folder + "/lib"), old)
+        XCTAssertEqual(try LibraryIndex.openOrRebuild(path: new) { XCTFail($0) }.loadAll().count, 5)
+        withExtendedLifetime(live) {}
+    }
+
     func testAFewPhotosChangedSinceStillMatchMoreDoNot() throws {
         let old = folder + "/index/old.sqlite"
         try library(folder + "/lib", folders: 10, index: old)
