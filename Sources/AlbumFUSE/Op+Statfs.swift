@@ -2,15 +2,19 @@ import CFuse3
 import Glibc
 
 extension Operations {
-    /// `statfs`: the library's size in blocks, its node count, the name limit; nothing free
-    /// (the mount is read-only but for picks).
+    /// `statfs`: the figures of the filesystem SOURCE is on, with albumfs's name limit
+    /// (`AlbumFileSystem.statistics`).
     static func statfs(_ req: fuse_req_t?, _ ino: fuse_ino_t) {
         let s = FuseContext.of(req).fs.statistics()
         var st = statvfs()
         st.f_bsize = UInt(s.blockSize)
         st.f_frsize = UInt(s.blockSize)
         st.f_blocks = fsblkcnt_t(s.blocks)
+        st.f_bfree = fsblkcnt_t(s.freeBlocks)
+        st.f_bavail = fsblkcnt_t(s.availableBlocks)
         st.f_files = fsfilcnt_t(s.files)
+        st.f_ffree = fsfilcnt_t(s.freeFiles)
+        st.f_favail = fsfilcnt_t(s.freeFiles)
         st.f_namemax = UInt(s.nameMax)
         _ = fuse_reply_statfs(req, &st)
     }

@@ -310,11 +310,19 @@ public final class AlbumFileSystem: Sendable {
 
     // MARK: Filesystem
 
-    /// The corresponding FUSE operation is `statfs`.
+    /// The corresponding FUSE operation is `statfs`: the figures of the filesystem SOURCE is on,
+    /// as passthrough filesystems, sshfs and mergerfs answer, with albumfs's own name limit; all
+    /// zero while SOURCE cannot be asked. (Before, the library's size with nothing free, which
+    /// reads as a full disk: GNOME's housekeeping warns of low disk space on such a mount, since
+    /// it passes over only read-only and zero-sized ones, and `picked/` takes links.)
     public func statistics() -> FileSystemStatistics {
-        let s = current
-        let bytes = s.library.photos.reduce(Int64(0)) { $0 + max(0, $1.identity.size) }
-        return FileSystemStatistics(blockSize: 4096, blocks: UInt64((bytes + 4095) / 4096),
-                                    files: UInt64(s.table.count), nameMax: UInt64(EntryNames.maxBytes))
+        var st = statvfs()
+        guard statvfs(sourceRoot, &st) == 0 else {
+            return FileSystemStatistics(blockSize: 4096, blocks: 0, freeBlocks: 0, availableBlocks: 0, files: 0, freeFiles: 0,
+                                        nameMax: UInt64(EntryNames.maxBytes))
+        }
+        return FileSystemStatistics(blockSize: UInt64(st.f_frsize), blocks: UInt64(st.f_blocks), freeBlocks: UInt64(st.f_bfree),
+                                    availableBlocks: UInt64(st.f_bavail), files: UInt64(st.f_files), freeFiles: UInt64(st.f_ffree),
+                                    nameMax: UInt64(EntryNames.maxBytes))
     }
 }

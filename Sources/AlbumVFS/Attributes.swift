@@ -25,10 +25,14 @@ public struct DirectoryEntry: Sendable {
 }
 
 /// `statfs` figures.
-public struct FileSystemStatistics: Sendable {
+public struct FileSystemStatistics: Sendable, Equatable {
     public var blockSize: UInt64
     public var blocks: UInt64
+    public var freeBlocks: UInt64
+    /// Free blocks an unprivileged user may take.
+    public var availableBlocks: UInt64
     public var files: UInt64
+    public var freeFiles: UInt64
     public var nameMax: UInt64
 }
 

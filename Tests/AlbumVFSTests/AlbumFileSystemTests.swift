@@ -208,11 +208,22 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(fs.checkAccess(999_999, mask: R_OK).failure, .notFound)
     }
 
-    func testStatistics() {
+    /// The figures of the filesystem SOURCE is on (not the library's size with nothing free,
+    /// which a desktop reads as a full disk), with albumfs's name limit; zeros when SOURCE is gone.
+    func testStatisticsAreThoseOfTheSourcesFilesystem() throws {
         let s = fs.statistics()
         XCTAssertEqual(s.nameMax, 255)
-        XCTAssertEqual(s.blocks, 1)
-        XCTAssertGreaterThan(s.files, 5)
+        var st = statvfs()
+        XCTAssertEqual(statvfs(fs.sourceRoot, &st), 0)
+        XCTAssertEqual(s.blockSize, UInt64(st.f_frsize))
+        XCTAssertEqual(s.blocks, UInt64(st.f_blocks))
+        XCTAssertGreaterThan(s.blocks, 0)
+        XCTAssertLessThanOrEqual(s.availableBlocks, s.freeBlocks)
+        XCTAssertEqual(s.files, UInt64(st.f_files))
+        let gone = try AlbumFileSystem(library: LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 0)),
+                                       sourceRoot: "/nonexistent-albumfs-source", owner: fs.owner, log: { _ in })
+        XCTAssertEqual(gone.statistics(), FileSystemStatistics(blockSize: 4096, blocks: 0, freeBlocks: 0, availableBlocks: 0, files: 0,
+                                                               freeFiles: 0, nameMax: 255))
     }
 }
 

@@ -139,6 +139,13 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(statvfs(mount.mountpoint, &fs), 0)
         XCTAssertEqual(fs.f_namemax, 255)
         XCTAssertGreaterThan(fs.f_files, 40)
+        // `df` shows the disk SOURCE is on, free space included: not a full disk to a desktop's
+        // low-disk-space warning.
+        var disk = statvfs()
+        XCTAssertEqual(statvfs(source.path, &disk), 0)
+        XCTAssertEqual(fs.f_frsize, disk.f_frsize)
+        XCTAssertEqual(fs.f_blocks, disk.f_blocks)
+        XCTAssertGreaterThan(fs.f_bavail, 0)
     }
 
     func testInodesAreStableWhileMounted() throws {
