@@ -83,6 +83,15 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish(allowing: ["are those of the index"])
         let indexes = try FileManager.default.contentsOfDirectory(atPath: state + "/cache/albumfs/index").filter { $0.hasSuffix(".sqlite") }
         XCTAssertEqual(indexes.count, 2, "the old index stays: \(indexes)")
+        // `albumfs index` follows a move the same way.
+        let again = moved + "-again"
+        XCTAssertEqual(rename(moved, again), 0)
+        defer { rename(again, moved) }
+        let indexed = runCommand(albumfsBinary(), ["index", again], environment: ["XDG_CACHE_HOME": state + "/cache"])
+        XCTAssertEqual(indexed.status, 0, indexed.stderr)
+        XCTAssertTrue(indexed.stdout.contains(" 0 read,"), indexed.stdout)
+        XCTAssertTrue(indexed.stderr.contains("are those of the index"), indexed.stderr)
+        XCTAssertEqual(rename(again, moved), 0)
         // A copy with other inodes: a library of its own, read whole.
         let copy = state + "/copy"
         XCTAssertEqual(shell("cp -a '\(moved)' '\(copy)'").status, 0)
