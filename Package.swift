@@ -27,7 +27,6 @@ let package = Package(
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
         // A JPEG decoded as its file is read (libjpeg's longjmp kept in C): docs/thumbnails.md.
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
-        // A file's birth time (statx), which Glibc's Swift module does not declare.
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),

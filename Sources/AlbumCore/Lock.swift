@@ -60,7 +60,18 @@ public final class Condition: @unchecked Sendable {
     public func wait() { pthread_cond_wait(cond, mutex.raw) }
 
     /// Waits (the lock held) until woken or `seconds` pass: false when the time ran out.
-    public func wait(seconds: Double) -> Bool {
+    public func wait(seconds: Double) -> Bool { wait(until: Self.deadline(in: seconds)) }
+
+    /// Waits (the lock held) until woken or the monotonic clock reaches `deadline` (from
+    /// `deadline(in:)`): false when the time ran out. A loop that waits for a state across
+    /// wakeups keeps one deadline, not a new wait of its own length each time.
+    public func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(cond, mutex.raw, &deadline) != ETIMEDOUT
+    }
+
+    /// The monotonic clock's time `seconds` from now.
+    public static func deadline(in seconds: Double) -> timespec {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let whole = seconds.rounded(.down)
@@ -70,7 +81,7 @@ public final class Condition: @unchecked Sendable {
             deadline.tv_sec += 1
             deadline.tv_nsec -= 1_000_000_000
         }
-        return pthread_cond_timedwait(cond, mutex.raw, &deadline) != ETIMEDOUT
+        return deadline
     }
 }
 
@@ -119,18 +130,11 @@ extension Threads {
                 answers.done.unlock()
             }
         }
-        var start = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
+        let deadline = Condition.deadline(in: seconds)
         answers.done.lock()
         defer { answers.done.unlock() }
-        while answers.missing > 0 {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let left = seconds - (Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9)
-            // (Woken before every answer came, or early: wait out the rest.)
-            guard left > 0 else { break }
-            _ = answers.done.wait(seconds: left)
-        }
+        // (Woken before every answer came, or early: wait on to the same deadline.)
+        while answers.missing > 0, answers.done.wait(until: deadline) {}
         return answers.values
     }
 }

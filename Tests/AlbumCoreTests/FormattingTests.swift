@@ -64,28 +64,36 @@ final class FormattingTests: XCTestCase {
     /// share whose server is gone) is nil once the time runs out, the work left on its thread.
     func testAnswerWithin() {
         XCTAssertEqual(Threads.answer(within: 10) { 6 * 7 }, 42)
-        let blocked = Condition()
-        nonisolated(unsafe) var released = false
+        /// Work that blocks until the test releases it (under `blocked`'s lock).
+        final class Gate: @unchecked Sendable {
+            let blocked = Condition()
+            var released = false
+            func pass() {
+                blocked.lock()
+                while !released { blocked.wait() }
+                blocked.unlock()
+            }
+            func open() {
+                blocked.lock()
+                released = true
+                blocked.broadcast()
+                blocked.unlock()
+            }
+        }
+        let gate = Gate()
         let answer: Bool? = Threads.answer(within: 0.05) {
-            blocked.lock()
-            while !released { blocked.wait() }
-            blocked.unlock()
+            gate.pass()
             return true
         }
         XCTAssertNil(answer)
         // Several at once: the blocked one nil, the others answered.
         let waits: @Sendable () -> Int = {
-            blocked.lock()
-            while !released { blocked.wait() }
-            blocked.unlock()
+            gate.pass()
             return 2
         }
         let works: [@Sendable () -> Int] = [{ 1 }, waits, { 3 }]
         XCTAssertEqual(Threads.answers(within: 0.5, works), [1, nil, 3])  // (time enough for two threads to start)
         XCTAssertEqual(Threads.answers(within: 1, [@Sendable () -> Int]()), [])
-        blocked.lock()
-        released = true
-        blocked.broadcast()
-        blocked.unlock()
+        gate.open()
     }
 }
