@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CHeif", path: "Sources/CHeif"),
         // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
         // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
@@ -30,8 +31,8 @@ let package = Package(
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),
-        .target(name: "AlbumSample", dependencies: ["AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows"]),
+        .target(name: "AlbumSample", dependencies: ["AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),

@@ -13,9 +13,16 @@ public struct IndexedFile: Sendable, Equatable {
         case problem(String)
 
         /// A photo whose evidence was dropped after its decisions were made (shared, no allocation).
-        public static func slimPhoto(_ format: ImageFormat) -> Kind { format == .png ? slimPNG : slimJPEG }
+        public static func slimPhoto(_ format: ImageFormat) -> Kind {
+            switch format {
+            case .jpeg: slimJPEG
+            case .png: slimPNG
+            case .heif: slimHEIF
+            }
+        }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
         private static let slimPNG = Kind.photo(.png, PhotoEvidence())
+        private static let slimHEIF = Kind.photo(.heif, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -2,6 +2,15 @@
 public enum ImageFormat: String, Sendable {
     case jpeg
     case png
+    /// HEIF images: HEIC (iPhones since 2017, many Android phones and cameras' `.HIF`), AVIF.
+    case heif
+
+    /// Whether the image comes out of its decoder upright, so that its EXIF Orientation must not
+    /// be applied: HEIF's rotation and mirror (`irot`, `imir`) are part of the image, which libheif
+    /// applies, and the EXIF Orientation such files also carry (iPhones write both) only repeats
+    /// them: applying both would turn the photo twice. (ISO/IEC 23008-12 makes the boxes the ones
+    /// that count; Apple, libvips and browsers read it so.)
+    public var decodesUpright: Bool { self == .heif }
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

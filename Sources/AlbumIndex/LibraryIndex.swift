@@ -30,7 +30,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         CREATE TABLE files (
             path TEXT PRIMARY KEY,
             device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-            kind TEXT NOT NULL,          -- 'jpeg', 'png', 'ignored' or 'problem'
+            kind TEXT NOT NULL,          -- 'jpeg', 'png', 'heif' (from 8), 'ignored' or 'problem'
             message TEXT,                -- why, for 'problem'
             \(v1EvidenceColumns.map { "\($0) TEXT" }.joined(separator: ", ")),
             exposure INTEGER, orientation INTEGER, width INTEGER, height INTEGER,
@@ -71,6 +71,12 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         // lack it and stay (such a photo renamed is read again; its identity alone tells a change).
         """
         ALTER TABLE files ADD COLUMN ctime_ns INTEGER;
+        """,
+        // 8: HEIF images (HEIC, AVIF) are photos now. Files kept as not photos that may be one
+        // (by their name; or named as a photo yet neither JPEG nor PNG) are read again, once.
+        """
+        DELETE FROM files WHERE (kind = 'ignored' AND (path LIKE '%.heic' OR path LIKE '%.heif' OR path LIKE '%.hif'
+            OR path LIKE '%.avif')) OR (kind = 'problem' AND message = 'not a JPEG or PNG');
         """,
     ]
 

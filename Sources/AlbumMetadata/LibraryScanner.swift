@@ -23,7 +23,7 @@ public struct LibraryScanner: Sendable {
         "$Recycle.Bin", "RECYCLER", "@Recycle", "@Recently-Snapshot",
     ]
     /// Extensions of files that are photos even when their content cannot be read to prove it.
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png"]
+    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif"]
 
     /// An absolute folder never to enter: the mount point, when it lies inside the library.
     public let excluded: String?
@@ -333,7 +333,7 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-    /// What a read header (`meta`: nil when the content is neither JPEG nor PNG) makes of a file.
+    /// What a read header (`meta`: nil when the content is no JPEG, PNG or HEIF image) makes of a file.
     private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
@@ -351,7 +351,7 @@ public struct LibraryScanner: Sendable {
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
         }
         return IndexedFile(relativePath: relativePath, identity: identity,
-                           kind: hint.likelyPhoto ? .problem("not a JPEG or PNG") : .ignored)
+                           kind: hint.likelyPhoto ? .problem("not a JPEG, PNG or HEIF image") : .ignored)
     }
 
     /// What a file that could not be opened or read is: nil when it is gone.
@@ -384,7 +384,11 @@ public struct LibraryScanner: Sendable {
             let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
             let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
             likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext)
-            guessed = ext == "png" ? .png : .jpeg
+            guessed = switch ext {
+            case "png": .png
+            case "heic", "heif", "hif", "avif": .heif
+            default: .jpeg
+            }
         }
     }
 
@@ -395,7 +399,7 @@ public struct LibraryScanner: Sendable {
         let fileName = String(relativePath.nameAfterLastSlash)
         let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime)
         let shot = rules.screenshots.decide(e, fileName: fileName, folders: relativePath.split(separator: "/").dropLast().map(String.init))
-        let orientation = e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+        let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                      captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
                      orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead)

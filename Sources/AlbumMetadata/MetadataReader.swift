@@ -13,6 +13,7 @@ protocol ImageHeader {
 
 extension JPEGHeader: ImageHeader {}
 extension PNGHeader: ImageHeader {}
+extension HEIFHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -44,7 +45,7 @@ public enum MetadataReader {
         name.utf8.suffix(4).map { $0 | 0x20 }.elementsEqual(".png".utf8)
     }
 
-    /// Nil when the file is not a JPEG or PNG (including empty files shorter than a signature).
+    /// Nil when the file is not a JPEG, PNG or HEIF image (including empty files shorter than a signature).
     /// A photo whose metadata is damaged is still returned, with `evidence.problems` saying why.
     /// - Parameters:
     ///   - size: the file's size (`fstat`; nil: asked here).
@@ -75,6 +76,10 @@ public enum MetadataReader {
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }
                 .first { $0.utf8.count <= PhotoEvidence.pngCommentLimit }
+        case .heif:
+            let header = try reader.header { try HEIFHeader(size: reader.size, read: $0) }
+            readCommon(header, into: &e)
+            if let xmp = header.xmp { readXMP(xmp, into: &e) }
         }
         return FileMetadata(format: format, evidence: e)
     }

@@ -15,7 +15,7 @@ public struct SampleItem: Sendable {
 }
 
 /// Writes a realistic little photo library: camera JPEGs from several makers (both byte orders,
-/// all eight orientations, offsets and sub-seconds), screenshots as phones and desktops write
+/// all eight orientations, offsets and sub-seconds), an iPhone HEIC, screenshots as phones and desktops write
 /// them, and the damaged and odd files real libraries hold.
 public enum SampleLibrary {
     /// Every file's mtime unless stated: 2018-06-01T12:00:00Z.
@@ -67,6 +67,13 @@ public enum SampleLibrary {
                      image: image),
                 day: "2022-03-0\(o)", source: .exifDateTimeOriginal)
         }
+        // An iPhone's HEIC, held upright in portrait: the pixels stored sideways, turned by its
+        // rotation box and said again by its EXIF Orientation (6), which must not turn it twice.
+        let sideways = SampleImage.marker(width: 96, height: 64).stored(forOrientation: 6)
+        add("iPhone/IMG_1400.HEIC",
+            try Encoders.heic(sideways, exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola,
+                                                                 offset: "-07:00", orientation: 6).payload(), orientation: 6),
+            day: "2024-05-19", source: .exifDateTimeOriginal)
 
         // Screenshots.
         let screen = try Encoders.png(.marker(width: 64, height: 128, tint: 200))

@@ -62,7 +62,7 @@ public struct ThumbnailRenderer: Sendable {
     ///   failed to decode).
     func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox, previews: Bool = true)
         throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
-        let o = (1...8).contains(orientation) ? orientation : 1
+        let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
         // How the image will be decoded and what that takes, from its headers: a render that
@@ -127,6 +127,19 @@ public struct ThumbnailRenderer: Sendable {
             what = size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG"
             profile = PNGDecoder.iccProfile(original)
             plan = Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
+        case .heif:
+            guard original.count <= maxFileBytes else {
+                throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
+            }
+            let image = try HEIFImage(try original.all())
+            guard image.width * image.height <= maxPixels else {
+                throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
+            }
+            decode = { () throws(ThumbnailError) in (try image.decode(), (1, 1)) }
+            need = image.decodingBytes
+            what = "a \(image.width)x\(image.height) HEIF image"
+            profile = image.iccProfile()
+            plan = Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
         }
         let cropped: RGBImage
         do throws(ThumbnailError) {

@@ -212,4 +212,26 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["oriented.jpg", "notes.txt", "bad.jpg"])
     }
+
+    /// Schema 8: files kept as not photos that may be HEIF images (by name, or named as a photo
+    /// yet neither JPEG nor PNG) are read again, once; photos, other files and other problems stay.
+    func testASchemaSevenIndexReadsAgainTheFilesThatMayBeHEIF() throws {
+        let path = folder + "/schema-7.sqlite"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
+        try db.migrate(Array(LibraryIndex.migrations.prefix(7)))
+        let rows: [(String, String, String?)] = [
+            ("x.jpg", "jpeg", nil), ("IMG_0001.HEIC", "ignored", nil), ("a/b.heif", "ignored", nil), ("c.avif", "ignored", nil),
+            ("DSCF0001.HIF", "ignored", nil), ("notes.txt", "ignored", nil), ("clip.mov", "ignored", nil),
+            ("heic-named.jpg", "problem", "not a JPEG or PNG"), ("bad.jpg", "problem", "unreadable: Permission denied"),
+        ]
+        for (i, (file, kind, message)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, message, orientation) VALUES (?, ?, 3, 4, ?, ?, 1)",
+                         [.text(file), .int(Int64(i)), .text(kind), message.map { .text($0) }])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, 8)
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "clip.mov", "bad.jpg"])
+    }
 }

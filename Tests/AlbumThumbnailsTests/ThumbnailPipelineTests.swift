@@ -103,6 +103,55 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertThrowsError(try renderer.render(try Encoders.png(.marker(width: 200, height: 100)), format: .png, orientation: 1, box: .default))
     }
 
+    /// A HEIC comes out upright through its own rotation and mirror boxes (`irot`, `imir`), in
+    /// all eight orientations, and is never turned a second time by the EXIF Orientation an
+    /// iPhone writes beside them (the renderer is given it, as a photo's is); its colour profile
+    /// is carried.
+    func testAHEICIsTurnedByItsOwnBoxesOnly() throws {
+        let renderer = ThumbnailRenderer()
+        let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
+        for o in 1...8 {
+            let stored = SampleImage.marker(width: 320, height: 240).stored(forOrientation: o)
+            let heic = try Encoders.heic(stored, quality: 90, orientation: o, iccProfile: p3)
+            let r = try renderer.renderWithPlan(heic, format: .heif, orientation: o, box: .default)
+            XCTAssertTrue(r.plan.sourceSize == (320, 240), "\(o): \(r.plan)")
+            XCTAssertEqual(r.bytes.count, FixedSizeJPEG.size(for: 200, 200))
+            XCTAssertEqual(try carriedProfile(r.bytes), p3, "\(o)")
+            // 320x240 covers 200x200 as 267x200, cropped from x = 33: the red quarter (80x60)
+            // is the thumbnail's top-left 33x50.
+            let image = try JPEGStream(bytes: r.bytes).decode(scale: (1, 1))
+            func mean(_ xs: Range<Int>, _ ys: Range<Int>) -> (r: Int, g: Int) {
+                var r = 0, g = 0
+                for y in ys { for x in xs { r += Int(image.pixels[(y * image.width + x) * 3]); g += Int(image.pixels[(y * image.width + x) * 3 + 1]) } }
+                return (r / (xs.count * ys.count), g / (xs.count * ys.count))
+            }
+            let topLeft = mean(2..<28, 2..<44), topRight = mean(172..<198, 2..<44), bottomLeft = mean(2..<28, 156..<198)
+            XCTAssertTrue(topLeft.r > 180 && topLeft.g < 70, "orientation \(o): top-left \(topLeft)")
+            XCTAssertTrue(topRight.r < 180 && bottomLeft.r < 180, "orientation \(o): \(topRight) \(bottomLeft)")
+        }
+    }
+
+    /// A HEIC cut short, over the pixel limit, or damaged anywhere: an error, never a trap.
+    func testDamagedHEICsAreErrors() throws {
+        let heic = try Encoders.heic(.marker(width: 256, height: 192))
+        let renderer = ThumbnailRenderer()
+        XCTAssertNoThrow(try renderer.render(heic, format: .heif, orientation: 1, box: .default))
+        XCTAssertThrowsError(try ThumbnailRenderer(maxPixels: 10_000).render(heic, format: .heif, orientation: 1, box: .default))
+        for cut in [0, 20, 300, heic.count / 2, heic.count - 1] {
+            XCTAssertThrowsError(try renderer.render(Array(heic.prefix(cut)), format: .heif, orientation: 1, box: .default), "cut at \(cut)")
+        }
+        var random = SystemRandomNumberGenerator()
+        var rendered = 0
+        for _ in 0..<200 {
+            var bytes = heic
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            if (try? renderer.render(bytes, format: .heif, orientation: 1, box: .default)) != nil { rendered += 1 }
+        }
+        XCTAssertGreaterThan(rendered, 0, "some damage (in the image data) still decodes")
+    }
+
     func testSingleFlightAndRememberedFailures() throws {
         let folder = NSTemporaryDirectory() + "albumfs-thumb-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

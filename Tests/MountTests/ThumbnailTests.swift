@@ -55,6 +55,23 @@ final class ThumbnailTests: XCTestCase {
         mount.finish()
     }
 
+    /// The sample's iPhone HEIC (pixels stored sideways, a rotation box, EXIF Orientation 6):
+    /// upright, turned once.
+    func testAHEICIsShownUprightTurnedOnce() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let image = try XCTUnwrap(DecodedImage(jpeg: try readFile(mount.path("thumbnails/200x200/IMG_1400.jpg")).get()))
+        XCTAssertEqual(image.width, 200)
+        let red = image.mean(x: 3..<20, y: 5..<40)
+        XCTAssertGreaterThan(red.0, 170, "top-left is red \(red)")
+        XCTAssertLessThan(red.1, 90, "top-left is red \(red)")
+        for corner in [image.mean(x: 180..<197, y: 5..<40), image.mean(x: 3..<20, y: 160..<195), image.mean(x: 180..<197, y: 160..<195)] {
+            XCTAssertLessThan(corner.0 - corner.1, 100, "other corners are not red \(corner)")
+        }
+        mount.finish()
+    }
+
     func testEveryJPEGAndPNGKindHasTheRightColour() throws {
         let folder = makeTempFolder("kinds")
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,0 +1,90 @@
+import AlbumCore
+import CHeif
+
+/// A HEIF image (HEIC, HEIF, AVIF) opened with libheif: its primary image's size and colour
+/// profile, and its decode to 8-bit RGB with the file's crop, rotation and mirror (`clap`, `irot`,
+/// `imir`) applied, as the format requires: the image comes out upright, and its EXIF Orientation
+/// is not applied again (`ImageFormat.decodesUpright`).
+///
+/// HEVC and AV1 have no shrink-on-load (a JPEG's DCT scaling): the primary image is decoded
+/// whole, then resampled. The file is held in memory while it is (libheif 1.15 reads every
+/// top-level box whole when it opens a file anyway).
+final class HEIFImage {
+    private let context: OpaquePointer
+    private let handle: OpaquePointer
+    /// The file's bytes, which libheif reads in place (`read_from_memory_without_copy`).
+    private let bytes: UnsafeMutableRawBufferPointer
+    /// The primary image's size once turned upright.
+    let width: Int
+    let height: Int
+
+    init(_ data: [UInt8]) throws(ThumbnailError) {
+        guard let context = heif_context_alloc() else { throw ThumbnailError("libheif: out of memory") }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        data.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        self.bytes = bytes
+        var handle: OpaquePointer?
+        var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, data.count, nil)
+        if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
+        guard error.code == heif_error_Ok, let handle else {
+            heif_context_free(context)
+            bytes.deallocate()
+            throw Self.error(error)
+        }
+        self.context = context
+        self.handle = handle
+        width = Int(heif_image_handle_get_width(handle))
+        height = Int(heif_image_handle_get_height(handle))
+    }
+
+    deinit {
+        heif_image_handle_release(handle)
+        heif_context_free(context)
+        bytes.deallocate()
+    }
+
+    /// What decoding takes besides the file: the decoder's planes (YCbCr, up to 16 bits a sample
+    /// for 10- and 12-bit images, 4:4:4 at most) and the RGB image made from them.
+    var decodingBytes: Int { width * height * (6 + 3) }
+
+    /// The ICC profile the file carries (`colr` of type `prof` or `rICC`), if any. (A colour
+    /// description given as numbers, `nclx`, is not turned into a profile: read as sRGB.)
+    func iccProfile() -> [UInt8]? {
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0, size <= 4 << 20 else { return nil }
+        var profile = [UInt8](repeating: 0, count: size)
+        let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+        return error.code == heif_error_Ok ? profile : nil
+    }
+
+    /// The primary image, upright, 8 bits per sample (deeper images are scaled down), alpha
+    /// dropped.
+    func decode() throws(ThumbnailError) -> RGBImage {
+        guard let options = heif_decoding_options_alloc() else { throw ThumbnailError("libheif: out of memory") }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
+        var image: OpaquePointer?
+        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        guard error.code == heif_error_Ok, let image else { throw Self.error(error) }
+        defer { heif_image_release(image) }
+        let w = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let h = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard w > 0, h > 0, heif_image_get_bits_per_pixel(image, heif_channel_interleaved) == 24,
+              let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 3
+        else { throw ThumbnailError("libheif gave no 8-bit RGB image") }
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        pixels.withUnsafeMutableBytes { out in
+            for y in 0..<h {
+                (out.baseAddress! + y * w * 3).copyMemory(from: plane + y * Int(stride), byteCount: w * 3)
+            }
+        }
+        return RGBImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// A libheif error as a render's: its message names what was wrong with the file.
+    private static func error(_ error: heif_error) -> ThumbnailError {
+        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        return ThumbnailError("HEIF: \(message)")
+    }
+}
