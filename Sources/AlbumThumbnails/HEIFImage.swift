@@ -82,9 +82,10 @@ final class HEIFImage {
         return RGBImage(width: w, height: h, pixels: pixels)
     }
 
-    /// A libheif error as a render's: its message names what was wrong with the file.
+    /// A libheif error as a render's: its message names what was wrong with the file, on one
+    /// line (some of libheif's end in a newline; `.albumfs/errors` is one line per file).
     private static func error(_ error: heif_error) -> ThumbnailError {
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
-        return ThumbnailError("HEIF: \(message)")
+        return ThumbnailError("HEIF: " + message.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }

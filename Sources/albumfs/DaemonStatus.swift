@@ -89,9 +89,12 @@ final class DaemonStatus: StatusReporter, Sendable {
     }
 
     /// One `path: why` line per problem; a backslash or a newline in a path (Linux allows both in
-    /// names) is written `\\` or `\n`, as `ls -b` does, so that a line is always one problem.
+    /// names) is written `\\` or `\n`, as `ls -b` does, so that a line is always one problem
+    /// (and a newline in a message, which a C library may put there, becomes a space).
     func errorsText() -> String {
-        problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map { "\(Self.escaped($0.relativePath)): \($0.message)\n" }.joined()
+        problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
+            "\(Self.escaped($0.relativePath)): \($0.message.split(whereSeparator: \.isNewline).joined(separator: " "))\n"
+        }.joined()
     }
 
     static func escaped(_ path: String) -> String {
