@@ -112,7 +112,12 @@ struct MetaBox {
         var constructionMethod = 0
         /// (offset, length) of each extent: in the file, or in `idat` (construction method 1).
         var extents: [(offset: Int64, length: Int64)] = []
-        var length: Int { Int(min(extents.reduce(0) { $0 + $1.length }, Int64(HEIFHeader.largestRead))) }
+        /// The extents' total, at most `HEIFHeader.largestRead` (each is clamped before the sum: a
+        /// damaged `iloc` may give any 63-bit lengths).
+        var length: Int {
+            let limit = Int64(HEIFHeader.largestRead)
+            return Int(min(extents.reduce(0) { $0 + min(max($1.length, 0), limit) }, limit))
+        }
     }
 
     private(set) var items: [UInt32: Item] = [:]

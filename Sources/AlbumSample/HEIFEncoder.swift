@@ -1,17 +1,24 @@
 import CHeif
 
 extension Encoders {
-    /// Encodes a HEIC (HEVC through libheif's x265 encoder), as a phone writes one: EXIF and XMP
+    /// The image codecs of HEIF files: HEVC (a HEIC, through libheif's x265 encoder) and AV1 (an
+    /// AVIF, through libaom).
+    public enum HEIFCodec: Sendable {
+        case hevc, av1
+    }
+
+    /// Encodes a HEIF image (a HEIC unless `codec` says AV1), as a phone writes one: EXIF and XMP
     /// items describing the image, an ICC profile, and a rotation and mirror (`irot`, `imir`)
     /// for `orientation` (EXIF's numbering): `image` is then the stored pixels, and a reader that
     /// applies the boxes shows it turned as EXIF's `orientation` says. An iPhone writes the same
     /// value in EXIF too (pass it in `exif`), which a reader must not apply a second time.
-    public static func heic(_ image: SampleImage, quality: Int32 = 60, exif: [UInt8]? = nil, xmp: String? = nil,
-                            orientation: Int = 1, iccProfile: [UInt8]? = nil) throws(EncodeError) -> [UInt8] {
+    public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
+                            xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil) throws(EncodeError) -> [UInt8] {
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        try check(heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "no HEVC encoder")
+        try check(heif_context_get_encoder_for_format(context, codec == .av1 ? heif_compression_AV1 : heif_compression_HEVC, &encoder),
+                  "no \(codec) encoder")
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, quality), "quality")
 

@@ -71,7 +71,7 @@ public enum SampleLibrary {
         // rotation box and said again by its EXIF Orientation (6), which must not turn it twice.
         let sideways = SampleImage.marker(width: 96, height: 64).stored(forOrientation: 6)
         add("iPhone/IMG_1400.HEIC",
-            try Encoders.heic(sideways, exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola,
+            try Encoders.heif(sideways, exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola,
                                                                  offset: "-07:00", orientation: 6).payload(), orientation: 6),
             day: "2024-05-19", source: .exifDateTimeOriginal)
 

@@ -19,7 +19,7 @@ final class HEIFHeaderTests: FolderTestCase {
     }
 
     func testSniffsHEIFStillImagesNotVideos() throws {
-        let heic = try Encoders.heic(.marker(width: 64, height: 48))
+        let heic = try Encoders.heif(.marker(width: 64, height: 48))
         XCTAssertEqual(FormatSniffer.sniff(heic), .heif)
         XCTAssertEqual(FormatSniffer.sniff(fileType("avif", ["mif1", "avif", "miaf"])), .heif)
         XCTAssertEqual(FormatSniffer.sniff(fileType("heix", [])), .heif)  // Canon and Fujifilm `.HIF`
@@ -38,7 +38,7 @@ final class HEIFHeaderTests: FolderTestCase {
             + #"<rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:DateCreated="2024-05-17T14:03:04+02:00"/>"#
             + "</rdf:RDF></x:xmpmeta>"
         let stored = SampleImage.marker(width: 64, height: 48).stored(forOrientation: 6)
-        let m = try XCTUnwrap(try read(try Encoders.heic(stored, exif: exif.payload(), xmp: xmp, orientation: 6)))
+        let m = try XCTUnwrap(try read(try Encoders.heif(stored, exif: exif.payload(), xmp: xmp, orientation: 6)))
         XCTAssertEqual(m.format, .heif)
         let e = m.evidence
         XCTAssertEqual(e.dateTimeOriginal, "2024:05:17 14:03:04")
@@ -55,8 +55,18 @@ final class HEIFHeaderTests: FolderTestCase {
         XCTAssertEqual(e.problems, [])
     }
 
+    func testAnAVIFsDateIsRead() throws {
+        let exif = SampleExif.camera("Google", "Pixel 8", "2024:06:01 10:11:12", offset: "+02:00")
+        let m = try XCTUnwrap(try read(try Encoders.heif(.marker(width: 64, height: 48), codec: .av1, exif: exif.payload()), name: "a.avif"))
+        XCTAssertEqual(m.format, .heif)
+        XCTAssertEqual(m.evidence.dateTimeOriginal, "2024:06:01 10:11:12")
+        XCTAssertEqual(m.evidence.offsetTimeOriginal, "+02:00")
+        XCTAssertEqual(m.evidence.pixelWidth, 64)
+        XCTAssertEqual(m.evidence.problems, [])
+    }
+
     func testAHEICWithoutMetadataHasItsSizeOnly() throws {
-        let e = try XCTUnwrap(try read(try Encoders.heic(.marker(width: 80, height: 40)))).evidence
+        let e = try XCTUnwrap(try read(try Encoders.heif(.marker(width: 80, height: 40)))).evidence
         XCTAssertNil(e.dateTimeOriginal)
         XCTAssertNil(e.make)
         XCTAssertEqual(e.pixelWidth, 80)
@@ -67,7 +77,7 @@ final class HEIFHeaderTests: FolderTestCase {
     /// Read as exiftool (the reference writer) writes HEIC metadata into a file that had none.
     func testMetadataExiftoolWroteIntoAHEIC() throws {
         let path = folder + "/x.heic"
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.heic(.marker(width: 64, height: 64)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.heif(.marker(width: 64, height: 64)))))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         p.arguments = ["-q", "-overwrite_original", "-DateTimeOriginal=2019:02:03 04:05:06", "-OffsetTimeOriginal=-05:00",
@@ -117,9 +127,31 @@ final class HEIFHeaderTests: FolderTestCase {
         XCTAssertEqual(e.problems, [])
     }
 
+    /// An `iloc` that gives an item extents of any 63-bit length (damage, or a hostile file):
+    /// read as far as the file goes, said to be cut short, no overflow.
+    func testExtentsOfAnyLengthAreReadAsFarAsTheFileGoes() throws {
+        let exif = Self.exifItem(SampleExif.camera("Main", "M", "2022:02:02 02:02:02").payload())
+        let iinf = fullBox("iinf", version: 0, Self.be16(2) + fullBox("infe", version: 2, Self.be16(1) + [0, 0] + Array("hvc1".utf8) + [0])
+                           + fullBox("infe", version: 2, Self.be16(2) + [0, 0] + Array("Exif".utf8) + [0]))
+        let huge: UInt64 = 0x7FFF_FFFF_FFFF_FFFF
+        func u64(_ v: UInt64) -> [UInt8] { Self.be32(UInt32(v >> 32)) + Self.be32(UInt32(v & 0xFFFF_FFFF)) }
+        // iloc v0: offsets 4 bytes, lengths 8; item 2 has two extents, each "huge".
+        let meta = { (exifAt: UInt32) in
+            self.fullBox("meta", version: 0, self.fullBox("pitm", version: 0, Self.be16(1)) + iinf
+                         + self.fullBox("iloc", version: 0, [0x48, 0x00] + Self.be16(1) + Self.be16(2) + [0, 0] + Self.be16(2)
+                                        + Self.be32(exifAt) + u64(huge) + Self.be32(exifAt) + u64(huge)))
+        }
+        let head = fileType("heic", ["mif1"])
+        let exifAt = UInt32(head.count + meta(0).count + 8)
+        let file = head + meta(exifAt) + box("mdat", exif)
+        let e = try XCTUnwrap(try read(file)).evidence
+        XCTAssertEqual(e.make, "Main")
+        XCTAssertEqual(e.problems, ["header truncated"])
+    }
+
     /// A file cut short keeps its format and says so; damage anywhere in its boxes never traps.
     func testCutAndDamagedFilesAreReadWithoutAnError() throws {
-        let heic = try Encoders.heic(.marker(width: 64, height: 48), exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload())
+        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload())
         let metaEnd = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
         let cut = try XCTUnwrap(try read(Array(heic.prefix(metaEnd / 2))))
         XCTAssertEqual(cut.format, .heif)

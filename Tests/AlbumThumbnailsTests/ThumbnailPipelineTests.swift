@@ -112,7 +112,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
         for o in 1...8 {
             let stored = SampleImage.marker(width: 320, height: 240).stored(forOrientation: o)
-            let heic = try Encoders.heic(stored, quality: 90, orientation: o, iccProfile: p3)
+            let heic = try Encoders.heif(stored, quality: 90, orientation: o, iccProfile: p3)
             let r = try renderer.renderWithPlan(heic, format: .heif, orientation: o, box: .default)
             XCTAssertTrue(r.plan.sourceSize == (320, 240), "\(o): \(r.plan)")
             XCTAssertEqual(r.bytes.count, FixedSizeJPEG.size(for: 200, 200))
@@ -131,9 +131,22 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// An AVIF (AV1 in HEIF, as Android 12+ and browsers save them) is a HEIF image like a HEIC:
+    /// its EXIF date read, its thumbnail upright by its own boxes.
+    func testAnAVIFIsAHEIFImageToo() throws {
+        let avif = try Encoders.heif(SampleImage.marker(width: 320, height: 240).stored(forOrientation: 8), codec: .av1, quality: 80,
+                                     orientation: 8)
+        XCTAssertEqual(Array(avif[8..<12]), Array("avif".utf8), "an AVIF's major brand")
+        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(avif, format: .heif, orientation: 8, box: .default)).decode(scale: (1, 1))
+        let topLeft = (0..<20).map { Int(image.pixels[($0 * 200 + 10) * 3]) }.reduce(0, +) / 20
+        let bottomRight = (180..<200).map { Int(image.pixels[($0 * 200 + 190) * 3]) }.reduce(0, +) / 20
+        XCTAssertGreaterThan(topLeft, 180, "the red quarter is top-left")
+        XCTAssertLessThan(bottomRight, 180)
+    }
+
     /// A HEIC cut short, over the pixel limit, or damaged anywhere: an error, never a trap.
     func testDamagedHEICsAreErrors() throws {
-        let heic = try Encoders.heic(.marker(width: 256, height: 192))
+        let heic = try Encoders.heif(.marker(width: 256, height: 192))
         let renderer = ThumbnailRenderer()
         XCTAssertNoThrow(try renderer.render(heic, format: .heif, orientation: 1, box: .default))
         XCTAssertThrowsError(try ThumbnailRenderer(maxPixels: 10_000).render(heic, format: .heif, orientation: 1, box: .default))
