@@ -140,14 +140,20 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertTrue(plan.contains { $0.contains { $0.text.contains("files_by_inode") } }, "\(plan)")
     }
 
-    /// An index left at schema `version` holding `rows` (path, kind; orientation 1), opened by
-    /// today's code.
-    func migrated(from version: Int, rows: [(String, String)]) throws -> LibraryIndex {
+    /// A new index file at schema `version`, and its path.
+    func index(atSchema version: Int) throws -> (SQLiteDatabase, String) {
         let path = folder + "/schema-\(version).sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
         try db.migrate(Array(LibraryIndex.migrations.prefix(version)))
+        return (db, path)
+    }
+
+    /// An index left at schema `version` holding `rows` (path, kind; orientation 1), opened by
+    /// today's code.
+    func migrated(from version: Int, rows: [(String, String)]) throws -> LibraryIndex {
+        let (db, path) = try index(atSchema: version)
         for (i, (file, kind)) in rows.enumerated() {
             // (With an orientation, as a camera photo has: schema 6 reads photos without one again.)
             try db.query("INSERT INTO files (path, device, inode, size, mtime_ns, kind, orientation) VALUES (?, 1, ?, 3, 4, ?, 1)",
@@ -192,11 +198,7 @@ final class LibraryIndexTests: XCTestCase {
     /// Schema 6: photos whose rows may lack what today's reader finds (an orientation written as a
     /// LONG, an XMP language alternative) are read again, once; the others and non-photos stay.
     func testASchemaFiveIndexReadsAgainThePhotosTheReaderNowReadsBetter() throws {
-        let path = folder + "/schema-5.sqlite"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let db = try SQLiteDatabase(path: path)
-        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-        try db.migrate(Array(LibraryIndex.migrations.prefix(5)))
+        let (db, path) = try index(atSchema: 5)
         let rows: [(String, String, SQLiteDatabase.Value?, String?, String?)] = [
             ("oriented.jpg", "jpeg", .int(6), nil, nil), ("no-orientation.jpg", "jpeg", nil, nil, nil),
             ("xmp-comment.png", "png", .int(1), "xmp_user_comment", "Screenshot"),
@@ -216,11 +218,7 @@ final class LibraryIndexTests: XCTestCase {
     /// Schema 8: files kept as not photos that may be HEIF images (by name, or named as a photo
     /// yet neither JPEG nor PNG) are read again, once; photos, other files and other problems stay.
     func testASchemaSevenIndexReadsAgainTheFilesThatMayBeHEIF() throws {
-        let path = folder + "/schema-7.sqlite"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let db = try SQLiteDatabase(path: path)
-        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-        try db.migrate(Array(LibraryIndex.migrations.prefix(7)))
+        let (db, path) = try index(atSchema: 7)
         let rows: [(String, String, String?)] = [
             ("x.jpg", "jpeg", nil), ("IMG_0001.HEIC", "ignored", nil), ("a/b.heif", "ignored", nil), ("c.avif", "ignored", nil),
             ("DSCF0001.HIF", "ignored", nil), ("notes.txt", "ignored", nil), ("clip.mov", "ignored", nil),

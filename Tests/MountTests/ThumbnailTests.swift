@@ -42,17 +42,22 @@ final class ThumbnailTests: XCTestCase {
         defer { source.remove() }
         let mount = try Mount(source: source.path)
         for o in 1...8 {
-            let bytes = try readFile(mount.path("thumbnails/200x200/orient-\(o).jpg")).get()
-            let image = try XCTUnwrap(DecodedImage(jpeg: bytes))
-            // The 96x64 marker covers 200x200: its red quarter lands in x < 25, y < 50.
-            let red = image.mean(x: 3..<20, y: 5..<40)
-            XCTAssertGreaterThan(red.0, 170, "orientation \(o): top-left is red \(red)")
-            XCTAssertLessThan(red.1, 90, "orientation \(o): top-left is red \(red)")
-            for corner in [image.mean(x: 180..<197, y: 5..<40), image.mean(x: 3..<20, y: 160..<195), image.mean(x: 180..<197, y: 160..<195)] {
-                XCTAssertLessThan(corner.0 - corner.1, 100, "orientation \(o): other corners are not red \(corner)")
-            }
+            try assertMarkerUpright(mount.path("thumbnails/200x200/orient-\(o).jpg"), "orientation \(o)")
         }
         mount.finish()
+    }
+
+    /// The thumbnail at `path` shows the sample's 96x64 marker upright: it covers 200x200, so its
+    /// red quarter lands in x < 25, y < 50, and no other corner is red.
+    func assertMarkerUpright(_ path: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let image = try XCTUnwrap(DecodedImage(jpeg: try readFile(path).get()), file: file, line: line)
+        XCTAssertEqual(image.width, 200, file: file, line: line)
+        let red = image.mean(x: 3..<20, y: 5..<40)
+        XCTAssertGreaterThan(red.0, 170, "\(what): top-left is red \(red)", file: file, line: line)
+        XCTAssertLessThan(red.1, 90, "\(what): top-left is red \(red)", file: file, line: line)
+        for corner in [image.mean(x: 180..<197, y: 5..<40), image.mean(x: 3..<20, y: 160..<195), image.mean(x: 180..<197, y: 160..<195)] {
+            XCTAssertLessThan(corner.0 - corner.1, 100, "\(what): other corners are not red \(corner)", file: file, line: line)
+        }
     }
 
     /// The sample's iPhone HEIC (pixels stored sideways, a rotation box, EXIF Orientation 6):
@@ -61,14 +66,7 @@ final class ThumbnailTests: XCTestCase {
         let source = try SampleSource()
         defer { source.remove() }
         let mount = try Mount(source: source.path)
-        let image = try XCTUnwrap(DecodedImage(jpeg: try readFile(mount.path("thumbnails/200x200/IMG_1400.jpg")).get()))
-        XCTAssertEqual(image.width, 200)
-        let red = image.mean(x: 3..<20, y: 5..<40)
-        XCTAssertGreaterThan(red.0, 170, "top-left is red \(red)")
-        XCTAssertLessThan(red.1, 90, "top-left is red \(red)")
-        for corner in [image.mean(x: 180..<197, y: 5..<40), image.mean(x: 3..<20, y: 160..<195), image.mean(x: 180..<197, y: 160..<195)] {
-            XCTAssertLessThan(corner.0 - corner.1, 100, "other corners are not red \(corner)")
-        }
+        try assertMarkerUpright(mount.path("thumbnails/200x200/IMG_1400.jpg"), "IMG_1400.HEIC")
         mount.finish()
     }
 
