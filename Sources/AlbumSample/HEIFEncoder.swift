@@ -14,6 +14,7 @@ extension Encoders {
     /// value in EXIF too (pass it in `exif`), which a reader must not apply a second time.
     public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
                             xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil) throws(EncodeError) -> [UInt8] {
+        if let heifSetupFailure { throw heifSetupFailure }
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -63,11 +64,21 @@ extension Encoders {
         return out.bytes
     }
 
-    private static func check(_ error: heif_error, _ what: String) throws(EncodeError) {
+    fileprivate static func check(_ error: heif_error, _ what: String) throws(EncodeError) {
         guard error.code != heif_error_Ok else { return }
         throw EncodeError(description: "libheif \(what): " + (error.message.map { String(cString: $0) } ?? "\(error.code.rawValue)"))
     }
 }
+
+/// libheif set up once for the process (`heif_init`, never undone; see `HEIFImage.setupFailure`).
+private let heifSetupFailure: EncodeError? = {
+    do throws(EncodeError) {
+        try Encoders.check(heif_init(nil), "init")
+        return nil
+    } catch {
+        return error
+    }
+}()
 
 /// Where `heif_context_write` puts the file.
 private final class HEIFBytes {

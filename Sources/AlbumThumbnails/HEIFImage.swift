@@ -18,7 +18,16 @@ final class HEIFImage {
     let width: Int
     let height: Int
 
+    /// libheif set up once for the process (`heif_init`, never undone), before any context: left
+    /// to `heif_context_alloc`, the setup of its decoders would run unguarded in two renders that
+    /// start at once. (A `static let` is initialised once, whichever thread comes first.)
+    private static let setupFailure: ThumbnailError? = {
+        let result = heif_init(nil)
+        return result.code == heif_error_Ok ? nil : error(result)
+    }()
+
     init(_ data: [UInt8]) throws(ThumbnailError) {
+        if let failure = Self.setupFailure { throw failure }
         guard let context = heif_context_alloc() else { throw ThumbnailError("libheif: out of memory") }
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         data.withUnsafeBytes { bytes.copyMemory(from: $0) }

@@ -136,7 +136,7 @@ public struct ThumbnailRenderer: Sendable {
                 throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
             }
             decode = { () throws(ThumbnailError) in (try image.decode(), (1, 1)) }
-            need = image.decodingBytes
+            need = original.count + image.decodingBytes  // (the file, which libheif reads in place)
             what = "a \(image.width)x\(image.height) HEIF image"
             profile = image.iccProfile()
             plan = Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)

@@ -144,6 +144,20 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertLessThan(bottomRight, 180)
     }
 
+    /// HEIF renders running at once (a file manager opening a folder of HEICs asks for many)
+    /// each get the same thumbnail as one alone.
+    func testHEICsRenderedAtOnceAreEachWhole() throws {
+        let heic = try Encoders.heif(.marker(width: 640, height: 480), quality: 80)
+        let renderer = ThumbnailRenderer()
+        let alone = try renderer.render(heic, format: .heif, orientation: 1, box: .default)
+        let results = Mutex<[[UInt8]?]>(Array(repeating: nil, count: 12))
+        DispatchQueue.concurrentPerform(iterations: 12) { i in
+            let bytes = try? renderer.render(heic, format: .heif, orientation: 1, box: .default)
+            results.withLock { $0[i] = bytes }
+        }
+        XCTAssertEqual(results.withLock { $0 }, Array(repeating: alone, count: 12))
+    }
+
     /// A HEIC cut short, over the pixel limit, or damaged anywhere: an error, never a trap.
     func testDamagedHEICsAreErrors() throws {
         let heic = try Encoders.heif(.marker(width: 256, height: 192))
