@@ -343,7 +343,7 @@ public struct LibraryScanner: Sendable {
             let changed = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence), changedWhenRead: changed)
         }
-        let hint = NameHint(relativePath)
+        let hint = NameHint(relativePath, formats: rules.formats)
         // Too short to hold a signature: a damaged photo if its name says so.
         if hint.likelyPhoto && open.status.st_size < FormatSniffer.headerLength {
             var e = PhotoEvidence()
@@ -364,7 +364,7 @@ public struct LibraryScanner: Sendable {
             guard lstat(root + "/" + relativePath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
             identity = inodes.identity(st)
         }
-        let hint = NameHint(relativePath)
+        let hint = NameHint(relativePath, formats: rules.formats)
         // Unreadable: a photo by its name stays listed (dated by mtime) so the damage shows.
         guard hint.likelyPhoto else { return IndexedFile(relativePath: relativePath, identity: identity, kind: .problem(ReadFailure.message(error))) }
         var e = PhotoEvidence()
@@ -374,27 +374,29 @@ public struct LibraryScanner: Sendable {
 
     /// What a file's name says of it, for files whose content cannot say.
     private struct NameHint {
-        /// A photo's extension.
+        /// A photo's extension, of a format shown (a `.heic` that cannot be read is a damaged
+        /// photo only where HEIF images are photos).
         let likelyPhoto: Bool
         /// The format that extension names.
         let guessed: ImageFormat
 
-        init(_ relativePath: String) {
+        init(_ relativePath: String, formats: Set<ImageFormat>) {
             let name = relativePath.nameAfterLastSlash
             let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
             let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
-            likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext)
             guessed = switch ext {
             case "png": .png
             case "heic", "heif", "hif", "avif": .heif
             default: .jpeg
             }
+            likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext) && formats.contains(guessed)
         }
     }
 
-    /// A photo with every rule applied, or nil for files that are not photos.
+    /// A photo with every rule applied, or nil for files that are not photos (or of a format not
+    /// shown: `ScanRules.formats`).
     public func photo(from file: IndexedFile) -> Photo? {
-        guard case .photo(let format, let e) = file.kind else { return nil }
+        guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
         let relativePath = file.relativePath
         let fileName = String(relativePath.nameAfterLastSlash)
         let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime)

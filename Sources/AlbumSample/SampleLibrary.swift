@@ -20,6 +20,9 @@ public struct SampleItem: Sendable {
 public enum SampleLibrary {
     /// Every file's mtime unless stated: 2018-06-01T12:00:00Z.
     public static let defaultMtime: Int64 = 1_527_854_400
+    /// The sample's iPhone HEIC, and its day folder with `-o heif=on`.
+    public static let heicPath = "iPhone/IMG_1400.HEIC"
+    public static let heicDay = "by-date/2024/2024-05/2024-05-19"
 
     public static func items() throws(EncodeError) -> [SampleItem] {
         var items: [SampleItem] = []
@@ -69,11 +72,12 @@ public enum SampleLibrary {
         }
         // An iPhone's HEIC, held upright in portrait: the pixels stored sideways, turned by its
         // rotation box and said again by its EXIF Orientation (6), which must not turn it twice.
+        // Not a photo by default (`-o heif=on` shows it, on 2024-05-19: `heicDay`).
         let sideways = SampleImage.marker(width: 96, height: 64).stored(forOrientation: 6)
-        add("iPhone/IMG_1400.HEIC",
+        add(heicPath,
             try Encoders.heif(sideways, exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola,
                                                                  offset: "-07:00", orientation: 6).payload(), orientation: 6),
-            day: "2024-05-19", source: .exifDateTimeOriginal)
+            day: nil)
 
         // Screenshots.
         let screen = try Encoders.png(.marker(width: 64, height: 128, tint: 200))

@@ -109,7 +109,8 @@ enum MountCommand {
 
     static func rules(_ options: MountOptions) -> ScanRules {
         ScanRules(dates: CaptureDateRules(now: Timestamp.now),
-                  screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders))
+                  screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders),
+                  formats: ScanRules.defaultFormats.union(options.heif ? [.heif] : []))
     }
 
     /// The library's index (`-o index=`, or one file per library under the cache folder).

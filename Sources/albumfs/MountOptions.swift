@@ -39,6 +39,8 @@ struct MountOptions {
     /// Whether header reads go through io_uring when the kernel allows it (`-o io_uring=off`: file
     /// by file, for sandboxes whose seccomp filter kills a process that sets up a ring).
     var batchedReads = true
+    /// Whether HEIF images (HEIC, AVIF) are shown as photos (`-o heif=on`; `ScanRules.formats`).
+    var heif = false
     /// `-o uid=`, `-o gid=`: who every node belongs to (default: the user who mounts).
     var uid: UInt32?
     var gid: UInt32?
@@ -177,6 +179,11 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'io_uring' takes on or off (got '\(value ?? "")')")
             }
             options.batchedReads = value == "on"
+        case "heif":
+            guard let value, value == "on" || value == "off" else {
+                throw CLIError(.usage, "albumfs: option 'heif' takes on or off (got '\(value ?? "")')")
+            }
+            options.heif = value == "on"
         case "logfile":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'logfile' needs a path, as in logfile=/tmp/albumfs.log") }
             options.logFile = value

@@ -292,6 +292,27 @@ final class LibraryScannerTests: FolderTestCase {
             .files.map(\.relativePath), ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg"], "a rescan of the package too")
     }
 
+    /// HEIF images are read by every scan and are photos only where `formats` says so (issue 2:
+    /// JPEG and PNG; `-o heif=on`); a `.heic` that is empty (a damaged photo) or not HEIF (a
+    /// problem, as a `.jpg` that is no JPEG) is said only then, and is another file otherwise.
+    func testHEIFImagesArePhotosOnlyWhereTheRulesSaySo() throws {
+        let fm = FileManager.default
+        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("Apple", "iPhone", "2024:01:02 03:04:05").payload())
+        XCTAssertTrue(fm.createFile(atPath: folder + "/IMG_1.HEIC", contents: Data(heic)))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/heic-named.jpg", contents: Data(heic)))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/empty.heic", contents: Data()))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/text.heic", contents: Data("not an image at all".utf8)))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
+        let dates = CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))
+        let plain = LibraryScanner(root: folder, rules: ScanRules(dates: dates)).scan()
+        XCTAssertEqual(plain.photos.map(\.relativePath), ["a.jpg"])
+        XCTAssertEqual(plain.problems, [])
+        let withHEIF = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png, .heif])).scan()
+        XCTAssertEqual(withHEIF.photos.map(\.relativePath).sorted(), ["IMG_1.HEIC", "a.jpg", "empty.heic", "heic-named.jpg"])
+        XCTAssertEqual(withHEIF.photos.first { $0.relativePath == "IMG_1.HEIC" }?.capture.source, .exifDateTimeOriginal)
+        XCTAssertEqual(withHEIF.problems.map(\.relativePath), ["empty.heic", "text.heic"])
+    }
+
     func testSymlinksAreNeverFollowed() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)

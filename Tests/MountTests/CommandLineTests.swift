@@ -71,6 +71,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["-o", "fsname", source.path, mountpoint], code: 2, message: "option 'fsname' needs a value")
         expectError(["-o", "max_read=lots", source.path, mountpoint], code: 2, message: "option 'max_read' takes a positive number")
         expectError(["-o", "io_uring=maybe", source.path, mountpoint], code: 2, message: "option 'io_uring' takes on or off")
+        expectError(["-o", "heif=yes", source.path, mountpoint], code: 2, message: "option 'heif' takes on or off")
         expectError(["-o", "uid=me", source.path, mountpoint], code: 2, message: "option 'uid' takes a numeric id")
         expectError(["-o", "gid", source.path, mountpoint], code: 2, message: "option 'gid' takes a numeric id")
         expectError(["-o", "umask=999", source.path, mountpoint], code: 2, message: "option 'umask' takes octal permission bits")

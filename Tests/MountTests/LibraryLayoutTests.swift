@@ -163,9 +163,6 @@ final class LibraryLayoutTests: XCTestCase {
                        "yes (xmp:exif:UserComment is Screenshot)")
         XCTAssertEqual(xattr(mount.path("non-screenshots/jpeg-named.png"), "user.albumfs.format"), "jpeg")
         XCTAssertEqual(xattr(mount.path("non-screenshots/orient-6.jpg"), "user.albumfs.orientation"), "6")
-        // A HEIC is turned by its own rotation box as it is decoded: no EXIF Orientation applies.
-        XCTAssertEqual(xattr(mount.path("non-screenshots/IMG_1400.HEIC"), "user.albumfs.format"), "heif")
-        XCTAssertEqual(xattr(mount.path("non-screenshots/IMG_1400.HEIC"), "user.albumfs.orientation"), "1")
         XCTAssertTrue(xattr(mount.path("non-screenshots/corrupt-exif.jpg"), "user.albumfs.problems")?.contains("corrupt EXIF") ?? false)
         XCTAssertNil(xattr(wallpaper, "user.albumfs.nonexistent"))
         XCTAssertEqual(errno, ENODATA)

@@ -293,6 +293,10 @@ final class SampleSource {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// How many files a scan sees: every item but those in hidden and system folders (photos,
+    /// and files that are not: a text file, a HEIC while HEIF is off).
+    var filesSeen: Int { items.filter { !$0.path.hasPrefix(".") && !$0.path.hasPrefix("@eaDir/") }.count }
 }
 
 /// The names in a folder in readdir order (what `ls -f` shows), without `.` and `..`.

@@ -61,11 +61,29 @@ final class ThumbnailTests: XCTestCase {
     }
 
     /// The sample's iPhone HEIC (pixels stored sideways, a rotation box, EXIF Orientation 6):
-    /// upright, turned once.
-    func testAHEICIsShownUprightTurnedOnce() throws {
+    /// not a photo by default (issue 2: JPEG and PNG); with `-o heif=on` a photo on its EXIF day,
+    /// not turned by its EXIF Orientation, its thumbnail upright (turned once, by its own box).
+    func testAHEICIsAPhotoWithHEIFOnShownUprightTurnedOnce() throws {
         let source = try SampleSource()
         defer { source.remove() }
-        let mount = try Mount(source: source.path)
+        let plain = try Mount(source: source.path)
+        for view in ["non-screenshots", "thumbnails/200x200"] {
+            XCTAssertFalse(try XCTUnwrap(readdirNames(plain.path(view))).contains { $0.hasPrefix("IMG_1400") }, view)
+        }
+        XCTAssertNil(statOf(plain.path(SampleLibrary.heicDay)), "no photo of that day")
+        XCTAssertEqual(daemonStatus(plain.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        plain.finish()
+
+        let mount = try Mount(source: source.path, options: ["-o", "heif=on"])
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["header_reads"], "0", "the index had read it: nothing read again")
+        XCTAssertEqual(readdirNames(mount.path(SampleLibrary.heicDay)), ["IMG_1400.HEIC"])
+        let photo = mount.path("non-screenshots/IMG_1400.HEIC")
+        XCTAssertEqual(try readFile(photo).get(), source.items.first { $0.path == SampleLibrary.heicPath }?.bytes)
+        XCTAssertEqual(statOf(photo)?.st_mtim.tv_sec, 1_716_129_900)  // 2024-05-19 07:45:00 -07:00
+        XCTAssertEqual(xattr(photo, "user.albumfs.format"), "heif")
+        XCTAssertEqual(xattr(photo, "user.albumfs.date_source"), "exif:DateTimeOriginal")
+        XCTAssertEqual(xattr(photo, "user.albumfs.screenshot"), "no (camera exif)")
+        XCTAssertEqual(xattr(photo, "user.albumfs.orientation"), "1")
         try assertMarkerUpright(mount.path("thumbnails/200x200/IMG_1400.jpg"), "IMG_1400.HEIC")
         mount.finish()
     }
