@@ -12,8 +12,11 @@ extension Encoders {
     /// for `orientation` (EXIF's numbering): `image` is then the stored pixels, and a reader that
     /// applies the boxes shows it turned as EXIF's `orientation` says. An iPhone writes the same
     /// value in EXIF too (pass it in `exif`), which a reader must not apply a second time.
+    /// `thumbnail` embeds a smaller copy fitting a square of that side (as phones embed a
+    /// 320x240 one).
     public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
-                            xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil) throws(EncodeError) -> [UInt8] {
+                            xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil,
+                            thumbnail: Int? = nil) throws(EncodeError) -> [UInt8] {
         if let heifSetupFailure { throw heifSetupFailure }
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
@@ -48,6 +51,11 @@ extension Encoders {
         var handle: OpaquePointer?
         try check(heif_context_encode_image(context, picture, encoder, options, &handle), "encode")
         defer { heif_image_handle_release(handle) }
+        if let thumbnail {
+            var thumbnailHandle: OpaquePointer?
+            try check(heif_context_encode_thumbnail(context, picture, handle, encoder, options, Int32(thumbnail), &thumbnailHandle), "thumbnail")
+            heif_image_handle_release(thumbnailHandle)
+        }
         if let exif { try check(heif_context_add_exif_metadata(context, handle, exif, Int32(exif.count)), "EXIF") }
         if let xmp {
             let bytes = Array(xmp.utf8)

@@ -52,9 +52,37 @@ final class HEIFImage {
         bytes.deallocate()
     }
 
-    /// What decoding takes besides the file: the decoder's planes (YCbCr, up to 16 bits a sample
-    /// for 10- and 12-bit images, 4:4:4 at most) and the RGB image made from them.
-    var decodingBytes: Int { width * height * (6 + 3) }
+    /// What decoding an image of `width` x `height` takes besides the file: the decoder's planes
+    /// (YCbCr, up to 16 bits a sample for 10- and 12-bit images, 4:4:4 at most) and the RGB image
+    /// made from them.
+    static func decodingBytes(width: Int, height: Int) -> Int { width * height * (6 + 3) }
+
+    /// An image the file embeds as a thumbnail of the primary one (a `thmb` item: an iPhone's is
+    /// 320x240, beside its 4032x3024 photo), its size once upright.
+    struct Thumbnail {
+        let id: heif_item_id
+        let width: Int
+        let height: Int
+    }
+
+    /// The primary image's embedded thumbnails (none when the file says nothing usable of them).
+    func thumbnails() -> [Thumbnail] {
+        let count = heif_image_handle_get_number_of_thumbnails(handle)
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: Int(count))
+        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, count))
+        return ids.prefix(max(0, min(listed, ids.count))).compactMap { id in
+            guard let thumbnail = thumbnailHandle(id) else { return nil }
+            defer { heif_image_handle_release(thumbnail) }
+            return Thumbnail(id: id, width: Int(heif_image_handle_get_width(thumbnail)), height: Int(heif_image_handle_get_height(thumbnail)))
+        }
+    }
+
+    private func thumbnailHandle(_ id: heif_item_id) -> OpaquePointer? {
+        var thumbnail: OpaquePointer?
+        guard heif_image_handle_get_thumbnail(handle, id, &thumbnail).code == heif_error_Ok else { return nil }
+        return thumbnail
+    }
 
     /// The ICC profile the file carries (`colr` of type `prof` or `rICC`), if any. (A colour
     /// description given as numbers, `nclx`, is not turned into a profile: read as sRGB.)
@@ -66,9 +94,16 @@ final class HEIFImage {
         return error.code == heif_error_Ok ? profile : nil
     }
 
-    /// The primary image, upright, 8 bits per sample (deeper images are scaled down), alpha
-    /// dropped.
-    func decode() throws(ThumbnailError) -> RGBImage {
+    /// The primary image, or its embedded `thumbnail`, upright, 8 bits per sample (deeper images
+    /// are scaled down), alpha dropped.
+    func decode(thumbnail: Thumbnail? = nil) throws(ThumbnailError) -> RGBImage {
+        guard let thumbnail else { return try Self.decode(handle) }
+        guard let thumbnailHandle = thumbnailHandle(thumbnail.id) else { throw ThumbnailError("HEIF: its thumbnail cannot be opened") }
+        defer { heif_image_handle_release(thumbnailHandle) }
+        return try Self.decode(thumbnailHandle)
+    }
+
+    private static func decode(_ handle: OpaquePointer) throws(ThumbnailError) -> RGBImage {
         guard let options = heif_decoding_options_alloc() else { throw ThumbnailError("libheif: out of memory") }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1

@@ -135,11 +135,15 @@ public struct ThumbnailRenderer: Sendable {
             guard image.width * image.height <= maxPixels else {
                 throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
             }
-            decode = { () throws(ThumbnailError) in (try image.decode(), (1, 1)) }
-            need = original.count + image.decodingBytes  // (the file, which libheif reads in place)
-            what = "a \(image.width)x\(image.height) HEIF image"
+            // HEVC has no shrink-on-load: an embedded thumbnail that covers the box stands for it.
+            let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
+            let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
+            decode = { () throws(ThumbnailError) in (try image.decode(thumbnail: preview), (1, 1)) }
+            // (With the file, which libheif reads in place.)
+            need = original.count + HEIFImage.decodingBytes(width: source.0, height: source.1)
+            what = "a \(source.0)x\(source.1) HEIF image"
             profile = image.iccProfile()
-            plan = Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
+            plan = Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0), preview: preview.map { ($0.width, $0.height) })
         }
         let cropped: RGBImage
         do throws(ThumbnailError) {
@@ -185,6 +189,19 @@ public struct ThumbnailRenderer: Sendable {
             if best == nil || preview.width < best!.width { best = preview }
         }
         return best
+    }
+
+    /// The smallest of a HEIF image's embedded thumbnails with the main image's aspect ratio
+    /// (within 1%) that covers the box without being enlarged: libvips' rule for HEIF (its
+    /// `thumbnail` takes the embedded one whenever it shrinks), where JPEG previews must hold 2x
+    /// the box (`usablePreview`). Decoding the whole picture is the alternative here, at ~1 s for
+    /// 12 MP, which a file manager opening a folder of iPhone photos pays for each.
+    static func usableThumbnail(_ thumbnails: [HEIFImage.Thumbnail], main: HEIFImage, boxWidth: Int, boxHeight: Int) -> HEIFImage.Thumbnail? {
+        let aspect = Double(main.width) / Double(main.height)
+        return thumbnails.filter { t in
+            t.width > 0 && t.height > 0 && t.width < main.width && abs(Double(t.width) / Double(t.height) / aspect - 1) < 0.01
+                && max(Double(boxWidth) / Double(t.width), Double(boxHeight) / Double(t.height)) <= 1
+        }.min { $0.width < $1.width }
     }
 
     /// The largest DCT reduction that still leaves at least twice the pixels the box needs in

@@ -144,6 +144,31 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertLessThan(bottomRight, 180)
     }
 
+    /// A HEIC's embedded thumbnail stands for it when it covers the box without being enlarged
+    /// (libvips' rule for HEIF), the smallest such; a smaller one does not; turned upright as
+    /// the main image is (its own boxes).
+    func testAHEICsEmbeddedThumbnailIsUsedWhenItCoversTheBox() throws {
+        let renderer = ThumbnailRenderer()
+        let stored = SampleImage.marker(width: 1600, height: 1200).stored(forOrientation: 6)
+        let large = try Encoders.heif(stored, quality: 90, orientation: 6, thumbnail: 400)
+        let used = try renderer.renderWithPlan(large, format: .heif, orientation: 6, box: .default)
+        XCTAssertTrue(used.plan.preview.map { $0 == (400, 300) } ?? false, "\(used.plan)")
+        XCTAssertTrue(used.plan.decodedSize == (400, 300), "\(used.plan)")
+        XCTAssertTrue(used.plan.sourceSize == (1600, 1200), "\(used.plan)")
+        let image = try JPEGStream(bytes: used.bytes).decode(scale: (1, 1))
+        let topLeft = (5..<40).map { Int(image.pixels[($0 * 200 + 10) * 3]) }.reduce(0, +) / 35
+        let bottomRight = (160..<195).map { Int(image.pixels[($0 * 200 + 190) * 3]) }.reduce(0, +) / 35
+        XCTAssertGreaterThan(topLeft, 180, "upright: the red quarter top-left")
+        XCTAssertLessThan(bottomRight, 180)
+        // 240x180 does not cover 200x200: the image itself is decoded.
+        let small = try Encoders.heif(stored, quality: 90, orientation: 6, thumbnail: 240)
+        let whole = try renderer.renderWithPlan(small, format: .heif, orientation: 6, box: .default)
+        XCTAssertNil(whole.plan.preview, "\(whole.plan)")
+        XCTAssertTrue(whole.plan.decodedSize == (1600, 1200), "\(whole.plan)")
+        // A larger box than the thumbnail: the image itself.
+        XCTAssertNil(try renderer.renderWithPlan(large, format: .heif, orientation: 6, box: try XCTUnwrap(ThumbnailBox("400x400"))).plan.preview)
+    }
+
     /// HEIF renders running at once (a file manager opening a folder of HEICs asks for many)
     /// each get the same thumbnail as one alone.
     func testHEICsRenderedAtOnceAreEachWhole() throws {
