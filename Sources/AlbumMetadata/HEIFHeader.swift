@@ -73,7 +73,8 @@ public struct HEIFHeader {
     }
 }
 
-/// An ISO base media box's header: size, type, and (version, flags) for full boxes read apart.
+/// An ISO base media box's header: its type and sizes. (A full box's version and flags start its
+/// body: `Reader` reads them.)
 struct BoxHeader {
     let type: String
     let headerLength: Int

@@ -6,9 +6,9 @@ import CHeif
 /// `imir`) applied, as the format requires: the image comes out upright, and its EXIF Orientation
 /// is not applied again (`ImageFormat.decodesUpright`).
 ///
-/// HEVC and AV1 have no shrink-on-load (a JPEG's DCT scaling): the primary image is decoded
-/// whole, then resampled. The file is held in memory while it is (libheif 1.15 reads every
-/// top-level box whole when it opens a file anyway).
+/// HEVC and AV1 have no shrink-on-load (a JPEG's DCT scaling): the primary image, or a thumbnail
+/// the file embeds (`thumbnails()`), is decoded whole, then resampled. The file is held in memory
+/// while it is (libheif 1.15 reads every top-level box whole when it opens a file anyway).
 final class HEIFImage {
     private let context: OpaquePointer
     private let handle: OpaquePointer
