@@ -13,10 +13,11 @@ extension Encoders {
     /// applies the boxes shows it turned as EXIF's `orientation` says. An iPhone writes the same
     /// value in EXIF too (pass it in `exif`), which a reader must not apply a second time.
     /// `thumbnail` embeds a smaller copy fitting a square of that side (as phones embed a
-    /// 320x240 one).
+    /// 320x240 one); `alpha` gives every pixel that opacity in an alpha channel (an iOS sticker's
+    /// kind of HEIC).
     public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
                             xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil,
-                            thumbnail: Int? = nil) throws(EncodeError) -> [UInt8] {
+                            thumbnail: Int? = nil, alpha: UInt8? = nil) throws(EncodeError) -> [UInt8] {
         if let heifSetupFailure { throw heifSetupFailure }
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
@@ -27,18 +28,20 @@ extension Encoders {
         try check(heif_encoder_set_lossy_quality(encoder, quality), "quality")
 
         var picture: OpaquePointer?
-        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &picture),
-                  "heif_image_create")
+        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB,
+                                    alpha == nil ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA, &picture), "heif_image_create")
         defer { heif_image_release(picture) }
         try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), 8), "add_plane")
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
             throw EncodeError(description: "heif_image_get_plane failed")
         }
-        image.pixels.withUnsafeBytes { px in
-            for y in 0..<image.height {
-                (plane + y * Int(stride)).update(from: px.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * image.width * 3,
-                                                 count: image.width * 3)
+        let channels = alpha == nil ? 3 : 4
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let to = plane + y * Int(stride) + x * channels, from = (y * image.width + x) * 3
+                to[0] = image.pixels[from]; to[1] = image.pixels[from + 1]; to[2] = image.pixels[from + 2]
+                if let alpha { to[3] = alpha }
             }
         }
         if let iccProfile {

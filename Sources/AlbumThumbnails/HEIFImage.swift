@@ -95,7 +95,9 @@ final class HEIFImage {
     }
 
     /// The primary image, or its embedded `thumbnail`, upright, 8 bits per sample (deeper images
-    /// are scaled down), alpha dropped.
+    /// are scaled down), an alpha channel composited onto white as a PNG's is (iOS stickers and
+    /// cut-out subjects are HEICs with alpha; what lies under their transparent pixels is
+    /// anything, black mostly).
     func decode(thumbnail: Thumbnail? = nil) throws(ThumbnailError) -> RGBImage {
         guard let thumbnail else { return try Self.decode(handle) }
         guard let thumbnailHandle = thumbnailHandle(thumbnail.id) else { throw ThumbnailError("HEIF: its thumbnail cannot be opened") }
@@ -107,20 +109,30 @@ final class HEIFImage {
         guard let options = heif_decoding_options_alloc() else { throw ThumbnailError("libheif: out of memory") }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
+        let channels = heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3
         var image: OpaquePointer?
-        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+        let error = heif_decode_image(handle, &image, heif_colorspace_RGB,
+                                      channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
         guard error.code == heif_error_Ok, let image else { throw Self.error(error) }
         defer { heif_image_release(image) }
         let w = Int(heif_image_get_width(image, heif_channel_interleaved))
         let h = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard w > 0, h > 0, heif_image_get_bits_per_pixel(image, heif_channel_interleaved) == 24,
-              let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * 3
+        guard w > 0, h > 0, heif_image_get_bits_per_pixel(image, heif_channel_interleaved) == Int32(8 * channels),
+              let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * channels
         else { throw ThumbnailError("libheif gave no 8-bit RGB image") }
         var pixels = [UInt8](repeating: 0, count: w * h * 3)
-        pixels.withUnsafeMutableBytes { out in
+        pixels.withUnsafeMutableBufferPointer { out in
             for y in 0..<h {
-                (out.baseAddress! + y * w * 3).copyMemory(from: plane + y * Int(stride), byteCount: w * 3)
+                let row = plane + y * Int(stride)
+                if channels == 3 {
+                    UnsafeMutableRawPointer(out.baseAddress! + y * w * 3).copyMemory(from: row, byteCount: w * 3)
+                    continue
+                }
+                for x in 0..<w {
+                    let a = UInt32(row[x * 4 + 3])
+                    for c in 0..<3 { out[(y * w + x) * 3 + c] = UInt8(RGBImage.onWhite(row[x * 4 + c], alpha: a)) }
+                }
             }
         }
         return RGBImage(width: w, height: h, pixels: pixels)

@@ -35,7 +35,7 @@ enum PNGDecoder {
             rgb.withUnsafeMutableBufferPointer { px in
                 for i in 0..<(w * h) {
                     let a = UInt32(px[i * 4 + 3])
-                    for c in 0..<3 { px[i * 3 + c] = UInt8(onWhite(px[i * 4 + c], alpha: a)) }
+                    for c in 0..<3 { px[i * 3 + c] = UInt8(RGBImage.onWhite(px[i * 4 + c], alpha: a)) }
                 }
             }
             rgb.removeLast(w * h)
@@ -47,13 +47,6 @@ enum PNGDecoder {
     /// reader (`decodeShrinking`) uses such chunks as they are.
     static func isChecksumFailure(_ error: ThumbnailError) -> Bool {
         error.description.hasSuffix(": CRC error")
-    }
-
-    /// A sample with straight alpha `alpha` composited onto white, in sRGB values (as viewers
-    /// show it), rounded: the one compositing of both decode paths.
-    @inline(__always)
-    static func onWhite(_ value: UInt8, alpha a: UInt32) -> UInt32 {
-        (UInt32(value) * a + 255 * (255 - a) + 127) / 255
     }
 
     /// Above this many pixels a PNG is shrunk while it is decoded (`decodeShrinking`): decoded whole,
@@ -184,9 +177,9 @@ enum PNGDecoder {
                             for i in 0..<columns {
                                 let p = i * 4, o = blockRow + block[i]
                                 let a = UInt32(px[p + 3])
-                                sum[o] += onWhite(px[p], alpha: a)
-                                sum[o + 1] += onWhite(px[p + 1], alpha: a)
-                                sum[o + 2] += onWhite(px[p + 2], alpha: a)
+                                sum[o] += RGBImage.onWhite(px[p], alpha: a)
+                                sum[o + 1] += RGBImage.onWhite(px[p + 1], alpha: a)
+                                sum[o + 2] += RGBImage.onWhite(px[p + 2], alpha: a)
                             }
                         }
                     }

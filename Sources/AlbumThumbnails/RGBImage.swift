@@ -12,6 +12,14 @@ struct RGBImage {
         self.height = height
         self.pixels = pixels
     }
+
+    /// A sample with straight alpha `alpha` composited onto white, in sRGB values (as viewers
+    /// show it), rounded: the one compositing of every decode path (PNG whole and row by row,
+    /// HEIF).
+    @inline(__always)
+    static func onWhite(_ value: UInt8, alpha a: UInt32) -> UInt32 {
+        (UInt32(value) * a + 255 * (255 - a) + 127) / 255
+    }
 }
 
 /// Why a thumbnail could not be made; the FUSE read answers EIO for every case.

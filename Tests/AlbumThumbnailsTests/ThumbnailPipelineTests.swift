@@ -169,6 +169,17 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNil(try renderer.renderWithPlan(large, format: .heif, orientation: 6, box: try XCTUnwrap(ThumbnailBox("400x400"))).plan.preview)
     }
 
+    /// A HEIC with an alpha channel (an iOS sticker) is composited onto white, as a PNG is.
+    func testAHEICsAlphaIsCompositedOntoWhite() throws {
+        for (alpha, expected) in [(UInt8(255), (255, 0)), (0, (255, 255)), (128, (255, 127))] {
+            let heic = try Encoders.heif(.solid(width: 64, height: 64, 255, 0, 0), quality: 95, alpha: alpha)
+            let image = try JPEGStream(bytes: try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1))
+            let centre = (100 * 200 + 100) * 3
+            XCTAssertEqual(Double(image.pixels[centre]), Double(expected.0), accuracy: 12, "alpha \(alpha): red")
+            XCTAssertEqual(Double(image.pixels[centre + 1]), Double(expected.1), accuracy: 12, "alpha \(alpha): green")
+        }
+    }
+
     /// HEIF renders running at once (a file manager opening a folder of HEICs asks for many)
     /// each get the same thumbnail as one alone.
     func testHEICsRenderedAtOnceAreEachWhole() throws {
