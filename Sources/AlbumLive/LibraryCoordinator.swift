@@ -34,6 +34,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var state = "loading"
         public var photos = 0
         public var filesSeen = 0
+        /// Images in a format not shown (HEIF without `-o heif=on`).
+        public var imagesNotShown = 0
         public var problems: [ScanProblem] = []
         /// Headers read since the mount (zero on a remount of an unchanged library).
         public var headerReads = 0
@@ -257,8 +259,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // heap back to the system so RSS reflects what the mount holds.
         HeapTuning.trim()
         if first {
+            // (Said here, where a user looks, when an iPhone library seems to have lost its photos.)
+            let notShown = state.notShownCount
+            let hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
             log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(reads) read, in \(seconds.fixed(2)) s ("
-                + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")")
+                + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
         }
         // Files still being written: look again once they can have settled.
         if !deferred.isEmpty {
@@ -343,6 +348,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         statusBox.withLock { s in
             s.photos = report.photos.count
             s.filesSeen = report.filesSeen
+            s.imagesNotShown = state.notShownCount
             s.problems = report.problems
             s.libraryAvailable = availability.isAvailable
         }

@@ -38,8 +38,14 @@ public struct LibraryState: Sendable {
     /// The files that could not be read (`ReadFailure`): a scan is never offered them as known,
     /// so it reads them again.
     private var unreadable: Set<String> = []
+    /// The images of a format not shown (HEIF without `-o heif=on`: `ScanRules.formats`), for the
+    /// status and the first scan's line to say so.
+    private var notShown: Set<String> = []
 
     public init() {}
+
+    /// How many images are in the library in a format not shown.
+    var notShownCount: Int { notShown.count }
 
     public var photoCount: Int { photos.count }
     var fileCount: Int { entries.count }
@@ -68,6 +74,11 @@ public struct LibraryState: Sendable {
         } else if !unreadable.isEmpty {
             unreadable.remove(file.relativePath)
         }
+        if photo == nil, case .photo = file.kind {
+            notShown.insert(file.relativePath)
+        } else if !notShown.isEmpty {
+            notShown.remove(file.relativePath)
+        }
     }
 
     /// Whether reading the file failed (for a photo, its decision keeps the problems: the record
@@ -80,6 +91,7 @@ public struct LibraryState: Sendable {
     mutating func drop(_ path: String) {
         if !problems.isEmpty { problems[path] = nil }
         if !unreadable.isEmpty { unreadable.remove(path) }
+        if !notShown.isEmpty { notShown.remove(path) }
         guard let gone = entries.removeValue(forKey: path), let position = gone.photo else { return }
         fill(Int(position))
     }

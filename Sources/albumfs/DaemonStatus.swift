@@ -61,6 +61,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("library_state", s.libraryAvailable ? "available" : "unavailable"))
         lines.append(("photos", String(s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
+        lines.append(("images_not_shown", String(s.imagesNotShown)))
         lines.append(("errors", String(problems.all.count)))
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))

@@ -61,6 +61,27 @@ final class LibraryStateTests: XCTestCase {
         assertConsistent(state, expected)
     }
 
+    /// Images of a format not shown (HEIF without `-o heif=on`: the scanner decides no photo for
+    /// them) are counted, as files come, change and go.
+    func testImagesOfAFormatNotShownAreCounted() {
+        var state = LibraryState()
+        let heic = { (path: String) in
+            IndexedFile(relativePath: path, identity: FileIdentity(inode: 2, size: 1, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.heif))
+        }
+        state.put(file("a.jpg"), photo: photo("a.jpg"))
+        state.put(heic("b.heic"), photo: nil)
+        state.put(heic("c.heic"), photo: nil)
+        state.put(IndexedFile(relativePath: "n.txt", identity: FileIdentity(inode: 3, size: 1, mtime: Timestamp(seconds: 0)), kind: .ignored),
+                  photo: nil)
+        XCTAssertEqual(state.notShownCount, 2)
+        state.put(heic("b.heic"), photo: nil)  // the same file again: still one
+        XCTAssertEqual(state.notShownCount, 2)
+        state.put(file("c.heic"), photo: photo("c.heic"))  // rewritten as a JPEG
+        XCTAssertEqual(state.notShownCount, 1)
+        state.drop("b.heic")
+        XCTAssertEqual(state.notShownCount, 0)
+    }
+
     func testTheViewsShareTheStatesArray() {
         var state = LibraryState()
         for i in 0..<100 { state.put(file("p\(i)"), photo: photo("p\(i)")) }

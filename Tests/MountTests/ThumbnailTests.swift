@@ -72,10 +72,14 @@ final class ThumbnailTests: XCTestCase {
         }
         XCTAssertNil(statOf(plain.path(SampleLibrary.heicDay)), "no photo of that day")
         XCTAssertEqual(daemonStatus(plain.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        XCTAssertEqual(daemonStatus(plain.mountpoint)["images_not_shown"], "1")
+        XCTAssertTrue(plain.stderr.contains("; 1 HEIC/HEIF image not shown (-o heif=on shows it)"), plain.stderr)
         plain.finish()
 
         let mount = try Mount(source: source.path, options: ["-o", "heif=on"])
         XCTAssertEqual(daemonStatus(mount.mountpoint)["header_reads"], "0", "the index had read it: nothing read again")
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["images_not_shown"], "0")
+        XCTAssertFalse(mount.stderr.contains("not shown"), mount.stderr)
         XCTAssertEqual(readdirNames(mount.path(SampleLibrary.heicDay)), ["IMG_1400.HEIC"])
         let photo = mount.path("non-screenshots/IMG_1400.HEIC")
         XCTAssertEqual(try readFile(photo).get(), source.items.first { $0.path == SampleLibrary.heicPath }?.bytes)
