@@ -1,5 +1,5 @@
 /// Image formats albumfs recognises by content.
-public enum ImageFormat: String, Sendable, Hashable {
+public enum ImageFormat: String, Sendable {
     case jpeg
     case png
     /// HEIF images: HEIC (iPhones since 2017, many Android phones and cameras' `.HIF`), AVIF.

@@ -22,7 +22,8 @@ public struct LibraryScanner: Sendable {
         // bin and snapshots (Synology's are above).
         "$Recycle.Bin", "RECYCLER", "@Recycle", "@Recently-Snapshot",
     ]
-    /// Extensions of files that are photos even when their content cannot be read to prove it.
+    /// Extensions of files that are photos even when their content cannot be read to prove it
+    /// (HEIF's only where HEIF images are shown: `NameHint`).
     public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif"]
 
     /// An absolute folder never to enter: the mount point, when it lies inside the library.
