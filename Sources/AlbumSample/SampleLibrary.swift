@@ -22,6 +22,15 @@ public enum SampleLibrary {
     public static let defaultMtime: Int64 = 1_527_854_400
     /// The sample's iPhone HEIC, and its day folder with `-o heif=on`.
     public static let heicPath = "iPhone/IMG_1400.HEIC"
+    /// An iPhone's HEIC, held sideways: the pixels stored turned, turned back by its rotation box
+    /// and said again by its EXIF Orientation (6), which must not turn it twice; a 320x240
+    /// thumbnail embedded, as an iPhone embeds one. Encoded once per process: x265 takes a good
+    /// part of a second to start, and the tests write the sample library a hundred times.
+    static let iPhoneHEIC = Result { () throws(EncodeError) in
+        try Encoders.heif(SampleImage.marker(width: 640, height: 480).stored(forOrientation: 6),
+                          exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola, offset: "-07:00",
+                                                  orientation: 6).payload(), orientation: 6, thumbnail: 320)
+    }
     public static let heicDay = "by-date/2024/2024-05/2024-05-19"
 
     public static func items() throws(EncodeError) -> [SampleItem] {
@@ -70,14 +79,8 @@ public enum SampleLibrary {
                      image: image),
                 day: "2022-03-0\(o)", source: .exifDateTimeOriginal)
         }
-        // An iPhone's HEIC, held upright in portrait: the pixels stored sideways, turned by its
-        // rotation box and said again by its EXIF Orientation (6), which must not turn it twice.
         // Not a photo by default (`-o heif=on` shows it, on 2024-05-19: `heicDay`).
-        let sideways = SampleImage.marker(width: 96, height: 64).stored(forOrientation: 6)
-        add(heicPath,
-            try Encoders.heif(sideways, exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola,
-                                                                 offset: "-07:00", orientation: 6).payload(), orientation: 6),
-            day: nil)
+        add(heicPath, try iPhoneHEIC.get(), day: nil)
 
         // Screenshots.
         let screen = try Encoders.png(.marker(width: 64, height: 128, tint: 200))

@@ -1,5 +1,6 @@
 import AlbumCore
 import CHeif
+import Glibc
 
 /// A HEIF image (HEIC, HEIF, AVIF) opened with libheif: its primary image's size and colour
 /// profile, and its decode to 8-bit RGB with the file's crop, rotation and mirror (`clap`, `irot`,
@@ -7,13 +8,30 @@ import CHeif
 /// is not applied again (`ImageFormat.decodesUpright`).
 ///
 /// HEVC and AV1 have no shrink-on-load (a JPEG's DCT scaling): the primary image, or a thumbnail
-/// the file embeds (`thumbnails()`), is decoded whole, then resampled. The file is held in memory
-/// while it is (libheif 1.15 reads every top-level box whole when it opens a file anyway).
+/// the file embeds (`thumbnails()`), is decoded whole, then resampled.
+///
+/// libheif 1.15 works on the whole file in memory (it reads every top-level box whole when it
+/// opens one), so it is given a buffer of the file's size in which only what it needs has been
+/// read: at first the box headers and the `meta` box (found by `HEIFContainer`), which is all an
+/// open looks at; then, for a decode, the bytes of the one image decoded (`load`): an embedded
+/// thumbnail's few kilobytes where it will do, not the photo's megabytes (libheif reads an item's
+/// data from the buffer by offset when it decodes it, not when it opens the file). The rest stays
+/// zeros, which were never read.
 final class HEIFImage {
     private let context: OpaquePointer
     private let handle: OpaquePointer
-    /// The file's bytes, which libheif reads in place (`read_from_memory_without_copy`).
+    /// A buffer of the file's size, which libheif reads in place
+    /// (`read_from_memory_without_copy`), filled as far as `load` read the file into it.
     private let bytes: UnsafeMutableRawBufferPointer
+    private let original: Original
+    /// The file's items (nil: not understood here; the whole file is read before a decode).
+    private let items: HEIFItemTable?
+    /// Whether every byte of the file is in `bytes`.
+    private var whole = false
+    /// The file's first bytes, read into `bytes` at open (its boxes as far as `meta`).
+    private var prefix = 0
+    /// Bytes of the file read into `bytes` so far (for the render's plan).
+    private(set) var bytesRead = 0
     /// The primary image's size once turned upright.
     let width: Int
     let height: Int
@@ -26,18 +44,47 @@ final class HEIFImage {
         return result.code == heif_error_Ok ? nil : error(result)
     }()
 
-    init(_ data: [UInt8]) throws(ThumbnailError) {
+    /// Opens `original` (kept, and read from, until this is gone): its container is read, or all
+    /// of it when its boxes cannot be walked here.
+    init(_ original: Original) throws(ThumbnailError) {
         if let failure = Self.setupFailure { throw failure }
-        guard let context = heif_context_alloc() else { throw ThumbnailError("libheif: out of memory") }
-        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.withUnsafeBytes { bytes.copyMemory(from: $0) }
+        // calloc: the pages never written stay the kernel's shared zero page, costing no memory
+        // until libheif copies them at open (as it copies any file it opens).
+        guard let base = calloc(max(1, original.count), 1) else { throw ThumbnailError("out of memory for a \(original.count)-byte HEIF file") }
+        let bytes = UnsafeMutableRawBufferPointer(start: base, count: original.count)
         self.bytes = bytes
+        self.original = original
+        let container = try? HEIFContainer(size: Int64(original.count), all: true) { (offset, count) throws(ThumbnailError) in
+            try original.read(Int(offset), count)
+        }
+        items = container?.items
+        var read = 0
+        do throws(ThumbnailError) {
+            if let container, let metaEnd = container.metaEnd {
+                read += try Self.fill(bytes, from: original, 0, Int(metaEnd))
+                prefix = Int(metaEnd)
+                for (offset, box) in container.boxes where offset >= metaEnd {
+                    read += try Self.fill(bytes, from: original, Int(offset), box.headerLength)
+                }
+            } else {
+                read += try Self.fill(bytes, from: original, 0, original.count)
+                whole = true
+            }
+        } catch {
+            free(base)
+            throw error
+        }
+        bytesRead = read
+        guard let context = heif_context_alloc() else {
+            free(base)
+            throw ThumbnailError("libheif: out of memory")
+        }
         var handle: OpaquePointer?
-        var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, data.count, nil)
+        var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, original.count, nil)
         if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
         guard error.code == heif_error_Ok, let handle else {
             heif_context_free(context)
-            bytes.deallocate()
+            free(base)
             throw Self.error(error)
         }
         self.context = context
@@ -49,7 +96,39 @@ final class HEIFImage {
     deinit {
         heif_image_handle_release(handle)
         heif_context_free(context)
-        bytes.deallocate()
+        free(bytes.baseAddress)
+    }
+
+    /// Reads into the buffer what decoding `thumbnail` (nil: the primary image) takes: a
+    /// thumbnail that is one coded image stored in the file, its extents; anything else (the
+    /// primary image, a grid of tiles, data in the `meta` box's `idat`), the whole file.
+    func load(_ thumbnail: Thumbnail?) throws(ThumbnailError) {
+        guard !whole else { return }
+        if let thumbnail, let item = items?.items[thumbnail.id], item.constructionMethod == 0, ["hvc1", "av01"].contains(item.type),
+           !item.extents.isEmpty,
+           item.extents.allSatisfy({ $0.offset >= 0 && $0.length > 0 && $0.offset + $0.length <= Int64(original.count) }) {
+            for extent in item.extents { bytesRead += try Self.fill(bytes, from: original, Int(extent.offset), Int(extent.length)) }
+            return
+        }
+        bytesRead += try Self.fill(bytes, from: original, prefix, original.count - prefix)
+        whole = true
+    }
+
+    /// Reads `count` bytes of `original` at `offset` into the same place in `bytes` (fewer at its
+    /// end: the rest stays zeros, which libheif then finds wanting); how many it read.
+    private static func fill(_ bytes: UnsafeMutableRawBufferPointer, from original: Original, _ offset: Int, _ count: Int)
+        throws(ThumbnailError) -> Int {
+        let count = min(count, original.count - offset)
+        guard offset >= 0, count > 0 else { return 0 }
+        guard let fd = original.fd else {
+            let data = try original.read(offset, count)
+            (bytes.baseAddress! + offset).copyMemory(from: data, byteCount: data.count)
+            return data.count
+        }
+        // Straight into the buffer: a whole 4 MB file is not also held as an array.
+        let (filled, error) = PositionalRead.fill(fd, into: bytes.baseAddress! + offset, count: count, at: Int64(offset))
+        if let error { throw .original("read", error) }
+        return filled
     }
 
     /// What decoding an image of `width` x `height` takes besides the file: the decoder's planes

@@ -35,10 +35,14 @@ public struct ThumbnailRenderer: Sendable {
         public var preview: (Int, Int)?
         /// The bytes of the original's ICC profile the thumbnail carries (0: none).
         public var profileBytes = 0
+        /// The bytes of the original read (HEIF: as much as the image decoded takes; nil: not
+        /// counted).
+        public var bytesRead: Int?
         public var description: String {
             let from = preview.map { " from its \($0.0)x\($0.1) embedded preview" } ?? ""
             let profile = profileBytes > 0 ? ", its \(profileBytes)-byte ICC profile kept" : ""
-            return "\(sourceSize.0)x\(sourceSize.1)\(from) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)\(profile)"
+            let read = bytesRead.map { ", \($0) bytes read" } ?? ""
+            return "\(sourceSize.0)x\(sourceSize.1)\(from) decoded at \(dctScale.0)/\(dctScale.1) → \(decodedSize.0)x\(decodedSize.1)\(profile)\(read)"
         }
     }
 
@@ -74,6 +78,8 @@ public struct ThumbnailRenderer: Sendable {
         var plan: Plan
         // The original's colour profile (an RGB one: a CMYK JPEG's is for its ink values).
         let profile: [UInt8]?
+        // A HEIF original, opened (for the bytes it read, in the plan).
+        var heif: HEIFImage?
         switch format {
         case .jpeg:
             let main = try original.jpeg()
@@ -131,15 +137,19 @@ public struct ThumbnailRenderer: Sendable {
             guard original.count <= maxFileBytes else {
                 throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
             }
-            let image = try HEIFImage(try original.all())
+            let image = try HEIFImage(original)
+            heif = image
             guard image.width * image.height <= maxPixels else {
                 throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
             }
             // HEVC has no shrink-on-load: an embedded thumbnail that covers the box stands for it.
             let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
             let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
-            decode = { () throws(ThumbnailError) in (try image.decode(thumbnail: preview), (1, 1)) }
-            // (With the file, which libheif reads in place.)
+            decode = { () throws(ThumbnailError) in
+                try image.load(preview)
+                return (try image.decode(thumbnail: preview), (1, 1))
+            }
+            // (With a buffer of the file's size, which libheif reads in place.)
             need = original.count + HEIFImage.decodingBytes(width: source.0, height: source.1)
             what = "a \(source.0)x\(source.1) HEIF image"
             profile = image.iccProfile()
@@ -160,6 +170,7 @@ public struct ThumbnailRenderer: Sendable {
             guard plan.preview != nil, !error.isReadFailure else { throw error }
             return try renderWithPlan(original, format: format, orientation: orientation, box: box, previews: false)
         }
+        plan.bytesRead = heif?.bytesRead
         let upright = Orientation.apply(o, to: cropped)
         let size = FixedSizeJPEG.size(for: box.width, box.height)
         let carried = ColorProfile(profile, fitting: size)

@@ -741,6 +741,45 @@ final class ThumbnailPipelineTests: XCTestCase {
     /// file cut short fails as before; an unreadable one is the original's failure (tried again
     /// later), not its content's; a few stray bytes in the header are passed over, as browsers do
     /// (TurboJPEG's header call refused them: "extraneous bytes before marker").
+    /// A HEIC rendered from its file reads only its container and the bytes of the image
+    /// decoded: its embedded thumbnail's when that will do (a few kilobytes of a large file),
+    /// the whole file otherwise; the thumbnails are those of a render from memory. Damaged
+    /// files read this way are errors, never traps.
+    func testAHEICFromItsFileReadsOnlyTheImageItDecodes() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-heif-file-\(getpid())"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func render(_ bytes: [UInt8], box: ThumbnailBox = .default) throws(ThumbnailError) -> (bytes: [UInt8], plan: ThumbnailRenderer.Plan) {
+            let path = folder + "/photo.heic"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            let original = try ThumbnailService.openOriginal(path)
+            defer { close(original.fd) }
+            return try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .heif, orientation: 1, box: box)
+        }
+        let heic = try Encoders.heif(.marker(width: 800, height: 600), quality: 90, thumbnail: 400)
+        let fromThumbnail = try render(heic)
+        XCTAssertTrue(fromThumbnail.plan.preview.map { $0 == (400, 300) } ?? false, "\(fromThumbnail.plan)")
+        let read = try XCTUnwrap(fromThumbnail.plan.bytesRead)
+        // (The 400x300 thumbnail is a quarter of the picture, a third of the bytes; an iPhone's
+        // 320x240 one is 1% of its 4032x3024 photo.)
+        XCTAssertLessThan(read, heic.count / 2, "\(fromThumbnail.plan) of \(heic.count)")
+        XCTAssertEqual(fromThumbnail.bytes, try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: .default))
+        let large = try XCTUnwrap(ThumbnailBox("400x400"))
+        let whole = try render(heic, box: large)
+        XCTAssertNil(whole.plan.preview)
+        // (Every byte once, but for the headers of the boxes after `meta`, read at open: 8–16 each.)
+        XCTAssertTrue((heic.count...(heic.count + 64)).contains(whole.plan.bytesRead ?? 0), "\(whole.plan) of \(heic.count)")
+        XCTAssertEqual(whole.bytes, try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: large))
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<60 {
+            var bytes = heic
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                bytes[Int.random(in: 0..<min(bytes.count, 1500), using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            _ = try? render(bytes)
+        }
+    }
+
     func testAnOriginalIsDecodedFromItsFile() throws {
         let folder = NSTemporaryDirectory() + "albumfs-thumb-file-\(getpid())"
         XCTAssertEqual(mkdir(folder, 0o755), 0)
