@@ -101,11 +101,12 @@ final class HEIFImage {
 
     /// Reads into the buffer what decoding `thumbnail` (nil: the primary image) takes: a
     /// thumbnail that is one coded image stored in the file, its extents; anything else (the
-    /// primary image, a grid of tiles, data in the `meta` box's `idat`), the whole file.
+    /// primary image, a grid of tiles, data in the `meta` box's `idat`, a thumbnail with an alpha
+    /// channel, which is an image of its own), the whole file.
     func load(_ thumbnail: Thumbnail?) throws(ThumbnailError) {
         guard !whole else { return }
-        if let thumbnail, let item = items?.items[thumbnail.id], item.constructionMethod == 0, ["hvc1", "av01"].contains(item.type),
-           !item.extents.isEmpty,
+        if let thumbnail, !thumbnail.hasAlpha, let item = items?.items[thumbnail.id], item.constructionMethod == 0,
+           ["hvc1", "av01"].contains(item.type), !item.extents.isEmpty,
            item.extents.allSatisfy({ $0.offset >= 0 && $0.length > 0 && $0.offset + $0.length <= Int64(original.count) }) {
             for extent in item.extents { bytesRead += try Self.fill(bytes, from: original, Int(extent.offset), Int(extent.length)) }
             return
@@ -142,6 +143,8 @@ final class HEIFImage {
         let id: heif_item_id
         let width: Int
         let height: Int
+        /// Whether it has an alpha channel (stored as an image of its own, beside it).
+        var hasAlpha = false
     }
 
     /// The primary image's embedded thumbnails (none when the file says nothing usable of them).
@@ -153,7 +156,8 @@ final class HEIFImage {
         return ids.prefix(max(0, min(listed, ids.count))).compactMap { id in
             guard let thumbnail = thumbnailHandle(id) else { return nil }
             defer { heif_image_handle_release(thumbnail) }
-            return Thumbnail(id: id, width: Int(heif_image_handle_get_width(thumbnail)), height: Int(heif_image_handle_get_height(thumbnail)))
+            return Thumbnail(id: id, width: Int(heif_image_handle_get_width(thumbnail)), height: Int(heif_image_handle_get_height(thumbnail)),
+                             hasAlpha: heif_image_handle_has_alpha_channel(thumbnail) != 0)
         }
     }
 

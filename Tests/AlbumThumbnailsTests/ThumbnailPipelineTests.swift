@@ -767,6 +767,13 @@ final class ThumbnailPipelineTests: XCTestCase {
         let large = try XCTUnwrap(ThumbnailBox("400x400"))
         let whole = try render(heic, box: large)
         XCTAssertNil(whole.plan.preview)
+        // A thumbnail with an alpha channel (an image of its own beside it): the whole file, and
+        // the same thumbnail as from memory.
+        let sticker = try Encoders.heif(.marker(width: 800, height: 600), quality: 90, thumbnail: 400, alpha: 200)
+        let withAlpha = try render(sticker)
+        XCTAssertNotNil(withAlpha.plan.preview, "\(withAlpha.plan)")
+        XCTAssertGreaterThanOrEqual(withAlpha.plan.bytesRead ?? 0, sticker.count, "\(withAlpha.plan)")
+        XCTAssertEqual(withAlpha.bytes, try ThumbnailRenderer().render(sticker, format: .heif, orientation: 1, box: .default))
         // (Every byte once, but for the headers of the boxes after `meta`, read at open: 8–16 each.)
         XCTAssertTrue((heic.count...(heic.count + 64)).contains(whole.plan.bytesRead ?? 0), "\(whole.plan) of \(heic.count)")
         XCTAssertEqual(whole.bytes, try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: large))
