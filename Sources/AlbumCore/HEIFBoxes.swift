@@ -1,9 +1,9 @@
-/// The boxes of a HEIF image (HEIC, HEIF, AVIF): ISO base media boxes, `ftyp`, `meta` (what the
-/// items are, their properties, and where their bytes lie: `iinf`, `iprp`, `iloc`) and `mdat`
-/// (the bytes). Walked here, in pure Swift, for two readers that must not read a file whole: the
-/// scan wants the EXIF and XMP items (`HEIFHeader`), a thumbnail one image's bytes
-/// (`HEIFImage`). (libheif 1.15 reads every top-level box whole when it opens a file, image
-/// data included: all 2.1 MB of a 2.1 MB HEIC, for its few kilobytes of EXIF.)
+// The boxes of a HEIF image (HEIC, HEIF, AVIF): ISO base media boxes, `ftyp`, `meta` (what the
+// items are, their properties, and where their bytes lie: `iinf`, `iprp`, `iloc`) and `mdat` (the
+// bytes). Walked here, in pure Swift, for two readers that must not read a file whole: the scan
+// wants the EXIF and XMP items (`HEIFHeader`), a thumbnail one image's bytes (`HEIFImage`).
+// (libheif 1.15 reads every top-level box whole when it opens a file, image data included: all
+// 2.1 MB of a 2.1 MB HEIC, for its few kilobytes of EXIF.)
 
 /// A HEIF file's top-level boxes, as far as `meta` (or all of them), and its `meta` box's item
 /// table.
@@ -52,7 +52,7 @@ public struct HEIFContainer: Sendable {
 }
 
 /// An ISO base media box's header: its type and sizes. (A full box's version and flags start its
-/// body: `Reader` reads them.)
+/// body: `BoxFields` reads them.)
 public struct ISOBoxHeader: Sendable {
     public let type: String
     public let headerLength: Int
