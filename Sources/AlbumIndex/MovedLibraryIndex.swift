@@ -44,8 +44,8 @@ public enum MovedLibraryIndex {
             .map { ($0, lastUse($0)) }.sorted { $0.1 > $1.1 }.prefix(candidates).map(\.0)
     }
 
-    /// Whether the index at `index` holds the photos under `root`: its sample of photos all found
-    /// there, but for `allowedMisses`. The sample is the first photo of each folder, in the
+    /// Whether the index at `index` holds the photos under `root`: its sample of photos (rows of
+    /// any image format: not `ignored`, not `problem`) all found there, but for `allowedMisses`. The sample is the first photo of each folder, in the
     /// order of its paths (one seek each), so a folder deleted or rewritten since costs one miss.
     static func holdsFiles(of root: String, index: String) -> Bool {
         do throws(SQLiteDatabase.Failure) {
@@ -54,7 +54,7 @@ public enum MovedLibraryIndex {
             var found = 0, missed = 0
             var after = ""
             for _ in 0..<sample {
-                guard let row = try db.query("SELECT path, inode, size, mtime_ns, ctime_ns FROM files WHERE path > ? AND kind IN ('jpeg', 'png') ORDER BY path LIMIT 1",
+                guard let row = try db.query("SELECT path, inode, size, mtime_ns, ctime_ns FROM files WHERE path > ? AND kind NOT IN ('ignored', 'problem') ORDER BY path LIMIT 1",
                                              [.text(after)]).first else { break }
                 let path = row[0].text
                 let ctime: Int64? = if case .int(let ns)? = row[4] { ns } else { nil }

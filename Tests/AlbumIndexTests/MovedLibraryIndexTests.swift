@@ -16,8 +16,9 @@ final class MovedLibraryIndexTests: XCTestCase {
 
     /// Files in `root` (one per folder `f0`, `f1`, …), and an index at `index` that holds them as
     /// a scan would: identity and ctime from `stat`, the inode kept as 0 when `madeUpInodes`, no
-    /// ctime when `withCtime` is false (rows of an index older than schema 7).
-    func library(_ root: String, folders: Int, index: String, madeUpInodes: Bool = false, withCtime: Bool = true) throws {
+    /// ctime when `withCtime` is false (rows of an index older than schema 7), photos of `format`.
+    func library(_ root: String, folders: Int, index: String, madeUpInodes: Bool = false, withCtime: Bool = true,
+                 format: ImageFormat = .jpeg) throws {
         var rows: [IndexedFile] = []
         for i in 0..<folders {
             let path = "f\(i)/IMG_\(i).JPG"
@@ -28,7 +29,7 @@ final class MovedLibraryIndexTests: XCTestCase {
             let id = FileIdentity(inode: madeUpInodes ? 0 : UInt64(st.st_ino), size: Int64(st.st_size),
                                   mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec)))
             let ctime = Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))
-            rows.append(IndexedFile(relativePath: path, identity: id, kind: .photo(.jpeg, PhotoEvidence()), changedWhenRead: withCtime ? ctime : nil))
+            rows.append(IndexedFile(relativePath: path, identity: id, kind: .photo(format, PhotoEvidence()), changedWhenRead: withCtime ? ctime : nil))
         }
         rows.append(IndexedFile(relativePath: "notes.txt", identity: FileIdentity(inode: 9, size: 1, mtime: Timestamp(seconds: 1)), kind: .ignored))
         let store = try LibraryIndex.openOrRebuild(path: index) { XCTFail($0) }
@@ -45,6 +46,14 @@ final class MovedLibraryIndexTests: XCTestCase {
         XCTAssertEqual(try LibraryIndex.openOrRebuild(path: old) { XCTFail($0) }.loadAll().count, 41, "the original stays")
         XCTAssertNil(MovedLibraryIndex.copy(to: new, root: folder + "/Photos"), "never over an index that is there")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/index").filter { $0.contains("copying") }, [])
+    }
+
+    /// An iPhone's library, all HEIC (its rows `heif`), is known by its photos as well.
+    func testALibraryOfHEICsThatMovedIsCopied() throws {
+        let old = folder + "/index/old.sqlite", new = folder + "/index/new.sqlite"
+        try library(folder + "/iPhone", folders: 5, index: old, format: .heif)
+        XCTAssertEqual(rename(folder + "/iPhone", folder + "/Phone"), 0)
+        XCTAssertEqual(MovedLibraryIndex.copy(to: new, root: folder + "/Phone"), old)
     }
 
     /// A candidate in use by a mount (rows only in its WAL yet) is copied whole.
