@@ -15,13 +15,14 @@ public struct SampleItem: Sendable {
 }
 
 /// Writes a realistic little photo library: camera JPEGs from several makers (both byte orders,
-/// all eight orientations, offsets and sub-seconds), an iPhone HEIC, screenshots as phones and desktops write
-/// them, and the damaged and odd files real libraries hold.
+/// all eight orientations, offsets and sub-seconds), an iPhone HEIC, screenshots as phones and
+/// desktops write them, and the damaged and odd files real libraries hold.
 public enum SampleLibrary {
     /// Every file's mtime unless stated: 2018-06-01T12:00:00Z.
     public static let defaultMtime: Int64 = 1_527_854_400
     /// The sample's iPhone HEIC, and its day folder with `-o heif=on`.
     public static let heicPath = "iPhone/IMG_1400.HEIC"
+    public static let heicDay = "by-date/2024/2024-05/2024-05-19"
     /// An iPhone's HEIC, held sideways: the pixels stored turned, turned back by its rotation box
     /// and said again by its EXIF Orientation (6), which must not turn it twice; a 320x240
     /// thumbnail embedded, as an iPhone embeds one. Encoded once per process: x265 takes a good
@@ -31,7 +32,6 @@ public enum SampleLibrary {
                           exif: SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:19 07:45:00", order: .motorola, offset: "-07:00",
                                                   orientation: 6).payload(), orientation: 6, thumbnail: 320)
     }
-    public static let heicDay = "by-date/2024/2024-05/2024-05-19"
 
     public static func items() throws(EncodeError) -> [SampleItem] {
         var items: [SampleItem] = []

@@ -80,6 +80,14 @@ enum OptionTable {
     }
 
     /// `1073741824`, `500M`, `2G`, `64k`.
+    /// An `on|off` option's value.
+    static func onOff(_ key: String, _ value: String?) throws(CLIError) -> Bool {
+        guard let value, value == "on" || value == "off" else {
+            throw CLIError(.usage, "albumfs: option '\(key)' takes on or off (got '\(value ?? "")')")
+        }
+        return value == "on"
+    }
+
     static func parseSize(_ text: String) -> Int64? {
         guard let last = text.last else { return nil }
         let units: [Character: Int64] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30, "t": 1 << 40, "T": 1 << 40]
@@ -175,15 +183,9 @@ enum OptionTable {
             let list = value.split(separator: "|").map(String.init).filter { !$0.isEmpty }
             if key == "screenshot_names" { options.screenshotNames = list } else { options.screenshotFolders = list }
         case "io_uring":
-            guard let value, value == "on" || value == "off" else {
-                throw CLIError(.usage, "albumfs: option 'io_uring' takes on or off (got '\(value ?? "")')")
-            }
-            options.batchedReads = value == "on"
+            options.batchedReads = try onOff(key, value)
         case "heif":
-            guard let value, value == "on" || value == "off" else {
-                throw CLIError(.usage, "albumfs: option 'heif' takes on or off (got '\(value ?? "")')")
-            }
-            options.heif = value == "on"
+            options.heif = try onOff(key, value)
         case "logfile":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'logfile' needs a path, as in logfile=/tmp/albumfs.log") }
             options.logFile = value
