@@ -1,3 +1,4 @@
+import AlbumThumbnails
 import CHeif
 
 extension Encoders {
@@ -18,7 +19,7 @@ extension Encoders {
     public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
                             xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil,
                             thumbnail: Int? = nil, alpha: UInt8? = nil) throws(EncodeError) -> [UInt8] {
-        if let heifSetupFailure { throw heifSetupFailure }
+        if let failure = HEIFLibrary.setupFailure { throw EncodeError(description: "libheif init: " + failure) }
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -75,21 +76,11 @@ extension Encoders {
         return out.bytes
     }
 
-    fileprivate static func check(_ error: heif_error, _ what: String) throws(EncodeError) {
+    private static func check(_ error: heif_error, _ what: String) throws(EncodeError) {
         guard error.code != heif_error_Ok else { return }
         throw EncodeError(description: "libheif \(what): " + (error.message.map { String(cString: $0) } ?? "\(error.code.rawValue)"))
     }
 }
-
-/// libheif set up once for the process (`heif_init`, never undone; see `HEIFImage.setupFailure`).
-private let heifSetupFailure: EncodeError? = {
-    do throws(EncodeError) {
-        try Encoders.check(heif_init(nil), "init")
-        return nil
-    } catch {
-        return error
-    }
-}()
 
 /// Where `heif_context_write` puts the file.
 private final class HEIFBytes {

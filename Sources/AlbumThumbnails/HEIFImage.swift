@@ -17,6 +17,18 @@ import Glibc
 /// thumbnail's few kilobytes where it will do, not the photo's megabytes (libheif reads an item's
 /// data from the buffer by offset when it decodes it, not when it opens the file). The rest stays
 /// zeros, which were never read.
+/// libheif, set up once for the process (`heif_init`, never undone) before any context is made:
+/// left to `heif_context_alloc`, the setup of its codecs would run unguarded in two threads that
+/// start at once. Every user of libheif (renders here, the sample's encoder) asks it first.
+public enum HEIFLibrary {
+    /// Nil once libheif is ready; else why not, in its words. (A `static let` is initialised once,
+    /// whichever thread comes first.)
+    public static let setupFailure: String? = {
+        let result = heif_init(nil)
+        return result.code == heif_error_Ok ? nil : result.message.map { String(cString: $0) } ?? "error \(result.code.rawValue)"
+    }()
+}
+
 final class HEIFImage {
     private let context: OpaquePointer
     private let handle: OpaquePointer
@@ -36,18 +48,10 @@ final class HEIFImage {
     let width: Int
     let height: Int
 
-    /// libheif set up once for the process (`heif_init`, never undone), before any context: left
-    /// to `heif_context_alloc`, the setup of its decoders would run unguarded in two renders that
-    /// start at once. (A `static let` is initialised once, whichever thread comes first.)
-    private static let setupFailure: ThumbnailError? = {
-        let result = heif_init(nil)
-        return result.code == heif_error_Ok ? nil : error(result)
-    }()
-
     /// Opens `original` (kept, and read from, until this is gone): its container is read, or all
     /// of it when its boxes cannot be walked here.
     init(_ original: Original) throws(ThumbnailError) {
-        if let failure = Self.setupFailure { throw failure }
+        if let failure = HEIFLibrary.setupFailure { throw ThumbnailError("HEIF: \(failure)") }
         // calloc: the pages never written stay the kernel's shared zero page, costing no memory
         // until libheif copies them at open (as it copies any file it opens).
         guard let base = calloc(max(1, original.count), 1) else { throw ThumbnailError("out of memory for a \(original.count)-byte HEIF file") }
