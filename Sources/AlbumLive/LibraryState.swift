@@ -38,14 +38,19 @@ public struct LibraryState: Sendable {
     /// The files that could not be read (`ReadFailure`): a scan is never offered them as known,
     /// so it reads them again.
     private var unreadable: Set<String> = []
-    /// The images of a format not shown (HEIF without `-o heif=on`: `ScanRules.formats`), for the
-    /// status and the first scan's line to say so.
-    private var notShown: Set<String> = []
 
     public init() {}
 
-    /// How many images are in the library in a format not shown.
-    var notShownCount: Int { notShown.count }
+    /// How many images are in the library in a format not shown (HEIF without `-o heif=on`:
+    /// `ScanRules.formats`): files the reader took for images, of which no photo was made. Counted
+    /// when asked (once per publish, beside a rebuild of every view), not kept as a set of paths,
+    /// which an iPhone library mounted without the option would fill with every photo's.
+    var notShownCount: Int {
+        entries.values.reduce(0) { count, known in
+            guard known.photo == nil, case .photo = known.file.kind else { return count }
+            return count + 1
+        }
+    }
 
     public var photoCount: Int { photos.count }
     var fileCount: Int { entries.count }
@@ -74,11 +79,6 @@ public struct LibraryState: Sendable {
         } else if !unreadable.isEmpty {
             unreadable.remove(file.relativePath)
         }
-        if photo == nil, case .photo = file.kind {
-            notShown.insert(file.relativePath)
-        } else if !notShown.isEmpty {
-            notShown.remove(file.relativePath)
-        }
     }
 
     /// Whether reading the file failed (for a photo, its decision keeps the problems: the record
@@ -91,7 +91,6 @@ public struct LibraryState: Sendable {
     mutating func drop(_ path: String) {
         if !problems.isEmpty { problems[path] = nil }
         if !unreadable.isEmpty { unreadable.remove(path) }
-        if !notShown.isEmpty { notShown.remove(path) }
         guard let gone = entries.removeValue(forKey: path), let position = gone.photo else { return }
         fill(Int(position))
     }
