@@ -89,17 +89,11 @@ final class DaemonStatus: StatusReporter, Sendable {
         return lines.map { "\($0.0): \($0.1)\n" }.joined()
     }
 
-    /// One `path: why` line per problem; a backslash or a newline in a path (Linux allows both in
-    /// names) is written `\\` or `\n`, as `ls -b` does, so that a line is always one problem
-    /// (and a newline in a message, which a C library may put there, becomes a space).
+    /// One `path: why` line per problem, escaped as `ls -b` escapes names (`ProblemLine`), so
+    /// that a line is always one problem whatever the path or the message holds.
     func errorsText() -> String {
         problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
-            "\(Self.escaped($0.relativePath)): \($0.message.split(whereSeparator: \.isNewline).joined(separator: " "))\n"
+            ProblemLine.text(path: $0.relativePath, message: $0.message)
         }.joined()
-    }
-
-    static func escaped(_ path: String) -> String {
-        guard path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") }) else { return path }
-        return path.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
     }
 }

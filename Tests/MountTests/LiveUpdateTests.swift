@@ -600,17 +600,20 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish(allowing: ["cannot make a thumbnail of"])
     }
 
-    /// A newline or a backslash in a name (Linux allows both) is escaped in `.albumfs/errors`,
-    /// as `ls -b` writes them: one line is always one problem.
+    /// A newline, a backslash or a control character in a name (Linux allows them all) is
+    /// escaped in `.albumfs/errors`, as `ls -b` writes them: one line is always one problem, and
+    /// `cat` hands a terminal no escape sequence from a name.
     func testErrorsAreOneLineEachWhateverTheNames() throws {
-        for name in ["bad\nname.jpg", "back\\slash.jpg"] {
+        for name in ["bad\nname.jpg", "back\\slash.jpg", "red\u{1B}[31m\u{1C}.jpg"] {
             XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/" + name, contents: Data()))
         }
         let m = try mount()
         let lines = try String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8).split(separator: "\n")
         XCTAssertTrue(lines.contains("Edge/bad\\nname.jpg: empty file"), "\(lines)")
         XCTAssertTrue(lines.contains("Edge/back\\\\slash.jpg: empty file"), "\(lines)")
+        XCTAssertTrue(lines.contains("Edge/red\\033[31m\\034.jpg: empty file"), "\(lines)")
         XCTAssertTrue(lines.allSatisfy { $0.contains(": ") }, "\(lines)")
+        XCTAssertTrue(lines.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } }, "\(lines)")
         XCTAssertEqual(lines.count, Int(daemonStatus(m.mountpoint)["errors"] ?? ""))
         m.finish()
     }
