@@ -93,17 +93,35 @@ final class ExifBlock {
         let code = Array(bytes.prefix(8))
         let body = Array(bytes.dropFirst(8))
         if code.starts(with: Array("UNICODE".utf8)) {
-            // UCS-2 in the block's byte order.
-            var units: [UInt16] = []
-            var i = 0
-            while i + 1 < body.count {
-                units.append(order == EXIF_BYTE_ORDER_MOTOROLA ? UInt16(body[i]) << 8 | UInt16(body[i + 1])
-                                                                : UInt16(body[i + 1]) << 8 | UInt16(body[i]))
-                i += 2
-            }
-            return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+            return Self.ucs2Text(body[...], blockIsBigEndian: order == EXIF_BYTE_ORDER_MOTOROLA)
         }
         return String(decoding: body.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// The text of a `UNICODE` comment: UCS-2 in the block's byte order, the standard says, but
+    /// Microsoft's photo tools write it little-endian in big-endian blocks (exiftool guesses the
+    /// order too). A byte-order mark decides; else the half of each pair that holds the zero bytes
+    /// of Latin text ("S" is `00 53` big-endian); else the block's order.
+    static func ucs2Text(_ body: ArraySlice<UInt8>, blockIsBigEndian: Bool) -> String {
+        var bytes = body, bigEndian = blockIsBigEndian
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            bigEndian = bytes.first == 0xFE
+            bytes = bytes.dropFirst(2)
+        } else {
+            var zeros = (high: 0, low: 0)
+            for (i, byte) in bytes.enumerated() where byte == 0 {
+                if i % 2 == 0 { zeros.high += 1 } else { zeros.low += 1 }
+            }
+            if zeros.high != zeros.low { bigEndian = zeros.high > zeros.low }
+        }
+        var units: [UInt16] = []
+        var i = bytes.startIndex
+        while i + 1 < bytes.endIndex {
+            let (a, b) = (UInt16(bytes[i]), UInt16(bytes[i + 1]))
+            units.append(bigEndian ? a << 8 | b : b << 8 | a)
+            i += 2
+        }
+        return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
     }
 
     /// A whole number (Orientation): a SHORT, as the standard says, or the LONG or BYTE some

@@ -206,6 +206,28 @@ final class MetadataReaderTests: FolderTestCase {
         }
     }
 
+    /// Microsoft's photo tools write a `UNICODE` comment little-endian whatever the block's order;
+    /// others put a byte-order mark first. Either way the text reads as written.
+    func testUnicodeUserCommentInTheOtherByteOrderOrWithAMark() throws {
+        let little = Array("Screenshot".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let big = Array("Screenshot".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let cases: [(ExifWriter.ByteOrder, [UInt8], String)] = [
+            (.motorola, little, "little-endian in a big-endian block"),
+            (.intel, big, "big-endian in a little-endian block"),
+            (.motorola, [0xFF, 0xFE] + little, "little-endian mark"),
+            (.intel, [0xFE, 0xFF] + big, "big-endian mark"),
+            (.motorola, little + [0, 0, 0, 0], "padded with NULs"),
+        ]
+        for (order, body, what) in cases {
+            var w = ExifWriter(order: order)
+            w.exif[0x9286] = .undefined(Array("UNICODE\0".utf8) + body)
+            let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+            XCTAssertEqual(try read(bytes)?.evidence.userComment, "Screenshot", what)
+        }
+        // Text with no Latin letters has no zero bytes to tell by: the block's order.
+        XCTAssertEqual(ExifBlock.ucs2Text([0x30, 0xB9, 0x30, 0xAF], blockIsBigEndian: true), "スク")
+    }
+
     func testPNGTextXMPAndSize() throws {
         var png = try Encoders.png(.marker(width: 20, height: 40))
         png = Encoders.insertingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), into: png)
