@@ -169,6 +169,27 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNil(try renderer.renderWithPlan(large, format: .heif, orientation: 6, box: try XCTUnwrap(ThumbnailBox("400x400"))).plan.preview)
     }
 
+    /// A HEIC whose embedded thumbnail is damaged (its coded data zeroed, as a bad sector or a
+    /// cut copy leaves it) gets its thumbnail from the image itself, as a JPEG whose preview is
+    /// damaged does.
+    func testAHEICWithADamagedEmbeddedThumbnailFallsBackToTheImage() throws {
+        let renderer = ThumbnailRenderer()
+        var heic = try Encoders.heif(SampleImage.marker(width: 800, height: 600), quality: 90, thumbnail: 400)
+        XCTAssertNotNil(try renderer.renderWithPlan(heic, format: .heif, orientation: 1, box: .default).plan.preview)
+        let container = HEIFContainer(size: Int64(heic.count)) { (offset: Int64, count: Int) -> [UInt8] in
+            Array(heic[Int(offset)..<min(heic.count, Int(offset) + count)])
+        }
+        let items = try XCTUnwrap(container.items)
+        let thumbnail = try XCTUnwrap(items.items.first { $0.key != items.primary && $0.value.type == "hvc1" }?.value)
+        for extent in thumbnail.extents {
+            for i in Int(extent.offset)..<Int(extent.offset + extent.length) { heic[i] = 0 }
+        }
+        let r = try renderer.renderWithPlan(heic, format: .heif, orientation: 1, box: .default)
+        XCTAssertNil(r.plan.preview, "\(r.plan)")
+        XCTAssertTrue(r.plan.decodedSize == (800, 600), "\(r.plan)")
+        XCTAssertEqual(try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).width, 200)
+    }
+
     /// A HEIC with an alpha channel (an iOS sticker) is composited onto white, as a PNG is.
     func testAHEICsAlphaIsCompositedOntoWhite() throws {
         for (alpha, expected) in [(UInt8(255), (255, 0)), (0, (255, 255)), (128, (255, 127))] {
