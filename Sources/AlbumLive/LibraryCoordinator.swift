@@ -80,6 +80,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// no need to wait for them to settle.
     private var wholeFiles = Set<String>()
     private var flushScheduled = false
+    /// The number of the last change put in `dirty` (`fs.pendingChanges` counts them as reported).
+    private var absorbedChange = 0
     private var burstStart: Date?
     private var availability: LibraryAvailability
 
@@ -360,7 +362,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private func changed(_ absolutePath: String, _ entries: [(name: String, complete: Bool)]) {
         let root = scanner.root
         let relative = absolutePath == root ? "" : absolutePath.hasPrefix(root + "/") ? String(absolutePath.dropFirst(root.count + 1)) : ""
+        // Counted at once: an `open` of a photo whose file moved waits for the tree that shows it.
+        let change = fs.pendingChanges.report()
         queue.async { [self] in
+            absorbedChange = max(absorbedChange, change)
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 if entry.complete { wholeFiles.insert(path) } else { wholeFiles.remove(path) }
@@ -396,7 +401,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
         dirty.removeAll()
         burstStart = nil
+        let covered = absorbedChange
         rescan(outermost)
+        fs.pendingChanges.shown(through: covered)
     }
 
     private func schedulePeriodicRescan() {

@@ -20,6 +20,12 @@ public final class AlbumFileSystem: Sendable {
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     private let libraryAvailable = Atomic<Bool>(true)
+    /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
+    /// by `open` when a photo's file is not at its path.
+    public let pendingChanges = PendingChanges()
+    /// How long `open` waits for the tree that shows where a photo's file went: the 2 s
+    /// for a change to show, with time to spare (docs/errno.md).
+    static let movedFileWait = 2.0
 
     /// - Parameter log: where read problems are reported (once per file).
     /// - Parameters:
@@ -58,6 +64,7 @@ public final class AlbumFileSystem: Sendable {
             s = (library, table)
             return previous
         }
+        pendingChanges.trees.add(1, ordering: .sequentiallyConsistent)
         if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
         return TreeChanges.between(old.table, table)
     }
@@ -191,6 +198,7 @@ public final class AlbumFileSystem: Sendable {
 
     /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS.
     public func open(_ inode: UInt64, flags: Int32) -> Result<UInt64, Errno> {
+        let tree = pendingChanges.tree
         let s = current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
         if picks?.pick(inode: inode) != nil { return .failure(Errno(rawValue: ELOOP)) }
@@ -201,26 +209,45 @@ public final class AlbumFileSystem: Sendable {
         }
         switch content {
         case .original(let i):
-            let photo = s.library.photos[i]
-            let path = sourceRoot + "/" + photo.relativePath
-            var fd: Int32
-            repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
-            guard fd >= 0 else {
-                let e = Errno.current
-                problems.log(path, "albumfs: cannot open \(photo.relativePath): \(e)")
-                // A vanished original is "not found"; anything else is the source's fault, not the
-                // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
-                // share down: the views keep its photos), as sshfs answers when its server is,
-                // whether its folder is gone or an empty one is left where the disk was mounted.
-                let libraryThere = libraryAvailable.load(ordering: .relaxed) && access(sourceRoot, F_OK) == 0
-                return .failure(e == .notFound && libraryThere ? .notFound : .ioError)
-            }
-            return .success(files.insert(.original(OpenOriginal(fd: fd))))
+            return openOriginal(inode, s.library.photos[i], tree: tree)
         case .thumbnail(let i, let box):
             let photo = s.library.photos[i]
             return .success(files.insert(.thumbnail(OpenThumbnail(photo: photo, sourcePath: sourceRoot + "/" + photo.relativePath, box: box))))
         case .status, .errors:
             return .success(files.insert(.text(Array(controlText(content).utf8))))
+        }
+    }
+
+    /// Opens a photo's source file for the caller's reads. A file not at its path may have moved
+    /// with its folder (renamed in SOURCE): the photo keeps its inode, and the tree that shows its
+    /// new path comes within ~0.7 s. So before answering ENOENT, `open` waits for the changes seen
+    /// so far to be published (at most `movedFileWait`) and opens the path the inode has then
+    /// (`cp` of a folder of the mount while its source folder is renamed reads every photo).
+    private func openOriginal(_ inode: UInt64, _ first: Photo, tree: Int) -> Result<UInt64, Errno> {
+        var photo = first, tree = tree
+        let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
+        while true {
+            let path = sourceRoot + "/" + photo.relativePath
+            var fd: Int32
+            repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
+            if fd >= 0 { return .success(files.insert(.original(OpenOriginal(fd: fd)))) }
+            let e = Errno.current
+            if e == .notFound, pendingChanges.awaitTree(newerThan: tree, until: deadline) {
+                tree = pendingChanges.tree
+                let s = current
+                if let node = s.table[inode], case .file(.original(let i)) = node.kind {
+                    photo = s.library.photos[i]
+                    continue
+                }
+                // Gone from the views too: deleted, not moved.
+            }
+            problems.log(path, "albumfs: cannot open \(photo.relativePath): \(e)")
+            // A vanished original is "not found"; anything else is the source's fault, not the
+            // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
+            // share down: the views keep its photos), as sshfs answers when its server is,
+            // whether its folder is gone or an empty one is left where the disk was mounted.
+            let libraryThere = libraryAvailable.load(ordering: .relaxed) && access(sourceRoot, F_OK) == 0
+            return .failure(e == .notFound && libraryThere ? .notFound : .ioError)
         }
     }
 

@@ -192,6 +192,65 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertNotEqual(ino("non-screenshots/a.jpg"), flat)
     }
 
+    /// An open whose file is not at its path while a change is pending waits for the tree that
+    /// shows where it went (its folder renamed: the same inode) and opens it there; with nothing
+    /// pending, or the photo gone from the new tree, it answers ENOENT.
+    func testAnOpenWaitsForTheTreeThatShowsWhereItsFileWent() throws {
+        fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4)], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertEqual(mkdir(folder + "/A", 0o755), 0)
+        XCTAssertEqual(rename(folder + "/a.jpg", folder + "/A/a.jpg"), 0)
+        let inode = ino("non-screenshots/a.jpg")
+        XCTAssertEqual(rename(folder + "/A", folder + "/B"), 0)
+        XCTAssertEqual(fs.open(inode, flags: O_RDONLY).failure, .notFound, "nothing pending: no wait")
+        let change = fs.pendingChanges.report()
+        XCTAssertTrue(fs.pendingChanges.any)
+        let fs = self.fs!, moved = photo("B/a.jpg", seconds: 2_000, size: 4)
+        let publisher = Thread {
+            usleep(200_000)
+            fs.update(LibraryViews.build(photos: [moved], emptyMtime: Timestamp(seconds: 0)),
+                      renamed: [SourceRename(from: "A/a.jpg", to: "B/a.jpg")])
+            fs.pendingChanges.shown(through: change)
+        }
+        publisher.start()
+        let h = try fs.open(inode, flags: O_RDONLY).get()
+        var buffer = [UInt8](repeating: 0, count: 8)
+        let n = try buffer.withUnsafeMutableBytes { try fs.read(h, at: 0, into: $0).get() }
+        XCTAssertEqual(Array(buffer.prefix(n)), Array("AAAA".utf8))
+        fs.release(h)
+        XCTAssertFalse(fs.pendingChanges.any)
+        // Deleted: the next tree drops it, and the open answers ENOENT then.
+        XCTAssertEqual(unlink(folder + "/B/a.jpg"), 0)
+        let removal = fs.pendingChanges.report()
+        let dropper = Thread {
+            usleep(100_000)
+            fs.update(LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 0)))
+            fs.pendingChanges.shown(through: removal)
+        }
+        dropper.start()
+        XCTAssertEqual(fs.open(inode, flags: O_RDONLY).failure, .notFound)
+        XCTAssertEqual(fs.openFileCount, 0)
+    }
+
+    /// Changes count as pending from their report until a tree covers them; a wait ends with a
+    /// new tree, or once nothing is pending, or at its deadline.
+    func testPendingChanges() {
+        let p = PendingChanges()
+        XCTAssertFalse(p.any)
+        let first = p.report(), second = p.report()
+        XCTAssertEqual(second, first + 1)
+        p.shown(through: first)
+        XCTAssertTrue(p.any, "the second is not shown yet")
+        p.shown(through: second)
+        p.shown(through: first)
+        XCTAssertFalse(p.any, "a lower number shown later takes nothing back")
+        let tree = p.tree
+        XCTAssertFalse(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5), "nothing pending: no new tree to wait for")
+        p.report()
+        XCTAssertFalse(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 0.1), "the deadline")
+        p.trees.add(1, ordering: .sequentiallyConsistent)
+        XCTAssertTrue(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5))
+    }
+
     func listing(_ path: String) -> [String] {
         guard let h = try? fs.openDirectory(ino(path)).get() else { return [] }
         defer { fs.releaseDirectory(h) }

@@ -1,0 +1,53 @@
+import Glibc
+import Synchronization
+
+/// Changes seen in SOURCE that the published tree may not show yet.
+///
+/// Whoever follows the library counts each change where it is reported (`report`, as inotify
+/// delivers it) and says which of them a published tree covers (`shown`). Between the two (the
+/// debounce and the rescan of a folder: up to ~0.7 s) a photo whose folder was renamed is still
+/// in the views under its old path's inode, and its file is not at that path any more: `open`
+/// waits here for the tree that has the new one rather than answer ENOENT for a photo that is
+/// still in the library.
+public final class PendingChanges: Sendable {
+    private let reported = Atomic<Int>(0)
+    private let covered = Atomic<Int>(0)
+    /// Bumped by every tree published (`AlbumFileSystem.update`).
+    let trees = Atomic<Int>(0)
+
+    public init() {}
+
+    /// A change seen (any thread); returns its number, for `shown(through:)`.
+    @discardableResult
+    public func report() -> Int { reported.add(1, ordering: .sequentiallyConsistent).newValue }
+
+    /// The tree just published shows every change numbered up to `number`.
+    public func shown(through number: Int) { covered.max(number, ordering: .sequentiallyConsistent) }
+
+    /// Whether a change was seen that no published tree shows yet.
+    public var any: Bool { reported.load(ordering: .sequentiallyConsistent) != covered.load(ordering: .sequentiallyConsistent) }
+
+    /// The number of the tree now published (read it before the tree itself: a tree published
+    /// in between only makes a wait end at once).
+    var tree: Int { trees.load(ordering: .sequentiallyConsistent) }
+
+    /// Waits, polling, until a tree newer than `tree` is published (true), or until nothing is
+    /// pending (false: after `grace`, for an event still on its way from inotify to `report`), or
+    /// until the monotonic clock reads `deadline` (false).
+    func awaitTree(newerThan tree: Int, until deadline: Double, grace: Double = 0.05) -> Bool {
+        let started = Self.monotonicNow()
+        while true {
+            if self.tree != tree { return true }
+            let now = Self.monotonicNow()
+            if now >= deadline || (now - started >= grace && !any) { return false }
+            usleep(10_000)
+        }
+    }
+
+    /// Seconds on the monotonic clock (a wall clock set back would stretch a wait).
+    static func monotonicNow() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
