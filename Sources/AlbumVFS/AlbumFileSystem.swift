@@ -211,37 +211,24 @@ public final class AlbumFileSystem: Sendable {
         case .original(let i):
             return openOriginal(inode, s.library.photos[i], tree: tree)
         case .thumbnail(let i, let box):
-            let photo = s.library.photos[i]
-            return .success(files.insert(.thumbnail(OpenThumbnail(photo: photo, sourcePath: sourceRoot + "/" + photo.relativePath, box: box))))
+            return .success(files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box))))
         case .status, .errors:
             return .success(files.insert(.text(Array(controlText(content).utf8))))
         }
     }
 
-    /// Opens a photo's source file for the caller's reads. A file not at its path may have moved
-    /// with its folder (renamed in SOURCE): the photo keeps its inode, and the tree that shows its
-    /// new path comes within ~0.7 s. So before answering ENOENT, `open` waits for the changes seen
-    /// so far to be published (at most `movedFileWait`) and opens the path the inode has then
-    /// (`cp` of a folder of the mount while its source folder is renamed reads every photo).
-    private func openOriginal(_ inode: UInt64, _ first: Photo, tree: Int) -> Result<UInt64, Errno> {
-        var photo = first, tree = tree
-        let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
-        while true {
-            let path = sourceRoot + "/" + photo.relativePath
+    /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
+    private func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int) -> Result<UInt64, Errno> {
+        let opened = followingMoves(inode, photo, tree: tree) { photo -> Result<Int32, Errno> in
             var fd: Int32
-            repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
-            if fd >= 0 { return .success(files.insert(.original(OpenOriginal(fd: fd)))) }
-            let e = Errno.current
-            if e == .notFound, pendingChanges.awaitTree(newerThan: tree, until: deadline) {
-                tree = pendingChanges.tree
-                let s = current
-                if let node = s.table[inode], case .file(.original(let i)) = node.kind {
-                    photo = s.library.photos[i]
-                    continue
-                }
-                // Gone from the views too: deleted, not moved.
-            }
-            problems.log(path, "albumfs: cannot open \(photo.relativePath): \(e)")
+            repeat { fd = Glibc.open(sourceRoot + "/" + photo.relativePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
+            return fd >= 0 ? .success(fd) : .failure(.current)
+        }
+        switch opened.result {
+        case .success(let fd):
+            return .success(files.insert(.original(OpenOriginal(fd: fd))))
+        case .failure(let e):
+            problems.log(sourceRoot + "/" + opened.photo.relativePath, "albumfs: cannot open \(opened.photo.relativePath): \(e)")
             // A vanished original is "not found"; anything else is the source's fault, not the
             // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
             // share down: the views keep its photos), as sshfs answers when its server is,
@@ -249,6 +236,47 @@ public final class AlbumFileSystem: Sendable {
             let libraryThere = libraryAvailable.load(ordering: .relaxed) && access(sourceRoot, F_OK) == 0
             return .failure(e == .notFound && libraryThere ? .notFound : .ioError)
         }
+    }
+
+    /// Runs `attempt` (an open, a render) on the photo `inode` shows in tree number `tree`. A file
+    /// not at its photo's path may have moved with its folder (renamed in SOURCE): the photo keeps
+    /// its inode, and the tree that shows its new path comes within ~0.7 s. So when the file is
+    /// missing (after `attempt` failed; with `lookFirst`, before it too: a render that fails costs
+    /// more than a look) and a change seen in SOURCE is not shown yet, this waits for the next
+    /// tree (at most `movedFileWait` in all) and goes on with the photo the inode shows then
+    /// (`cp` out of the mount while folders are reorganised in SOURCE reads every photo; before,
+    /// ENOENT or EIO). Returns the last result and the photo it was for.
+    private func followingMoves<T>(_ inode: UInt64, _ photo: Photo, tree: Int, lookFirst: Bool = false,
+                                   _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
+        var photo = photo, tree = tree
+        let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
+        /// The photo the next tree shows for the inode, when the file is missing and one comes.
+        func moved() -> Photo? {
+            guard isMissing(photo), pendingChanges.awaitTree(newerThan: tree, until: deadline) else { return nil }
+            tree = pendingChanges.tree
+            return shownPhoto(inode: inode)  // (nil: gone from the views too, deleted)
+        }
+        while true {
+            if lookFirst, let next = moved() {
+                photo = next
+                continue
+            }
+            let result = attempt(photo)
+            guard case .failure = result, let next = moved() else { return (result, photo) }
+            photo = next
+        }
+    }
+
+    /// Whether the photo's source file is not at its path (ENOENT, not some other failure).
+    private func isMissing(_ photo: Photo) -> Bool {
+        access(sourceRoot + "/" + photo.relativePath, F_OK) != 0 && errno == ENOENT
+    }
+
+    /// The photo a file inode (an original or a thumbnail) shows in the current tree.
+    private func shownPhoto(inode: UInt64) -> Photo? {
+        let s = current
+        guard let node = s.table[inode], case .file(let content) = node.kind, let i = content.photo else { return nil }
+        return s.library.photos[i]
     }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
@@ -276,7 +304,13 @@ public final class AlbumFileSystem: Sendable {
             bytes = ready
         } else {
             guard let thumbnails else { return .failure(.ioError) }
-            switch thumbnails.thumbnail(of: thumb.photo, sourcePath: thumb.sourcePath, box: thumb.box) {
+            // The photo as the tree shows it now (its folder may have been renamed since the open).
+            let tree = pendingChanges.tree
+            let photo = shownPhoto(inode: thumb.inode) ?? thumb.photo
+            let made = followingMoves(thumb.inode, photo, tree: tree, lookFirst: true) { photo in
+                thumbnails.thumbnail(of: photo, sourcePath: sourceRoot + "/" + photo.relativePath, box: thumb.box)
+            }
+            switch made.result {
             case .failure(let e): return .failure(e)
             case .success(let b):
                 bytes = b

@@ -12,14 +12,15 @@ final class OpenOriginal: Sendable {
 /// A thumbnail opened for reading: rendered (or fetched from the cache) on the first read, then
 /// served from memory for the life of the handle.
 final class OpenThumbnail: Sendable {
+    let inode: UInt64
+    /// The photo at the open (a read renders the one the inode shows then).
     let photo: Photo
-    let sourcePath: String
     let box: ThumbnailBox
     let bytes = Mutex<[UInt8]?>(nil)
 
-    init(photo: Photo, sourcePath: String, box: ThumbnailBox) {
+    init(inode: UInt64, photo: Photo, box: ThumbnailBox) {
+        self.inode = inode
         self.photo = photo
-        self.sourcePath = sourcePath
         self.box = box
     }
 }

@@ -148,24 +148,33 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     }
 
     /// A photo opened through the mount the moment its source folder is renamed (before the
-    /// views show the new path) opens at the new path: `open` waits for the tree that shows it
-    /// rather than answer ENOENT (before, for 0.3–0.7 s). A photo deleted is still ENOENT, after
-    /// no more than the wait for the views to drop it.
+    /// views show the new path) opens at the new path, and a thumbnail not made yet is made from
+    /// it: both wait for the tree that shows the change rather than answer ENOENT or EIO (before,
+    /// for 0.3–0.7 s). A photo deleted is still ENOENT, once the views drop it.
     func testAPhotoOpenedAsItsFolderIsRenamedIsRead() throws {
         let m = try mount()
-        let entries = ["non-screenshots/DSC01234.JPG", "by-date/2021/2021-12/2021-12-31/DSC01234.JPG"]
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source.path + "/Sony/DSC01234.JPG"))
-        for (i, entry) in entries.enumerated() {
+        var folder = "Sony"
+        func renameFolder() {
+            let next = folder == "Sony" ? "Alpha" : "Sony"
+            XCTAssertEqual(rename(source.path + "/" + folder, source.path + "/" + next), 0)
+            folder = next
+        }
+        for entry in ["non-screenshots/DSC01234.JPG", "by-date/2021/2021-12/2021-12-31/DSC01234.JPG"] {
             XCTAssertNotNil(statOf(m.path(entry)), "known to the kernel before the rename")
-            XCTAssertEqual(rename(source.path + (i == 0 ? "/Sony" : "/Alpha"), source.path + (i == 0 ? "/Alpha" : "/Sony")), 0)
+            renameFolder()
             XCTAssertEqual(try readFile(m.path(entry)).get(), Array(bytes), entry)
         }
-        XCTAssertTrue(eventually { xattr(m.path(entries[0]), "user.albumfs.source") == source.path + "/Sony/DSC01234.JPG" })
+        XCTAssertNotNil(statOf(m.path("thumbnails/200x200/DSC01234.jpg")))
+        renameFolder()
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/DSC01234.jpg")).get().count, 30_000)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "1")
+        XCTAssertTrue(eventually { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/Alpha/DSC01234.JPG" })
         // Deleted: not found, once the views no longer show it (the wait ends there).
-        XCTAssertNotNil(statOf(m.path(entries[0])))
-        XCTAssertEqual(unlink(source.path + "/Sony/DSC01234.JPG"), 0)
-        XCTAssertEqual(readFile(m.path(entries[0])).failure?.code, ENOENT)
-        m.finish(allowing: ["cannot open Sony/DSC01234.JPG"])
+        XCTAssertNotNil(statOf(m.path("non-screenshots/DSC01234.JPG")))
+        XCTAssertEqual(unlink(source.path + "/Alpha/DSC01234.JPG"), 0)
+        XCTAssertEqual(readFile(m.path("non-screenshots/DSC01234.JPG")).failure?.code, ENOENT)
+        m.finish(allowing: ["cannot open Alpha/DSC01234.JPG"])
     }
 
     /// A folder renamed keeps its photos' inode, size, mtime and ctime: their rows in the index
