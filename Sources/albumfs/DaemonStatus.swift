@@ -89,11 +89,11 @@ final class DaemonStatus: StatusReporter, Sendable {
         return lines.map { "\($0.0): \($0.1)\n" }.joined()
     }
 
-    /// One `path: why` line per problem, escaped as `ls -b` escapes names (`ProblemLine`), so
+    /// One `path: why` line per problem, escaped as `ls -b` escapes names (`OneLine`), so
     /// that a line is always one problem whatever the path or the message holds.
     func errorsText() -> String {
         problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
-            ProblemLine.text(path: $0.relativePath, message: $0.message)
+            OneLine.problem(path: $0.relativePath, message: $0.message)
         }.joined()
     }
 }

@@ -3,7 +3,9 @@ import Glibc
 
 /// Lines on stderr (fd 2: Glibc's `stderr` global is not usable from Swift 6).
 enum Log {
-    static func line(_ text: String) { write(text + "\n") }
+    /// One line, whatever `text` holds: a line break in it a space, another control character
+    /// (a file name's escape sequence) octal (`OneLine.cleaned`).
+    static func line(_ text: String) { write(OneLine.cleaned(text) + "\n") }
 
     /// Text as it is, no newline added (progress lines redraw with `\r`).
     static func write(_ text: String) {

@@ -645,7 +645,11 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(lines.allSatisfy { $0.contains(": ") }, "\(lines)")
         XCTAssertTrue(lines.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } }, "\(lines)")
         XCTAssertEqual(lines.count, Int(daemonStatus(m.mountpoint)["errors"] ?? ""))
-        m.finish()
+        // The daemon's log (a terminal, with -f) gets the name without its escape sequence too.
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/red\u{1B}[31m\u{1C}.jpg")).failure?.code, EIO)
+        XCTAssertTrue(eventually { m.stderr.contains("cannot make a thumbnail of Edge/red\\033[31m\\034.jpg") }, m.stderr)
+        XCTAssertFalse(m.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, m.stderr)
+        m.finish(allowing: ["cannot make a thumbnail of"])
     }
 
     /// A folder's problems (here a name that is not UTF-8) stay listed while changes elsewhere are

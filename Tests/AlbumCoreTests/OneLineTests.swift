@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// A line of `.albumfs/errors` is one problem whatever bytes its path and message hold.
-final class ProblemLineTests: XCTestCase {
+final class OneLineTests: XCTestCase {
     /// Names as Linux allows them, escaped as `ls -b` escapes them (but for a space, which
     /// `ls -b` writes `\ ` and a line of `path: why` needs no escape for).
     func testPathsAreEscapedAsLsDashBDoes() throws {
@@ -26,25 +26,25 @@ final class ProblemLineTests: XCTestCase {
         let listed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         ls.waitUntilExit()
         XCTAssertEqual(ls.terminationStatus, 0)
-        XCTAssertEqual(Set(names.map(ProblemLine.escaped)), Set(listed.split(separator: "\n").map(String.init)))
-        XCTAssertEqual(ProblemLine.escaped("esc\u{1B}[31mred.jpg"), "esc\\033[31mred.jpg")
-        XCTAssertEqual(ProblemLine.escaped("plain.jpg"), "plain.jpg")
+        XCTAssertEqual(Set(names.map(OneLine.escapedPath)), Set(listed.split(separator: "\n").map(String.init)))
+        XCTAssertEqual(OneLine.escapedPath("esc\u{1B}[31mred.jpg"), "esc\\033[31mred.jpg")
+        XCTAssertEqual(OneLine.escapedPath("plain.jpg"), "plain.jpg")
     }
 
     func testMessagesAreOneLineWithoutControlCharacters() {
         // A damaged PNG's keyword, quoted in the message (found by scripts/fuzz-mount, seed 11).
-        XCTAssertEqual(ProblemLine.cleaned("damaged compressed text (Comme\u{1C}\u{FFFD})"), "damaged compressed text (Comme\\034\u{FFFD})")
-        XCTAssertEqual(ProblemLine.cleaned("Invalid input: Unspecified\n"), "Invalid input: Unspecified")
-        XCTAssertEqual(ProblemLine.cleaned("\nfirst\r\nsecond\n\nthird\u{2028}"), "first second third")
-        XCTAssertEqual(ProblemLine.cleaned("tab\tand \u{1B}[2J"), "tab\\011and \\033[2J")
-        XCTAssertEqual(ProblemLine.cleaned("header truncated"), "header truncated")
-        XCTAssertEqual(ProblemLine.cleaned("Maker \\ note"), "Maker \\ note", "a message is not escaped, only cleaned")
+        XCTAssertEqual(OneLine.cleaned("damaged compressed text (Comme\u{1C}\u{FFFD})"), "damaged compressed text (Comme\\034\u{FFFD})")
+        XCTAssertEqual(OneLine.cleaned("Invalid input: Unspecified\n"), "Invalid input: Unspecified")
+        XCTAssertEqual(OneLine.cleaned("\nfirst\r\nsecond\n\nthird\u{2028}"), "first second third")
+        XCTAssertEqual(OneLine.cleaned("tab\tand \u{1B}[2J"), "tab\\011and \\033[2J")
+        XCTAssertEqual(OneLine.cleaned("header truncated"), "header truncated")
+        XCTAssertEqual(OneLine.cleaned("Maker \\ note"), "Maker \\ note", "a message is not escaped, only cleaned")
     }
 
     /// Whatever goes in, a line splits into one line by every rule that tools split by.
     func testALineIsOneLineForEveryTool() {
         let nasty = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }.joined() + "\u{7F}\u{85}\u{2028}\u{2029}\\"
-        let line = ProblemLine.text(path: "a" + nasty + ".jpg", message: "why" + nasty)
+        let line = OneLine.problem(path: "a" + nasty + ".jpg", message: "why" + nasty)
         XCTAssertTrue(line.hasSuffix("\n"))
         let body = line.dropLast()
         XCTAssertEqual(body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count, 1)

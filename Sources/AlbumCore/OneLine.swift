@@ -1,18 +1,21 @@
-/// One line of `.albumfs/errors`: `path: why`, whatever the two hold.
+/// Text from outside made into one line: a line of `.albumfs/errors` (`path: why`), a line of the
+/// daemon's log.
 ///
-/// Both come from outside: Linux allows any byte but `/` and NUL in a name, and a message may
-/// quote a damaged file (a PNG text chunk's keyword, a box type) or a C library's text. A line
-/// must stay one problem for `wc -l`, `grep` and Python's `splitlines()` (which also breaks at
-/// `\v`, `\f`, `\x1c`…`\x1e`, U+0085, U+2028 and U+2029), and `cat` must not hand a terminal
-/// the escape sequences a crafted file could carry.
-public enum ProblemLine {
-    public static func text(path: String, message: String) -> String {
-        "\(escaped(path)): \(cleaned(message))\n"
+/// Both hold what comes from outside: Linux allows any byte but `/` and NUL in a name, and a
+/// message may quote a damaged file (a PNG text chunk's keyword, a box type) or a C library's
+/// text. A line must stay one line for `wc -l`, `grep` and Python's `splitlines()` (which also
+/// breaks at `\v`, `\f`, `\x1c`…`\x1e`, U+0085, U+2028 and U+2029), and `cat` or a terminal
+/// running the daemon in the foreground must not be handed the escape sequences a crafted file
+/// name could carry.
+public enum OneLine {
+    /// A line of `.albumfs/errors`, newline included.
+    public static func problem(path: String, message: String) -> String {
+        "\(escapedPath(path)): \(cleaned(message))\n"
     }
 
     /// The path as `ls -b` writes it: `\\` for a backslash, `\n`, `\t` and the other C escapes,
     /// and `\ooo` (octal, per byte) for any other control character, so it reads back exactly.
-    public static func escaped(_ path: String) -> String {
+    public static func escapedPath(_ path: String) -> String {
         guard needsWork(path, backslash: true) else { return path }
         var out = ""
         for scalar in path.unicodeScalars {
