@@ -251,8 +251,10 @@ public final class AlbumFileSystem: Sendable {
         var photo = photo, tree = tree
         let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
         /// The photo the next tree shows for the inode, when the file is missing and one comes.
+        /// (Not while the library is unavailable, its disk unplugged: every file is missing then.)
         func moved() -> Photo? {
-            guard isMissing(photo), pendingChanges.awaitTree(newerThan: tree, until: deadline) else { return nil }
+            guard libraryAvailable.load(ordering: .relaxed), isMissing(photo),
+                  pendingChanges.awaitTree(newerThan: tree, until: deadline) else { return nil }
             tree = pendingChanges.tree
             return shownPhoto(inode: inode)  // (nil: gone from the views too, deleted)
         }
