@@ -86,16 +86,26 @@ extension AlbumFileSystem {
 
     /// The corresponding FUSE operation is `symlink`: `ln -s TARGET picked/NAME` picks a photo.
     public func symlink(parent: UInt64, name: String, target: String) -> Result<Attributes, Errno> {
-        let s = current
+        let tree = pendingChanges.tree
+        var s = current
         guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
         if name.isEmpty || name == "." || name == ".." || name.contains("/") { return .failure(.invalidArgument) }
         if picks.pick(named: name) != nil { return .failure(.exists) }
-        let photoIndex: Int
+        var photoIndex: Int
         switch resolvePhoto(target, s) {
         case .failure(let e): return .failure(e)
         case .success(let i): photoIndex = i
         }
+        // Its file is hashed: for a photo whose folder was just renamed in SOURCE, the tree that
+        // shows its new path is waited for, as `open` waits (the snapshot and the photo's number
+        // in it change together).
+        _ = followingMoves(s.library.photos[photoIndex], tree: tree, lookFirst: true, shown: { () -> Photo? in
+            let now = current
+            guard case .success(let i) = resolvePhoto(target, now) else { return nil }
+            (s, photoIndex) = (now, i)
+            return now.library.photos[i]
+        }) { _ in Result<Void, Errno>.success(()) }
         let photo = s.library.photos[photoIndex]
         guard let canonical = s.table.canonicalPath(ofPhoto: photoIndex) else { return .failure(.invalidArgument) }
         let source = sourceRoot + "/" + photo.relativePath

@@ -219,7 +219,7 @@ public final class AlbumFileSystem: Sendable {
 
     /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
     private func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int) -> Result<UInt64, Errno> {
-        let opened = followingMoves(inode, photo, tree: tree) { photo -> Result<Int32, Errno> in
+        let opened = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: inode) }) { photo -> Result<Int32, Errno> in
             var fd: Int32
             repeat { fd = Glibc.open(sourceRoot + "/" + photo.relativePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
             return fd >= 0 ? .success(fd) : .failure(.current)
@@ -238,25 +238,25 @@ public final class AlbumFileSystem: Sendable {
         }
     }
 
-    /// Runs `attempt` (an open, a render) on the photo `inode` shows in tree number `tree`. A file
-    /// not at its photo's path may have moved with its folder (renamed in SOURCE): the photo keeps
-    /// its inode, and the tree that shows its new path comes within ~0.7 s. So when the file is
-    /// missing (after `attempt` failed; with `lookFirst`, before it too: a render that fails costs
-    /// more than a look) and a change seen in SOURCE is not shown yet, this waits for the next
-    /// tree (at most `movedFileWait` in all) and goes on with the photo the inode shows then
-    /// (`cp` out of the mount while folders are reorganised in SOURCE reads every photo; before,
-    /// ENOENT or EIO). Returns the last result and the photo it was for.
-    private func followingMoves<T>(_ inode: UInt64, _ photo: Photo, tree: Int, lookFirst: Bool = false,
-                                   _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
+    /// Runs `attempt` (an open, a render, a pick's hash) on `photo`, as tree number `tree` shows
+    /// it. A file not at its photo's path may have moved with its folder (renamed in SOURCE): the
+    /// photo keeps its inode, and the tree that shows its new path comes within ~0.7 s. So when
+    /// the file is missing (after `attempt` failed; with `lookFirst`, before it too: a render
+    /// that fails costs more than a look) and a change seen in SOURCE is not shown yet, this waits
+    /// for the next tree (at most `movedFileWait` in all) and goes on with the photo `shown` finds
+    /// in it (`cp` out of the mount while folders are reorganised in SOURCE reads every photo;
+    /// before, ENOENT or EIO). Returns the last result and the photo it was for.
+    func followingMoves<T>(_ photo: Photo, tree: Int, lookFirst: Bool = false, shown: () -> Photo?,
+                           _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
         var photo = photo, tree = tree
         let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
-        /// The photo the next tree shows for the inode, when the file is missing and one comes.
-        /// (Not while the library is unavailable, its disk unplugged: every file is missing then.)
+        /// The photo the next tree shows, when the file is missing and one comes. (Not while the
+        /// library is unavailable, its disk unplugged: every file is missing then.)
         func moved() -> Photo? {
             guard libraryAvailable.load(ordering: .relaxed), isMissing(photo),
                   pendingChanges.awaitTree(newerThan: tree, until: deadline) else { return nil }
             tree = pendingChanges.tree
-            return shownPhoto(inode: inode)  // (nil: gone from the views too, deleted)
+            return shown()  // (nil: gone from the views too, deleted)
         }
         while true {
             if lookFirst, let next = moved() {
@@ -309,7 +309,7 @@ public final class AlbumFileSystem: Sendable {
             // The photo as the tree shows it now (its folder may have been renamed since the open).
             let tree = pendingChanges.tree
             let photo = shownPhoto(inode: thumb.inode) ?? thumb.photo
-            let made = followingMoves(thumb.inode, photo, tree: tree, lookFirst: true) { photo in
+            let made = followingMoves(photo, tree: tree, lookFirst: true, shown: { shownPhoto(inode: thumb.inode) }) { photo in
                 thumbnails.thumbnail(of: photo, sourcePath: sourceRoot + "/" + photo.relativePath, box: thumb.box)
             }
             switch made.result {

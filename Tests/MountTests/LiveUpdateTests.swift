@@ -148,9 +148,10 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     }
 
     /// A photo opened through the mount the moment its source folder is renamed (before the
-    /// views show the new path) opens at the new path, and a thumbnail not made yet is made from
-    /// it: both wait for the tree that shows the change rather than answer ENOENT or EIO (before,
-    /// for 0.3–0.7 s). A photo deleted is still ENOENT, once the views drop it.
+    /// views show the new path) opens at the new path, a thumbnail not made yet is made from it,
+    /// and a pick hashes it there: each waits for the tree that shows the change rather than fail
+    /// with ENOENT, EIO or EINVAL (before, for 0.3–0.7 s). A photo deleted is still ENOENT, once
+    /// the views drop it.
     func testAPhotoOpenedAsItsFolderIsRenamedIsRead() throws {
         let m = try mount()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source.path + "/Sony/DSC01234.JPG"))
@@ -169,6 +170,12 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         renameFolder()
         XCTAssertEqual(try readFile(m.path("thumbnails/200x200/DSC01234.jpg")).get().count, 30_000)
         XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "1")
+        XCTAssertTrue(eventually { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/Alpha/DSC01234.JPG" })
+        // Picked the moment its folder is renamed (the pick hashes its file): picked.
+        renameFolder()
+        XCTAssertEqual(symlink("../non-screenshots/DSC01234.JPG", m.path("picked/DSC01234.JPG")), 0, String(cString: strerror(errno)))
+        XCTAssertEqual(try readFile(m.path("picked/DSC01234.JPG")).get(), Array(bytes))
+        renameFolder()
         XCTAssertTrue(eventually { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/Alpha/DSC01234.JPG" })
         // Deleted: not found, once the views no longer show it (the wait ends there).
         XCTAssertNotNil(statOf(m.path("non-screenshots/DSC01234.JPG")))
