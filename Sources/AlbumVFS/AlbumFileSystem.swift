@@ -21,10 +21,10 @@ public final class AlbumFileSystem: Sendable {
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     private let libraryAvailable = Atomic<Bool>(true)
     /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
-    /// by `open` when a photo's file is not at its path.
+    /// (`followingMoves`) when a photo's file is not at its path.
     public let pendingChanges = PendingChanges()
-    /// How long `open` waits for the tree that shows where a photo's file went: the 2 s
-    /// for a change to show, with time to spare (docs/errno.md).
+    /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
+    /// photo's file went: the 2 s for a change to show (docs/errno.md).
     static let movedFileWait = 2.0
 
     /// - Parameter log: where read problems are reported (once per file).

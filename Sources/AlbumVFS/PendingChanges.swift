@@ -7,8 +7,8 @@ import Synchronization
 /// delivers it) and says which of them a published tree covers (`shown`). Between the two (the
 /// debounce and the rescan of a folder: up to ~0.7 s) a photo whose folder was renamed is still
 /// in the views under its old path's inode, and its file is not at that path any more: `open`
-/// waits here for the tree that has the new one rather than answer ENOENT for a photo that is
-/// still in the library.
+/// (and a thumbnail's render, a pick's hash) waits here for the tree that has the new one rather
+/// than fail for a photo that is still in the library.
 public final class PendingChanges: Sendable {
     private let reported = Atomic<Int>(0)
     private let covered = Atomic<Int>(0)
