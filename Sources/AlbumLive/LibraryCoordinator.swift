@@ -267,8 +267,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
             log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(reads) read, in \(seconds.fixed(2)) s ("
                 + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
         }
-        // Files still being written: look again once they can have settled.
+        // Files still being written: look again once they can have settled (a change still
+        // pending until then, as `changes_pending` says).
         if !deferred.isEmpty {
+            absorbedChange = max(absorbedChange, fs.pendingChanges.report())
             let folders = Set(deferred.map { $0.folderBeforeLastSlash })
             queue.asyncAfter(deadline: .now() + options.settle + 0.1) { [self] in
                 for f in folders { dirty.insert(f) }

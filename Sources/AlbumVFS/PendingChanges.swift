@@ -25,7 +25,15 @@ public final class PendingChanges: Sendable {
     public func shown(through number: Int) { covered.max(number, ordering: .sequentiallyConsistent) }
 
     /// Whether a change was seen that no published tree shows yet.
-    public var any: Bool { reported.load(ordering: .sequentiallyConsistent) != covered.load(ordering: .sequentiallyConsistent) }
+    public var any: Bool { count > 0 }
+
+    /// How many changes were seen that no published tree shows yet (`changes_pending` in
+    /// `.albumfs/status`: a script that changed SOURCE waits for 0).
+    public var count: Int {
+        // (Covered first: a change reported in between is counted, never one too few.)
+        let shown = covered.load(ordering: .sequentiallyConsistent)
+        return max(0, reported.load(ordering: .sequentiallyConsistent) - shown)
+    }
 
     /// The number of the tree now published (read it before the tree itself: a tree published
     /// in between only makes a wait end at once).

@@ -63,6 +63,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("files_seen", String(s.filesSeen)))
         lines.append(("images_not_shown", String(s.imagesNotShown)))
         lines.append(("errors", String(problems.all.count)))
+        lines.append(("changes_pending", String(fileSystem?.pendingChanges.count ?? 0)))
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))
         lines.append(("header_reads", String(s.headerReads)))

@@ -463,18 +463,23 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         XCTAssertGreaterThanOrEqual(fd, 0)
         let shown = m.path("non-screenshots/slow.jpg")
-        var sawPartial = false
+        var sawPartial = false, sawPending = false
         for (i, part) in [bytes[0..<400], bytes[400..<800], bytes[800...]].enumerated() {
             _ = part.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             let until = Date().addingTimeInterval(i < 2 ? 0.7 : 0)
             while Date() < until {
                 if let st = statOf(shown), Int(st.st_size) != bytes.count { sawPartial = true }
+                if statOf(shown) == nil && daemonStatus(m.mountpoint)["changes_pending"] != "0" { sawPending = true }
                 usleep(20_000)
             }
         }
         close(fd)
         XCTAssertFalse(sawPartial, "a half-written file was listed")
-        XCTAssertTrue(eventually { statOf(shown)?.st_size == off_t(bytes.count) })
+        XCTAssertTrue(sawPending, "changes_pending counts the file while it is not shown")
+        // `changes_pending: 0` with the scan done: a script's sign that the views show SOURCE.
+        usleep(100_000)  // (inotify's delivery of the close)
+        XCTAssertTrue(eventually { let s = daemonStatus(m.mountpoint); return s["changes_pending"] == "0" && s["scan_state"] == "done" })
+        XCTAssertEqual(statOf(shown)?.st_size, off_t(bytes.count), "shown once nothing is pending")
         XCTAssertEqual(FileManager.default.contents(atPath: shown).map { [UInt8]($0) }, bytes)
         XCTAssertNotNil(statOf(m.path("by-date/2025/2025-05/2025-05-06/slow.jpg")), "dated from its EXIF once complete")
         m.finish()
