@@ -29,6 +29,24 @@ final class ExamplesTests: XCTestCase {
         mount.finish()
     }
 
+    /// Photos copied into SOURCE are in the views as soon as the script returns (no polling of
+    /// the listing).
+    func testWaitForChangesReturnsOnceTheViewsShowSource() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let mount = try Mount(source: source.path)
+        let photo = try XCTUnwrap(FileManager.default.contents(atPath: source.path + "/Sony/DSC01234.JPG"))
+        let names = (1...20).map { "NEW_\($0).JPG" }
+        for name in names {
+            XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/" + name, contents: photo))
+        }
+        let r = shell("'\(Self.examples)/wait-for-changes.sh' '\(mount.mountpoint)' 10")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let day = Set(readdirNames(mount.path("by-date/2021/2021-12/2021-12-31")) ?? [])
+        XCTAssertTrue(Set(names).isSubset(of: day), "\(day)")
+        mount.finish()
+    }
+
     func testScreenshotsPerMonthCountsWhatTheSampleHolds() throws {
         let source = try SampleSource()
         defer { source.remove() }
