@@ -147,7 +147,8 @@ public struct LibraryScanner: Sendable {
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
         var handedOff = 0
         func place(_ f: Found, known: IndexedFile?) {
-            if let settledBefore, max(f.identity.mtime, f.changed) > settledBefore, !complete.contains(f.path) {
+            if let settledBefore, Self.mayBeBeingWritten(max(f.identity.mtime, f.changed), settledBefore: settledBefore),
+               !complete.contains(f.path) {
                 survey.deferred.append(f.path)
             } else if let known, known.identity == f.identity, known.unchangedSinceRead(changed: f.changed) {
                 survey.reused.append(known)
@@ -247,6 +248,19 @@ public struct LibraryScanner: Sendable {
 
     /// The reader threads, shared by every scan (kept between the batches of one).
     static let readers = WorkerThreads(idleSeconds: 5)
+
+    /// Whether a file last changed at `stamp` may still be being written: changed after
+    /// `settledBefore`, and not so far after it that the stamp is a wrong clock (a camera's, kept
+    /// by `cp -p` or an unzip: a write going on now is stamped about now, give or take a share's
+    /// clock). Such a file used to be deferred until its stamp had passed, and its folder
+    /// rescanned every second until then.
+    static func mayBeBeingWritten(_ stamp: Timestamp, settledBefore: Timestamp) -> Bool {
+        stamp > settledBefore && stamp.seconds <= settledBefore.seconds + wrongClockSeconds
+    }
+
+    /// How far ahead of the settle edge a file's stamp is taken for a wrong clock (a minute, and
+    /// the settle time).
+    static let wrongClockSeconds: Int64 = 61
 
     /// Survey and read in one call.
     public func scan(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,

@@ -351,6 +351,27 @@ final class LibraryScannerTests: FolderTestCase {
         // (An unreadable file's real size and mtime: MountTests' ReadErrorTests, run without root's caps.)
     }
 
+    /// A live rescan defers a file changed after the settle edge (it may still be being written),
+    /// but not one whose stamp is far in the future: a wrong clock (a camera's, kept by `cp -p`),
+    /// which was deferred, and its folder rescanned every second, until the clock caught up.
+    func testAFutureStampIsAWrongClockNotAWriteGoingOn() throws {
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let now = Int64(time(nil))
+        for (name, mtime) in [("settled.jpg", now - 100), ("recent.jpg", now + 30), ("tomorrow.jpg", now + 86_400)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: jpeg))
+            var times = [timespec(tv_sec: Int(now - 100), tv_nsec: 0), timespec(tv_sec: Int(mtime), tv_nsec: 0)]
+            XCTAssertEqual(utimensat(AT_FDCWD, folder + "/" + name, &times, 0), 0)
+        }
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: now))))
+        // The settle edge a few seconds on (every ctime, set just now, is before it).
+        let survey = scanner.survey(previous: [:], settledBefore: Timestamp(seconds: now + 5))
+        XCTAssertEqual(survey.deferred, ["recent.jpg"])
+        XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["settled.jpg", "tomorrow.jpg"])
+        XCTAssertTrue(LibraryScanner.mayBeBeingWritten(Timestamp(seconds: now + 3), settledBefore: Timestamp(seconds: now - 1)))
+        XCTAssertFalse(LibraryScanner.mayBeBeingWritten(Timestamp(seconds: now - 2), settledBefore: Timestamp(seconds: now - 1)))
+        XCTAssertFalse(LibraryScanner.mayBeBeingWritten(Timestamp(seconds: now + 3_600), settledBefore: Timestamp(seconds: now - 1)))
+    }
+
     func testScanningLeavesAccessTimesAlone() throws {
         let path = folder + "/p.jpg"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))

@@ -456,6 +456,25 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A photo copied in with an mtime in the future (a camera's wrong clock, kept by `cp -p`) is
+    /// shown and then left alone: it was taken for a file still being written until its mtime had
+    /// passed, its folder rescanned every second meanwhile, and `changes_pending` never 0.
+    func testAPhotoWithAFutureMtimeIsShownAndThenLeftAlone() throws {
+        let m = try mount()
+        let path = source.path + "/Trip/future.jpg"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: try camera("2025:03:04 05:06:07")))
+        var times = [timespec(tv_sec: time(nil), tv_nsec: 0), timespec(tv_sec: time(nil) + 86_400, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+        XCTAssertTrue(eventually {
+            let s = daemonStatus(m.mountpoint)
+            return statOf(m.path("by-date/2025/2025-03/2025-03-04/future.jpg")) != nil && s["changes_pending"] == "0" && s["scan_state"] == "done"
+        }, "\(daemonStatus(m.mountpoint))")
+        let scans = daemonStatus(m.mountpoint)["scans"]
+        usleep(2_500_000)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["scans"], scans, "no rescan of its folder every second")
+        m.finish()
+    }
+
     func testAFileStillBeingWrittenIsNeverShownHalfWritten() throws {
         let m = try mount()
         let bytes = [UInt8](try camera("2025:05:06 07:08:09"))
