@@ -16,26 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "floor-reads.h"
+
 static char **paths;
 static size_t count;
 static size_t next_index;
 static size_t chunk = 16;
 static int use_ring;
 static pthread_mutex_t next_lock = PTHREAD_MUTEX_INITIALIZER;
-enum { max_read = 65536, max_chunk = 256 };
-
-static int open_file(const char *path, size_t *length) {
-    int fd = open(path, O_RDONLY | O_NOATIME | O_CLOEXEC);
-    if (fd < 0) fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || st.st_size == 0) {
-        close(fd);
-        return -1;
-    }
-    *length = st.st_size < max_read ? (size_t)st.st_size : max_read;
-    return fd;
-}
 
 static void *reader(void *unused) {
     (void)unused;
@@ -52,7 +40,7 @@ static void *reader(void *unused) {
         size_t end = start + chunk < count ? start + chunk : count, n = 0;
         for (size_t i = start; i < end; i++) {
             size_t length;
-            int fd = open_file(paths[i], &length);
+            int fd = open_for_header(AT_FDCWD, paths[i], &length);
             if (fd < 0) continue;
             if (!use_ring) {
                 (void)!pread(fd, buffer, length, 0);
@@ -63,12 +51,7 @@ static void *reader(void *unused) {
             fds[n++] = fd;
         }
         if (n == 0) continue;
-        if (io_uring_submit_and_wait(&ring, n) < 0) { perror("io_uring_submit_and_wait"); exit(1); }
-        for (size_t k = 0; k < n; k++) {
-            struct io_uring_cqe *cqe;
-            if (io_uring_wait_cqe(&ring, &cqe) != 0) { perror("io_uring_wait_cqe"); exit(1); }
-            io_uring_cqe_seen(&ring, cqe);
-        }
+        read_all(&ring, n);
         for (size_t k = 0; k < n; k++) close(fds[k]);
     }
     if (use_ring) io_uring_queue_exit(&ring);

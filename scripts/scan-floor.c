@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { max_read = 65536, max_chunk = 256 };
+#include "floor-reads.h"
 
 static int root;
 static char **paths;
@@ -120,22 +120,13 @@ static void *reader(void *unused) {
         pthread_mutex_unlock(&lock);
         size_t n = 0;
         for (size_t k = 0; k < end - start; k++) {
-            int fd = openat(root, mine[k], O_RDONLY | O_NOATIME | O_CLOEXEC);
-            if (fd < 0) fd = openat(root, mine[k], O_RDONLY | O_CLOEXEC);
+            int fd = open_for_header(root, mine[k], &lengths[n]);
             if (fd < 0) continue;
-            struct stat st;
-            if (fstat(fd, &st) != 0 || st.st_size == 0) { close(fd); continue; }
-            lengths[n] = st.st_size < max_read ? (size_t)st.st_size : max_read;
             io_uring_prep_read(io_uring_get_sqe(&ring), fd, buffer + n * max_read, lengths[n], 0);
             fds[n++] = fd;
         }
         if (n == 0) continue;
-        if (io_uring_submit_and_wait(&ring, n) < 0) { perror("io_uring_submit_and_wait"); exit(1); }
-        for (size_t k = 0; k < n; k++) {
-            struct io_uring_cqe *cqe;
-            if (io_uring_wait_cqe(&ring, &cqe) != 0) { perror("io_uring_wait_cqe"); exit(1); }
-            io_uring_cqe_seen(&ring, cqe);
-        }
+        read_all(&ring, n);
         for (size_t k = 0; k < n; k++) {
             close(fds[k]);
             dates += has_date(buffer + k * max_read, lengths[k]);
