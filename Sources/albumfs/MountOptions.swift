@@ -79,7 +79,6 @@ enum OptionTable {
         }
     }
 
-    /// `1073741824`, `500M`, `2G`, `64k`.
     /// An `on|off` option's value.
     static func onOff(_ key: String, _ value: String?) throws(CLIError) -> Bool {
         guard let value, value == "on" || value == "off" else {
@@ -88,6 +87,7 @@ enum OptionTable {
         return value == "on"
     }
 
+    /// `1073741824`, `500M`, `2G`, `64k`.
     static func parseSize(_ text: String) -> Int64? {
         guard let last = text.last else { return nil }
         let units: [Character: Int64] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30, "t": 1 << 40, "T": 1 << 40]
