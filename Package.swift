@@ -19,7 +19,6 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
-        .systemLibrary(name: "CHeif", path: "Sources/CHeif"),
         // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
         // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
@@ -28,6 +27,8 @@ let package = Package(
         .target(name: "CPNGRows", linkerSettings: [.linkedLibrary("png16")]),
         // A JPEG decoded as its file is read (libjpeg's longjmp kept in C): docs/thumbnails.md.
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libheif's API, the library loaded on first use (its codecs cost every start otherwise).
+        .target(name: "CHeif"),
 
         .target(name: "AlbumCore"),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),

@@ -24,6 +24,8 @@ public enum HEIFLibrary {
     /// Nil once libheif is ready; else why not, in its words. (A `static let` is initialised once,
     /// whichever thread comes first.)
     public static let setupFailure: String? = {
+        // Loaded here, on first use (CHeif.h says why): a library missing says so, no crash.
+        if let failure = albumfs_heif_load() { return String(cString: failure) }
         let result = heif_init(nil)
         return result.code == heif_error_Ok ? nil : result.message.map { String(cString: $0) } ?? "error \(result.code.rawValue)"
     }()

@@ -92,6 +92,29 @@ final class ThumbnailTests: XCTestCase {
         mount.finish()
     }
 
+    /// libheif is loaded on first use (Sources/CHeif). Where it cannot be (here a broken
+    /// `libheif.so.1`, found first through `LD_LIBRARY_PATH`), the HEIC is still listed, dated
+    /// and read; its thumbnail alone fails (EIO), `.albumfs/errors` says why, and the daemon and
+    /// every other thumbnail carry on.
+    func testAHEICWhoseLibraryCannotBeLoadedLosesItsThumbnailOnly() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let libraries = makeTempFolder("libs")
+        defer { try? FileManager.default.removeItem(atPath: libraries) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: libraries + "/libheif.so.1", contents: Data("not a library".utf8)))
+        let mount = try Mount(source: source.path, options: ["-o", "heif=on"], launcher: ["/usr/bin/env", "LD_LIBRARY_PATH=" + libraries])
+        XCTAssertEqual(readdirNames(mount.path(SampleLibrary.heicDay)), ["IMG_1400.HEIC"])
+        let photo = mount.path("non-screenshots/IMG_1400.HEIC")
+        XCTAssertEqual(try readFile(photo).get(), source.items.first { $0.path == SampleLibrary.heicPath }?.bytes)
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/IMG_1400.jpg")).failure?.code, EIO)
+        let jpeg = try XCTUnwrap(readdirNames(mount.path("thumbnails/200x200"))?.first { $0 != "IMG_1400.jpg" })
+        XCTAssertEqual(try readFile(mount.path("thumbnails/200x200/" + jpeg)).get().count, 30_000)
+        let errors = (try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? ""
+        let line = try XCTUnwrap(errors.split(separator: "\n").first { $0.contains("IMG_1400.HEIC") }, errors)
+        XCTAssertTrue(line.contains("cannot make a thumbnail: HEIF: ") && line.contains("libheif.so.1"), String(line))
+        mount.finish(allowing: ["cannot make a thumbnail of " + SampleLibrary.heicPath])
+    }
+
     func testEveryJPEGAndPNGKindHasTheRightColour() throws {
         let folder = makeTempFolder("kinds")
         defer { try? FileManager.default.removeItem(atPath: folder) }

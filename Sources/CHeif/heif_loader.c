@@ -1,0 +1,106 @@
+// libheif, opened with dlopen on first use (why: include/CHeif.h). Each libheif function albumfs
+// calls is defined here under its own name, with the prototype from <libheif/heif.h> (the
+// compiler checks they agree), and jumps to the function of that name in the loaded library.
+#include "CHeif.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+
+// Every function albumfs calls: (return type, name, parameters, arguments). `HEIF_VOID` lists
+// those that return nothing (C forbids `return f()` there).
+#define HEIF_FUNCTIONS(X) \
+    X(struct heif_error, heif_init, (struct heif_init_params *p), (p)) \
+    X(struct heif_context *, heif_context_alloc, (void), ()) \
+    X(struct heif_error, heif_context_read_from_memory_without_copy, \
+      (struct heif_context *c, const void *mem, size_t size, const struct heif_reading_options *o), (c, mem, size, o)) \
+    X(struct heif_error, heif_context_get_primary_image_handle, (struct heif_context *c, struct heif_image_handle **h), (c, h)) \
+    X(struct heif_error, heif_context_get_encoder_for_format, \
+      (struct heif_context *c, enum heif_compression_format f, struct heif_encoder **e), (c, f, e)) \
+    X(struct heif_error, heif_context_encode_image, \
+      (struct heif_context *c, const struct heif_image *i, struct heif_encoder *e, const struct heif_encoding_options *o, \
+       struct heif_image_handle **h), (c, i, e, o, h)) \
+    X(struct heif_error, heif_context_encode_thumbnail, \
+      (struct heif_context *c, const struct heif_image *i, const struct heif_image_handle *m, struct heif_encoder *e, \
+       const struct heif_encoding_options *o, int bbox, struct heif_image_handle **h), (c, i, m, e, o, bbox, h)) \
+    X(struct heif_error, heif_context_add_exif_metadata, \
+      (struct heif_context *c, const struct heif_image_handle *h, const void *data, int size), (c, h, data, size)) \
+    X(struct heif_error, heif_context_add_XMP_metadata, \
+      (struct heif_context *c, const struct heif_image_handle *h, const void *data, int size), (c, h, data, size)) \
+    X(struct heif_error, heif_context_write, (struct heif_context *c, struct heif_writer *w, void *userdata), (c, w, userdata)) \
+    X(struct heif_error, heif_decode_image, \
+      (const struct heif_image_handle *h, struct heif_image **i, enum heif_colorspace cs, enum heif_chroma ch, \
+       const struct heif_decoding_options *o), (h, i, cs, ch, o)) \
+    X(struct heif_decoding_options *, heif_decoding_options_alloc, (void), ()) \
+    X(struct heif_encoding_options *, heif_encoding_options_alloc, (void), ()) \
+    X(struct heif_error, heif_encoder_set_lossy_quality, (struct heif_encoder *e, int q), (e, q)) \
+    X(struct heif_error, heif_image_create, \
+      (int w, int h, enum heif_colorspace cs, enum heif_chroma ch, struct heif_image **i), (w, h, cs, ch, i)) \
+    X(struct heif_error, heif_image_add_plane, \
+      (struct heif_image *i, enum heif_channel c, int w, int h, int depth), (i, c, w, h, depth)) \
+    X(uint8_t *, heif_image_get_plane, (struct heif_image *i, enum heif_channel c, int *stride), (i, c, stride)) \
+    X(const uint8_t *, heif_image_get_plane_readonly, (const struct heif_image *i, enum heif_channel c, int *stride), (i, c, stride)) \
+    X(int, heif_image_get_width, (const struct heif_image *i, enum heif_channel c), (i, c)) \
+    X(int, heif_image_get_height, (const struct heif_image *i, enum heif_channel c), (i, c)) \
+    X(int, heif_image_get_bits_per_pixel, (const struct heif_image *i, enum heif_channel c), (i, c)) \
+    X(struct heif_error, heif_image_set_raw_color_profile, \
+      (struct heif_image *i, const char *type, const void *data, const size_t size), (i, type, data, size)) \
+    X(int, heif_image_handle_get_width, (const struct heif_image_handle *h), (h)) \
+    X(int, heif_image_handle_get_height, (const struct heif_image_handle *h), (h)) \
+    X(int, heif_image_handle_has_alpha_channel, (const struct heif_image_handle *h), (h)) \
+    X(int, heif_image_handle_get_number_of_thumbnails, (const struct heif_image_handle *h), (h)) \
+    X(int, heif_image_handle_get_list_of_thumbnail_IDs, (const struct heif_image_handle *h, heif_item_id *ids, int count), \
+      (h, ids, count)) \
+    X(struct heif_error, heif_image_handle_get_thumbnail, \
+      (const struct heif_image_handle *h, heif_item_id id, struct heif_image_handle **t), (h, id, t)) \
+    X(size_t, heif_image_handle_get_raw_color_profile_size, (const struct heif_image_handle *h), (h)) \
+    X(struct heif_error, heif_image_handle_get_raw_color_profile, (const struct heif_image_handle *h, void *out), (h, out))
+
+#define HEIF_VOID(X) \
+    X(heif_context_free, (struct heif_context *c), (c)) \
+    X(heif_decoding_options_free, (struct heif_decoding_options *o), (o)) \
+    X(heif_encoding_options_free, (struct heif_encoding_options *o), (o)) \
+    X(heif_encoder_release, (struct heif_encoder *e), (e)) \
+    X(heif_image_release, (const struct heif_image *i), (i)) \
+    X(heif_image_handle_release, (const struct heif_image_handle *h), (h))
+
+#define INDEX(ret, name, params, args) index_##name,
+#define INDEX_VOID(name, params, args) index_##name,
+enum { HEIF_FUNCTIONS(INDEX) HEIF_VOID(INDEX_VOID) function_count };
+
+#define NAME(ret, name, params, args) #name,
+#define NAME_VOID(name, params, args) #name,
+static const char *const names[function_count] = { HEIF_FUNCTIONS(NAME) HEIF_VOID(NAME_VOID) };
+
+// Written once under `once`, read only after `albumfs_heif_load` said NULL.
+static void *functions[function_count];
+static const char *failure;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    // RTLD_LOCAL: its symbols stay out of the global namespace, where the jumps below are.
+    void *library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        failure = dlerror();
+        if (!failure) failure = "libheif.so.1 cannot be loaded";
+        return;
+    }
+    for (int i = 0; i < function_count; i++) {
+        functions[i] = dlsym(library, names[i]);
+        if (!functions[i]) {
+            failure = "libheif.so.1 lacks a function albumfs calls";
+            return;
+        }
+    }
+}
+
+const char *albumfs_heif_load(void) {
+    pthread_once(&once, load);
+    return failure;
+}
+
+#define JUMP(ret, name, params, args) \
+    ret name params { return ((ret(*) params)functions[index_##name]) args; }
+#define JUMP_VOID(name, params, args) \
+    void name params { ((void(*) params)functions[index_##name]) args; }
+HEIF_FUNCTIONS(JUMP)
+HEIF_VOID(JUMP_VOID)
