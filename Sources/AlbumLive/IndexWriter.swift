@@ -1,44 +1,131 @@
 import AlbumCore
 import Dispatch
+import FoundationEssentials
+import Synchronization
 
-/// Writes a scan's batches to the index on a serial queue of its own, in order; a failure is
-/// logged once and ends the writing for that scan (the next scan writes again).
+/// Writes a scan's batches to the index on a serial queue, in order; a failure is logged once and
+/// ends the writing for that scan (the next scan writes again).
+///
+/// A first scan (nothing known yet) may *hold* its batches and write them once its views are
+/// published (`Holding`): on a fast disk a scan is bound by the CPU, and writing 100,000 rows
+/// while it reads took 0.17 s of CPU time from it (the views of 100,000 cold photos 0.09 s later,
+/// 1.18 → 1.26 s). Held for a short time and a bounded number of files only, so that a long scan
+/// (a slow share, a huge library) keeps its progress in the index as it goes, as before, and a
+/// mount stopped meanwhile writes what it holds (`stopHolding`).
 public final class IndexWriter: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "albumfs.index-writer")
+    /// How long and how much a first scan holds before it writes as it goes.
+    public struct Holding: Sendable {
+        public var files: Int
+        public var seconds: Double
+        public init(files: Int, seconds: Double) {
+            self.files = files
+            self.seconds = seconds
+        }
+        /// At most ~100 MB of evidence (~500 bytes a file) and 3 s of reading.
+        public static let firstScan = Holding(files: 200_000, seconds: 3)
+    }
+
+    /// Shared by every writer of one index, so that a scan's rows never land after a later scan's.
+    private let queue: DispatchQueue
     private let log: @Sendable (String) -> Void
+    /// Rows handed in and not written yet (shown as `index_pending`; shared by a mount's writers).
+    private let pending: PendingRows
     // Touched only on `queue`.
     /// Nil once finished: the writer can outlive its scan (reader threads let go of the stream
     /// holding it a moment later), and a process that exits then must still close the index
     /// (SQLite folds its WAL back into the file on close; `albumfs index` left it beside the file).
     private var index: FileIndexStore?
     private var failure: Errno?
+    private var holding: Holding?
+    private var held: [PackedFiles] = []
+    private var heldCount = 0
+    /// Whether `holding` may still take batches: they are then packed by whoever saves them
+    /// (`PackedFiles`: a reader thread, so every core packs), read without the queue.
+    private let mayHold: Atomic<Bool>
+    private let started = Date()
 
-    public init(index: FileIndexStore?, log: @escaping @Sendable (String) -> Void) {
+    public init(index: FileIndexStore?, log: @escaping @Sendable (String) -> Void,
+                queue: DispatchQueue = DispatchQueue(label: "albumfs.index-writer"), pending: PendingRows = PendingRows(),
+                holding: Holding? = nil) {
         self.index = index
         self.log = log
+        self.queue = queue
+        self.pending = pending
+        self.holding = holding
+        mayHold = Atomic(holding != nil)
     }
 
     public func save(_ upserts: [IndexedFile]) {
         guard !upserts.isEmpty else { return }
-        queue.async { self.write(upserts, []) }
-    }
-
-    /// Writes the removals after every batch, waits until all is written, and lets go of the
-    /// index. Returns why the writing stopped, if it did (logged already).
-    @discardableResult
-    public func finish(removing removals: [String]) -> Errno? {
-        queue.sync {
-            if !removals.isEmpty { write([], removals) }
-            index = nil
-            return failure
+        pending.add(upserts.count)
+        guard mayHold.load(ordering: .relaxed) else {
+            queue.async { [self] in
+                writeHeld()
+                write(upserts, [])
+            }
+            return
+        }
+        // (The closure keeps the packed files only: the records go once the caller drops them.)
+        let packed = PackedFiles(upserts)
+        queue.async { [self] in
+            if let holding, heldCount + packed.count <= holding.files, Date().timeIntervalSince(started) < holding.seconds {
+                held.append(packed)
+                heldCount += packed.count
+                return
+            }
+            writeHeld()
+            write(packed.unpacked(), [])
         }
     }
 
+    /// Writes what is held and holds nothing more (a mount stopping while its first scan reads).
+    public func stopHolding() {
+        queue.async { [self] in writeHeld() }
+    }
+
+    /// Writes what is held and the removals after every batch, waits until all is written, and
+    /// lets go of the index. Returns why the writing stopped, if it did (logged already).
+    @discardableResult
+    public func finish(removing removals: [String]) -> Errno? {
+        queue.sync { finishOnQueue(removals) }
+    }
+
+    /// The same without waiting: `done` is called on the writer's queue once all is written.
+    public func finishLater(removing removals: [String], done: @escaping @Sendable (Errno?) -> Void) {
+        queue.async { [self] in done(finishOnQueue(removals)) }
+    }
+
+    private func finishOnQueue(_ removals: [String]) -> Errno? {
+        writeHeld()
+        if !removals.isEmpty { write([], removals) }
+        index = nil
+        return failure
+    }
+
+    /// Writes the held batches, one transaction each (unpacked one at a time), and holds no more.
+    private func writeHeld() {
+        holding = nil
+        mayHold.store(false, ordering: .relaxed)
+        let batches = held
+        held = []
+        heldCount = 0
+        for batch in batches { write(batch.unpacked(), []) }
+    }
+
     private func write(_ upserts: [IndexedFile], _ removals: [String]) {
+        defer { pending.add(-upserts.count) }
         guard let index, failure == nil else { return }
         do { try index.save(upserts: upserts, removals: removals) } catch {
             failure = error
             log("albumfs: warning: the index cannot be written: \(error)")
         }
     }
+}
+
+/// Rows handed to a mount's index writers and not written yet.
+public final class PendingRows: Sendable {
+    private let rows = Atomic<Int>(0)
+    public init() {}
+    public var count: Int { rows.load(ordering: .relaxed) }
+    func add(_ n: Int) { rows.add(n, ordering: .relaxed) }
 }

@@ -49,6 +49,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var libraryAvailable = true
         /// Why the last scan could not write the index (its disk full), or nil when it could.
         public var indexWriteFailure: Errno?
+        /// Files read whose rows are not in the index yet (a first scan writes its rows once its
+        /// views are published: `IndexWriter.Holding`).
+        public var indexPending = 0
         public init() {}
     }
 
@@ -62,6 +65,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private let invalidate: Mutex<(@Sendable (TreeChanges) -> Void)?> = Mutex(nil)
     private let statusBox = Mutex(Status())
     private let firstScan = DispatchSemaphore(value: 0)
+    /// Every scan's index writes, in order (`IndexWriter`), and the rows not written yet.
+    private let indexQueue = DispatchQueue(label: "albumfs.index-writer")
+    private let indexPending = PendingRows()
+    /// The writer of the scan going on, told to write what it holds when the mount stops.
+    private let scanWriter = Mutex<IndexWriter?>(nil)
     private var watcher: FolderWatcher?
 
     // Queue-confined: every file, and for photos the decisions made (rules run only when a file
@@ -98,7 +106,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         availability = LibraryAvailability(root: scanner.root, index: index, log: log)
     }
 
-    public var status: Status { statusBox.withLock { $0 } }
+    public var status: Status {
+        var s = statusBox.withLock { $0 }
+        s.indexPending = indexPending.count
+        return s
+    }
 
     /// Builds the first tree from the index alone (no file is touched): what the mount shows
     /// before the background scan has looked at anything. Rows are decided as they are read, so
@@ -138,7 +150,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
         return done
     }
 
-    public func stop() { watcher?.stop() }
+    /// Stops following the library. A first scan still reading writes the rows it holds (a long
+    /// scan's progress is kept for the next mount), and every write handed in so far is waited for.
+    public func stop() {
+        watcher?.stop()
+        scanWriter.withLock { $0 }?.stopHolding()
+        indexQueue.sync {}
+    }
 
     // MARK: Scanning (on `queue`)
 
@@ -162,8 +180,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
         var moved = 0
         renamed = []
         defer { renamed = [] }
-        // The index is written on its own serial queue, in order, while reading and merging go on.
-        let writer = IndexWriter(index: index, log: log)
+        // The index is written on its own serial queue, in order, while reading and merging go on;
+        // a first scan's rows wait until its views are published, within bounds (`Holding`).
+        let holds = state.isEmpty && index != nil
+        let writer = IndexWriter(index: index, log: log, queue: indexQueue, pending: indexPending,
+                                 holding: holds ? .firstScan : nil)
+        scanWriter.withLock { $0 = writer }
         // A file new at its path may be one the index knows at another (its folder renamed, moved
         // or renamed): its row then stands for it, saved under the new path, and it is not read.
         // (A first mount knows nothing.)
@@ -246,10 +268,21 @@ public final class LibraryCoordinator: @unchecked Sendable {
         } else {
             report = publish()
         }
-        let writeFailure = writer.finish(removing: removals)
+        scanWriter.withLock { $0 = nil }
+        let writeFailure: Errno??
+        if holds {
+            writeFailure = nil
+            writer.finishLater(removing: removals) { [self] failure in
+                statusBox.withLock { $0.indexWriteFailure = failure }
+                // (The evidence held for the index is freed only now.)
+                HeapTuning.trim()
+            }
+        } else {
+            writeFailure = .some(writer.finish(removing: removals))
+        }
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in
-            s.indexWriteFailure = writeFailure
+            if let writeFailure { s.indexWriteFailure = writeFailure }
             s.state = "done"
             s.headerReads += reads
             s.lastScanSeconds = seconds

@@ -74,6 +74,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("index", index?.path ?? "none"))
         if index != nil {
             lines.append(("index_writes", s.indexWriteFailure.map { "failing (\($0)): changes are read again by the next mount" } ?? "ok"))
+            lines.append(("index_pending", String(s.indexPending)))
         }
         lines.append(("picks", String(fileSystem?.pickCount ?? 0)))
         lines.append(("picks_db", picksDatabase))

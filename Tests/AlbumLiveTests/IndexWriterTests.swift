@@ -68,3 +68,73 @@ final class IndexWriterTests: XCTestCase {
         XCTAssertEqual(lines.withLock { $0 }, ["albumfs: warning: the index cannot be written: No space left on device"])
     }
 }
+
+/// A first scan's writer holds its batches (written after its views are published), within
+/// bounds: past them, or when the mount stops, it writes what it holds and then as it goes.
+final class IndexWriterHoldingTests: XCTestCase {
+    private func files(_ names: String...) -> [IndexedFile] {
+        names.map { IndexedFile(relativePath: $0, identity: FileIdentity(inode: 1, size: 2, mtime: Timestamp(seconds: 3)), kind: .ignored) }
+    }
+
+    func testHeldBatchesAreWrittenTogetherWhenFinishedLaterAndCountedUntilThen() {
+        let store = IndexWriterTests.FillingStore(room: 10)
+        let queue = DispatchQueue(label: "test.writer")
+        let pending = PendingRows()
+        let writer = IndexWriter(index: store, log: { _ in XCTFail("nothing to log") }, queue: queue, pending: pending,
+                                 holding: IndexWriter.Holding(files: 10, seconds: 60))
+        writer.save(files("a", "b"))
+        writer.save(files("c"))
+        queue.sync {}
+        XCTAssertEqual(store.saved, [], "held")
+        XCTAssertEqual(pending.count, 3)
+        let written = expectation(description: "written")
+        writer.finishLater(removing: ["old"]) { failure in
+            XCTAssertNil(failure)
+            written.fulfill()
+        }
+        wait(for: [written], timeout: 10)
+        XCTAssertEqual(store.saved, [["a", "b"], ["c"], ["-old"]], "in order, then the removals")
+        XCTAssertEqual(pending.count, 0)
+    }
+
+    func testPastItsBoundAWriterWritesWhatItHeldThenAsItGoes() {
+        let store = IndexWriterTests.FillingStore(room: 10)
+        let queue = DispatchQueue(label: "test.writer")
+        let writer = IndexWriter(index: store, log: { _ in }, queue: queue, holding: IndexWriter.Holding(files: 3, seconds: 60))
+        writer.save(files("a", "b"))
+        writer.save(files("c", "d"))
+        writer.save(files("e"))
+        queue.sync {}
+        XCTAssertEqual(store.saved, [["a", "b"], ["c", "d"], ["e"]])
+        let late = IndexWriter(index: store, log: { _ in }, queue: queue, holding: IndexWriter.Holding(files: 100, seconds: 0))
+        late.save(files("f"))
+        queue.sync {}
+        XCTAssertEqual(store.saved.last, ["f"], "a scan older than the time held writes as it goes")
+    }
+
+    func testAMountStoppingWritesWhatItsScanHolds() {
+        let store = IndexWriterTests.FillingStore(room: 10)
+        let queue = DispatchQueue(label: "test.writer")
+        let writer = IndexWriter(index: store, log: { _ in }, queue: queue, holding: .firstScan)
+        writer.save(files("a"))
+        writer.stopHolding()
+        writer.save(files("b"))
+        queue.sync {}
+        XCTAssertEqual(store.saved, [["a"], ["b"]])
+        XCTAssertNil(writer.finish(removing: []))
+    }
+
+    func testAFailureOfAHeldWriteIsWhatFinishingLaterSays() {
+        let store = IndexWriterTests.FillingStore(room: 0)
+        let writer = IndexWriter(index: store, log: { _ in }, holding: .firstScan)
+        writer.save(files("a"))
+        let said = Mutex<Errno??>(nil)
+        let written = expectation(description: "written")
+        writer.finishLater(removing: []) { failure in
+            said.withLock { $0 = .some(failure) }
+            written.fulfill()
+        }
+        wait(for: [written], timeout: 10)
+        XCTAssertEqual(said.withLock { $0 }, .some(Errno(rawValue: ENOSPC)))
+    }
+}

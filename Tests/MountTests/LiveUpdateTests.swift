@@ -341,6 +341,21 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A first scan writes its rows once its views are published (`index_pending` counts them
+    /// until then): the index then holds every file, while mounted, and a remount reads nothing.
+    func testAFirstScanWritesItsRowsAfterItsViews() throws {
+        let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["scan_state"], "done")
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["index_pending"] == "0" }, "\(daemonStatus(m.mountpoint))")
+        let rows = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"])
+        XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), daemonStatus(m.mountpoint)["files_seen"])
+        m.finish()
+        let again = try Mount(source: source.path, options: ["-o", "index=" + indexPath])
+        XCTAssertEqual(daemonStatus(again.mountpoint)["header_reads"], "0")
+        XCTAssertEqual(daemonStatus(again.mountpoint)["index_pending"], "0")
+        again.finish()
+    }
+
     /// Unmounting while the first scan still runs ends the daemon at once, cleanly; the batches
     /// already read stay in the index (nothing half-written, no warning), and the next mount reads
     /// exactly the files the index lacks.
@@ -744,6 +759,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         defer { unmountTestDisk(disk) }
         let m = try Mount(source: source.path, options: ["-o", "index=" + index])
         XCTAssertEqual(daemonStatus(m.mountpoint)["index_writes"], "ok")
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["index_pending"] == "0" }, "the first scan's rows written")
         XCTAssertNotEqual(shell("dd if=/dev/zero of='\(disk)/fill' bs=4k").status, 0, "filled up")
         // More new rows than the WAL has room for already.
         let photo = try XCTUnwrap(source.items.first { $0.expectedDay != nil && $0.path.hasSuffix(".jpg") })

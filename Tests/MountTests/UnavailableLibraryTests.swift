@@ -16,12 +16,19 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// The same, once `m` has written every row it read (a first scan writes them after its
+    /// views are published: `index_pending`).
+    func indexRows(after m: Mount) -> Int {
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["index_pending"] == "0" }, "the first scan's rows written")
+        return indexRows()
+    }
+
     func errors(_ m: Mount) -> String { (try? String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8)) ?? "" }
 
     func testTheLibraryFolderRenamedAwayAndBack() throws {
         let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath])
         let listing = readdirNames(m.path("non-screenshots"))
-        let rows = indexRows()
+        let rows = indexRows(after: m)
         let away = source.path + ".away"
         XCTAssertEqual(rename(source.path, away), 0)
         defer { _ = rename(away, source.path) }
@@ -54,7 +61,7 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertEqual(shell("cp -a '\(source.path)'/. '\(disk)'/").status, 0)
         let m = try Mount(source: disk, options: ["-o", "index=" + indexPath, "-o", "rescan=1"])
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photoCount)
-        let rows = indexRows()
+        let rows = indexRows(after: m)
         // (A rescan may hold a folder of it open for a moment: "target is busy", retried.)
         XCTAssertTrue(eventually { runCommand("/usr/bin/umount", [disk]).status == 0 }, "the disk unmounts")
         mounted = false
@@ -100,7 +107,7 @@ final class UnavailableLibraryTests: SampleLibraryTestCase {
         XCTAssertFalse(inside.isEmpty)
         let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath],
                           launcher: ["/usr/bin/setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--inh-caps", "-all"])
-        let rows = indexRows()
+        let rows = indexRows(after: m)
         XCTAssertEqual(chmod(folder, 0), 0)
         defer { chmod(folder, 0o755) }
         XCTAssertTrue(eventually { self.errors(m).contains("Sony: cannot list folder: Permission denied") }, errors(m))

@@ -1,0 +1,72 @@
+@testable import AlbumCore
+import XCTest
+
+/// What a first scan holds for the index comes back from its packed bytes exactly as it was.
+final class PackedFilesTests: XCTestCase {
+    /// Every field of the evidence set, each to a value of its own.
+    private func fullEvidence() -> PhotoEvidence {
+        var e = PhotoEvidence()
+        e.dateTimeOriginal = "2024:05:19 07:45:00"; e.subSecTimeOriginal = "123"; e.offsetTimeOriginal = "-07:00"
+        e.dateTimeDigitized = "2024:05:19 07:45:01"; e.subSecTimeDigitized = "4"; e.offsetTimeDigitized = "+05:30"
+        e.xmpDateCreated = "2024-05-19T07:45:02"; e.xmpDateTimeOriginal = "2024-05-19T07:45:03"
+        e.make = "Apple"; e.model = "iPhone 15 Pro"; e.software = "17.4.1"; e.gpsDateTimeUTC = "2024:05:19 14:45:00"
+        e.hasExposureData = true; e.userComment = "Screenshot"; e.xmpUserComment = "Bildschirmfoto"
+        e.pngSoftware = "Spectacle"; e.pngComment = "a comment"
+        e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
+        e.problems = ["corrupt EXIF", "header truncated", ""]
+        return e
+    }
+
+    func testEveryFieldOfEveryKindComesBack() {
+        let files = [
+            IndexedFile(relativePath: "2024/Été 📷/IMG_0001.JPG", identity: FileIdentity(inode: .max, size: 1_234_567, mtime: Timestamp(seconds: 1_716_129_900, nanoseconds: 999_999_999)),
+                        kind: .photo(.jpeg, fullEvidence()), changedWhenRead: Timestamp(seconds: 1_716_130_000, nanoseconds: 1)),
+            IndexedFile(relativePath: "a.png", identity: FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: -86_400)),
+                        kind: .photo(.png, PhotoEvidence())),
+            IndexedFile(relativePath: "b.heic", identity: FileIdentity(inode: 7, size: 0, mtime: Timestamp(seconds: 0)), kind: .photo(.heif, PhotoEvidence())),
+            IndexedFile(relativePath: "notes.txt", identity: FileIdentity(inode: 8, size: 3, mtime: Timestamp(seconds: 5)), kind: .ignored),
+            IndexedFile(relativePath: String(repeating: "long/", count: 60) + "x.jpg", identity: FileIdentity(inode: 9, size: 2, mtime: Timestamp(seconds: 1)),
+                        kind: .problem("unreadable: Permission denied")),
+        ]
+        let packed = PackedFiles(files)
+        XCTAssertEqual(packed.count, files.count)
+        XCTAssertEqual(packed.unpacked(), files)
+        XCTAssertEqual(PackedFiles([IndexedFile]()).unpacked(), [])
+    }
+
+    /// Nil and empty strings stay apart (EXIF writers leave fields empty; the rules tell them apart).
+    func testAnEmptyStringIsNotNil() {
+        var e = PhotoEvidence()
+        e.make = ""
+        e.model = nil
+        let file = IndexedFile(relativePath: "x.jpg", identity: FileIdentity(inode: 1, size: 2, mtime: Timestamp(seconds: 3)), kind: .photo(.jpeg, e))
+        guard case .photo(_, let back) = PackedFiles([file]).unpacked().first?.kind else { return XCTFail("not a photo") }
+        XCTAssertEqual(back.make, "")
+        XCTAssertNil(back.model)
+    }
+
+    /// A field added to the evidence must be packed too (else the index would lose it for every
+    /// photo of a first scan): this count changes with it.
+    func testEveryEvidenceFieldIsPacked() {
+        XCTAssertEqual(Mirror(reflecting: PhotoEvidence()).children.count, PackedFiles.evidenceFieldCount)
+        var e = fullEvidence()
+        for child in Mirror(reflecting: e).children {
+            if let value = child.value as? String? { XCTAssertNotNil(value, "\(child.label ?? "?") set in fullEvidence") }
+        }
+        e.problems = []
+        XCTAssertNotEqual(e, fullEvidence())
+    }
+
+    /// ~130 bytes a camera photo, where its records took ~480.
+    func testACameraPhotoTakesItsBytesAndFewMore() {
+        var e = PhotoEvidence()
+        e.dateTimeOriginal = "2020:01:01 12:00:00"; e.dateTimeDigitized = "2020:01:01 12:00:00"
+        e.make = "Canon"; e.model = "Canon EOS R5"; e.hasExposureData = true; e.orientation = 1
+        e.pixelWidth = 8192; e.pixelHeight = 5464
+        let file = IndexedFile(relativePath: "bulk/009/IMG_009117.JPG", identity: FileIdentity(inode: 123, size: 957, mtime: Timestamp(seconds: 1_577_836_800)),
+                               kind: .photo(.jpeg, e), changedWhenRead: Timestamp(seconds: 1_577_836_800))
+        let packed = PackedFiles(Array(repeating: file, count: 100))
+        XCTAssertLessThan(packed.byteCount / 100, 160)
+        XCTAssertEqual(packed.unpacked(), Array(repeating: file, count: 100))
+    }
+}
