@@ -45,14 +45,18 @@ public struct PackedFiles: Sendable {
             string(message)
         case .photo(let format, let e):
             bytes.append(format == .jpeg ? 2 : format == .png ? 3 : 4)
-            for text in [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
-                         e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
-                         e.make, e.model, e.software, e.gpsDateTimeUTC, e.userComment, e.xmpUserComment,
-                         e.pngSoftware, e.pngComment] {
-                optionalString(text)
-            }
+            // (Field by field, not a loop over an array of them: the array, and a retain of every
+            // string in it, for every photo of the scan.)
+            optionalString(e.dateTimeOriginal); optionalString(e.subSecTimeOriginal); optionalString(e.offsetTimeOriginal)
+            optionalString(e.dateTimeDigitized); optionalString(e.subSecTimeDigitized); optionalString(e.offsetTimeDigitized)
+            optionalString(e.xmpDateCreated); optionalString(e.xmpDateTimeOriginal)
+            optionalString(e.make); optionalString(e.model); optionalString(e.software)
+            optionalString(e.gpsDateTimeUTC); optionalString(e.userComment)
+            optionalString(e.xmpUserComment); optionalString(e.pngSoftware); optionalString(e.pngComment)
             bytes.append(e.hasExposureData ? 1 : 0)
-            for number in [e.orientation, e.pixelWidth, e.pixelHeight] { optionalInt(number.map(Int64.init)) }
+            optionalInt(e.orientation.map(Int64.init))
+            optionalInt(e.pixelWidth.map(Int64.init))
+            optionalInt(e.pixelHeight.map(Int64.init))
             length(e.problems.count)
             for problem in e.problems { string(problem) }
         }

@@ -201,7 +201,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
             let stream = scanner.decidingStream(onBatch: { [writer] read in
                 writer.save(read.map(\.file))
-                return read.map { (file: $0.file.slimmed, photo: $0.photo) }
+                return read.map { ReadStream.Read(file: $0.file.slimmed, photo: $0.photo) }
             }) { [self] done, total in
                 statusBox.withLock { $0.progressDone = done }
                 progress?(done, total, false)
@@ -249,7 +249,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Taken after the files gone are dropped, so a renamed folder's photos take their old
             // paths' room (taken before, they made the map of files and the photo array grow to
             // twice a 100,000-photo library's size for good, and the rescan's peak with them).
-            for (file, photo) in survey.moved { state.put(file, photo: photo) }
+            for read in survey.moved { state.put(read.file, photo: read.photo) }
             for (from, read) in zip(survey.movedFrom, survey.moved) { renamed.append(SourceRename(from: from, to: read.file.relativePath)) }
             deferred += survey.deferred
             folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
@@ -344,10 +344,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
             state.expect(atLeast: state.fileCount + q.unmerged)
         }
         while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
-            for (f, photo) in q.batches[q.merged].take() {
-                state.put(f, photo: photo)
-                if q.trackReads { q.readPaths.insert(f.relativePath) }
-                if !wholeFiles.isEmpty { wholeFiles.remove(f.relativePath) }
+            for read in q.batches[q.merged].take() {
+                state.put(read.file, photo: read.photo)
+                if q.trackReads { q.readPaths.insert(read.file.relativePath) }
+                if !wholeFiles.isEmpty { wholeFiles.remove(read.file.relativePath) }
             }
             q.merged += 1
             // A tree build just before the scan's own last one would only delay it.

@@ -180,7 +180,7 @@ public struct LibraryScanner: Sendable {
             unknown.removeAll(keepingCapacity: true)
             guard !found.isEmpty else { return }
             elsewhere.found(found)
-            survey.moved += found.map { ($0.slimmed, photo(from: $0)) }
+            survey.moved += found.map { ReadStream.Read(file: $0.slimmed, photo: photo(from: $0)) }
         }
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known

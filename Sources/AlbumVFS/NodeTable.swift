@@ -111,9 +111,21 @@ final class InodeAllocator: @unchecked Sendable {
         return allocate { named[key] = $0 }
     }
 
+    /// The path's number, given now if it has none: one hash of the path either way (a first
+    /// scan numbers every photo: looked up, then inserted, was two).
     private func photo(_ path: String) -> UInt32 {
-        if let n = photoNumbers[path] { return n }
-        return allocate { photoNumbers[path] = $0 }
+        Self.numbering(&photoNumbers[path, default: Self.unnumbered], from: &next)
+    }
+
+    /// No number yet (`next` never reaches it: inodes run out long before).
+    private static let unnumbered = UInt32.max
+
+    private static func numbering(_ slot: inout UInt32, from next: inout UInt32) -> UInt32 {
+        if slot == unnumbered {
+            slot = next
+            next += 1
+        }
+        return slot
     }
 
     private func allocate(_ record: (UInt32) -> Void) -> UInt32 {
