@@ -269,20 +269,18 @@ public final class LibraryCoordinator: @unchecked Sendable {
             report = publish()
         }
         scanWriter.withLock { $0 = nil }
-        let writeFailure: Errno??
         if holds {
-            writeFailure = nil
             writer.finishLater(removing: removals) { [self] failure in
                 statusBox.withLock { $0.indexWriteFailure = failure }
                 // (The evidence held for the index is freed only now.)
                 HeapTuning.trim()
             }
         } else {
-            writeFailure = .some(writer.finish(removing: removals))
+            let failure = writer.finish(removing: removals)
+            statusBox.withLock { $0.indexWriteFailure = failure }
         }
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in
-            if let writeFailure { s.indexWriteFailure = writeFailure }
             s.state = "done"
             s.headerReads += reads
             s.lastScanSeconds = seconds
