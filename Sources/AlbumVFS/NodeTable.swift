@@ -39,6 +39,12 @@ final class InodeAllocator: @unchecked Sendable {
     // Protected by `lock`. Number 0 is the root (inode 1).
     private var named: [Key: UInt32] = [:]
     private var photoNumbers: [String: UInt32] = [:]
+    /// Paths numbered by the first build and not put in `photoNumbers` yet: `paths[i]` has number
+    /// `numbers[i]`. A first build (a mount's first tree, from a scan or the index) numbers
+    /// every photo anew, at the end of the first scan, on one thread while the other core has
+    /// nothing left to do: hashing 100,000 paths into the map took ~25 ms there. They are put in
+    /// the map when it is next needed (the next build, a lookup by path).
+    private var unmapped: (paths: [String], numbers: ContiguousArray<UInt32>)?
     /// The photo numbers the last tree build gave out.
     private var numberedLastBuild = NumberSet()
     private var next: UInt32 = 1
@@ -58,18 +64,33 @@ final class InodeAllocator: @unchecked Sendable {
     }
 
     /// The number of the photo at a source path, if it has one (in this tree or the one before).
-    func photoNumber(source path: String) -> UInt32? { lock.withLock { photoNumbers[path] } }
+    func photoNumber(source path: String) -> UInt32? {
+        lock.withLock {
+            mapFirstBuild()
+            return photoNumbers[path]
+        }
+    }
 
     /// How many source paths have a number.
-    var photoPathCount: Int { lock.withLock { photoNumbers.count } }
+    var photoPathCount: Int {
+        lock.withLock {
+            mapFirstBuild()
+            return photoNumbers.count
+        }
+    }
 
     /// Numbers a whole tree of `photoCount` photos under one lock (a build asks for hundreds of
     /// thousands), then forgets the paths of photos in neither this tree nor the one before.
     /// - Parameter renamed: source files found under a new path since the last build (their folder
     ///   renamed or moved): each new path takes the old one's number.
+    /// A path is asked for at most once per build (a tree's photos have paths of their own).
     func batch<T>(photoCount: Int, renamed: [SourceRename] = [],
                   _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         lock.withLock {
+            if photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0 && renamed.isEmpty {
+                return firstBuild(photoCount: photoCount, body)
+            }
+            mapFirstBuild()
             move(renamed)
             // A first scan numbers every photo at once: grow the map once, not by doublings.
             if photoCount > photoNumbers.capacity { photoNumbers.reserveCapacity(photoCount) }
@@ -82,6 +103,34 @@ final class InodeAllocator: @unchecked Sendable {
             forgetPathsGone(numbered: numbered)
             return (result, Int(next))
         }
+    }
+
+    /// The first build: every path new, numbered in the order asked, noted in `unmapped`.
+    private func firstBuild<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
+        -> (T, count: Int) {
+        var paths: [String] = [], numbers = ContiguousArray<UInt32>()
+        paths.reserveCapacity(photoCount)
+        numbers.reserveCapacity(photoCount)
+        var numbered = NumberSet()
+        let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
+            let n = self.next
+            self.next += 1
+            paths.append(path)
+            numbers.append(n)
+            numbered.insert(n)
+            return n
+        }
+        numberedLastBuild = numbered
+        if !paths.isEmpty { unmapped = (paths, numbers) }
+        return (result, Int(next))
+    }
+
+    /// Puts the first build's paths in the map.
+    private func mapFirstBuild() {
+        guard let (paths, numbers) = unmapped else { return }
+        unmapped = nil
+        photoNumbers.reserveCapacity(paths.count)
+        for (path, n) in zip(paths, numbers) { photoNumbers[path] = n }
     }
 
     /// Drops the paths of photos in neither this build nor the last (the tree before is still

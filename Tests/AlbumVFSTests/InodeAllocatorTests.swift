@@ -93,6 +93,29 @@ final class InodeAllocatorTests: XCTestCase {
         XCTAssertEqual(Set(after.values).count, 2)
     }
 
+    /// A first build notes its paths and puts them in the map only when asked (`unmapped`): a
+    /// lookup by path right after it, folders numbered between its photos, and the next build
+    /// all see the numbers it gave.
+    func testAFirstBuildsNumbersAreFoundBeforeAndAfterTheNextBuild() {
+        let allocator = InodeAllocator()
+        let paths = library("A", 300)
+        var folders: [UInt64] = []
+        let first = allocator.batch(photoCount: paths.count) { named, photo in
+            Dictionary(uniqueKeysWithValues: paths.enumerated().map { i, path in
+                if i % 100 == 0 { folders.append(named(1, "folder \(i)")) }
+                return (path, photo(path))
+            })
+        }.0
+        XCTAssertEqual(Set(first.values).count, 300)
+        XCTAssertTrue(folders.allSatisfy { f in !first.values.contains { InodeAllocator.inode(number: $0, slot: 0) == f } })
+        XCTAssertEqual(allocator.photoNumber(source: "A/IMG_42.JPG"), first["A/IMG_42.JPG"])
+        XCTAssertEqual(allocator.photoPathCount, 300)
+        XCTAssertEqual(build(allocator, paths), first)
+        let fresh = InodeAllocator()
+        let numbered = build(fresh, paths)
+        XCTAssertEqual(build(fresh, paths + ["A/new.jpg"]).filter { $0.key != "A/new.jpg" }, numbered, "mapped by the next build")
+    }
+
     func testNumberSet() {
         var set = NumberSet()
         for n: UInt32 in [0, 1, 63, 64, 65, 1_000, 100_000, 1_000] { set.insert(n) }
