@@ -29,9 +29,11 @@ let package = Package(
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         // libheif's API, the library loaded on first use (its codecs cost every start otherwise).
         .target(name: "CHeif"),
+        // libexif's allocations for one EXIF block from an arena of the reading thread.
+        .target(name: "CExifArena", linkerSettings: [.linkedLibrary("exif")]),
 
         .target(name: "AlbumCore"),
-        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CURing", "CZlib", "CSysVfs"]),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),

@@ -94,11 +94,10 @@ public enum MetadataReader {
 
     static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
         guard let bytes else { return }
-        guard let block = ExifBlock(bytes) else {
-            e.problems.append("corrupt EXIF")
-            return
+        ExifBlock.reading(bytes) { block in
+            guard let block else { return e.problems.append("corrupt EXIF") }
+            block.read(into: &e)
         }
-        block.read(into: &e)
     }
 
     static func readXMP(_ xmp: String, into e: inout PhotoEvidence) {
