@@ -63,10 +63,15 @@ public struct IndexedFile: Sendable, Equatable {
 
     /// The same file without its evidence (once decided, and saved to the index).
     public var slimmed: IndexedFile {
-        guard case .photo(let format, _) = kind else { return self }
         var slim = self
-        slim.kind = .slimPhoto(format)
+        slim.slim()
         return slim
+    }
+
+    /// Drops the evidence, in place (a batch of records slimmed where it lies: no copy of each).
+    public mutating func slim() {
+        guard case .photo(let format, _) = kind else { return }
+        kind = .slimPhoto(format)
     }
 }
 

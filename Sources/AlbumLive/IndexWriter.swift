@@ -55,10 +55,11 @@ public final class IndexWriter: @unchecked Sendable {
         mayHold = Atomic(holding != nil)
     }
 
-    public func save(_ upserts: [IndexedFile]) {
-        guard !upserts.isEmpty else { return }
-        pending.add(upserts.count)
+    public func save(_ files: some Collection<IndexedFile>) {
+        guard !files.isEmpty else { return }
+        pending.add(files.count)
         guard mayHold.load(ordering: .relaxed) else {
+            let upserts = Array(files)
             queue.async { [self] in
                 writeHeld()
                 write(upserts, [])
@@ -66,7 +67,7 @@ public final class IndexWriter: @unchecked Sendable {
             return
         }
         // (The closure keeps the packed files only: the records go once the caller drops them.)
-        let packed = PackedFiles(upserts)
+        let packed = PackedFiles(files)
         queue.async { [self] in
             if let holding, heldCount + packed.count <= holding.files, Date().timeIntervalSince(started) < holding.seconds {
                 held.append(packed)

@@ -200,8 +200,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             var merge = MergeQueue(trackReads: !state.isEmpty)
             statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
             let stream = scanner.decidingStream(onBatch: { [writer] read in
-                writer.save(read.map(\.file))
-                return read.map { ReadStream.Read(file: $0.file.slimmed, photo: $0.photo) }
+                writer.save(read.lazy.map(\.file))
+                for i in read.indices { read[i].file.slim() }
             }) { [self] done, total in
                 statusBox.withLock { $0.progressDone = done }
                 progress?(done, total, false)

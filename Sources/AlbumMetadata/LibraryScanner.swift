@@ -214,12 +214,12 @@ public struct LibraryScanner: Sendable {
 
     /// Reads, and decides photos (on the reader threads: a mount needs both, and deciding is a
     /// tenth of a scan's CPU time), for files handed in batch after batch while a walk goes on.
-    public func decidingStream(onBatch: (@Sendable ([ReadStream.Read]) -> [ReadStream.Read])? = nil,
+    public func decidingStream(onBatch: (@Sendable (inout [ReadStream.Read]) -> Void)? = nil,
                                progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream {
         readStream(decides: true, onBatch: onBatch, progress: progress)
     }
 
-    private func readStream(decides: Bool, onBatch: (@Sendable ([ReadStream.Read]) -> [ReadStream.Read])? = nil,
+    private func readStream(decides: Bool, onBatch: (@Sendable (inout [ReadStream.Read]) -> Void)? = nil,
                             progress: (@Sendable (Int, Int) -> Void)?) -> ReadStream {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads

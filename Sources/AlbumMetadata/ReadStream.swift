@@ -91,7 +91,7 @@ public final class ReadStream: @unchecked Sendable {
     /// Whether photos are decided on the reader threads (a mount needs them; `read` does not).
     private let decides: Bool
     private let progress: (@Sendable (Int, Int) -> Void)?
-    private let onBatch: (@Sendable ([Read]) -> [Read])?
+    private let onBatch: (@Sendable (inout [Read]) -> Void)?
     private let maxThreads: Int
     private let condition = Condition()
     // Guarded by `condition`.
@@ -110,12 +110,13 @@ public final class ReadStream: @unchecked Sendable {
     /// - Parameters:
     ///   - decides: whether to decide each file's photo on the reader threads.
     ///   - onBatch: called with each batch's results as soon as it is complete (on a reader thread);
-    ///     what it returns is what the batch keeps until taken (e.g. the results without what was
-    ///     just saved: a walk can run far ahead of the merge, and batches wait for it).
+    ///     what it leaves in them is what the batch keeps until taken (e.g. the records slimmed of
+    ///     what was just saved: a walk can run far ahead of the merge, and batches wait for it).
+    ///     In place: the results are not copied for it.
     ///   - progress: `(done, handed in so far)`, from reader threads, one call at a time and in
     ///     order (keep it short: readers wait for it).
     init(scanner: LibraryScanner, maxThreads: Int, decides: Bool,
-         onBatch: (@Sendable ([Read]) -> [Read])? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
+         onBatch: (@Sendable (inout [Read]) -> Void)? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil) {
         self.scanner = scanner
         self.maxThreads = maxThreads
         self.decides = decides
@@ -199,8 +200,9 @@ public final class ReadStream: @unchecked Sendable {
             if complete {
                 // Handed on (to the index) before anyone waiting is woken: whoever waits for the
                 // last batch may then rely on every batch having been handed on.
-                let results = batch.collect()
-                batch.release(keeping: onBatch.map { $0(results) } ?? results)
+                var results = batch.collect()
+                onBatch?(&results)
+                batch.release(keeping: results)
             }
             condition.lock()
         }

@@ -31,7 +31,6 @@ final class ReadStreamTests: FolderTestCase {
         let mostDone = Locked(0)
         let stream = scanner.decidingStream(onBatch: { read in
             handedOn.withLock { $0.append(read.map { $0.file.relativePath }) }
-            return read
         },
                                             progress: { done, _ in mostDone.withLock { $0 = max($0, done) } })
         let batches = groups.map { stream.add($0) }
