@@ -14,6 +14,38 @@ final class DateParsingTests: XCTestCase {
         XCTAssertEqual(DateParsing.exifDateTime("2024:05:17 14:03:04.25")?.0.nanosecond, 250_000_000)
     }
 
+    /// The canonical form's short cut reads what the general scanner reads, and nothing it would
+    /// not: every 19-byte string near the form (each byte of a valid date replaced in turn by
+    /// others), and all-digit fields of every value.
+    func testTheCanonicalShortCutAgreesWithTheScanner() {
+        let base = Array("2024:05:17 14:03:04".utf8)
+        var checked = 0, taken = 0
+        for at in base.indices {
+            for byte: UInt8 in [0x00, 0x20, 0x2D, 0x2F, 0x2E, 0x3A, 0x54, 0x30, 0x39, 0x41, 0x7F, 0xC3] {
+                var bytes = base
+                bytes[at] = byte
+                let text = String(decoding: bytes, as: UTF8.self)
+                if let fast = DateParsing.canonicalExifDateTime(text) {
+                    taken += 1
+                    let scanned = DateParsing.scannedExifDateTime(text)
+                    XCTAssertEqual(scanned?.0, fast, text)
+                    XCTAssertNil(scanned?.1 ?? nil, text)
+                }
+                XCTAssertEqual(DateParsing.exifDateTime(text).map { "\($0.0) \($0.1 as Any)" },
+                               DateParsing.scannedExifDateTime(text).map { "\($0.0) \($0.1 as Any)" }, text)
+                checked += 1
+            }
+        }
+        for text in ["0000:00:00 00:00:00", "9999:99:99 99:99:99", "1970:01:01 00:00:00", "2024:02:30 25:61:61"] {
+            XCTAssertEqual(DateParsing.canonicalExifDateTime(text), DateParsing.scannedExifDateTime(text)?.0, text)
+            XCTAssertNotNil(DateParsing.canonicalExifDateTime(text), text)
+        }
+        XCTAssertNil(DateParsing.canonicalExifDateTime("2024:05:17 14:03:04 "), "a blank after: the scanner's")
+        XCTAssertNil(DateParsing.canonicalExifDateTime("2024:05:17 14:03:0"))
+        XCTAssertGreaterThan(taken, 20)
+        XCTAssertGreaterThan(checked, 200)
+    }
+
     /// What real cameras write instead of the standard form (exiftool's notes on them).
     func testExifDateTimeAsCamerasMisWriteIt() throws {
         let t = LocalDateTime(year: 2024, month: 5, day: 7, hour: 4, minute: 3, second: 2)
