@@ -6,13 +6,16 @@
 /// a file, 48 MB at 100,000 photos on top of the scan's peak. Packed, a file takes its bytes
 /// and a few more (~130 at 100,000 camera photos).
 public struct PackedFiles: Sendable {
-    private var bytes: [UInt8] = []
+    @usableFromInline var bytes: [UInt8] = []
     public private(set) var count = 0
 
     /// The fields of `PhotoEvidence` that `pack` writes: a field added there must be added here
     /// (a unit test counts them).
     static let evidenceFieldCount = 21
 
+    /// (Inlinable: compiled for the caller's collection, not through generic metadata at run time,
+    /// which a batch's lazy map of records from another module otherwise was.)
+    @inlinable
     public init(_ files: some Collection<IndexedFile>) {
         bytes.reserveCapacity(files.count * 160)
         for file in files { pack(file) }
@@ -30,7 +33,8 @@ public struct PackedFiles: Sendable {
         return files
     }
 
-    private mutating func pack(_ f: IndexedFile) {
+    @usableFromInline
+    mutating func pack(_ f: IndexedFile) {
         count += 1
         string(f.relativePath)
         int(Int64(bitPattern: f.identity.inode))
