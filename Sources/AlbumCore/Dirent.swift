@@ -5,17 +5,19 @@ import Glibc
 /// Copying `d_name` (a 256-byte tuple) reads past the end of a short record that ends a page and
 /// crashed the daemon on a 100,000-photo library; this reads up to the NUL where the record is.
 public func direntName(_ entry: UnsafeMutablePointer<dirent>) -> String {
-    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-    let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
-    return String(decoding: UnsafeBufferPointer(start: name, count: strlen(name)).lazy.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    direntNameChecked(entry).name
 }
 
-/// Whether the name in a `readdir` entry is valid UTF-8 (a name that is not cannot be shown, nor
-/// opened again from its decoded form).
-public func direntNameIsUTF8(_ entry: UnsafeMutablePointer<dirent>) -> Bool {
+/// The name in a `readdir` entry (invalid UTF-8 shown with replacement characters), and whether
+/// it is valid UTF-8 (a name that is not cannot be shown, nor opened again from its decoded
+/// form): one pass over the bytes for a valid name, as a walk lists every file of a library.
+public func direntNameChecked(_ entry: UnsafeMutablePointer<dirent>) -> (name: String, isUTF8: Bool) {
     let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-    let name = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
-    return String(validatingCString: name) != nil
+    let name = UnsafeRawPointer(entry).advanced(by: offset)
+    if let valid = String(validatingCString: name.assumingMemoryBound(to: CChar.self)) { return (valid, true) }
+    // (Bytes as UInt8, contiguous: String's fast path, not a conversion element by element.)
+    let bytes = UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: strlen(name.assumingMemoryBound(to: CChar.self)))
+    return (String(decoding: bytes, as: UTF8.self), false)
 }
 
 /// The type (`DT_REG`, `DT_DIR`, `DT_LNK`, `DT_UNKNOWN`…) and inode number in a `readdir`

@@ -18,18 +18,21 @@ public struct JPEGHeader {
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
     static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
-    /// - Parameter read: reads `count` bytes at an offset (fewer at end of file).
-    public init<E: Error>(read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
+    /// - Parameters:
+    ///   - prefix: the file's first bytes, already read: what lies inside them is not asked of `read`.
+    ///   - read: reads `count` bytes at an offset (fewer at end of file).
+    public init<E: Error>(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
+                          read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         var exif: [UInt8]?, xmp: String?, width: Int?, height: Int?
         var cutShort = false
-        let end = try JPEGSegmentWalk.walk(read: read) { (type, body, bodyLength) throws(E) -> Bool in
+        let end = try JPEGSegmentWalk.walk(prefix: prefix, read: read) { (type, body, bodyLength) throws(E) -> Bool in
             switch type {
             case 0xE1:
                 // Only the segments wanted are read whole: phones also write extended XMP here
                 // (depth maps, motion photo indexes: 64 KiB segments, many of them).
-                let signature = try read(body, min(bodyLength, Self.xmpSignature.count))
-                let isExif = exif == nil && signature.starts(with: Self.exifSignature, at: 0)
-                let isXMP = xmp == nil && signature.starts(with: Self.xmpSignature, at: 0)
+                let (isExif, isXMP) = try Self.bytes(body, min(bodyLength, Self.xmpSignature.count), prefix, read) { signature in
+                    (exif == nil && signature.starts(with: Self.exifSignature), xmp == nil && signature.starts(with: Self.xmpSignature))
+                }
                 guard isExif || isXMP else { return true }
                 let segment = try read(body, bodyLength)
                 if segment.count < bodyLength { cutShort = true }
@@ -39,8 +42,10 @@ public struct JPEGHeader {
                     xmp = String(decoding: segment.dropFirst(Self.xmpSignature.count), as: UTF8.self)
                 }
             case 0xC0...0xCF where type != 0xC4 && type != 0xC8 && type != 0xCC:
-                let frame = try read(body, 5)
-                guard frame.count == 5, let h = frame.be16(1), let w = frame.be16(3) else {
+                let size = try Self.bytes(body, 5, prefix, read) { frame in
+                    frame.count == 5 ? (h: Int(frame[1]) << 8 | Int(frame[2]), w: Int(frame[3]) << 8 | Int(frame[4])) : nil
+                }
+                guard let (h, w) = size else {
                     cutShort = true
                     return false
                 }
@@ -59,5 +64,17 @@ public struct JPEGHeader {
         self.height = height
         // Cut short after the frame header: its size is known, the image data is not needed.
         truncated = cutShort || (end == .damaged && width == nil)
+    }
+
+    /// The bytes at `offset`, from `prefix` when it holds all `count` (no array for them), else
+    /// through `read`.
+    private static func bytes<T, E: Error>(_ offset: Int64, _ count: Int, _ prefix: UnsafeRawBufferPointer,
+                                           _ read: (Int64, Int) throws(E) -> [UInt8],
+                                           _ body: (UnsafeRawBufferPointer) -> T) throws(E) -> T {
+        if offset >= 0, offset + Int64(count) <= Int64(prefix.count) {
+            return body(UnsafeRawBufferPointer(rebasing: prefix[Int(offset)..<Int(offset) + count]))
+        }
+        let copy = try read(offset, count)
+        return copy.withUnsafeBytes(body)
     }
 }

@@ -295,28 +295,41 @@ public struct LibraryScanner: Sendable {
     func examine(_ items: some Collection<(path: String, identity: FileIdentity)>, rootFD: Int32, ring: ReadRing) -> [IndexedFile?]? {
         var results: [IndexedFile?] = []
         results.reserveCapacity(items.count)
-        var opened: [(position: Int, open: OpenFile, walked: FileIdentity)] = []
+        var opened: [Opened] = []
+        var fds: [Int32] = [], lengths: [Int] = []
+        opened.reserveCapacity(items.count)
+        fds.reserveCapacity(items.count)
+        lengths.reserveCapacity(items.count)
         for (position, item) in items.enumerated() {
             switch open(item.path, identity: item.identity, rootFD: rootFD) {
             case .settled(let file):
                 results.append(file)
             case .open(let open):
                 results.append(nil)
-                opened.append((position, open, item.identity))
+                fds.append(open.file.fd)
+                lengths.append(MetadataReader.firstReadLength(size: Int64(open.status.st_size), name: open.relativePath))
+                opened.append(Opened(position: position, open: open, walked: item.identity))
             }
         }
-        let fds = opened.map(\.open.file.fd)
-        let lengths = opened.map { MetadataReader.firstReadLength(size: Int64($0.open.status.st_size), name: $0.open.relativePath) }
         let read = ring.readStarts(fds: fds, lengths: lengths) { i, first in
-            let (position, open, walked) = opened[i]
+            let position = opened[i].position
             do throws(Errno) {
-                let meta = try MetadataReader.read(open.file, first: first.get(), size: Int64(open.status.st_size))
-                results[position] = understood(meta, open, walked: walked)
+                let meta = try MetadataReader.read(opened[i].open.file, first: first.get(), size: Int64(opened[i].open.status.st_size))
+                results[position] = understood(meta, opened[i].open, walked: opened[i].walked)
             } catch {
-                results[position] = failed(error, open.relativePath, walked: walked)
+                results[position] = failed(error, opened[i].open.relativePath, walked: opened[i].walked)
             }
         }
         return read ? results : nil
+    }
+
+    /// A file of a chunk open for its header read, and where it is in the chunk. (A struct read in
+    /// place, not a tuple: arrays of tuples are copied element by element through the runtime's
+    /// generic tuple code.)
+    private struct Opened {
+        let position: Int
+        let open: OpenFile
+        let walked: FileIdentity
     }
 
     /// A file open for its header read, with what `fstat` said of it.

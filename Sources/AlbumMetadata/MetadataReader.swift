@@ -42,7 +42,7 @@ public enum MetadataReader {
     /// Whether `name` ends in `.png`, any case (no allocation: this runs once per file of a scan).
     static func hasPNGExtension(_ name: String) -> Bool {
         // ASCII letters lowercased by their 0x20 bit; "." has it set already.
-        name.utf8.suffix(4).map { $0 | 0x20 }.elementsEqual(".png".utf8)
+        name.utf8.suffix(4).lazy.map { $0 | 0x20 }.elementsEqual(".png".utf8)
     }
 
     /// Nil when the file is not a JPEG, PNG or HEIF image (including empty files shorter than a signature).
@@ -65,7 +65,7 @@ public enum MetadataReader {
         var e = PhotoEvidence()
         switch format {
         case .jpeg:
-            let header = try reader.header { try JPEGHeader(read: $0) }
+            let header = try reader.header { try JPEGHeader(prefix: first, read: $0) }
             readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
         case .png:
@@ -124,7 +124,12 @@ private struct CachedReader {
         if end <= Int64(first.count) || holdsAll {
             // Inside the first block, or the file is no longer than it.
             guard offset < Int64(first.count) else { return [] }
-            return Array(first[Int(offset)..<Int(min(end, Int64(first.count)))])
+            // (Copied whole, not element by element as `Array(first[range])` does.)
+            let range = Int(offset)..<Int(min(end, Int64(first.count)))
+            return [UInt8](unsafeUninitializedCapacity: range.count) { buffer, initialized in
+                buffer.baseAddress!.initialize(from: first.baseAddress!.advanced(by: range.lowerBound).assumingMemoryBound(to: UInt8.self), count: range.count)
+                initialized = range.count
+            }
         }
         return try file.read(at: offset, count: count)
     }

@@ -49,4 +49,38 @@ final class JPEGSegmentWalkTests: XCTestCase {
         XCTAssertEqual(r.end, .damaged)
         XCTAssertEqual(r.seen.count, JPEGSegmentWalk.maxSegments)
     }
+
+    /// A walk given the file's first bytes in memory finds the same segments, and asks `read` only
+    /// for what lies beyond them.
+    func testAPrefixInMemoryGivesTheSameWalkWithoutReadsInsideIt() {
+        let app1 = segment(0xE1, [1, 2, 3]), sof = segment(0xC0, [8, 0, 16, 0, 32, 3])
+        let jpeg: [UInt8] = [0xFF, 0xD8] + app1 + [0xFF, 0xFF] + [0xFF, 0xD0] + sof + segment(0xDA, [0, 0]) + [9, 9]
+        let whole = walk(jpeg)
+        for cut in [0, 3, 7, 11, 12, 20, jpeg.count] {
+            var seen: [[Int]] = [], readsAt: [Int64] = []
+            let end = jpeg.withUnsafeBytes { bytes in
+                JPEGSegmentWalk.walk(prefix: UnsafeRawBufferPointer(rebasing: bytes[..<cut]), read: { offset, count in
+                    readsAt.append(offset)
+                    let start = min(jpeg.count, Int(offset))
+                    return Array(jpeg[start..<min(jpeg.count, start + count)])
+                }) { marker, body, length in
+                    seen.append([Int(marker), Int(body), length])
+                    return true
+                }
+            }
+            XCTAssertEqual(seen, whole.seen, "prefix of \(cut) bytes")
+            XCTAssertEqual(end, whole.end, "prefix of \(cut) bytes")
+            XCTAssertTrue(readsAt.allSatisfy { $0 + 4 > Int64(cut) }, "read inside a prefix of \(cut) bytes: \(readsAt)")
+            if cut == jpeg.count { XCTAssertEqual(readsAt, []) }
+        }
+        // A prefix that is the whole of a file cut short: the walk still finds it damaged.
+        let cutShort = Array(jpeg.prefix(12))
+        let damaged = cutShort.withUnsafeBytes { bytes in
+            JPEGSegmentWalk.walk(prefix: bytes, read: { offset, count in
+                let start = min(cutShort.count, Int(offset))
+                return Array(cutShort[start..<min(cutShort.count, start + count)])
+            }) { _, _, _ in true }
+        }
+        XCTAssertEqual(damaged, .damaged)
+    }
 }

@@ -93,6 +93,20 @@ final class LibraryScannerTests: FolderTestCase {
         closedir(followed)
     }
 
+    /// The walk's set of files seen (hard links listed once): every key kept through its growths,
+    /// each refused a second time, keys that differ by device alone told apart.
+    func testTheSetOfFilesSeenKeepsEveryKeyThroughItsGrowth() {
+        var set = LibraryScanner.FileKeySet(capacity: 4)
+        let keys = (0..<50_000).map { i in LibraryScanner.FileKey(device: UInt64(i % 3), inode: UInt64(i / 3) * 4_099 + 1) }
+        for key in keys { XCTAssertTrue(set.insert(key)) }
+        XCTAssertEqual(set.count, keys.count)
+        for key in keys.shuffled().prefix(5_000) { XCTAssertFalse(set.insert(key), "\(key) twice") }
+        XCTAssertEqual(set.count, keys.count)
+        XCTAssertTrue(keys.allSatisfy(set.contains))
+        XCTAssertFalse(set.contains(LibraryScanner.FileKey(device: 3, inode: 1)))
+        XCTAssertFalse(set.contains(LibraryScanner.FileKey(device: 0, inode: 2)))
+    }
+
     /// A file named `.png` is read 16 KiB first, not 64 (then its end, PNGHeader): a big PNG
     /// costs ~30 KiB of reading instead of ~130. A PNG whose chunks before the image data run past
     /// 16 KiB, and a JPEG named `.png` whose EXIF does, are still read whole, batched or not.
