@@ -7,14 +7,18 @@ public enum EntryNames {
     /// (cut on a character boundary, keeping the extension).
     public static func sanitise(_ raw: String) -> String {
         // Nearly every name is fine as it is: one pass over the bytes says so.
+        // (In the string's own contiguous bytes where it has them: every view names every photo.)
         let bytes = raw.utf8
-        if bytes.count <= maxBytes, !bytes.isEmpty, raw != ".", raw != "..",
-           !bytes.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) {
-            return raw
-        }
+        let clean = bytes.withContiguousStorageIfAvailable { Self.isPlainName($0) } ?? Self.isPlainName(bytes)
+        if clean, raw != ".", raw != ".." { return raw }
         var name = String(raw.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
         if name.isEmpty || name == "." || name == ".." { name = "_" + name }
         return bounded(name, maxBytes: maxBytes)
+    }
+
+    /// Not empty, at most `maxBytes` long, no `/` or NUL.
+    private static func isPlainName(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.count <= maxBytes && !bytes.isEmpty && !bytes.contains { $0 == UInt8(ascii: "/") || $0 == 0 }
     }
 
     static func bounded(_ name: String, maxBytes: Int) -> String {
@@ -36,7 +40,7 @@ public enum EntryNames {
 
     /// `IMG_1.JPG` → (`IMG_1`, `.JPG`). A leading dot is not an extension.
     static func split(_ name: String) -> (stem: String, ext: String) {
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return (name, "") }
+        guard let dot = name.lastUTF8Index(of: UInt8(ascii: ".")), dot != name.startIndex else { return (name, "") }
         let ext = String(name[dot...])
         // An "extension" of 16 characters or more is part of the name, not a type.
         guard ext.count <= 16, !ext.utf8.contains(UInt8(ascii: " ")) else { return (name, "") }

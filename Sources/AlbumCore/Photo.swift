@@ -88,8 +88,18 @@ extension String {
     /// The name after the last `/` (all of it without one). Searched as UTF-8 bytes: a search by
     /// `Character` breaks graphemes at every step, and this runs several times per file in a scan.
     public var nameAfterLastSlash: Substring {
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return self[...] }
+        guard let slash = lastUTF8Index(of: UInt8(ascii: "/")) else { return self[...] }
         return self[utf8.index(after: slash)...]
+    }
+
+    /// Where the last `byte` is in the UTF-8 bytes, found in the string's own contiguous storage
+    /// where it has one (a bounds-checked scan, not `UTF8View`'s index walk: paths are cut at
+    /// their last slash several times per photo of a scan).
+    @inlinable
+    public func lastUTF8Index(of byte: UInt8) -> String.Index? {
+        let offset = utf8.withContiguousStorageIfAvailable { bytes in bytes.lastIndex(of: byte) }
+        guard let offset else { return utf8.lastIndex(of: byte) }
+        return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// Whether this relative path is `folder` or lies inside it ("" is the whole library). Byte
@@ -104,7 +114,7 @@ extension String {
     /// The path without its last component: `a/b/c.jpg` → `a/b`, `c.jpg` → ``, `/c` → `/`
     /// (NSString's `deletingLastPathComponent` for the paths albumfs makes).
     public var folderBeforeLastSlash: String {
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        guard let slash = lastUTF8Index(of: UInt8(ascii: "/")) else { return "" }
         return slash == utf8.startIndex ? "/" : String(self[..<slash])
     }
 }

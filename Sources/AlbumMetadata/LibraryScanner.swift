@@ -314,8 +314,10 @@ public struct LibraryScanner: Sendable {
         let read = ring.readStarts(fds: fds, lengths: lengths) { i, first in
             let position = opened[i].position
             do throws(Errno) {
-                let meta = try MetadataReader.read(opened[i].open.file, first: first.get(), size: Int64(opened[i].open.status.st_size))
-                results[position] = understood(meta, opened[i].open, walked: opened[i].walked)
+                var evidence = PhotoEvidence()
+                let format = try MetadataReader.read(opened[i].open.file, first: first.get(), size: Int64(opened[i].open.status.st_size),
+                                                     into: &evidence)
+                results[position] = understood(format, consume evidence, opened[i].open, walked: opened[i].walked)
             } catch {
                 results[position] = failed(error, opened[i].open.relativePath, walked: opened[i].walked)
             }
@@ -363,13 +365,19 @@ public struct LibraryScanner: Sendable {
 
     /// What a read header (`meta`: nil when the content is no JPEG, PNG or HEIF image) makes of a file.
     private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
+        understood(meta?.format, meta?.evidence ?? PhotoEvidence(), open, walked: walked)
+    }
+
+    /// The same, from the format read (nil: the content is no JPEG, PNG or HEIF image) and its
+    /// evidence, moved into the record.
+    private func understood(_ format: ImageFormat?, _ evidence: consuming PhotoEvidence, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
-        if let meta {
+        if let format {
             // (Only a photo its content made has it: `LibraryIndex.holds` takes that for the sign
             // of one, which may stand for a file of another name.)
             let changed = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
-            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(meta.format, meta.evidence), changedWhenRead: changed)
+            return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(format, evidence), changedWhenRead: changed)
         }
         let hint = NameHint(relativePath, formats: rules.formats)
         // Too short to hold a signature: a damaged photo if its name says so.

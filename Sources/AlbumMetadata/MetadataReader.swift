@@ -60,9 +60,18 @@ public enum MetadataReader {
     /// The same, from the first `firstReadLength` bytes of the file already read (fewer: the file
     /// ends there); later parts of a long header are read from `file`, `size` bytes long.
     public static func read(_ file: SourceFile, first: UnsafeRawBufferPointer, size: Int64) throws(Errno) -> FileMetadata? {
+        var e = PhotoEvidence()
+        guard let format = try read(file, first: first, size: size, into: &e) else { return nil }
+        return FileMetadata(format: format, evidence: e)
+    }
+
+    /// The same, the evidence written into `e` (the caller's, moved from there into its record: a
+    /// `FileMetadata` in between was two more copies of a dozen strings per photo). Nil when the
+    /// file is no image (`e` untouched).
+    public static func read(_ file: SourceFile, first: UnsafeRawBufferPointer, size: Int64,
+                            into e: inout PhotoEvidence) throws(Errno) -> ImageFormat? {
         guard let format = FormatSniffer.sniff(first) else { return nil }
         let reader = CachedReader(file: file, first: first, fileSize: size)
-        var e = PhotoEvidence()
         switch format {
         case .jpeg:
             let header = try reader.header { try JPEGHeader(prefix: first, read: $0) }
@@ -81,7 +90,7 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
         }
-        return FileMetadata(format: format, evidence: e)
+        return format
     }
 
     /// What every format's header gives: the size, whether it was cut short, its EXIF.

@@ -55,7 +55,8 @@ public final class ReadStream: @unchecked Sendable {
             var collected: [Read] = []
             collected.reserveCapacity(slots.count)
             for i in slots.indices {
-                if let result = (slots.baseAddress! + i).move() { collected.append(result) }
+                let slot = slots.baseAddress! + i
+                if slot.pointee != nil { collected.append(slot.move().unsafelyUnwrapped) }
             }
             slots.deallocate()
             return collected
@@ -157,8 +158,9 @@ public final class ReadStream: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func read(_ file: IndexedFile) -> Read {
-        Read(file: file, photo: decides ? scanner.photo(from: file) : nil)
+    private func read(_ file: consuming IndexedFile) -> Read {
+        let photo = decides ? scanner.photo(from: file) : nil
+        return Read(file: file, photo: photo)
     }
 
     /// One reader thread: takes a chunk of the oldest batch, reads it, until the stream has ended
@@ -181,8 +183,10 @@ public final class ReadStream: @unchecked Sendable {
             }
             condition.unlock()
             let positions = batch.order[range]
-            if let ring, let files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring) {
-                for (i, file) in zip(positions, files) { batch.slots[i] = file.map(read) }
+            if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring) {
+                // (Moved out of `files` into the slots, not copied: a copy of each record went
+                // through the runtime's generic value witnesses.)
+                for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map(read) }
             } else {
                 ring = nil  // (failed: not tried again)
                 for i in positions {

@@ -31,6 +31,19 @@ final class FormattingTests: XCTestCase {
         }
     }
 
+    /// The name after the last slash, found in the string's bytes: small and heap strings alike,
+    /// names of several bytes per character, a slash first or last.
+    func testNameAfterLastSlash() {
+        let cases = ["a/b/c.jpg": "c.jpg", "c.jpg": "c.jpg", "/c": "c", "a/": "", "": "",
+                     "日本/写真/夏の海.jpg": "夏の海.jpg", "cafe\u{301}/e\u{301}t\u{E9}.jpg": "e\u{301}t\u{E9}.jpg",
+                     String(repeating: "long folder/", count: 20) + "IMG_0001.JPG": "IMG_0001.JPG"]
+        for (path, name) in cases {
+            XCTAssertEqual(String(path.nameAfterLastSlash), name, path)
+            XCTAssertEqual(path.lastUTF8Index(of: UInt8(ascii: "/")), path.utf8.lastIndex(of: UInt8(ascii: "/")), path)
+        }
+        XCTAssertEqual(EntryNames.replacingExtension(of: "夏.JPG", with: ".jpg"), "夏.jpg")
+    }
+
     func testIsWithinFolder() {
         XCTAssertTrue("a/b.jpg".isWithin(folder: ""))
         XCTAssertTrue("a".isWithin(folder: "a"))
