@@ -105,6 +105,13 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(keys.allSatisfy(set.contains))
         XCTAssertFalse(set.contains(LibraryScanner.FileKey(device: 3, inode: 1)))
         XCTAssertFalse(set.contains(LibraryScanner.FileKey(device: 0, inode: 2)))
+        // Neighbouring numbers (a folder written in one go) and inode 0 (no file's: never kept).
+        var neighbours = LibraryScanner.FileKeySet()
+        for inode in UInt64(1)...20_000 { XCTAssertTrue(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: inode))) }
+        XCTAssertFalse(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: 12_345)))
+        XCTAssertTrue(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: 0)))
+        XCTAssertTrue(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: 0)))
+        XCTAssertEqual(neighbours.count, 20_000)
     }
 
     /// A file named `.png` is read 16 KiB first, not 64 (then its end, PNGHeader): a big PNG

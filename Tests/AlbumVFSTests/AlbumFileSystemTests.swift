@@ -171,6 +171,29 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(fs.update(LibraryViews.build(photos: [inPlace], emptyMtime: Timestamp(seconds: 0))).isEmpty, "the same ctime: nothing")
     }
 
+    /// A big tree's photos are compared in parts side by side (`TreeChanges.parallelFrom`): what
+    /// went away and what changed is found in every part, and nothing else.
+    func testABigTreesChangesAreFoundInEveryPart() throws {
+        let count = TreeChanges.parallelFrom + 2_000
+        let photos = (0..<count).map { photo("p\($0).jpg", seconds: 1_000_000 + Int64($0), size: 4) }
+        fs.update(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        let gone = Set(stride(from: 0, to: count, by: 97)), resized = Set(stride(from: 5, to: count, by: 89))
+        let inodesBefore = (0..<count).map { ino("non-screenshots/p\($0).jpg") }
+        let next = photos.indices.filter { !gone.contains($0) }.map { i in
+            resized.contains(i) ? photo("p\(i).jpg", seconds: 1_000_000 + Int64(i), size: 9) : photos[i]
+        }
+        let changes = fs.update(LibraryViews.build(photos: next, emptyMtime: Timestamp(seconds: 0)))
+        let flat = ino("non-screenshots")
+        let removedFlat = Set(changes.removedEntries.filter { $0.parent == flat }.map(\.name))
+        XCTAssertEqual(removedFlat, Set(gone.map { "p\($0).jpg" }))
+        let changed = Set(changes.changedInodes)
+        XCTAssertEqual(changes.changedInodes.count, changed.count, "each inode once")
+        for i in resized.subtracting(gone) { XCTAssertTrue(changed.contains(inodesBefore[i]), "p\(i).jpg rewritten") }
+        for i in gone { XCTAssertTrue(changed.contains(inodesBefore[i]), "p\(i).jpg gone") }
+        let untouched = Set(0..<count).subtracting(gone).subtracting(resized)
+        XCTAssertTrue(untouched.allSatisfy { !changed.contains(inodesBefore[$0]) })
+    }
+
     func testAPhotoWhoseFolderWasRenamedKeepsItsInodesAndTheKernelHasNothingToForget() throws {
         fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
                                      emptyMtime: Timestamp(seconds: 0)))

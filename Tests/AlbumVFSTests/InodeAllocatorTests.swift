@@ -116,6 +116,39 @@ final class InodeAllocatorTests: XCTestCase {
         XCTAssertEqual(build(fresh, paths + ["A/new.jpg"]).filter { $0.key != "A/new.jpg" }, numbered, "mapped by the next build")
     }
 
+    /// A first scan's trees, each the one before with the photos read since after it: numbered
+    /// by position while the paths are unmapped, every photo keeps its number, a new one gets a
+    /// new number, a lookup by path finds each; a tree out of that order, or shorter, too.
+    func testAFirstScansGrowingTreesKeepTheirNumbers() {
+        let allocator = InodeAllocator()
+        let all = library("A", 3_000)
+        var numbers: [String: UInt32] = [:]
+        for end in [1_000, 1_000, 2_500, 3_000] {
+            let built = build(allocator, Array(all[..<end]))
+            for (path, n) in built {
+                if let old = numbers[path] { XCTAssertEqual(n, old, path) }
+                numbers[path] = n
+            }
+            XCTAssertEqual(Set(built.values).count, end)
+        }
+        XCTAssertEqual(Set(numbers.values).count, 3_000, "no number given twice")
+        XCTAssertEqual(allocator.photoNumber(source: "A/IMG_2999.JPG"), numbers["A/IMG_2999.JPG"])
+        XCTAssertEqual(allocator.photoPathCount, 3_000)
+        for grown in [false, true] {
+            let fresh = InodeAllocator()
+            let first = build(fresh, Array(all[..<1_000]))
+            if grown { _ = build(fresh, Array(all[..<2_000])) }
+            // Out of order (a photo dropped, the last moved into its place), then shorter.
+            var swapped = Array(all[..<2_000])
+            swapped.swapAt(10, 1_999)
+            let out = build(fresh, swapped)
+            XCTAssertEqual(out.filter { first[$0.key] != nil }, first)
+            XCTAssertEqual(Set(out.values).count, 2_000)
+            XCTAssertEqual(build(fresh, Array(all[..<500])), out.filter { all[..<500].contains($0.key) })
+            XCTAssertEqual(fresh.photoNumber(source: "A/IMG_1999.JPG"), out["A/IMG_1999.JPG"], "the tree before is still asked")
+        }
+    }
+
     func testNumberSet() {
         var set = NumberSet()
         for n: UInt32 in [0, 1, 63, 64, 65, 1_000, 100_000, 1_000] { set.insert(n) }
