@@ -15,9 +15,10 @@ struct arena {
     unsigned char *base;
     size_t used;
     int depth;
-    /// The thread's own allocator: libexif counts an ExifMem's users without atomics (every
-    /// ExifData made with it takes a reference), so one shared by threads was freed under them.
-    ExifMem *mem;
+    /// Allocations this thread's arena could not hold (they came from calloc).
+    unsigned long spills;
+    /// Whether the thread's arena is freed when the thread ends (`owner` set for it).
+    int owned;
 };
 
 static _Thread_local struct arena arena;
@@ -43,6 +44,7 @@ static void *take(ExifLong n) {
             return block + header;
         }
         atomic_fetch_add_explicit(&spilled, 1, memory_order_relaxed);
+        arena.spills++;
     }
     return calloc(1, n ? n : 1);
 }
@@ -67,9 +69,7 @@ static void release(void *thread_arena) {
     struct arena *a = thread_arena;
     free(a->base);
     a->base = NULL;
-    // (Made by take at depth 0: calloc's.)
-    free(a->mem);
-    a->mem = NULL;
+    a->owned = 0;
 }
 
 static void setup(void) { have_owner = pthread_key_create(&owner, release) == 0; }
@@ -77,17 +77,18 @@ static void setup(void) { have_owner = pthread_key_create(&owner, release) == 0;
 ExifMem *albumfs_exif_arena_begin(void) {
     pthread_once(&once, setup);
     if (!have_owner) return NULL;
-    if (!arena.mem) {
-        // (At depth 0, so the allocator itself comes from calloc.)
-        arena.mem = exif_mem_new(take, grow, drop);
-        if (!arena.mem || pthread_setspecific(owner, &arena) != 0) {
-            free(arena.mem);
-            arena.mem = NULL;
-            return NULL;
-        }
+    if (!arena.owned) {
+        if (pthread_setspecific(owner, &arena) != 0) return NULL;
+        arena.owned = 1;
     }
     arena.depth++;
-    return arena.mem;
+    // An allocator per use, itself from the arena: libexif counts an ExifMem's users (each
+    // ExifData, content and entry made with it takes a reference) without atomics, so one shared
+    // by threads was freed under them; and one of the arena's own goes with it, whatever count
+    // it was left at when a block's data is dropped without being freed.
+    ExifMem *mem = exif_mem_new(take, grow, drop);
+    if (!mem) albumfs_exif_arena_end();
+    return mem;
 }
 
 void albumfs_exif_arena_end(void) {
@@ -98,3 +99,5 @@ void albumfs_exif_arena_end(void) {
 }
 
 unsigned long albumfs_exif_arena_spilled(void) { return atomic_load(&spilled); }
+
+unsigned long albumfs_exif_arena_thread_spills(void) { return arena.spills; }

@@ -85,11 +85,30 @@ final class ExifArenaTests: XCTestCase {
         exif_mem_free(mem, b)
         memset(b, 0xAB, 1_000)
         albumfs_exif_arena_end()
-        _ = albumfs_exif_arena_begin()
-        let again = try XCTUnwrap(exif_mem_alloc(mem, 2_000)).assumingMemoryBound(to: UInt8.self)
+        let next = try XCTUnwrap(albumfs_exif_arena_begin(), "an allocator per use (the last one went with the arena)")
+        let again = try XCTUnwrap(exif_mem_alloc(next, 2_000)).assumingMemoryBound(to: UInt8.self)
         XCTAssertTrue((0..<2_000).allSatisfy { again[$0] == 0 }, "zeroed when the last use ended")
-        exif_mem_free(mem, again)
+        exif_mem_free(next, again)
         albumfs_exif_arena_end()
+    }
+
+    /// A block whose memory is all the arena's is dropped with it (no spill on the thread, block
+    /// after block); one that spilled (read while an outer use holds nearly all the arena) is
+    /// freed, and reads the same.
+    func testBlocksAreDroppedWithTheArenaUnlessTheySpilled() throws {
+        let payload = Self.camera(.intel)
+        let plain = try XCTUnwrap(Self.evidence(payload, arena: false))
+        let spills = albumfs_exif_arena_thread_spills()
+        XCTAssertEqual((0..<2_000).count { _ in Self.evidence(payload, arena: true) != plain }, 0)
+        XCTAssertEqual(albumfs_exif_arena_thread_spills(), spills)
+        let mem = try XCTUnwrap(albumfs_exif_arena_begin())
+        let filler = try XCTUnwrap(exif_mem_alloc(mem, 128 * 1024 - 256))
+        XCTAssertEqual(albumfs_exif_arena_thread_spills(), spills, "the filler fits")
+        XCTAssertEqual(Self.evidence(payload, arena: true), plain)
+        XCTAssertGreaterThan(albumfs_exif_arena_thread_spills(), spills, "the block nested in a full arena spilled")
+        exif_mem_free(mem, filler)
+        albumfs_exif_arena_end()
+        XCTAssertEqual(Self.evidence(payload, arena: true), plain, "the arena empty again")
     }
 
     func testABlockReadInsideAnotherLeavesTheOuterWhole() throws {

@@ -5,10 +5,13 @@
 // its value) and frees them all a moment later; a scan of 100,000 photos made ~4 million.
 #include <libexif/exif-mem.h>
 
-/// Begins the use of this thread's arena (uses nest) and returns this thread's allocator, which
-/// takes from it, for `exif_data_new_mem`. Every `ExifData` made with it must be freed
-/// (`exif_data_unref`) on this thread before the matching `albumfs_exif_arena_end`; its frees
-/// cost nothing then. NULL when no allocator could be made.
+/// Begins the use of this thread's arena (uses nest) and returns an allocator that takes from
+/// it, for `exif_data_new_mem`, valid until the matching `albumfs_exif_arena_end`. An `ExifData`
+/// made with it must be used on this thread only, and before that end either freed
+/// (`exif_data_unref`: its frees cost nothing) or, when none of its allocations spilled
+/// (`albumfs_exif_arena_thread_spills` unchanged since this begin), simply dropped: the arena
+/// and the allocator itself are emptied as a whole. NULL when no allocator could be made (no
+/// use begun then).
 ExifMem *albumfs_exif_arena_begin(void);
 
 /// Ends a use begun on this thread; the last one ends empties the arena for the next block.
@@ -17,4 +20,8 @@ void albumfs_exif_arena_end(void);
 /// How many allocations the arena could not hold since the process started (they came from
 /// calloc): for tests.
 unsigned long albumfs_exif_arena_spilled(void);
+
+/// How many allocations this thread's arena could not hold so far (they came from calloc, and
+/// must go back to free: the `ExifData` holding them is freed, not dropped).
+unsigned long albumfs_exif_arena_thread_spills(void);
 #endif
