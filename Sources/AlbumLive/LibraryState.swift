@@ -16,7 +16,7 @@ public struct LibraryState: Sendable {
         var file: IndexedFile
         /// `photo`, -1 for none: an `Int32?` takes 5 bytes, which made a record 88 bytes where 80
         /// hold it (one record per file of the library).
-        private var photoPosition: Int32
+        fileprivate var photoPosition: Int32
 
         init(file: IndexedFile, photo: Int32?) {
             self.file = file
@@ -64,21 +64,25 @@ public struct LibraryState: Sendable {
         put(file, photo: scanner.photo(from: file))
     }
 
-    /// Takes a file whose photo was decided already (on the reader threads).
-    mutating func put(_ file: IndexedFile, photo: Photo?) {
-        // One lookup, through the map's in-place accessor, whether the path is new or known.
-        let hole = Self.store(file.slimmed, photo, in: &entries[file.relativePath], photos: &photos)
-        if let hole { fill(hole) }
+    /// Takes a file whose photo was decided already (on the reader threads). Both are moved in
+    /// (a first scan puts every file of the library: a copy of each record and photo was a dozen
+    /// retains and releases).
+    mutating func put(_ file: consuming IndexedFile, photo: consuming Photo?) {
+        let path = file.relativePath
         if case .problem(let message) = file.kind {
-            problems[file.relativePath] = message
+            problems[path] = message
         } else if !problems.isEmpty {
-            problems[file.relativePath] = nil
+            problems[path] = nil
         }
         if Self.readFailed(file, photo) {
-            unreadable.insert(file.relativePath)
+            unreadable.insert(path)
         } else if !unreadable.isEmpty {
-            unreadable.remove(file.relativePath)
+            unreadable.remove(path)
         }
+        file.slim()
+        // One lookup, through the map's in-place accessor, whether the path is new or known.
+        let hole = Self.store(file, photo, in: &entries[path], photos: &photos)
+        if let hole { fill(hole) }
     }
 
     /// Whether reading the file failed (for a photo, its decision keeps the problems: the record
@@ -118,19 +122,20 @@ public struct LibraryState: Sendable {
     }
 
     /// Sets a path's entry; returns the position of a photo it no longer has (a hole to fill).
-    private static func store(_ file: IndexedFile, _ photo: Photo?, in entry: inout Known?, photos: inout [Photo]) -> Int? {
-        switch (entry?.photo, photo) {
-        case (let i?, let photo?):
-            photos[Int(i)] = photo
+    private static func store(_ file: consuming IndexedFile, _ photo: consuming Photo?, in entry: inout Known?, photos: inout [Photo]) -> Int? {
+        // (The stored field read where it lies: through `photo`, the whole entry was copied.)
+        let position = entry?.photoPosition ?? -1
+        let had: Int32? = position < 0 ? nil : position
+        guard photo != nil else {
+            entry = Known(file: file, photo: nil)
+            return had.map { Int($0) }
+        }
+        if let i = had {
+            photos[Int(i)] = photo.take().unsafelyUnwrapped
             entry = Known(file: file, photo: i)
-        case (nil, let photo?):
+        } else {
             entry = Known(file: file, photo: Int32(photos.count))
-            photos.append(photo)
-        case (let i?, nil):
-            entry = Known(file: file, photo: nil)
-            return Int(i)
-        case (nil, nil):
-            entry = Known(file: file, photo: nil)
+            photos.append(photo.take().unsafelyUnwrapped)
         }
         return nil
     }
