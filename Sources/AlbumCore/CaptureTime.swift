@@ -203,14 +203,62 @@ public protocol UTCOffsets: Sendable {
     func secondsEastOfUTC(at instant: Int64) -> Int
 }
 
-/// The daemon's own zone (`TZ`, else /etc/localtime), as libc's `localtime_r` reads it.
+/// The daemon's own zone (`TZ`, else /etc/localtime), as libc's `localtime_r` reads it, its
+/// offsets remembered by day (`DayOffsets`).
 public struct SystemZone: UTCOffsets {
     public init() {}
 
-    public func secondsEastOfUTC(at instant: Int64) -> Int {
+    public func secondsEastOfUTC(at instant: Int64) -> Int { Self.days.offset(at: instant) }
+
+    /// libc's answer, asked anew.
+    static func libcOffset(at instant: Int64) -> Int {
         var t = time_t(instant)
         var fields = tm()
         guard localtime_r(&t, &fields) != nil else { return 0 }
         return fields.tm_gmtoff
+    }
+
+    private static let days = DayOffsets(libcOffset)
+}
+
+/// A zone's offsets from UTC by (UTC) day, remembered: a day whose first and last seconds have
+/// the same offset has it all day (a zone changes its offset months apart, never twice in a
+/// day), so a library's photos ask the zone two or three times per day they were taken on, not
+/// twice per photo (`localtime_r`: its lock and its search of the zone's transitions, ~10% of
+/// deciding a photo). A day with a change is asked every time.
+final class DayOffsets: @unchecked Sendable {
+    private let zone: (Int64) -> Int
+    private let lock = Lock()
+    /// A direct-mapped table: the day in `days[day % size]`, its offset beside it.
+    private var days: [Int64]
+    private var offsets: [Int32]
+    private static let size = 4096
+    private static let secondsPerDay: Int64 = 86_400
+
+    init(_ zone: @escaping (Int64) -> Int) {
+        self.zone = zone
+        days = Array(repeating: .min, count: Self.size)
+        offsets = Array(repeating: 0, count: Self.size)
+    }
+
+    func offset(at instant: Int64) -> Int {
+        let (day, slot) = Self.place(instant)
+        let known: Int? = lock.withLock { days[slot] == day ? Int(offsets[slot]) : nil }
+        if let known { return known }
+        let offset = zone(instant)
+        let start = day &* Self.secondsPerDay
+        if let stored = Int32(exactly: offset), zone(start) == offset, zone(start &+ Self.secondsPerDay - 1) == offset {
+            lock.withLock {
+                days[slot] = day
+                offsets[slot] = stored
+            }
+        }
+        return offset
+    }
+
+    /// The UTC day of `instant` (rounded down, before 1970 too) and its slot in the table.
+    private static func place(_ instant: Int64) -> (day: Int64, slot: Int) {
+        let day = instant >= 0 ? instant / secondsPerDay : (instant &+ 1) / secondsPerDay &- 1
+        return (day, Int(truncatingIfNeeded: day) & (size - 1))
     }
 }

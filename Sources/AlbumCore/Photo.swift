@@ -51,9 +51,9 @@ public struct Photo: Sendable {
 
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
                 captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
-                changedWhenRead: Timestamp? = nil) {
+                changedWhenRead: Timestamp? = nil, fileName: String? = nil) {
         self.relativePath = relativePath
-        self.fileName = Self.lastComponent(relativePath)
+        self.fileName = fileName ?? Self.lastComponent(relativePath)
         self.format = format
         self.identity = identity
         self.capture = capture
@@ -89,7 +89,9 @@ extension String {
     /// `Character` breaks graphemes at every step, and this runs several times per file in a scan.
     public var nameAfterLastSlash: Substring {
         guard let slash = lastUTF8Index(of: UInt8(ascii: "/")) else { return self[...] }
-        return self[utf8.index(after: slash)...]
+        // The bytes after the slash, as they are: not rounded to a Character (a name starting
+        // with a combining mark makes one Character of it and the slash, and kept the slash).
+        return Substring(utf8[utf8.index(after: slash)...])
     }
 
     /// Where the last `byte` is in the UTF-8 bytes, found in the string's own contiguous storage

@@ -440,6 +440,6 @@ public struct LibraryScanner: Sendable {
         let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                      captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
-                     orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead)
+                     orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName)
     }
 }

@@ -109,6 +109,30 @@ final class CaptureDateRulesTests: XCTestCase {
         }
     }
 
+    /// The zone's offsets remembered by day give what the zone says, on days with a change (at an
+    /// odd second) and without, before 1970 too; a day without one is asked of the zone only
+    /// the first time.
+    func testDayOffsetsAreTheZones() {
+        let change: Int64 = 1_711_846_861, back: Int64 = 1_729_990_799, old: Int64 = -1_000_000_123
+        final class Calls { var count = 0 }
+        let calls = Calls()
+        let zone: (Int64) -> Int = { t in
+            calls.count += 1
+            return t >= change && t < back ? 7_200 : t < old ? 561 : 3_600
+        }
+        let days = DayOffsets(zone)
+        for center in [change, back, old, 0] {
+            for delta in stride(from: Int64(-200_000), through: 200_000, by: 997) + [-1, 0, 1] {
+                XCTAssertEqual(days.offset(at: center + delta), zone(center + delta), "\(center + delta)")
+            }
+        }
+        let quiet: Int64 = 1_600_000_000
+        _ = days.offset(at: quiet)
+        let before = calls.count
+        for k in 0..<1_000 { XCTAssertEqual(days.offset(at: quiet + Int64(k)), 3_600) }
+        XCTAssertEqual(calls.count, before, "a day without a change: remembered")
+    }
+
     func testMtimeIsTheLastResort() {
         let d = decide { _ in }
         XCTAssertEqual(d.source, .fileModificationTime)

@@ -36,7 +36,9 @@ final class FormattingTests: XCTestCase {
     func testNameAfterLastSlash() {
         let cases = ["a/b/c.jpg": "c.jpg", "c.jpg": "c.jpg", "/c": "c", "a/": "", "": "",
                      "日本/写真/夏の海.jpg": "夏の海.jpg", "cafe\u{301}/e\u{301}t\u{E9}.jpg": "e\u{301}t\u{E9}.jpg",
-                     String(repeating: "long folder/", count: 20) + "IMG_0001.JPG": "IMG_0001.JPG"]
+                     String(repeating: "long folder/", count: 20) + "IMG_0001.JPG": "IMG_0001.JPG",
+                     // A name that starts with a combining mark: one Character with the slash.
+                     "a/\u{301}b.jpg": "\u{301}b.jpg"]
         for (path, name) in cases {
             XCTAssertEqual(String(path.nameAfterLastSlash), name, path)
             XCTAssertEqual(path.lastUTF8Index(of: UInt8(ascii: "/")), path.utf8.lastIndex(of: UInt8(ascii: "/")), path)
