@@ -49,6 +49,8 @@ public struct Photo: Sendable {
     public var problems: [String]
     private var changedWhenReadPacked: PackedTimestamp
 
+    /// - Parameter fileName: `relativePath`'s last component, when the caller has cut it already
+    ///   (nil: cut here).
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
                 captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
                 changedWhenRead: Timestamp? = nil, fileName: String? = nil) {
