@@ -55,8 +55,7 @@ public final class ReadStream: @unchecked Sendable {
             var collected: [Read] = []
             collected.reserveCapacity(slots.count)
             for i in slots.indices {
-                let slot = slots.baseAddress! + i
-                if slot.pointee != nil { collected.append(slot.move().unsafelyUnwrapped) }
+                if let result = (slots.baseAddress! + i).move() { collected.append(result) }
             }
             slots.deallocate()
             return collected
@@ -184,8 +183,7 @@ public final class ReadStream: @unchecked Sendable {
             condition.unlock()
             let positions = batch.order[range]
             if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring) {
-                // (Moved out of `files` into the slots, not copied: a copy of each record went
-                // through the runtime's generic value witnesses.)
+                // (Moved out of `files` into the slots, not copied.)
                 for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map(read) }
             } else {
                 ring = nil  // (failed: not tried again)

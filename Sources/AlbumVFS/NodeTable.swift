@@ -39,8 +39,8 @@ final class InodeAllocator: @unchecked Sendable {
     // Protected by `lock`. Number 0 is the root (inode 1).
     private var named: [Key: UInt32] = [:]
     private var photoNumbers: [String: UInt32] = [:]
-    /// Paths numbered by the first build and not put in `photoNumbers` yet: `paths[i]` has number
-    /// `numbers[i]`. A first build (a mount's first tree, from a scan or the index) numbers
+    /// Paths numbered by position (`buildByPosition`) and not put in `photoNumbers` yet:
+    /// `paths[i]` has number `numbers[i]`. A first build (a mount's first tree, from a scan or the index) numbers
     /// every photo anew, at the end of the first scan, on one thread while the other core has
     /// nothing left to do: hashing 100,000 paths into the map took ~25 ms there. They are put in
     /// the map when it is next needed (the next build, a lookup by path).
@@ -87,10 +87,8 @@ final class InodeAllocator: @unchecked Sendable {
     func batch<T>(photoCount: Int, renamed: [SourceRename] = [],
                   _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         lock.withLock {
-            if photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0 && renamed.isEmpty {
-                return firstBuild(photoCount: photoCount, body)
-            }
-            if unmapped != nil && renamed.isEmpty { return extendedFirstBuild(photoCount: photoCount, body) }
+            let first = photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0
+            if renamed.isEmpty && (first || unmapped != nil) { return buildByPosition(photoCount: photoCount, body) }
             mapFirstBuild()
             move(renamed)
             // A first scan numbers every photo at once: grow the map once, not by doublings.
@@ -106,35 +104,16 @@ final class InodeAllocator: @unchecked Sendable {
         }
     }
 
-    /// The first build: every path new, numbered in the order asked, noted in `unmapped`.
-    private func firstBuild<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
+    /// The first build, and the builds after it while its paths are unmapped: while the tree's
+    /// photos come in the order they were numbered (`unmapped`), each takes its number by
+    /// position, and photos past them are new (a first build's every photo; a first scan's
+    /// later trees: each is the one before with the photos read since after it), numbered and
+    /// noted in `unmapped` in turn. Hashed into the map, the paths of the last tree of a
+    /// 100,000-photo first scan took ~50 ms on one thread at its very end. A photo out of that
+    /// order puts every path in the map, and the rest go by it.
+    private func buildByPosition<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
         -> (T, count: Int) {
-        var paths: [String] = [], numbers = ContiguousArray<UInt32>()
-        paths.reserveCapacity(photoCount)
-        numbers.reserveCapacity(photoCount)
-        var numbered = NumberSet()
-        let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
-            let n = self.next
-            self.next += 1
-            paths.append(path)
-            numbers.append(n)
-            numbered.insert(n)
-            return n
-        }
-        numberedLastBuild = numbered
-        if !paths.isEmpty { unmapped = (paths, numbers) }
-        return (result, Int(next))
-    }
-
-    /// A build after a first one whose paths are still unmapped: while the tree's photos come in
-    /// the order the first build numbered them, each takes its number by position, and photos
-    /// past them are new (a first scan's trees: each is the one before with the photos read
-    /// since after it), numbered and noted in `unmapped` in turn. Hashing the paths into the
-    /// map, the last tree of a 100,000-photo first scan took ~50 ms on one thread at its end.
-    /// A photo out of that order puts every path in the map, and the rest go by it.
-    private func extendedFirstBuild<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
-        -> (T, count: Int) {
-        guard var (paths, numbers) = unmapped else { preconditionFailure("no first build to extend") }
+        var (paths, numbers) = unmapped ?? ([], [])
         let known = paths.count
         paths.reserveCapacity(photoCount)
         numbers.reserveCapacity(photoCount)
@@ -164,7 +143,7 @@ final class InodeAllocator: @unchecked Sendable {
         }
         if inOrder {
             unmapped = (paths, numbers)
-            // Every earlier photo is in this tree too: nothing to forget.
+            // Every photo numbered before is in this tree too: nothing to forget.
             if matched == known {
                 numberedLastBuild = numbered
                 return (result, Int(next))
@@ -175,7 +154,7 @@ final class InodeAllocator: @unchecked Sendable {
         return (result, Int(next))
     }
 
-    /// Puts the first build's paths in the map.
+    /// Puts the paths numbered by position in the map.
     private func mapFirstBuild() {
         guard let (paths, numbers) = unmapped else { return }
         unmapped = nil
