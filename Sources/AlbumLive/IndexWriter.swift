@@ -6,6 +6,10 @@ import Synchronization
 /// Writes a scan's batches to the index on a serial queue, in order; a failure is logged once and
 /// ends the writing for that scan (the next scan writes again).
 ///
+/// Finishing says whether the scan wrote, failed, or had nothing to write (`Outcome`): only the
+/// first two say anything about the index's disk. A status that took "nothing to write" for "ok"
+/// called a full disk healthy again after any quiet rescan.
+///
 /// A first scan (nothing known yet) may *hold* its batches and write them once its views are
 /// published (`Holding`), packed (`PackedFiles`): on a fast disk a scan is bound by the CPU, and
 /// writing 100,000 rows while it reads took 0.17 s of CPU time from it (the views of 100,000 cold
@@ -36,6 +40,7 @@ public final class IndexWriter: @unchecked Sendable {
     /// (SQLite folds its WAL back into the file on close; `albumfs index` left it beside the file).
     private var index: FileIndexStore?
     private var failure: Errno?
+    private var wroteAny = false
     private var holding: Holding?
     private var held: [PackedFiles] = []
     private var heldCount = 0
@@ -84,23 +89,48 @@ public final class IndexWriter: @unchecked Sendable {
         queue.async { [self] in writeHeld() }
     }
 
+    /// What a scan's writing came to.
+    public enum Outcome: Equatable, Sendable {
+        /// Nothing to write (or no index): says nothing about whether the index can be written.
+        case nothingWritten
+        case written
+        /// Why the writing stopped (logged already); what was written before it stays.
+        case failed(Errno)
+
+        public var failure: Errno? {
+            if case .failed(let errno) = self { return errno }
+            return nil
+        }
+
+        /// The index's write failure to show after this outcome, `shown` the one shown before: a
+        /// scan that wrote nothing leaves it as it was.
+        public func failure(after shown: Errno?) -> Errno? {
+            switch self {
+            case .nothingWritten: shown
+            case .written: nil
+            case .failed(let errno): errno
+            }
+        }
+    }
+
     /// Writes what is held and the removals after every batch, waits until all is written, and
-    /// lets go of the index. Returns why the writing stopped, if it did (logged already).
+    /// lets go of the index.
     @discardableResult
-    public func finish(removing removals: [String]) -> Errno? {
+    public func finish(removing removals: [String]) -> Outcome {
         queue.sync { finishOnQueue(removals) }
     }
 
     /// The same without waiting: `done` is called on the writer's queue once all is written.
-    public func finishLater(removing removals: [String], done: @escaping @Sendable (Errno?) -> Void) {
+    public func finishLater(removing removals: [String], done: @escaping @Sendable (Outcome) -> Void) {
         queue.async { [self] in done(finishOnQueue(removals)) }
     }
 
-    private func finishOnQueue(_ removals: [String]) -> Errno? {
+    private func finishOnQueue(_ removals: [String]) -> Outcome {
         writeHeld()
         if !removals.isEmpty { write([], removals) }
         index = nil
-        return failure
+        if let failure { return .failed(failure) }
+        return wroteAny ? .written : .nothingWritten
     }
 
     /// Writes the held batches, one transaction each (unpacked one at a time), and holds no more.
@@ -116,7 +146,10 @@ public final class IndexWriter: @unchecked Sendable {
     private func write(_ upserts: [IndexedFile], _ removals: [String]) {
         defer { pending.add(-upserts.count) }
         guard let index, failure == nil else { return }
-        do { try index.save(upserts: upserts, removals: removals) } catch {
+        do {
+            try index.save(upserts: upserts, removals: removals)
+            wroteAny = true
+        } catch {
             failure = error
             log("albumfs: warning: the index cannot be written: \(error)")
         }

@@ -47,7 +47,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var watchLimitReached = false
         /// False while the library's own folder cannot be listed (the views keep what they showed).
         public var libraryAvailable = true
-        /// Why the last scan could not write the index (its disk full), or nil when it could.
+        /// Why the index could not be written (its disk full), or nil: set by a scan whose writing
+        /// failed, cleared by one that wrote (`IndexWriter.Outcome.failure(after:)`).
         public var indexWriteFailure: Errno?
         /// Files read whose rows are not in the index yet (a first scan writes its rows once its
         /// views are published: `IndexWriter.Holding`).
@@ -270,14 +271,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
         scanWriter.withLock { $0 = nil }
         if holds {
-            writer.finishLater(removing: removals) { [self] failure in
-                statusBox.withLock { $0.indexWriteFailure = failure }
+            writer.finishLater(removing: removals) { [self] outcome in
+                statusBox.withLock { $0.indexWriteFailure = outcome.failure(after: $0.indexWriteFailure) }
                 // (The evidence held for the index is freed only now.)
                 HeapTuning.trim()
             }
         } else {
-            let failure = writer.finish(removing: removals)
-            statusBox.withLock { $0.indexWriteFailure = failure }
+            let outcome = writer.finish(removing: removals)
+            statusBox.withLock { $0.indexWriteFailure = outcome.failure(after: $0.indexWriteFailure) }
         }
         let seconds = Date().timeIntervalSince(started)
         statusBox.withLock { s in

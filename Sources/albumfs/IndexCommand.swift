@@ -46,7 +46,7 @@ enum IndexCommand {
         let removals = previous.keys.filter { path in
             !seen.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }
         }
-        if let failure = writer.finish(removing: removals) {
+        if let failure = writer.finish(removing: removals).failure {
             throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(failure)")
         }
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).

@@ -38,10 +38,10 @@ final class IndexWriterTests: XCTestCase {
         let writer = IndexWriter(index: store, log: { _ in XCTFail("nothing to log") })
         writer.save(files("a", "b"))
         writer.save(files("c"))
-        XCTAssertNil(writer.finish(removing: ["old"]))
+        XCTAssertEqual(writer.finish(removing: ["old"]), .written)
         XCTAssertEqual(store.saved, [["a", "b"], ["c"], ["-old"]])
         writer.save(files("late"))
-        XCTAssertNil(writer.finish(removing: []))
+        XCTAssertNil(writer.finish(removing: []).failure)
         XCTAssertEqual(store.saved.count, 3, "nothing written after finishing")
     }
 
@@ -50,7 +50,7 @@ final class IndexWriterTests: XCTestCase {
         weak let held = store
         let writer = IndexWriter(index: store, log: { _ in })
         writer.save(files("a"))
-        XCTAssertNil(writer.finish(removing: []))
+        XCTAssertEqual(writer.finish(removing: []), .written)
         store = nil
         XCTAssertNil(held, "only the writer's owner held it")
         withExtendedLifetime(writer) {}
@@ -63,9 +63,36 @@ final class IndexWriterTests: XCTestCase {
         writer.save(files("a"))
         writer.save(files("b"))
         writer.save(files("c"))
-        XCTAssertEqual(writer.finish(removing: ["old"]), Errno(rawValue: ENOSPC))
+        XCTAssertEqual(writer.finish(removing: ["old"]), .failed(Errno(rawValue: ENOSPC)))
         XCTAssertEqual(store.saved, [["a"]], "nothing after the failure")
         XCTAssertEqual(lines.withLock { $0 }, ["albumfs: warning: the index cannot be written: No space left on device"])
+    }
+
+    /// A scan with nothing to write says so, even to a store that would fail: a quiet rescan
+    /// says nothing about the index's disk.
+    func testAScanWithNothingToWriteSaysSo() {
+        let full = FillingStore(room: 0)
+        XCTAssertEqual(IndexWriter(index: full, log: { _ in XCTFail("nothing to log") }).finish(removing: []), .nothingWritten)
+        XCTAssertEqual(full.saved, [])
+        let writer = IndexWriter(index: nil, log: { _ in XCTFail("nothing to log") })
+        writer.save(files("a"))
+        XCTAssertEqual(writer.finish(removing: ["old"]), .nothingWritten, "no index")
+    }
+
+    /// The failure shown: set by a failed scan, kept through scans that wrote nothing, cleared
+    /// only by one that wrote.
+    func testTheFailureShownChangesOnlyWithAScanThatTriedToWrite() {
+        let full = Errno(rawValue: ENOSPC), other = Errno(rawValue: EIO)
+        var shown: Errno? = nil
+        shown = IndexWriter.Outcome.failed(full).failure(after: shown)
+        XCTAssertEqual(shown, full)
+        shown = IndexWriter.Outcome.nothingWritten.failure(after: shown)
+        XCTAssertEqual(shown, full, "a quiet rescan keeps it")
+        shown = IndexWriter.Outcome.failed(other).failure(after: shown)
+        XCTAssertEqual(shown, other, "the latest reason")
+        shown = IndexWriter.Outcome.written.failure(after: shown)
+        XCTAssertNil(shown)
+        XCTAssertNil(IndexWriter.Outcome.nothingWritten.failure(after: nil))
     }
 }
 
@@ -88,8 +115,8 @@ final class IndexWriterHoldingTests: XCTestCase {
         XCTAssertEqual(store.saved, [], "held")
         XCTAssertEqual(pending.count, 3)
         let written = expectation(description: "written")
-        writer.finishLater(removing: ["old"]) { failure in
-            XCTAssertNil(failure)
+        writer.finishLater(removing: ["old"]) { outcome in
+            XCTAssertEqual(outcome, .written)
             written.fulfill()
         }
         wait(for: [written], timeout: 10)
@@ -121,20 +148,20 @@ final class IndexWriterHoldingTests: XCTestCase {
         writer.save(files("b"))
         queue.sync {}
         XCTAssertEqual(store.saved, [["a"], ["b"]])
-        XCTAssertNil(writer.finish(removing: []))
+        XCTAssertEqual(writer.finish(removing: []), .written)
     }
 
     func testAFailureOfAHeldWriteIsWhatFinishingLaterSays() {
         let store = IndexWriterTests.FillingStore(room: 0)
         let writer = IndexWriter(index: store, log: { _ in }, holding: .firstScan)
         writer.save(files("a"))
-        let said = Mutex<Errno??>(nil)
+        let said = Mutex<IndexWriter.Outcome?>(nil)
         let written = expectation(description: "written")
-        writer.finishLater(removing: []) { failure in
-            said.withLock { $0 = .some(failure) }
+        writer.finishLater(removing: []) { outcome in
+            said.withLock { $0 = outcome }
             written.fulfill()
         }
         wait(for: [written], timeout: 10)
-        XCTAssertEqual(said.withLock { $0 }, .some(Errno(rawValue: ENOSPC)))
+        XCTAssertEqual(said.withLock { $0 }, .failed(Errno(rawValue: ENOSPC)))
     }
 }

@@ -769,6 +769,13 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["photos"] == String(photos) }, "\(daemonStatus(m.mountpoint))")
         XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["index_writes"]?.hasPrefix("failing (No space left on device)") == true },
                       "\(daemonStatus(m.mountpoint))")
+        // A rescan with nothing to write (a new empty folder) leaves it failing: it once said ok.
+        let scans = Int(daemonStatus(m.mountpoint)["scans"] ?? "") ?? 0
+        XCTAssertEqual(mkdir(source.path + "/Copies/empty", 0o755), 0)
+        XCTAssertTrue(eventually(10) { Int(daemonStatus(m.mountpoint)["scans"] ?? "") ?? 0 > scans }, "\(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["index_pending"], "0")
+        XCTAssertTrue(daemonStatus(m.mountpoint)["index_writes"]?.hasPrefix("failing (No space left on device)") == true,
+                      "\(daemonStatus(m.mountpoint))")
         XCTAssertEqual(unlink(disk + "/fill"), 0)
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Copies/one-more.jpg",
                                                      contents: try Data(contentsOf: URL(fileURLWithPath: source.path + "/" + photo.path))))
