@@ -87,6 +87,19 @@ public enum ReadFailure {
     public static func isReadFailure(_ problem: String) -> Bool { problem.hasPrefix(prefix) }
 }
 
+/// A file known at `from` found at `to`, the same file (`identity`): its folder renamed or moved.
+public struct FileMove: Sendable, Equatable {
+    public var from: String
+    public var to: String
+    public var identity: FileIdentity
+
+    public init(from: String, to: String, identity: FileIdentity) {
+        self.from = from
+        self.to = to
+        self.identity = identity
+    }
+}
+
 /// The persistent index behind the scanner (AlbumIndex's SQLite store implements it).
 public protocol FileIndexStore: Sendable {
     func loadAll() throws(Errno) -> [IndexedFile]
@@ -94,6 +107,9 @@ public protocol FileIndexStore: Sendable {
     func forEach(_ body: (IndexedFile) -> Void) throws(Errno)
     /// Writes changes in one transaction.
     func save(upserts: [IndexedFile], removals: [String]) throws(Errno)
+    /// Gives each moved file's row at `from`, if it is still that file's (its identity), to `to`
+    /// as well, in one transaction (the row at `from` goes with the scan's removals).
+    func save(moves: [FileMove]) throws(Errno)
     /// For each file found at `path`, what the store knows of one under its very identity (inode,
     /// size, mtime) at another path: a folder renamed, a photo moved or renamed. Nil where there is
     /// none, where the identity cannot tell (inode 0), or where the row cannot stand for the file

@@ -68,10 +68,26 @@ public struct ScreenshotRules: Sendable {
         if let prefix = Self.prefix(of: fileName, among: namePrefixes) {
             return .init(isScreenshot: true, reason: "name starts with \(prefix)")
         }
-        if let folder = folders().first(where: { f in folderNames.contains { f.caseInsensitiveEquals($0) } }) {
-            return .init(isScreenshot: true, reason: "folder \(folder)")
+        return decide(folders: folders())
+    }
+
+    /// The rules that come after content and name: the folders, then no signal.
+    private func decide(folders: [String]) -> ScreenshotDecision {
+        if let folder = folders.first(where: { f in folderNames.contains { f.caseInsensitiveEquals($0) } }) {
+            return .init(isScreenshot: true, reason: Self.folderReason + folder)
         }
-        return .init(isScreenshot: false, reason: "no screenshot signal")
+        return .init(isScreenshot: false, reason: Self.noSignalReason)
+    }
+
+    private static let folderReason = "folder "
+    private static let noSignalReason = "no screenshot signal"
+
+    /// The decision for a file decided `decision` in other folders, now in `folders`, its content
+    /// and name the same (its folder renamed or moved): only a decision its content and name left
+    /// to the folders can change, so no evidence is needed (a mount does not keep it).
+    public func decision(_ decision: ScreenshotDecision, inFolders folders: @autoclosure () -> [String]) -> ScreenshotDecision {
+        guard decision.reason == Self.noSignalReason || decision.reason.hasPrefix(Self.folderReason) else { return decision }
+        return decide(folders: folders())
     }
 
     /// Screenshot tools that sign their PNGs in `tEXt Software`.

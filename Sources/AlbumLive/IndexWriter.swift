@@ -84,6 +84,17 @@ public final class IndexWriter: @unchecked Sendable {
         }
     }
 
+    /// Files found at new paths, whose rows the index copies there (`FileIndexStore.save(moves:)`),
+    /// after the batches saved before.
+    public func save(moves: [FileMove]) {
+        guard !moves.isEmpty else { return }
+        pending.add(moves.count)
+        queue.async { [self] in
+            writeHeld()
+            write(rows: moves.count) { index throws(Errno) in try index.save(moves: moves) }
+        }
+    }
+
     /// Writes what is held and holds nothing more (a mount stopping while its first scan reads).
     public func stopHolding() {
         queue.async { [self] in writeHeld() }
@@ -144,10 +155,15 @@ public final class IndexWriter: @unchecked Sendable {
     }
 
     private func write(_ upserts: [IndexedFile], _ removals: [String]) {
-        defer { pending.add(-upserts.count) }
+        write(rows: upserts.count) { index throws(Errno) in try index.save(upserts: upserts, removals: removals) }
+    }
+
+    /// Runs one save of `rows` rows counted as pending, unless the writing has stopped.
+    private func write(rows: Int, _ save: (FileIndexStore) throws(Errno) -> Void) {
+        defer { pending.add(-rows) }
         guard let index, failure == nil else { return }
         do {
-            try index.save(upserts: upserts, removals: removals)
+            try save(index)
             wroteAny = true
         } catch {
             failure = error

@@ -189,9 +189,19 @@ public final class LibraryCoordinator: @unchecked Sendable {
         scanWriter.withLock { $0 = writer }
         // A file new at its path may be one the index knows at another (its folder renamed, moved
         // or renamed): its row then stands for it, saved under the new path, and it is not read.
-        // (A first mount knows nothing.)
+        // (A first mount knows nothing. A mount without an index still knows what it holds.)
         let elsewhere = state.isEmpty ? nil : index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
+            ?? LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in })
         for folder in folders {
+            // Files this mount holds, found at other paths, are taken from `state` first (the
+            // paths by inode made when first asked, once per walk: `state` changes between walks).
+            var pathsByInode: [UInt64: String]?
+            var elsewhere = elsewhere
+            elsewhere?.held = LibraryScanner.Held(file: { [unowned self] identity in
+                if pathsByInode == nil { pathsByInode = state.pathsByInode() }
+                guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
+                return (path, file, photo)
+            }, moved: writer.save(moves:))
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
             // and goes on as one stream on the reader threads. Each batch's evidence goes to the
             // index as soon as it is read; the batch keeps slim records, merged in order whenever

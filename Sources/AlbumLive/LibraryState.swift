@@ -149,6 +149,27 @@ public struct LibraryState: Sendable {
     }
 }
 
+extension LibraryState {
+    /// The file at `path` with its photo, for a scan that found it at another path (nil for one
+    /// that could not be read: it is read again wherever it is).
+    func held(at path: String) -> (file: IndexedFile, photo: Photo?)? {
+        if !unreadable.isEmpty && unreadable.contains(path) { return nil }
+        guard let known = entries[path] else { return nil }
+        return (known.file, known.photo.map { photos[Int($0)] })
+    }
+
+    /// Every file's path by its inode number (of hard links, one; of inode 0, which names no
+    /// file, none).
+    func pathsByInode() -> [UInt64: String] {
+        var paths: [UInt64: String] = [:]
+        paths.reserveCapacity(entries.count)
+        for (path, known) in entries where known.file.identity.inode != 0 {
+            paths[known.file.identity.inode] = path
+        }
+        return paths
+    }
+}
+
 extension LibraryState: KnownFiles {
     /// What the mount knows of a file, for a scan to reuse if unchanged; nil for a file that could
     /// not be read, so the scan reads it again.

@@ -117,17 +117,46 @@ public struct LibraryScanner: Sendable {
         public var lookup: ([(path: String, identity: FileIdentity)]) -> [IndexedFile?]
         /// Takes the rows found, whole and under their new path: to be saved there.
         public var found: ([IndexedFile]) -> Void
+        /// What the caller holds decided already, asked before `lookup` (`Held`).
+        public var held: Held?
 
-        public init(lookup: @escaping ([(path: String, identity: FileIdentity)]) -> [IndexedFile?], found: @escaping ([IndexedFile]) -> Void) {
+        public init(lookup: @escaping ([(path: String, identity: FileIdentity)]) -> [IndexedFile?], found: @escaping ([IndexedFile]) -> Void,
+                    held: Held? = nil) {
             self.lookup = lookup
             self.found = found
+            self.held = held
         }
 
         /// Looked up in an index (`files(sameAs:)`): a lookup that fails finds nothing, and the
         /// files are read.
-        public init(index: FileIndexStore, found: @escaping ([IndexedFile]) -> Void) {
-            self.init(lookup: { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }, found: found)
+        public init(index: FileIndexStore, found: @escaping ([IndexedFile]) -> Void, held: Held? = nil) {
+            self.init(lookup: { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }, found: found, held: held)
         }
+    }
+
+    /// The files a mount holds decided (slim: no evidence), by identity: a file found at another
+    /// path under the same name (its folder renamed or moved) is taken from there with its photo
+    /// (`photo(_:movedTo:)`), and only the move goes to `moved` (the index copies the row: no row
+    /// is read). A whole library's folder renamed (100,000 photos) looked every row up in the
+    /// index, evidence and all, to decide again what the mount had decided.
+    public struct Held {
+        /// The file of that identity, where it is, with its photo.
+        public var file: (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?
+        public var moved: ([FileMove]) -> Void
+
+        public init(file: @escaping (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?, moved: @escaping ([FileMove]) -> Void) {
+            self.file = file
+            self.moved = moved
+        }
+    }
+
+    /// `photo` of a file now at `path`, same content and name (its folder renamed or moved): the
+    /// same decisions, but for the folders' (`ScreenshotRules.decision(_:inFolders:)`).
+    public func photo(_ photo: Photo, movedTo path: String) -> Photo {
+        var moved = photo
+        moved.relativePath = path
+        moved.screenshot = rules.screenshots.decision(photo.screenshot, inFolders: moved.folders)
+        return moved
     }
 
     /// Walks `folder` (relative, "" for the whole library): files whose inode, size and mtime
@@ -165,6 +194,8 @@ public struct LibraryScanner: Sendable {
         var unknown: [Found] = []
         func askElsewhere() {
             guard let elsewhere, !unknown.isEmpty else { return }
+            if let held = elsewhere.held { takeHeld(held) }
+            guard !unknown.isEmpty else { return }
             var found: [IndexedFile] = []
             for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
                 if var row, isFile(read: row, found: f) {
@@ -181,6 +212,22 @@ public struct LibraryScanner: Sendable {
             guard !found.isEmpty else { return }
             elsewhere.found(found)
             survey.moved += found.map { ReadStream.Read(file: $0.slimmed, photo: photo(from: $0)) }
+        }
+        // Takes from `held` the unknown files it holds under another path and the same name,
+        // unchanged since read (as `isFile` tells for a row); leaves the others in `unknown`.
+        func takeHeld(_ held: Held) {
+            var moves: [FileMove] = []
+            unknown.removeAll { f in
+                guard let (from, file, photo) = held.file(f.identity), from != f.path, file.identity == f.identity,
+                      from.nameAfterLastSlash == f.path.nameAfterLastSlash, isFile(read: file, found: f) else { return false }
+                var moved = file
+                moved.relativePath = f.path
+                survey.movedFrom.append(from)
+                survey.moved.append(ReadStream.Read(file: moved, photo: photo.map { self.photo($0, movedTo: f.path) }))
+                moves.append(FileMove(from: from, to: f.path, identity: f.identity))
+                return true
+            }
+            if !moves.isEmpty { held.moved(moves) }
         }
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known

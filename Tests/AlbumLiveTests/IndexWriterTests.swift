@@ -27,6 +27,13 @@ final class IndexWriterTests: XCTestCase {
                 s.saved.append(upserts.map(\.relativePath) + removals.map { "-" + $0 })
             }
         }
+        func save(moves: [FileMove]) throws(Errno) {
+            try state.withLock { s throws(Errno) in
+                guard s.room > 0 else { throw Errno(rawValue: ENOSPC) }
+                s.room -= 1
+                s.saved.append(moves.map { "\($0.from)>\($0.to)" })
+            }
+        }
     }
 
     private func files(_ names: String...) -> [IndexedFile] {
@@ -43,6 +50,24 @@ final class IndexWriterTests: XCTestCase {
         writer.save(files("late"))
         XCTAssertNil(writer.finish(removing: []).failure)
         XCTAssertEqual(store.saved.count, 3, "nothing written after finishing")
+    }
+
+    /// Moves are written in their place among the batches, and count as pending until then.
+    func testMovesAreWrittenInOrderWithTheBatches() {
+        let store = FillingStore(room: 10)
+        let queue = DispatchQueue(label: "test.writer")
+        let pending = PendingRows()
+        let writer = IndexWriter(index: store, log: { _ in XCTFail("nothing to log") }, queue: queue, pending: pending)
+        let identity = FileIdentity(inode: 1, size: 2, mtime: Timestamp(seconds: 3))
+        queue.suspend()
+        writer.save(files("a"))
+        writer.save(moves: [FileMove(from: "old/b", to: "new/b", identity: identity), FileMove(from: "old/c", to: "new/c", identity: identity)])
+        writer.save(moves: [])
+        XCTAssertEqual(pending.count, 3)
+        queue.resume()
+        XCTAssertEqual(writer.finish(removing: ["old/b", "old/c"]), .written)
+        XCTAssertEqual(store.saved, [["a"], ["old/b>new/b", "old/c>new/c"], ["-old/b", "-old/c"]])
+        XCTAssertEqual(pending.count, 0)
     }
 
     func testAFinishedWriterLetsGoOfTheIndex() {

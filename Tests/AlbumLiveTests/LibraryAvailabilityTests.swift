@@ -11,6 +11,7 @@ final class LibraryAvailabilityTests: XCTestCase {
         func loadAll() throws(Errno) -> [IndexedFile] { [] }
         func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {}
         func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {}
+        func save(moves: [FileMove]) throws(Errno) {}
         func files(sameAs files: [(path: String, identity: FileIdentity)]) throws(Errno) -> [IndexedFile?] { files.map { _ in nil } }
         func libraryDevice() throws(Errno) -> UInt64? { device.withLock { $0 } }
         func saveLibraryDevice(_ device: UInt64) throws(Errno) { self.device.withLock { $0 = device } }
