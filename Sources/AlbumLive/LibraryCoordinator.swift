@@ -240,10 +240,18 @@ public final class LibraryCoordinator: @unchecked Sendable {
             if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
             let (trackReads, readPaths) = (merge.trackReads, merge.readPaths)
             reads += survey.toRead.count
+            // Files found by their identity under a new path whose old path in this folder the walk
+            // found nothing at (a folder renamed) take their old entries' place; the others are
+            // put below, once the files gone are dropped.
+            var movedInPlace = movedAway(survey, in: folder, readPaths: merge.readPaths)
+            for i in movedInPlace.indices where movedInPlace[i] {
+                movedInPlace[i] = state.move(from: survey.movedFrom[i], survey.moved[i].file, photo: survey.moved[i].photo)
+                if movedInPlace[i] { removals.append(survey.movedFrom[i]) }
+            }
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
             let deferredKnown = survey.deferred.filter { state.knows($0) }.count
-            let movedHereNew = survey.moved.count { !state.knows($0.file.relativePath) }
+            let movedHereNew = survey.moved.indices.count { !movedInPlace[$0] && !state.knows(survey.moved[$0].file.relativePath) }
             let nothingGone = !trackReads
                 || (folder.isEmpty && state.fileCount + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
             if !nothingGone {
@@ -260,7 +268,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Taken after the files gone are dropped, so a renamed folder's photos take their old
             // paths' room (taken before, they made the map of files and the photo array grow to
             // twice a 100,000-photo library's size for good, and the rescan's peak with them).
-            for read in survey.moved { state.put(read.file, photo: read.photo) }
+            for (i, read) in survey.moved.enumerated() where !movedInPlace[i] { state.put(read.file, photo: read.photo) }
             for (from, read) in zip(survey.movedFrom, survey.moved) { renamed.append(SourceRename(from: from, to: read.file.relativePath)) }
             deferred += survey.deferred
             folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
@@ -346,6 +354,23 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Merges read batches (already saved to the index, slimmed of their evidence) in order: while
     /// the walk goes on, those read already; once it is done, every one, waiting for each. Folders
     /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
+    /// Which files of `survey.moved` have their old path gone: inside `folder`, in a folder it
+    /// listed, and the walk found nothing there (no file reused, read or waiting to settle).
+    /// (`LibraryState.move` then checks the state holds that very file there.)
+    private func movedAway(_ survey: LibraryScanner.Survey, in folder: String, readPaths: Set<String>) -> [Bool] {
+        // The paths walked and the old paths, when both are many (a whole library's folder renamed
+        // walks none of its old paths): checked against a set of the old paths.
+        var stillThere = Set<String>()
+        if !survey.moved.isEmpty && !(survey.reused.isEmpty && survey.deferred.isEmpty && readPaths.isEmpty) {
+            let from = Set(survey.movedFrom)
+            stillThere = Set(survey.reused.lazy.map(\.relativePath).filter(from.contains) + survey.deferred.filter(from.contains)
+                             + readPaths.filter(from.contains))
+        }
+        return survey.movedFrom.map { old in
+            !stillThere.contains(old) && old.isWithin(folder: folder) && !survey.unlisted.contains(where: { old.isWithin(folder: $0) })
+        }
+    }
+
     private func mergeBatches(_ q: inout MergeQueue, walkDone: Bool) {
         if walkDone {
             state.reserve(more: q.unmerged)

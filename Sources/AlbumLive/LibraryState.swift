@@ -92,6 +92,35 @@ public struct LibraryState: Sendable {
         return photo?.problems.contains(where: ReadFailure.isReadFailure) ?? false
     }
 
+    /// Takes a file found at a new path (`file`'s) in place of the same file at `from`, gone: a
+    /// photo keeps its place in `photos` (a whole library's folder renamed dropped 100,000 paths,
+    /// each filling its hole with the last photo, then appended them all again). False, and
+    /// nothing changed, when `from` does not hold that file (its identity).
+    mutating func move(from: String, _ file: consuming IndexedFile, photo: consuming Photo?) -> Bool {
+        guard let old = entries.removeValue(forKey: from) else { return false }
+        guard old.file.identity == file.identity else {
+            entries[from] = old
+            return false
+        }
+        if !problems.isEmpty { problems[from] = nil }
+        if !unreadable.isEmpty { unreadable.remove(from) }
+        guard let position = old.photo, photo != nil, !Self.readFailed(file, photo) else {
+            if let position = old.photo { fill(Int(position)) }
+            put(file, photo: photo)
+            return true
+        }
+        let to = file.relativePath
+        file.slim()
+        photos[Int(position)] = photo.take().unsafelyUnwrapped
+        // (A file that was at `to` is replaced, as `put` replaces it.)
+        if let displaced = entries.updateValue(Known(file: file, photo: position), forKey: to) {
+            if !problems.isEmpty { problems[to] = nil }
+            if !unreadable.isEmpty { unreadable.remove(to) }
+            if let hole = displaced.photo { fill(Int(hole)) }
+        }
+        return true
+    }
+
     mutating func drop(_ path: String) {
         if !problems.isEmpty { problems[path] = nil }
         if !unreadable.isEmpty { unreadable.remove(path) }

@@ -55,6 +55,31 @@ final class ScreenshotRulesTests: XCTestCase {
         XCTAssertFalse(decide("clip.png", folders: ["Pictures"]).isScreenshot)
     }
 
+    /// A decision carried to other folders (a folder renamed: same content, same name) is the one
+    /// the rules make there, for every kind of evidence, name and folders.
+    func testADecisionCarriedToOtherFoldersIsTheOneMadeThere() {
+        let evidence: [(String, (inout PhotoEvidence) -> Void)] = [
+            ("none", { _ in }), ("camera", camera), ("comment", { $0.userComment = "Screenshot" }),
+            ("android", { $0.software = "Android UP1A" }), ("png tool", { $0.pngSoftware = "Spectacle 23.08" }),
+            ("make only", { $0.make = "Apple" }),
+        ]
+        let names = ["clip.png", "Screenshot_1.png", "IMG_0001.JPG"]
+        let folderSets: [[String]] = [[], ["Pictures"], ["Screenshots"], ["a", "screen shots", "b"], ["Screenshots-old"]]
+        for (label, configure) in evidence {
+            var e = PhotoEvidence()
+            configure(&e)
+            for name in names {
+                for from in folderSets {
+                    let before = rules.decide(e, fileName: name, folders: from)
+                    for to in folderSets {
+                        XCTAssertEqual(rules.decision(before, inFolders: to), rules.decide(e, fileName: name, folders: to),
+                                       "\(label) \(name) \(from) -> \(to)")
+                    }
+                }
+            }
+        }
+    }
+
     func testCameraEvidenceBeatsNameAndFolder() {
         let d = decide("screenshot.jpg", folders: ["Screenshots"], camera)
         XCTAssertFalse(d.isScreenshot)

@@ -140,6 +140,36 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertTrue(plan.contains { $0.contains { $0.text.contains("files_by_inode") } }, "\(plan)")
     }
 
+    /// A move copies the row at its old path, evidence and all, to the new one (over any row
+    /// there), and only while the old row is still that file's; the old row stays (the scan's
+    /// removals take it).
+    func testAMoveCopiesTheRowOfTheSameFile() throws {
+        let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
+        func id(_ inode: UInt64) -> FileIdentity { FileIdentity(inode: inode, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 7)) }
+        var evidence = PhotoEvidence()
+        evidence.dateTimeOriginal = "2001:02:03 04:05:06"
+        evidence.make = "Sony"
+        evidence.problems = ["a problem"]
+        let photo = IndexedFile(relativePath: "Sony/DSC01.JPG", identity: id(11), kind: .photo(.jpeg, evidence),
+                                changedWhenRead: Timestamp(seconds: 1_700_000_100))
+        let other = IndexedFile(relativePath: "Sony/DSC02.JPG", identity: id(12), kind: .problem("not a JPEG or PNG"))
+        let there = IndexedFile(relativePath: "Alpha/DSC02.JPG", identity: id(99), kind: .ignored)
+        try index.save(upserts: [photo, other, there], removals: [])
+        try index.save(moves: [
+            FileMove(from: "Sony/DSC01.JPG", to: "Alpha/DSC01.JPG", identity: id(11)),
+            FileMove(from: "Sony/DSC02.JPG", to: "Alpha/DSC02.JPG", identity: id(12)),
+            FileMove(from: "Sony/DSC01.JPG", to: "Beta/DSC01.JPG", identity: id(13)),
+            FileMove(from: "Sony/gone.JPG", to: "Beta/gone.JPG", identity: id(14)),
+        ])
+        try index.save(moves: [])
+        var moved = photo
+        moved.relativePath = "Alpha/DSC01.JPG"
+        var movedOther = other
+        movedOther.relativePath = "Alpha/DSC02.JPG"
+        let rows = try index.loadAll().sorted { $0.relativePath < $1.relativePath }
+        XCTAssertEqual(rows, [moved, movedOther, photo, other], "copied whole, over the row there; none for another identity or no row")
+    }
+
     /// A new index file at schema `version`, and its path.
     func index(atSchema version: Int) throws -> (SQLiteDatabase, String) {
         let path = folder + "/schema-\(version).sqlite"

@@ -63,6 +63,53 @@ final class LibraryStateTests: XCTestCase {
 
     /// Images of a format not shown (HEIF without `-o heif=on`: the scanner decides no photo for
     /// them) are counted, as files come, change and go.
+    /// A file moved to a path free in the state takes its old entry's photo place; otherwise (a
+    /// path taken, no photo, no entry at `from`) it is a drop and a put. Either way the array
+    /// stays dense and the map right.
+    func testAMoveKeepsThePhotosPlace() {
+        var state = LibraryState()
+        for name in ["a/1", "a/2", "a/3", "b/4"] { state.put(file(name), photo: photo(name)) }
+        let position = state.entries["a/2"]?.photo
+        XCTAssertTrue(state.move(from: "a/2", file("c/2"), photo: photo("c/2")))
+        XCTAssertEqual(state.entries["c/2"]?.photo, position, "in the old entry's place")
+        XCTAssertNil(state.entries["a/2"])
+        assertConsistent(state, ["a/1": 1, "c/2": 1, "a/3": 1, "b/4": 1])
+        XCTAssertTrue(state.move(from: "a/3", file("b/4"), photo: photo("b/4")), "over another file")
+        assertConsistent(state, ["a/1": 1, "c/2": 1, "b/4": 1])
+        XCTAssertFalse(state.move(from: "a/1", file("c/1", size: 7), photo: photo("c/1", size: 7)), "another file at a/1")
+        XCTAssertFalse(state.move(from: "nowhere", file("c/5"), photo: photo("c/5")))
+        assertConsistent(state, ["a/1": 1, "c/2": 1, "b/4": 1])
+        state.put(IndexedFile(relativePath: "a/notes.txt", identity: file("x").identity, kind: .problem("not a JPEG or PNG")), photo: nil)
+        XCTAssertTrue(state.move(from: "a/notes.txt", IndexedFile(relativePath: "c/notes.txt", identity: file("x").identity, kind: .problem("not a JPEG or PNG")), photo: nil))
+        XCTAssertEqual(state.report().problems.map(\.relativePath), ["c/notes.txt"], "a problem moves with its file")
+        XCTAssertTrue(state.move(from: "c/2", IndexedFile(relativePath: "d/2", identity: file("c/2").identity, kind: .ignored), photo: nil),
+                      "no longer a photo: its place filled")
+        assertConsistent(state, ["a/1": 1, "b/4": 1])
+        XCTAssertEqual(state.fileCount, 4)
+    }
+
+    /// What a scan is offered of files it finds at new paths: each file by its inode, with its
+    /// photo; none for a file that could not be read, nor for inode 0.
+    func testHeldFilesAreFoundByInode() {
+        var state = LibraryState()
+        func identified(_ path: String, inode: UInt64) -> IndexedFile {
+            IndexedFile(relativePath: path, identity: FileIdentity(inode: inode, size: 1, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.jpeg))
+        }
+        state.put(identified("a/x.jpg", inode: 5), photo: photo("a/x.jpg"))
+        state.put(IndexedFile(relativePath: "a/notes.txt", identity: FileIdentity(inode: 6, size: 1, mtime: Timestamp(seconds: 0)), kind: .ignored), photo: nil)
+        state.put(identified("a/zero.jpg", inode: 0), photo: photo("a/zero.jpg"))
+        var locked = photo("a/locked.jpg")
+        locked.problems = [ReadFailure.message(Errno(rawValue: EACCES))]
+        state.put(identified("a/locked.jpg", inode: 7), photo: locked)
+        XCTAssertEqual(state.pathsByInode(), [5: "a/x.jpg", 6: "a/notes.txt", 7: "a/locked.jpg"])
+        XCTAssertEqual(state.held(at: "a/x.jpg")?.photo?.relativePath, "a/x.jpg")
+        XCTAssertEqual(state.held(at: "a/x.jpg")?.file.identity.inode, 5)
+        XCTAssertNotNil(state.held(at: "a/notes.txt"))
+        XCTAssertNil(state.held(at: "a/notes.txt")?.photo)
+        XCTAssertNil(state.held(at: "a/locked.jpg"), "read again wherever it is")
+        XCTAssertNil(state.held(at: "a/none.jpg"))
+    }
+
     func testImagesOfAFormatNotShownAreCounted() {
         var state = LibraryState()
         let heic = { (path: String) in

@@ -470,6 +470,45 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
     }
 
+    /// Files the caller holds (a mount's own state) are asked before the index: one found at a new
+    /// path under the same name, unchanged since read, is taken with its photo re-pathed and its
+    /// folder decisions made again, and only its move is handed on; one renamed itself, or whose
+    /// ctime moved, is left to the index (and read).
+    func testAFileTheCallerHoldsIsTakenWithoutAskingTheIndex() throws {
+        let fm = FileManager.default
+        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        try fm.createDirectory(atPath: folder + "/Album", withIntermediateDirectories: true)
+        for name in ["plain.jpg", "renamed.jpg", "touched.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/Album/" + name, contents: jpeg)) }
+        let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        let read = scanner.read(scanner.survey(previous: [:]).toRead)
+        let held = Dictionary(uniqueKeysWithValues: read.map { ($0.identity, (file: $0.slimmed, photo: scanner.photo(from: $0))) })
+        XCTAssertEqual(held.count, 3)
+        XCTAssertEqual(held.values.first?.photo?.screenshot.isScreenshot, false)
+        XCTAssertEqual(rename(folder + "/Album", folder + "/Screenshots"), 0)
+        XCTAssertEqual(rename(folder + "/Screenshots/renamed.jpg", folder + "/Screenshots/other.jpg"), 0)
+        let touched = folder + "/Screenshots/touched.jpg"
+        XCTAssertEqual(chmod(touched, 0o600), 0, "its ctime moves")
+        var asked: [String] = []
+        var moves: [FileMove] = []
+        let survey = scanner.survey(previous: [:], elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+            asked += files.map(\.path)
+            return files.map { _ in nil }
+        }, found: { XCTAssertEqual($0, []) }, held: LibraryScanner.Held(file: { identity in
+            held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
+        }, moved: { moves += $0 })))
+        XCTAssertEqual(survey.moved.map(\.file.relativePath), ["Screenshots/plain.jpg"])
+        XCTAssertEqual(survey.movedFrom, ["Album/plain.jpg"])
+        let plain = try XCTUnwrap(held.values.first { $0.file.relativePath == "Album/plain.jpg" })
+        XCTAssertEqual(moves, [FileMove(from: "Album/plain.jpg", to: "Screenshots/plain.jpg", identity: plain.file.identity)])
+        let photo = try XCTUnwrap(survey.moved.first?.photo)
+        XCTAssertEqual(photo.relativePath, "Screenshots/plain.jpg")
+        XCTAssertEqual(photo.fileName, "plain.jpg")
+        XCTAssertEqual(photo.screenshot, ScreenshotDecision(isScreenshot: true, reason: "folder Screenshots"), "its new folder decides")
+        XCTAssertEqual(photo.capture, plain.photo?.capture)
+        XCTAssertEqual(asked.sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"], "left to the index")
+        XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"])
+    }
+
     /// A photo whose folder is renamed is the file its row was read from (its ctime is still the
     /// one it had then); one renamed itself is taken for changed (a rename sets the ctime, as a
     /// rewrite in place does), and so is a new file given the number of a deleted one, with the

@@ -226,6 +226,41 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A folder renamed to one that marks screenshots: its photos (no screenshot signal of their
+    /// own) become screenshots, taken from what the mount holds, none read; its index rows follow
+    /// (a remount reads nothing). A mount without an index takes them from what it holds too.
+    func testAFolderRenamedToScreenShotsMakesScreenshotsOfItsPhotosUnread() throws {
+        let plain = Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 70)))
+        XCTAssertEqual(mkdir(source.path + "/Trip/Album", 0o755), 0)
+        for name in ["scan1.jpg", "scan2.jpg"] { XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/Album/" + name, contents: plain)) }
+        func screenshots(_ m: Mount) -> [String] { (readdirNames(m.path("screenshots")) ?? []).filter { $0.hasPrefix("scan") }.sorted() }
+        var m = try mount()
+        XCTAssertEqual(screenshots(m), [])
+        let reads = daemonStatus(m.mountpoint)["header_reads"]
+        XCTAssertEqual(rename(source.path + "/Trip/Album", source.path + "/Trip/Screen Shots"), 0)
+        XCTAssertTrue(eventually { screenshots(m) == ["scan1.jpg", "scan2.jpg"] }, "\(screenshots(m))")
+        XCTAssertEqual(xattr(m.path("screenshots/scan1.jpg"), "user.albumfs.screenshot"), "yes (folder Screen Shots)")
+        XCTAssertEqual(xattr(m.path("screenshots/scan1.jpg"), "user.albumfs.source"), source.path + "/Trip/Screen Shots/scan1.jpg")
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["scan_state"] == "done" && daemonStatus(m.mountpoint)["index_pending"] == "0" })
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], reads, "none read")
+        m.finish()
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "the index followed: \(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(screenshots(m), ["scan1.jpg", "scan2.jpg"])
+        m.finish()
+        // Without an index: renamed back, they are no screenshots again, still unread.
+        XCTAssertTrue(FileManager.default.createFile(atPath: state + "/file", contents: Data("x".utf8)))
+        m = try Mount(source: source.path, options: ["-o", "index=" + state + "/file/index.sqlite"])
+        let first = daemonStatus(m.mountpoint)["header_reads"]
+        XCTAssertEqual(screenshots(m), ["scan1.jpg", "scan2.jpg"])
+        XCTAssertEqual(rename(source.path + "/Trip/Screen Shots", source.path + "/Trip/Album"), 0)
+        XCTAssertTrue(eventually { screenshots(m) == [] }, "\(screenshots(m))")
+        XCTAssertEqual(xattr(m.path("non-screenshots/scan2.jpg"), "user.albumfs.screenshot"), "no (no screenshot signal)")
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["scan_state"] == "done" })
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], first, "none read")
+        m.finish(allowing: ["mounting without one"])
+    }
+
     /// A library on sshfs (served here by a local sftp-server: no network, no sshd). sshfs lists
     /// every entry as inode 4294967295 and numbers files in the order they are looked up: every
     /// photo must still be found (they were taken for hard links of one another, one photo per
