@@ -204,7 +204,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 if pathsByInode == nil { pathsByInode = state.pathsByInode() }
                 guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
                 return (path, file, photo)
-            }, moved: { heldMoves += $0 })
+            }, moved: { heldMoves += $0 }, worthFrom: index == nil ? 1 : Self.heldWorthFrom)
             // Reading starts as soon as the walk has found a batch of files to read (`readBatch`),
             // and goes on as one stream on the reader threads. Each batch's evidence goes to the
             // index as soon as it is read; the batch keeps slim records, merged in order whenever
@@ -246,7 +246,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Files found by their identity under a new path whose old path in this folder the walk
             // found nothing at (a folder renamed) take their old entries' place; the others are
             // put below, once the files gone are dropped.
-            var movedInPlace = movedAway(survey, in: folder, readPaths: merge.readPaths)
+            var movedInPlace = movedAway(survey, in: folder, readPaths: readPaths)
             for i in movedInPlace.indices where movedInPlace[i] {
                 movedInPlace[i] = state.move(from: survey.movedFrom[i], survey.moved[i].file, photo: survey.moved[i].photo)
                 if movedInPlace[i] { removals.append(survey.movedFrom[i]) }
@@ -355,9 +355,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         init(trackReads: Bool) { self.trackReads = trackReads }
     }
 
-    /// Merges read batches (already saved to the index, slimmed of their evidence) in order: while
-    /// the walk goes on, those read already; once it is done, every one, waiting for each. Folders
-    /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
+    /// Files new at their path, asked of the index together, from which they are first looked for
+    /// in `state` (`LibraryScanner.Held.worthFrom`): a batch of the walk is 256
+    /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index as before.
+    static let heldWorthFrom = 64
+
     /// Which files of `survey.moved` have their old path gone: inside `folder`, in a folder it
     /// listed, and the walk found nothing there (no file reused, read or waiting to settle).
     /// (`LibraryState.move` then checks the state holds that very file there.)
@@ -375,6 +377,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
     }
 
+    /// Merges read batches (already saved to the index, slimmed of their evidence) in order: while
+    /// the walk goes on, those read already; once it is done, every one, waiting for each. Folders
+    /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
     private func mergeBatches(_ q: inout MergeQueue, walkDone: Bool) {
         if walkDone {
             state.reserve(more: q.unmerged)

@@ -507,6 +507,16 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(photo.capture, plain.photo?.capture)
         XCTAssertEqual(asked.sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"], "left to the index")
         XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"])
+        // Fewer files new at their path than it is worth asking about: the index alone is asked.
+        var heldAsked = 0
+        let few = scanner.survey(previous: [:], elsewhere: LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in },
+                                                                                    held: LibraryScanner.Held(file: { identity in
+            heldAsked += 1
+            return held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
+        }, moved: { _ in }, worthFrom: 4)))
+        XCTAssertEqual(heldAsked, 0)
+        XCTAssertEqual(few.moved.count, 0)
+        XCTAssertEqual(few.toRead.count, 3)
     }
 
     /// A photo whose folder is renamed is the file its row was read from (its ctime is still the
