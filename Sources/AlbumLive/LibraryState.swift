@@ -102,8 +102,7 @@ public struct LibraryState: Sendable {
             entries[from] = old
             return false
         }
-        if !problems.isEmpty { problems[from] = nil }
-        if !unreadable.isEmpty { unreadable.remove(from) }
+        forgetProblem(at: from)
         guard let position = old.photo, photo != nil, !Self.readFailed(file, photo) else {
             if let position = old.photo { fill(Int(position)) }
             put(file, photo: photo)
@@ -114,18 +113,22 @@ public struct LibraryState: Sendable {
         photos[Int(position)] = photo.take().unsafelyUnwrapped
         // (A file that was at `to` is replaced, as `put` replaces it.)
         if let displaced = entries.updateValue(Known(file: file, photo: position), forKey: to) {
-            if !problems.isEmpty { problems[to] = nil }
-            if !unreadable.isEmpty { unreadable.remove(to) }
+            forgetProblem(at: to)
             if let hole = displaced.photo { fill(Int(hole)) }
         }
         return true
     }
 
     mutating func drop(_ path: String) {
-        if !problems.isEmpty { problems[path] = nil }
-        if !unreadable.isEmpty { unreadable.remove(path) }
+        forgetProblem(at: path)
         guard let gone = entries.removeValue(forKey: path), let position = gone.photo else { return }
         fill(Int(position))
+    }
+
+    /// Forgets what went wrong with the file at `path` (its problem, a failed read), if anything.
+    private mutating func forgetProblem(at path: String) {
+        if !problems.isEmpty { problems[path] = nil }
+        if !unreadable.isEmpty { unreadable.remove(path) }
     }
 
     /// Room for `count` more files, so a big scan does not rehash the map as it grows.
