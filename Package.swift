@@ -32,7 +32,10 @@ let package = Package(
         // libexif's allocations for one EXIF block from an arena of the reading thread.
         .target(name: "CExifArena", linkerSettings: [.linkedLibrary("exif")]),
 
-        .target(name: "AlbumCore"),
+        // Opening beneath SOURCE with no link followed: openat2, which glibc does not wrap.
+        .target(name: "CSysOpen"),
+
+        .target(name: "AlbumCore", dependencies: ["CSysOpen"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif"]),

@@ -119,6 +119,11 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         self.nanoseconds = nanoseconds
     }
 
+    /// A `stat` time (`st_mtim`, `st_ctim`).
+    public init(_ time: timespec) {
+        self.init(seconds: Int64(time.tv_sec), nanoseconds: Int(time.tv_nsec))
+    }
+
     public static func < (a: Timestamp, b: Timestamp) -> Bool {
         (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds)
     }

@@ -30,8 +30,10 @@ public protocol PickStorage: Sendable {
     func rename(_ from: String, to: String) throws(Errno)
     /// Points a pick at the place its photo moved to (the same bytes found at another path).
     func move(name: String, toSourcePath: String, target: String) throws(Errno)
-    /// The content hash of a file (read whole).
-    func contentHash(ofFileAt path: String) throws(Errno) -> String
+    /// The content hash of a library's file as the scan saw it, opened beneath `root` through no
+    /// link and checked to be that file (ENOENT otherwise), read up to the size it had then.
+    /// A read failure is EIO.
+    func contentHash(of file: ScannedFile, beneath root: String) throws(Errno) -> String
     /// Whether picks can be taken at all (false: every change answers EROFS, and `picked/` shows
     /// no write bits).
     var acceptsChanges: Bool { get }

@@ -14,9 +14,13 @@ extension Operations {
     /// `symlink`: `ln -s TARGET picked/NAME`.
     static func symlink(_ req: fuse_req_t?, _ link: UnsafePointer<CChar>?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
         let ctx = FuseContext.of(req)
-        switch ctx.fs.symlink(parent: UInt64(parent), name: String(cString: name!), target: String(cString: link!)) {
-        case .success(let a): Reply.entry(req, ctx, a)
-        case .failure(let e): Reply.error(req, e)
+        let (name, target) = (String(cString: name!), String(cString: link!))
+        // (Its photo's bytes are hashed: on the slow-work threads.)
+        ctx.later(req) { req in
+            switch ctx.fs.symlink(parent: UInt64(parent), name: name, target: target) {
+            case .success(let a): Reply.entry(req, ctx, a)
+            case .failure(let e): Reply.error(req, e)
+            }
         }
     }
 

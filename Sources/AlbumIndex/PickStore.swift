@@ -109,7 +109,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
                                          [.text(old)]).map { (path: $0[0].text, hash: $0[1].text) }
                 let here = picks.filter { Self.isRegularFile(library + "/" + $0.path) }
                 guard !here.isEmpty, here.count * 2 >= picks.count,
-                      here.prefix(3).allSatisfy({ (try? ContentHash.ofFile(at: library + "/" + $0.path)) == $0.hash }),
+                      here.prefix(3).allSatisfy({ (try? ContentHash.ofFile($0.path, beneath: library)) == $0.hash }),
                       here.count > best?.found ?? 0 else { continue }
                 best = (old, here.count)
             }
@@ -135,8 +135,8 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
-    public func contentHash(ofFileAt path: String) throws(Errno) -> String {
-        try ContentHash.ofFile(at: path)
+    public func contentHash(of file: ScannedFile, beneath root: String) throws(Errno) -> String {
+        try ContentHash.of(file, beneath: root)
     }
 
     public func foldWAL() throws(Errno) {
@@ -161,24 +161,50 @@ public struct UnsavedPicks: PickStorage {
     public func delete(name: String) throws(Errno) { throw .readOnlyFileSystem }
     public func rename(_ from: String, to: String) throws(Errno) { throw .readOnlyFileSystem }
     public func move(name: String, toSourcePath: String, target: String) throws(Errno) { throw .readOnlyFileSystem }
-    public func contentHash(ofFileAt path: String) throws(Errno) -> String { try ContentHash.ofFile(at: path) }
+    public func contentHash(of file: ScannedFile, beneath root: String) throws(Errno) -> String { try ContentHash.of(file, beneath: root) }
 }
 
 /// XXH3-128 of a file's bytes, streamed in 1 MiB reads.
 public enum ContentHash {
-    public static func ofFile(at path: String) throws(Errno) -> String {
-        let fd = try SourceOpening.readOnly(path)
+    /// The hash of a library's file as scanned (`PickStorage.contentHash(of:beneath:)`): at most
+    /// the size it had then is read, so a file that grows (or a device put in its place) cannot
+    /// keep the hash reading for ever.
+    public static func of(_ file: ScannedFile, beneath root: String) throws(Errno) -> String {
+        let opened = try SourceOpening.scanned(file, beneath: root)
+        defer { close(opened.fd) }
+        return try of(opened.fd, count: opened.size)
+    }
+
+    /// The hash of a regular file beneath `root` (through no link), whatever it is now.
+    public static func ofFile(_ relativePath: String, beneath root: String) throws(Errno) -> String {
+        let fd = try SourceOpening.withRoot(root) { rootFD throws(Errno) in try SourceOpening.readOnly(relativePath, relativeTo: rootFD) }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Errno.current }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw Errno.notFound }
+        return try of(fd, count: Int(st.st_size))
+    }
+
+    /// The same for the file at an absolute path (its folder taken as the root).
+    public static func ofFile(at path: String) throws(Errno) -> String {
+        try ofFile(String(path.nameAfterLastSlash), beneath: path.folderBeforeLastSlash)
+    }
+
+    /// The hash of the first `count` bytes of an open file (fewer where it ends first); a read
+    /// failure is EIO.
+    public static func of(_ fd: Int32, count: Int) throws(Errno) -> String {
         guard let state = XXH3_createState() else { throw Errno(rawValue: ENOMEM) }
         defer { XXH3_freeState(state) }
         XXH3_128bits_reset(state)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw Errno.current }
-            if n == 0 { break }
-            XXH3_128bits_update(state, buffer, n)
+        var buffer = [UInt8](repeating: 0, count: min(1 << 20, max(count, 1)))
+        var done = 0
+        while done < count {
+            let wanted = min(buffer.count, count - done)
+            let (filled, error) = buffer.withUnsafeMutableBytes { PositionalRead.fill(fd, into: $0.baseAddress!, count: wanted, at: Int64(done)) }
+            if error != nil { throw Errno.ioError }
+            if filled == 0 { break }
+            XXH3_128bits_update(state, buffer, filled)
+            done += filled
         }
         let h = XXH3_128bits_digest(state)
         return hex(h.high64) + hex(h.low64)

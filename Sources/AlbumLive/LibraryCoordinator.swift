@@ -133,6 +133,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// watching. `invalidate` reaches the kernel's caches.
     public func start(known: LibraryState, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
+        // A file found replaced or changed when opened is read again with its folder.
+        let root = scanner.root
+        fs.onStaleFile { [weak self] path in
+            let folder = path.folderBeforeLastSlash
+            self?.changed(folder.isEmpty ? root : root + "/" + folder, [])
+        }
         queue.async { [self] in
             state = known
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },

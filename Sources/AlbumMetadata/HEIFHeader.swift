@@ -16,9 +16,11 @@ public struct HEIFHeader {
     public var height: Int?
     /// Whether the file ended, or a box did, before what it said it held.
     public var truncated = false
+    /// Metadata items skipped for the per-file cap (`MetadataLimits`), by type.
+    public var overCap: [String] = []
 
-    /// A metadata item larger than this is not read (real ones are kilobytes).
-    static let largestMetadata = 4 << 20
+    /// A metadata item larger than this is not read (`MetadataLimits`: real ones are kilobytes).
+    static let largestMetadata = MetadataLimits.perFile / 2
 
     /// - Parameters:
     ///   - size: the file's length (a box may say "to the end of the file").
@@ -38,8 +40,12 @@ public struct HEIFHeader {
 
         /// A metadata item's bytes, at most `largestMetadata`; fewer than it says: cut short.
         func metadata(_ item: HEIFItemTable.Item) throws(E) -> [UInt8] {
+            guard item.length <= Self.largestMetadata else {
+                overCap.append(item.type)
+                return []
+            }
             let data = try items.bytes(of: item, limit: Self.largestMetadata, read: read)
-            if data.count < min(item.length, Self.largestMetadata) { truncated = true }
+            if data.count < item.length { truncated = true }
             return data
         }
     }

@@ -43,11 +43,18 @@ extension LibraryScanner {
             if start.isEmpty { trouble.cannotList("", errno == 0 ? ENOTDIR : errno) }
             return
         }
+        // (The library's own folder may be reached through links: SOURCE is what the user named.
+        // Every folder in it is opened beneath it, through no link: one put in place of a folder
+        // during the walk is not entered.)
+        guard let rootFD = try? SourceOpening.root(root) else {
+            if start.isEmpty { trouble.cannotList("", errno) }
+            return
+        }
+        defer { close(rootFD) }
         var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
-            // (The library's own folder may be reached through links: SOURCE is what the user named.)
-            guard let dir = Self.openFolder(folderPath, followingLinks: folder.isEmpty) else {
+            guard let dir = Self.openFolder(folder, beneath: rootFD) else {
                 // Deleted since its parent was listed, or replaced by a link: gone, nothing to
                 // say. (The library's own folder, gone since the check above, is unavailable.)
                 if folder.isEmpty || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) { trouble.cannotList(folder, errno) }
@@ -183,12 +190,13 @@ extension LibraryScanner {
         return (distinct, shadowed)
     }
 
-    /// A folder open for listing (`SourceOpening.folder`: not through a link unless asked, which
-    /// fails with ENOTDIR or ELOOP); nil with errno set.
-    static func openFolder(_ path: String, followingLinks: Bool = false) -> OpaquePointer? {
+    /// A folder of the library open for listing (`SourceOpening.folder`: beneath the library's
+    /// folder `rootFD`, through no link, which fails with ENOTDIR or ELOOP; "" is that folder
+    /// itself); nil with errno set.
+    static func openFolder(_ relativePath: String, beneath rootFD: Int32) -> OpaquePointer? {
         let fd: Int32
         do throws(Errno) {
-            fd = try SourceOpening.folder(path, followingLinks: followingLinks)
+            fd = try SourceOpening.folder(relativePath.isEmpty ? "." : relativePath, relativeTo: rootFD)
         } catch {
             errno = error.rawValue
             return nil

@@ -404,7 +404,7 @@ public struct LibraryScanner: Sendable {
     /// Opens a file for its header read, or says what it is without one.
     func open(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32) -> Opening {
         do {
-            let file = try rootFD >= 0 ? SourceFile(path: relativePath, in: rootFD) : SourceFile(path: root + "/" + relativePath)
+            let file = try rootFD >= 0 ? SourceFile(path: relativePath, in: rootFD) : SourceOpening.withRoot(root) { fd throws(Errno) in try SourceFile(path: relativePath, in: fd) }
             let st = try file.status()
             guard (st.st_mode & S_IFMT) == S_IFREG else {
                 return .settled(IndexedFile(relativePath: relativePath, identity: inodes.identity(st), kind: .ignored))

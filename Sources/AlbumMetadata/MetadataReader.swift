@@ -81,6 +81,7 @@ public enum MetadataReader {
             let header = try reader.header { try PNGHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
             for keyword in header.damagedText { e.problems.append("damaged compressed text (\(keyword))") }
+            for keyword in header.overCap { e.problems.append(MetadataLimits.overCapProblem(keyword)) }
             e.pngSoftware = header.text["Software"]
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }
@@ -88,6 +89,7 @@ public enum MetadataReader {
         case .heif:
             let header = try reader.header { try HEIFHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
+            for type in header.overCap { e.problems.append(MetadataLimits.overCapProblem(type)) }
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
         }
         return format

@@ -13,9 +13,19 @@ public struct PNGHeader {
     /// The `eXIf` chunk's TIFF data, prefixed with `Exif\0\0` for libexif.
     public var exifChunk: [UInt8]?
     public var truncated = false
-    /// Compressed text chunks that could not be inflated (damaged, or past 4 MiB), by keyword:
-    /// skipped, and said, as exiftool warns of them.
+    /// Compressed text chunks that could not be inflated (damaged), by keyword: skipped, and
+    /// said, as exiftool warns of them.
     public var damagedText: [String] = []
+    /// Text chunks the rules use that were skipped for the per-file cap (`MetadataLimits`), by
+    /// keyword: said, as a damaged one is.
+    public var overCap: [String] = []
+    /// Bytes of metadata kept or inflated so far, against `MetadataLimits.perFile`.
+    private var budget = MetadataLimits.perFile
+
+    /// The text chunks the rules read (`MetadataReader`); every other one is passed over unread,
+    /// however many a file has.
+    static let wantedKeywords: Set<String> = ["Software", "Comment", "Description", "XML:com.adobe.xmp",
+                                              "Raw profile type exif", "Raw profile type APP1", "Raw profile type xmp"]
 
     /// The EXIF block: the `eXIf` chunk's, else the one ImageMagick and older tools store as hex
     /// text (`Raw profile type exif` or `APP1`).
@@ -34,8 +44,8 @@ public struct PNGHeader {
     /// 32 KiB); else `tailWindow`.
     static let tailSlack = 4 << 10
     static let tailWindow = 64 << 10
-    /// Metadata chunks are small; a bigger one is skipped rather than read into memory.
-    static let largestMetadataChunk = 4 << 20
+    /// An ImageMagick raw profile longer than this is not one albumfs reads.
+    static let largestMetadataChunk = MetadataLimits.perFile
 
     /// - Parameters:
     ///   - size: the file's length in bytes, for the chunks after the image data (nil: not read).
@@ -51,13 +61,29 @@ public struct PNGHeader {
                 if let size { try readChunksAfterImageData(at: offset, chunkLength: length, size: size, read: read) }
                 break
             }
-            if Self.isMetadata(type), length <= Self.largestMetadataChunk {
+            if Self.isMetadata(type), try isWanted(type, at: offset + 8, length: length, read: read) {
                 let data = try read(offset + 8, length)
                 if data.count < length { truncated = true; return }
                 take(type, data[...])
             }
             offset += 12 + Int64(length)
         }
+    }
+
+    /// Whether a metadata chunk's body is worth reading: its keyword (in its first 80 bytes) is
+    /// one the rules use, and it fits in what is left of the per-file cap (else it is named in
+    /// `overCap`).
+    private mutating func isWanted(_ type: String, at offset: Int64, length: Int, read: (Int64, Int) throws -> [UInt8]) rethrows -> Bool {
+        guard type != "IHDR" && type != "eXIf" else { return length <= budget }
+        let head = try read(offset, min(length, 80))
+        guard let nul = head.firstIndex(of: 0) else { return false }
+        let keyword = Self.keyword(head[..<nul])
+        guard Self.wantedKeywords.contains(keyword) else { return false }
+        guard length <= budget else {
+            overCap.append(keyword)
+            return false
+        }
+        return true
     }
 
     static func isMetadata(_ type: String) -> Bool {
@@ -119,6 +145,15 @@ public struct PNGHeader {
     }
 
     private mutating func take(_ type: String, _ data: ArraySlice<UInt8>) {
+        if type != "IHDR" {
+            // (Chunks after the image data come here unchecked: from the tail, already read.)
+            if type != "eXIf", let nul = data.firstIndex(of: 0), !Self.wantedKeywords.contains(Self.keyword(data[..<nul])) { return }
+            guard data.count <= budget else {
+                overCap.append(type == "eXIf" ? "eXIf" : data.firstIndex(of: 0).map { Self.keyword(data[..<$0]) } ?? type)
+                return
+            }
+            budget -= data.count
+        }
         switch type {
         case "IHDR":
             let fields = Array(data)
@@ -132,7 +167,7 @@ public struct PNGHeader {
         case "zTXt":
             // keyword \0 compression-method(0: zlib) compressed-text, Latin-1 like tEXt
             guard let nul = data.firstIndex(of: 0), nul + 1 < data.endIndex, data[nul + 1] == 0 else { return }
-            guard let inflated = Zlib.inflate(data[(nul + 2)...]) else { damagedText.append(Self.keyword(data[..<nul])); return }
+            guard let inflated = inflate(data[(nul + 2)...], keyword: Self.keyword(data[..<nul])) else { return }
             text[Self.keyword(data[..<nul])] = Self.latin1(inflated[...])
         case "iTXt":
             // keyword \0 compression-flag compression-method language \0 translated-keyword \0 text (UTF-8)
@@ -145,7 +180,7 @@ public struct PNGHeader {
             guard let translatedEnd = rest.firstIndex(of: 0) else { return }
             let body = rest[(translatedEnd + 1)...]
             if compressed {
-                guard let inflated = Zlib.inflate(body) else { damagedText.append(Self.keyword(data[..<nul])); return }
+                guard let inflated = inflate(body, keyword: Self.keyword(data[..<nul])) else { return }
                 text[Self.keyword(data[..<nul])] = String(decoding: inflated, as: UTF8.self)
             } else {
                 text[Self.keyword(data[..<nul])] = String(decoding: body, as: UTF8.self)
@@ -153,6 +188,21 @@ public struct PNGHeader {
         default:
             break
         }
+    }
+
+    /// A compressed text, inflated within what is left of the per-file cap: one that would pass
+    /// it stops there (`overCap`), a damaged one is named in `damagedText`.
+    private mutating func inflate(_ compressed: ArraySlice<UInt8>, keyword: String) -> [UInt8]? {
+        switch Zlib.inflate(compressed, limit: budget) {
+        case .inflated(let bytes):
+            budget -= bytes.count
+            return bytes
+        case .overLimit:
+            overCap.append(keyword)
+        case .damaged:
+            damagedText.append(keyword)
+        }
+        return nil
     }
 
     private static func keyword(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -139,7 +139,7 @@ public final class ReadStream: @unchecked Sendable {
             started = true
             // A small first batch (a rescan of a few files) needs few threads.
             let width = min(maxThreads, max(1, items.count / 64))
-            let rootFD = open(scanner.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let rootFD = (try? SourceOpening.root(scanner.root)) ?? -1
             Threads.detach { [self] in
                 LibraryScanner.readers.run(width: width) { self.readUntilEnd(rootFD: rootFD) }
                 if rootFD >= 0 { close(rootFD) }

@@ -7,11 +7,21 @@ import Glibc
 public final class SourceFile {
     public let fd: Int32
 
-    /// Opens `path` (relative to `folderFD` when given, as `openat` does) as albumfs opens the
-    /// library's files for its own reads (`SourceOpening`: no symlink followed, no FIFO waited on,
-    /// no access time written).
-    public init(path: String, in folderFD: Int32 = AT_FDCWD) throws(Errno) {
-        fd = try SourceOpening.readOnly(path, relativeTo: folderFD)
+    /// Opens `path` beneath `rootFD` (the library's folder) as albumfs opens the library's files
+    /// for its own reads (`SourceOpening`: no symlink followed at any level, no FIFO waited on, no
+    /// access time written).
+    public init(path: String, in rootFD: Int32) throws(Errno) {
+        fd = try SourceOpening.readOnly(path, relativeTo: rootFD)
+    }
+
+    /// Opens the file at the absolute `path`, its folder taken as the library's (through links:
+    /// the folder as named), the file itself not through one.
+    public convenience init(path: String) throws(Errno) {
+        let name = String(path.nameAfterLastSlash)
+        let folder = path.folderBeforeLastSlash
+        let rootFD = try SourceOpening.root(folder.isEmpty ? "." : folder)
+        defer { close(rootFD) }
+        try self.init(path: name, in: rootFD)
     }
 
     deinit { close(fd) }

@@ -14,9 +14,10 @@ public final class ThumbnailCache: Sendable {
     private let evicting = Mutex(false)
 
     /// Nil when the folder cannot be created or written: the caller renders in memory instead.
-    public init?(directory: String, maxBytes: Int64) {
-        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil,
-              access(directory, W_OK | X_OK) == 0 else { return nil }
+    /// Throws when the folder is not private (`PrivateFolder`): another user's, or writable by
+    /// others, it could hold thumbnails planted for other photos.
+    public init?(directory: String, maxBytes: Int64) throws(PrivateFolder.Refusal) {
+        guard (try PrivateFolder.make(directory)) != nil, access(directory, W_OK | X_OK) == 0 else { return nil }
         self.directory = directory
         self.maxBytes = maxBytes
         usedBytes = Atomic(Self.scan(directory).reduce(0) { $0 + $1.size })
@@ -26,23 +27,30 @@ public final class ThumbnailCache: Sendable {
 
     func path(for key: String) -> String { "\(directory)/\(key.prefix(2))/\(key).jpg" }
 
-    /// The cached bytes, if present and of the expected size (anything else is ignored).
+    /// The cached bytes, if present, a regular file (no link followed) and of the expected size
+    /// (anything else is ignored).
     public func read(_ key: String, expectedSize: Int) -> [UInt8]? {
         let p = path(for: key)
-        guard let data = FileManager.default.contents(atPath: p), data.count == expectedSize else { return nil }
+        var fd: Int32
+        repeat { fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) == expectedSize,
+              case .success(let bytes) = PositionalRead.bytes(fd, count: expectedSize, at: 0), bytes.count == expectedSize else { return nil }
         // Least recently used is tracked by mtime.
-        utimensat(AT_FDCWD, p, nil, 0)
-        return [UInt8](data)
+        futimens(fd, nil)
+        return bytes
     }
 
-    /// Stores bytes atomically. A failure (a full disk) loses nothing but the cached copy: the
-    /// caller keeps the thumbnail in memory and says so once.
+    /// Stores bytes atomically (mode 0600, in folders of mode 0700). A failure (a full disk) loses
+    /// nothing but the cached copy: the caller keeps the thumbnail in memory and says so once.
     public func write(_ key: String, _ bytes: [UInt8]) throws(Errno) {
         let final = path(for: key)
         let folder = final.folderBeforeLastSlash
-        mkdir(folder, 0o755)
+        mkdir(folder, 0o700)
         let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw Errno.current }
         var failure = WholeWrite.write(fd, bytes)
         if close(fd) != 0, failure == nil { failure = Errno.current }
@@ -97,19 +105,25 @@ public final class ThumbnailCache: Sendable {
         return out
     }
 
-    /// The cache key: the source's identity (inode, size, mtime), its EXIF orientation, the box and
-    /// the pipeline version, hashed (FNV-1a 128 as two 64-bit lanes). The orientation because it
-    /// can change in place without changing the identity (`exiftool -P -overwrite_original_in_place
-    /// -Orientation=6 -n`: the same length, the mtime kept; the scan reads the file again by its
-    /// ctime): the old thumbnail would be turned the old way. The path in the library only where
-    /// the filesystem makes inode numbers up (inode 0: `InodeNumbers`), since size and mtime alone
-    /// could meet twice; elsewhere a photo whose folder is renamed or moved, or a library mounted
-    /// at another path, keeps its thumbnails. (Equal inode, size and mtime to the nanosecond on two
-    /// disks is a copy: the same picture.) The path in the library, not on the machine: a camera
-    /// card mounted at another path (`/media/u/EOS_DIGITAL1`) keeps its thumbnails too.
-    public static func key(path: String, identity: FileIdentity, orientation: Int, box: ThumbnailBox) -> String {
+    /// The cache key of a photo's thumbnail in `box` (`key(path:identity:changedWhenRead:orientation:box:)`).
+    public static func key(of photo: Photo, box: ThumbnailBox) -> String {
+        key(path: photo.relativePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead, orientation: photo.orientation, box: box)
+    }
+
+    /// The cache key: the source's identity (inode, size, mtime) and its ctime when read, its EXIF
+    /// orientation, the box and the pipeline version, hashed (FNV-1a 128 as two 64-bit lanes). The
+    /// ctime because a file rewritten in place can keep its size and mtime (`touch -r`, `exiftool
+    /// -P`); the scan reads it again by its ctime, and its old thumbnail must not be served. The
+    /// path in the library only where the filesystem makes inode numbers up (inode 0:
+    /// `InodeNumbers`), since size and mtime alone could meet twice; elsewhere a photo whose folder
+    /// is renamed or moved, or a library mounted at another path, keeps its thumbnails. (Equal
+    /// inode, size, mtime and ctime to the nanosecond on two disks is a copy: the same picture.)
+    /// The path in the library, not on the machine: a camera card mounted at another path
+    /// (`/media/u/EOS_DIGITAL1`) keeps its thumbnails too.
+    public static func key(path: String, identity: FileIdentity, changedWhenRead: Timestamp?, orientation: Int, box: ThumbnailBox) -> String {
+        let changed = changedWhenRead.map { "|c\($0.seconds).\($0.nanoseconds)" } ?? ""
         let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.inode)|\(identity.size)|"
-            + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)|o\(orientation)" + (identity.inode == 0 ? "|\(path)" : "")
+            + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)\(changed)|o\(orientation)" + (identity.inode == 0 ? "|\(path)" : "")
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
         for byte in text.utf8 {
             a = (a ^ UInt64(byte)) &* 0x100_0000_01b3

@@ -66,8 +66,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     public func size(for box: ThumbnailBox) -> Int64 { Int64(FixedSizeJPEG.size(for: box.width, box.height)) }
 
-    public func thumbnail(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
-        thumbnailOrError(of: photo, sourcePath: sourcePath, box: box).mapError { _ in Errno.ioError }
+    public func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
+        thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box).mapError { _ in Errno.ioError }
     }
 
     private enum Step {
@@ -77,10 +77,12 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     }
 
     /// The single-flight core: one leader renders, everyone else waits for its result.
-    public func thumbnailOrError(of photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
-        let key = ThumbnailCache.key(path: photo.relativePath, identity: photo.identity, orientation: photo.orientation, box: box)
+    /// - Parameter sourceRoot: the library's folder, beneath which the photo's file is opened and
+    ///   checked to be the file scanned (`SourceOpening.scanned`).
+    public func thumbnailOrError(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
+        let key = ThumbnailCache.key(of: photo, box: box)
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
-        let failureKey = key + "|\(photo.changedWhenRead?.nanosecondsSinceEpoch ?? -1)"
+        let failureKey = key
         let step = state.withLock { s -> Step in
             if let bytes = s.memory[key] { return .done(.success(bytes)) }
             if let f = s.failures[failureKey] { return .done(.failure(f.error)) }
@@ -97,7 +99,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             flight.done.signal()  // let the next waiter through
             return flight.result.withLock { $0 } ?? .failure(ThumbnailError("render vanished"))
         case .lead(let flight):
-            let result = render(photo, sourcePath: sourcePath, box: box)
+            let result = render(photo, sourceRoot: sourceRoot, box: box)
             // Disk first, outside the lock; memory only when the cache cannot take it.
             var stored = false
             if case .success(let bytes) = result, let cache {
@@ -145,24 +147,17 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         while s.memoryOrder.count > 1000 { s.memory[s.memoryOrder.removeFirst()] = nil }
     }
 
-    /// The original opened for a render (no access time written), and its size.
-    static func openOriginal(_ path: String) throws(ThumbnailError) -> (fd: Int32, size: Int) {
-        let fd: Int32
-        do { fd = try SourceOpening.readOnly(path) } catch { throw .original("open", error) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let failure = Errno.current
-            close(fd)
-            throw .original("stat", failure)
-        }
-        return (fd, Int(st.st_size))
+    /// The photo's file opened for a render (no access time written), checked to be the file
+    /// scanned: a file replaced or rewritten since is "not found" until the scan reads it again.
+    static func openOriginal(_ photo: Photo, sourceRoot: String) throws(ThumbnailError) -> OpenedSource {
+        do { return try SourceOpening.scanned(ScannedFile(photo), beneath: sourceRoot) } catch { throw .original("open", error) }
     }
 
-    private func render(_ photo: Photo, sourcePath: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
+    private func render(_ photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
         // (Decodes run one per core at a time, large ones one at a time: `DecodeMemory`.)
         renders.add(1, ordering: .relaxed)
         do {
-            let original = try Self.openOriginal(sourcePath)
+            let original = try Self.openOriginal(photo, sourceRoot: sourceRoot)
             defer { close(original.fd) }
             let (bytes, plan) = try renderer.renderWithPlan(file: original.fd, size: original.size, format: photo.format,
                                                             orientation: photo.orientation, box: box)

@@ -66,7 +66,7 @@ extension AlbumFileSystem {
                 let photo = s.library.photos[i]
                 guard !taken.contains(photo.relativePath), picks.mayHold(pick, photo) else { continue }
                 // (A photo that cannot be read now is tried again at the next swap.)
-                guard let hash = try? picks.storage.contentHash(ofFileAt: sourceRoot + "/" + photo.relativePath) else { continue }
+                guard let hash = try? picks.storage.contentHash(of: ScannedFile(photo), beneath: sourceRoot) else { continue }
                 guard hash == pick.contentHash, let canonical = s.table.canonicalPath(ofPhoto: i) else {
                     picks.ruleOut(pick, photo)
                     continue
@@ -108,9 +108,9 @@ extension AlbumFileSystem {
         }) { _ in Result<Void, Errno>.success(()) }
         let photo = s.library.photos[photoIndex]
         guard let canonical = s.table.canonicalPath(ofPhoto: photoIndex) else { return .failure(.invalidArgument) }
-        let source = sourceRoot + "/" + photo.relativePath
+        let root = sourceRoot
         let added = picks.add(name: name, sourcePath: photo.relativePath, target: "../" + canonical, now: clock()) { () throws(Errno) -> String in
-            try picks.storage.contentHash(ofFileAt: source)
+            try picks.storage.contentHash(of: ScannedFile(photo), beneath: root)
         }
         return added.map { linkAttributes($0, s) }
     }

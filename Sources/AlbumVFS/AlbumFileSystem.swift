@@ -17,6 +17,8 @@ public final class AlbumFileSystem: Sendable {
     private let status: StatusReporter?
     private let directories = HandleTable<DirectoryListing>()
     private let problems: OnceLog
+    /// Told of a photo's file found changed or replaced at an open (`openScanned`).
+    private let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     private let libraryAvailable = Atomic<Bool>(true)
@@ -220,13 +222,11 @@ public final class AlbumFileSystem: Sendable {
     /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
     private func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int) -> Result<UInt64, Errno> {
         let opened = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: inode) }) { photo -> Result<Int32, Errno> in
-            var fd: Int32
-            repeat { fd = Glibc.open(sourceRoot + "/" + photo.relativePath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } while fd < 0 && errno == EINTR
-            return fd >= 0 ? .success(fd) : .failure(.current)
+            openScanned(photo, forUser: true).map(\.fd)
         }
         switch opened.result {
         case .success(let fd):
-            return .success(files.insert(.original(OpenOriginal(fd: fd))))
+            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.relativePath))))
         case .failure(let e):
             problems.log(sourceRoot + "/" + opened.photo.relativePath, "albumfs: cannot open \(opened.photo.relativePath): \(e)")
             // A vanished original is "not found"; anything else is the source's fault, not the
@@ -237,6 +237,24 @@ public final class AlbumFileSystem: Sendable {
             return .failure(e == .notFound && libraryThere ? .notFound : .ioError)
         }
     }
+
+    /// A photo's file opened beneath SOURCE through no link, checked to be the file scanned
+    /// (`SourceOpening.scanned`). Anything else there is ENOENT, and the file is handed to
+    /// `staleFile` for a rescan: the views show the file the scan saw, or none.
+    func openScanned(_ photo: Photo, forUser: Bool = false) -> Result<OpenedSource, Errno> {
+        do throws(Errno) {
+            return .success(try SourceOpening.scanned(ScannedFile(photo), beneath: sourceRoot, forUser: forUser))
+        } catch {
+            if error == .notFound || error.rawValue == ELOOP || error.rawValue == ENOTDIR || error.rawValue == EXDEV {
+                staleFile.withLock { $0 }?(photo.relativePath)
+                return .failure(.notFound)
+            }
+            return .failure(error)
+        }
+    }
+
+    /// Who rescans a file found changed or replaced when opened (the library's follower).
+    public func onStaleFile(_ handler: @escaping @Sendable (String) -> Void) { staleFile.withLock { $0 = handler } }
 
     /// Runs `attempt` (an open, a render, a pick's hash) on `photo`, as tree number `tree` shows
     /// it. A file not at its photo's path may have moved with its folder (renamed in SOURCE): the
@@ -281,6 +299,12 @@ public final class AlbumFileSystem: Sendable {
         return s.library.photos[i]
     }
 
+    /// Whether a read of this handle may wait on slow work (a thumbnail not rendered yet).
+    public func readMayWait(_ handle: UInt64) -> Bool {
+        guard case .thumbnail(let thumb)? = files.get(handle) else { return false }
+        return thumb.bytes.withLock { $0 == nil }
+    }
+
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
     public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         switch files.get(handle) {
@@ -310,7 +334,7 @@ public final class AlbumFileSystem: Sendable {
             let tree = pendingChanges.tree
             let photo = shownPhoto(inode: thumb.inode) ?? thumb.photo
             let made = followingMoves(photo, tree: tree, lookFirst: true, shown: { shownPhoto(inode: thumb.inode) }) { photo in
-                thumbnails.thumbnail(of: photo, sourcePath: sourceRoot + "/" + photo.relativePath, box: thumb.box)
+                thumbnails.thumbnail(of: photo, sourceRoot: sourceRoot, box: thumb.box)
             }
             switch made.result {
             case .failure(let e): return .failure(e)
@@ -326,7 +350,7 @@ public final class AlbumFileSystem: Sendable {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
         let (filled, error) = PositionalRead.fill(file.fd, into: base, count: buffer.count, at: offset)
         if let error {
-            problems.log("read:\(file.fd)", "albumfs: read failed: \(error)")
+            problems.log("read:" + file.relativePath, "albumfs: cannot read \(file.relativePath): \(error)")
             return .failure(.ioError)
         }
         return .success(filled)

@@ -5,7 +5,12 @@ import Synchronization
 /// An original opened for reading; closes its descriptor when the last reference goes.
 final class OpenOriginal: Sendable {
     let fd: Int32
-    init(fd: Int32) { self.fd = fd }
+    /// The file's path below SOURCE, for what is logged of it.
+    let relativePath: String
+    init(fd: Int32, relativePath: String) {
+        self.fd = fd
+        self.relativePath = relativePath
+    }
     deinit { close(fd) }
 }
 

@@ -16,9 +16,14 @@ final class PickRegistry: Sendable {
         /// publish hash again. (The ctime: a photo rewritten in place keeps its identity.)
         var ruledOut: Set<String> = []
     }
-    // Protects the pick list; held across the storage write so concurrent `ln -s` calls are
-    // checked against the limit one at a time (exactly N succeed).
+    // Protects the pick list (and the inode map and ruled-out set beside it); held only in
+    // memory, never across a hash or a storage write, so lookups, opens and xattrs of the mount
+    // never wait on I/O.
     private let state: Mutex<State>
+    // Taken by each change of the picks, around its checks, its storage write and its update of
+    // `state` (never by a reader): concurrent `ln -s` calls are checked against the limit one at
+    // a time (exactly N succeed). Not held while a pick's file is hashed.
+    private let changing = Lock()
     private let inodes: InodeAllocator
     /// `picked/`'s own inode: the parent of every pick.
     private let folderInode: UInt64
@@ -45,39 +50,56 @@ final class PickRegistry: Sendable {
 
     /// Adds a pick after the checks that need the current list: name free, not a duplicate by
     /// source path or content, under the limit. The content hash is computed by `hash` only when
-    /// the cheaper checks pass.
+    /// the cheaper checks pass, with no lock held (a slow or huge file delays only this pick);
+    /// the checks are made again after it. A hash that fails is ENOENT where the photo's file is
+    /// gone or replaced, EIO otherwise.
     func add(name: String, sourcePath: String, target: String, now: Timestamp, hash: () throws(Errno) -> String) -> Result<Pick, Errno> {
-        state.withLock { s -> Result<Pick, Errno> in
-            if s.picks.contains(where: { $0.name == name }) { return .failure(.exists) }
-            if s.picks.contains(where: { $0.sourcePath == sourcePath }) { return .failure(.exists) }
-            if let limit, s.picks.count >= limit { return .failure(Errno(rawValue: EDQUOT)) }
-            let contentHash: String
-            do { contentHash = try hash() } catch { return .failure(.invalidArgument) }
-            if s.picks.contains(where: { $0.contentHash == contentHash }) { return .failure(.exists) }
+        if let refused = changing.withLock({ state.withLock { Self.refusal(name: name, sourcePath: sourcePath, limit: limit, in: $0.picks) } }) {
+            return .failure(refused)
+        }
+        let contentHash: String
+        do throws(Errno) { contentHash = try hash() } catch { return .failure(error == .notFound ? .notFound : .ioError) }
+        return changing.withLock { () -> Result<Pick, Errno> in
+            let picks = state.withLock { $0.picks }
+            if let refused = Self.refusal(name: name, sourcePath: sourcePath, limit: limit, in: picks) { return .failure(refused) }
+            if picks.contains(where: { $0.contentHash == contentHash }) { return .failure(.exists) }
             let pick = Pick(name: name, sourcePath: sourcePath, contentHash: contentHash, pickedAt: now, target: target)
             do throws(Errno) { try storage.insert(pick) } catch { return .failure(error) }
-            s.picks.append(pick)
-            s.nameByInode[inode(of: name)] = name
+            state.withLock { s in
+                s.picks.append(pick)
+                s.nameByInode[inode(of: name)] = name
+            }
             return .success(pick)
         }
     }
 
+    /// Why a pick cannot be added to `picks`, before its content is known.
+    private static func refusal(name: String, sourcePath: String, limit: Int?, in picks: [Pick]) -> Errno? {
+        if picks.contains(where: { $0.name == name }) { return .exists }
+        if picks.contains(where: { $0.sourcePath == sourcePath }) { return .exists }
+        if let limit, picks.count >= limit { return Errno(rawValue: EDQUOT) }
+        return nil
+    }
+
     func remove(name: String) -> Result<Void, Errno> {
-        state.withLock { s -> Result<Void, Errno> in
-            guard let i = s.picks.firstIndex(where: { $0.name == name }) else { return .failure(.notFound) }
+        changing.withLock { () -> Result<Void, Errno> in
+            guard state.withLock({ s in s.picks.contains { $0.name == name } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.delete(name: name) } catch { return .failure(error) }
-            s.picks.remove(at: i)
+            state.withLock { s in s.picks.removeAll { $0.name == name } }
             return .success(())
         }
     }
 
     /// Records that a pick's photo is now at `sourcePath` (found by its bytes).
     func move(name: String, to sourcePath: String, target: String) -> Result<Void, Errno> {
-        state.withLock { s -> Result<Void, Errno> in
-            guard let i = s.picks.firstIndex(where: { $0.name == name }) else { return .failure(.notFound) }
+        changing.withLock { () -> Result<Void, Errno> in
+            guard state.withLock({ s in s.picks.contains { $0.name == name } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.move(name: name, toSourcePath: sourcePath, target: target) } catch { return .failure(error) }
-            s.picks[i].sourcePath = sourcePath
-            s.picks[i].target = target
+            state.withLock { s in
+                guard let i = s.picks.firstIndex(where: { $0.name == name }) else { return }
+                s.picks[i].sourcePath = sourcePath
+                s.picks[i].target = target
+            }
             return .success(())
         }
     }
@@ -94,15 +116,17 @@ final class PickRegistry: Sendable {
 
     /// `mv picked/a picked/b`: keeps the pick's place and time; replaces `b` unless told not to.
     func rename(_ from: String, to: String, noReplace: Bool) -> Result<Void, Errno> {
-        state.withLock { s -> Result<Void, Errno> in
-            guard let i = s.picks.firstIndex(where: { $0.name == from }) else { return .failure(.notFound) }
+        changing.withLock { () -> Result<Void, Errno> in
+            let picks = state.withLock { $0.picks }
+            guard picks.contains(where: { $0.name == from }) else { return .failure(.notFound) }
             if from == to { return .success(()) }
-            let existing = s.picks.firstIndex(where: { $0.name == to })
-            if existing != nil && noReplace { return .failure(.exists) }
+            if picks.contains(where: { $0.name == to }) && noReplace { return .failure(.exists) }
             do throws(Errno) { try storage.rename(from, to: to) } catch { return .failure(error) }
-            s.picks[i].name = to
-            if let existing { s.picks.remove(at: existing) }
-            s.nameByInode[inode(of: to)] = to
+            state.withLock { s in
+                s.picks.removeAll { $0.name == to }
+                if let i = s.picks.firstIndex(where: { $0.name == from }) { s.picks[i].name = to }
+                s.nameByInode[inode(of: to)] = to
+            }
             return .success(())
         }
     }

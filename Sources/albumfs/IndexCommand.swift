@@ -10,6 +10,7 @@ import Glibc
 enum IndexCommand {
     static func run(_ options: MountOptions) throws(CLIError) -> Int32 {
         let source = try Preflight.checkSource(options.source)
+        umask(0o077)
         let index = try MountCommand.openIndex(options, source: source)
         var scanner = LibraryScanner(root: source, rules: MountCommand.rules(options))
         scanner.batchedReads = options.batchedReads

@@ -19,6 +19,8 @@ enum MountCommand {
             return Daemon.launch(arguments: arguments)
         }
         Daemon.raiseDescriptorLimit()
+        // The index, the picks and the thumbnails are the user's alone (docs/security.md).
+        umask(0o077)
 
         let started = Date()
         var scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
@@ -116,6 +118,9 @@ enum MountCommand {
     /// The library's index (`-o index=`, or one file per library under the cache folder).
     static func openIndex(_ options: MountOptions, source: String) throws(CLIError) -> LibraryIndex {
         let path = indexPathFollowingAMove(options, source: source)
+        do throws(PrivateFolder.Refusal) { try PrivateFolder.make(path.folderBeforeLastSlash) } catch {
+            throw CLIError(.failure, "albumfs: the index's folder \(error)")
+        }
         do {
             return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
         } catch {
@@ -127,6 +132,10 @@ enum MountCommand {
     /// be written in (a read-only home, a full disk) must not keep the library from mounting.
     static func openIndexIfPossible(_ options: MountOptions, source: String) -> LibraryIndex? {
         let path = indexPathFollowingAMove(options, source: source)
+        do throws(PrivateFolder.Refusal) { try PrivateFolder.make(path.folderBeforeLastSlash) } catch {
+            Log.line("albumfs: warning: the index's folder \(error); mounting without an index: every mount reads every file")
+            return nil
+        }
         do throws(Errno) {
             return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
         } catch {
@@ -139,6 +148,10 @@ enum MountCommand {
     /// read-only home, a service without write access, a damaged file): the library still mounts,
     /// `picked/` shows none and takes none (EROFS), and the database is left exactly as it is.
     static func openPicks(_ path: String, source: String) -> PickStorage {
+        do throws(PrivateFolder.Refusal) { try PrivateFolder.make(path.folderBeforeLastSlash) } catch {
+            Log.line("albumfs: warning: the picks database's folder \(error); picked/ shows no picks and takes none for this mount")
+            return UnsavedPicks()
+        }
         do throws(Errno) {
             let store = try PickStore(path: path, library: source)
             do {
@@ -177,19 +190,38 @@ enum MountCommand {
     static func dataHome() -> String { xdgFolder("XDG_DATA_HOME", default: ".local/share") }
 
     /// An XDG base folder: the variable when it is an absolute path (the spec ignores relative
-    /// ones), else `$HOME/<default>`.
+    /// ones), else `<home>/<default>`.
     static func xdgFolder(_ variable: String, default relative: String) -> String {
         let env = ProcessInfo.processInfo.environment
-        return env[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((env["HOME"] ?? "/tmp") + "/" + relative)
+        return env[variable].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (homeFolder() + "/" + relative)
+    }
+
+    /// `$HOME`, else the user's home in the password database (a root mount at boot has no
+    /// `HOME`; `/tmp`, which anyone can write in, is never one).
+    static func homeFolder() -> String {
+        if let home = ProcessInfo.processInfo.environment["HOME"], home.hasPrefix("/") { return home }
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16 << 10)
+        if getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil, let dir = entry.pw_dir {
+            let home = String(cString: dir)
+            if home.hasPrefix("/") && home != "/" { return home }
+        }
+        return geteuid() == 0 ? "/root" : "/nonexistent"
     }
 
     /// The thumbnail cache, or nil (with one warning) when its folder cannot be written.
     static func thumbnailCache(_ options: MountOptions) -> ThumbnailCache? {
         let dir = options.cacheDir ?? cacheHome() + "/albumfs/thumbnails"
-        guard let cache = ThumbnailCache(directory: dir, maxBytes: options.cacheSize) else {
-            Log.line("albumfs: warning: thumbnail cache \(dir) cannot be written; thumbnails are rendered in memory")
+        do throws(PrivateFolder.Refusal) {
+            guard let cache = try ThumbnailCache(directory: dir, maxBytes: options.cacheSize) else {
+                Log.line("albumfs: warning: thumbnail cache \(dir) cannot be written; thumbnails are rendered in memory")
+                return nil
+            }
+            return cache
+        } catch {
+            Log.line("albumfs: warning: thumbnail cache \(error); thumbnails are rendered in memory")
             return nil
         }
-        return cache
     }
 }

@@ -84,13 +84,18 @@ final class LibraryScannerTests: FolderTestCase {
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         let paths = scanner.survey(previous: [:]).toRead.map(\.path).sorted()
         XCTAssertEqual(paths, ["a/one.jpg", "src/two.jpg"])
-        XCTAssertNil(LibraryScanner.openFolder(folder + "/missing"))
+        let rootFD = try SourceOpening.root(folder)
+        defer { close(rootFD) }
+        XCTAssertNil(LibraryScanner.openFolder("missing", beneath: rootFD))
         XCTAssertEqual(errno, ENOENT)
         try fm.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/src")
-        XCTAssertNil(LibraryScanner.openFolder(folder + "/link"), "a link is not opened as a folder")
-        XCTAssertTrue(errno == ENOTDIR || errno == ELOOP, "\(errno)")  // (with O_DIRECTORY, Linux says ENOTDIR)
-        let followed = try XCTUnwrap(LibraryScanner.openFolder(folder + "/link", followingLinks: true), "the library's own folder may be a link")
-        closedir(followed)
+        XCTAssertNil(LibraryScanner.openFolder("link", beneath: rootFD), "a link is not opened as a folder")
+        XCTAssertEqual(errno, ELOOP)
+        try fm.createDirectory(atPath: folder + "/src/deeper", withIntermediateDirectories: true)
+        XCTAssertNil(LibraryScanner.openFolder("link/deeper", beneath: rootFD), "nor a folder behind a link")
+        XCTAssertEqual(errno, ELOOP)
+        let linkedRoot = try SourceOpening.root(folder + "/link")
+        close(linkedRoot)  // the library's own folder may be a link
     }
 
     /// The walk's set of files seen (hard links listed once): every key kept through its growths,

@@ -24,7 +24,8 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(jpeg)))
         var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_500_000_000, tv_nsec: 0)]
         XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
-        let original = try ThumbnailService.openOriginal(path)
+        let original = try ThumbnailService.openOriginal(Self.photoOnDisk(path.folderBeforeLastSlash, String(path.nameAfterLastSlash)),
+                                                         sourceRoot: path.folderBeforeLastSlash)
         defer { close(original.fd) }
         XCTAssertEqual(original.size, jpeg.count)
         XCTAssertNoThrow(try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .jpeg,
@@ -248,47 +249,63 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 3000, height: 2000)))))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data([0xFF, 0xD8, 0xFF])))
         let logged = LoggedLines()
-        let service = ThumbnailService(boxes: [.default], cache: ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: logged.append)
-        // Each file its own identity, as on disk (the cache key is made from it).
-        @Sendable func photo(_ name: String) -> Photo {
-            Photo(relativePath: name, format: .jpeg, identity: FileIdentity(inode: UInt64(name.utf8.count), size: 3, mtime: Timestamp(seconds: 4)),
-                  capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
-                  captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""), orientation: 1, problems: [])
-        }
+        let service = ThumbnailService(boxes: [.default], cache: try ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30), log: logged.append)
+        // Each file its identity as on disk (the cache key is made from it, and the render checks it).
+        @Sendable func photo(_ name: String) -> Photo { Self.photoOnDisk(folder, name) }
         var results = [[UInt8]?](repeating: nil, count: 16)
         let target = photo("a.jpg")
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer  // each thread writes its own slot
             DispatchQueue.concurrentPerform(iterations: 16) { i in
-                out[i] = try? service.thumbnail(of: target, sourcePath: folder + "/a.jpg", box: .default).get()
+                out[i] = try? service.thumbnail(of: target, sourceRoot: folder, box: .default).get()
             }
         }
         XCTAssertEqual(service.renderCount, 1)
         XCTAssertTrue(results.allSatisfy { $0 != nil && $0 == results[0] })
-        for _ in 0..<3 { XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourcePath: folder + "/bad.jpg", box: .default).get()) }
+        for _ in 0..<3 { XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourceRoot: folder, box: .default).get()) }
         XCTAssertEqual(service.renderCount, 2)
         XCTAssertEqual(service.failures().count, 1)
         // An original that cannot be read is tried again on the next read (a chmod, a disk back:
         // the file, and so the key, unchanged), and logged once.
+        let later = photo("later.jpg")  // (not there yet)
         for _ in 0..<2 {
-            let r = service.thumbnailOrError(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default)
-            XCTAssertEqual(r.map { _ in true }, .failure(ThumbnailError("cannot open the original: No such file or directory", isReadFailure: true)))
+            let r = service.thumbnailOrError(of: later, sourceRoot: folder, box: .default)
+            XCTAssertEqual(r.map { _ in true }, Result<Bool, ThumbnailError>.failure(ThumbnailError("cannot open the original: No such file or directory", isReadFailure: true)))
         }
         XCTAssertEqual(service.failures().count, 1, "not remembered")
         XCTAssertEqual(logged.count(where: { $0.contains("later.jpg") }), 1, "logged once")
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/later.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
-        XCTAssertNotNil(try? service.thumbnail(of: photo("later.jpg"), sourcePath: folder + "/later.jpg", box: .default).get())
+        XCTAssertNotNil(try? service.thumbnail(of: photo("later.jpg"), sourceRoot: folder, box: .default).get())
         XCTAssertEqual(service.renderCount, 5)
-        // The bad file repaired in place, its identity kept (size, mtime): read again by the scan,
-        // the photo has another ctime when read, and its thumbnail is tried again.
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
+        // The bad file repaired in place, its size and mtime kept: read again by the scan, the
+        // photo has another ctime when read, and its thumbnail is tried again.
         let bad = photo("bad.jpg")
-        let repaired = Photo(relativePath: bad.relativePath, format: bad.format, identity: bad.identity, capture: bad.capture,
-                             captureInstant: bad.captureInstant, screenshot: bad.screenshot, orientation: bad.orientation,
-                             problems: bad.problems, changedWhenRead: Timestamp(seconds: 9))
-        XCTAssertNotNil(try? service.thumbnail(of: repaired, sourcePath: folder + "/bad.jpg", box: .default).get())
+        let repairedBytes = try Encoders.jpeg(.marker(width: 300, height: 200))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data(repairedBytes)))
+        let repaired = photo("bad.jpg")
+        XCTAssertNotEqual(repaired.changedWhenRead, bad.changedWhenRead)
+        XCTAssertNotNil(try? service.thumbnail(of: repaired, sourceRoot: folder, box: .default).get())
         XCTAssertEqual(service.renderCount, 6)
-        XCTAssertEqual(service.failures().map(\.photo.changedWhenRead), [nil], "the failure is of the photo as it was")
+        XCTAssertEqual(service.failures().map(\.photo.changedWhenRead), [bad.changedWhenRead], "the failure is of the photo as it was")
+    }
+
+    /// The file at `path` opened as a render opens it, as scanned now.
+    static func openOriginal(_ path: String) throws(ThumbnailError) -> OpenedSource {
+        let root = path.folderBeforeLastSlash
+        return try ThumbnailService.openOriginal(photoOnDisk(root, String(path.nameAfterLastSlash)), sourceRoot: root)
+    }
+
+    /// A photo as a scan of `root` would see `name` now: its identity and ctime from `stat`
+    /// (a file not there: made-up numbers that no file has).
+    static func photoOnDisk(_ root: String, _ name: String, orientation: Int = 1) -> Photo {
+        var st = stat()
+        let there = stat(root + "/" + name, &st) == 0
+        return Photo(relativePath: name, format: .jpeg,
+                     identity: there ? FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim))
+                                     : FileIdentity(inode: 1, size: 3, mtime: Timestamp(seconds: 4)),
+                     capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                     captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
+                     orientation: orientation, problems: [], changedWhenRead: there ? Timestamp(st.st_ctim) : nil)
     }
 
     /// A cache that cannot take a thumbnail (a full disk; here its subfolder is a file: ENOTDIR)
@@ -304,17 +321,14 @@ final class ThumbnailPipelineTests: XCTestCase {
         for i in 0..<3 {
             let name = "p\(i).jpg"
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
-            let photo = Photo(relativePath: name, format: .jpeg, identity: FileIdentity(inode: UInt64(100 + i), size: 3, mtime: Timestamp(seconds: 4)),
-                              capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
-                              captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
-                              orientation: 1, problems: [])
+            let photo = Self.photoOnDisk(folder, name)
             // Where its thumbnail would go is taken by a file.
-            let key = ThumbnailCache.key(path: folder + "/" + name, identity: photo.identity, orientation: photo.orientation, box: .default)
+            let key = ThumbnailCache.key(of: photo, box: .default)
             _ = FileManager.default.createFile(atPath: folder + "/cache/" + key.prefix(2), contents: Data())
             photos.append(photo)
         }
         for photo in photos + photos {
-            let bytes = try service.thumbnail(of: photo, sourcePath: folder + "/" + photo.relativePath, box: .default).get()
+            let bytes = try service.thumbnail(of: photo, sourceRoot: folder, box: .default).get()
             XCTAssertEqual(bytes.count, Int(service.size(for: .default)))
         }
         XCTAssertEqual(service.renderCount, 3, "served from memory the second time")
@@ -322,12 +336,12 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(service.cacheBytes, 0)
         XCTAssertEqual(service.cacheWriteFailure, Errno(rawValue: ENOTDIR))
         // Room again (the files in the way gone): the next write succeeds and the status says so.
-        for prefix in Set(photos.map { ThumbnailCache.key(path: folder + "/" + $0.relativePath, identity: $0.identity, orientation: $0.orientation, box: .default).prefix(2) }) {
+        for prefix in Set(photos.map { ThumbnailCache.key(of: $0, box: .default).prefix(2) }) {
             unlink(folder + "/cache/" + prefix)
         }
-        var later = photos[0]
-        later.identity = FileIdentity(inode: 999, size: 3, mtime: Timestamp(seconds: 4))
-        XCTAssertNoThrow(try service.thumbnail(of: later, sourcePath: folder + "/" + later.relativePath, box: .default).get())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/p3.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
+        let later = Self.photoOnDisk(folder, "p3.jpg")
+        XCTAssertNoThrow(try service.thumbnail(of: later, sourceRoot: folder, box: .default).get())
         XCTAssertNil(service.cacheWriteFailure)
     }
 
@@ -350,7 +364,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNil(cache.read("aa04", expectedSize: 2999), "a file of the wrong size is ignored")
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.contains(".tmp") }
         XCTAssertEqual(leftovers, [])
-        XCTAssertNil(ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))
+        XCTAssertNil(try ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))
     }
 
     func testMPFPreviewIsUsedWhenLargeEnough() throws {
@@ -670,12 +684,15 @@ final class ThumbnailPipelineTests: XCTestCase {
         let card = FileIdentity(inode: 0, size: 1234, mtime: Timestamp(seconds: 1_600_000_000))
         let disk = FileIdentity(inode: 77, size: 1234, mtime: Timestamp(seconds: 1_600_000_000))
         func key(_ path: String, _ id: FileIdentity, orientation: Int = 1) -> String {
-            ThumbnailCache.key(path: path, identity: id, orientation: orientation, box: .default)
+            ThumbnailCache.key(path: path, identity: id, changedWhenRead: nil, orientation: orientation, box: .default)
         }
         XCTAssertNotEqual(key("DCIM/100CANON/IMG_0001.JPG", card), key("DCIM/101CANON/IMG_0001.JPG", card), "two photos of one size and time")
         XCTAssertEqual(key("a/IMG_0001.JPG", disk), key("b/IMG_0001.JPG", disk), "a real inode: the path does not count")
         XCTAssertNotEqual(key("a/IMG_0001.JPG", disk), key("a/IMG_0001.JPG", disk, orientation: 6))
         XCTAssertEqual(key("IMG_0001.JPG", card).count, 32)
+        // A rewrite in place that restores size and mtime still moves the ctime: another key.
+        XCTAssertNotEqual(ThumbnailCache.key(path: "a", identity: disk, changedWhenRead: Timestamp(seconds: 5), orientation: 1, box: .default),
+                          ThumbnailCache.key(path: "a", identity: disk, changedWhenRead: Timestamp(seconds: 6), orientation: 1, box: .default))
     }
 
     /// The card itself mounted at another path: its thumbnail comes from the cache, not rendered again.
@@ -686,6 +703,8 @@ final class ThumbnailPipelineTests: XCTestCase {
         for mount in ["EOS_DIGITAL", "EOS_DIGITAL1"] {
             try FileManager.default.createDirectory(atPath: folder + "/" + mount + "/DCIM", withIntermediateDirectories: true)
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + mount + "/DCIM/IMG_0001.JPG", contents: jpeg))
+            var times = [timespec(tv_sec: 4, tv_nsec: 0), timespec(tv_sec: 4, tv_nsec: 0)]
+            XCTAssertEqual(utimensat(AT_FDCWD, folder + "/" + mount + "/DCIM/IMG_0001.JPG", &times, 0), 0)
         }
         let photo = Photo(relativePath: "DCIM/IMG_0001.JPG", format: .jpeg, identity: FileIdentity(inode: 0, size: Int64(jpeg.count), mtime: Timestamp(seconds: 4)),
                           capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
@@ -693,10 +712,10 @@ final class ThumbnailPipelineTests: XCTestCase {
                           orientation: 1, problems: [])
         let cache = try XCTUnwrap(ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30))
         let first = ThumbnailService(boxes: [.default], cache: cache, log: { XCTFail($0) })
-        let made = try first.thumbnail(of: photo, sourcePath: folder + "/EOS_DIGITAL/DCIM/IMG_0001.JPG", box: .default).get()
+        let made = try first.thumbnail(of: photo, sourceRoot: folder + "/EOS_DIGITAL", box: .default).get()
         XCTAssertEqual(first.renderCount, 1)
         let later = ThumbnailService(boxes: [.default], cache: cache, log: { XCTFail($0) })
-        XCTAssertEqual(try later.thumbnail(of: photo, sourcePath: folder + "/EOS_DIGITAL1/DCIM/IMG_0001.JPG", box: .default).get(), made)
+        XCTAssertEqual(try later.thumbnail(of: photo, sourceRoot: folder + "/EOS_DIGITAL1", box: .default).get(), made)
         XCTAssertEqual(later.renderCount, 0, "served from the cache")
     }
 
@@ -773,7 +792,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         func render(_ bytes: [UInt8], box: ThumbnailBox = .default) throws(ThumbnailError) -> (bytes: [UInt8], plan: ThumbnailRenderer.Plan) {
             let path = folder + "/photo.heic"
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-            let original = try ThumbnailService.openOriginal(path)
+            let original = try Self.openOriginal(path)
             defer { close(original.fd) }
             return try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .heif, orientation: 1, box: box)
         }
@@ -815,7 +834,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         func render(_ bytes: [UInt8]) throws(ThumbnailError) -> [UInt8] {
             let path = folder + "/photo.jpg"
             _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
-            let original = try ThumbnailService.openOriginal(path)
+            let original = try Self.openOriginal(path)
             defer { close(original.fd) }
             return try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .jpeg,
                                                           orientation: 6, box: .default).bytes
@@ -840,7 +859,8 @@ final class ThumbnailPipelineTests: XCTestCase {
         let png = try Encoders.png(.marker(width: 1200, height: 800), kind: .rgba(alpha: 200))
         let path = folder + "/shot.png"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(png)))
-        let original = try ThumbnailService.openOriginal(path)
+        let original = try ThumbnailService.openOriginal(Self.photoOnDisk(path.folderBeforeLastSlash, String(path.nameAfterLastSlash)),
+                                                         sourceRoot: path.folderBeforeLastSlash)
         defer { close(original.fd) }
         let fromFile = try rowPath.renderWithPlan(file: original.fd, size: original.size, format: .png, orientation: 1, box: .default)
         XCTAssertEqual(fromFile.plan.dctScale.1, 2, "800 high leaves 400: \(fromFile.plan)")
@@ -849,7 +869,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, true, "\(error)")
         }
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(png.prefix(png.count / 2))))
-        let cut = try ThumbnailService.openOriginal(path)
+        let cut = try Self.openOriginal(path)
         defer { close(cut.fd) }
         XCTAssertThrowsError(try rowPath.renderWithPlan(file: cut.fd, size: cut.size, format: .png, orientation: 1, box: .default)) { error in
             XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, false, "\(error)")
@@ -868,7 +888,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             let fromMemory = try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default)
             let path = folder + "/photo.jpg"
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-            let original = try ThumbnailService.openOriginal(path)
+            let original = try Self.openOriginal(path)
             defer { close(original.fd) }
             let fromFile = try ThumbnailRenderer().renderWithPlan(file: original.fd, size: original.size, format: .jpeg,
                                                                   orientation: 1, box: .default).bytes

@@ -20,9 +20,9 @@ final class PickFollowingTests: XCTestCase {
         func move(name: String, toSourcePath: String, target: String) throws(Errno) {
             lock.withLock { for i in picks.indices where picks[i].name == name { picks[i].sourcePath = toSourcePath; picks[i].target = target } }
         }
-        func contentHash(ofFileAt path: String) throws(Errno) -> String {
+        func contentHash(of file: ScannedFile, beneath root: String) throws(Errno) -> String {
             lock.withLock { hashes += 1 }
-            guard let data = FileManager.default.contents(atPath: path) else { throw Errno.notFound }
+            guard let data = FileManager.default.contents(atPath: root + "/" + file.relativePath) else { throw Errno.notFound }
             return String(decoding: data, as: UTF8.self)
         }
     }

@@ -1,0 +1,17 @@
+#ifndef ALBUMFS_SYS_OPEN_H
+#define ALBUMFS_SYS_OPEN_H
+
+/// Opens `path` (relative, `/`-separated) beneath the folder `rootfd` without following a
+/// symbolic link at any level and without leaving that folder: `openat2` with
+/// RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, or, on a kernel without
+/// `openat2` (ENOSYS, before 5.6), a walk that opens one component at a time with O_NOFOLLOW.
+/// It exists in C because glibc 2.36 has no `openat2` wrapper and Swift cannot call the variadic
+/// `syscall`. `flags` are `open`'s (O_CLOEXEC is always added). EINTR and openat2's EAGAIN (a
+/// rename raced the lookup) are retried. Returns the descriptor, or -1 with errno set: ELOOP for
+/// a link on the way, EXDEV for a path that would leave the folder, ENOTDIR for a file on it.
+int albumfs_open_beneath(int rootfd, const char *path, int flags);
+
+/// The same walk without `openat2`, whatever the kernel has (for the tests of the fallback).
+int albumfs_open_beneath_walk(int rootfd, const char *path, int flags);
+
+#endif
