@@ -34,7 +34,8 @@ public enum PrivateFolder {
                 if last { throw Refusal(path: sofar, reason: "a symbolic link") }
                 guard stat(sofar, &st) == 0 else { return nil }
             }
-            guard st.st_mode & S_IFMT == S_IFDIR else { throw Refusal(path: sofar, reason: "not a folder") }
+            // (A file in the way: it cannot be made, as on a read-only disk; what uses it says why.)
+            guard st.st_mode & S_IFMT == S_IFDIR else { return nil }
             if last {
                 guard st.st_uid == me else { throw Refusal(path: sofar, reason: "owned by uid \(st.st_uid), not \(me)") }
                 if st.st_mode & 0o077 != 0, chmod(sofar, 0o700) != 0 { return nil }

@@ -44,13 +44,18 @@ public enum SourceOpening {
     }
 
     /// The file a scan saw, opened beneath `root` for a read and checked to be that file still
-    /// (`ScannedFile.matches`): anything else (replaced, rewritten, a link, a FIFO) is ENOENT,
+    /// (`ScannedFile.matches`): anything else (replaced, rewritten, a link at any level, a FIFO) is ENOENT,
     /// since the file the views show is not there. `forUser`: a user's read of an original,
     /// which is an ordinary open (its access time written as for any read).
     public static func scanned(_ file: ScannedFile, beneath root: String, forUser: Bool = false) throws(Errno) -> OpenedSource {
         try withRoot(root) { rootFD throws(Errno) in
-            let fd = forUser ? try beneath(rootFD, file.relativePath, flags: fileFlags, withoutNoAtime: fileFlags)
+            let fd: Int32
+            do throws(Errno) {
+                fd = forUser ? try beneath(rootFD, file.relativePath, flags: fileFlags, withoutNoAtime: fileFlags)
                              : try readOnly(file.relativePath, relativeTo: rootFD)
+            } catch where error.rawValue == ELOOP || error.rawValue == ENOTDIR || error.rawValue == EXDEV {
+                throw Errno.notFound  // a link, or a file, on the way: not the file scanned
+            }
             var st = stat()
             guard fstat(fd, &st) == 0 else {
                 let failure = Errno.current

@@ -14,10 +14,10 @@ extension Operations {
     /// `symlink`: `ln -s TARGET picked/NAME`.
     static func symlink(_ req: fuse_req_t?, _ link: UnsafePointer<CChar>?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
         let ctx = FuseContext.of(req)
-        let (name, target) = (String(cString: name!), String(cString: link!))
+        let (name, target, caller) = (String(cString: name!), String(cString: link!), callerID(req))
         // (Its photo's bytes are hashed: on the slow-work threads.)
         ctx.later(req) { req in
-            switch ctx.fs.symlink(parent: UInt64(parent), name: name, target: target) {
+            switch ctx.fs.symlink(parent: UInt64(parent), name: name, target: target, caller: caller) {
             case .success(let a): Reply.entry(req, ctx, a)
             case .failure(let e): Reply.error(req, e)
             }
@@ -26,7 +26,7 @@ extension Operations {
 
     /// `unlink`: `rm picked/NAME`.
     static func unlink(_ req: fuse_req_t?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
-        switch FuseContext.of(req).fs.unlink(parent: UInt64(parent), name: String(cString: name!)) {
+        switch FuseContext.of(req).fs.unlink(parent: UInt64(parent), name: String(cString: name!), caller: callerID(req)) {
         case .success: Reply.ok(req)
         case .failure(let e): Reply.error(req, e)
         }
@@ -36,12 +36,16 @@ extension Operations {
     static func rename(_ req: fuse_req_t?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?, _ newParent: fuse_ino_t,
                        _ newName: UnsafePointer<CChar>?, _ flags: UInt32) {
         let result = FuseContext.of(req).fs.rename(parent: UInt64(parent), name: String(cString: name!),
-                                                   newParent: UInt64(newParent), newName: String(cString: newName!), flags: flags)
+                                                   newParent: UInt64(newParent), newName: String(cString: newName!), flags: flags,
+                                                   caller: callerID(req))
         switch result {
         case .success: Reply.ok(req)
         case .failure(let e): Reply.error(req, e)
         }
     }
+
+    /// The user making the request (`fuse_req_ctx`).
+    static func callerID(_ req: fuse_req_t?) -> UInt32 { fuse_req_ctx(req).map { UInt32($0.pointee.uid) } ?? UInt32.max }
 
     /// `mknod`, `mkdir`, `create`, `link`: never allowed; EPERM in `picked/`, EROFS elsewhere.
     static func refuseCreation(_ req: fuse_req_t?, in parent: fuse_ino_t) {

@@ -122,6 +122,13 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             // An I/O error on a full disk (SQLite could not size its WAL index there) is the
             // disk's, not the file's: moving a sound index aside would only lose it.
             if error.code & 0xFF == SQLITE_IOERR, Self.hasNoRoom(path.folderBeforeLastSlash) { throw Errno(rawValue: ENOSPC) }
+            // Busy is not broken: another process holding the index locked past the busy
+            // timeout leaves it alone, and so does any failure that is not the file's content.
+            if error.code & 0xFF == SQLITE_BUSY || error.code & 0xFF == SQLITE_LOCKED {
+                warn("albumfs: warning: the index \(path) is locked by another process (\(error.message)); it is left as it is")
+                throw Errno(rawValue: EBUSY)
+            }
+            guard error.code & 0xFF == SQLITE_CORRUPT || error.code & 0xFF == SQLITE_NOTADB else { throw error.errno }
             let aside = path + ".broken-\(Int(Date().timeIntervalSince1970))"
             guard rename(path, aside) == 0 || errno == ENOENT else {
                 let renameError = Errno.current

@@ -40,11 +40,12 @@ public struct HEIFHeader {
 
         /// A metadata item's bytes, at most `largestMetadata`; fewer than it says: cut short.
         func metadata(_ item: HEIFItemTable.Item) throws(E) -> [UInt8] {
-            guard item.length <= Self.largestMetadata else {
+            // (One byte over the cap tells an item over it from one that fills it.)
+            let data = try items.bytes(of: item, limit: Self.largestMetadata + 1, read: read)
+            guard data.count <= Self.largestMetadata else {
                 overCap.append(item.type)
                 return []
             }
-            let data = try items.bytes(of: item, limit: Self.largestMetadata, read: read)
             if data.count < item.length { truncated = true }
             return data
         }

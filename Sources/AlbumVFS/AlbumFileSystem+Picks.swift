@@ -85,10 +85,12 @@ extension AlbumFileSystem {
     }
 
     /// The corresponding FUSE operation is `symlink`: `ln -s TARGET picked/NAME` picks a photo.
-    public func symlink(parent: UInt64, name: String, target: String) -> Result<Attributes, Errno> {
+    /// `caller`: the user asking (the kernel's request context); see `Owner.mayChangePicks`.
+    public func symlink(parent: UInt64, name: String, target: String, caller: UInt32 = 0) -> Result<Attributes, Errno> {
         let tree = pendingChanges.tree
         var s = current
         guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
+        guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
         if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
         if name.isEmpty || name == "." || name == ".." || name.contains("/") { return .failure(.invalidArgument) }
         if picks.pick(named: name) != nil { return .failure(.exists) }
@@ -116,20 +118,22 @@ extension AlbumFileSystem {
     }
 
     /// The corresponding FUSE operation is `unlink`: `rm picked/NAME` unpicks.
-    public func unlink(parent: UInt64, name: String) -> Result<Void, Errno> {
+    public func unlink(parent: UInt64, name: String, caller: UInt32 = 0) -> Result<Void, Errno> {
         let s = current
         guard let picks, parent == s.table.pickedInode else {
             // Nothing else may be removed; a missing name is still "not found".
             return lookup(parent: parent, name: name).flatMap { _ in .failure(.readOnlyFileSystem) }
         }
+        guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
         return picks.remove(name: name)
     }
 
     /// The corresponding FUSE operation is `rename`, within `picked/` only.
     /// `flags` are renameat2's: RENAME_NOREPLACE (1) is honoured, RENAME_EXCHANGE (2) refused.
-    public func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32) -> Result<Void, Errno> {
+    public func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32, caller: UInt32 = 0) -> Result<Void, Errno> {
         let s = current
         guard let picks, parent == s.table.pickedInode, newParent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
+        guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
         if flags & 2 != 0 { return .failure(.invalidArgument) }
         if newName.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
         return picks.rename(name, to: newName, noReplace: flags & 1 != 0)

@@ -245,7 +245,7 @@ public final class AlbumFileSystem: Sendable {
         do throws(Errno) {
             return .success(try SourceOpening.scanned(ScannedFile(photo), beneath: sourceRoot, forUser: forUser))
         } catch {
-            if error == .notFound || error.rawValue == ELOOP || error.rawValue == ENOTDIR || error.rawValue == EXDEV {
+            if error == .notFound {
                 staleFile.withLock { $0 }?(photo.relativePath)
                 return .failure(.notFound)
             }

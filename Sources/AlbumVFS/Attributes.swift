@@ -1,3 +1,4 @@
+import Glibc
 import AlbumCore
 
 /// What `stat` shows for a node, in POSIX terms.
@@ -42,11 +43,19 @@ public struct Owner: Sendable {
     public var uid: UInt32
     public var gid: UInt32
     public var umask: UInt32
-    public init(uid: UInt32, gid: UInt32, umask: UInt32 = 0) {
+    /// The user who mounted (the daemon's own): with root, the only one who may change `picked/`.
+    public var mountedBy: UInt32
+    public init(uid: UInt32, gid: UInt32, umask: UInt32 = 0, mountedBy: UInt32 = getuid()) {
         self.uid = uid
         self.gid = gid
         self.umask = umask
+        self.mountedBy = mountedBy
     }
+
+    /// Whether the user `caller` may pick, unpick and rename picks: the one who mounted, the
+    /// owner the mount shows (`-o uid=`), and root; under `allow_other` nobody else, whatever the
+    /// mode bits say (docs/security.md).
+    public func mayChangePicks(_ caller: UInt32) -> Bool { caller == 0 || caller == mountedBy || caller == uid }
 
     /// `bits` (`0o444`, `0o555`, …) without those of the umask.
     public func mode(_ bits: UInt32) -> UInt32 { bits & ~umask & 0o7777 }

@@ -26,9 +26,15 @@ final class AlbumFileSystemTests: XCTestCase {
 
     func photo(_ path: String, seconds: Int64, size: Int64, screenshot: Bool = false) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
-        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
+        // The file's identity as a scan would record it (an open checks it), where it is there.
+        var st = stat()
+        let there = folder != nil && stat(folder + "/" + path, &st) == 0
+        return Photo(relativePath: path, format: .jpeg,
+                     identity: there ? FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim))
+                                     : FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
-                     screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "t"), orientation: 1, problems: [])
+                     screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "t"), orientation: 1, problems: [],
+                     changedWhenRead: there ? Timestamp(st.st_ctim) : nil)
     }
 
     func ino(_ path: String) -> UInt64 {
