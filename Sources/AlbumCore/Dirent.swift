@@ -8,16 +8,15 @@ public func direntName(_ entry: UnsafeMutablePointer<dirent>) -> String {
     direntNameChecked(entry).name
 }
 
-/// The name in a `readdir` entry (invalid UTF-8 shown with replacement characters), and whether
-/// it is valid UTF-8 (a name that is not cannot be shown, nor opened again from its decoded
-/// form): one pass over the bytes for a valid name, as a walk lists every file of a library.
+/// The name in a `readdir` entry, its bytes kept (`FileNameBytes`: a name that is not valid
+/// UTF-8 is shown and opened as it is), and whether it is valid UTF-8.
 public func direntNameChecked(_ entry: UnsafeMutablePointer<dirent>) -> (name: String, isUTF8: Bool) {
     let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
     let name = UnsafeRawPointer(entry).advanced(by: offset)
-    if let valid = String(validatingCString: name.assumingMemoryBound(to: CChar.self)) { return (valid, true) }
+    if let valid = String(validatingCString: name.assumingMemoryBound(to: CChar.self)), !valid.utf8.contains(0xF4) { return (valid, true) }
     // (Bytes as UInt8, contiguous: String's fast path, not a conversion element by element.)
     let bytes = UnsafeBufferPointer(start: name.assumingMemoryBound(to: UInt8.self), count: strlen(name.assumingMemoryBound(to: CChar.self)))
-    return (String(decoding: bytes, as: UTF8.self), false)
+    return (FileNameBytes.string(bytes), String(validating: bytes, as: UTF8.self) != nil)
 }
 
 /// The type (`DT_REG`, `DT_DIR`, `DT_LNK`, `DT_UNKNOWN`…) and inode number in a `readdir`

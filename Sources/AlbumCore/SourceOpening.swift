@@ -71,8 +71,10 @@ public enum SourceOpening {
     }
 
     private static func beneath(_ rootFD: Int32, _ path: String, flags: Int32, withoutNoAtime: Int32) throws(Errno) -> Int32 {
-        var fd = albumfs_open_beneath(rootFD, path, flags)
-        if fd < 0 && errno == EPERM && flags != withoutNoAtime { fd = albumfs_open_beneath(rootFD, path, withoutNoAtime) }
+        var fd = FileNameBytes.withCString(path) { albumfs_open_beneath(rootFD, $0, flags) }
+        if fd < 0 && errno == EPERM && flags != withoutNoAtime {
+            fd = FileNameBytes.withCString(path) { albumfs_open_beneath(rootFD, $0, withoutNoAtime) }
+        }
         guard fd >= 0 else { throw Errno.current }
         return fd
     }

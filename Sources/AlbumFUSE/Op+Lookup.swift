@@ -1,3 +1,4 @@
+import AlbumCore
 import CFuse3
 
 extension Operations {
@@ -5,7 +6,7 @@ extension Operations {
     /// which needs no bookkeeping: nodes live as long as the mount).
     static func lookup(_ req: fuse_req_t?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
         let ctx = FuseContext.of(req)
-        switch ctx.fs.lookup(parent: UInt64(parent), name: String(cString: name!)) {
+        switch ctx.fs.lookup(parent: UInt64(parent), name: FileNameBytes.string(cString: name!)) {
         case .success(let a): Reply.entry(req, ctx, a)
         case .failure(let e): Reply.error(req, e)
         }

@@ -6,7 +6,7 @@ extension Operations {
     /// `readlink`.
     static func readlink(_ req: fuse_req_t?, _ ino: fuse_ino_t) {
         switch FuseContext.of(req).fs.readlink(UInt64(ino)) {
-        case .success(let target): _ = fuse_reply_readlink(req, target)
+        case .success(let target): _ = FileNameBytes.withCString(target) { fuse_reply_readlink(req, $0) }
         case .failure(let e): Reply.error(req, e)
         }
     }
@@ -14,7 +14,7 @@ extension Operations {
     /// `symlink`: `ln -s TARGET picked/NAME`.
     static func symlink(_ req: fuse_req_t?, _ link: UnsafePointer<CChar>?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
         let ctx = FuseContext.of(req)
-        let (name, target, caller) = (String(cString: name!), String(cString: link!), callerID(req))
+        let (name, target, caller) = (FileNameBytes.string(cString: name!), FileNameBytes.string(cString: link!), callerID(req))
         // (Its photo's bytes are hashed: on the slow-work threads.)
         ctx.later(req) { req in
             switch ctx.fs.symlink(parent: UInt64(parent), name: name, target: target, caller: caller) {
@@ -26,7 +26,7 @@ extension Operations {
 
     /// `unlink`: `rm picked/NAME`.
     static func unlink(_ req: fuse_req_t?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
-        switch FuseContext.of(req).fs.unlink(parent: UInt64(parent), name: String(cString: name!), caller: callerID(req)) {
+        switch FuseContext.of(req).fs.unlink(parent: UInt64(parent), name: FileNameBytes.string(cString: name!), caller: callerID(req)) {
         case .success: Reply.ok(req)
         case .failure(let e): Reply.error(req, e)
         }
@@ -35,8 +35,8 @@ extension Operations {
     /// `rename`: `mv picked/A picked/B`.
     static func rename(_ req: fuse_req_t?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?, _ newParent: fuse_ino_t,
                        _ newName: UnsafePointer<CChar>?, _ flags: UInt32) {
-        let result = FuseContext.of(req).fs.rename(parent: UInt64(parent), name: String(cString: name!),
-                                                   newParent: UInt64(newParent), newName: String(cString: newName!), flags: flags,
+        let result = FuseContext.of(req).fs.rename(parent: UInt64(parent), name: FileNameBytes.string(cString: name!),
+                                                   newParent: UInt64(newParent), newName: FileNameBytes.string(cString: newName!), flags: flags,
                                                    caller: callerID(req))
         switch result {
         case .success: Reply.ok(req)

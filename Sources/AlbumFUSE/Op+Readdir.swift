@@ -1,3 +1,4 @@
+import AlbumCore
 import AlbumVFS
 import CFuse3
 import Glibc
@@ -8,7 +9,7 @@ extension Operations {
                         _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         fill(req, size, off, fi) { buf, room, entry, ctx in
             var st = Reply.stat(entry.attributes)
-            return fuse_add_direntry(req, buf, room, entry.name, &st, off_t(entry.nextOffset))
+            return FileNameBytes.withCString(entry.name) { fuse_add_direntry(req, buf, room, $0, &st, off_t(entry.nextOffset)) }
         }
     }
 
@@ -17,7 +18,7 @@ extension Operations {
                             _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         fill(req, size, off, fi) { buf, room, entry, ctx in
             var e = Reply.entryParam(ctx, entry.attributes)
-            return fuse_add_direntry_plus(req, buf, room, entry.name, &e, off_t(entry.nextOffset))
+            return FileNameBytes.withCString(entry.name) { fuse_add_direntry_plus(req, buf, room, $0, &e, off_t(entry.nextOffset)) }
         }
     }
 

@@ -106,7 +106,7 @@ public final class FolderWatcher: @unchecked Sendable {
                     let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
                     let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
                     let name = length == 0 ? "" : buffer[(offset + 16)..<(offset + 16 + length)].withUnsafeBytes { raw in
-                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                        FileNameBytes.string(Array(raw.prefix { $0 != 0 }))
                     }
                     offset += 16 + length
                     guard let path = state.withLock({ $0.pathByWatch[wd] }) else { continue }

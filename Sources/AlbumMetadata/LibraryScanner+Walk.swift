@@ -37,7 +37,8 @@ extension LibraryScanner {
         var seenFolders = Set<FileKey>()
         var seenFiles = FileKeySet()
         var rootStat = stat()
-        guard stat(start.isEmpty ? root : root + "/" + start, &rootStat) == 0, (rootStat.st_mode & S_IFMT) == S_IFDIR else {
+        guard FileNameBytes.withCString(start.isEmpty ? root : root + "/" + start, { stat($0, &rootStat) }) == 0,
+              (rootStat.st_mode & S_IFMT) == S_IFDIR else {
             // A subfolder gone (a live rescan of a folder just deleted) is simply gone; the
             // library's own folder gone is the library unavailable, not emptied.
             if start.isEmpty { trouble.cannotList("", errno == 0 ? ENOTDIR : errno) }
@@ -74,13 +75,9 @@ extension LibraryScanner {
             // Only real inode numbers tell hard links (sshfs lists every entry as 4294967295).
             let realInodes = inodes.learn(folder: dirfd(dir), device: UInt64(folderStat.st_dev))
             onFolder(folderPath)
-            guard let (entries, notUTF8) = listEntries(dir) else {
+            guard let entries = listEntries(dir) else {
                 trouble.cannotList(folder, errno)
                 continue
-            }
-            for name in notUTF8 {
-                trouble.problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
-                                            message: "the name is not valid UTF-8; skipped (rename it to show it)"))
             }
             let (distinct, shadowed) = Self.distinctNames(entries.sorted(by: { $0.name < $1.name }))
             for (name, kept) in shadowed {
@@ -113,7 +110,7 @@ extension LibraryScanner {
                 }
                 var st = stat()
                 // Relative to the open folder: no path walk from `/` for every file.
-                guard fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 else {
+                guard FileNameBytes.withCString(name, { fstatat(dirfd(dir), $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0 else {
                     // Vanished while walking: gone. Any other failure (a folder that can be read
                     // but not searched, an I/O error) leaves its entries unknown, not gone.
                     if errno != ENOENT && !saidUnlisted {
@@ -281,19 +278,18 @@ extension LibraryScanner {
         }
     }
 
-    /// The entries of an open folder (`readdir`: name, `d_type`, `d_ino`), or nil with errno set. Names that are not
-    /// valid UTF-8 come back apart (shown with replacement characters), to be reported.
-    func listEntries(_ dir: OpaquePointer) -> (entries: [(name: String, type: UInt8, inode: UInt64)], notUTF8: [String])? {
+    /// The entries of an open folder (`readdir`: name, `d_type`, `d_ino`), or nil with errno set.
+    /// A name that is not valid UTF-8 keeps its bytes (`FileNameBytes`).
+    func listEntries(_ dir: OpaquePointer) -> [(name: String, type: UInt8, inode: UInt64)]? {
         var names: [(name: String, type: UInt8, inode: UInt64)] = []
-        var bad: [String] = []
         errno = 0
         while let entry = readdir(dir) {
-            let (name, isUTF8) = direntNameChecked(entry)
+            let name = direntName(entry)
             if name == "." || name == ".." { continue }
             let (type, inode) = direntTypeAndInode(entry)
-            if isUTF8 { names.append((name, type, inode)) } else { bad.append(name) }
+            names.append((name, type, inode))
         }
         // readdir answers NULL at the end and on an error; only an error sets errno.
-        return errno == 0 ? (names, bad) : nil
+        return errno == 0 ? names : nil
     }
 }

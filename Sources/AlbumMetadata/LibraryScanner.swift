@@ -451,7 +451,7 @@ public struct LibraryScanner: Sendable {
         var identity = walked
         var st = stat()
         if identity.size < 0 {
-            guard lstat(root + "/" + relativePath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+            guard FileNameBytes.withCString(root + "/" + relativePath, { lstat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
             identity = inodes.identity(st)
         }
         let hint = NameHint(relativePath, formats: rules.formats)

@@ -377,7 +377,8 @@ public final class AlbumFileSystem: Sendable {
         case .success where !name.hasPrefix(ExtendedAttributes.namespace): return .failure(.notSupported)
         case .success(let list):
             guard let value = list.first(where: { $0.0 == name })?.1 else { return .failure(.noAttribute) }
-            return .success(Array(value.utf8))
+            // (Values hold paths and names: their bytes, as the files have them.)
+            return .success(FileNameBytes.bytes(value))
         }
     }
 

@@ -40,10 +40,10 @@ final class PickRegistry: Sendable {
 
     var all: [Pick] { state.withLock { $0.picks } }
 
-    func pick(named name: String) -> Pick? { state.withLock { s in s.picks.first { $0.name == name } } }
+    func pick(named name: String) -> Pick? { state.withLock { s in s.picks.first { $0.name.sameBytes(as: name) } } }
 
     func pick(inode: UInt64) -> Pick? {
-        state.withLock { s in s.nameByInode[inode].flatMap { n in s.picks.first { $0.name == n } } }
+        state.withLock { s in s.nameByInode[inode].flatMap { n in s.picks.first { $0.name.sameBytes(as: n) } } }
     }
 
     func inode(of name: String) -> UInt64 { inodes.inode(parent: folderInode, name: name) }
@@ -75,7 +75,7 @@ final class PickRegistry: Sendable {
 
     /// Why a pick cannot be added to `picks`, before its content is known.
     private static func refusal(name: String, sourcePath: String, limit: Int?, in picks: [Pick]) -> Errno? {
-        if picks.contains(where: { $0.name == name }) { return .exists }
+        if picks.contains(where: { $0.name.sameBytes(as: name) }) { return .exists }
         if picks.contains(where: { $0.sourcePath == sourcePath }) { return .exists }
         if let limit, picks.count >= limit { return Errno(rawValue: EDQUOT) }
         return nil
@@ -83,9 +83,9 @@ final class PickRegistry: Sendable {
 
     func remove(name: String) -> Result<Void, Errno> {
         changing.withLock { () -> Result<Void, Errno> in
-            guard state.withLock({ s in s.picks.contains { $0.name == name } }) else { return .failure(.notFound) }
+            guard state.withLock({ s in s.picks.contains { $0.name.sameBytes(as: name) } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.delete(name: name) } catch { return .failure(error) }
-            state.withLock { s in s.picks.removeAll { $0.name == name } }
+            state.withLock { s in s.picks.removeAll { $0.name.sameBytes(as: name) } }
             return .success(())
         }
     }
@@ -93,10 +93,10 @@ final class PickRegistry: Sendable {
     /// Records that a pick's photo is now at `sourcePath` (found by its bytes).
     func move(name: String, to sourcePath: String, target: String) -> Result<Void, Errno> {
         changing.withLock { () -> Result<Void, Errno> in
-            guard state.withLock({ s in s.picks.contains { $0.name == name } }) else { return .failure(.notFound) }
+            guard state.withLock({ s in s.picks.contains { $0.name.sameBytes(as: name) } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.move(name: name, toSourcePath: sourcePath, target: target) } catch { return .failure(error) }
             state.withLock { s in
-                guard let i = s.picks.firstIndex(where: { $0.name == name }) else { return }
+                guard let i = s.picks.firstIndex(where: { $0.name.sameBytes(as: name) }) else { return }
                 s.picks[i].sourcePath = sourcePath
                 s.picks[i].target = target
             }
@@ -118,16 +118,22 @@ final class PickRegistry: Sendable {
     func rename(_ from: String, to: String, noReplace: Bool) -> Result<Void, Errno> {
         changing.withLock { () -> Result<Void, Errno> in
             let picks = state.withLock { $0.picks }
-            guard picks.contains(where: { $0.name == from }) else { return .failure(.notFound) }
-            if from == to { return .success(()) }
-            if picks.contains(where: { $0.name == to }) && noReplace { return .failure(.exists) }
+            guard picks.contains(where: { $0.name.sameBytes(as: from) }) else { return .failure(.notFound) }
+            if from.sameBytes(as: to) { return .success(()) }
+            if picks.contains(where: { $0.name.sameBytes(as: to) }) && noReplace { return .failure(.exists) }
             do throws(Errno) { try storage.rename(from, to: to) } catch { return .failure(error) }
             state.withLock { s in
-                s.picks.removeAll { $0.name == to }
-                if let i = s.picks.firstIndex(where: { $0.name == from }) { s.picks[i].name = to }
+                s.picks.removeAll { $0.name.sameBytes(as: to) }
+                if let i = s.picks.firstIndex(where: { $0.name.sameBytes(as: from) }) { s.picks[i].name = to }
                 s.nameByInode[inode(of: to)] = to
             }
             return .success(())
         }
     }
+}
+
+extension String {
+    /// Whether two names are the same bytes: names are bytes to the kernel, and `==` on Strings
+    /// takes a name composed (NFC) and decomposed (NFD) for one.
+    func sameBytes(as other: String) -> Bool { utf8.elementsEqual(other.utf8) }
 }

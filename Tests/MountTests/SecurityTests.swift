@@ -1,4 +1,6 @@
+import AlbumCore
 import AlbumSample
+import CSysXattr
 import Foundation
 import Glibc
 import XCTest
@@ -250,6 +252,44 @@ final class SecurityTests: SampleLibraryTestCase {
         try? input.fileHandleForWriting.close()
         XCTAssertTrue(eventually { !holder.isRunning })
         XCTAssertEqual(runCommand("/usr/bin/sqlite3", [index, "SELECT count(*) > 0 FROM files"], timeout: 5).stdout, "1\n", "rows kept")
+    }
+
+    /// Names are bytes: a photo whose name is Latin-1 (an old camera's, a Windows share's) is
+    /// shown under its own bytes, listed, looked up and read; two pick names that differ in one
+    /// byte that is not UTF-8 are two picks.
+    func testNamesAreBytes() throws {
+        func cPath(_ bytes: [UInt8]) -> [CChar] { bytes.map { CChar(bitPattern: $0) } + [0] }
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        let photo = try XCTUnwrap(FileManager.default.contents(atPath: source.path + "/Sony/DSC01234.JPG"))
+        let fd = open(cPath(Array((source.path + "/Sony/").utf8) + name), O_WRONLY | O_CREAT, 0o644)
+        XCTAssertEqual(photo.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, photo.count)
+        close(fd)
+        let m = try Mount(source: source.path)
+        let listed = (readdirNames(m.path("non-screenshots")) ?? []).map { FileNameBytes.bytes($0) }
+        XCTAssertTrue(listed.contains(name), "listed under its own bytes")
+        let inView = Array(m.path("non-screenshots/").utf8) + name
+        var st = stat()
+        XCTAssertEqual(stat(cPath(inView), &st), 0, "looked up")
+        XCTAssertEqual(Int(st.st_size), photo.count)
+        let readFD = open(cPath(inView), O_RDONLY)
+        XCTAssertGreaterThanOrEqual(readFD, 0)
+        var buffer = [UInt8](repeating: 0, count: photo.count + 1)
+        XCTAssertEqual(read(readFD, &buffer, buffer.count), photo.count)
+        close(readFD)
+        XCTAssertEqual(Data(buffer.prefix(photo.count)), photo, "read byte-identical")
+        var source = [UInt8](repeating: 0, count: 4096)
+        let n = getxattr(cPath(inView), "user.albumfs.source", &source, source.count)
+        XCTAssertEqual(n > 0 ? Array(source.prefix(n)) : [], Array((self.source.path + "/Sony/").utf8) + name, "its source path, as bytes")
+        // Two pick names one byte apart, neither valid UTF-8.
+        let picked = Array(m.path("picked/").utf8)
+        XCTAssertEqual(symlink("../non-screenshots/DSC01234.JPG", cPath(picked + [0xFF] + Array(".jpg".utf8))), 0)
+        XCTAssertEqual(symlink("../non-screenshots/DSCF0001.JPG", cPath(picked + [0xFE] + Array(".jpg".utf8))), 0, "another name")
+        let picks = (readdirNames(m.path("picked")) ?? []).map { FileNameBytes.bytes($0) }
+        XCTAssertEqual(picks, [[0xFF] + Array(".jpg".utf8), [0xFE] + Array(".jpg".utf8)])
+        XCTAssertEqual(lstat(cPath(picked + [0xFE] + Array(".jpg".utf8)), &st), 0)
+        XCTAssertEqual(unlink(cPath(picked + [0xFF] + Array(".jpg".utf8))), 0)
+        XCTAssertEqual((readdirNames(m.path("picked")) ?? []).map { FileNameBytes.bytes($0) }, [[0xFE] + Array(".jpg".utf8)])
+        m.finish()
     }
 
     private func modeOf(_ path: String) -> mode_t {
