@@ -85,6 +85,39 @@ final class SecurityTests: SampleLibraryTestCase {
         m.finish(allowing: ["cannot open cam/zero"])
     }
 
+    /// 64 slow renders at once (PNGs: no reduced-size decode) take only the few
+    /// slow-work threads: listings, `stat` and reads of originals keep answering meanwhile, and
+    /// every thumbnail comes. (The kernel itself sends a file's reads as background requests, at
+    /// most `max_background`, 12, at once, so this holds without the slow-work threads too; they
+    /// keep it true for `ln -s`, which is answered there as well, and for any limit raised.)
+    func testSixtyFourSlowRendersLeaveTheMountAnswering() throws {
+        let png = try Encoders.png(.solid(width: 1200, height: 900, 200, 30, 30))
+        try FileManager.default.createDirectory(atPath: source.path + "/Big", withIntermediateDirectories: true)
+        for i in 0..<64 { XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Big/big\(i).png", contents: Data(png))) }
+        let m = try Mount(source: source.path)
+        let group = DispatchGroup()
+        let results = LockedResults()
+        for i in 0..<64 {
+            let path = m.path("thumbnails/200x200/big\(i).jpg")
+            Thread.detachNewThread {
+                group.enter()
+                results.add(readAll(path))
+                group.leave()
+            }
+        }
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["thumbnails_rendered"].flatMap(Int.init) ?? 0 >= 1 }, "renders started")
+        let started = Date()
+        XCTAssertNotNil(readdirNames(m.path("non-screenshots")))
+        XCTAssertNotNil(statOf(m.path("by-date/2021/2021-12/2021-12-31/DSC01234.JPG")))
+        XCTAssertEqual(readAll(m.path("non-screenshots/DSCF0001.JPG")).errno, 0)
+        let answered = Date().timeIntervalSince(started)
+        XCTAssertLessThan(answered, 1, "ls, stat and a read answered while the renders ran")
+        XCTAssertTrue(eventually(120) { results.count == 64 }, "every thumbnail came")
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertTrue(results.all.allSatisfy { $0.errno == 0 && $0.bytes > 0 }, "\(results.all.filter { $0.errno != 0 })")
+        m.finish()
+    }
+
     /// PNGs downloaded from anywhere, each with 150 compressed text chunks of 4 MB: the daemon's
     /// peak memory stays under 200 MB and each file is named in `.albumfs/errors` for what was
     /// skipped. Its date (an uncompressed XMP chunk) is still read.
@@ -297,6 +330,16 @@ final class SecurityTests: SampleLibraryTestCase {
         guard lstat(path, &st) == 0 else { return 0 }
         return st.st_mode & 0o7777
     }
+}
+
+/// Results gathered from many threads.
+private final class LockedResults: @unchecked Sendable {
+    // Protects `all`.
+    private let lock = NSLock()
+    private var results: [(bytes: Int, errno: Int32)] = []
+    func add(_ r: (bytes: Int, errno: Int32)) { lock.lock(); results.append(r); lock.unlock() }
+    var all: [(bytes: Int, errno: Int32)] { lock.lock(); defer { lock.unlock() }; return results }
+    var count: Int { all.count }
 }
 
 private extension String {
