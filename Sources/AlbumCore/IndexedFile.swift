@@ -61,6 +61,13 @@ public struct IndexedFile: Sendable, Equatable {
         changedWhenRead.map { $0 == changed } ?? true
     }
 
+    /// Whether this is a photo's full row that does not say the file's owner and mode (an index
+    /// written before they were kept): it is read again rather than taken as it is.
+    public var lacksAccess: Bool {
+        guard case .photo(_, let e) = kind else { return false }
+        return e.access == nil && !e.problems.contains(where: ReadFailure.isReadFailure)
+    }
+
     /// The same file without its evidence (once decided, and saved to the index).
     public var slimmed: IndexedFile {
         var slim = self

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Image formats albumfs recognises by content.
 public enum ImageFormat: String, Sendable {
     case jpeg
@@ -30,6 +32,23 @@ public struct FileIdentity: Hashable, Sendable {
     }
 }
 
+/// Who owns a source file and what its permission bits are (`st_uid`, `st_gid`, `st_mode & 0o7777`):
+/// the mount shows them, as sshfs and bindfs do, so that `default_permissions` enforces SOURCE's
+/// own permissions and a copy out of the mount is the user's as the original is (docs/security.md).
+public struct FileAccess: Hashable, Sendable {
+    public var uid: UInt32
+    public var gid: UInt32
+    public var mode: UInt32
+
+    public init(uid: UInt32, gid: UInt32, mode: UInt32) {
+        self.uid = uid
+        self.gid = gid
+        self.mode = mode & 0o7777
+    }
+
+    public init(_ st: stat) { self.init(uid: st.st_uid, gid: st.st_gid, mode: st.st_mode) }
+}
+
 /// One photo of the library with every decision made about it.
 public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
@@ -47,13 +66,15 @@ public struct Photo: Sendable {
     /// EXIF orientation 1–8 (anything else read as 1).
     public var orientation: Int
     public var problems: [String]
+    /// The source file's owner and mode when read (nil: not known; the mount's owner and 0444 shown).
+    public var access: FileAccess?
     private var changedWhenReadPacked: PackedTimestamp
 
     /// - Parameter fileName: `relativePath`'s last component, when the caller has cut it already
     ///   (nil: cut here).
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
                 captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
-                changedWhenRead: Timestamp? = nil, fileName: String? = nil) {
+                changedWhenRead: Timestamp? = nil, fileName: String? = nil, access: FileAccess? = nil) {
         self.relativePath = relativePath
         self.fileName = fileName ?? Self.lastComponent(relativePath)
         self.format = format
@@ -63,6 +84,7 @@ public struct Photo: Sendable {
         self.screenshot = screenshot
         self.orientation = orientation
         self.problems = problems
+        self.access = access
         changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }
 

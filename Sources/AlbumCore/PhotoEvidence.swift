@@ -34,6 +34,9 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var pixelHeight: Int?
     /// What went wrong while reading (corrupt EXIF, truncated file); the photo stays listed.
     public var problems: [String] = []
+    /// The file's owner and mode when read (`fstat`, not its content: kept with the rest, since a
+    /// change to either moves the ctime and the file is read again).
+    public var access: FileAccess?
 
     public init() {}
 

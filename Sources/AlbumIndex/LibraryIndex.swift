@@ -78,6 +78,13 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         DELETE FROM files WHERE (kind = 'ignored' AND (path LIKE '%.heic' OR path LIKE '%.heif' OR path LIKE '%.hif'
             OR path LIKE '%.avif')) OR (kind = 'problem' AND message = 'not a JPEG or PNG');
         """,
+        // 9: a photo's owner and mode (`PhotoEvidence.access`), which the mount shows. Rows
+        // stay; a photo's row without them is read again, once (`IndexedFile.lacksAccess`).
+        """
+        ALTER TABLE files ADD COLUMN uid INTEGER;
+        ALTER TABLE files ADD COLUMN gid INTEGER;
+        ALTER TABLE files ADD COLUMN mode INTEGER;
+        """,
     ]
 
     /// Whether the index by inode that `files(sameAs:)` looks up exists (nil: not
@@ -178,7 +185,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     /// A row's columns, in the order `bind` gives and `decode` takes them.
     static let rowColumns = ["path", "inode", "size", "mtime_ns", "ctime_ns", "kind", "message"] + evidenceColumns
-        + ["exposure", "orientation", "width", "height", "problems"]
+        + ["exposure", "orientation", "width", "height", "problems", "uid", "gid", "mode"]
 
     public func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {
         try run {
@@ -318,6 +325,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             try b.int(e.pixelWidth.map(Int64.init))
             try b.int(e.pixelHeight.map(Int64.init))
             try b.text(e.problems.isEmpty ? nil : e.problems.joined(separator: "\n"))
+            for value in [e.access?.uid, e.access?.gid, e.access?.mode] { try b.int(value.map(Int64.init)) }
         }
         // (The columns not bound, the evidence of a file that is not a photo, stay NULL.)
     }
@@ -349,6 +357,9 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.pixelWidth = int(after + 2).map(Int.init)
             e.pixelHeight = int(after + 3).map(Int.init)
             e.problems = text(after + 4).map { $0.split(separator: "\n").map(String.init) } ?? []
+            if let uid = int(after + 5), let gid = int(after + 6), let mode = int(after + 7) {
+                e.access = FileAccess(uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), mode: UInt32(truncatingIfNeeded: mode))
+            }
             return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e), changedWhenRead: changed)
         case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored, changedWhenRead: changed)
         }

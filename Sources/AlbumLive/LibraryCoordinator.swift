@@ -120,7 +120,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
                                         log: (String) -> Void) -> (Library, LibraryState) {
         var state = LibraryState()
         if let index {
-            do { try index.forEach { state.put($0, scanner: scanner) } } catch {
+            // (A photo's row from before its owner and mode were kept is read again, once.)
+            do { try index.forEach { if !$0.lacksAccess { state.put($0, scanner: scanner) } } } catch {
                 log("albumfs: warning: the index cannot be read (\(error)); scanning everything")
                 state = LibraryState()
             }

@@ -427,6 +427,8 @@ public struct LibraryScanner: Sendable {
     private func understood(_ format: ImageFormat?, _ evidence: consuming PhotoEvidence, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
+        var evidence = evidence
+        evidence.access = FileAccess(open.status)
         if let format {
             // (Only a photo its content made has it: `LibraryIndex.holds` takes that for the sign
             // of one, which may stand for a file of another name.)
@@ -437,6 +439,7 @@ public struct LibraryScanner: Sendable {
         // Too short to hold a signature: a damaged photo if its name says so.
         if hint.likelyPhoto && open.status.st_size < FormatSniffer.headerLength {
             var e = PhotoEvidence()
+            e.access = FileAccess(open.status)
             e.problems.append(open.status.st_size == 0 ? "empty file" : "too short to be an image")
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
         }
@@ -494,6 +497,7 @@ public struct LibraryScanner: Sendable {
         let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                      captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
-                     orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName)
+                     orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName,
+                     access: e.access)
     }
 }

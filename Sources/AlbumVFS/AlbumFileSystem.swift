@@ -118,7 +118,9 @@ public final class AlbumFileSystem: Sendable {
     /// where the bits allow it (`picked/`); executing a photo is EACCES.
     public func checkAccess(_ inode: UInt64, mask: Int32) -> Result<Void, Errno> {
         attributes(of: inode).flatMap { a in
-            if mask & W_OK != 0 && a.permissions & 0o222 == 0 { return .failure(.readOnlyFileSystem) }
+            // (A photo may show its source's write bits; only `picked/` takes changes.)
+            let writable = inode == current.table.pickedInode && a.permissions & 0o222 != 0
+            if mask & W_OK != 0 && !writable { return .failure(.readOnlyFileSystem) }
             if mask & X_OK != 0 && a.permissions & 0o111 == 0 { return .failure(.accessDenied) }
             return .success(())
         }
@@ -133,14 +135,19 @@ public final class AlbumFileSystem: Sendable {
                               uid: owner.uid, gid: owner.gid)
         case .file(let content):
             let size: Int64
+            var shown = (permissions: owner.mode(0o444), uid: owner.uid, gid: owner.gid)
             switch content {
-            case .original(let i): size = s.library.photos[i].identity.size
-            case .thumbnail(_, let box): size = thumbnails?.size(for: box) ?? 0
+            case .original(let i):
+                size = s.library.photos[i].identity.size
+                shown = owner.photoEntry(s.library.photos[i].access, thumbnail: false)
+            case .thumbnail(let i, let box):
+                size = thumbnails?.size(for: box) ?? 0
+                shown = owner.photoEntry(s.library.photos[i].access, thumbnail: true)
             // Made fresh for each look; read with direct I/O so a grown text is never cut short.
             case .status, .errors: size = Int64(controlText(content).utf8.count)
             }
-            return Attributes(inode: node.inode, kind: .regular, permissions: owner.mode(0o444), linkCount: 1, size: size,
-                              mtime: node.mtime, uid: owner.uid, gid: owner.gid)
+            return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: 1, size: size,
+                              mtime: node.mtime, uid: shown.uid, gid: shown.gid)
         }
     }
 

@@ -45,11 +45,26 @@ public struct Owner: Sendable {
     public var umask: UInt32
     /// The user who mounted (the daemon's own): with root, the only one who may change `picked/`.
     public var mountedBy: UInt32
-    public init(uid: UInt32, gid: UInt32, umask: UInt32 = 0, mountedBy: UInt32 = getuid()) {
+    /// `-o uid=` / `-o gid=`: every file shows them; nil: a photo shows its source file's.
+    public var fileUID: UInt32?
+    public var fileGID: UInt32?
+
+    public init(uid: UInt32, gid: UInt32, umask: UInt32 = 0, mountedBy: UInt32 = getuid(), fileUID: UInt32? = nil, fileGID: UInt32? = nil) {
         self.uid = uid
         self.gid = gid
         self.umask = umask
         self.mountedBy = mountedBy
+        self.fileUID = fileUID
+        self.fileGID = fileGID
+    }
+
+    /// What a photo's entry shows (its original, or with `thumbnail` one of its thumbnails): the
+    /// source file's owner and permission bits (a thumbnail its read bits only: it is read as
+    /// the photo is), as sshfs and bindfs show them; the mount's owner and 0444 where unknown.
+    /// `-o uid,gid` override the owner, `-o umask` takes bits away.
+    public func photoEntry(_ access: FileAccess?, thumbnail: Bool) -> (permissions: UInt32, uid: UInt32, gid: UInt32) {
+        let bits = access.map { thumbnail ? $0.mode & 0o444 : $0.mode & 0o777 } ?? 0o444
+        return (mode(bits), fileUID ?? access?.uid ?? uid, fileGID ?? access?.gid ?? gid)
     }
 
     /// Whether the user `caller` may pick, unpick and rename picks: the one who mounted, the

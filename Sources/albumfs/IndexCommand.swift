@@ -17,7 +17,7 @@ enum IndexCommand {
         let started = Date()
         var previous: [String: IndexedFile] = [:]
         do {
-            for f in try index.loadAll() { previous[f.relativePath] = f }
+            for f in try index.loadAll() where !f.lacksAccess { previous[f.relativePath] = f }
         } catch {
             Log.line("albumfs index: warning: the index cannot be read (\(error)); scanning everything")
         }

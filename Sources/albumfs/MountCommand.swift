@@ -41,7 +41,8 @@ enum MountCommand {
                                   picksDatabase: picks.acceptsChanges ? picksPath : "none")
         let fs: AlbumFileSystem
         do {
-            fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask),
+            fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
+                                                                                            fileUID: options.uid, fileGID: options.gid),
                                      thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
                                      mountpoint: mountpoint, log: { Log.line($0) })
         } catch {

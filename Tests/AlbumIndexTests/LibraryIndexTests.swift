@@ -259,7 +259,31 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind), message.map { .text($0) }])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, 8)
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "clip.mov", "bad.jpg"])
+    }
+
+    /// Schema 9 keeps each photo's owner and mode. Rows from before stay, and say they lack them
+    /// (a mount reads those photos again, once); a row saved now gives them back.
+    func testASchemaEightIndexKeepsItsRowsAndPhotosLearnTheirOwnerAndMode() throws {
+        let (db, path) = try index(atSchema: 8)
+        for (i, (file, kind)) in [("x.jpg", "jpeg"), ("n.txt", "ignored")].enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation) VALUES (?, ?, 3, 4, ?, 1)",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        let rows = try index.loadAll().sorted { $0.relativePath < $1.relativePath }
+        XCTAssertEqual(rows.map(\.relativePath), ["n.txt", "x.jpg"])
+        XCTAssertEqual(rows.map(\.lacksAccess), [false, true])
+        var e = PhotoEvidence()
+        e.access = FileAccess(uid: 1000, gid: 100, mode: 0o100640)
+        let saved = IndexedFile(relativePath: "y.jpg", identity: FileIdentity(inode: 9, size: 3, mtime: Timestamp(seconds: 4)), kind: .photo(.jpeg, e))
+        try index.save(upserts: [saved], removals: [])
+        let back = try XCTUnwrap(try index.loadAll().first { $0.relativePath == "y.jpg" })
+        XCTAssertEqual(back, saved)
+        XCTAssertFalse(back.lacksAccess)
+        guard case .photo(_, let read) = back.kind else { return XCTFail("\(back.kind)") }
+        XCTAssertEqual(read.access, FileAccess(uid: 1000, gid: 100, mode: 0o640), "the permission bits only")
     }
 }

@@ -155,7 +155,9 @@ final class LibraryScannerTests: FolderTestCase {
                 return (file, Self.bytesReadByThisProcess() - before)
             }
             let (plain, plainBytes) = bytesRead("plain.png")
-            XCTAssertEqual(plain?.kind, .photo(.png, { var e = PhotoEvidence(); e.pixelWidth = 300; e.pixelHeight = 300; return e }()))
+            var st = stat()
+            XCTAssertEqual(stat(folder + "/plain.png", &st), 0)
+            XCTAssertEqual(plain?.kind, .photo(.png, { var e = PhotoEvidence(); e.pixelWidth = 300; e.pixelHeight = 300; e.access = FileAccess(st); return e }()))
             let (dat, datBytes) = bytesRead("plain.dat")
             XCTAssertEqual(dat?.kind, plain?.kind)
             // (rchar counts read system calls: io_uring's reads do not show, only the rest.)

@@ -128,10 +128,15 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testModesOwnerAndStatfs() throws {
+        // A photo shows its source file's owner and mode (as sshfs does); its thumbnail the read bits.
         let file = try XCTUnwrap(statOf(mount.path("screenshots/clip.png")))
-        XCTAssertEqual(file.st_mode & 0o7777, 0o444)
+        XCTAssertEqual(chmod(source.path + "/Pictures/Screenshots/clip.png", 0o640), 0)
+        let original = try XCTUnwrap(statOf(source.path + "/Pictures/Screenshots/clip.png"))
+        XCTAssertEqual(file.st_mode & 0o7777, 0o644)
         XCTAssertEqual(file.st_mode & S_IFMT, S_IFREG)
-        XCTAssertEqual(file.st_uid, getuid())
+        XCTAssertEqual(file.st_uid, original.st_uid)
+        XCTAssertTrue(eventually { statOf(mount.path("screenshots/clip.png")).map { $0.st_mode & 0o7777 } == 0o640 }, "a chmod in SOURCE shows")
+        XCTAssertEqual(statOf(mount.path("thumbnails/200x200/clip.jpg")).map { $0.st_mode & 0o7777 }, 0o440)
         let dir = try XCTUnwrap(statOf(mount.path("by-date")))
         XCTAssertEqual(dir.st_mode & 0o7777, 0o555)
         XCTAssertEqual(dir.st_mode & S_IFMT, S_IFDIR)

@@ -165,6 +165,30 @@ final class SecurityTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// Files show SOURCE's owner and mode, so `default_permissions` enforces SOURCE's own
+    /// permissions: under `allow_other` another user reads a 0644 photo but neither a 0600 one nor
+    /// its thumbnail (EACCES); a copy made with `cp -a` has the original's mode.
+    func testDefaultPermissionsEnforceSourcesOwnPermissions() throws {
+        XCTAssertEqual(chmod(source.path + "/Sony/DSC01234.JPG", 0o600), 0)
+        let m = try Mount(source: source.path, options: ["-o", "allow_other,default_permissions"])
+        chmod(m.mountpoint, 0o755)
+        func asNobody(_ path: String) -> CommandResult {
+            runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/cat", path], timeout: 20,
+                       environment: ["LC_ALL": "C"])
+        }
+        XCTAssertEqual(asNobody(m.path("non-screenshots/DSCF0001.JPG")).status, 0, "a 0644 photo")
+        let denied = asNobody(m.path("non-screenshots/DSC01234.JPG"))
+        XCTAssertNotEqual(denied.status, 0)
+        XCTAssertTrue(denied.stderr.contains("Permission denied"), denied.stderr)
+        XCTAssertTrue(asNobody(m.path("thumbnails/200x200/DSC01234.jpg")).stderr.contains("Permission denied"), "nor its thumbnail")
+        XCTAssertEqual(statOf(m.path("non-screenshots/DSC01234.JPG")).map { $0.st_mode & 0o7777 }, 0o600)
+        XCTAssertEqual(readAll(m.path("non-screenshots/DSC01234.JPG")).errno, 0, "its owner reads it")
+        let copy = state + "/copy.jpg"
+        XCTAssertEqual(runCommand("/bin/cp", ["-a", m.path("non-screenshots/DSCF0001.JPG"), copy]).status, 0)
+        XCTAssertEqual(statOf(copy).map { $0.st_mode & 0o7777 }, 0o644, "a copy as writable as the original")
+        m.finish()
+    }
+
     /// Every file of the mount's own state is the user's alone: the index, the picks and the
     /// thumbnails (mode 0600 in folders of 0700), though the umask would allow more.
     func testStateFilesArePrivate() throws {
