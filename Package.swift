@@ -7,6 +7,8 @@ let package = Package(
     name: "albumfs",
     products: [
         .executable(name: "albumfs", targets: ["albumfs"]),
+        // The parsers of untrusted bytes under libFuzzer (scripts/fuzz), or a replay of inputs.
+        .executable(name: "albumfs-fuzz", targets: ["AlbumFuzz"]),
     ],
     targets: [
         // Tiny system-library shims: a module map and a header, no logic.
@@ -47,6 +49,7 @@ let package = Package(
             name: "albumfs",
             dependencies: ["AlbumCore", "AlbumIndex", "AlbumLive", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS",
                            "AlbumFUSE"]),
+        .executableTarget(name: "AlbumFuzz", dependencies: ["AlbumCore", "AlbumMetadata"]),
 
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumCore"]),
         .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumMetadata", "AlbumSample"]),

@@ -11,7 +11,7 @@ public struct PackedFiles: Sendable {
 
     /// The fields of `PhotoEvidence` that `pack` writes: a field added there must be added here
     /// (a unit test counts them).
-    static let evidenceFieldCount = 21
+    static let evidenceFieldCount = 22
 
     /// (Inlinable: compiled for the caller's collection, not through generic metadata at run time,
     /// which a batch's lazy map of records from another module otherwise was.)
@@ -63,6 +63,8 @@ public struct PackedFiles: Sendable {
             optionalInt(e.pixelHeight.map(Int64.init))
             length(e.problems.count)
             for problem in e.problems { string(problem) }
+            bytes.append(e.access == nil ? 0 : 1)
+            if let access = e.access { int(Int64(access.uid)); int(Int64(access.gid)); int(Int64(access.mode)) }
         }
     }
 
@@ -126,6 +128,10 @@ public struct PackedFiles: Sendable {
                 e.pixelWidth = optionalInt().map(Int.init)
                 e.pixelHeight = optionalInt().map(Int.init)
                 e.problems = (0..<length()).map { _ in string() }
+                if byte() == 1 {
+                    let (uid, gid, mode) = (int(), int(), int())
+                    e.access = FileAccess(uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), mode: UInt32(truncatingIfNeeded: mode))
+                }
                 kind = .photo(tag == 2 ? .jpeg : tag == 3 ? .png : .heif, e)
             }
             return IndexedFile(relativePath: path, identity: identity, kind: kind, changedWhenRead: changed)

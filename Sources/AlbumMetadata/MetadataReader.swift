@@ -70,8 +70,11 @@ public enum MetadataReader {
     /// file is no image (`e` untouched).
     public static func read(_ file: SourceFile, first: UnsafeRawBufferPointer, size: Int64,
                             into e: inout PhotoEvidence) throws(Errno) -> ImageFormat? {
+        try read(CachedReader(file: file, first: first, fileSize: size), first: first, into: &e)
+    }
+
+    private static func read(_ reader: CachedReader, first: UnsafeRawBufferPointer, into e: inout PhotoEvidence) throws(Errno) -> ImageFormat? {
         guard let format = FormatSniffer.sniff(first) else { return nil }
-        let reader = CachedReader(file: file, first: first, fileSize: size)
         switch format {
         case .jpeg:
             let header = try reader.header { try JPEGHeader(prefix: first, read: $0) }
@@ -95,12 +98,27 @@ public enum MetadataReader {
         return format
     }
 
+    /// The same for a whole file already in memory (the fuzz targets: nothing is read from disk).
+    public static func read(bytes: UnsafeRawBufferPointer) -> FileMetadata? {
+        var e = PhotoEvidence()
+        let reader = CachedReader(file: nil, first: bytes, fileSize: Int64(bytes.count))
+        guard let format = try? read(reader, first: bytes, into: &e) else { return nil }
+        return FileMetadata(format: format, evidence: e)
+    }
+
     /// What every format's header gives: the size, whether it was cut short, its EXIF.
     static func readCommon(_ header: some ImageHeader, into e: inout PhotoEvidence) {
         e.pixelWidth = header.width
         e.pixelHeight = header.height
         if header.truncated { e.problems.append("header truncated") }
         readExif(header.exif, into: &e)
+    }
+
+    /// What an EXIF block (`Exif\0\0` and TIFF data) says, alone (the fuzz targets).
+    public static func evidence(fromExif bytes: [UInt8]) -> PhotoEvidence {
+        var e = PhotoEvidence()
+        readExif(bytes, into: &e)
+        return e
     }
 
     static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
@@ -120,7 +138,8 @@ public enum MetadataReader {
 
 /// Serves reads from the first block already read, and from the file beyond it.
 private struct CachedReader {
-    let file: SourceFile
+    /// Nil: the whole file is `first`.
+    let file: SourceFile?
     let first: UnsafeRawBufferPointer
     /// The file's length as `fstat` said: the first block holds the whole file when it is as long.
     let fileSize: Int64
@@ -142,6 +161,7 @@ private struct CachedReader {
                 initialized = range.count
             }
         }
+        guard let file else { return [] }
         return try file.read(at: offset, count: count)
     }
 

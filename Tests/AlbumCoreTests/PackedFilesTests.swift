@@ -14,6 +14,7 @@ final class PackedFilesTests: XCTestCase {
         e.pngSoftware = "Spectacle"; e.pngComment = "a comment"
         e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
         e.problems = ["corrupt EXIF", "header truncated", ""]
+        e.access = FileAccess(uid: .max, gid: 100, mode: 0o4755)
         return e
     }
 

@@ -612,14 +612,16 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         locker.arguments = [indexPath]
         let input = Pipe()
         locker.standardInput = input
-        locker.standardOutput = FileHandle.nullDevice
+        let said = Pipe()
+        locker.standardOutput = said
         try locker.run()
         defer {
             if locker.isRunning { kill(locker.processIdentifier, SIGKILL) }
             locker.waitUntilExit()
         }
-        input.fileHandleForWriting.write(Data("PRAGMA journal_mode=DELETE;\nBEGIN EXCLUSIVE;\nDELETE FROM files WHERE 0;\n".utf8))
-        XCTAssertTrue(eventually { runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"], timeout: 5).status != 0 }, "locked")
+        input.fileHandleForWriting.write(Data(".timeout 5000\nPRAGMA journal_mode=DELETE;\nBEGIN EXCLUSIVE;\nDELETE FROM files WHERE 0;\nSELECT 'held';\n".utf8))
+        XCTAssertTrue(waitForLine("held", from: said), "the lock is held")
+        XCTAssertNotEqual(runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"], timeout: 5).status, 0, "locked")
         let started = Date()
         m = try mount()
         XCTAssertLessThan(Date().timeIntervalSince(started), 15, "no hang on a locked index")

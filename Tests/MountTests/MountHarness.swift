@@ -326,3 +326,10 @@ func xattr(_ path: String, _ name: String) -> String? {
     guard n >= 0 else { return nil }
     return String(decoding: buffer.prefix(n), as: UTF8.self)
 }
+
+/// Waits (at most `timeout` seconds) until a child's output on `pipe` has a line `line`.
+func waitForLine(_ line: String, from pipe: Pipe, timeout: TimeInterval = 10) -> Bool {
+    let collector = LineCollector()
+    collector.collect(from: pipe.fileHandleForReading)
+    return collector.wait(forLineContaining: line, timeout: timeout)
+}

@@ -290,15 +290,17 @@ final class SecurityTests: SampleLibraryTestCase {
         holder.arguments = [index]
         let input = Pipe()
         holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
+        let said = Pipe()
+        holder.standardOutput = said
         try holder.run()
         defer {
             if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }
             holder.waitUntilExit()
         }
         // (In WAL mode only a connection in exclusive locking mode keeps others out, readers too.)
-        input.fileHandleForWriting.write(Data("PRAGMA locking_mode = EXCLUSIVE;\nSELECT count(*) FROM files;\n".utf8))
-        XCTAssertTrue(eventually { runCommand("/usr/bin/sqlite3", [index, "SELECT count(*) FROM files"], timeout: 5).status != 0 }, "locked")
+        input.fileHandleForWriting.write(Data(".timeout 5000\nPRAGMA locking_mode = EXCLUSIVE;\nSELECT count(*) FROM files;\nSELECT 'held';\n".utf8))
+        XCTAssertTrue(waitForLine("held", from: said), "the lock is held")
+        XCTAssertNotEqual(runCommand("/usr/bin/sqlite3", [index, "SELECT count(*) FROM files"], timeout: 5).status, 0, "locked")
         let m = try Mount(source: source.path, options: ["-o", "index=" + index])
         XCTAssertNotNil(statOf(m.path("by-date/2021/2021-12/2021-12-31/DSC01234.JPG")), "mounted, without the index")
         m.finish(allowing: ["is locked by another process", "cannot be opened"])

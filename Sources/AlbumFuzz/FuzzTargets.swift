@@ -1,0 +1,61 @@
+import AlbumCore
+import AlbumMetadata
+
+/// The parsers of untrusted bytes, one fuzz target each (docs/security.md, "Fuzzing").
+///
+/// Each target takes the fuzzer's bytes as one input of its parser: a whole file for the header
+/// readers (with the format's signature put in front where the input lacks it, so the fuzzer
+/// explores that parser rather than the sniffer), an EXIF block, an XMP packet, a file name.
+/// A parse must return (never trap, never read out of bounds: AddressSanitizer watches) and give
+/// the same answer twice.
+enum FuzzTarget: String, CaseIterable {
+    /// Any file, sniffed as a scan does.
+    case header
+    case jpeg
+    case png
+    case heif
+    /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
+    case exif
+    /// An XMP packet: the properties the rules read.
+    case xmp
+    /// A file name: every date pattern the capture-date rules know.
+    case filename
+
+    static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let heifSignature: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+    static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
+
+    /// Runs the parser on `input`; a wrong answer traps (the fuzzer keeps the input).
+    func run(_ input: [UInt8]) {
+        switch self {
+        case .header: Self.parseTwice(input)
+        case .jpeg: Self.parseTwice(Self.prefixed(input, Self.jpegSignature))
+        case .png: Self.parseTwice(Self.prefixed(input, Self.pngSignature))
+        case .heif: Self.parseTwice(Self.prefixed(input, Self.heifSignature))
+        case .exif:
+            let block = Self.prefixed(input, Self.exifSignature)
+            precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")
+        case .xmp:
+            let packet = String(decoding: input, as: UTF8.self)
+            for property in ["photoshop:DateCreated", "exif:DateTimeOriginal", "exif:UserComment"] {
+                precondition(XMPProperties.value(of: property, in: packet) == XMPProperties.value(of: property, in: packet), "xmp: two answers")
+            }
+        case .filename:
+            let name = FileNameBytes.string(input.filter { $0 != 0 && $0 != UInt8(ascii: "/") })
+            let rules = CaptureDateRules(now: Timestamp(seconds: 1_900_000_000))
+            let decided = rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000))
+            precondition(decided == rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000)), "filename: two answers")
+        }
+    }
+
+    private static func prefixed(_ input: [UInt8], _ signature: [UInt8]) -> [UInt8] {
+        input.starts(with: signature) ? input : signature + input
+    }
+
+    private static func parseTwice(_ file: [UInt8]) {
+        let first = file.withUnsafeBytes { MetadataReader.read(bytes: $0) }
+        let second = file.withUnsafeBytes { MetadataReader.read(bytes: $0) }
+        precondition(first?.format == second?.format && first?.evidence == second?.evidence, "header: two answers")
+    }
+}
