@@ -111,8 +111,16 @@ extension AlbumFileSystem {
         let photo = s.library.photos[photoIndex]
         guard let canonical = s.table.canonicalPath(ofPhoto: photoIndex) else { return .failure(.invalidArgument) }
         let root = sourceRoot
+        var hashFailure: Errno?
         let added = picks.add(name: name, sourcePath: photo.relativePath, target: "../" + canonical, now: clock()) { () throws(Errno) -> String in
-            try picks.storage.contentHash(of: ScannedFile(photo), beneath: root)
+            do throws(Errno) { return try picks.storage.contentHash(of: ScannedFile(photo), beneath: root) } catch {
+                hashFailure = error
+                throw error
+            }
+        }
+        if let hashFailure {
+            if hashFailure == .notFound { staleFile.withLock { $0 }?(photo.relativePath) }
+            problems.log(sourceRoot + "/" + photo.relativePath, "albumfs: cannot pick \(photo.relativePath): its bytes cannot be read (\(hashFailure))")
         }
         return added.map { linkAttributes($0, s) }
     }

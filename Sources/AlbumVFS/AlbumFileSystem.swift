@@ -16,9 +16,9 @@ public final class AlbumFileSystem: Sendable {
     private let thumbnails: ThumbnailProvider?
     private let status: StatusReporter?
     private let directories = HandleTable<DirectoryListing>()
-    private let problems: OnceLog
+    let problems: OnceLog
     /// Told of a photo's file found changed or replaced at an open (`openScanned`).
-    private let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
+    let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     private let libraryAvailable = Atomic<Bool>(true)

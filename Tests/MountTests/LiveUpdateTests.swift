@@ -607,21 +607,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
         // Another process holds an exclusive lock on the index (rollback journal, a write
         // transaction) for longer than albumfs waits; it is ended by its own id.
-        let locker = Process()
-        locker.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        locker.arguments = [indexPath]
-        let input = Pipe()
-        locker.standardInput = input
-        let said = Pipe()
-        locker.standardOutput = said
-        try locker.run()
-        defer {
-            if locker.isRunning { kill(locker.processIdentifier, SIGKILL) }
-            locker.waitUntilExit()
-        }
-        input.fileHandleForWriting.write(Data(".timeout 5000\nPRAGMA journal_mode=DELETE;\nBEGIN EXCLUSIVE;\nDELETE FROM files WHERE 0;\nSELECT 'held';\n".utf8))
-        XCTAssertTrue(waitForLine("held", from: said), "the lock is held")
-        XCTAssertNotEqual(runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"], timeout: 5).status, 0, "locked")
+        let locker = try SQLiteLockHolder(indexPath, "PRAGMA journal_mode=DELETE;\nBEGIN EXCLUSIVE;\nDELETE FROM files WHERE 0;")
+        defer { locker.release() }
         let started = Date()
         m = try mount()
         XCTAssertLessThan(Date().timeIntervalSince(started), 15, "no hang on a locked index")

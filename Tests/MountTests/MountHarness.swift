@@ -327,9 +327,40 @@ func xattr(_ path: String, _ name: String) -> String? {
     return String(decoding: buffer.prefix(n), as: UTF8.self)
 }
 
-/// Waits (at most `timeout` seconds) until a child's output on `pipe` has a line `line`.
-func waitForLine(_ line: String, from pipe: Pipe, timeout: TimeInterval = 10) -> Bool {
-    let collector = LineCollector()
-    collector.collect(from: pipe.fileHandleForReading)
-    return collector.wait(forLineContaining: line, timeout: timeout)
+/// A `sqlite3` process holding a database locked (after `statements`), until `release` or the
+/// end of the test: ended by its own id, never by name.
+final class SQLiteLockHolder {
+    private let process = Process()
+    private let input = Pipe()
+
+    init(_ database: String, _ statements: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [database]
+        process.standardInput = input
+        let said = Pipe()
+        process.standardOutput = said
+        try process.run()
+        // (A busy timeout of its own: a reader of the database may be closing as it starts.)
+        input.fileHandleForWriting.write(Data(".timeout 5000\n\(statements)\nSELECT 'held';\n".utf8))
+        let collector = LineCollector()
+        collector.collect(from: said.fileHandleForReading)
+        XCTAssertTrue(collector.wait(forLineContaining: "held", timeout: 10), "the lock is held", file: file, line: line)
+        XCTAssertNotEqual(runCommand("/usr/bin/sqlite3", [database, "SELECT count(*) FROM sqlite_master"], timeout: 5).status, 0,
+                          "locked", file: file, line: line)
+    }
+
+    /// Ends the holder (its transaction rolled back); whether it ended within 10 s.
+    @discardableResult
+    func release() -> Bool {
+        if process.isRunning {
+            input.fileHandleForWriting.write(Data(".quit\n".utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        let ended = eventually(10) { !process.isRunning }
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return ended
+    }
+
+    deinit { release() }
 }
