@@ -34,6 +34,15 @@ final class InodeAllocator: @unchecked Sendable {
     struct Key: Hashable {
         let parent: UInt64
         let name: String
+
+        // Names are bytes: "Café" composed and decomposed are two names (String's `==` makes them one).
+        static func == (a: Key, b: Key) -> Bool { a.parent == b.parent && a.name.utf8.elementsEqual(b.name.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(parent)
+            name.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                ?? name.utf8.forEach { hasher.combine($0) }
+        }
     }
 
     // Protected by `lock`. Number 0 is the root (inode 1).

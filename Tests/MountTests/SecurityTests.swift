@@ -332,6 +332,15 @@ final class SecurityTests: SampleLibraryTestCase {
         XCTAssertEqual(lstat(cPath(picked + [0xFE] + Array(".jpg".utf8)), &st), 0)
         XCTAssertEqual(unlink(cPath(picked + [0xFF] + Array(".jpg".utf8))), 0)
         XCTAssertEqual((readdirNames(m.path("picked")) ?? []).map { FileNameBytes.bytes($0) }, [[0xFE] + Array(".jpg".utf8)])
+        // "Café" composed and decomposed: two names, two picks, two inodes.
+        let nfc: [UInt8] = Array("Caf".utf8) + [0xC3, 0xA9], nfd: [UInt8] = Array("Cafe".utf8) + [0xCC, 0x81]
+        XCTAssertEqual(symlink("../non-screenshots/DSC01234.JPG", cPath(picked + nfc)), 0)
+        XCTAssertEqual(symlink("../non-screenshots/IMG_1234.JPG", cPath(picked + nfd)), 0, "another name")
+        var composed = stat(), decomposed = stat()
+        XCTAssertEqual(lstat(cPath(picked + nfc), &composed), 0)
+        XCTAssertEqual(lstat(cPath(picked + nfd), &decomposed), 0)
+        XCTAssertNotEqual(composed.st_ino, decomposed.st_ino)
+        XCTAssertEqual(Set((readdirNames(m.path("picked")) ?? []).map { FileNameBytes.bytes($0) }), [[0xFE] + Array(".jpg".utf8), nfc, nfd])
         m.finish()
     }
 
