@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumIndex", "AlbumCore"]),
         .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumThumbnails", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumVFS", "AlbumCore"]),
-        .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumLive", "AlbumCore", "CJemalloc"]),
+        .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumLive", "AlbumCore", "AlbumSample", "CJemalloc"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
         .testTarget(name: "MountTests", dependencies: ["AlbumSample", "AlbumCore", "CSysXattr"]),
     ]

@@ -1,5 +1,6 @@
 import AlbumCore
 @testable import AlbumLive
+import AlbumSample
 import XCTest
 
 final class LibraryStateTests: XCTestCase {
@@ -43,7 +44,7 @@ final class LibraryStateTests: XCTestCase {
         // Random mixes, checked against a plain map.
         var expected: [String: Int64] = [:]
         state = LibraryState()
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator.forTest(0x57A7E)
         for step in 0..<3000 {
             let path = "p\(Int.random(in: 0..<60, using: &rng))"
             switch Int.random(in: 0..<3, using: &rng) {

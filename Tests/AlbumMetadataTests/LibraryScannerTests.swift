@@ -131,7 +131,7 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(MetadataReader.firstReadLength(size: 1000, name: "x.png"), 1000)
 
         // 300x300 of noise: libpng's 8 KiB IDAT chunks, 270 KB.
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator.forTest(0x5CA9)
         let noisy = try Encoders.png(SampleImage(width: 300, height: 300, pixels: (0..<270_000).map { _ in UInt8.random(in: 0...255, using: &rng) }))
         let software = Encoders.textChunk("Software", "gnome-screenshot")
         // An unknown chunk of 30 KB before the Software text: past the first 16 KiB.

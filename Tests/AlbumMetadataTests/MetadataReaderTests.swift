@@ -14,6 +14,18 @@ final class MetadataReaderTests: FolderTestCase {
         return try MetadataReader.read(SourceFile(path: path))
     }
 
+    /// A damaged input, read from a file and from memory: both must answer, and alike (the two
+    /// read paths share the parsers, not the reads), whatever the damage. `rng` names the seed.
+    @discardableResult
+    func readDamaged(_ bytes: [UInt8], _ rng: SeededGenerator, file: StaticString = #filePath, line: UInt = #line) throws -> FileMetadata? {
+        let fromFile = try read(bytes)
+        let fromMemory = bytes.withUnsafeBytes { MetadataReader.read(bytes: $0) }
+        XCTAssertEqual(fromFile?.format, fromMemory?.format, "\(rng)", file: file, line: line)
+        XCTAssertEqual(fromFile?.evidence.dateTimeOriginal, fromMemory?.evidence.dateTimeOriginal, "\(rng)", file: file, line: line)
+        XCTAssertEqual(fromFile?.evidence.problems, fromMemory?.evidence.problems, "\(rng)", file: file, line: line)
+        return fromFile
+    }
+
     func testSniffsByContent() throws {
         let jpeg = try Encoders.jpeg(.marker(width: 8, height: 8))
         let png = try Encoders.png(.marker(width: 8, height: 8))
@@ -268,7 +280,7 @@ final class MetadataReaderTests: FolderTestCase {
 
     /// A PNG big enough that its image data runs past the first 64 KiB read (noise does not compress).
     func noisyPNG(side: Int = 200) throws -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator.forTest(0x9015E)
         let pixels = (0..<(side * side * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let png = try Encoders.png(SampleImage(width: side, height: side, pixels: pixels))
         XCTAssertGreaterThan(png.count, MetadataReader.firstBlock)
@@ -386,19 +398,23 @@ final class MetadataReaderTests: FolderTestCase {
     /// Damaged PNGs (random chunks, a cut file, junk where the tail's chunks should be) never
     /// crash or throw: at worst their metadata is missing.
     func testDamagedPNGsNeverThrowOrCrash() throws {
-        var rng = SystemRandomNumberGenerator()
-        func junk(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        var rng = SeededGenerator.forTest(0x9A7E)
+        func junk(_ n: Int) -> [UInt8] { rng.bytes(n) }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let tiff = Array(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload().dropFirst(6))
         let big = Encoders.appendingChunk("eXIf", tiff, to: try noisyPNG())
         for _ in 0..<100 {
-            _ = try read(signature + junk(Int.random(in: 0...300, using: &rng)))
+            let n = Int.random(in: 0...300, using: &rng)
+            XCTAssertEqual(try readDamaged(signature + junk(n), rng)?.format, .png, "a PNG by its signature, whatever follows: \(rng)")
             // A chunk header with a random type and length, then junk.
-            _ = try read(signature + [0, 0, 0, UInt8.random(in: 0...40, using: &rng)] + Array("zTXt".utf8) + junk(60))
-            // The big file cut anywhere, or its end overwritten with junk.
-            _ = try read(Array(big.prefix(Int.random(in: 0...big.count, using: &rng))))
+            let length = UInt8.random(in: 0...40, using: &rng)
+            try readDamaged(signature + [0, 0, 0, length] + Array("zTXt".utf8) + junk(60), rng)
+            // The big file cut anywhere (its damage named when the cut is before its image data
+            // ends), or its end overwritten with junk.
+            let cut = try readDamaged(Array(big.prefix(Int.random(in: 8...big.count, using: &rng))), rng)
+            XCTAssertEqual(cut?.format, .png, "\(rng)")
             let keep = big.count - Int.random(in: 1...600, using: &rng)
-            _ = try read(Array(big.prefix(keep)) + junk(big.count - keep))
+            try readDamaged(Array(big.prefix(keep)) + junk(big.count - keep), rng)
         }
         XCTAssertEqual(try read(big)?.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
     }
@@ -427,13 +443,13 @@ final class MetadataReaderTests: FolderTestCase {
         // Every prefix of a real file, and random junk after a JPEG signature: no crash, no throw.
         let full = Encoders.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg)
         for n in stride(from: 0, through: full.count, by: 7) { _ = try read(Array(full.prefix(n))) }
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator.forTest(0x1FE6)
         for _ in 0..<200 {
-            let junk = [0xFF, 0xD8, 0xFF, 0xE1] + (0..<Int.random(in: 0...400, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            _ = try read(junk)
-            _ = try read(Array("Exif".utf8) + junk)
-            let exifJunk = [0xFF, 0xD8, 0xFF, 0xE1, 0x01, 0x00] + Array("Exif\0\0".utf8) + (0..<300).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            _ = try read(exifJunk)
+            let junk = [0xFF, 0xD8, 0xFF, 0xE1] + rng.bytes(Int.random(in: 0...400, using: &rng))
+            XCTAssertEqual(try readDamaged(junk, rng)?.format, .jpeg, "\(rng)")
+            XCTAssertNil(try readDamaged(Array("Exif".utf8) + junk, rng), "no signature, no photo: \(rng)")
+            let exifJunk = [0xFF, 0xD8, 0xFF, 0xE1, 0x01, 0x00] + Array("Exif\0\0".utf8) + rng.bytes(300)
+            XCTAssertFalse(try readDamaged(exifJunk, rng)?.evidence.problems.isEmpty ?? true, "the damage is named: \(rng)")
         }
     }
 

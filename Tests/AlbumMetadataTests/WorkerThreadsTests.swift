@@ -57,8 +57,10 @@ final class WorkerThreadsTests: XCTestCase {
         let secondRan = DispatchSemaphore(value: 0)
         let firstDone = DispatchSemaphore(value: 0)
         let sawSecond = Locked(0)
+        let firstHolds = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             pool.run(width: 2) {
+                firstHolds.signal()
                 if secondRan.wait(timeout: .now() + 10) == .success {
                     secondRan.signal()
                     _ = sawSecond.add(1)
@@ -66,7 +68,8 @@ final class WorkerThreadsTests: XCTestCase {
             }
             firstDone.signal()
         }
-        usleep(100_000)  // the first job holds its threads by now
+        // Both of the first job's threads are running (waited for, not slept for).
+        for _ in 0..<2 { XCTAssertEqual(firstHolds.wait(timeout: .now() + 10), .success) }
         pool.run(width: 1) { secondRan.signal() }
         XCTAssertEqual(firstDone.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(sawSecond.add(0), 2, "both of the first job's threads saw the second job run")
