@@ -284,7 +284,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         }
         func unmountShare(_ p: Process) {
             if isMounted(share) { XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", share]).status, 0) }
-            p.waitUntilExit()
+            XCTAssertTrue(waitForExit(p), "sshfs ends once unmounted")
         }
         var sshfs = try mountShare()
         defer { unmountShare(sshfs) }
@@ -631,7 +631,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         try p.run()
         XCTAssertTrue(eventually(20) { (try? String(contentsOfFile: log, encoding: .utf8))?.contains("albumfs: scan done") ?? false })
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
-        p.waitUntilExit()
+        XCTAssertTrue(waitForExit(p), "albumfs under script ends once unmounted")
         let text = try String(contentsOfFile: log, encoding: .utf8)
         let total = source.filesSeen
         XCTAssertTrue(text.contains("albumfs: scanning \(total)/\(total) files"), text)

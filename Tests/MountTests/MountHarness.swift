@@ -57,7 +57,8 @@ struct CommandResult {
     var stderr: String
 }
 
-/// Runs a command to completion with a hard timeout (killed after it).
+/// Runs a command to completion with a hard timeout (killed after it), its messages in the C
+/// locale (tests match their words).
 @discardableResult
 func runCommand(_ executable: String, _ args: [String], timeout: TimeInterval = 30, environment: [String: String]? = nil) -> CommandResult {
     let p = Process()
@@ -68,7 +69,10 @@ func runCommand(_ executable: String, _ args: [String], timeout: TimeInterval = 
         for key in ["XDG_CACHE_HOME", "XDG_DATA_HOME"] where environment[key] == nil {
             environment[key] = ProcessInfo.processInfo.environment[key]
         }
+        if environment["LC_ALL"] == nil { environment["LC_ALL"] = "C" }
         p.environment = environment
+    } else {
+        p.environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C"]) { _, c in c }
     }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
@@ -87,6 +91,15 @@ func runCommand(_ executable: String, _ args: [String], timeout: TimeInterval = 
     _ = group.wait(timeout: .now() + 5)
     return CommandResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Waits at most `timeout` seconds for a child to end, then kills it: whether it ended by itself.
+@discardableResult
+func waitForExit(_ p: Process, timeout: TimeInterval = 20) -> Bool {
+    let ended = eventually(timeout) { !p.isRunning }
+    if !ended { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+    return ended
 }
 
 /// Runs a shell line (`sh -c`).
