@@ -12,7 +12,7 @@ public final class AlbumFileSystem: Sendable {
     let inodes: InodeAllocator
     // The current library and its node table; replaced whole by `update`.
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
-    private let files = HandleTable<OpenFile>()
+    let files = HandleTable<OpenFile>()
     private let thumbnails: ThumbnailProvider?
     private let status: StatusReporter?
     private let directories = HandleTable<DirectoryListing>()

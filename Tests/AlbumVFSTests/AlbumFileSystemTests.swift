@@ -109,6 +109,20 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).failure, .notFound)
     }
 
+    /// A listing handle the kernel never got is EBADF; an original whose reads fail (here its
+    /// descriptor is a folder's: EISDIR) is EIO, logged once with the photo's path.
+    func testUnknownHandlesAndFailingReads() throws {
+        XCTAssertEqual(fs.readDirectory(987_654, from: 0).failure, .badFileDescriptor)
+        var buffer = [UInt8](repeating: 0, count: 4)
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { fs.read(987_654, at: 0, into: $0).failure }, .badFileDescriptor)
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY)
+        XCTAssertGreaterThanOrEqual(folderFD, 0)
+        let h = fs.files.insert(.original(OpenOriginal(fd: folderFD, relativePath: "a.jpg")))
+        for _ in 0..<2 { XCTAssertEqual(buffer.withUnsafeMutableBytes { fs.read(h, at: 0, into: $0).failure }, .ioError) }
+        fs.release(h)
+        XCTAssertEqual(logged.filter { $0.contains("cannot read a.jpg") }.count, 1, "\(logged)")
+    }
+
     func testExtendedAttributes() throws {
         let i = ino("screenshots/b.png")
         XCTAssertEqual(String(decoding: try fs.extendedAttribute(i, name: "user.albumfs.source").get(), as: UTF8.self), folder + "/b.png")
