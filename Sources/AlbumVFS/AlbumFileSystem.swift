@@ -21,7 +21,7 @@ public final class AlbumFileSystem: Sendable {
     let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
-    private let libraryAvailable = Atomic<Bool>(true)
+    let libraryAvailable = Atomic<Bool>(true)
     /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
     /// (`followingMoves`) when a photo's file is not at its path.
     public let pendingChanges = PendingChanges()
@@ -224,86 +224,6 @@ public final class AlbumFileSystem: Sendable {
         case .status, .errors:
             return .success(files.insert(.text(Array(controlText(content).utf8))))
         }
-    }
-
-    /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
-    private func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int) -> Result<UInt64, Errno> {
-        let opened = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: inode) }) { photo -> Result<Int32, Errno> in
-            openScanned(photo, forUser: true).map(\.fd)
-        }
-        switch opened.result {
-        case .success(let fd):
-            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.relativePath))))
-        case .failure(let e):
-            problems.log(sourceRoot + "/" + opened.photo.relativePath, "albumfs: cannot open \(opened.photo.relativePath): \(e)")
-            // A vanished original is "not found"; anything else is the source's fault, not the
-            // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
-            // share down: the views keep its photos), as sshfs answers when its server is,
-            // whether its folder is gone or an empty one is left where the disk was mounted.
-            let libraryThere = libraryAvailable.load(ordering: .relaxed) && access(sourceRoot, F_OK) == 0
-            return .failure(e == .notFound && libraryThere ? .notFound : .ioError)
-        }
-    }
-
-    /// A photo's file opened beneath SOURCE through no link, checked to be the file scanned
-    /// (`SourceOpening.scanned`). Anything else there is ENOENT, and the file is handed to
-    /// `staleFile` for a rescan: the views show the file the scan saw, or none.
-    func openScanned(_ photo: Photo, forUser: Bool = false) -> Result<OpenedSource, Errno> {
-        do throws(Errno) {
-            return .success(try SourceOpening.scanned(ScannedFile(photo), beneath: sourceRoot, forUser: forUser))
-        } catch {
-            if error == .notFound {
-                staleFile.withLock { $0 }?(photo.relativePath)
-                return .failure(.notFound)
-            }
-            return .failure(error)
-        }
-    }
-
-    /// Who rescans a file found changed or replaced when opened (the library's follower).
-    public func onStaleFile(_ handler: @escaping @Sendable (String) -> Void) { staleFile.withLock { $0 = handler } }
-
-    /// Runs `attempt` (an open, a render, a pick's hash) on `photo`, as tree number `tree` shows
-    /// it. A file not at its photo's path may have moved with its folder (renamed in SOURCE): the
-    /// photo keeps its inode, and the tree that shows its new path comes within ~0.7 s. So when
-    /// the file is missing (after `attempt` failed; with `lookFirst`, before it too: a render
-    /// that fails costs more than a look) and a change seen in SOURCE is not shown yet, this waits
-    /// for the next tree (at most `movedFileWait` in all) and goes on with the photo `shown` finds
-    /// in it (`cp` out of the mount while folders are reorganised in SOURCE reads every photo;
-    /// before, ENOENT or EIO). Returns the last result and the photo it was for.
-    func followingMoves<T>(_ photo: Photo, tree: Int, lookFirst: Bool = false, shown: () -> Photo?,
-                           _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
-        var photo = photo, tree = tree
-        let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
-        /// The photo the next tree shows, when the file is missing and one comes. (Not while the
-        /// library is unavailable, its disk unplugged: every file is missing then.)
-        func moved() -> Photo? {
-            guard libraryAvailable.load(ordering: .relaxed), isMissing(photo),
-                  pendingChanges.awaitTree(newerThan: tree, until: deadline) else { return nil }
-            tree = pendingChanges.tree
-            return shown()  // (nil: gone from the views too, deleted)
-        }
-        while true {
-            if lookFirst, let next = moved() {
-                photo = next
-                continue
-            }
-            let result = attempt(photo)
-            guard case .failure = result, let next = moved() else { return (result, photo) }
-            photo = next
-        }
-    }
-
-    /// Whether the photo's source file is not at its path (ENOENT, not some other failure).
-    private func isMissing(_ photo: Photo) -> Bool {
-        access(sourceRoot + "/" + photo.relativePath, F_OK) != 0 && errno == ENOENT
-    }
-
-    /// The photo a file inode (an original or a thumbnail) shows in the current tree.
-    private func shownPhoto(inode: UInt64) -> Photo? {
-        let s = current
-        guard let node = s.table[inode], case .file(let content) = node.kind, let i = content.photo else { return nil }
-        return s.library.photos[i]
     }
 
     /// Whether a read of this handle may wait on slow work (a thumbnail not rendered yet).

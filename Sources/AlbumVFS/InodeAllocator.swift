@@ -1,0 +1,226 @@
+import AlbumCore
+
+/// Gives every virtual path an inode number that never changes while the mount lives, even
+/// when the tree is rebuilt.
+///
+/// Folders, `.albumfs` files and picks get a number keyed by (parent inode, name). A photo gets
+/// one number keyed by its source path, and each of its entries (`PhotoSlot`: by-date, flat
+/// view, thumbnails) the inode `1 + number * PhotoSlot.count + slot`. So no table holds an entry
+/// per file, and a photo that moves (a new date, a new name after a collision) keeps its inodes,
+/// as a renamed file does; `TreeChanges` tells the kernel to drop the old names. A photo whose
+/// source folder was renamed takes its old path's number along (`renamed`): the same file, the
+/// same inodes, nothing for the kernel to forget.
+///
+/// A source path gone from the trees is forgotten (the photo deleted, renamed or moved): kept,
+/// every rename of a 100,000-photo library's folder grew the daemon by ~9 MB for good. Its
+/// number is never handed out again, since the kernel may still hold inodes made from it (they
+/// answer ENOENT, as a removed photo's do); the path, if it comes back, gets a new one.
+final class InodeAllocator: @unchecked Sendable {
+    struct Key: Hashable {
+        let parent: UInt64
+        let name: String
+
+        // Names are bytes: "Café" composed and decomposed are two names (String's `==` makes them one).
+        static func == (a: Key, b: Key) -> Bool { a.parent == b.parent && a.name.utf8.elementsEqual(b.name.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(parent)
+            name.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                ?? name.utf8.forEach { hasher.combine($0) }
+        }
+    }
+
+    // Protected by `lock`. Number 0 is the root (inode 1).
+    private var named: [Key: UInt32] = [:]
+    private var photoNumbers: [String: UInt32] = [:]
+    /// Paths numbered by position (`buildByPosition`) and not put in `photoNumbers` yet:
+    /// `paths[i]` has number `numbers[i]`. A first build (a mount's first tree, from a scan or the index) numbers
+    /// every photo anew, at the end of the first scan, on one thread while the other core has
+    /// nothing left to do: hashing 100,000 paths into the map took ~25 ms there. They are put in
+    /// the map when it is next needed (the next build, a lookup by path).
+    private var unmapped: (paths: [String], numbers: ContiguousArray<UInt32>)?
+    /// The photo numbers the last tree build gave out.
+    private var numberedLastBuild = NumberSet()
+    private var next: UInt32 = 1
+    private let lock = Lock()
+
+    static func inode(number: UInt32, slot: Int) -> UInt64 { 1 + UInt64(number) * UInt64(PhotoSlot.count) + UInt64(slot) }
+
+    static func split(_ inode: UInt64) -> (number: Int, slot: Int)? {
+        guard inode >= 1 else { return nil }
+        let (q, r) = (inode - 1).quotientAndRemainder(dividingBy: UInt64(PhotoSlot.count))
+        return q < UInt64(UInt32.max) ? (Int(q), Int(r)) : nil
+    }
+
+    /// The inode of a folder, control file or pick.
+    func inode(parent: UInt64, name: String) -> UInt64 {
+        lock.withLock { Self.inode(number: number(parent, name), slot: 0) }
+    }
+
+    /// The number of the photo at a source path, if it has one (in this tree or the one before).
+    func photoNumber(source path: String) -> UInt32? {
+        lock.withLock {
+            mapFirstBuild()
+            return photoNumbers[path]
+        }
+    }
+
+    /// How many source paths have a number.
+    var photoPathCount: Int {
+        lock.withLock {
+            mapFirstBuild()
+            return photoNumbers.count
+        }
+    }
+
+    /// Numbers a whole tree of `photoCount` photos under one lock (a build asks for hundreds of
+    /// thousands), then forgets the paths of photos in neither this tree nor the one before.
+    /// - Parameter renamed: source files found under a new path since the last build (their folder
+    ///   renamed or moved): each new path takes the old one's number.
+    /// A path is asked for at most once per build (a tree's photos have paths of their own).
+    func batch<T>(photoCount: Int, renamed: [SourceRename] = [],
+                  _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
+        lock.withLock {
+            let first = photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0
+            if renamed.isEmpty && (first || unmapped != nil) { return buildByPosition(photoCount: photoCount, body) }
+            mapFirstBuild()
+            move(renamed)
+            // A first scan numbers every photo at once: grow the map once, not by doublings.
+            if photoCount > photoNumbers.capacity { photoNumbers.reserveCapacity(photoCount) }
+            var numbered = NumberSet()
+            let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
+                let n = self.photo(path)
+                numbered.insert(n)
+                return n
+            }
+            forgetPathsGone(numbered: numbered)
+            return (result, Int(next))
+        }
+    }
+
+    /// The first build, and the builds after it while its paths are unmapped: while the tree's
+    /// photos come in the order they were numbered (`unmapped`), each takes its number by
+    /// position, and photos past them are new (a first build's every photo; a first scan's
+    /// later trees: each is the one before with the photos read since after it), numbered and
+    /// noted in `unmapped` in turn. Hashed into the map, the paths of the last tree of a
+    /// 100,000-photo first scan took ~50 ms on one thread at its very end. A photo out of that
+    /// order puts every path in the map, and the rest go by it.
+    private func buildByPosition<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
+        -> (T, count: Int) {
+        var (paths, numbers) = unmapped ?? ([], [])
+        let known = paths.count
+        paths.reserveCapacity(photoCount)
+        numbers.reserveCapacity(photoCount)
+        var matched = 0
+        var inOrder = true
+        var numbered = NumberSet()
+        let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
+            let n: UInt32
+            if inOrder && matched < known && paths[matched] == path {
+                n = numbers[matched]
+                matched += 1
+            } else if inOrder && matched == known {
+                n = self.next
+                self.next += 1
+                paths.append(path)
+                numbers.append(n)
+            } else {
+                if inOrder {
+                    inOrder = false
+                    unmapped = (paths, numbers)
+                    mapFirstBuild()
+                }
+                n = self.photo(path)
+            }
+            numbered.insert(n)
+            return n
+        }
+        if inOrder {
+            unmapped = (paths, numbers)
+            // Every photo numbered before is in this tree too: nothing to forget.
+            if matched == known {
+                numberedLastBuild = numbered
+                return (result, Int(next))
+            }
+            mapFirstBuild()
+        }
+        forgetPathsGone(numbered: numbered)
+        return (result, Int(next))
+    }
+
+    /// Puts the paths numbered by position in the map.
+    private func mapFirstBuild() {
+        guard let (paths, numbers) = unmapped else { return }
+        unmapped = nil
+        photoNumbers.reserveCapacity(paths.count)
+        for (path, n) in zip(paths, numbers) { photoNumbers[path] = n }
+    }
+
+    /// Drops the paths of photos in neither this build nor the last (the tree before is still
+    /// asked for the photo a lost pick had: `followMovedPicks`), once they are a quarter of
+    /// the map: one pass over it per that many paths gone, not one per build.
+    private func forgetPathsGone(numbered: NumberSet) {
+        defer { numberedLastBuild = numbered }
+        let gone = photoNumbers.count - numbered.count
+        guard gone > numbered.count / 4 + 1024 else { return }
+        photoNumbers = photoNumbers.filter { numbered.contains($0.value) || numberedLastBuild.contains($0.value) }
+    }
+
+    /// Gives each new path its old path's number, all at once: two folders that swapped names
+    /// swap numbers, and an old path named twice moves once (no two paths share a number).
+    private func move(_ renamed: [SourceRename]) {
+        guard !renamed.isEmpty else { return }
+        var moving: [(to: String, number: UInt32)] = []
+        for r in renamed {
+            if let n = photoNumbers.removeValue(forKey: r.from) { moving.append((r.to, n)) }
+        }
+        for (to, n) in moving { photoNumbers[to] = n }
+    }
+
+    private func number(_ parent: UInt64, _ name: String) -> UInt32 {
+        let key = Key(parent: parent, name: name)
+        if let n = named[key] { return n }
+        return allocate { named[key] = $0 }
+    }
+
+    /// The path's number, given now if it has none: one hash of the path either way (a first
+    /// scan numbers every photo: looked up, then inserted, was two).
+    private func photo(_ path: String) -> UInt32 {
+        Self.numbering(&photoNumbers[path, default: Self.unnumbered], from: &next)
+    }
+
+    /// No number yet (`next` never reaches it: inodes run out long before).
+    private static let unnumbered = UInt32.max
+
+    private static func numbering(_ slot: inout UInt32, from next: inout UInt32) -> UInt32 {
+        if slot == unnumbered {
+            slot = next
+            next += 1
+        }
+        return slot
+    }
+
+    private func allocate(_ record: (UInt32) -> Void) -> UInt32 {
+        let n = next
+        next += 1
+        record(n)
+        return n
+    }
+}
+
+/// A set of photo numbers, one bit each (numbers are dense: they count up from 1).
+struct NumberSet {
+    private var words: [UInt64] = []
+    private(set) var count = 0
+
+    mutating func insert(_ n: UInt32) {
+        let (word, bit) = (Int(n / 64), UInt64(1) << (n % 64))
+        if word >= words.count { words += repeatElement(0, count: max(word + 1 - words.count, words.count)) }
+        if words[word] & bit == 0 { words[word] |= bit; count += 1 }
+    }
+
+    func contains(_ n: UInt32) -> Bool {
+        let word = Int(n / 64)
+        return word < words.count && words[word] & (UInt64(1) << (n % 64)) != 0
+    }
+}
