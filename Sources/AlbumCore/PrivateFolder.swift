@@ -15,7 +15,7 @@ public enum PrivateFolder {
     }
 
     /// Makes or checks `path` (absolute). Nil when it cannot be made or narrowed (a read-only
-    /// home: the caller goes without, as before); throws when it must not be used.
+    /// home: the caller goes without it); throws when it must not be used.
     @discardableResult
     public static func make(_ path: String) throws(Refusal) -> String? {
         let path = path.hasPrefix("/") ? path : currentFolder() + "/" + path

@@ -17,8 +17,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private let cache: ThumbnailCache?
     private let log: @Sendable (String) -> Void
     private let debug: Bool
-    /// In-flight renders by cache key; remembered failures by cache key and the photo's ctime when
-    /// read (a photo repaired in place keeps its identity, so its cache key: tried again).
+    /// In-flight renders and remembered failures, by cache key (which holds the photo's ctime when
+    /// read: a photo repaired in place gets another key, so it is tried again).
     private let state = Mutex(State())
     private let renders = Atomic<Int>(0)
 
@@ -82,10 +82,9 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     public func thumbnailOrError(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
         let key = ThumbnailCache.key(of: photo, box: box)
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
-        let failureKey = key
         let step = state.withLock { s -> Step in
             if let bytes = s.memory[key] { return .done(.success(bytes)) }
-            if let f = s.failures[failureKey] { return .done(.failure(f.error)) }
+            if let f = s.failures[key] { return .done(.failure(f.error)) }
             if let f = s.inFlight[key] { return .wait(f) }
             let f = Flight()
             s.inFlight[key] = f
@@ -128,7 +127,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                 case .failure(let e) where e.isReadFailure:
                     return s.readFailuresLogged.insert(key).inserted
                 case .failure(let e):
-                    s.failures[failureKey] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity,
+                    s.failures[key] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity,
                                                                            changedWhenRead: photo.changedWhenRead), error: e)
                     return true
                 }

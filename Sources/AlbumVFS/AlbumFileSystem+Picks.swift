@@ -91,7 +91,7 @@ extension AlbumFileSystem {
         var s = current
         guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
-        if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
+        if FileNameBytes.count(name) > EntryNames.maxBytes { return .failure(.nameTooLong) }
         if name.isEmpty || name == "." || name == ".." || name.contains("/") { return .failure(.invalidArgument) }
         if picks.pick(named: name) != nil { return .failure(.exists) }
         var photoIndex: Int
@@ -119,7 +119,7 @@ extension AlbumFileSystem {
             }
         }
         if let hashFailure {
-            if hashFailure == .notFound { staleFile.withLock { $0 }?(photo.relativePath) }
+            if hashFailure == .notFound { reportStale(photo) }
             problems.log(sourceRoot + "/" + photo.relativePath, "albumfs: cannot pick \(photo.relativePath): its bytes cannot be read (\(hashFailure))")
         }
         return added.map { linkAttributes($0, s) }
@@ -143,7 +143,7 @@ extension AlbumFileSystem {
         guard let picks, parent == s.table.pickedInode, newParent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
         if flags & 2 != 0 { return .failure(.invalidArgument) }
-        if newName.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
+        if FileNameBytes.count(newName) > EntryNames.maxBytes { return .failure(.nameTooLong) }
         return picks.rename(name, to: newName, noReplace: flags & 1 != 0)
     }
 

@@ -30,13 +30,13 @@ extension AlbumFileSystem {
         do throws(Errno) {
             return .success(try SourceOpening.scanned(ScannedFile(photo), beneath: sourceRoot, forUser: forUser))
         } catch {
-            if error == .notFound {
-                staleFile.withLock { $0 }?(photo.relativePath)
-                return .failure(.notFound)
-            }
+            if error == .notFound { reportStale(photo) }
             return .failure(error)
         }
     }
+
+    /// Hands a photo whose file is not the one scanned (gone, replaced, rewritten) to be rescanned.
+    func reportStale(_ photo: Photo) { staleFile.withLock { $0 }?(photo.relativePath) }
 
     /// Who rescans a file found changed or replaced when opened (the library's follower).
     public func onStaleFile(_ handler: @escaping @Sendable (String) -> Void) { staleFile.withLock { $0 = handler } }

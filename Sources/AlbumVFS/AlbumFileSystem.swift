@@ -94,7 +94,7 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         guard let dir = s.table[parent] else { return .failure(.notFound) }
         guard let folder = s.table.folders[parent] else { return .failure(.notDirectory) }
-        if name.utf8.count > EntryNames.maxBytes { return .failure(.nameTooLong) }
+        if FileNameBytes.count(name) > EntryNames.maxBytes { return .failure(.nameTooLong) }
         if name == "." { return .success(attributes(dir, s)) }
         if name == ".." { return s.table[dir.parent].map { .success(attributes($0, s)) } ?? .failure(.notFound) }
         if parent == s.table.pickedInode {
