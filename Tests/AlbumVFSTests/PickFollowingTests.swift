@@ -11,6 +11,8 @@ final class PickFollowingTests: XCTestCase {
         private let lock = NSLock()
         private var picks: [Pick]
         private(set) var hashes = 0
+        /// What every hash throws instead, when set (a disk that fails reads).
+        var failing: Errno?
         init(_ picks: [Pick]) { self.picks = picks }
         var saved: [Pick] { lock.withLock { picks } }
         func loadPicks() throws(Errno) -> [Pick] { lock.withLock { picks } }
@@ -22,6 +24,7 @@ final class PickFollowingTests: XCTestCase {
         }
         func contentHash(of file: ScannedFile, beneath root: String) throws(Errno) -> String {
             lock.withLock { hashes += 1 }
+            if let failing { throw failing }
             guard let data = FileManager.default.contents(atPath: root + "/" + file.relativePath) else { throw Errno.notFound }
             return String(decoding: data, as: UTF8.self)
         }
@@ -43,6 +46,23 @@ final class PickFollowingTests: XCTestCase {
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes.utf8)))
         }
         return folder
+    }
+
+    /// A photo whose bytes cannot be read to hash them is not picked: EIO, said once in the log
+    /// with its path, and nothing saved.
+    func testAPickWhoseFileCannotBeReadIsEIO() throws {
+        let folder = try library([("a/x.jpg", "XXXX")])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let storage = MemoryPicks([])
+        storage.failing = .ioError
+        let lines = LockedLog()
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("a/x.jpg", inode: 0)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { lines.append($0) })
+        let picked = try fs.lookup(parent: 1, name: "picked").get().inode
+        XCTAssertEqual(fs.symlink(parent: picked, name: "x.jpg", target: "../non-screenshots/x.jpg").failure, .ioError)
+        XCTAssertEqual(fs.symlink(parent: picked, name: "y.jpg", target: "../non-screenshots/x.jpg").failure, .ioError)
+        XCTAssertTrue(storage.saved.isEmpty)
+        XCTAssertEqual(lines.withLock { $0 }.filter { $0.contains("cannot pick a/x.jpg: its bytes cannot be read") }.count, 1, "\(lines.withLock { $0 })")
     }
 
     func testAMovedPhotoIsFollowedByItsBytesOnlyInACompleteTree() throws {

@@ -81,6 +81,18 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["sample", "x", "--count", "0"], code: 2, message: "--count needs a number")
     }
 
+    /// `-o screenshot_names=` replaces the default list of screenshot name prefixes: a name only
+    /// the default list knows no longer makes a screenshot, one the option names still does.
+    func testScreenshotNamesReplaceTheDefaultList() throws {
+        let m = try Mount(source: source.path, options: ["-o", "screenshot_names=Bildschirmfoto|Capture"])
+        let shots = readdirNames(m.path("screenshots")) ?? []
+        XCTAssertTrue(shots.contains("Bildschirmfoto vom 2022-03-01 um 10.00.00.png"), "\(shots)")
+        XCTAssertTrue(shots.contains("Capture d\u{2019}écran 2021-11-03 à 16.20.05.png"), "\(shots)")
+        XCTAssertTrue(readdirNames(m.path("non-screenshots"))?.contains("Screenshot 2023-01-05 at 12.34.56.png") ?? false)
+        XCTAssertEqual(xattr(m.path("non-screenshots/Screenshot 2023-01-05 at 12.34.56.png"), "user.albumfs.screenshot")?.hasPrefix("no ("), true)
+        m.finish()
+    }
+
     func testSourceErrors() {
         expectError([source.path + "/missing", mountpoint], code: 3, message: "No such file or directory")
         expectError([source.path + "/Edge/no-exif.jpg", mountpoint], code: 3, message: "is not a directory")
@@ -180,13 +192,16 @@ final class CommandLineTests: SampleLibraryTestCase {
     }
 
     func testBackgroundModeReturnsOnceTheMountAnswers() throws {
-        let r = albumfs([source.path, mountpoint, "-o", "noatime,fsname=mylib"])
+        let r = albumfs([source.path, mountpoint, "-o", "noatime,nodev,noexec,fsname=mylib"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(isMounted(mountpoint))
         // The very next command sees the tree.
         XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
         let mounts = readProcFile("/proc/self/mounts") ?? ""
-        XCTAssertTrue(mounts.contains("mylib \(mountpoint!) fuse.albumfs"), mounts.split(separator: "\n").filter { $0.contains("fuse") }.joined(separator: "; "))
+        let line = mounts.split(separator: "\n").first { $0.hasPrefix("mylib \(mountpoint!) fuse.albumfs ") }
+        XCTAssertNotNil(line, mounts.split(separator: "\n").filter { $0.contains("fuse") }.joined(separator: "; "))
+        let flags = Set((line?.split(separator: " ").dropFirst(3).first ?? "").split(separator: ","))
+        XCTAssertTrue(flags.isSuperset(of: ["noatime", "nodev", "noexec"]), "the kernel flags given: \(flags)")
         let pid = daemonPid(for: mountpoint)
         XCTAssertNotNil(pid)
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mountpoint]).status, 0)
@@ -225,8 +240,8 @@ final class CommandLineTests: SampleLibraryTestCase {
         m.finish()
     }
 
-    func testSigtermAndSigintUnmountCleanly() throws {
-        for sig in [SIGTERM, SIGINT] {
+    func testSigtermSigintAndSighupUnmountCleanly() throws {
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
             let mount = try Mount(source: source.path)
             XCTAssertTrue(isMounted(mount.mountpoint))
             kill(mount.process.processIdentifier, sig)

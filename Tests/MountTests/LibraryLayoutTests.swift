@@ -169,6 +169,16 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(xattr(mount.path("non-screenshots/jpeg-named.png"), "user.albumfs.format"), "jpeg")
         XCTAssertEqual(xattr(mount.path("non-screenshots/orient-6.jpg"), "user.albumfs.orientation"), "6")
         XCTAssertTrue(xattr(mount.path("non-screenshots/corrupt-exif.jpg"), "user.albumfs.problems")?.contains("corrupt EXIF") ?? false)
+        // A stronger date that was refused says what it was and why; a photo whose best date
+        // was taken has none.
+        XCTAssertEqual(xattr(mount.path("non-screenshots/sentinel.jpg"), "user.albumfs.date_rejected"),
+                       #"exif:DateTimeOriginal "0000:00:00 00:00:00" (sentinel); exif:DateTimeDigitized "2002:12:08 12:00:00" (known sentinel)"#)
+        XCTAssertEqual(xattr(mount.path("non-screenshots/future.jpg"), "user.albumfs.date_rejected"),
+                       #"exif:DateTimeOriginal "2099:01:01 00:00:00" (in the future)"#)
+        XCTAssertNil(xattr(wallpaper, "user.albumfs.date_rejected"))
+        XCTAssertEqual(errno, ENODATA)
+        // Folders carry none.
+        XCTAssertEqual(listxattr(mount.path("by-date"), nil, 0), 0)
         XCTAssertNil(xattr(wallpaper, "user.albumfs.nonexistent"))
         XCTAssertEqual(errno, ENODATA)
         // ACLs and security labels are not albumfs's: EOPNOTSUPP, which `ls -l` remembers per device.

@@ -81,6 +81,17 @@ final class PickTests: SampleLibraryTestCase {
         XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/b.jpg")), 0, "an unpicked photo can be picked again")
         XCTAssertEqual(Glibc.rename(m.path("picked/c.jpg"), m.path("non-screenshots/c.jpg")), -1)
         XCTAssertEqual(errno, EROFS, "moving a pick out of picked/")
+        XCTAssertEqual(Glibc.rename(m.path("non-screenshots/DSCF0001.JPG"), m.path("picked/moved.jpg")), -1)
+        XCTAssertEqual(errno, EROFS, "moving a photo into picked/")
+        // `mv -n` (RENAME_NOREPLACE) refuses to replace a pick; a plain `mv` replaces it, and the
+        // pick it replaced is gone.
+        XCTAssertEqual(renameNoReplace(m.path("picked/c.jpg"), m.path("picked/b.jpg")), -1)
+        XCTAssertEqual(errno, EEXIST)
+        XCTAssertEqual(readdirNames(m.path("picked")), ["c.jpg", "b.jpg"], "nothing changed")
+        XCTAssertEqual(Glibc.rename(m.path("picked/c.jpg"), m.path("picked/b.jpg")), 0)
+        XCTAssertEqual(readdirNames(m.path("picked")), ["b.jpg"])
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: m.path("picked/b.jpg")), "../by-date/2021/2021-12/2021-12-31/DSC01234.JPG")
+        XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", m.path("picked/f.jpg")), 0, "the replaced pick's photo is no longer picked")
         m.finish()
     }
 
@@ -205,6 +216,8 @@ final class PickTests: SampleLibraryTestCase {
             XCTAssertEqual((statOf(m.path("picked"))?.st_mode ?? 0) & 0o7777, 0o555, "no write bits shown")
             XCTAssertEqual(access(m.path("picked"), W_OK) == 0 ? 0 : errno, EROFS)
             XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/sony.jpg")), EROFS)
+            XCTAssertEqual(unlink(m.path("picked/sony.jpg")) == 0 ? 0 : errno, ENOENT, "no pick to unpick")
+            XCTAssertEqual(Glibc.rename(m.path("picked/sony.jpg"), m.path("picked/a7.jpg")) == 0 ? 0 : errno, ENOENT, "no pick to rename")
             XCTAssertNotNil(try? readFile(m.path("non-screenshots/DSC01234.JPG")).get(), "the other views work")
             m.finish(allowing: ["the picks database \(database) cannot be used"])
             XCTAssertTrue(m.stderr.contains("picked/ shows no picks and takes none for this mount"), m.stderr)
@@ -279,5 +292,15 @@ final class PickTests: SampleLibraryTestCase {
         XCTAssertEqual(link("../non-screenshots/DSCF0001.JPG", p + "/" + String(repeating: "n", count: 256)), ENAMETOOLONG)
         XCTAssertEqual(readdirNames(p), ["a.jpg"])
         m.finish()
+    }
+
+    /// renameat2(2) with RENAME_NOREPLACE (what `mv -n` asks), which Swift's Glibc module does
+    /// not declare: looked up in the C library by name.
+    func renameNoReplace(_ from: String, _ to: String) -> Int32 {
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return -2 }
+        let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
+        let noReplace: UInt32 = 1
+        return renameat2(AT_FDCWD, from, AT_FDCWD, to, noReplace)
     }
 }

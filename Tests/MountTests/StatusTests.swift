@@ -26,4 +26,51 @@ final class StatusTests: SampleLibraryTestCase {
         XCTAssertEqual(status["thumbnail_cache_bytes"], String(bytes.count), "one thumbnail cached")
         m.finish()
     }
+
+    /// `scan_state` goes `loading` (until the first scan starts), `scanning`, `done`; each live
+    /// update makes it `rescanning`, then `done` again. Each status read is a snapshot, so the
+    /// states seen are checked to come in that order, and the long ones to be seen at all.
+    func testScanStateGoesThroughItsValuesInOrder() throws {
+        let big = state + "/big"
+        XCTAssertEqual(runCommand(albumfsBinary(), ["sample", big, "--count", "3000"]).status, 0)
+        let m = try Mount(source: big, options: ["-o", "index=\(state!)/index.sqlite"], waitForScan: false)
+        let first = states(of: m) { $0["scan_state"] == "done" }
+        XCTAssertTrue(["loading", "scanning", "done"].isOrdered(first), "\(first)")
+        XCTAssertTrue(first.contains("scanning"), "\(first)")
+        // A folder of 1,000 new photos moved in at once: rescans read them.
+        let arriving = state + "/arriving"
+        XCTAssertEqual(runCommand(albumfsBinary(), ["sample", arriving, "--count", "1000"]).status, 0)
+        XCTAssertEqual(rename(arriving + "/bulk", big + "/arrived"), 0)
+        let live = states(of: m) { $0["scan_state"] == "done" && $0["changes_pending"] == "0" && $0["photos"] == "4000" }
+        XCTAssertEqual(Set(live), ["done", "rescanning"], "\(live)")
+        XCTAssertEqual(live.last, "done")
+        m.finish()
+    }
+
+    /// The distinct `scan_state` values a mount's status shows, in the order seen, read every 2 ms
+    /// until `finished` holds (at most 60 s).
+    func states(of m: Mount, until finished: ([String: String]) -> Bool) -> [String] {
+        var seen: [String] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let status = daemonStatus(m.mountpoint)
+            if let state = status["scan_state"], state != seen.last { seen.append(state) }
+            if finished(status) { break }
+            usleep(2_000)
+        }
+        return seen
+    }
+}
+
+extension Array where Element == String {
+    /// Whether `seen` runs through this sequence in order, each step taken at most once and any
+    /// step possibly skipped.
+    func isOrdered(_ seen: [String]) -> Bool {
+        var position = 0
+        for s in seen {
+            guard let i = self[position...].firstIndex(of: s) else { return false }
+            position = i + 1
+        }
+        return true
+    }
 }
