@@ -54,6 +54,40 @@ public enum Encoders {
         return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[2...])
     }
 
+    /// Puts an APP1 segment after the first `leading` segments (a JFIF APP0 the encoder wrote,
+    /// an ICC profile): where editors and some phones put EXIF.
+    public static func insertingAPP1(_ payload: [UInt8], into jpeg: [UInt8], afterLeadingSegments leading: Int) -> [UInt8] {
+        var at = 2
+        for _ in 0..<leading where at + 4 <= jpeg.count && jpeg[at] == 0xFF {
+            at += 2 + Int(jpeg[at + 2]) << 8 + Int(jpeg[at + 3])
+        }
+        let length = payload.count + 2
+        return Array(jpeg[0..<at]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[at...])
+    }
+
+    /// A Google motion photo as Pixel and Samsung phones write it (MicroVideo): the still with
+    /// XMP that gives the video's offset from the end of the file, and the video after EOI.
+    public static func motionPhoto(_ still: [UInt8], video: [UInt8]) -> [UInt8] {
+        let packet = """
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MicroVideo="1" \
+        GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\(video.count)" GCamera:MicroVideoPresentationTimestampUs="1500000"/>
+        </rdf:RDF></x:xmpmeta><?xpacket end="w"?>
+        """
+        return insertingAPP1(xmpAPP1(packet), into: still) + video
+    }
+
+    /// An ISO base media stream of `length` bytes (at least 40): an `ftyp` box (`isom`) and an
+    /// `mdat` box of filler. It stands where a phone's video is, for readers that must step over
+    /// it and copies that must keep it; it does not play.
+    public static func isoMediaStub(length: Int) -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let ftyp = be32(24) + Array("ftypisom".utf8) + be32(0x200) + Array("isommp42".utf8)
+        let body = max(8, length - ftyp.count - 8)
+        return ftyp + be32(body + 8) + Array("mdat".utf8) + (0..<body).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+    }
+
     /// Puts an ICC profile (one APP2 `ICC_PROFILE` segment, so at most 65,519 bytes) right after
     /// SOI.
     public static func insertingICCProfile(_ profile: [UInt8], into jpeg: [UInt8]) -> [UInt8] {

@@ -12,6 +12,8 @@ public struct SampleItem: Sendable {
     public var expectedDay: String?
     public var expectedScreenshot: Bool
     public var expectedDateSource: DateSource?
+    /// `user.albumfs.capture_time`, where the item states it.
+    public var expectedCaptureTime: String?
 }
 
 /// Writes a realistic little photo library: camera JPEGs from several makers (both byte orders,
@@ -43,9 +45,9 @@ public enum SampleLibrary {
             return out
         }
         func add(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
-                 mtime: Int64 = defaultMtime) {
+                 mtime: Int64 = defaultMtime, time: String? = nil) {
             items.append(SampleItem(path: path, bytes: bytes, mtime: mtime, expectedDay: day,
-                                    expectedScreenshot: shot, expectedDateSource: source))
+                                    expectedScreenshot: shot, expectedDateSource: source, expectedCaptureTime: time))
         }
 
         // Cameras and phones.
@@ -59,7 +61,7 @@ public enum SampleLibrary {
             day: "2023-07-14", source: .exifDateTimeOriginal)
         add("DCIM/Camera/PXL_20240517_120304567.jpg",
             jpeg(.camera("Google", "Pixel 8", "2024:05:17 14:03:04", subSec: "567", offset: "+02:00")),
-            day: "2024-05-17", source: .exifDateTimeOriginal)
+            day: "2024-05-17", source: .exifDateTimeOriginal, time: "2024-05-17T14:03:04.567+02:00")
         add("DCIM/Camera/20240517_090000.jpg",
             jpeg(.camera("samsung", "SM-G991B", "2024:05:17 09:00:00", offset: "+09:00")),
             day: "2024-05-17", source: .exifDateTimeOriginal)
@@ -79,6 +81,7 @@ public enum SampleLibrary {
                      image: image),
                 day: "2022-03-0\(o)", source: .exifDateTimeOriginal)
         }
+        items += try phoneItems(photo)
         // Not a photo by default (`-o heif=on` shows it, on 2024-05-19: `heicDay`).
         add(heicPath, try iPhoneHEIC.get(), day: nil)
 
@@ -127,6 +130,9 @@ public enum SampleLibrary {
         add("Downloads/export.png", Encoders.appendingChunk("eXIf", Array(SampleExif.camera("NIKON CORPORATION", "NIKON Z 6",
                                                                                              "2015:03:04 05:06:07").payload().dropFirst(6)), to: screen),
             day: "2015-03-04", source: .exifDateTimeOriginal)
+        // `.jpe`, as old cameras and Windows exports named JPEGs.
+        add("Edge/P1010001.JPE", jpeg(.camera("Panasonic", "DMC-FZ8", "2008:08:08 08:08:08")), day: "2008-08-08",
+            source: .exifDateTimeOriginal)
         add("Edge/png-named.jpeg", screen, day: "2018-06-01", source: .fileModificationTime)
         add("Edge/jpeg-named.png", jpeg(.camera("Canon", "Canon EOS 5D", "2016:02:03 04:05:06")),
             day: "2016-02-03", source: .exifDateTimeOriginal)
@@ -147,6 +153,46 @@ public enum SampleLibrary {
         add(".hidden/IMG_9999.JPG", photo, day: nil)
         add("@eaDir/IMG_0001.JPG/SYNOPHOTO_THUMB_M.jpg", photo, day: nil)
         return items
+    }
+
+    /// Photos laid out as phones and cameras lay them out rather than as the plainest writer
+    /// would: EXIF after a JFIF or ICC segment, tags out of order with gaps between the IFDs, an
+    /// IFD1 thumbnail, a GPS IFD, Apple, Samsung and Nikon maker notes, offsets written `+HHMM`
+    /// and `+HH` or missing (then taken from GPS time), a motion photo's video after the image,
+    /// and mtimes of their own.
+    static func phoneItems(_ photo: [UInt8]) throws(EncodeError) -> [SampleItem] {
+        let preview = try Encoders.jpeg(.marker(width: 48, height: 32))
+        var pixel = SampleExif.camera("Google", "Pixel 8 Pro", "2023:10:10 08:15:00", subSec: "123", offset: "+0100")
+        pixel.gpsUTC = ("2023:10:10", 7, 15, 0)
+        pixel.thumbnail = preview
+        pixel.layout = ExifWriter.Layout(reversedTags: true, gap: 6)
+        let pixelStill = Encoders.insertingAPP1(pixel.payload(), into: photo, afterLeadingSegments: 1)
+        var iPhone = SampleExif.camera("Apple", "iPhone 16 Pro", "2023:10:11 23:30:10", order: .motorola, subSec: "045")
+        iPhone.gpsUTC = ("2023:10:12", 4, 30, 0)
+        iPhone.makerNote = .apple(mediaGroup: "6A1C5E9B-3F4D-4C2A-9E8B-1D2F3A4B5C6D")
+        iPhone.thumbnail = preview
+        let withICC = Encoders.insertingICCProfile(Encoders.iccProfile(description: "Display P3"), into: photo)
+        var samsung = SampleExif.camera("samsung", "Galaxy S24", "2023:10:12 10:10:10", offset: "+09")
+        samsung.makerNote = .samsung
+        samsung.layout = ExifWriter.Layout(gap: 4)
+        var nikon = SampleExif.camera("NIKON CORPORATION", "NIKON Z 8", "2020:03:01 08:00:00", order: .motorola)
+        nikon.makerNote = .nikon
+        nikon.thumbnail = preview
+        nikon.layout = ExifWriter.Layout(gap: 10)
+        func item(_ path: String, _ bytes: [UInt8], day: String, mtime: Int64, time: String) -> SampleItem {
+            SampleItem(path: path, bytes: bytes, mtime: mtime, expectedDay: day, expectedScreenshot: false,
+                       expectedDateSource: .exifDateTimeOriginal, expectedCaptureTime: time)
+        }
+        return [
+            item("Phone/PXL_20231010_081500123.MP.jpg", Encoders.motionPhoto(pixelStill, video: Encoders.isoMediaStub(length: 6_000)),
+                 day: "2023-10-10", mtime: 1_696_922_101, time: "2023-10-10T08:15:00.123+01:00"),
+            item("Phone/IMG_5001.JPG", Encoders.insertingAPP1(iPhone.payload(), into: withICC, afterLeadingSegments: 1),
+                 day: "2023-10-11", mtime: 1_697_081_412, time: "2023-10-11T23:30:10.045-05:00"),
+            item("Phone/20231012_101010.jpg", Encoders.insertingAPP1(samsung.payload(), into: photo),
+                 day: "2023-10-12", mtime: 1_697_073_011, time: "2023-10-12T10:10:10+09:00"),
+            item("Nikon/DSC_0002.JPG", Encoders.insertingAPP1(nikon.payload(), into: photo),
+                 day: "2020-03-01", mtime: 1_583_060_000, time: "2020-03-01T08:00:00"),
+        ]
     }
 
     /// Writes the sample library into `folder` (created if missing) and returns what it wrote.

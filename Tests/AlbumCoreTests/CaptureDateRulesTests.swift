@@ -2,7 +2,7 @@
 import XCTest
 
 final class CaptureDateRulesTests: XCTestCase {
-    // 2026-11-30T00:00:00Z
+    // 2026-12-01T00:00:00Z
     let rules = CaptureDateRules(now: Timestamp(seconds: 1_796_083_200))
     let mtime = Timestamp(seconds: 1_527_854_400)  // 2018-06-01T12:00:00Z
 
@@ -71,6 +71,38 @@ final class CaptureDateRulesTests: XCTestCase {
         }
         XCTAssertEqual(written.time.utcOffsetSeconds, 10800, "a written offset wins over the GPS")
         XCTAssertNil(decide { $0.dateTimeOriginal = "2024:05:17 14:03:04"; $0.gpsDateTimeUTC = "0000:00:00 00:00:00" }.time.utcOffsetSeconds)
+    }
+
+    /// The GPS fix gives an offset only within ±14 h, the widest zone offsets on Earth.
+    func testAGPSOffsetBeyondFourteenHoursIsAStaleFix() {
+        let kiribati = decide {
+            $0.dateTimeOriginal = "2024:05:17 14:00:00"
+            $0.gpsDateTimeUTC = "2024:05:17 00:00:00"
+        }
+        XCTAssertEqual(kiribati.time.utcOffsetSeconds, 50400, "+14:00 exists (Kiribati)")
+        XCTAssertNil(decide {
+            $0.dateTimeOriginal = "2024:05:17 14:15:00"
+            $0.gpsDateTimeUTC = "2024:05:17 00:00:00"
+        }.time.utcOffsetSeconds, "+14:15 does not")
+        XCTAssertEqual(decide {
+            $0.dateTimeOriginal = "2024:05:16 12:00:00"
+            $0.gpsDateTimeUTC = "2024:05:17 00:00:00"
+        }.time.utcOffsetSeconds, -43200, "-12:00 exists (Baker Island)")
+        XCTAssertNil(decide {
+            $0.dateTimeOriginal = "2024:05:16 09:45:00"
+            $0.gpsDateTimeUTC = "2024:05:17 00:00:00"
+        }.time.utcOffsetSeconds, "-14:15 does not")
+    }
+
+    /// A date up to two days after now is a camera whose clock is a zone ahead, or a photo taken
+    /// just now: kept. One beyond is a wrong clock: refused (now is 2026-12-01T00:00:00Z here).
+    func testTwoDaysAheadIsTheLimit() {
+        XCTAssertEqual(decide { $0.dateTimeOriginal = "2026:12:02 12:00:00" }.source, .exifDateTimeOriginal, "36 h ahead")
+        XCTAssertEqual(decide { $0.dateTimeOriginal = "2026:12:02 23:00:00" }.source, .exifDateTimeOriginal, "47 h ahead")
+        let beyond = decide { $0.dateTimeOriginal = "2026:12:03 01:00:00" }
+        XCTAssertEqual(beyond.source, .fileModificationTime, "49 h ahead")
+        XCTAssertEqual(beyond.rejected.count, 1)
+        XCTAssertEqual(decide { $0.dateTimeOriginal = "2026:12:06 00:00:00" }.source, .fileModificationTime)
     }
 
     func testXMPBeforeDigitized() {

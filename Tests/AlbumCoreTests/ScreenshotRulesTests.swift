@@ -32,6 +32,13 @@ final class ScreenshotRulesTests: XCTestCase {
         XCTAssertFalse(decide("a.jpg") { $0.software = "Android UP1A"; self.camera(&$0) }.isScreenshot,
                        "an Android camera photo is not a screenshot")
         XCTAssertFalse(decide("a.jpg") { $0.software = "GIMP 2.10" }.isScreenshot)
+        // The desktop tools that write their name into a PNG, and any software naming screenshots.
+        for tool in ["Spectacle 23.08.1", "Flameshot", "Greenshot", "ShareX 16.1", "ksnip 1.10.1", "xfce4-screenshot", "Screenshot Tool"] {
+            XCTAssertTrue(decide("a.png") { $0.pngSoftware = tool }.isScreenshot, tool)
+        }
+        for other in ["GIMP 2.10", "Adobe Photoshop 25.0", "darktable 4.6", "Shotwell"] {
+            XCTAssertFalse(decide("a.png") { $0.pngSoftware = other }.isScreenshot, other)
+        }
     }
 
     func testNamesIncludingTranslations() {

@@ -76,4 +76,45 @@ final class ExiftoolInteropTests: FolderTestCase {
         XCTAssertEqual(e.dateTimeOriginal, "2016:08:09 10:11:12")
         XCTAssertTrue(e.hasCameraEvidence)
     }
+
+    /// The sample's phone-like photos (tags out of order, gaps between IFDs, EXIF after JFIF or
+    /// ICC, IFD1 thumbnails, GPS, maker notes, a motion photo's video) are what exiftool, the
+    /// reference reader, says they are, and albumfs reads the same dates from them.
+    func testPhoneLikeSamplesReadAsExiftoolReadsThem() throws {
+        let phones = try SampleLibrary.items().filter { $0.path.hasPrefix("Phone/") || $0.path == "Nikon/DSC_0002.JPG" }
+        XCTAssertEqual(phones.count, 4)
+        var makerNotes: Set<String> = []
+        for item in phones {
+            let path = folder + "/" + item.path.replacingOccurrences(of: "/", with: "-")
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(item.bytes)))
+            let tags = try exiftool(path)
+            XCTAssertNil(tags["ExifTool:Error"], "\(item.path): \(tags)")
+            let e = try XCTUnwrap(try MetadataReader.read(SourceFile(path: path))).evidence
+            XCTAssertEqual(e.dateTimeOriginal, tags["ExifIFD:DateTimeOriginal"] as? String, item.path)
+            XCTAssertEqual(e.offsetTimeOriginal, tags["ExifIFD:OffsetTimeOriginal"] as? String, item.path)
+            if let date = tags["GPS:GPSDateStamp"] as? String, let time = tags["GPS:GPSTimeStamp"] as? String {
+                XCTAssertEqual(e.gpsDateTimeUTC, date + " " + time, item.path)
+            }
+            makerNotes.formUnion(["Apple", "Samsung", "Nikon"].filter { group in tags.keys.contains { $0.hasPrefix(group + ":") } })
+            if let offset = tags["XMP-GCamera:MicroVideoOffset"] as? Int {
+                XCTAssertEqual(Array(item.bytes[(item.bytes.count - offset + 4)...].prefix(4)), Array("ftyp".utf8), "the video starts where the XMP says")
+            }
+        }
+        XCTAssertEqual(makerNotes, ["Apple", "Samsung", "Nikon"], "each maker note is read as its maker's")
+        XCTAssertEqual(try phones.filter { try exiftool(folder + "/" + $0.path.replacingOccurrences(of: "/", with: "-"))["IFD1:ThumbnailLength"] != nil }.count, 3)
+    }
+
+    /// exiftool's tags of a file, grouped (`-G1`), numbers as numbers (`-n`).
+    func exiftool(_ path: String) throws -> [String: Any] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-j", "-n", "-a", "-G1", path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        return try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+    }
 }

@@ -67,6 +67,9 @@ final class LibraryLayoutTests: XCTestCase {
             if let expected = item.expectedDateSource, let place = places.first {
                 XCTAssertEqual(xattr(mount.path(place), "user.albumfs.date_source"), expected.rawValue, item.path)
             }
+            if let expected = item.expectedCaptureTime, let place = places.first {
+                XCTAssertEqual(xattr(mount.path(place), "user.albumfs.capture_time"), expected, item.path)
+            }
         }
     }
 

@@ -320,6 +320,35 @@ final class ThumbnailTests: XCTestCase {
         mount.finish()
     }
 
+    /// A 12 MP phone photo laid out as phones write it (EXIF after JFIF, Apple's maker note, a
+    /// 160x120 IFD1 thumbnail, a motion photo's video after the image): a small box is made from
+    /// the IFD1 thumbnail (green), a 200x200 one from the image (red), both of the size stat
+    /// promised (the 64x48 one at the 8 KiB floor), and the original reads whole, video included.
+    func testAPhonePhotoAt12MPServesItsExifThumbnailToSmallBoxes() throws {
+        let folder = makeTempFolder("12mp")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var exif = SampleExif.camera("Apple", "iPhone 16 Pro", "2025:03:11 23:30:10", order: .motorola, offset: "-05:00")
+        exif.makerNote = .apple(mediaGroup: "6A1C5E9B-3F4D-4C2A-9E8B-1D2F3A4B5C6D")
+        exif.thumbnail = try Encoders.jpeg(.solid(width: 160, height: 120, 20, 200, 20))
+        let still = Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(.solid(width: 4032, height: 3024, 220, 20, 20)),
+                                           afterLeadingSegments: 1)
+        let bytes = Encoders.motionPhoto(still, video: Encoders.isoMediaStub(length: 300_000))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/IMG_5001.JPG", contents: Data(bytes)))
+        let mount = try Mount(source: folder, options: ["-o", "thumbnail_sizes=64x48,200x200"])
+        let small = try readFile(mount.path("thumbnails/64x48/IMG_5001.jpg")).get()
+        XCTAssertEqual(small.count, 8192, "the floor")
+        XCTAssertEqual(statOf(mount.path("thumbnails/64x48/IMG_5001.jpg"))?.st_size, 8192)
+        let smallImage = try XCTUnwrap(DecodedImage(jpeg: small))
+        XCTAssertEqual([smallImage.width, smallImage.height], [64, 48])
+        assertColour(smallImage.meanColour, (20, 200, 20), "64x48 from the IFD1 thumbnail")
+        let large = try readFile(mount.path("thumbnails/200x200/IMG_5001.jpg")).get()
+        XCTAssertEqual(large.count, 30_000)
+        assertColour(try XCTUnwrap(DecodedImage(jpeg: large)).meanColour, (220, 20, 20), "200x200 from the image")
+        XCTAssertEqual(try readFile(mount.path("non-screenshots/IMG_5001.JPG")).get(), bytes)
+        XCTAssertEqual(xattr(mount.path("non-screenshots/IMG_5001.JPG"), "user.albumfs.capture_time"), "2025-03-11T23:30:10-05:00")
+        mount.finish()
+    }
+
     func testASlowRenderBlocksNeitherListingsNorOriginals() throws {
         let folder = makeTempFolder("slow")
         defer { try? FileManager.default.removeItem(atPath: folder) }
