@@ -66,7 +66,7 @@ public final class AlbumFileSystem: Sendable {
             s = (library, table)
             return previous
         }
-        pendingChanges.trees.add(1, ordering: .sequentiallyConsistent)
+        pendingChanges.treePublished()
         if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
         return TreeChanges.between(old.table, table)
     }

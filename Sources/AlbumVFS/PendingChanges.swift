@@ -1,3 +1,4 @@
+import AlbumCore
 import Glibc
 import Synchronization
 
@@ -12,8 +13,11 @@ import Synchronization
 public final class PendingChanges: Sendable {
     private let reported = Atomic<Int>(0)
     private let covered = Atomic<Int>(0)
-    /// Bumped by every tree published (`AlbumFileSystem.update`).
-    let trees = Atomic<Int>(0)
+    /// The number of trees published (`AlbumFileSystem.update`).
+    private let trees = Atomic<Int>(0)
+    /// Wakes the requests waiting in `awaitTree`; changed under its lock (so no wakeup is lost
+    /// between a waiter's look and its wait): `trees` and `covered`.
+    private let published = Condition()
 
     public init() {}
 
@@ -22,7 +26,20 @@ public final class PendingChanges: Sendable {
     public func report() -> Int { reported.add(1, ordering: .sequentiallyConsistent).newValue }
 
     /// The tree just published shows every change numbered up to `number`.
-    public func shown(through number: Int) { covered.max(number, ordering: .sequentiallyConsistent) }
+    public func shown(through number: Int) {
+        published.lock()
+        covered.max(number, ordering: .sequentiallyConsistent)
+        published.broadcast()
+        published.unlock()
+    }
+
+    /// A tree was published: the requests waiting for one look at it.
+    func treePublished() {
+        published.lock()
+        trees.add(1, ordering: .sequentiallyConsistent)
+        published.broadcast()
+        published.unlock()
+    }
 
     /// Whether a change was seen that no published tree shows yet.
     public var any: Bool { count > 0 }
@@ -39,16 +56,20 @@ public final class PendingChanges: Sendable {
     /// in between only makes a wait end at once).
     var tree: Int { trees.load(ordering: .sequentiallyConsistent) }
 
-    /// Waits, polling, until a tree newer than `tree` is published (true), or until nothing is
-    /// pending (false: after `grace`, for an event still on its way from inotify to `report`), or
-    /// until the monotonic clock reads `deadline` (false).
+    /// Waits until a tree newer than `tree` is published (true), or until nothing is pending
+    /// (false: looked at after `grace`, for an event still on its way from inotify to `report`),
+    /// or until the monotonic clock reads `deadline` (false). Woken by each tree published and
+    /// each change shown, never by polling.
     func awaitTree(newerThan tree: Int, until deadline: Double, grace: Double = 0.05) -> Bool {
-        let started = Self.monotonicNow()
+        let graceEnds = Self.monotonicNow() + grace
+        published.lock()
+        defer { published.unlock() }
         while true {
             if self.tree != tree { return true }
             let now = Self.monotonicNow()
-            if now >= deadline || (now - started >= grace && !any) { return false }
-            usleep(10_000)
+            if now >= deadline || (now >= graceEnds && !any) { return false }
+            let wake = now < graceEnds ? min(graceEnds, deadline) : deadline
+            _ = published.wait(until: Condition.deadline(in: wake - now))
         }
     }
 

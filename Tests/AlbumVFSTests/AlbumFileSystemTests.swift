@@ -287,8 +287,24 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertFalse(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5), "nothing pending: no new tree to wait for")
         p.report()
         XCTAssertFalse(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 0.1), "the deadline")
-        p.trees.add(1, ordering: .sequentiallyConsistent)
+        p.treePublished()
         XCTAssertTrue(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5))
+        // A waiter is woken by the tree published while it waits, and by the change shown.
+        for wake in [{ p.treePublished() }, { p.shown(through: p.report()) }] {
+            let before = p.tree
+            p.report()
+            let woken = DispatchSemaphore(value: 0)
+            let started = PendingChanges.monotonicNow()
+            Thread.detachNewThread {
+                _ = p.awaitTree(newerThan: before, until: PendingChanges.monotonicNow() + 30)
+                woken.signal()
+            }
+            XCTAssertEqual(woken.wait(timeout: .now() + 0.3), .timedOut, "it waits while a change is pending")
+            wake()
+            XCTAssertEqual(woken.wait(timeout: .now() + 10), .success)
+            XCTAssertLessThan(PendingChanges.monotonicNow() - started, 10, "woken, not timed out")
+            p.shown(through: p.report())
+        }
     }
 
     func listing(_ path: String) -> [String] {
