@@ -4,8 +4,8 @@ import Glibc
 ///
 /// The day folder of a photo is this date: the calendar day the photographer saw.
 ///
-/// Stored in 20 bytes, not seven `Int`s' 56: every photo of a mounted library keeps one (100,000
-/// photos: 4.8 MB less, twice that at a scan's peak, when the photo array is copied). Fields are
+/// Stored in 20 bytes, not seven `Int`s' 56: every photo of a mounted library keeps one, twice
+/// at a scan's peak, when the photo array is copied. Fields are
 /// kept as given within ±32,767 (±2^31 for the year and the nanoseconds); a value beyond is
 /// clamped there, and stays as invalid as it was (`isValid`, the rules' year bounds).
 public struct LocalDateTime: Hashable, Comparable, Sendable {
@@ -229,8 +229,8 @@ public struct SystemZone: UTCOffsets {
 /// A zone's offsets from UTC by (UTC) day, remembered: a day whose first and last seconds have
 /// the same offset has it all day (a zone changes its offset months apart, never twice in a
 /// day), so a library's photos ask the zone two or three times per day they were taken on, not
-/// twice per photo (`localtime_r`: its lock and its search of the zone's transitions, ~10% of
-/// deciding a photo). A day with a change is asked every time.
+/// twice per photo (`localtime_r` takes a lock and searches the zone's transitions, a good part
+/// of deciding a photo). A day with a change is asked every time.
 final class DayOffsets: @unchecked Sendable {
     private let zone: (Int64) -> Int
     private let lock = Lock()

@@ -26,4 +26,15 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `strerror`'s text.
     public var description: String { String(cString: strerror(rawValue)) }
+
+    /// Calls `body`, a system call that answers a negative number with `errno` set, again for
+    /// as long as it fails with EINTR (a signal arrived during it): the one EINTR loop of
+    /// albumfs. Returns its first other answer.
+    @inlinable
+    public static func retryingInterrupts<T: BinaryInteger>(_ body: () -> T) -> T {
+        while true {
+            let answer = body()
+            if answer >= 0 || errno != EINTR { return answer }
+        }
+    }
 }

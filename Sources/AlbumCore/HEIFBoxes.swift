@@ -2,8 +2,8 @@
 // items are, their properties, and where their bytes lie: `iinf`, `iprp`, `iloc`) and `mdat` (the
 // bytes). Walked here, in pure Swift, for two readers that must not read a file whole: the scan
 // wants the EXIF and XMP items (`HEIFHeader`), a thumbnail one image's bytes (`HEIFImage`).
-// (libheif 1.15 reads every top-level box whole when it opens a file, image data included: all
-// 2.1 MB of a 2.1 MB HEIC, for its few kilobytes of EXIF.)
+// (libheif reads every top-level box whole when it opens a file, image data included: the
+// whole file, for its few kilobytes of EXIF.)
 
 /// A HEIF file's top-level boxes, as far as `meta` (or all of them), and its `meta` box's item
 /// table.

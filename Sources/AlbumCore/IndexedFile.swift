@@ -29,7 +29,7 @@ public struct IndexedFile: Sendable, Equatable {
     public var identity: FileIdentity
     /// `changedWhenRead`, packed (a mount keeps one record per file of the library). Stored before
     /// `kind`, whose 17 bytes then end the struct: with `LibraryState`'s photo position a mount's
-    /// record stays 80 bytes, as before this field.
+    /// record is 80 bytes.
     private var changedWhenReadPacked: PackedTimestamp
     public var kind: Kind
 

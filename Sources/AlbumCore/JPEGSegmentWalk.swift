@@ -4,8 +4,8 @@
 /// colour space); each asks for the bodies it wants and no more.
 public enum JPEGSegmentWalk {
     /// Fill bytes (0xFF) skipped before one marker at most. Encoders write none or a few; a run of
-    /// thousands is no header but erased flash (a damaged card reads as 0xFF), and each byte was
-    /// a read of its own (4 MB of them took a reader 2 s).
+    /// thousands is no header but erased flash (a damaged card reads as 0xFF), and each byte is
+    /// a read of its own.
     public static let maxFillBytes = 4096
     /// Segments walked at most: a real header has a few dozen; the bound stops a crafted file
     /// from looping.
@@ -27,7 +27,7 @@ public enum JPEGSegmentWalk {
     /// length (RST0–7, TEM) are stepped over, fill bytes before a marker skipped.
     /// - Parameter prefix: the file's first bytes, already in memory (a scan has read them):
     ///   markers inside it are read from it, not through `read` (which returns a fresh array: a
-    ///   dozen allocations per photo, ~3% of a first scan's CPU time).
+    ///   dozen allocations per photo; docs/benchmarks.md).
     @inlinable
     public static func walk<E: Error>(prefix: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0),
                                       read: (Int64, Int) throws(E) -> [UInt8],

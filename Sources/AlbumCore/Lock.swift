@@ -1,8 +1,9 @@
 import Glibc
 
 // Thin wrappers over pthreads: what the daemon needs of Foundation's Thread, NSLock and
-// NSCondition. Why not Foundation: linking it (with ICU) cost ~0.04 s of every cold launch
-// (`albumfs status` included) and 8 MB of RSS, for these three types and a few string helpers.
+// NSCondition. Why not Foundation: linking it (with ICU) slows every cold launch (`albumfs
+// status` included) and adds to the RSS, for these three types and a few string helpers
+// (docs/benchmarks.md).
 
 /// A mutex with a `withLock` shape.
 public final class Lock: @unchecked Sendable {

@@ -1,10 +1,9 @@
 /// Indexed files packed into one byte buffer, and unpacked whole again: how a first scan holds
 /// the rows it writes to the index after its views are published (`IndexWriter.Holding`).
 ///
-/// As Swift values, a photo's record held its evidence in a box of sixteen optional strings and
-/// three optional numbers (~330 bytes) beside the heap copies of its dates and path: ~480 bytes
-/// a file, 48 MB at 100,000 photos on top of the scan's peak. Packed, a file takes its bytes
-/// and a few more (~130 at 100,000 camera photos).
+/// As Swift values, a photo's record holds its evidence in a box of sixteen optional strings and
+/// three optional numbers beside heap copies of its dates and path; packed, a file takes its
+/// bytes and a few more, a fraction of that on top of the scan's peak (docs/benchmarks.md).
 public struct PackedFiles: Sendable {
     @usableFromInline var bytes: [UInt8] = []
     public private(set) var count = 0

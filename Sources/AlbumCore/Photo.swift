@@ -18,8 +18,8 @@ public enum ImageFormat: String, Sendable {
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.
 ///
 /// Not the device number: the same disk plugged into another port, or a share or an image mounted
-/// again, comes back with another one for the very same files (sdb1 → sdc1, an anonymous 0:53 →
-/// 0:61), and a remount would read the whole library again.
+/// again, comes back with another one for the very same files (sdb1 then sdc1, an anonymous
+/// 0:53 then 0:61), and a remount would read the whole library again.
 public struct FileIdentity: Hashable, Sendable {
     public var inode: UInt64
     public var size: Int64

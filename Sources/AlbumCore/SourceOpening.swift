@@ -27,10 +27,9 @@ public enum SourceOpening {
 
     /// The library's own folder, as the user named it: through links (SOURCE may be one).
     public static func root(_ path: String) throws(Errno) -> Int32 {
-        var fd: Int32
-        repeat { fd = openat(AT_FDCWD, path, folderFlags | noAtime) } while fd < 0 && errno == EINTR
+        var fd = Errno.retryingInterrupts { openat(AT_FDCWD, path, folderFlags | noAtime) }
         if fd < 0 && errno == EPERM {
-            repeat { fd = openat(AT_FDCWD, path, folderFlags) } while fd < 0 && errno == EINTR
+            fd = Errno.retryingInterrupts { openat(AT_FDCWD, path, folderFlags) }
         }
         guard fd >= 0 else { throw Errno.current }
         return fd

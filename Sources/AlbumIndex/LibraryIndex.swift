@@ -89,8 +89,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     /// Whether the index by inode that `files(sameAs:)` looks up exists (nil: not
     /// asked yet). Made by the first lookup, not by a migration: kept up while a first scan writes
-    /// 100,000 rows, it made that scan 4% slower (1.19 → 1.24 s cold, 4 runs each); made from
-    /// those rows afterwards, it takes 0.04 s, once. Under `lock`.
+    /// its rows, it slows that scan down; made from those rows afterwards, it costs little, once
+    /// (docs/benchmarks.md). Under `lock`.
     private var identityIndexReady: Bool?
 
     init(path: String, timeout: Int32) throws(SQLiteDatabase.Failure) {
@@ -206,8 +206,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                 identityIndexReady = (try? db.execute("CREATE INDEX IF NOT EXISTS files_by_inode ON files (inode)")) != nil
             }
             guard identityIndexReady == true else { return }
-            // One statement and one read transaction for them all: asked one by one, each parsed
-            // its SQL and took SQLite's locks again (a folder of 100,000 renamed: 1.3 s of lookups).
+            // One statement and one read transaction for them all: asked one by one, each would
+            // parse its SQL and take SQLite's locks again.
             try db.execute("BEGIN")
             defer { try? db.execute("COMMIT") }
             let sql = "SELECT \(Self.rowColumns.joined(separator: ", ")) FROM files WHERE inode = ? AND size = ? AND mtime_ns = ? AND path <> ?"

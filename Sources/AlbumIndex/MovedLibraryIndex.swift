@@ -22,7 +22,7 @@ public enum MovedLibraryIndex {
     /// filesystem's numbers are real (a copy of a library made with `cp -a` has other inodes: it
     /// is read as the new library it is). The original stays, for a library that goes back.
     /// Returns the index copied, or nil (none matched, or nothing could be copied: the caller
-    /// makes a new index, as before).
+    /// makes a new index).
     public static func copy(to path: String, root: String) -> String? {
         let folder = path.folderBeforeLastSlash
         guard access(path, F_OK) != 0, errno == ENOENT else { return nil }

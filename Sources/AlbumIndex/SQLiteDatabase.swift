@@ -26,9 +26,9 @@ final class SQLiteDatabase {
 
     /// Opened NOMUTEX (SQLite's multi-thread mode): the owners of a connection (LibraryIndex,
     /// PickStore) use it only under a lock of their own, which also keeps each transaction whole,
-    /// so SQLite's mutex around every call was redundant. With it, and with SQLite's global
+    /// so SQLite's mutex around every call is redundant. With it, and with SQLite's global
     /// allocation statistics (a mutex on every allocation, `statisticsOff`), a scan's index writer
-    /// spent a sixth of its time locking and unlocking: 100,000-file first scan, CPU 1.21 → 1.17 s.
+    /// spends much of its time locking and unlocking (docs/benchmarks.md).
     /// - Parameter create: whether a missing file is made (false: opening it fails).
     init(path: String, busyTimeoutMs: Int32 = 5000, create: Bool = true) throws(Failure) {
         Self.statisticsOff
@@ -76,8 +76,8 @@ final class SQLiteDatabase {
 
     /// Copies this database, page by page, into a new database file at `path` (SQLite's online
     /// backup: a consistent copy, the WAL's committed pages included, while others may write).
-    /// Page by page, not `VACUUM INTO`, which rebuilds every table and index: 100,000 rows took it
-    /// 0.35 s, before a moved library's mount could answer.
+    /// Page by page, not `VACUUM INTO`, which rebuilds every table and index, while a moved
+    /// library's mount waits to answer.
     func copy(to path: String) throws(Failure) {
         let target = try SQLiteDatabase(path: path)
         guard let backup = sqlite3_backup_init(target.db, "main", db, "main") else {

@@ -3,8 +3,8 @@ import CJemalloc
 /// How the process uses its heap (jemalloc, linked in; its settings are in CJemalloc).
 ///
 /// Why jemalloc and not glibc's malloc: a scan is allocation-heavy in Swift, libexif and SQLite
-/// alike, on many threads. Measured on a 100,000-photo first scan (2 cores): cached 0.88 → 0.77 s,
-/// cold 2.2 → 2.0 s, with the same RSS once the scan's freed pages are returned.
+/// alike, on many threads, and jemalloc's per-thread caches make it faster at the same RSS once
+/// the scan's freed pages are returned (docs/benchmarks.md).
 public enum HeapTuning {
     /// Returns every freed page to the system now (after a scan, so RSS shows what the mount
     /// holds), instead of in a second or so.

@@ -12,10 +12,10 @@ import Synchronization
 ///
 /// A first scan (nothing known yet) may *hold* its batches and write them once its views are
 /// published (`Holding`), packed (`PackedFiles`): on a fast disk a scan is bound by the CPU, and
-/// writing 100,000 rows while it reads took 0.17 s of CPU time from it (the views of 100,000 cold
-/// photos 0.09 s later, 1.18 → 1.26 s). Held for a short time and a bounded number of files only, so that a long scan
-/// (a slow share, a huge library) keeps its progress in the index as it goes, as before, and a
-/// mount stopped meanwhile writes what it holds (`stopHolding`).
+/// writing rows while it reads takes CPU time from it, so the views come later
+/// (docs/benchmarks.md). Held for a short time and a bounded number of files only, so that a long
+/// scan (a slow share, a huge library) keeps its progress in the index as it goes, and a mount
+/// stopped meanwhile writes what it holds (`stopHolding`).
 public final class IndexWriter: @unchecked Sendable {
     /// How long and how much a first scan holds before it writes as it goes.
     public struct Holding: Sendable {
@@ -25,7 +25,7 @@ public final class IndexWriter: @unchecked Sendable {
             self.files = files
             self.seconds = seconds
         }
-        /// At most 3 s of reading and 200,000 files (~26 MB packed, at ~130 bytes a camera photo).
+        /// At most 3 s of reading and 200,000 files (packed: a few tens of MB).
         public static let firstScan = Holding(files: 200_000, seconds: 3)
     }
 

@@ -200,7 +200,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let elsewhere = state.isEmpty ? nil : index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
             ?? LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in })
         // The index rows of files taken from `state` are copied once the views show them: the
-        // copying (100,000 rows: ~3 s of one core) took a core from the walk and the views.
+        // copying of a big folder's rows takes a core for seconds, which the walk and the views
+        // need first.
         var heldMoves: [FileMove] = []
         for folder in folders {
             // Files this mount holds, found at other paths, are taken from `state` first (the
@@ -276,8 +277,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             }
             // Files found by their identity were not read (decided, and saved, by the survey).
             // Taken after the files gone are dropped, so a renamed folder's photos take their old
-            // paths' room (taken before, they made the map of files and the photo array grow to
-            // twice a 100,000-photo library's size for good, and the rescan's peak with them).
+            // paths' room (taken before, they would make the map of files and the photo array grow
+            // to twice the library's size for good, and the rescan's peak with them).
             for (i, read) in survey.moved.enumerated() where !movedInPlace[i] { state.put(read.file, photo: read.photo) }
             for (from, read) in zip(survey.movedFrom, survey.moved) { renamed.append(SourceRename(from: from, to: read.file.relativePath)) }
             deferred += survey.deferred
@@ -287,7 +288,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
         // The views do not need the index: build them while the writer catches up. A rescan that
         // changed nothing (a remount's check of an unchanged library, most periodic rescans)
-        // leaves the tree as it is: rebuilding 100,000 photos' views took both cores 0.1 s.
+        // leaves the tree as it is: rebuilding a big library's views takes both cores a while.
         // (On a remount, the tree built from the index is this very tree.)
         let report: ScanReport
         let unchanged = reads == 0 && moved == 0 && removals.isEmpty && folderProblems == folderProblemsBefore
@@ -364,7 +365,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     /// Files new at their path, asked of the index together, from which they are first looked for
     /// in `state` (`LibraryScanner.Held.worthFrom`): a batch of the walk is 256
-    /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index as before.
+    /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index.
     static let heldWorthFrom = 64
 
     /// Which files of `survey.moved` have their old path gone: inside `folder`, in a folder it

@@ -6,8 +6,8 @@ import AlbumMetadata
 ///
 /// The decided photos are kept as one dense array: the array the views are built from and share
 /// (no copy per publish). One map by path holds each file and where its photo is in that array
-/// (one map, not a second path → position one: a first scan of 100,000 files hashed every path
-/// twice more, and resized two maps as they grew). A removal moves the last photo into the hole,
+/// (one map, not a second one from path to position, which would hash every path twice more and
+/// resize two maps as they grow). A removal moves the last photo into the hole,
 /// so the array never has gaps (views sort it anyway).
 ///
 /// Evidence is not kept: it is needed once, to decide a photo, and the index has it on disk.

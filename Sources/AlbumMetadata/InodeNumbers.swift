@@ -34,7 +34,7 @@ final class InodeNumbers: Sendable {
     func learn(folder fd: Int32, device: UInt64) -> Bool {
         if let known = devices.withLock({ $0.trusted.contains(device) ? true : $0.madeUp.contains(device) ? false : nil }) { return known }
         var fs = statfs()
-        // Unknown (fstatfs failed): trusted, as before this type existed.
+        // Unknown (fstatfs failed): trusted, as the numbers of most filesystems are.
         let madeUp = fstatfs(fd, &fs) == 0 && Self.madeUpBy.contains(Int(fs.f_type))
         devices.withLock { _ = madeUp ? $0.madeUp.insert(device) : $0.trusted.insert(device) }
         if madeUp { anyMadeUp.store(true, ordering: .releasing) }

@@ -70,7 +70,7 @@ extension LibraryScanner {
             // A folder reached before by another path (a bind mount) is listed once, under the
             // first path. Told here, by the open folder, not by a stat of every subfolder while
             // its parent is listed: a cold scan then waits for no folder's inode before it hands
-            // the first folder's files to the readers (100 cold subfolders: ~30 ms).
+            // the first folder's files to the readers.
             guard seenFolders.insert(FileKey(folderStat)).inserted else { continue }
             // Only real inode numbers tell hard links (sshfs lists every entry as 4294967295).
             let realInodes = inodes.learn(folder: dirfd(dir), device: UInt64(folderStat.st_dev))
@@ -221,8 +221,8 @@ extension LibraryScanner {
     }
 
     /// The files a walk has seen, by device and inode: a set the size of the library, so kept by
-    /// hand, open addressing with one multiplication for a hash. (`Set<FileKey>` ran SipHash for
-    /// every key, and again for every key at each growth: ~1% of a first scan's CPU time.)
+    /// hand, open addressing with one multiplication for a hash, where `Set<FileKey>` runs
+    /// SipHash for every key, and again for every key at each growth.
     struct FileKeySet {
         /// Inode 0 marks a free slot: no file has that number (a key with it is never kept).
         private var slots: [FileKey]

@@ -144,9 +144,8 @@ public struct LibraryScanner: Sendable {
         public var file: (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?
         public var moved: ([FileMove]) -> Void
         /// How many files new at their path make it worth asking (fewer go to `lookup` alone):
-        /// a mount finds files by inode in a map it makes when first asked (for 100,000 files,
-        /// 0.046 s of samples under perf), the index looks a few files up in less (a photo or a
-        /// dozen copied in: new files, found nowhere).
+        /// a mount finds files by inode in a map it makes when first asked, the index looks a few
+        /// files up in less (a photo or a dozen copied in: new files, found nowhere).
         public var worthFrom: Int
 
         public init(file: @escaping (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?, moved: @escaping ([FileMove]) -> Void,
@@ -173,8 +172,8 @@ public struct LibraryScanner: Sendable {
     /// `elsewhere` tells what is known of files new at their path by their identity, asked
     /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not
     /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
-    /// a batch at a time, as reads are (held whole until the walk ended, the rows of a folder of
-    /// 100,000 renamed raised the peak RSS by 36 MB).
+    /// a batch at a time, as reads are (held whole until the walk ends, the rows of a big folder
+    /// renamed would raise the peak RSS).
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
                        complete: Set<String> = [], elsewhere: Elsewhere? = nil,
                        onFolder: (String) -> Void = { _ in },
@@ -277,8 +276,8 @@ public struct LibraryScanner: Sendable {
                             progress: (@Sendable (Int, Int) -> Void)?) -> ReadStream {
         // Reading headers waits on the disk far more than it computes: with only one request in
         // flight per core, a cold scan runs at the disk's single-request latency. Several threads
-        // per core keep the device's queue full (100,000 cold files: 9.5 s with one per core);
-        // with a ring, each thread has a chunk of reads in flight, and fewer threads do (each
+        // per core keep the device's queue full; with a ring, each thread has a chunk of reads
+        // in flight, and fewer threads do (each
         // holds a chunk's buffers).
         let perCore = readMethod == .ioUring ? Self.ringReadersPerCore : Self.readersPerCore
         return ReadStream(scanner: self, maxThreads: max(4, Self.cores * perCore),
@@ -291,8 +290,8 @@ public struct LibraryScanner: Sendable {
 
     /// Reader threads per core for header reads (I/O-bound work), file by file.
     static let readersPerCore = 8
-    /// The same, reading a chunk at a time through a ring: at 100,000 files, cached, 1 to 8 per
-    /// core read in the same time; cold, 2 or 3 did best (1.2 s; 4: 1.3 s, 1: 1.7 s).
+    /// The same, reading a chunk at a time through a ring: cached, any count reads in the same
+    /// time; cold, 2 or 3 per core do best (docs/benchmarks.md).
     static let ringReadersPerCore = 2
     /// Files a walk hands to the readers at a time (`survey`'s `batches`): reading starts once a
     /// walk has found this many, and the index is written a batch at a time.
@@ -306,8 +305,8 @@ public struct LibraryScanner: Sendable {
     /// Whether a file last changed at `stamp` may still be being written: changed after
     /// `settledBefore`, and not so far after it that the stamp is a wrong clock (a camera's, kept
     /// by `cp -p` or an unzip: a write going on now is stamped about now, give or take a share's
-    /// clock). Such a file used to be deferred until its stamp had passed, and its folder
-    /// rescanned every second until then.
+    /// clock), which would otherwise be deferred until its stamp had passed, its folder rescanned
+    /// every second until then.
     static func mayBeBeingWritten(_ stamp: Timestamp, settledBefore: Timestamp) -> Bool {
         stamp > settledBefore && stamp.seconds <= settledBefore.seconds + wrongClockSeconds
     }

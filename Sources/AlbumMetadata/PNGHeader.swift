@@ -95,8 +95,8 @@ public struct PNGHeader {
     /// CRC is right.
     ///
     /// Why two windows: most PNGs have nothing after their image data, yet only the chunks can
-    /// tell, and 64 KiB more per big PNG is what a slow disk or a network share feels (10,000
-    /// screenshots: 640 MB). The small window is enough whenever an `IDAT` chunk shows in it:
+    /// tell, and 64 KiB more per big PNG is what a slow disk or a network share feels over a
+    /// folder of screenshots. The small window is enough whenever an `IDAT` chunk shows in it:
     /// image data chunks are consecutive, so every chunk after the image data is then in it.
     private mutating func readChunksAfterImageData(at start: Int64, chunkLength: Int, size: Int64,
                                                    read: (Int64, Int) throws -> [UInt8]) rethrows {

@@ -15,8 +15,7 @@ import Glibc
 /// every field of every result.)
 public final class ReadStream: @unchecked Sendable {
     /// A file read, and its photo when the stream decides photos. (A struct, not a tuple: arrays
-    /// of tuples are destroyed by the runtime's generic tuple code, element by element, which took
-    /// ~2% of a first scan's user CPU time.)
+    /// of tuples are destroyed by the runtime's generic tuple code, element by element.)
     public struct Read: Sendable {
         public var file: IndexedFile
         public var photo: Photo?

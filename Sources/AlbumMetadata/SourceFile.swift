@@ -34,9 +34,9 @@ public final class SourceFile {
     }
 
     /// Turns the kernel's readahead off for this open file (`POSIX_FADV_RANDOM`; other opens of
-    /// the file keep theirs). A header read of a big file is 64 KiB; readahead made each one read
-    /// 256 KiB from the disk: four times the I/O of a cold scan of real photos. Best effort: a
-    /// filesystem that ignores the advice reads as before.
+    /// the file keep theirs). A header read of a big file is 64 KiB; readahead makes each one
+    /// read four times that from the disk. Best effort: a filesystem that ignores the advice
+    /// reads ahead as usual.
     public func readsOnlyWhatIsAsked() {
         _ = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM)
     }

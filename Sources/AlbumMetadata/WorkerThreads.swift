@@ -5,8 +5,8 @@ import Glibc
 /// Long-lived threads that run jobs, each on several threads at once: every thread given a job
 /// runs its body (which takes its own work from a shared source until none is left).
 ///
-/// A scan reads its files on 8 threads per core: starting and ending 16 threads per batch of 2,000
-/// files was ~3% of a cached 100,000-file scan's CPU time. Threads start when no idle one can take
+/// A scan reads its files on several threads per core, batch after batch: starting and ending
+/// them for every batch costs the scan CPU time. Threads start when no idle one can take
 /// a job (so two jobs never wait for each other's threads) and end after `idleSeconds` without
 /// one, so an idle mount holds none.
 final class WorkerThreads: @unchecked Sendable {

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// Why: a baseline JPEG streams (a 250 MP one decodes at 1/8 in a few MB), but a progressive one
 /// makes libjpeg hold every DCT coefficient of the image until its last scan, whatever the scale:
-/// 2 bytes per sample, so a 196 MP grey progressive JPEG took the daemon to 412 MB and a 250 MP
-/// colour one would take 750 MB (4:2:0) to 1.5 GB (4:4:4). Renders run in parallel up to the core
+/// 2 bytes per sample, so a 250 MP colour one takes 750 MB (4:2:0) to 1.5 GB (4:4:4). Renders
+/// run in parallel up to the core
 /// count, and a file manager opening a folder of such files asks for all of them: on a small
 /// machine, enough to have the daemon killed for its memory. Each render is estimated from the
 /// headers before anything is allocated (`ThumbnailRenderer`): over `limit` it is refused (EIO,

@@ -132,7 +132,7 @@ final class HEIFImage {
             (bytes.baseAddress! + offset).copyMemory(from: data, byteCount: data.count)
             return data.count
         }
-        // Straight into the buffer: a whole 4 MB file is not also held as an array.
+        // Straight into the buffer: the whole file is not also held as an array.
         let (filled, error) = PositionalRead.fill(fd, into: bytes.baseAddress! + offset, count: count, at: Int64(offset))
         if let error { throw .original("read", error) }
         return filled

@@ -6,8 +6,8 @@ import Glibc
 /// A JPEG decoded as it is read (libjpeg's classic API through `CJPEGStream`), from an open file
 /// or from memory, shrunk in the DCT. The header is read on creation; `decode` reads the rest.
 ///
-/// Why not TurboJPEG's `tjDecompress2`, as before: it wants the whole file in memory first, so a
-/// render read the original (6 ms for a 5 MB 12 MP photo, cold) and only then decoded it; here the
+/// Why not TurboJPEG's `tjDecompress2`: it wants the whole file in memory first, so a render
+/// would read the original and only then decode it; here the
 /// kernel reads ahead while libjpeg decodes, and skipped segments and trailing data (depth maps,
 /// MPF previews, a motion photo's video) are never read.
 final class JPEGStream {

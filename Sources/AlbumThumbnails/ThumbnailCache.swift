@@ -31,8 +31,7 @@ public final class ThumbnailCache: Sendable {
     /// (anything else is ignored).
     public func read(_ key: String, expectedSize: Int) -> [UInt8]? {
         let p = path(for: key)
-        var fd: Int32
-        repeat { fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        let fd = Errno.retryingInterrupts { open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()

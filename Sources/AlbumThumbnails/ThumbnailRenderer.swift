@@ -5,9 +5,8 @@ import AlbumCore
 /// Thread-safe: each call makes its own decoders (libjpeg, libpng) and encoder (TurboJPEG); what
 /// decodes may take (`DecodeMemory`) is shared by every call.
 public struct ThumbnailRenderer: Sendable {
-    /// Bump when the pipeline's output changes: it is part of every cache key.
-    /// (2: 16-bit PNGs without a gamma chunk read as sRGB, no longer as linear light.
-    /// 3: the original's ICC profile carried into the thumbnail.)
+    /// Bump when the pipeline's output changes: it is part of every cache key, so every
+    /// thumbnail is made again, once (what each version changed: the commit that bumped it).
     public static let pipelineVersion = 3
     /// Images with more pixels than this are refused (decompression bombs).
     public var maxPixels: Int
@@ -205,8 +204,8 @@ public struct ThumbnailRenderer: Sendable {
     /// The smallest of a HEIF image's embedded thumbnails with the main image's aspect ratio
     /// (within 1%) that covers the box without being enlarged: libvips' rule for HEIF (its
     /// `thumbnail` takes the embedded one whenever it shrinks), where JPEG previews must hold 2x
-    /// the box (`usablePreview`). Decoding the whole picture is the alternative here, at ~1 s for
-    /// 12 MP, which a file manager opening a folder of iPhone photos pays for each.
+    /// the box (`usablePreview`). Decoding the whole picture is the alternative here, the slowest
+    /// decode there is, which a file manager opening a folder of iPhone photos pays for each.
     static func usableThumbnail(_ thumbnails: [HEIFImage.Thumbnail], main: HEIFImage, boxWidth: Int, boxHeight: Int) -> HEIFImage.Thumbnail? {
         let aspect = Double(main.width) / Double(main.height)
         return thumbnails.filter { t in

@@ -47,8 +47,8 @@ extension AlbumFileSystem {
     /// the file is missing (after `attempt` failed; with `lookFirst`, before it too: a render
     /// that fails costs more than a look) and a change seen in SOURCE is not shown yet, this waits
     /// for the next tree (at most `movedFileWait` in all) and goes on with the photo `shown` finds
-    /// in it (`cp` out of the mount while folders are reorganised in SOURCE reads every photo;
-    /// before, ENOENT or EIO). Returns the last result and the photo it was for.
+    /// in it (`cp` out of the mount while folders are reorganised in SOURCE reads every photo,
+    /// rather than ENOENT or EIO). Returns the last result and the photo it was for.
     func followingMoves<T>(_ photo: Photo, tree: Int, lookFirst: Bool = false, shown: () -> Photo?,
                            _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
         var photo = photo, tree = tree

@@ -12,7 +12,7 @@ import AlbumCore
 /// same inodes, nothing for the kernel to forget.
 ///
 /// A source path gone from the trees is forgotten (the photo deleted, renamed or moved): kept,
-/// every rename of a 100,000-photo library's folder grew the daemon by ~9 MB for good. Its
+/// every rename of a big library's folder would grow the daemon for good. Its
 /// number is never handed out again, since the kernel may still hold inodes made from it (they
 /// answer ENOENT, as a removed photo's do); the path, if it comes back, gets a new one.
 final class InodeAllocator: @unchecked Sendable {
@@ -35,8 +35,8 @@ final class InodeAllocator: @unchecked Sendable {
     private var photoNumbers: [String: UInt32] = [:]
     /// Paths numbered by position (`buildByPosition`) and not put in `photoNumbers` yet:
     /// `paths[i]` has number `numbers[i]`. A first build (a mount's first tree, from a scan or the index) numbers
-    /// every photo anew, at the end of the first scan, on one thread while the other core has
-    /// nothing left to do: hashing 100,000 paths into the map took ~25 ms there. They are put in
+    /// every photo anew, at the end of the first scan, on one thread while the other cores have
+    /// nothing left to do, so hashing every path into the map there is the scan's last wait. They are put in
     /// the map when it is next needed (the next build, a lookup by path).
     private var unmapped: (paths: [String], numbers: ContiguousArray<UInt32>)?
     /// The photo numbers the last tree build gave out.
@@ -102,8 +102,8 @@ final class InodeAllocator: @unchecked Sendable {
     /// photos come in the order they were numbered (`unmapped`), each takes its number by
     /// position, and photos past them are new (a first build's every photo; a first scan's
     /// later trees: each is the one before with the photos read since after it), numbered and
-    /// noted in `unmapped` in turn. Hashed into the map, the paths of the last tree of a
-    /// 100,000-photo first scan took ~50 ms on one thread at its very end. A photo out of that
+    /// noted in `unmapped` in turn, where hashing the paths of a first scan's last tree into the
+    /// map would hold up its very end, on one thread. A photo out of that
     /// order puts every path in the map, and the rest go by it.
     private func buildByPosition<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
         -> (T, count: Int) {

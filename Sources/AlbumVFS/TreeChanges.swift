@@ -29,7 +29,7 @@ public struct TreeChanges: Sendable {
 
         // Photo entries that moved, were renamed, went away or whose file changed: a big tree's
         // photos in parts side by side (a first scan's last tree is compared with the one before
-        // at its very end, where ~45 ms on one core was the scan's last wait).
+        // at its very end, where one core alone would be the scan's last wait).
         let count = old.photos.count
         let parts = count < parallelFrom ? [0..<count]
             : stride(from: 0, to: count, by: count / 8 + 1).map { $0..<min(count, $0 + count / 8 + 1) }

@@ -40,12 +40,11 @@ enum Daemon {
             return ExitCode.failure.rawValue
         }
         var byte: UInt8 = 0
-        var n: Int
-        repeat { n = Glibc.read(fds[0], &byte, 1) } while n < 0 && errno == EINTR
+        let n = Errno.retryingInterrupts { Glibc.read(fds[0], &byte, 1) }
         if n == 1 { return ExitCode.success.rawValue }
         // EOF: the daemon died before the mount answered; its message is already on stderr.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = Errno.retryingInterrupts { waitpid(pid, &status, 0) }
         let exited = status & 0x7F == 0
         return exited ? (status >> 8) & 0xFF : ExitCode.failure.rawValue
     }

@@ -20,8 +20,7 @@ enum StatusCommand {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var text: [UInt8] = []
         while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
+            let n = Errno.retryingInterrupts { read(fd, &buffer, buffer.count) }
             if n < 0 { throw CLIError(.failure, "albumfs status: cannot read \(path): \(String(cString: strerror(errno)))") }
             if n == 0 { break }
             text += buffer[0..<n]

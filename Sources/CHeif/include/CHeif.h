@@ -3,7 +3,7 @@
 // libheif's own API (Debian's libheif-dev puts the header under the multiarch include folder),
 // served by a library loaded on first use (heif_loader.c): libheif pulls in four codec libraries
 // (x265, libde265, dav1d, libaom) that a mount without HEIF images never calls, and loading
-// them from a cold disk was ~30 ms of every albumfs command's start.
+// them from a cold disk would slow every albumfs command's start (docs/benchmarks.md).
 #include <libheif/heif.h>
 
 /// Loads libheif and looks up every function albumfs calls, once per process (later calls
