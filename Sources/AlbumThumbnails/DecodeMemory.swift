@@ -34,9 +34,10 @@ public final class DecodeMemory: Sendable {
 
     /// A quarter of the memory the process may use, between 256 MiB and 1 GiB: a 250 MP
     /// progressive JPEG (4:2:0) fits with 4 GB or more.
-    public static var defaultLimit: Int {
-        min(1 << 30, max(256 << 20, usableMemory / 4))
-    }
+    public static var defaultLimit: Int { defaultLimit(usable: usableMemory) }
+
+    /// The default limit for a process that may use `usable` bytes.
+    static func defaultLimit(usable: Int) -> Int { min(1 << 30, max(256 << 20, usable / 4)) }
 
     /// The machine's memory, or the limit of the process's cgroup when lower (a container, a
     /// systemd unit with `MemoryMax=`): version 2's `memory.max`, else version 1's limit.

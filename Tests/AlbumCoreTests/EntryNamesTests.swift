@@ -19,19 +19,24 @@ final class EntryNamesTests: XCTestCase {
         let wanted = [("IMG_1.JPG", "b/IMG_1.JPG"), ("IMG_1.JPG", "a/IMG_1.JPG"), ("IMG_2.JPG", "a/IMG_2.JPG")]
         let names = EntryNames.assign(wanted)
         XCTAssertEqual(names[1], "IMG_1.JPG", "the first source path keeps the plain name")
-        XCTAssertEqual(names[0], "IMG_1~" + EntryNames.tag(for: "b/IMG_1.JPG") + ".JPG")
+        XCTAssertEqual(names[0], "IMG_1~2cf121.JPG")
         XCTAssertEqual(names[2], "IMG_2.JPG")
         XCTAssertEqual(EntryNames.assign(wanted.reversed()).reversed(), names, "order of discovery does not matter")
         XCTAssertEqual(Set(names).count, 3)
     }
 
     func testSuffixNeverCollidesWithAnExistingName() {
-        let clash = "IMG_1~" + EntryNames.tag(for: "b/IMG_1.JPG") + ".JPG"
+        let clash = "IMG_1~2cf121.JPG"
         let names = EntryNames.assign([("IMG_1.JPG", "a/IMG_1.JPG"), ("IMG_1.JPG", "b/IMG_1.JPG"), (clash, "c/x")])
         XCTAssertEqual(Set(names).count, 3, "\(names)")
     }
 
+    /// The tag is FNV-1a 64's first hex digits: the published test vectors, and literal tags.
     func testTagIsStable() {
+        XCTAssertEqual(EntryNames.tag(for: "", hexDigits: 16), "cbf29ce484222325")
+        XCTAssertEqual(EntryNames.tag(for: "a", hexDigits: 16), "af63dc4c8601ec8c")
+        XCTAssertEqual(EntryNames.tag(for: "foobar", hexDigits: 16), "85944171f73967e8")
+        XCTAssertEqual(EntryNames.tag(for: "Trip/IMG_0001.JPG"), "e008fe")
         XCTAssertEqual(EntryNames.tag(for: "Trip/IMG_0001.JPG"), EntryNames.tag(for: "Trip/IMG_0001.JPG"))
         XCTAssertNotEqual(EntryNames.tag(for: "Trip/IMG_0001.JPG"), EntryNames.tag(for: "Trip/IMG_0002.JPG"))
         XCTAssertEqual(EntryNames.tag(for: "x").count, 6)

@@ -34,7 +34,7 @@ final class LibraryViewsTests: XCTestCase {
               case .folder(let may)? = y2024.child(named: "2024-05"),
               case .folder(let day)? = may.child(named: "2024-05-17") else { return XCTFail("no 2024-05-17") }
         // Same instant: ties broken by name then path, so a/new.jpg keeps the plain name.
-        XCTAssertEqual(day.children.map(\.name), ["new.jpg", "new~" + EntryNames.tag(for: "b/new.jpg") + ".jpg", "mid.jpg"])
+        XCTAssertEqual(day.children.map(\.name), ["new.jpg", "new~dd5a3f.jpg", "mid.jpg"])
         XCTAssertEqual(names(lib.root.child(named: "screenshots")), ["shot.png"])
         XCTAssertEqual(names(lib.root.child(named: "non-screenshots")).count, 4)
         XCTAssertEqual(y2024.mtime, photos[1].captureInstant, "a folder's mtime is its newest photo's")
