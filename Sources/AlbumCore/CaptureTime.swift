@@ -231,6 +231,8 @@ public struct SystemZone: UTCOffsets {
 /// day), so a library's photos ask the zone two or three times per day they were taken on, not
 /// twice per photo (`localtime_r` takes a lock and searches the zone's transitions, a good part
 /// of deciding a photo). A day with a change is asked every time.
+/// (`@unchecked Sendable`: `days` and `offsets` are read and written only under `lock`; `zone`
+/// is a function of its argument alone.)
 final class DayOffsets: @unchecked Sendable {
     private let zone: (Int64) -> Int
     private let lock = Lock()

@@ -6,6 +6,7 @@ import Glibc
 // (docs/benchmarks.md).
 
 /// A mutex with a `withLock` shape.
+/// (`@unchecked Sendable`: the pthread mutex is made for use from any thread.)
 public final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
@@ -34,6 +35,8 @@ public final class Lock: @unchecked Sendable {
 /// A mutex and a condition variable (NSCondition's shape): `lock`, then `wait` until woken by
 /// `signal` or `broadcast`, or until a deadline on the monotonic clock (a wall-clock change
 /// neither ends nor stretches a wait).
+/// (`@unchecked Sendable`: the pthread mutex and condition variable are made for use from any
+/// thread.)
 public final class Condition: @unchecked Sendable {
     private let mutex = Lock()
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -141,6 +144,7 @@ extension Threads {
 }
 
 /// Where `Threads.answers`' workers leave their values (under `done`'s lock).
+/// (`@unchecked Sendable`: `values` and `missing` are read and written only under `done`'s lock.)
 private final class Answers<T>: @unchecked Sendable {
     var values: [T?]
     var missing: Int

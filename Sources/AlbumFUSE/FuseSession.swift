@@ -13,6 +13,8 @@ public struct MountError: Error, CustomStringConvertible {
 ///
 /// The corresponding libfuse calls are `fuse_session_new`, `fuse_set_signal_handlers`,
 /// `fuse_session_mount`, `fuse_session_loop_mt`, `fuse_session_unmount`, `fuse_session_destroy`.
+/// (`@unchecked Sendable`: its stored values do not change after `init`; libfuse's session is
+/// made for `fuse_lowlevel_notify_*` from any thread while the loop runs.)
 public final class FuseSession: @unchecked Sendable {
     private let context: FuseContext
     private let mountpoint: String

@@ -8,6 +8,8 @@ import Glibc
 ///
 /// A corrupt, truncated, locked or foreign file is moved aside and a new index started, with one
 /// warning (`openOrRebuild`).
+/// (`@unchecked Sendable`: the connection, opened in SQLite's multi-thread mode, is used only
+/// under `lock`, as is `identityIndexReady`.)
 public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each transaction whole.

@@ -5,6 +5,8 @@ import Glibc
 
 /// Picks in SQLite: WAL, synchronous writes, numbered migrations, bound parameters only.
 /// One database may hold the picks of several libraries (`library` column: SOURCE's real path).
+/// (`@unchecked Sendable`: the connection, opened in SQLite's multi-thread mode, is used only
+/// under `lock`.)
 public final class PickStore: PickStorage, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each read-modify-write whole.

@@ -11,6 +11,8 @@ import Synchronization
 /// (POLLPRI) on every mount and unmount, and `poll` resets the flag. inotify says nothing when a
 /// disk is mounted (the folder under it is untouched), so an unavailable library whose disk
 /// comes back would otherwise wait for the periodic rescan (300 s).
+/// (`@unchecked Sendable`: what changes is in `state`, a `Mutex`; the descriptors and callbacks
+/// do not change after `init`.)
 public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
     /// /proc/self/mountinfo, or -1 (no /proc: the periodic rescan notices instead).

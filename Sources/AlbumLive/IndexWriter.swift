@@ -16,6 +16,8 @@ import Synchronization
 /// (docs/benchmarks.md). Held for a short time and a bounded number of files only, so that a long
 /// scan (a slow share, a huge library) keeps its progress in the index as it goes, and a mount
 /// stopped meanwhile writes what it holds (`stopHolding`).
+/// (`@unchecked Sendable`: its variables are read and written only on `queue`, a serial queue;
+/// `mayHold` and `pending` are atomics.)
 public final class IndexWriter: @unchecked Sendable {
     /// How long and how much a first scan holds before it writes as it goes.
     public struct Holding: Sendable {

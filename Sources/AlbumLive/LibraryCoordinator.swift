@@ -11,6 +11,9 @@ import Synchronization
 /// through inotify (bursts debounced) and a periodic rescan as a safety net.
 ///
 /// All library state is confined to one serial queue; `status` is readable from any thread.
+/// (`@unchecked Sendable`: the library state is read and written only on `queue`, a serial
+/// queue; what other threads read is in `Mutex`es: the status, the invalidation callback, the
+/// scan's writer.)
 public final class LibraryCoordinator: @unchecked Sendable {
     public struct Options: Sendable {
         public var thumbnailBoxes: [ThumbnailBox]
@@ -84,7 +87,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     private var dirty = Set<String>()
     /// Files this rescan found under new paths (their folder renamed or moved): every tree it
     /// publishes gives their photos their old paths' inode numbers.
-    private var renamed: [SourceRename] = []
+    private var renamed: [FileMove] = []
     /// Files whose last event says they are whole (closed after writing, or renamed into place):
     /// no need to wait for them to settle.
     private var wholeFiles = Set<String>()
@@ -256,8 +259,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // put below, once the files gone are dropped.
             var movedInPlace = movedAway(survey, in: folder, readPaths: readPaths)
             for i in movedInPlace.indices where movedInPlace[i] {
-                movedInPlace[i] = state.move(from: survey.movedFrom[i], survey.moved[i].file, photo: survey.moved[i].photo)
-                if movedInPlace[i] { removals.append(survey.movedFrom[i]) }
+                movedInPlace[i] = state.move(from: survey.moved[i].from, survey.moved[i].file, photo: survey.moved[i].photo)
+                if movedInPlace[i] { removals.append(survey.moved[i].from) }
             }
             // Everything below the folder is replaced by what the scan found, except files still
             // being written, which keep their last settled version until they settle.
@@ -279,8 +282,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // Taken after the files gone are dropped, so a renamed folder's photos take their old
             // paths' room (taken before, they would make the map of files and the photo array grow
             // to twice the library's size for good, and the rescan's peak with them).
-            for (i, read) in survey.moved.enumerated() where !movedInPlace[i] { state.put(read.file, photo: read.photo) }
-            for (from, read) in zip(survey.movedFrom, survey.moved) { renamed.append(SourceRename(from: from, to: read.file.relativePath)) }
+            for (i, found) in survey.moved.enumerated() where !movedInPlace[i] { state.put(found.file, photo: found.photo) }
+            renamed += survey.moved.map(\.move)
             deferred += survey.deferred
             folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
             folderProblems += survey.folderProblems
@@ -376,11 +379,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // walks none of its old paths): checked against a set of the old paths.
         var stillThere = Set<String>()
         if !survey.moved.isEmpty && !(survey.reused.isEmpty && survey.deferred.isEmpty && readPaths.isEmpty) {
-            let from = Set(survey.movedFrom)
+            let from = Set(survey.moved.map(\.from))
             stillThere = Set(survey.reused.lazy.map(\.relativePath).filter(from.contains) + survey.deferred.filter(from.contains)
                              + readPaths.filter(from.contains))
         }
-        return survey.movedFrom.map { old in
+        return survey.moved.map(\.from).map { old in
             !stillThere.contains(old) && old.isWithin(folder: folder) && !survey.unlisted.contains(where: { old.isWithin(folder: $0) })
         }
     }

@@ -55,10 +55,13 @@ extension LibraryScanner {
         var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
-            guard let dir = Self.openFolder(folder, beneath: rootFD) else {
+            let dir: OpaquePointer
+            switch Self.openFolder(folder, beneath: rootFD) {
+            case .success(let opened): dir = opened
+            case .failure(let error):
                 // Deleted since its parent was listed, or replaced by a link: gone, nothing to
                 // say. (The library's own folder, gone since the check above, is unavailable.)
-                if folder.isEmpty || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP) { trouble.cannotList(folder, errno) }
+                if folder.isEmpty || ![ENOENT, ENOTDIR, ELOOP].contains(error.rawValue) { trouble.cannotList(folder, error.rawValue) }
                 continue
             }
             defer { closedir(dir) }
@@ -75,8 +78,11 @@ extension LibraryScanner {
             // Only real inode numbers tell hard links (sshfs lists every entry as 4294967295).
             let realInodes = inodes.learn(folder: dirfd(dir), device: UInt64(folderStat.st_dev))
             onFolder(folderPath)
-            guard let entries = listEntries(dir) else {
-                trouble.cannotList(folder, errno)
+            let entries: [FolderEntry]
+            switch listEntries(dir) {
+            case .success(let listed): entries = listed
+            case .failure(let error):
+                trouble.cannotList(folder, error.rawValue)
                 continue
             }
             let (distinct, shadowed) = Self.distinctNames(entries.sorted(by: { $0.name < $1.name }))
@@ -90,7 +96,8 @@ extension LibraryScanner {
                 if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
             }
             var saidUnlisted = false
-            for (name, type, inode) in distinct {
+            for entry in distinct {
+                let (name, type, inode) = (entry.name, entry.type, entry.inode)
                 // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
                 // names are folders', so a regular file is not hashed to look for it.)
                 if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) { continue }
@@ -166,9 +173,8 @@ extension LibraryScanner {
     /// macOS wrote it). Swift compares strings by their Unicode form, so every path, name and key
     /// here would take the two for one: one of them would vanish without a word. The first in
     /// byte order is kept; each other is returned with the name it lost to.
-    static func distinctNames(_ sorted: [(name: String, type: UInt8, inode: UInt64)])
-        -> (distinct: [(name: String, type: UInt8, inode: UInt64)], shadowed: [(name: String, kept: String)]) {
-        var distinct: [(name: String, type: UInt8, inode: UInt64)] = []
+    static func distinctNames(_ sorted: [FolderEntry]) -> (distinct: [FolderEntry], shadowed: [(name: String, kept: String)]) {
+        var distinct: [FolderEntry] = []
         distinct.reserveCapacity(sorted.count)
         var shadowed: [(name: String, kept: String)] = []
         var start = 0
@@ -189,22 +195,27 @@ extension LibraryScanner {
 
     /// A folder of the library open for listing (`SourceOpening.folder`: beneath the library's
     /// folder `rootFD`, through no link, which fails with ENOTDIR or ELOOP; "" is that folder
-    /// itself); nil with errno set.
-    static func openFolder(_ relativePath: String, beneath rootFD: Int32) -> OpaquePointer? {
+    /// itself), or why not.
+    static func openFolder(_ relativePath: String, beneath rootFD: Int32) -> Result<OpaquePointer, Errno> {
         let fd: Int32
         do throws(Errno) {
             fd = try SourceOpening.folder(relativePath.isEmpty ? "." : relativePath, relativeTo: rootFD)
         } catch {
-            errno = error.rawValue
-            return nil
+            return .failure(error)
         }
         guard let dir = fdopendir(fd) else {
-            let saved = errno
+            let failure = Errno.current
             close(fd)
-            errno = saved
-            return nil
+            return .failure(failure)
         }
-        return dir
+        return .success(dir)
+    }
+
+    /// One entry of a folder as `readdir` gives it: its name, `d_type` and `d_ino`.
+    struct FolderEntry {
+        let name: String
+        let type: UInt8
+        let inode: UInt64
     }
 
     struct FileKey: Hashable {
@@ -278,18 +289,18 @@ extension LibraryScanner {
         }
     }
 
-    /// The entries of an open folder (`readdir`: name, `d_type`, `d_ino`), or nil with errno set.
-    /// A name that is not valid UTF-8 keeps its bytes (`FileNameBytes`).
-    func listEntries(_ dir: OpaquePointer) -> [(name: String, type: UInt8, inode: UInt64)]? {
-        var names: [(name: String, type: UInt8, inode: UInt64)] = []
+    /// The entries of an open folder, or why they cannot all be listed. A name that is not valid
+    /// UTF-8 keeps its bytes (`FileNameBytes`).
+    func listEntries(_ dir: OpaquePointer) -> Result<[FolderEntry], Errno> {
+        var names: [FolderEntry] = []
         errno = 0
         while let entry = readdir(dir) {
             let name = direntName(entry)
             if name == "." || name == ".." { continue }
             let (type, inode) = direntTypeAndInode(entry)
-            names.append((name, type, inode))
+            names.append(FolderEntry(name: name, type: type, inode: inode))
         }
         // readdir answers NULL at the end and on an error; only an error sets errno.
-        return errno == 0 ? names : nil
+        return errno == 0 ? .success(names) : .failure(.current)
     }
 }

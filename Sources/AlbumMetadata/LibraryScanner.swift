@@ -73,14 +73,21 @@ public struct LibraryScanner: Sendable {
         public var unlisted: [String]
     }
 
+    /// A file known at another path, found here unchanged (its folder renamed or moved): its
+    /// record and photo under the new path, and the path of the row that stands for it.
+    public struct MovedFile: Sendable {
+        public var from: String
+        public var file: IndexedFile
+        public var photo: Photo?
+        public var move: FileMove { FileMove(from: from, to: file.relativePath, identity: file.identity) }
+    }
+
     /// The first half of a scan: the walk, and which files the index already knows unchanged.
     public struct Survey: Sendable {
         public var reused: [IndexedFile]
         /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread:
         /// decided, and slim (their rows went to `elsewhere.found`).
-        public var moved: [ReadStream.Read] = []
-        /// Where each of `moved` was known: the path of the row that stands for it.
-        public var movedFrom: [String] = []
+        public var moved: [MovedFile] = []
         public var toRead: [(path: String, identity: FileIdentity)]
         public var deferred: [String]
         public var folderProblems: [ScanProblem]
@@ -202,12 +209,12 @@ public struct LibraryScanner: Sendable {
             guard let elsewhere, !unknown.isEmpty else { return }
             if let held = elsewhere.held, unknown.count >= held.worthFrom { takeHeld(held) }
             guard !unknown.isEmpty else { return }
-            var found: [IndexedFile] = []
+            var found: [IndexedFile] = [], from: [String] = []
             for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
                 if var row, isFile(read: row, found: f) {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
-                    survey.movedFrom.append(row.relativePath)
+                    from.append(row.relativePath)
                     row.relativePath = f.path
                     found.append(row)
                 } else {
@@ -217,7 +224,7 @@ public struct LibraryScanner: Sendable {
             unknown.removeAll(keepingCapacity: true)
             guard !found.isEmpty else { return }
             elsewhere.found(found)
-            survey.moved += found.map { ReadStream.Read(file: $0.slimmed, photo: photo(from: $0)) }
+            survey.moved += zip(from, found).map { MovedFile(from: $0, file: $1.slimmed, photo: photo(from: $1)) }
         }
         // Takes from `held` the unknown files it holds under another path and the same name,
         // unchanged since read (as `isFile` tells for a row); leaves the others in `unknown`.
@@ -228,9 +235,9 @@ public struct LibraryScanner: Sendable {
                       from.nameAfterLastSlash == f.path.nameAfterLastSlash, isFile(read: file, found: f) else { return false }
                 var moved = file
                 moved.relativePath = f.path
-                survey.movedFrom.append(from)
-                survey.moved.append(ReadStream.Read(file: moved, photo: photo.map { self.photo($0, movedTo: f.path) }))
-                moves.append(FileMove(from: from, to: f.path, identity: f.identity))
+                let found = MovedFile(from: from, file: moved, photo: photo.map { self.photo($0, movedTo: f.path) })
+                survey.moved.append(found)
+                moves.append(found.move)
                 return true
             }
             if !moves.isEmpty { held.moved(moves) }

@@ -13,6 +13,8 @@ import Glibc
 /// (Not generic: its code is then compiled for its one element type, and results are moved from
 /// reader to merge, where a generic class used from another module copied, retained and released
 /// every field of every result.)
+/// (`@unchecked Sendable`: its queue and each batch's count of unread items change only under
+/// `condition`; each result slot is written by the one reader that took its item.)
 public final class ReadStream: @unchecked Sendable {
     /// A file read, and its photo when the stream decides photos. (A struct, not a tuple: arrays
     /// of tuples are destroyed by the runtime's generic tuple code, element by element.)
@@ -26,6 +28,8 @@ public final class ReadStream: @unchecked Sendable {
     }
 
     /// Files handed in together; its results once all are read.
+    /// (`@unchecked Sendable`: `unread` changes under the stream's `condition`; each slot is
+    /// written by one reader, and the results are read once `finished` is signalled.)
     public final class Batch: @unchecked Sendable {
         fileprivate let items: [(path: String, identity: FileIdentity)]
         /// The items' positions in the order they are read: by inode, which on the common Linux

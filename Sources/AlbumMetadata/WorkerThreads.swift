@@ -9,6 +9,8 @@ import Glibc
 /// them for every batch costs the scan CPU time. Threads start when no idle one can take
 /// a job (so two jobs never wait for each other's threads) and end after `idleSeconds` without
 /// one, so an idle mount holds none.
+/// (`@unchecked Sendable`: `waiting`, `alive`, `busy` and each job's counts are read and written
+/// only under `condition`.)
 final class WorkerThreads: @unchecked Sendable {
     private final class Job {
         let body: @Sendable () -> Void

@@ -38,7 +38,7 @@ extension AlbumFileSystem {
     /// bytes takes it. Run after each tree swap, on the thread that swapped it (the library's,
     /// never a request's).
     func followMovedPicks(_ s: (library: Library, table: NodeTable), previous: (library: Library, table: NodeTable),
-                          renamed: [SourceRename] = []) {
+                          renamed: [FileMove] = []) {
         guard let picks else { return }
         let all = picks.all
         let lost = all.filter { s.table.photo(source: $0.sourcePath) == nil }

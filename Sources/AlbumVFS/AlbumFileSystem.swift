@@ -59,7 +59,7 @@ public final class AlbumFileSystem: Sendable {
     ///   - renamed: source files found under new paths since the last update (their folder renamed
     ///     or moved), unchanged: their photos keep their inodes.
     @discardableResult
-    public func update(_ library: Library, complete: Bool = true, renamed: [SourceRename] = []) -> TreeChanges {
+    public func update(_ library: Library, complete: Bool = true, renamed: [FileMove] = []) -> TreeChanges {
         let table = NodeTable(library: library, inodes: inodes, renamed: renamed)
         let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
             let previous = s

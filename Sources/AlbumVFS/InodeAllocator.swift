@@ -15,6 +15,7 @@ import AlbumCore
 /// every rename of a big library's folder would grow the daemon for good. Its
 /// number is never handed out again, since the kernel may still hold inodes made from it (they
 /// answer ENOENT, as a removed photo's do); the path, if it comes back, gets a new one.
+/// (`@unchecked Sendable`: every map and set is read and written only under `lock`.)
 final class InodeAllocator: @unchecked Sendable {
     struct Key: Hashable {
         let parent: UInt64
@@ -78,7 +79,7 @@ final class InodeAllocator: @unchecked Sendable {
     /// - Parameter renamed: source files found under a new path since the last build (their folder
     ///   renamed or moved): each new path takes the old one's number.
     /// A path is asked for at most once per build (a tree's photos have paths of their own).
-    func batch<T>(photoCount: Int, renamed: [SourceRename] = [],
+    func batch<T>(photoCount: Int, renamed: [FileMove] = [],
                   _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         lock.withLock {
             let first = photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0
@@ -168,7 +169,7 @@ final class InodeAllocator: @unchecked Sendable {
 
     /// Gives each new path its old path's number, all at once: two folders that swapped names
     /// swap numbers, and an old path named twice moves once (no two paths share a number).
-    private func move(_ renamed: [SourceRename]) {
+    private func move(_ renamed: [FileMove]) {
         guard !renamed.isEmpty else { return }
         var moving: [(to: String, number: UInt32)] = []
         for r in renamed {

@@ -15,16 +15,6 @@ struct Node: Sendable {
     let mtime: Timestamp
 }
 
-/// A source file found under a new path, unchanged (its folder renamed or moved).
-public struct SourceRename: Sendable, Equatable {
-    public let from: String
-    public let to: String
-    public init(from: String, to: String) {
-        self.from = from
-        self.to = to
-    }
-}
-
 /// An immutable snapshot of the mounted tree, answering inode → node.
 ///
 /// Folders and `.albumfs` files are stored (a few thousand at most); photo entries are not: an
@@ -65,7 +55,7 @@ struct NodeTable: Sendable {
     private(set) var pickedInode: UInt64?
     private let inodes: InodeAllocator
 
-    init(library: Library, inodes allocator: InodeAllocator, renamed: [SourceRename] = []) {
+    init(library: Library, inodes allocator: InodeAllocator, renamed: [FileMove] = []) {
         photos = library.photos
         inodes = allocator
         let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed) { named, photo in

@@ -53,7 +53,7 @@ enum IndexCommand {
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).
         if !survey.unlisted.contains("") { availability.note(listed: true, why: "") }
         try? index.foldWAL()  // the file alone then holds every row, whoever still holds the index
-        let photos = survey.reused.compactMap(scanner.photo(from:)) + (survey.moved + read).compactMap(\.photo)
+        let photos = survey.reused.compactMap(scanner.photo(from:)) + survey.moved.compactMap(\.photo) + read.compactMap(\.photo)
         let report = ScanReport(photos: photos, files: files, folderProblems: survey.folderProblems)
         print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(removals.count) removed, "
               + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s; index: \(index.path)")

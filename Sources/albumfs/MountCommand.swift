@@ -99,6 +99,7 @@ enum MountCommand {
     }
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
+    /// (`@unchecked Sendable`: `value` is read and cleared only under `lock`.)
     final class Handoff<T>: @unchecked Sendable {
         private var value: T?
         private let lock = Lock()

@@ -16,3 +16,11 @@ class FolderTestCase: XCTestCase {
         super.tearDown()
     }
 }
+
+extension Result {
+    /// The error, or nil on success.
+    var failure: Failure? {
+        if case .failure(let e) = self { return e }
+        return nil
+    }
+}

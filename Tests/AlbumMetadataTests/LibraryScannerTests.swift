@@ -86,14 +86,11 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(paths, ["a/one.jpg", "src/two.jpg"])
         let rootFD = try SourceOpening.root(folder)
         defer { close(rootFD) }
-        XCTAssertNil(LibraryScanner.openFolder("missing", beneath: rootFD))
-        XCTAssertEqual(errno, ENOENT)
+        XCTAssertEqual(LibraryScanner.openFolder("missing", beneath: rootFD).failure, Errno(rawValue: ENOENT))
         try fm.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/src")
-        XCTAssertNil(LibraryScanner.openFolder("link", beneath: rootFD), "a link is not opened as a folder")
-        XCTAssertEqual(errno, ELOOP)
+        XCTAssertEqual(LibraryScanner.openFolder("link", beneath: rootFD).failure, Errno(rawValue: ELOOP), "a link is not opened as a folder")
         try fm.createDirectory(atPath: folder + "/src/deeper", withIntermediateDirectories: true)
-        XCTAssertNil(LibraryScanner.openFolder("link/deeper", beneath: rootFD), "nor a folder behind a link")
-        XCTAssertEqual(errno, ELOOP)
+        XCTAssertEqual(LibraryScanner.openFolder("link/deeper", beneath: rootFD).failure, Errno(rawValue: ELOOP), "nor a folder behind a link")
         let linkedRoot = try SourceOpening.root(folder + "/link")
         close(linkedRoot)  // the library's own folder may be a link
     }
@@ -274,9 +271,8 @@ final class LibraryScannerTests: FolderTestCase {
         }
         XCTAssertTrue(report.problems.contains { $0.message.contains("\u{201C}\(nfd).jpg\u{201D}") })
         // Whatever order the folder lists them in.
-        let entries: [(name: String, type: UInt8, inode: UInt64)] = [
-            (String(decoding: composed, as: UTF8.self), 8, 1), (nfd, 8, 2), ("a", 8, 3),
-        ]
+        let entries = [LibraryScanner.FolderEntry(name: String(decoding: composed, as: UTF8.self), type: 8, inode: 1),
+                       LibraryScanner.FolderEntry(name: nfd, type: 8, inode: 2), LibraryScanner.FolderEntry(name: "a", type: 8, inode: 3)]
         for listed in [entries, entries.reversed()] {
             let (distinct, shadowed) = LibraryScanner.distinctNames(listed.sorted { $0.name < $1.name })
             XCTAssertEqual(distinct.map(\.inode), [2, 3], "the decomposed Café, then a")
@@ -470,7 +466,7 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(asked, [["new/moved.jpg", "new/other.jpg"]], "asked together")
         XCTAssertEqual(found, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
         XCTAssertEqual(survey.moved.map(\.file), found.map(\.slimmed))
-        XCTAssertEqual(survey.movedFrom, ["old/moved.jpg"], "where it was known (its photo keeps that path's inodes)")
+        XCTAssertEqual(survey.moved.map(\.from), ["old/moved.jpg"], "where it was known (its photo keeps that path's inodes)")
         XCTAssertEqual(survey.moved.first?.photo?.capture.time.local.dayString, "2001-02-03", "decided from its evidence")
         XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
         XCTAssertEqual(survey.filesSeen, 2)
@@ -517,7 +513,7 @@ final class LibraryScannerTests: FolderTestCase {
             held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
         }, moved: { moves += $0 })))
         XCTAssertEqual(survey.moved.map(\.file.relativePath), ["Screenshots/plain.jpg"])
-        XCTAssertEqual(survey.movedFrom, ["Album/plain.jpg"])
+        XCTAssertEqual(survey.moved.map(\.from), ["Album/plain.jpg"])
         let plain = try XCTUnwrap(held.values.first { $0.file.relativePath == "Album/plain.jpg" })
         XCTAssertEqual(moves, [FileMove(from: "Album/plain.jpg", to: "Screenshots/plain.jpg", identity: plain.file.identity)])
         let photo = try XCTUnwrap(survey.moved.first?.photo)

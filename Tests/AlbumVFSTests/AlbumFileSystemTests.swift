@@ -219,7 +219,7 @@ final class AlbumFileSystemTests: XCTestCase {
         let before = fs.current
         let changes = fs.update(LibraryViews.build(photos: [photo("B/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
                                                    emptyMtime: Timestamp(seconds: 0)),
-                                renamed: [SourceRename(from: "A/a.jpg", to: "B/a.jpg")])
+                                renamed: [FileMove(from: "A/a.jpg", to: "B/a.jpg", identity: .unknown)])
         XCTAssertTrue(changes.isEmpty, "\(changes.changedInodes) \(changes.removedEntries)")
         XCTAssertEqual(ino("non-screenshots/a.jpg"), flat)
         XCTAssertEqual(ino(fs.current.table.canonicalPath(ofPhoto: 0)!), dated)
@@ -248,7 +248,7 @@ final class AlbumFileSystemTests: XCTestCase {
         let publisher = Thread {
             usleep(200_000)
             fs.update(LibraryViews.build(photos: [moved], emptyMtime: Timestamp(seconds: 0)),
-                      renamed: [SourceRename(from: "A/a.jpg", to: "B/a.jpg")])
+                      renamed: [FileMove(from: "A/a.jpg", to: "B/a.jpg", identity: .unknown)])
             fs.pendingChanges.shown(through: change)
         }
         publisher.start()

@@ -118,7 +118,7 @@ final class PickFollowingTests: XCTestCase {
                                                                  emptyMtime: Timestamp(seconds: 0)),
                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
         fs.update(LibraryViews.build(photos: [photo("C/x.jpg", inode: 3), photo("B/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
-                  renamed: [SourceRename(from: "A/x.jpg", to: "B/x.jpg")])
+                  renamed: [FileMove(from: "A/x.jpg", to: "B/x.jpg", identity: .unknown)])
         XCTAssertEqual(storage.saved.first?.sourcePath, "B/x.jpg")
         XCTAssertEqual(storage.hashes, 1, "B/x.jpg alone")
     }
