@@ -35,7 +35,7 @@ extension LibraryScanner {
     func walk(from start: String = "", _ trouble: inout WalkTrouble, onFolder: (String) -> Void = { _ in },
               needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
         var seenFolders = Set<FileKey>()
-        var seenFiles = FileKeySet()
+        var seenFiles = Set<FileKey>()
         var rootStat = stat()
         guard FileNameBytes.withCString(start.isEmpty ? root : root + "/" + start, { stat($0, &rootStat) }) == 0,
               (rootStat.st_mode & S_IFMT) == S_IFDIR else {
@@ -109,7 +109,7 @@ extension LibraryScanner {
                 }
                 if type == DT_REG && !needsStat(rel) {
                     let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
-                    if !realInodes || seenFiles.insert(key) {
+                    if !realInodes || key.inode == 0 || seenFiles.insert(key).inserted {
                         visit(Found(path: rel, identity: FileIdentity(inode: realInodes ? inode : 0, size: -1, mtime: Timestamp(seconds: 0)),
                                            changed: Timestamp(seconds: 0)))
                     }
@@ -134,7 +134,7 @@ extension LibraryScanner {
                 case S_IFDIR:
                     enter(name, rel)  // (a filesystem without d_type)
                 case S_IFREG:
-                    if !inodes.areReal(on: UInt64(st.st_dev)) || seenFiles.insert(FileKey(st)) {
+                    if !inodes.areReal(on: UInt64(st.st_dev)) || st.st_ino == 0 || seenFiles.insert(FileKey(st)).inserted {
                         visit(Found(path: rel, identity: inodes.identity(st),
                                            changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
                     }
@@ -228,64 +228,6 @@ extension LibraryScanner {
         init(_ st: stat) {
             device = UInt64(st.st_dev)
             inode = UInt64(st.st_ino)
-        }
-    }
-
-    /// The files a walk has seen, by device and inode: a set the size of the library, so kept by
-    /// hand, open addressing with one multiplication for a hash, where `Set<FileKey>` runs
-    /// SipHash for every key, and again for every key at each growth.
-    struct FileKeySet {
-        /// Inode 0 marks a free slot: no file has that number (a key with it is never kept).
-        private var slots: [FileKey]
-        private(set) var count = 0
-
-        init(capacity: Int = 1024) {
-            var size = 16
-            while size < capacity * 2 { size *= 2 }
-            slots = Array(repeating: FileKey(device: 0, inode: 0), count: size)
-        }
-
-        /// Adds `key`; false when it was there already.
-        mutating func insert(_ key: FileKey) -> Bool {
-            guard key.inode != 0 else { return true }
-            if (count + 1) * 2 > slots.count { grow() }
-            let inserted = slots.withUnsafeMutableBufferPointer { slots in
-                let mask = slots.count - 1
-                var i = Self.slot(key, mask: mask)
-                while slots[i].inode != 0 {
-                    if slots[i] == key { return false }
-                    i = (i + 1) & mask
-                }
-                slots[i] = key
-                return true
-            }
-            if inserted { count += 1 }
-            return inserted
-        }
-
-        func contains(_ key: FileKey) -> Bool {
-            let mask = slots.count - 1
-            var i = Self.slot(key, mask: mask)
-            while slots[i].inode != 0 {
-                if slots[i] == key { return true }
-                i = (i + 1) & mask
-            }
-            return false
-        }
-
-        /// Runs of 16 neighbouring inode numbers (a folder's files, written one after another) land
-        /// in neighbouring slots, the runs scattered by Fibonacci hashing: the high bits of the run
-        /// times 2^64/φ. (Every key scattered on its own cost a cache miss per file.)
-        private static func slot(_ key: FileKey, mask: Int) -> Int {
-            let run = ((key.inode >> 4) ^ (key.device &* 0xFF51_AFD7_ED55_8CCD)) &* 0x9E37_79B9_7F4A_7C15
-            let bits = UInt64(mask.nonzeroBitCount)
-            return Int(truncatingIfNeeded: (run >> (64 - bits)) << 4 | key.inode & 15) & mask
-        }
-
-        private mutating func grow() {
-            var bigger = FileKeySet(capacity: slots.count)
-            for key in slots where key.inode != 0 { _ = bigger.insert(key) }
-            self = bigger
         }
     }
 

@@ -95,27 +95,6 @@ final class LibraryScannerTests: FolderTestCase {
         close(linkedRoot)  // the library's own folder may be a link
     }
 
-    /// The walk's set of files seen (hard links listed once): every key kept through its growths,
-    /// each refused a second time, keys that differ by device alone told apart.
-    func testTheSetOfFilesSeenKeepsEveryKeyThroughItsGrowth() {
-        var set = LibraryScanner.FileKeySet(capacity: 4)
-        let keys = (0..<50_000).map { i in LibraryScanner.FileKey(device: UInt64(i % 3), inode: UInt64(i / 3) * 4_099 + 1) }
-        for key in keys { XCTAssertTrue(set.insert(key)) }
-        XCTAssertEqual(set.count, keys.count)
-        for key in keys.shuffled().prefix(5_000) { XCTAssertFalse(set.insert(key), "\(key) twice") }
-        XCTAssertEqual(set.count, keys.count)
-        XCTAssertTrue(keys.allSatisfy(set.contains))
-        XCTAssertFalse(set.contains(LibraryScanner.FileKey(device: 3, inode: 1)))
-        XCTAssertFalse(set.contains(LibraryScanner.FileKey(device: 0, inode: 2)))
-        // Neighbouring numbers (a folder written in one go) and inode 0 (no file's: never kept).
-        var neighbours = LibraryScanner.FileKeySet()
-        for inode in UInt64(1)...20_000 { XCTAssertTrue(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: inode))) }
-        XCTAssertFalse(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: 12_345)))
-        XCTAssertTrue(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: 0)))
-        XCTAssertTrue(neighbours.insert(LibraryScanner.FileKey(device: 7, inode: 0)))
-        XCTAssertEqual(neighbours.count, 20_000)
-    }
-
     /// A file named `.png` is read 16 KiB first, not 64 (then its end, PNGHeader): a big PNG
     /// costs ~30 KiB of reading instead of ~130. A PNG whose chunks before the image data run past
     /// 16 KiB, and a JPEG named `.png` whose EXIF does, are still read whole, batched or not.
