@@ -68,114 +68,134 @@ public struct ThumbnailRenderer: Sendable {
         let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
-        // How the image will be decoded and what that takes, from its headers: a render that
-        // would need more memory than it may use is refused before anything is allocated
-        // (`DecodeMemory`). The decoded image lives only until it is cropped.
-        let decode: () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int))
-        let need: Int
-        let what: String
-        var plan: Plan
-        // The original's colour profile (an RGB one: a CMYK JPEG's is for its ink values).
-        let profile: [UInt8]?
-        // A HEIF original, opened (for the bytes it read, in the plan).
-        var heif: HEIFImage?
+        var decoding: Decoding
         switch format {
-        case .jpeg:
-            let main = try original.jpeg()
-            guard main.width * main.height <= maxPixels else {
-                throw ThumbnailError("JPEG of \(main.width)x\(main.height) is over the \(maxPixels)-pixel limit")
-            }
-            let header = try JPEGHeaderSegments(original)
-            // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
-            let preview = previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh) : nil
-            let source = preview ?? main
-            let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
-            // (Read before decoding, which lets go of the header. Its EXIF may name Adobe RGB where
-            // the camera wrote no profile: that one, then.)
-            profile = main.cmyk ? nil : main.iccProfile()
-                ?? header.exif.flatMap { ExifColorSpace.isAdobeRGB($0) ? ColorProfile.adobeRGB1998.bytes : nil }
-            need = source.decodingBytes(scale: factor)
-            what = "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG"
-            let limit = memory.limit
-            decode = { () throws(ThumbnailError) in (try source.decode(scale: factor, memoryLimit: limit), factor) }
-            plan = Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (0, 0),
-                        preview: preview.map { ($0.width, $0.height) })
-        case .png:
-            let header = try original.read(0, 33)
-            // A huge PNG is shrunk as it is decoded (and read: the file is never held either), to
-            // at least twice the box each way (the JPEG rule above), and so is an interlaced one
-            // (`PNGDecoder.isInterlaced`); others are read and decoded whole, as the shrink would
-            // save little.
-            let size = PNGDecoder.size(header)
-            // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
-            let pixels = size.map { $0.width.multipliedReportingOverflow(by: $0.height) }
-            let shrinks = pixels.map { $0.overflow || $0.partialValue > shrinkPNGAbovePixels } == true || PNGDecoder.isInterlaced(header)
-            let (maxPixels, maxFileBytes) = (maxPixels, maxFileBytes)
-            decode = { () throws(ThumbnailError) in
-                if shrinks, let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
-                    return (shrunk.image, (1, shrunk.factor))
-                }
-                guard original.count <= maxFileBytes else {
-                    throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
-                }
-                do throws(ThumbnailError) {
-                    return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
-                } catch where !shrinks && PNGDecoder.isChecksumFailure(error) {
-                    // The simplified API cannot be told to let a wrong CRC pass; the row reader is.
-                    guard let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh)
-                    else { throw error }
-                    return (shrunk.image, (1, shrunk.factor))
-                }
-            }
-            // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
-            need = shrinks ? 0 : original.count + min(pixels?.partialValue ?? 0, Int.max / 8) * 4  // (≤ 32 MP here)
-            what = size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG"
-            profile = PNGDecoder.iccProfile(original)
-            plan = Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
-        case .heif:
-            guard original.count <= maxFileBytes else {
-                throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
-            }
-            let image = try HEIFImage(original)
-            heif = image
-            guard image.width * image.height <= maxPixels else {
-                throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
-            }
-            // HEVC has no shrink-on-load: an embedded thumbnail that covers the box stands for it.
-            let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
-            let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
-            decode = { () throws(ThumbnailError) in
-                try image.load(preview)
-                return (try image.decode(thumbnail: preview), (1, 1))
-            }
-            // (With a buffer of the file's size, which libheif reads in place.)
-            need = original.count + HEIFImage.decodingBytes(width: source.0, height: source.1)
-            what = "a \(source.0)x\(source.1) HEIF image"
-            profile = image.iccProfile()
-            plan = Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0), preview: preview.map { ($0.width, $0.height) })
+        case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
+        case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
         }
         let cropped: RGBImage
         do throws(ThumbnailError) {
-            cropped = try memory.reserving(need, for: what) { () throws(ThumbnailError) -> RGBImage in
-                let (decoded, scale) = try decode()
-                plan.dctScale = scale
-                plan.decodedSize = (decoded.width, decoded.height)
-                if plan.sourceSize == (0, 0) { plan.sourceSize = (decoded.width, decoded.height) }  // (a PNG without a size read)
+            cropped = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
+                let (decoded, scale) = try decoding.decode()
+                decoding.plan.dctScale = scale
+                decoding.plan.decodedSize = (decoded.width, decoded.height)
+                // (A PNG without a size read.)
+                if decoding.plan.sourceSize == (0, 0) { decoding.plan.sourceSize = (decoded.width, decoded.height) }
                 return Resampler.coverAndCrop(decoded, width: bw, height: bh)
             }
         } catch {
             // A preview is a second copy: damaged (its header read, its data not), the photo
             // itself may still be whole. (Nothing to try again when the file could not be read.)
-            guard plan.preview != nil, !error.isReadFailure else { throw error }
+            guard decoding.plan.preview != nil, !error.isReadFailure else { throw error }
             return try renderWithPlan(original, format: format, orientation: orientation, box: box, previews: false)
         }
-        plan.bytesRead = heif?.bytesRead
+        var plan = decoding.plan
+        plan.bytesRead = decoding.heif?.bytesRead
         let upright = Orientation.apply(o, to: cropped)
         let size = FixedSizeJPEG.size(for: box.width, box.height)
-        let carried = ColorProfile(profile, fitting: size)
+        let carried = ColorProfile(decoding.profile, fitting: size)
         plan.profileBytes = carried?.bytes.count ?? 0
         let bytes = try FixedSizeJPEG.encode(upright, size: size, profile: carried, encoder: try JPEGEncoder())
         return (bytes, plan)
+    }
+
+    /// How an original is to be decoded and what that takes, worked out from its headers: a
+    /// render that would need more memory than it may use is refused before anything is
+    /// allocated (`DecodeMemory`). The decoded image lives only until it is cropped.
+    struct Decoding {
+        let decode: () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int))
+        /// The bytes the decode takes, and its words for the image in a refusal.
+        let need: Int
+        let what: String
+        var plan: Plan
+        /// The original's colour profile (an RGB one: a CMYK JPEG's is for its ink values).
+        let profile: [UInt8]?
+        /// A HEIF original, opened (for the bytes it read, in the plan).
+        var heif: HEIFImage? = nil
+    }
+
+    /// A JPEG: the smallest embedded preview that still leaves 2x the box, else the image itself,
+    /// shrunk in the DCT.
+    func jpegDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, previews: Bool) throws(ThumbnailError) -> Decoding {
+        let main = try original.jpeg()
+        guard main.width * main.height <= maxPixels else {
+            throw ThumbnailError("JPEG of \(main.width)x\(main.height) is over the \(maxPixels)-pixel limit")
+        }
+        let header = try JPEGHeaderSegments(original)
+        // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
+        let preview = previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh) : nil
+        let source = preview ?? main
+        let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
+        // (Read before decoding, which lets go of the header. Its EXIF may name Adobe RGB where
+        // the camera wrote no profile: that one, then.)
+        let profile = main.cmyk ? nil : main.iccProfile()
+            ?? header.exif.flatMap { ExifColorSpace.isAdobeRGB($0) ? ColorProfile.adobeRGB1998.bytes : nil }
+        let limit = memory.limit
+        return Decoding(decode: { () throws(ThumbnailError) in (try source.decode(scale: factor, memoryLimit: limit), factor) },
+                        need: source.decodingBytes(scale: factor),
+                        what: "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG",
+                        plan: Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (0, 0),
+                                   preview: preview.map { ($0.width, $0.height) }),
+                        profile: profile)
+    }
+
+    /// A PNG: a huge one is shrunk as it is decoded (and read: the file is never held either), to
+    /// at least twice the box each way (the JPEG rule), and so is an interlaced one
+    /// (`PNGDecoder.isInterlaced`); others are read and decoded whole, as the shrink would save
+    /// little.
+    func pngDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+        let header = try original.read(0, 33)
+        let size = PNGDecoder.size(header)
+        // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
+        let pixels = size.map { $0.width.multipliedReportingOverflow(by: $0.height) }
+        let shrinks = pixels.map { $0.overflow || $0.partialValue > shrinkPNGAbovePixels } == true || PNGDecoder.isInterlaced(header)
+        let (maxPixels, maxFileBytes) = (maxPixels, maxFileBytes)
+        let decode = { () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int)) in
+            if shrinks, let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
+                return (shrunk.image, (1, shrunk.factor))
+            }
+            guard original.count <= maxFileBytes else {
+                throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
+            }
+            do throws(ThumbnailError) {
+                return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
+            } catch where !shrinks && PNGDecoder.isChecksumFailure(error) {
+                // The simplified API cannot be told to let a wrong CRC pass; the row reader is.
+                guard let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh)
+                else { throw error }
+                return (shrunk.image, (1, shrunk.factor))
+            }
+        }
+        // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
+        let need = shrinks ? 0 : original.count + min(pixels?.partialValue ?? 0, Int.max / 8) * 4  // (≤ 32 MP here)
+        return Decoding(decode: decode, need: need, what: size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG",
+                        plan: Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil),
+                        profile: PNGDecoder.iccProfile(original))
+    }
+
+    /// A HEIF image: HEVC has no shrink-on-load, so an embedded thumbnail that covers the box
+    /// stands for it.
+    func heifDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, previews: Bool) throws(ThumbnailError) -> Decoding {
+        guard original.count <= maxFileBytes else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
+        }
+        let image = try HEIFImage(original)
+        guard image.width * image.height <= maxPixels else {
+            throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
+        }
+        let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
+        let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
+        let decode = { () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int)) in
+            try image.load(preview)
+            return (try image.decode(thumbnail: preview), (1, 1))
+        }
+        // (With a buffer of the file's size, which libheif reads in place.)
+        return Decoding(decode: decode, need: original.count + HEIFImage.decodingBytes(width: source.0, height: source.1),
+                        what: "a \(source.0)x\(source.1) HEIF image",
+                        plan: Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0),
+                                   preview: preview.map { ($0.width, $0.height) }),
+                        profile: image.iccProfile(), heif: image)
     }
 
     /// The smallest embedded preview (MPF image or EXIF thumbnail) with the main image's aspect
