@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "AlbumCore", dependencies: ["CSysOpen"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumVFS", "CFuse3"]),
@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumCore"]),
         .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumMetadata", "AlbumSample"]),
         .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumIndex", "AlbumCore"]),
-        .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumThumbnails", "AlbumSample", "CTurboJPEG"]),
+        .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumThumbnails", "AlbumMetadata", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumVFS", "AlbumCore"]),
         .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumLive", "AlbumCore", "AlbumSample", "CJemalloc"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).

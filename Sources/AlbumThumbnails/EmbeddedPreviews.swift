@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumMetadata
 
 /// The smaller copies a camera JPEG carries: the MPF "large thumbnail" images (CIPA DC-007:
 /// an APP2 `MPF\0` segment whose MP Entry table points at JPEGs appended after the main image)

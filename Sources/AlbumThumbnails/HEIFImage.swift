@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumMetadata
 import CHeif
 import Glibc
 

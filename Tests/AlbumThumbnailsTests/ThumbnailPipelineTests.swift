@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumMetadata
 import AlbumSample
 @testable import AlbumThumbnails
 import CTurboJPEG

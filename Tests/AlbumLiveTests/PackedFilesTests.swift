@@ -1,4 +1,5 @@
-@testable import AlbumCore
+import AlbumCore
+@testable import AlbumLive
 import XCTest
 
 /// What a first scan holds for the index comes back from its packed bytes exactly as it was.

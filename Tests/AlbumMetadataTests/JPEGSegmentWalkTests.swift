@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumMetadata
 import XCTest
 
 /// The one walk of a JPEG header's segments (`JPEGHeader` and the thumbnailer's segments use it).

@@ -1,3 +1,5 @@
+import AlbumCore
+
 /// The walk of a JPEG header's marker segments, from after SOI to the first scan: the one place
 /// albumfs steps from marker to marker. The scan reads EXIF, XMP and the frame size on it
 /// (`JPEGHeader`), a thumbnail's render the APP1 and APP2 bodies (`JPEGHeaderSegments`: previews,

@@ -1,3 +1,5 @@
+import AlbumCore
+
 // The boxes of a HEIF image (HEIC, HEIF, AVIF): ISO base media boxes, `ftyp`, `meta` (what the
 // items are, their properties, and where their bytes lie: `iinf`, `iprp`, `iloc`) and `mdat` (the
 // bytes). Walked here, in pure Swift, for two readers that must not read a file whole: the scan

@@ -1,3 +1,5 @@
+import AlbumCore
+
 /// Indexed files packed into one byte buffer, and unpacked whole again: how a first scan holds
 /// the rows it writes to the index after its views are published (`IndexWriter.Holding`).
 ///
