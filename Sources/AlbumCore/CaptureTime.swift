@@ -1,3 +1,4 @@
+import AlbumSystem
 import Glibc
 
 /// A wall-clock date and time as written on a photo, with no time zone attached.

@@ -1,3 +1,4 @@
+import AlbumSystem
 /// What the scanner learned about one regular file of the library, as the index keeps it.
 ///
 /// The index stores evidence, not decisions: rules (and their `-o` lists) are applied again on

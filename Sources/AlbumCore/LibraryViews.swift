@@ -1,3 +1,4 @@
+import AlbumSystem
 /// Builds the virtual folders at the mount root from a list of photos.
 ///
 /// Pure: the same photos always give the same tree, names and order.

@@ -1,3 +1,4 @@
+import AlbumSystem
 /// One picked photo: a link in `picked/`.
 public struct Pick: Sendable, Equatable {
     /// The link's name in `picked/`.

@@ -1,3 +1,4 @@
+import AlbumSystem
 /// What the views need from the thumbnail service (AlbumThumbnails implements it).
 public protocol ThumbnailProvider: Sendable {
     /// The `thumbnails/WxH/` folders to show.

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import AlbumVFS
 import CFuse3
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import CFuse3
 
 /// The operations that change `picked/` (and answer EROFS or EPERM everywhere else).

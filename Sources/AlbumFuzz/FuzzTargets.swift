@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import AlbumMetadata
 
 /// The parsers of untrusted bytes, one fuzz target each (docs/security.md, "Fuzzing").

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import CXXHash
 import FoundationEssentials
 import Glibc

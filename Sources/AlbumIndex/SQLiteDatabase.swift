@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import CSQLite3
 import FoundationEssentials
 import Glibc

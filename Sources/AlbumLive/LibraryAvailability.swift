@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// Whether the library's own folder can be scanned, and the one line to log when that changes.

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import AlbumMetadata
 import AlbumVFS
 import Dispatch

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// The walk of a library folder: which regular files it holds, found the way `survey` needs them.

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Dispatch
 import FoundationEssentials
 import Glibc

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// The parts of an image file's header that every format has.

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// An open, read-only source file. Owns its descriptor and closes it in `deinit`.

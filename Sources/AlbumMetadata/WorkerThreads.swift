@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import FoundationEssentials
 import Glibc
 

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// An original's bytes as a render reads them: from memory, or from an open file a range at a

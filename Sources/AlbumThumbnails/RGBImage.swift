@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 
 /// 8-bit RGB pixels, rows top to bottom, no padding.
 struct RGBImage {

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// `picked/`: the one writable folder. A symlink picks a photo, `rm` unpicks, `mv` renames.

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// Reaching a photo's source file: opened beneath SOURCE and checked to be the file scanned, and

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 
 /// Gives every virtual path an inode number that never changes while the mount lives, even
 /// when the tree is rebuilt.

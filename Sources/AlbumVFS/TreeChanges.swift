@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 
 /// What the kernel must forget after a tree update: folders whose listing changed, entries that
 /// went away, and files whose attributes or bytes changed. The FUSE adapter turns these into

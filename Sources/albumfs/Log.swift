@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Glibc
 
 /// Lines on stderr (fd 2: Glibc's `stderr` global is not usable from Swift 6).

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 @testable import AlbumIndex
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 @testable import AlbumMetadata
 import AlbumSample
 import Foundation

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 @testable import AlbumVFS
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import AlbumSample
 import Foundation
 import CSysXattr

@@ -1,4 +1,5 @@
 @testable import AlbumCore
+import AlbumSystem
 import CSysOpen
 import Foundation
 import Glibc

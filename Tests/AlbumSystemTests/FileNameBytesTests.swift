@@ -1,4 +1,5 @@
 @testable import AlbumCore
+import AlbumSystem
 import XCTest
 
 /// Names are bytes: every byte string goes to a String and back unchanged, and two different byte

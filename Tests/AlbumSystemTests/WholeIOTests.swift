@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 import Foundation
 import Glibc
 import Synchronization
