@@ -34,21 +34,11 @@ enum MountCommand {
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
-        let thumbnails = ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
-                                          renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
-                                                                      memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
-                                          debug: options.debug, log: { Log.line($0) })
+        let thumbnails = thumbnailService(options, cache: cache)
         let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod,
                                   picksDatabase: picks.acceptsChanges ? picksPath : "none")
-        let fs: AlbumFileSystem
-        do {
-            fs = try AlbumFileSystem(library: library!, sourceRoot: source, owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
-                                                                                            fileUID: options.uid, fileGID: options.gid),
-                                     thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
-                                     mountpoint: mountpoint, log: { Log.line($0) })
-        } catch {
-            throw CLIError(.failure, "albumfs: the picks in \(picksPath) cannot be read: \(error)")
-        }
+        let fs = try fileSystem(library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, status: status,
+                                picks: picks, picksPath: picksPath)
         let coordinator = LibraryCoordinator(
             scanner: scanner, index: index, fs: fs,
             options: .init(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval, maxWatches: options.maxWatches),
@@ -56,14 +46,9 @@ enum MountCommand {
             log: { Log.line($0) })
         status.coordinator = coordinator
         status.fileSystem = fs
-        var fuseOptions = options.fuseOptions
-        if !fuseOptions.contains(where: { $0.hasPrefix("fsname=") }) {
-            // `df` and `mount` show the library's path; libfuse's option parser needs commas escaped.
-            fuseOptions.append("fsname=" + source.replacing("\\", with: "\\\\").replacing(",", with: "\\,"))
-        }
-        if !fuseOptions.contains(where: { $0.hasPrefix("subtype=") }) { fuseOptions.append("subtype=albumfs") }
         do {
-            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0), mountpoint: mountpoint, options: fuseOptions,
+            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0), mountpoint: mountpoint,
+                                          options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let readyFD = options.readyFD
             let logFile = options.logFile
@@ -86,17 +71,56 @@ enum MountCommand {
                 SystemdNotify.ready()
             }
             coordinator.stop()
-            // The process ends with `exit`, so SQLite never closes the databases and leaves their
-            // latest pages in the WAL beside them: a copy of picks.sqlite alone had no picks.
-            // (Busy: another mount of the same database is using it, and will fold it.)
-            do throws(Errno) { try picks.foldWAL() } catch where error.rawValue != EBUSY {
-                Log.line("albumfs: warning: the picks database \(picksPath) could not be folded into one file: \(error)")
-            } catch {}
-            try? index?.foldWAL()  // a cache: its WAL is recovered on the next open anyway
+            foldDatabases(picks: picks, picksPath: picksPath, index: index)
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// The thumbnail service, its renders bounded by `-o thumbnail_max_pixels` and
+    /// `thumbnail_memory`.
+    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?) -> ThumbnailService {
+        ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
+                         renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
+                                                     memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
+                         debug: options.debug, log: { Log.line($0) })
+    }
+
+    /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.
+    static func fileSystem(_ library: Library, _ options: MountOptions, source: String, mountpoint: String, thumbnails: ThumbnailService,
+                           status: DaemonStatus, picks: PickStorage, picksPath: String) throws(CLIError) -> AlbumFileSystem {
+        do {
+            return try AlbumFileSystem(library: library, sourceRoot: source,
+                                       owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
+                                                    fileUID: options.uid, fileGID: options.gid),
+                                       thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
+                                       mountpoint: mountpoint, log: { Log.line($0) })
+        } catch {
+            throw CLIError(.failure, "albumfs: the picks in \(picksPath) cannot be read: \(error)")
+        }
+    }
+
+    /// The options libfuse and the kernel get: the user's, and `fsname` (SOURCE's path, so `df`
+    /// and `mount` show it) and `subtype` unless given.
+    static func fuseOptions(_ options: MountOptions, source: String) -> [String] {
+        var fuseOptions = options.fuseOptions
+        if !fuseOptions.contains(where: { $0.hasPrefix("fsname=") }) {
+            // (libfuse's option parser needs commas escaped.)
+            fuseOptions.append("fsname=" + source.replacing("\\", with: "\\\\").replacing(",", with: "\\,"))
+        }
+        if !fuseOptions.contains(where: { $0.hasPrefix("subtype=") }) { fuseOptions.append("subtype=albumfs") }
+        return fuseOptions
+    }
+
+    /// At unmount: the process ends with `exit`, so SQLite never closes the databases and leaves
+    /// their latest pages in the WAL beside them, where a copy of picks.sqlite alone would have no
+    /// picks. (Busy: another mount of the same database is using it, and will fold it.)
+    static func foldDatabases(picks: PickStorage, picksPath: String, index: LibraryIndex?) {
+        do throws(Errno) { try picks.foldWAL() } catch where error.rawValue != EBUSY {
+            Log.line("albumfs: warning: the picks database \(picksPath) could not be folded into one file: \(error)")
+        } catch {}
+        try? index?.foldWAL()  // a cache: its WAL is recovered on the next open anyway
     }
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.

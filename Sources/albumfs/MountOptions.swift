@@ -102,11 +102,19 @@ enum OptionTable {
             return (String(word[..<eq]), String(word[word.index(after: eq)...]))
         }()
         if key.isEmpty { return }
-        if mountHelperNoise.contains(key) || fuse2Defaults.contains(key) || key.hasPrefix("x-") || key == "comment" { return }
+        if try applyPassedThrough(key, value, word: word, to: &options) { return }
+        if try applyNumber(key, value, word: word, to: &options) { return }
+        try applyOther(key, value, word: word, to: &options)
+    }
+
+    /// The words passed on to libfuse and the kernel, and those mount(8) adds that mean nothing
+    /// here: whether `key` is one of them.
+    static func applyPassedThrough(_ key: String, _ value: String?, word: String, to options: inout MountOptions) throws(CLIError) -> Bool {
+        if mountHelperNoise.contains(key) || fuse2Defaults.contains(key) || key.hasPrefix("x-") || key == "comment" { return true }
         if fuseFlags.contains(key) {
             guard value == nil else { throw CLIError(.usage, "albumfs: option '\(key)' takes no value (got '\(word)')") }
             options.fuseOptions.append(key)
-            return
+            return true
         }
         if fuseValues.contains(key) {
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=…") }
@@ -117,13 +125,19 @@ enum OptionTable {
                 options.maxRead = bytes
             }
             options.fuseOptions.append(key + "=" + value)
-            return
+            return true
         }
         if key == "nonempty" {
             guard value == nil else { throw CLIError(.usage, "albumfs: option 'nonempty' takes no value (got '\(word)')") }
             options.allowNonEmptyMountpoint = true
-            return
+            return true
         }
+        return false
+    }
+
+    /// The albumfs options with a number (an id, a mask, a size, seconds, a count): whether `key`
+    /// is one of them.
+    static func applyNumber(_ key: String, _ value: String?, word: String, to options: inout MountOptions) throws(CLIError) -> Bool {
         switch key {
         case "uid", "gid":
             guard let value, let id = UInt32(value) else {
@@ -135,21 +149,11 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'umask' takes octal permission bits, as in umask=022 (got '\(word)')")
             }
             options.umask = mask
-        case "thumbnail_sizes":
-            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'thumbnail_sizes' needs a value, as in thumbnail_sizes=200x200,400x300") }
-            options.thumbnailBoxes = []
-            for size in value.split(separator: ":") { try addThumbnailBox(String(size), to: &options) }
-        case "cache_dir":
-            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'cache_dir' needs a path") }
-            options.cacheDir = value
         case "cache_size":
             guard let value, let bytes = parseSize(value), bytes >= 1 << 20 else {
                 throw CLIError(.usage, "albumfs: option 'cache_size' takes a size of at least 1M, as in cache_size=500M (got '\(value ?? "")')")
             }
             options.cacheSize = bytes
-        case "index":
-            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'index' needs a path") }
-            options.indexPath = value
         case "rescan", "scan_wait":
             guard let value, let seconds = Double(value), seconds >= (key == "rescan" ? 1 : 0), seconds <= 86_400 * 7 else {
                 throw CLIError(.usage, "albumfs: option '\(key)' takes a number of seconds\(key == "rescan" ? " (at least 1)" : "") (got '\(value ?? "")')")
@@ -160,9 +164,6 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'max_watches' takes a number of folders (got '\(value ?? "")')")
             }
             options.maxWatches = n
-        case "picks_db":
-            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'picks_db' needs a path") }
-            options.picksDB = value
         case "max_picks":
             guard let value, let n = Int(value), n >= 0 else {
                 throw CLIError(.usage, "albumfs: option 'max_picks' takes a number of picks, 0 or more (got '\(value ?? "")')")
@@ -178,6 +179,29 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_memory' takes a size of at least 16M, as in thumbnail_memory=512M (got '\(value ?? "")')")
             }
             options.thumbnailMemory = Int(bytes)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The other albumfs options (paths, lists, on or off, thumbnail sizes); any other word is an
+    /// error.
+    static func applyOther(_ key: String, _ value: String?, word: String, to options: inout MountOptions) throws(CLIError) {
+        switch key {
+        case "thumbnail_sizes":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'thumbnail_sizes' needs a value, as in thumbnail_sizes=200x200,400x300") }
+            options.thumbnailBoxes = []
+            for size in value.split(separator: ":") { try addThumbnailBox(String(size), to: &options) }
+        case "cache_dir":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'cache_dir' needs a path") }
+            options.cacheDir = value
+        case "index":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'index' needs a path") }
+            options.indexPath = value
+        case "picks_db":
+            guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'picks_db' needs a path") }
+            options.picksDB = value
         case "screenshot_names", "screenshot_folders":
             guard let value else { throw CLIError(.usage, "albumfs: option '\(key)' needs a value, as in \(key)=Screenshot|Captura") }
             let list = value.split(separator: "|").map(String.init).filter { !$0.isEmpty }
