@@ -37,123 +37,147 @@ public enum SampleLibrary {
     }
 
     public static func items() throws(EncodeError) -> [SampleItem] {
+        var b = Builder(photo: try Encoders.jpeg(.marker(width: 96, height: 64)),
+                        screen: try Encoders.png(.marker(width: 64, height: 128, tint: 200)))
+        try cameras(&b)
+        try screenshots(&b)
+        try edgeCases(&b)
+        return b.items
+    }
+
+    /// The items being written, and the plain 96x64 JPEG and 64x128 PNG most of them are made from.
+    struct Builder {
+        let photo: [UInt8]
+        let screen: [UInt8]
         var items: [SampleItem] = []
-        let photo = try Encoders.jpeg(.marker(width: 96, height: 64))
+
+        /// `image` (default: the plain photo) with XMP and then EXIF put right after SOI.
         func jpeg(_ exif: SampleExif?, image: [UInt8]? = nil, xmp: [(String, String)] = []) -> [UInt8] {
             var out = image ?? photo
             if !xmp.isEmpty { out = Encoders.insertingAPP1(Encoders.xmpAPP1(Encoders.xmpPacket(xmp)), into: out) }
             if let exif { out = Encoders.insertingAPP1(exif.payload(), into: out) }
             return out
         }
-        func add(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
-                 mtime: Int64 = defaultMtime, time: String? = nil) {
+
+        mutating func add(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
+                          mtime: Int64 = defaultMtime, time: String? = nil) {
             items.append(SampleItem(path: path, bytes: bytes, mtime: mtime, expectedDay: day,
                                     expectedScreenshot: shot, expectedDateSource: source, expectedCaptureTime: time))
         }
+    }
 
+    /// Camera and phone JPEGs: several makers, both byte orders, all eight orientations.
+    static func cameras(_ b: inout Builder) throws(EncodeError) {
         // Cameras and phones.
-        add("DCIM/100CANON/IMG_0001.JPG", jpeg(.camera("Canon", "Canon EOS 5D Mark IV", "2023:07:14 18:22:05",
+        b.add("DCIM/100CANON/IMG_0001.JPG", b.jpeg(.camera("Canon", "Canon EOS 5D Mark IV", "2023:07:14 18:22:05",
                                                        order: .motorola, subSec: "50")),
             day: "2023-07-14", source: .exifDateTimeOriginal)
-        add("DCIM/100CANON/IMG_0002.JPG", jpeg(.camera("Canon", "Canon EOS 5D Mark IV", "2023:07:14 18:25:00",
+        b.add("DCIM/100CANON/IMG_0002.JPG", b.jpeg(.camera("Canon", "Canon EOS 5D Mark IV", "2023:07:14 18:25:00",
                                                        order: .motorola, orientation: 6)),
             day: "2023-07-14", source: .exifDateTimeOriginal)
-        add("Trip/IMG_0001.JPG", jpeg(.camera("Canon", "Canon EOS R6", "2023:07:14 09:00:00")),
+        b.add("Trip/IMG_0001.JPG", b.jpeg(.camera("Canon", "Canon EOS R6", "2023:07:14 09:00:00")),
             day: "2023-07-14", source: .exifDateTimeOriginal)
-        add("DCIM/Camera/PXL_20240517_120304567.jpg",
-            jpeg(.camera("Google", "Pixel 8", "2024:05:17 14:03:04", subSec: "567", offset: "+02:00")),
+        b.add("DCIM/Camera/PXL_20240517_120304567.jpg",
+            b.jpeg(.camera("Google", "Pixel 8", "2024:05:17 14:03:04", subSec: "567", offset: "+02:00")),
             day: "2024-05-17", source: .exifDateTimeOriginal, time: "2024-05-17T14:03:04.567+02:00")
-        add("DCIM/Camera/20240517_090000.jpg",
-            jpeg(.camera("samsung", "SM-G991B", "2024:05:17 09:00:00", offset: "+09:00")),
+        b.add("DCIM/Camera/20240517_090000.jpg",
+            b.jpeg(.camera("samsung", "SM-G991B", "2024:05:17 09:00:00", offset: "+09:00")),
             day: "2024-05-17", source: .exifDateTimeOriginal)
-        add("iPhone/IMG_1234.JPG",
-            jpeg(.camera("Apple", "iPhone 15 Pro", "2024:05:18 08:30:00", order: .motorola, subSec: "120", offset: "-07:00")),
+        b.add("iPhone/IMG_1234.JPG",
+            b.jpeg(.camera("Apple", "iPhone 15 Pro", "2024:05:18 08:30:00", order: .motorola, subSec: "120", offset: "-07:00")),
             day: "2024-05-18", source: .exifDateTimeOriginal)
-        add("Sony/DSC01234.JPG", jpeg(.camera("SONY", "ILCE-7M3", "2021:12:31 23:59:59")),
+        b.add("Sony/DSC01234.JPG", b.jpeg(.camera("SONY", "ILCE-7M3", "2021:12:31 23:59:59")),
             day: "2021-12-31", source: .exifDateTimeOriginal)
-        add("Fuji/DSCF0001.JPG", jpeg(.camera("FUJIFILM", "X-T4", "2021:01:01 00:00:01")),
+        b.add("Fuji/DSCF0001.JPG", b.jpeg(.camera("FUJIFILM", "X-T4", "2021:01:01 00:00:01")),
             day: "2021-01-01", source: .exifDateTimeOriginal)
-        add("Nikon/DSC_0001.JPG", jpeg(.camera("NIKON CORPORATION", "NIKON D750", "2020:02:29 12:00:00", order: .motorola)),
+        b.add("Nikon/DSC_0001.JPG", b.jpeg(.camera("NIKON CORPORATION", "NIKON D750", "2020:02:29 12:00:00", order: .motorola)),
             day: "2020-02-29", source: .exifDateTimeOriginal)
         for o in 1...8 {
             let image = try Encoders.jpeg(SampleImage.marker(width: 96, height: 64).stored(forOrientation: o))
-            add("Orientation/orient-\(o).jpg",
-                jpeg(.camera("Apple", "iPhone 12", "2022:03:0\(o) 10:00:00", offset: "+01:00", orientation: UInt16(o)),
+            b.add("Orientation/orient-\(o).jpg",
+                b.jpeg(.camera("Apple", "iPhone 12", "2022:03:0\(o) 10:00:00", offset: "+01:00", orientation: UInt16(o)),
                      image: image),
                 day: "2022-03-0\(o)", source: .exifDateTimeOriginal)
         }
-        items += try phoneItems(photo)
-        // Not a photo by default (`-o heif=on` shows it, on 2024-05-19: `heicDay`).
-        add(heicPath, try iPhoneHEIC.get(), day: nil)
+        b.items += try phoneItems(b.photo)
+        // Not a b.photo by default (`-o heif=on` shows it, on 2024-05-19: `heicDay`).
+        b.add(heicPath, try iPhoneHEIC.get(), day: nil)
 
+    }
+
+    /// Screenshots as phones and desktops write them, and photos that only look like them.
+    static func screenshots(_ b: inout Builder) throws(EncodeError) {
         // Screenshots.
-        let screen = try Encoders.png(.marker(width: 64, height: 128, tint: 200))
+        let screen = b.screen
         let iosXMP = Encoders.xmpPacket([("photoshop:DateCreated", "2024-05-18T09:00:00-07:00"), ("exif:UserComment", "Screenshot")])
-        add("iPhone/IMG_1300.PNG", Encoders.insertingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp", iosXMP), into: screen),
+        b.add("iPhone/IMG_1300.PNG", Encoders.insertingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp", iosXMP), into: screen),
             day: "2024-05-18", shot: true, source: .xmpDateCreated)
-        add("Pictures/Screenshots/Screenshot_20201215-090626.png", screen, day: "2020-12-15", shot: true, source: .fileName)
-        add("Pictures/Screenshot 2023-01-05 at 12.34.56.png", screen, day: "2023-01-05", shot: true, source: .fileName)
-        add("Pictures/Screenshot From 2017-05-21 12-24-03.png",
+        b.add("Pictures/Screenshots/Screenshot_20201215-090626.png", screen, day: "2020-12-15", shot: true, source: .fileName)
+        b.add("Pictures/Screenshot 2023-01-05 at 12.34.56.png", screen, day: "2023-01-05", shot: true, source: .fileName)
+        b.add("Pictures/Screenshot From 2017-05-21 12-24-03.png",
             Encoders.insertingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), into: screen),
             day: "2017-05-21", shot: true, source: .fileName)
-        add("Pictures/Bildschirmfoto vom 2022-03-01 um 10.00.00.png", screen, day: "2022-03-01", shot: true,
+        b.add("Pictures/Bildschirmfoto vom 2022-03-01 um 10.00.00.png", screen, day: "2022-03-01", shot: true,
             source: .fileName)
-        add("Pictures/Screenshots/clip.png", screen, day: "2018-06-01", shot: true, source: .fileModificationTime)
+        b.add("Pictures/Screenshots/clip.png", screen, day: "2018-06-01", shot: true, source: .fileModificationTime)
         // macOS in French (a curly apostrophe, the date and time around "à"): dated by the generic
         // screenshot-name rule, not by a pattern.
-        add("Pictures/Capture d\u{2019}écran 2021-11-03 à 16.20.05.png", screen, day: "2021-11-03", shot: true, source: .fileName)
+        b.add("Pictures/Capture d\u{2019}écran 2021-11-03 à 16.20.05.png", screen, day: "2021-11-03", shot: true, source: .fileName)
         var android = SampleExif()
         android.software = "Android UP1A.231005.007"
-        add("DCIM/Screenshots/Screenshot_20230301-101010_Chrome.jpg", jpeg(android), day: "2023-03-01", shot: true,
+        b.add("DCIM/Screenshots/Screenshot_20230301-101010_Chrome.jpg", b.jpeg(android), day: "2023-03-01", shot: true,
             source: .fileName)
         var androidNoName = SampleExif()
         androidNoName.software = "Android TP1A.220624.014"
         androidNoName.dateTimeOriginal = "2023:03:02 08:00:00"
-        add("Downloads/shot-42.jpg", jpeg(androidNoName), day: "2023-03-02", shot: true, source: .exifDateTimeOriginal)
+        b.add("Downloads/shot-42.jpg", b.jpeg(androidNoName), day: "2023-03-02", shot: true, source: .exifDateTimeOriginal)
         // A macOS-style comment, compressed (zTXt), on a name that says nothing.
-        add("Pictures/capture.png", Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Comment", "Screenshot"), into: screen),
+        b.add("Pictures/capture.png", Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Comment", "Screenshot"), into: screen),
             day: "2018-06-01", shot: true, source: .fileModificationTime)
-        add("Wallpapers/screenshot.jpg", jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:01 07:00:00")),
+        b.add("Wallpapers/screenshot.jpg", b.jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:01 07:00:00")),
             day: "2019-08-01", shot: false, source: .exifDateTimeOriginal)
-        add("Wallpapers/Screenshots/lake.jpg", jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:02 07:00:00")),
+        b.add("Wallpapers/Screenshots/lake.jpg", b.jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:02 07:00:00")),
             day: "2019-08-02", shot: false, source: .exifDateTimeOriginal)
+    }
 
+    /// Damaged and odd files.
+    static func edgeCases(_ b: inout Builder) throws(EncodeError) {
+        let screen = b.screen
         // Damaged and odd files.
-        add("Edge/no-exif.jpg", photo, day: "2018-06-01", source: .fileModificationTime)
-        add("Edge/IMG_20190704_101112.jpg", photo, day: "2019-07-04", source: .fileName)
-        add("Edge/corrupt-exif.jpg", Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: photo),
+        b.add("Edge/no-exif.jpg", b.photo, day: "2018-06-01", source: .fileModificationTime)
+        b.add("Edge/IMG_20190704_101112.jpg", b.photo, day: "2019-07-04", source: .fileName)
+        b.add("Edge/corrupt-exif.jpg", Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: b.photo),
             day: "2018-06-01", source: .fileModificationTime)
-        add("Edge/empty.jpg", [], day: "2018-06-01", source: .fileModificationTime)
-        let truncated = jpeg(.camera("Canon", "Canon EOS 5D", "2017:04:01 10:00:00"))
-        add("Edge/truncated.jpg", Array(truncated.prefix(truncated.count - photo.count + 40)), day: "2017-04-01",
+        b.add("Edge/empty.jpg", [], day: "2018-06-01", source: .fileModificationTime)
+        let truncated = b.jpeg(.camera("Canon", "Canon EOS 5D", "2017:04:01 10:00:00"))
+        b.add("Edge/truncated.jpg", Array(truncated.prefix(truncated.count - b.photo.count + 40)), day: "2017-04-01",
             source: .exifDateTimeOriginal)
         // ImageMagick's `convert` of a camera JPEG: its EXIF is after the image data.
-        add("Downloads/export.png", Encoders.appendingChunk("eXIf", Array(SampleExif.camera("NIKON CORPORATION", "NIKON Z 6",
+        b.add("Downloads/export.png", Encoders.appendingChunk("eXIf", Array(SampleExif.camera("NIKON CORPORATION", "NIKON Z 6",
                                                                                              "2015:03:04 05:06:07").payload().dropFirst(6)), to: screen),
             day: "2015-03-04", source: .exifDateTimeOriginal)
         // `.jpe`, as old cameras and Windows exports named JPEGs.
-        add("Edge/P1010001.JPE", jpeg(.camera("Panasonic", "DMC-FZ8", "2008:08:08 08:08:08")), day: "2008-08-08",
+        b.add("Edge/P1010001.JPE", b.jpeg(.camera("Panasonic", "DMC-FZ8", "2008:08:08 08:08:08")), day: "2008-08-08",
             source: .exifDateTimeOriginal)
-        add("Edge/png-named.jpeg", screen, day: "2018-06-01", source: .fileModificationTime)
-        add("Edge/jpeg-named.png", jpeg(.camera("Canon", "Canon EOS 5D", "2016:02:03 04:05:06")),
+        b.add("Edge/png-named.jpeg", screen, day: "2018-06-01", source: .fileModificationTime)
+        b.add("Edge/jpeg-named.png", b.jpeg(.camera("Canon", "Canon EOS 5D", "2016:02:03 04:05:06")),
             day: "2016-02-03", source: .exifDateTimeOriginal)
         var sentinel = SampleExif()
         sentinel.dateTimeOriginal = "0000:00:00 00:00:00"
         sentinel.dateTimeDigitized = "2002:12:08 12:00:00"
-        add("Edge/sentinel.jpg", jpeg(sentinel), day: "2018-06-01", source: .fileModificationTime)
+        b.add("Edge/sentinel.jpg", b.jpeg(sentinel), day: "2018-06-01", source: .fileModificationTime)
         var blank = SampleExif()
         blank.dateTimeOriginal = "    :  :     :  :  "
         blank.dateTimeDigitized = "2016:10:10 10:10:10"
-        add("Edge/blank-date.jpg", jpeg(blank), day: "2016-10-10", source: .exifDateTimeDigitized)
+        b.add("Edge/blank-date.jpg", b.jpeg(blank), day: "2016-10-10", source: .exifDateTimeDigitized)
         var future = SampleExif()
         future.dateTimeOriginal = "2099:01:01 00:00:00"
-        add("Edge/future.jpg", jpeg(future), day: "2018-06-01", source: .fileModificationTime)
-        add("Edge/xmp-only.jpg", jpeg(nil, xmp: [("photoshop:DateCreated", "2015-05-05T05:05:05+05:30")]),
+        b.add("Edge/future.jpg", b.jpeg(future), day: "2018-06-01", source: .fileModificationTime)
+        b.add("Edge/xmp-only.jpg", b.jpeg(nil, xmp: [("photoshop:DateCreated", "2015-05-05T05:05:05+05:30")]),
             day: "2015-05-05", source: .xmpDateCreated)
-        add("Edge/notes.txt", Array("not a photo\n".utf8), day: nil)
-        add(".hidden/IMG_9999.JPG", photo, day: nil)
-        add("@eaDir/IMG_0001.JPG/SYNOPHOTO_THUMB_M.jpg", photo, day: nil)
-        return items
+        b.add("Edge/notes.txt", Array("not a b.photo\n".utf8), day: nil)
+        b.add(".hidden/IMG_9999.JPG", b.photo, day: nil)
+        b.add("@eaDir/IMG_0001.JPG/SYNOPHOTO_THUMB_M.jpg", b.photo, day: nil)
     }
 
     /// Photos laid out as phones and cameras lay them out rather than as the plainest writer
