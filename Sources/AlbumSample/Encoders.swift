@@ -171,34 +171,7 @@ public enum Encoders {
 
     /// Encodes a PNG of the given kind. The corresponding C function is `png_image_write_to_memory`.
     public static func png(_ image: SampleImage, kind: PNGKind = .rgb) throws(EncodeError) -> [UInt8] {
-        var desc = png_image()
-        desc.version = UInt32(PNG_IMAGE_VERSION)
-        desc.width = UInt32(image.width)
-        desc.height = UInt32(image.height)
-        var bytes: [UInt8] = image.pixels
-        var channels = 3, bytesPerChannel = 1
-        var colormap: [UInt8]?
         switch kind {
-        case .rgb:
-            desc.format = UInt32(PNG_FORMAT_RGB)
-        case .grayscale:
-            desc.format = UInt32(PNG_FORMAT_GRAY)
-            bytes = []
-            for i in stride(from: 0, to: image.pixels.count, by: 3) {
-                let r = Int(image.pixels[i]) * 299, g = Int(image.pixels[i + 1]) * 587, b = Int(image.pixels[i + 2]) * 114
-                bytes.append(UInt8((r + g + b) / 1000))
-            }
-            channels = 1
-        case .rgb16:
-            // The simplified API's 16-bit formats are linear light; sRGB → linear here.
-            desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_LINEAR)
-            bytes = image.pixels.flatMap { v -> [UInt8] in
-                let c = Double(v) / 255
-                let linear = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-                let u = UInt16((linear * 65535).rounded())
-                return withUnsafeBytes(of: u) { Array($0) }  // native order, as the API expects
-            }
-            bytesPerChannel = 2
         case .rgb16Untagged:
             return handWrittenPNG(image, sixteenBit: true, interlaced: false)
         case .interlaced(let sixteenBit):
@@ -206,43 +179,75 @@ public enum Encoders {
         case .tagged(let profile):
             return insertingChunk("iCCP", Array("ICC profile".utf8) + [0, 0] + zlibCompressed(profile),
                                   into: handWrittenPNG(image, sixteenBit: false, interlaced: false))
+        case .rgb, .grayscale, .rgb16, .rgba, .palette:
+            return try writeSimplified(image, simplifiedPixels(image, kind: kind))
+        }
+    }
+
+    /// What libpng's simplified API is given to write a PNG of one kind.
+    struct SimplifiedPixels {
+        var format: UInt32
+        var bytes: [UInt8]
+        var channels: Int
+        var colormap: [UInt8]?
+    }
+
+    static func simplifiedPixels(_ image: SampleImage, kind: PNGKind) -> SimplifiedPixels {
+        switch kind {
+        case .grayscale:
+            let grey = stride(from: 0, to: image.pixels.count, by: 3).map { i in
+                let r = Int(image.pixels[i]) * 299, g = Int(image.pixels[i + 1]) * 587, b = Int(image.pixels[i + 2]) * 114
+                return UInt8((r + g + b) / 1000)
+            }
+            return SimplifiedPixels(format: UInt32(PNG_FORMAT_GRAY), bytes: grey, channels: 1)
+        case .rgb16:
+            // The simplified API's 16-bit formats are linear light; sRGB to linear here.
+            let linear = image.pixels.flatMap { v -> [UInt8] in
+                let c = Double(v) / 255
+                let linear = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+                let u = UInt16((linear * 65535).rounded())
+                return withUnsafeBytes(of: u) { Array($0) }  // native order, as the API expects
+            }
+            return SimplifiedPixels(format: UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_LINEAR), bytes: linear, channels: 3)
         case .rgba(let alpha):
-            desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA)
-            bytes = expand(image.pixels, fourth: alpha)
-            channels = 4
+            return SimplifiedPixels(format: UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_ALPHA), bytes: expand(image.pixels, fourth: alpha), channels: 4)
         case .palette:
             // Index every distinct colour (the sample images have few); at most 256.
             var table: [[UInt8]: UInt8] = [:]
             var map: [UInt8] = []
-            bytes = stride(from: 0, to: image.pixels.count, by: 3).map { i in
+            let indices = stride(from: 0, to: image.pixels.count, by: 3).map { i in
                 let c = Array(image.pixels[i..<i + 3])
                 if let k = table[c] { return k }
                 let k = UInt8(min(255, table.count))
                 if table.count < 256 { table[c] = k; map += c }
                 return k
             }
-            desc.format = UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_COLORMAP)
-            desc.colormap_entries = UInt32(table.count)
-            colormap = map
-            channels = 1
+            return SimplifiedPixels(format: UInt32(PNG_FORMAT_RGB | PNG_FORMAT_FLAG_COLORMAP), bytes: indices, channels: 1, colormap: map)
+        default:
+            return SimplifiedPixels(format: UInt32(PNG_FORMAT_RGB), bytes: image.pixels, channels: 3)
         }
+    }
+
+    /// Writes the pixels with libpng's simplified API (asked for the size, then written).
+    static func writeSimplified(_ image: SampleImage, _ pixels: SimplifiedPixels) throws(EncodeError) -> [UInt8] {
+        var desc = png_image()
+        desc.version = UInt32(PNG_IMAGE_VERSION)
+        desc.width = UInt32(image.width)
+        desc.height = UInt32(image.height)
+        desc.format = pixels.format
+        desc.colormap_entries = UInt32((pixels.colormap?.count ?? 0) / 3)
         var size: Int = 0
-        let stride = Int32(image.width * channels)
-        _ = bytesPerChannel
-        let ok = bytes.withUnsafeBufferPointer { px in
-            (colormap ?? []).withUnsafeBufferPointer { cm in
-                png_image_write_to_memory(&desc, nil, &size, 0, px.baseAddress, stride, colormap == nil ? nil : cm.baseAddress)
-            }
-        }
-        guard ok != 0, size > 0 else { throw EncodeError(description: "png_image_write_to_memory: size query failed") }
-        var out = [UInt8](repeating: 0, count: size)
-        let wrote = out.withUnsafeMutableBytes { buf in
-            bytes.withUnsafeBufferPointer { px in
-                (colormap ?? []).withUnsafeBufferPointer { cm in
-                    png_image_write_to_memory(&desc, buf.baseAddress, &size, 0, px.baseAddress, stride, colormap == nil ? nil : cm.baseAddress)
+        let stride = Int32(image.width * pixels.channels)
+        func write(_ buffer: UnsafeMutableRawPointer?) -> Int32 {
+            pixels.bytes.withUnsafeBufferPointer { px in
+                (pixels.colormap ?? []).withUnsafeBufferPointer { cm in
+                    png_image_write_to_memory(&desc, buffer, &size, 0, px.baseAddress, stride, pixels.colormap == nil ? nil : cm.baseAddress)
                 }
             }
         }
+        guard write(nil) != 0, size > 0 else { throw EncodeError(description: "png_image_write_to_memory: size query failed") }
+        var out = [UInt8](repeating: 0, count: size)
+        let wrote = out.withUnsafeMutableBytes { write($0.baseAddress) }
         png_image_free(&desc)
         guard wrote != 0 else {
             let message = withUnsafeBytes(of: desc.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
