@@ -13,27 +13,35 @@ enum Command {
 enum CommandLineParser {
     static func parse(_ args: [String]) throws(CLIError) -> Command {
         if args.first == "sample" { return try parseSample(Array(args.dropFirst())) }
-        if args.first == "index" {
-            var options = MountOptions()
-            var positional: [String] = []
-            var i = 1
-            while i < args.count {
-                if args[i] == "-o", i + 1 < args.count {
-                    try applyOptions(args[i + 1], &options)
-                    i += 2
-                    continue
-                }
-                if args[i].hasPrefix("-o") && args[i].count > 2 { try applyOptions(String(args[i].dropFirst(2)), &options) } else { positional.append(args[i]) }
-                i += 1
-            }
-            guard positional.count == 1 else { throw CLIError(.usage, "albumfs index: need the library folder (usage: albumfs index SOURCE [-o index=PATH])") }
-            options.source = positional[0]
-            return .index(options)
-        }
+        if args.first == "index" { return try parseIndex(Array(args.dropFirst())) }
         if args.first == "status" {
             guard args.count == 2 else { throw CLIError(.usage, "albumfs status: need the mount point (usage: albumfs status MOUNTPOINT)") }
             return .status(mountpoint: args[1])
         }
+        return try parseMount(args)
+    }
+
+    /// `albumfs index SOURCE [-o index=PATH]`.
+    static func parseIndex(_ args: [String]) throws(CLIError) -> Command {
+        var options = MountOptions()
+        var positional: [String] = []
+        var i = 0
+        while i < args.count {
+            if args[i] == "-o", i + 1 < args.count {
+                try applyOptions(args[i + 1], &options)
+                i += 2
+                continue
+            }
+            if args[i].hasPrefix("-o") && args[i].count > 2 { try applyOptions(String(args[i].dropFirst(2)), &options) } else { positional.append(args[i]) }
+            i += 1
+        }
+        guard positional.count == 1 else { throw CLIError(.usage, "albumfs index: need the library folder (usage: albumfs index SOURCE [-o index=PATH])") }
+        options.source = positional[0]
+        return .index(options)
+    }
+
+    /// `albumfs [options] SOURCE MOUNTPOINT`, options before or after the paths.
+    static func parseMount(_ args: [String]) throws(CLIError) -> Command {
         var options = MountOptions()
         var positional: [String] = []
         var i = 0
