@@ -161,31 +161,41 @@ enum PNGDecoder {
                     if readErrno != 0 { throw .original("read", Errno(rawValue: readErrno)) }
                     throw ThumbnailError("PNG decode failed: \(text(message))")
                 }
-                let blockRow = (y / k) * ow * 3
-                row.withUnsafeBufferPointer { px in
-                    sums.withUnsafeMutableBufferPointer { sum in
-                        blockOf.withUnsafeBufferPointer { block in
-                            if channels == 3 {
-                                for i in 0..<columns {
-                                    let p = i * 3, o = blockRow + block[i]
-                                    sum[o] += UInt32(px[p])
-                                    sum[o + 1] += UInt32(px[p + 1])
-                                    sum[o + 2] += UInt32(px[p + 2])
-                                }
-                                return
-                            }
-                            for i in 0..<columns {
-                                let p = i * 4, o = blockRow + block[i]
-                                let a = UInt32(px[p + 3])
-                                sum[o] += RGBImage.onWhite(px[p], alpha: a)
-                                sum[o + 1] += RGBImage.onWhite(px[p + 1], alpha: a)
-                                sum[o + 2] += RGBImage.onWhite(px[p + 2], alpha: a)
-                            }
+                add(row, columns: columns, channels: channels, to: &sums, blockRow: (y / k) * ow * 3, blockOf: blockOf)
+            }
+        }
+        return (averages(sums, width: w, height: h, factor: k), k)
+    }
+
+    /// Adds a row's pixels (RGB, or RGBA put on white) to the sums of the blocks they fall in.
+    private static func add(_ row: [UInt8], columns: Int, channels: Int, to sums: inout [UInt32], blockRow: Int, blockOf: [Int]) {
+        row.withUnsafeBufferPointer { px in
+            sums.withUnsafeMutableBufferPointer { sum in
+                blockOf.withUnsafeBufferPointer { block in
+                    if channels == 3 {
+                        for i in 0..<columns {
+                            let p = i * 3, o = blockRow + block[i]
+                            sum[o] += UInt32(px[p])
+                            sum[o + 1] += UInt32(px[p + 1])
+                            sum[o + 2] += UInt32(px[p + 2])
                         }
+                        return
+                    }
+                    for i in 0..<columns {
+                        let p = i * 4, o = blockRow + block[i]
+                        let a = UInt32(px[p + 3])
+                        sum[o] += RGBImage.onWhite(px[p], alpha: a)
+                        sum[o + 1] += RGBImage.onWhite(px[p + 1], alpha: a)
+                        sum[o + 2] += RGBImage.onWhite(px[p + 2], alpha: a)
                     }
                 }
             }
         }
+    }
+
+    /// The image of the blocks' averages (the last row and column of blocks may be narrower).
+    private static func averages(_ sums: [UInt32], width w: Int, height h: Int, factor k: Int) -> RGBImage {
+        let ow = (w + k - 1) / k, oh = (h + k - 1) / k
         var out = [UInt8](repeating: 0, count: ow * oh * 3)
         for oy in 0..<oh {
             let rows = UInt32(min(k, h - oy * k))
@@ -197,7 +207,7 @@ enum PNGDecoder {
                 }
             }
         }
-        return (RGBImage(width: ow, height: oh, pixels: out), k)
+        return RGBImage(width: ow, height: oh, pixels: out)
     }
 
     static func text(_ chars: [CChar]) -> String {
