@@ -184,8 +184,9 @@ extension AlbumFileSystem {
                       let photo = s.table.photo(source: pick.sourcePath) else { return .failure(.invalidArgument) }
                 return .success(photo)
             }
-            guard let folder = s.table.folders[node.inode], let child = s.table.childInode(of: folder, named: name),
-                  let next = s.table[child] else { return .failure(.invalidArgument) }
+            guard let folder = s.table.folders[node.inode], let next = s.table.child(of: folder, named: name) else {
+                return .failure(.invalidArgument)
+            }
             node = next
         }
         guard case .file(let content) = node.kind, let photo = content.photo else { return .failure(.invalidArgument) }

@@ -102,7 +102,7 @@ public final class AlbumFileSystem: Sendable {
             guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
             return .success(linkAttributes(pick, s))
         }
-        guard let inode = s.table.childInode(of: folder, named: name), let node = s.table[inode] else { return .failure(.notFound) }
+        guard let node = s.table.child(of: folder, named: name) else { return .failure(.notFound) }
         return .success(attributes(node, s))
     }
 

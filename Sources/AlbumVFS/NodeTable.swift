@@ -140,11 +140,14 @@ struct NodeTable: Sendable {
         inodes.photoNumber(source: path).flatMap(photo(number:)).flatMap { photos[$0].relativePath == path ? $0 : nil }
     }
 
-    /// The inode of the entry called `name` in a folder.
-    func childInode(of folder: Folder, named name: String) -> UInt64? {
+    /// The entry called `name` in a folder, found once and answered from what the search found
+    /// (a photo's node is not looked up again by its inode, nor its name made again).
+    func child(of folder: Folder, named name: String) -> Node? {
         guard let position = folder.folder.index(named: name) else { return nil }
-        if case .photos(let entries) = folder.folder.entries { return inode(ofPhoto: entries.photo(at: position), slot: entries.slot) }
-        return folder.childInodes[position]
+        guard case .photos(let entries) = folder.folder.entries else { return self[folder.childInodes[position]] }
+        let photo = entries.photo(at: position)
+        return Node(inode: inode(ofPhoto: photo, slot: entries.slot), parent: folder.inode, name: entries.name(ofPhoto: photo),
+                    kind: .file(entries.content(ofPhoto: photo)), mtime: photos[photo].captureInstant)
     }
 
     /// The entry at a readdir position of a folder: its inode and name.
