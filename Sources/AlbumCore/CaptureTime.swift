@@ -1,5 +1,6 @@
 import AlbumSystem
 import Glibc
+import Synchronization
 
 /// A wall-clock date and time as written on a photo, with no time zone attached.
 ///
@@ -232,33 +233,32 @@ public struct SystemZone: UTCOffsets {
 /// day), so a library's photos ask the zone two or three times per day they were taken on, not
 /// twice per photo (`localtime_r` takes a lock and searches the zone's transitions, a good part
 /// of deciding a photo). A day with a change is asked every time.
-/// (`@unchecked Sendable`: `days` and `offsets` are read and written only under `lock`; `zone`
-/// is a function of its argument alone.)
+/// (`@unchecked Sendable`: the table is in a `Mutex`; `zone` is a function of its argument alone.)
 final class DayOffsets: @unchecked Sendable {
     private let zone: (Int64) -> Int
-    private let lock = Lock()
     /// A direct-mapped table: the day in `days[day % size]`, its offset beside it.
-    private var days: [Int64]
-    private var offsets: [Int32]
+    private struct Table {
+        var days = [Int64](repeating: .min, count: DayOffsets.size)
+        var offsets = [Int32](repeating: 0, count: DayOffsets.size)
+    }
+    private let table = Mutex(Table())
     private static let size = 4096
     private static let secondsPerDay: Int64 = 86_400
 
     init(_ zone: @escaping (Int64) -> Int) {
         self.zone = zone
-        days = Array(repeating: .min, count: Self.size)
-        offsets = Array(repeating: 0, count: Self.size)
     }
 
     func offset(at instant: Int64) -> Int {
         let (day, slot) = Self.place(instant)
-        let known: Int? = lock.withLock { days[slot] == day ? Int(offsets[slot]) : nil }
+        let known: Int? = table.withLock { t in t.days[slot] == day ? Int(t.offsets[slot]) : nil }
         if let known { return known }
         let offset = zone(instant)
         let start = day &* Self.secondsPerDay
         if let stored = Int32(exactly: offset), zone(start) == offset, zone(start &+ Self.secondsPerDay - 1) == offset {
-            lock.withLock {
-                days[slot] = day
-                offsets[slot] = stored
+            table.withLock { t in
+                t.days[slot] = day
+                t.offsets[slot] = stored
             }
         }
         return offset

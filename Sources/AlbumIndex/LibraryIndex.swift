@@ -1,4 +1,5 @@
 import AlbumCore
+import Synchronization
 import AlbumSystem
 import CSQLite3
 import FoundationEssentials
@@ -15,7 +16,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each transaction whole.
     private let db: SQLiteDatabase
-    private let lock = Lock()
+    private let lock = Mutex<Void>(())
     public let path: String
 
     /// `PRAGMA application_id`: "albf". A database without it is not ours.

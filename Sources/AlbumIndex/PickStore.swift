@@ -1,4 +1,5 @@
 import AlbumCore
+import Synchronization
 import AlbumSystem
 import CXXHash
 import FoundationEssentials
@@ -12,7 +13,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each read-modify-write whole.
     private let db: SQLiteDatabase
-    private let lock = Lock()
+    private let lock = Mutex<Void>(())
     private let library: String
     public let path: String
 

@@ -1,4 +1,5 @@
 import AlbumCore
+import Synchronization
 import AlbumSystem
 import CSQLite3
 import FoundationEssentials
@@ -225,9 +226,9 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` under `lock`; SQLite failures become the errno a filesystem caller sees.
-    static func locked<T>(_ lock: Lock, _ body: () throws -> T) throws(Errno) -> T {
+    static func locked<T>(_ lock: borrowing Mutex<Void>, _ body: () throws -> T) throws(Errno) -> T {
         do {
-            return try lock.withLock { try body() }
+            return try lock.withLock { _ throws -> T in try body() }
         } catch let failure as Failure {
             throw failure.errno
         } catch {

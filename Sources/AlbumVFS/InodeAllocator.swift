@@ -1,4 +1,5 @@
 import AlbumCore
+import Synchronization
 import AlbumSystem
 
 /// Gives every virtual path an inode number that never changes while the mount lives, even
@@ -44,7 +45,7 @@ final class InodeAllocator: @unchecked Sendable {
     /// The photo numbers the last tree build gave out.
     private var numberedLastBuild = NumberSet()
     private var next: UInt32 = 1
-    private let lock = Lock()
+    private let lock = Mutex<Void>(())
 
     static func inode(number: UInt32, slot: Int) -> UInt64 { 1 + UInt64(number) * UInt64(PhotoSlot.count) + UInt64(slot) }
 
@@ -56,12 +57,12 @@ final class InodeAllocator: @unchecked Sendable {
 
     /// The inode of a folder, control file or pick.
     func inode(parent: UInt64, name: String) -> UInt64 {
-        lock.withLock { Self.inode(number: number(parent, name), slot: 0) }
+        lock.withLock { _ in Self.inode(number: number(parent, name), slot: 0) }
     }
 
     /// The number of the photo at a source path, if it has one (in this tree or the one before).
     func photoNumber(source path: String) -> UInt32? {
-        lock.withLock {
+        lock.withLock { _ in
             mapFirstBuild()
             return photoNumbers[path]
         }
@@ -69,7 +70,7 @@ final class InodeAllocator: @unchecked Sendable {
 
     /// How many source paths have a number.
     var photoPathCount: Int {
-        lock.withLock {
+        lock.withLock { _ in
             mapFirstBuild()
             return photoNumbers.count
         }
@@ -82,22 +83,30 @@ final class InodeAllocator: @unchecked Sendable {
     /// A path is asked for at most once per build (a tree's photos have paths of their own).
     func batch<T>(photoCount: Int, renamed: [FileMove] = [],
                   _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
-        lock.withLock {
-            let first = photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0
-            if renamed.isEmpty && (first || unmapped != nil) { return buildByPosition(photoCount: photoCount, body) }
-            mapFirstBuild()
-            move(renamed)
-            // A first scan numbers every photo at once: grow the map once, not by doublings.
-            if photoCount > photoNumbers.capacity { photoNumbers.reserveCapacity(photoCount) }
-            var numbered = NumberSet()
-            let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
-                let n = self.photo(path)
-                numbered.insert(n)
-                return n
-            }
-            forgetPathsGone(numbered: numbered)
-            return (result, Int(next))
+        // (`Mutex.withLock` wants a result it could send to another thread: this one goes back to
+        // the caller's own.)
+        nonisolated(unsafe) var out: (T, count: Int)?
+        lock.withLock { _ in out = numberTree(photoCount: photoCount, renamed: renamed, body) }
+        return out!
+    }
+
+    /// `batch`'s work, under the lock.
+    private func numberTree<T>(photoCount: Int, renamed: [FileMove],
+                               _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
+        let first = photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0
+        if renamed.isEmpty && (first || unmapped != nil) { return buildByPosition(photoCount: photoCount, body) }
+        mapFirstBuild()
+        move(renamed)
+        // A first scan numbers every photo at once: grow the map once, not by doublings.
+        if photoCount > photoNumbers.capacity { photoNumbers.reserveCapacity(photoCount) }
+        var numbered = NumberSet()
+        let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
+            let n = self.photo(path)
+            numbered.insert(n)
+            return n
         }
+        forgetPathsGone(numbered: numbered)
+        return (result, Int(next))
     }
 
     /// The first build, and the builds after it while its paths are unmapped: while the tree's

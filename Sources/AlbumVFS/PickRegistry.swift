@@ -24,7 +24,7 @@ final class PickRegistry: Sendable {
     // Taken by each change of the picks, around its checks, its storage write and its update of
     // `state` (never by a reader): concurrent `ln -s` calls are checked against the limit one at
     // a time (exactly N succeed). Not held while a pick's file is hashed.
-    private let changing = Lock()
+    private let changing = Mutex<Void>(())
     private let inodes: InodeAllocator
     /// `picked/`'s own inode: the parent of every pick.
     private let folderInode: UInt64
@@ -55,12 +55,12 @@ final class PickRegistry: Sendable {
     /// the checks are made again after it. A hash that fails is ENOENT where the photo's file is
     /// gone or replaced, EIO otherwise.
     func add(name: String, sourcePath: String, target: String, now: Timestamp, hash: () throws(Errno) -> String) -> Result<Pick, Errno> {
-        if let refused = changing.withLock({ state.withLock { Self.refusal(name: name, sourcePath: sourcePath, limit: limit, in: $0.picks) } }) {
+        if let refused = changing.withLock({ _ in state.withLock { Self.refusal(name: name, sourcePath: sourcePath, limit: limit, in: $0.picks) } }) {
             return .failure(refused)
         }
         let contentHash: String
         do throws(Errno) { contentHash = try hash() } catch { return .failure(error == .notFound ? .notFound : .ioError) }
-        return changing.withLock { () -> Result<Pick, Errno> in
+        return changing.withLock { _ -> Result<Pick, Errno> in
             let picks = state.withLock { $0.picks }
             if let refused = Self.refusal(name: name, sourcePath: sourcePath, limit: limit, in: picks) { return .failure(refused) }
             if picks.contains(where: { $0.contentHash == contentHash }) { return .failure(.exists) }
@@ -83,7 +83,7 @@ final class PickRegistry: Sendable {
     }
 
     func remove(name: String) -> Result<Void, Errno> {
-        changing.withLock { () -> Result<Void, Errno> in
+        changing.withLock { _ -> Result<Void, Errno> in
             guard state.withLock({ s in s.picks.contains { $0.name.sameBytes(as: name) } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.delete(name: name) } catch { return .failure(error) }
             state.withLock { s in s.picks.removeAll { $0.name.sameBytes(as: name) } }
@@ -93,7 +93,7 @@ final class PickRegistry: Sendable {
 
     /// Records that a pick's photo is now at `sourcePath` (found by its bytes).
     func move(name: String, to sourcePath: String, target: String) -> Result<Void, Errno> {
-        changing.withLock { () -> Result<Void, Errno> in
+        changing.withLock { _ -> Result<Void, Errno> in
             guard state.withLock({ s in s.picks.contains { $0.name.sameBytes(as: name) } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.move(name: name, toSourcePath: sourcePath, target: target) } catch { return .failure(error) }
             state.withLock { s in
@@ -117,7 +117,7 @@ final class PickRegistry: Sendable {
 
     /// `mv picked/a picked/b`: keeps the pick's place and time; replaces `b` unless told not to.
     func rename(_ from: String, to: String, noReplace: Bool) -> Result<Void, Errno> {
-        changing.withLock { () -> Result<Void, Errno> in
+        changing.withLock { _ -> Result<Void, Errno> in
             let picks = state.withLock { $0.picks }
             guard picks.contains(where: { $0.name.sameBytes(as: from) }) else { return .failure(.notFound) }
             if from.sameBytes(as: to) { return .success(()) }

@@ -8,6 +8,7 @@ import AlbumThumbnails
 import AlbumVFS
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// `albumfs SOURCE MOUNTPOINT`: check, (go to the background,) scan, mount, serve.
 enum MountCommand {
@@ -124,16 +125,10 @@ enum MountCommand {
     }
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
-    /// (`@unchecked Sendable`: `value` is read and cleared only under `lock`.)
-    final class Handoff<T>: @unchecked Sendable {
-        private var value: T?
-        private let lock = Lock()
-        init(_ value: T) { self.value = value }
-        func take() -> T {
-            lock.lock()
-            defer { value = nil; lock.unlock() }
-            return value!
-        }
+    final class Handoff<T>: Sendable {
+        private let value: Mutex<T?>
+        init(_ value: sending T) { self.value = Mutex(value) }
+        func take() -> sending T { value.withLock { v -> sending T in v.take()! } }
     }
 
     static func rules(_ options: MountOptions) -> ScanRules {

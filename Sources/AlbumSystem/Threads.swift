@@ -1,36 +1,9 @@
 import Glibc
 
-// Thin wrappers over pthreads: what the daemon needs of Foundation's Thread, NSLock and
-// NSCondition. Why not Foundation: linking it (with ICU) slows every cold launch (`albumfs
-// status` included) and adds to the RSS, for these three types and a few string helpers
+// Thin wrappers over pthreads: what the daemon needs of Foundation's Thread and NSCondition
+// (mutual exclusion alone is the standard library's `Mutex`, the one lock type of albumfs). Why not Foundation: linking it (with ICU) slows every cold launch (`albumfs
+// status` included) and adds to the RSS, for these types and a few string helpers
 // (docs/benchmarks.md).
-
-/// A mutex with a `withLock` shape.
-/// (`@unchecked Sendable`: the pthread mutex is made for use from any thread.)
-public final class Lock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    public init() {
-        let rc = pthread_mutex_init(mutex, nil)
-        precondition(rc == 0, "pthread_mutex_init: \(rc)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    public func lock() { pthread_mutex_lock(mutex) }
-    public func unlock() { pthread_mutex_unlock(mutex) }
-
-    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
-        return try body()
-    }
-
-    fileprivate var raw: UnsafeMutablePointer<pthread_mutex_t> { mutex }
-}
 
 /// A mutex and a condition variable (NSCondition's shape): `lock`, then `wait` until woken by
 /// `signal` or `broadcast`, or until a deadline on the monotonic clock (a wall-clock change
@@ -38,10 +11,12 @@ public final class Lock: @unchecked Sendable {
 /// (`@unchecked Sendable`: the pthread mutex and condition variable are made for use from any
 /// thread.)
 public final class Condition: @unchecked Sendable {
-    private let mutex = Lock()
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     public init() {
+        let mutexRC = pthread_mutex_init(mutex, nil)
+        precondition(mutexRC == 0, "pthread_mutex_init: \(mutexRC)")
         var attr = pthread_condattr_t()
         pthread_condattr_init(&attr)
         pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
@@ -53,15 +28,17 @@ public final class Condition: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(cond)
         cond.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
     }
 
-    public func lock() { mutex.lock() }
-    public func unlock() { mutex.unlock() }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
     public func signal() { pthread_cond_signal(cond) }
     public func broadcast() { pthread_cond_broadcast(cond) }
 
     /// Waits (the lock held) until woken.
-    public func wait() { pthread_cond_wait(cond, mutex.raw) }
+    public func wait() { pthread_cond_wait(cond, mutex) }
 
     /// Waits (the lock held) until woken or `seconds` pass: false when the time ran out.
     public func wait(seconds: Double) -> Bool { wait(until: Self.deadline(in: seconds)) }
@@ -71,7 +48,7 @@ public final class Condition: @unchecked Sendable {
     /// wakeups keeps one deadline, not a new wait of its own length each time.
     public func wait(until deadline: timespec) -> Bool {
         var deadline = deadline
-        return pthread_cond_timedwait(cond, mutex.raw, &deadline) != ETIMEDOUT
+        return pthread_cond_timedwait(cond, mutex, &deadline) != ETIMEDOUT
     }
 
     /// The monotonic clock's time `seconds` from now.
