@@ -259,25 +259,25 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }, moved: { taken += $0 }, worthFrom: index == nil ? 1 : Self.heldWorthFrom)
         var merge = MergeQueue(trackReads: !state.isEmpty)
         statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
-        let stream = scanner.decidingStream(onBatch: { [writer = setup.writer] read in
-            writer.save(read.lazy.map(\.file))
-            for i in read.indices { read[i].file.slim() }
-        }) { [self] done, total in
-            statusBox.withLock { $0.progressDone = done }
-            progress?(done, total, false)
-        }
         // The folder a disk left when it was unmounted is listed fine, and empty: what it
         // held is unknown, not gone, as for a folder that cannot be listed at all.
         let unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
-        let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.survey(
+        let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
             under: folder, previous: state, settledBefore: setup.settledBefore, complete: wholeFiles, elsewhere: elsewhere,
             onFolder: { [watcher] in watcher?.watch($0) },
-            batches: (LibraryScanner.readBatch, { [self] slice in
-                merge.batches.append(stream.add(Array(slice)))
+            onRead: { [writer = setup.writer] read in
+                writer.save(read.lazy.map(\.file))
+                for i in read.indices { read[i].file.slim() }
+            },
+            progress: { [self] done, total in
+                statusBox.withLock { $0.progressDone = done }
+                progress?(done, total, false)
+            },
+            handedOff: { [self] batch in
+                merge.batches.append(batch)
                 statusBox.withLock { $0.progressTotal = merge.handedOff }
                 mergeBatches(&merge, walkDone: false)
-            }))
-        stream.end()
+            })
         if !wholeFiles.isEmpty {
             for path in survey.reused.map(\.relativePath) + survey.moved.map(\.file.relativePath) where wholeFiles.contains(path) {
                 wholeFiles.remove(path)

@@ -275,6 +275,21 @@ public struct LibraryScanner: Sendable {
 
     /// Reads, and decides photos (on the reader threads: a mount needs both, and deciding is a
     /// tenth of a scan's CPU time), for files handed in batch after batch while a walk goes on.
+    /// A survey whose files are read as the walk finds them: each batch of `readBatch` files goes
+    /// to the reader threads at once (`decidingStream`; `onRead` sees each batch as it is read),
+    /// and `handedOff` gets each batch, to merge what is read while the walk goes on or to take
+    /// every result at the end. The mount's scans and `albumfs index` both scan this way. The
+    /// stream is ended before this returns.
+    public func surveyReading(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
+                              complete: Set<String> = [], elsewhere: Elsewhere? = nil, onFolder: (String) -> Void = { _ in },
+                              onRead: (@Sendable (inout [ReadStream.Read]) -> Void)?, progress: (@Sendable (Int, Int) -> Void)?,
+                              handedOff: @escaping (ReadStream.Batch) -> Void) -> Survey {
+        let stream = decidingStream(onBatch: onRead, progress: progress)
+        defer { stream.end() }
+        return survey(under: folder, previous: previous, settledBefore: settledBefore, complete: complete, elsewhere: elsewhere,
+                      onFolder: onFolder, batches: (Self.readBatch, { handedOff(stream.add(Array($0))) }))
+    }
+
     public func decidingStream(onBatch: (@Sendable (inout [ReadStream.Read]) -> Void)? = nil,
                                progress: (@Sendable (Int, Int) -> Void)? = nil) -> ReadStream {
         readStream(decides: true, onBatch: onBatch, progress: progress)

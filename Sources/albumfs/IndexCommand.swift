@@ -32,13 +32,14 @@ enum IndexCommand {
         // the reader threads, and each batch is written while the next ones are read, so no step
         // waits for the one before to finish.
         let writer = IndexWriter(index: index, log: { _ in })  // its failure is the command's, below
-        let stream = scanner.decidingStream(onBatch: { read in writer.save(read.lazy.map(\.file)) }, progress: { done, total in bar?.update(done: done, total: total, finished: false) })
         var batches: [ReadStream.Batch] = []
         // A file known at another path by its identity (its folder renamed, moved or renamed) is
         // taken from there, unread.
-        let survey = scanner.survey(previous: previous, elsewhere: previous.isEmpty ? nil : LibraryScanner.Elsewhere(index: index, found: writer.save),
-                                    batches: (LibraryScanner.readBatch, { batches.append(stream.add(Array($0))) }))
-        stream.end()
+        let survey = scanner.surveyReading(previous: previous,
+                                           elsewhere: previous.isEmpty ? nil : LibraryScanner.Elsewhere(index: index, found: writer.save),
+                                           onRead: { read in writer.save(read.lazy.map(\.file)) },
+                                           progress: { done, total in bar?.update(done: done, total: total, finished: false) },
+                                           handedOff: { batches.append($0) })
         let read = batches.flatMap { $0.take() }
         bar?.update(done: read.count, total: read.count, finished: true)
         let files = survey.reused + survey.moved.map(\.file) + read.map(\.file)
