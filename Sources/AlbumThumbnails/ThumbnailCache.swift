@@ -120,9 +120,10 @@ public final class ThumbnailCache: Sendable {
     /// inode, size, mtime and ctime to the nanosecond on two disks is a copy: the same picture.)
     /// The path in the library, not on the machine: a camera card mounted at another path
     /// (`/media/u/EOS_DIGITAL1`) keeps its thumbnails too.
-    public static func key(path: String, identity: FileIdentity, changedWhenRead: Timestamp?, orientation: Int, box: ThumbnailBox) -> String {
+    public static func key(path: String, identity: FileIdentity, changedWhenRead: Timestamp?, orientation: Int, box: ThumbnailBox,
+                           pipeline: Int = ThumbnailRenderer.pipelineVersion) -> String {
         let changed = changedWhenRead.map { "|c\($0.seconds).\($0.nanoseconds)" } ?? ""
-        let text = "\(ThumbnailRenderer.pipelineVersion)|\(box)|\(identity.inode)|\(identity.size)|"
+        let text = "\(pipeline)|\(box)|\(identity.inode)|\(identity.size)|"
             + "\(identity.mtime.seconds).\(identity.mtime.nanoseconds)\(changed)|o\(orientation)" + (identity.inode == 0 ? "|\(path)" : "")
         var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x8422_2325_cbf2_9ce4
         for byte in text.utf8 {

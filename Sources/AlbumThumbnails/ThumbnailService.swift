@@ -42,10 +42,17 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         let result = Mutex<Result<[UInt8], ThumbnailError>?>(nil)
     }
 
+    /// - Parameter memoryCap: how many thumbnails are kept in memory while the cache cannot be
+    ///   written (the last ones made).
+    /// Thumbnails kept in memory at most while the cache cannot be written (1,000 of 200x200
+    /// are ~30 MB).
+    private let memoryCap: Int
+
     public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: ThumbnailRenderer = ThumbnailRenderer(),
-                debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
+                memoryCap: Int = 1000, debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.boxes = boxes
         self.cache = cache
+        self.memoryCap = memoryCap
         self.renderer = renderer
         self.debug = debug
         self.log = log
@@ -143,8 +150,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private func remember(_ s: inout State, _ key: String, _ bytes: [UInt8]) {
         s.memory[key] = bytes
         s.memoryOrder.append(key)
-        // About 25 MB of 200x200 thumbnails when no cache folder can be used.
-        while s.memoryOrder.count > 1000 { s.memory[s.memoryOrder.removeFirst()] = nil }
+        while s.memoryOrder.count > memoryCap { s.memory[s.memoryOrder.removeFirst()] = nil }
     }
 
     /// The photo's file opened for a render (no access time written), checked to be the file

@@ -312,6 +312,40 @@ final class ThumbnailPipelineTests: XCTestCase {
 
     /// A cache that cannot take a thumbnail (a full disk; here its subfolder is a file: ENOTDIR)
     /// loses nothing: the thumbnail is served and kept in memory, and the reason is said once.
+    /// With no cache to write, the last `memoryCap` thumbnails are kept in memory: the older ones
+    /// are made again when asked for, the recent ones are not.
+    func testThumbnailsKeptInMemoryAreCapped() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-memory-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = ThumbnailService(boxes: [.default], cache: nil, memoryCap: 3, log: { _ in })
+        var photos: [Photo] = []
+        for i in 0..<5 {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/p\(i).jpg", contents: Data(try Encoders.jpeg(.marker(width: 64, height: 48, tint: UInt8(i * 40))))))
+            photos.append(Self.photoOnDisk(folder, "p\(i).jpg"))
+        }
+        for photo in photos { _ = try service.thumbnail(of: photo, sourceRoot: folder, box: .default).get() }
+        XCTAssertEqual(service.renderCount, 5)
+        for photo in photos.suffix(3) { _ = try service.thumbnail(of: photo, sourceRoot: folder, box: .default).get() }
+        XCTAssertEqual(service.renderCount, 5, "the last three are in memory")
+        _ = try service.thumbnail(of: photos[0], sourceRoot: folder, box: .default).get()
+        XCTAssertEqual(service.renderCount, 6, "the first was let go")
+    }
+
+    /// The pipeline's version is part of every cache key: a thumbnail made by an earlier pipeline
+    /// is never served, and is made again once.
+    func testANewPipelineVersionMakesNewKeys() {
+        let identity = FileIdentity(inode: 7, size: 100, mtime: Timestamp(seconds: 5))
+        func key(_ version: Int) -> String {
+            ThumbnailCache.key(path: "a.jpg", identity: identity, changedWhenRead: nil, orientation: 1, box: .default, pipeline: version)
+        }
+        XCTAssertEqual(key(ThumbnailRenderer.pipelineVersion), ThumbnailCache.key(path: "a.jpg", identity: identity, changedWhenRead: nil,
+                                                                                   orientation: 1, box: .default))
+        XCTAssertNotEqual(key(ThumbnailRenderer.pipelineVersion), key(ThumbnailRenderer.pipelineVersion - 1))
+        XCTAssertNotEqual(key(3), key(4))
+        XCTAssertEqual(key(3), key(3))
+    }
+
     func testACacheThatCannotBeWrittenIsSaidOnce() throws {
         let folder = NSTemporaryDirectory() + "albumfs-thumb-full-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder + "/cache", withIntermediateDirectories: true)
