@@ -214,7 +214,36 @@ enum OptionTable {
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'logfile' needs a path, as in logfile=/tmp/albumfs.log") }
             options.logFile = value
         default:
-            throw CLIError(.usage, "albumfs: unknown option '\(key)' (see albumfs --help)")
+            let hint = nearest(to: key).map { "; did you mean '\($0)'?" } ?? ""
+            throw CLIError(.usage, "albumfs: unknown option '\(key)'\(hint) (see albumfs --help)")
         }
+    }
+
+    /// Every `-o` word albumfs knows, for suggestions.
+    static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
+        "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
+        "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
+        "screenshot_folders", "io_uring", "heif", "logfile",
+    ]
+
+    /// The known word closest to `word` (at most 2 edits away, or a third of its length), if any.
+    static func nearest(to word: String) -> String? {
+        let scored = knownWords.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
+        return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+    }
+
+    /// Levenshtein distance between two words.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

@@ -76,7 +76,7 @@ enum Preflight {
         while let entry = readdir(dir) {
             let name = direntName(entry)
             if name != "." && name != ".." {
-                throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT '\(mountpoint)' is not empty")
+                throw CLIError(.badMountpoint, "albumfs: MOUNTPOINT '\(mountpoint)' is not empty (-o nonempty mounts over it, hiding its files while mounted)")
             }
         }
         return resolved

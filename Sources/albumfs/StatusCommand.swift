@@ -15,6 +15,10 @@ enum StatusCommand {
                 // A FUSE mount whose daemon died: there is a mount, and no one answers it.
                 throw CLIError(.badMountpoint, "albumfs status: the daemon of '\(mountpoint)' is gone (\(why)); clear the mount with: fusermount3 -u '\(mountpoint)'")
             }
+            var st = stat()
+            if stat(mountpoint, &st) != 0 {
+                throw CLIError(.badMountpoint, "albumfs status: '\(mountpoint)': \(String(cString: strerror(errno)))")
+            }
             throw CLIError(.badMountpoint, "albumfs status: '\(mountpoint)' is not an albumfs mount (\(path): \(why))")
         }
         defer { close(fd) }

@@ -67,7 +67,11 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError([source.path], code: 2, message: "need SOURCE and MOUNTPOINT")
         expectError([source.path, mountpoint, "extra"], code: 2, message: "too many arguments: extra")
         expectError(["--frobnicate", source.path, mountpoint], code: 2, message: "unknown flag '--frobnicate'")
-        expectError(["-o", "frobnicate", source.path, mountpoint], code: 2, message: "unknown option 'frobnicate'")
+        expectError(["-o", "frobnicate", source.path, mountpoint], code: 2, message: "unknown option 'frobnicate' (see albumfs --help)")
+        // A typo gets the nearest known word.
+        expectError(["-o", "heiff=on", source.path, mountpoint], code: 2, message: "unknown option 'heiff'; did you mean 'heif'?")
+        expectError(["-o", "cachesize=1G", source.path, mountpoint], code: 2, message: "did you mean 'cache_size'?")
+        expectError(["-o", "alow_other", source.path, mountpoint], code: 2, message: "did you mean 'allow_other'?")
         expectError(["-o", "allow_other=yes", source.path, mountpoint], code: 2, message: "option 'allow_other' takes no value")
         expectError(["-o", "fsname", source.path, mountpoint], code: 2, message: "option 'fsname' needs a value")
         expectError(["-o", "max_read=lots", source.path, mountpoint], code: 2, message: "option 'max_read' takes a positive number")
@@ -132,7 +136,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         let full = makeTempFolder("full")
         defer { try? FileManager.default.removeItem(atPath: full) }
         XCTAssertTrue(FileManager.default.createFile(atPath: full + "/x", contents: nil))
-        expectError([source.path, full], code: 4, message: "is not empty")
+        expectError([source.path, full], code: 4, message: "is not empty (-o nonempty mounts over it")
         // Even with -o nonempty, a library inside MOUNTPOINT would be hidden from its own daemon.
         expectError(["-o", "nonempty", source.path + "/Sony", source.path], code: 4, message: "is inside MOUNTPOINT")
     }
@@ -148,6 +152,16 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertEqual(readdirNames(full), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", full]).status, 0)
         XCTAssertEqual(FileManager.default.contents(atPath: full + "/x"), Data("kept".utf8))
+    }
+
+    /// `albumfs status` tells a path that is not there from a folder that is no albumfs mount.
+    func testStatusOfAMissingPathAndOfAFolderThatIsNoMount() {
+        let missing = albumfs(["status", mountpoint + "/missing"])
+        XCTAssertEqual(missing.status, 4)
+        XCTAssertEqual(missing.stderr, "albumfs status: '\(mountpoint!)/missing': No such file or directory\n")
+        let plain = albumfs(["status", mountpoint])
+        XCTAssertEqual(plain.status, 4)
+        XCTAssertTrue(plain.stderr.hasPrefix("albumfs status: '\(mountpoint!)' is not an albumfs mount"), plain.stderr)
     }
 
     func testAlreadyMounted() throws {
