@@ -232,6 +232,29 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(access(dir, R_OK | X_OK), 0)
     }
 
+    /// A copy out of the mount is like the user's own file: `cp -a` keeps the source's mode and
+    /// the `user.albumfs.*` attributes (their provenance); `cp --preserve=mode,timestamps` copies
+    /// none of them, the capture time kept as the mtime.
+    func testCopiesKeepTheModeAndTheAttributesUnlessAskedNot() throws {
+        let out = makeTempFolder("copies")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let photo = mount.path("non-screenshots/DSC01234.JPG")
+        XCTAssertEqual(runCommand("/bin/cp", ["-a", photo, out + "/a.jpg"]).status, 0)
+        XCTAssertEqual(runCommand("/bin/cp", ["--preserve=mode,timestamps", photo, out + "/b.jpg"]).status, 0)
+        var st = stat()
+        XCTAssertEqual(stat(source.path + "/Sony/DSC01234.JPG", &st), 0)
+        let sourceMode = st.st_mode & 0o7777
+        for name in ["a.jpg", "b.jpg"] {
+            XCTAssertEqual(stat(out + "/" + name, &st), 0)
+            XCTAssertEqual(st.st_mode & 0o7777, sourceMode, name)
+            XCTAssertEqual(st.st_mtim.tv_sec, statOf(photo)?.st_mtim.tv_sec, "\(name): the capture time")
+        }
+        XCTAssertEqual(xattr(out + "/a.jpg", "user.albumfs.source"), source.path + "/Sony/DSC01234.JPG")
+        XCTAssertEqual(xattr(out + "/a.jpg", "user.albumfs.date_source"), "exif:DateTimeOriginal")
+        XCTAssertNil(xattr(out + "/b.jpg", "user.albumfs.source"))
+        XCTAssertEqual(listxattr(out + "/b.jpg", nil, 0), 0, "no attribute at all")
+    }
+
     func testShellToolsSeeTheTree() {
         let find = shell("cd '\(mount.mountpoint)' && find . -path ./.albumfs -prune -o -type f -print | wc -l")
         XCTAssertEqual(find.status, 0)
