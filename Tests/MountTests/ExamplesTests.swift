@@ -118,4 +118,41 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(readdirNames(mnt + "/non-screenshots")?.contains("IMG_1400.HEIC") ?? false)
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
     }
+
+    /// `scripts/install PREFIX` puts the binary, the man page and the systemd user unit (its
+    /// ExecStart at PREFIX/bin/albumfs) in place; `scripts/package-deb` builds a package of the
+    /// same files that dpkg installs into a root of the test's own and removes without a trace.
+    func testInstallAndTheDebianPackage() throws {
+        let repo = URL(fileURLWithPath: Self.examples).deletingLastPathComponent().path
+        let work = makeTempFolder("install")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let env = ["ALBUMFS_BIN": albumfsBinary(), "PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]
+        let installed = runCommand("/bin/bash", [repo + "/scripts/install", work + "/prefix"], timeout: 120, environment: env)
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        XCTAssertEqual(installed.stdout, work + "/prefix/bin/albumfs\n")
+        XCTAssertTrue(runCommand(work + "/prefix/bin/albumfs", ["--version"]).stdout.hasPrefix("albumfs "))
+        XCTAssertEqual(runCommand("/usr/bin/man", ["-w", "-M", work + "/prefix/share/man", "albumfs"]).stdout,
+                       work + "/prefix/share/man/man1/albumfs.1\n", "man finds the page")
+        let unit = try String(contentsOfFile: work + "/prefix/lib/systemd/user/albumfs.service", encoding: .utf8)
+        XCTAssertTrue(unit.contains("ExecStart=\(work)/prefix/bin/albumfs -f "), unit)
+        let built = runCommand("/bin/bash", [repo + "/scripts/package-deb", work + "/out"], timeout: 120, environment: env)
+        XCTAssertEqual(built.status, 0, built.stderr)
+        let deb = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(deb.hasSuffix(".deb"), deb)
+        let depends = runCommand("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).stdout
+        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16"] {
+            XCTAssertTrue(depends.contains(package), "\(package) in \(depends)")
+        }
+        // A dpkg database of the test's own: install, run, remove.
+        let root = work + "/root"
+        XCTAssertEqual(shell("mkdir -p '\(root)/var/lib/dpkg/info' '\(root)/var/lib/dpkg/updates' && touch '\(root)/var/lib/dpkg/status'").status, 0)
+        let install = runCommand("/usr/bin/dpkg", ["--root=" + root, "--force-depends", "--force-not-root", "--log=/dev/null", "-i", deb],
+                                 timeout: 120, environment: env)
+        XCTAssertEqual(install.status, 0, install.stderr)
+        XCTAssertTrue(runCommand(root + "/usr/bin/albumfs", ["--version"]).stdout.hasPrefix("albumfs "))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/man/man1/albumfs.1.gz"))
+        let remove = runCommand("/usr/bin/dpkg", ["--root=" + root, "--log=/dev/null", "-r", "albumfs"], timeout: 120, environment: env)
+        XCTAssertEqual(remove.status, 0, remove.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/usr"), "nothing left")
+    }
 }
