@@ -33,6 +33,19 @@ public enum EntryNames {
         return cut + ext
     }
 
+    /// A photo's name in the views: its file's, with the extension of its format where the file
+    /// has another format's (a PNG named `x.jpeg` → `x.png`) or none that names an image
+    /// (`mongolia` → `mongolia.jpg`, `scan.v2` → `scan.v2.jpg`), since tools and viewers
+    /// (`exiftool -r`, Windows over SMB) go by the extension. The file's own name stays in
+    /// `user.albumfs.source`.
+    public static func viewName(of fileName: String, format: ImageFormat) -> String {
+        let (stem, ext) = split(fileName)
+        let type = ext.dropFirst().lowercased()
+        if format.extensions.contains(type) { return fileName }
+        let otherFormat = [ImageFormat.jpeg, .png, .heif].contains { $0.extensions.contains(type) }
+        return (otherFormat ? stem : fileName) + "." + format.extensions[0]
+    }
+
     /// `IMG_1.JPG` → `IMG_1.jpg`; a name without an extension gains one.
     public static func replacingExtension(of name: String, with ext: String) -> String {
         split(name).stem + ext

@@ -13,6 +13,16 @@ public enum ImageFormat: String, Sendable {
     /// them: applying both would turn the photo twice. (ISO/IEC 23008-12 makes the boxes the ones
     /// that count; Apple, libvips and browsers read it so.)
     public var decodesUpright: Bool { self == .heif }
+
+    /// The extensions a file of this format is named with (lowercase, without the dot); the first
+    /// is the one the views give a file named otherwise.
+    public var extensions: [String] {
+        switch self {
+        case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
+        case .png: ["png"]
+        case .heif: ["heic", "heif", "hif", "avif"]
+        }
+    }
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

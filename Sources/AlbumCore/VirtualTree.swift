@@ -74,7 +74,7 @@ public struct PhotoEntries: Sendable {
         self.members = ContiguousArray(members.lazy.map { Int32($0) })
         self.thumbnailBox = thumbnailBox
         self.slot = slot
-        let defaults = members.map { Self.defaultName(photos[$0].fileName, thumbnail: thumbnailBox != nil) }
+        let defaults = members.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
         let (names, byName) = EntryNames.assignAndOrder(defaults, nearlyByName: Self.inPhotoOrder(members, of: photos.count)) {
             photos[members[$0]].relativePath
         }
@@ -109,8 +109,8 @@ public struct PhotoEntries: Sendable {
 
     /// (Given the file name, not the `Photo`: passing a photo retains each of its strings, and
     /// views built side by side then fight over those reference counts.)
-    static func defaultName(_ fileName: String, thumbnail: Bool) -> String {
-        thumbnail ? EntryNames.replacingExtension(of: fileName, with: ".jpg") : fileName
+    static func defaultName(_ photo: Photo, thumbnail: Bool) -> String {
+        thumbnail ? EntryNames.replacingExtension(of: photo.fileName, with: ".jpg") : EntryNames.viewName(of: photo.fileName, format: photo.format)
     }
 
     public var count: Int { members.count }
@@ -120,7 +120,7 @@ public struct PhotoEntries: Sendable {
 
     /// The entry name of a photo of this folder.
     public func name(ofPhoto i: Int) -> String {
-        renamed[Int32(i)] ?? Self.defaultName(photos[i].fileName, thumbnail: thumbnailBox != nil)
+        renamed[Int32(i)] ?? Self.defaultName(photos[i], thumbnail: thumbnailBox != nil)
     }
 
     public func content(ofPhoto i: Int) -> FileContent {

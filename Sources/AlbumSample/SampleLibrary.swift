@@ -156,6 +156,9 @@ public enum SampleLibrary {
         b.add("Downloads/export.png", Encoders.appendingChunk("eXIf", Array(SampleExif.camera("NIKON CORPORATION", "NIKON Z 6",
                                                                                              "2015:03:04 05:06:07").payload().dropFirst(6)), to: screen),
             day: "2015-03-04", source: .exifDateTimeOriginal)
+        // A JPEG with no extension at all (shown as `mongolia.jpg`).
+        b.add("Edge/mongolia", b.jpeg(.camera("Canon", "Canon EOS 5D", "2014:07:08 09:10:11")), day: "2014-07-08",
+            source: .exifDateTimeOriginal)
         // `.jpe`, as old cameras and Windows exports named JPEGs.
         b.add("Edge/P1010001.JPE", b.jpeg(.camera("Panasonic", "DMC-FZ8", "2008:08:08 08:08:08")), day: "2008-08-08",
             source: .exifDateTimeOriginal)

@@ -51,25 +51,14 @@ enum MountCommand {
             let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0), mountpoint: mountpoint,
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
-            let readyFD = options.readyFD
-            let logFile = options.logFile
-            let scanWait = options.scanWait
-            let count = library!.photos.count
+            let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: library!.photos.count,
+                              source: source, mountpoint: mountpoint, started: started)
             library = nil
             let handoff = Handoff(known!)
             known = nil
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
-                if let readyFD {
-                    // Scripts expect a complete tree on the next line: give the first scan a
-                    // moment; a big library goes to the background and keeps filling in.
-                    _ = coordinator.waitForFirstScan(seconds: scanWait)
-                    Daemon.signalReady(fd: readyFD, logFile: logFile)
-                } else {
-                    Log.line("albumfs: ready: \(count) photos from \(source) at \(mountpoint) "
-                             + "(\(Date().timeIntervalSince(started).fixed(2)) s; the scan goes on in the background)")
-                }
-                SystemdNotify.ready()
+                ready.announce(coordinator)
             }
             coordinator.stop()
             foldDatabases(picks: picks, picksPath: picksPath, index: index)
@@ -77,6 +66,31 @@ enum MountCommand {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
         return ExitCode.success.rawValue
+    }
+
+    /// What is said, and to whom, once the mount answers.
+    struct Ready: Sendable {
+        let readyFD: Int32?
+        let logFile: String?
+        let scanWait: Double
+        let photos: Int
+        let source: String
+        let mountpoint: String
+        let started: Date
+
+        /// A launcher waiting on `readyFD` is told (after the first scan, or `scanWait`: scripts
+        /// expect a complete tree on the next line, and a big library goes to the background and
+        /// keeps filling in); in the foreground, a line on stderr; systemd, when it asks.
+        func announce(_ coordinator: LibraryCoordinator) {
+            if let readyFD {
+                _ = coordinator.waitForFirstScan(seconds: scanWait)
+                Daemon.signalReady(fd: readyFD, logFile: logFile)
+            } else {
+                Log.line("albumfs: ready: \(photos) photos from \(source) at \(mountpoint) "
+                         + "(\(Date().timeIntervalSince(started).fixed(2)) s; the scan goes on in the background)")
+            }
+            SystemdNotify.ready()
+        }
     }
 
     /// The thumbnail service, its renders bounded by `-o thumbnail_max_pixels` and

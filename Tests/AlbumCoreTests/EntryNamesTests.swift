@@ -31,6 +31,20 @@ final class EntryNamesTests: XCTestCase {
         XCTAssertEqual(Set(names).count, 3, "\(names)")
     }
 
+    /// A photo's view name carries its format's extension: kept when right, put in place of
+    /// another format's, added to a name with none or an unknown one.
+    func testViewNamesCarryTheFormatsExtension() {
+        XCTAssertEqual(EntryNames.viewName(of: "IMG_1.JPG", format: .jpeg), "IMG_1.JPG")
+        XCTAssertEqual(EntryNames.viewName(of: "a.jfif", format: .jpeg), "a.jfif")
+        XCTAssertEqual(EntryNames.viewName(of: "b.avif", format: .heif), "b.avif")
+        XCTAssertEqual(EntryNames.viewName(of: "mongolia", format: .jpeg), "mongolia.jpg")
+        XCTAssertEqual(EntryNames.viewName(of: "x.jpeg", format: .png), "x.png")
+        XCTAssertEqual(EntryNames.viewName(of: "y.PNG", format: .jpeg), "y.jpg")
+        XCTAssertEqual(EntryNames.viewName(of: "z.png", format: .heif), "z.heic")
+        XCTAssertEqual(EntryNames.viewName(of: "scan.v2", format: .jpeg), "scan.v2.jpg")
+        XCTAssertEqual(EntryNames.viewName(of: ".hidden", format: .png), ".hidden.png")
+    }
+
     /// The tag is FNV-1a 64's first hex digits: the published test vectors, and literal tags.
     func testTagIsStable() {
         XCTAssertEqual(EntryNames.tag(for: "", hexDigits: 16), "cbf29ce484222325")

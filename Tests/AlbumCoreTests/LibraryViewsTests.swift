@@ -5,7 +5,7 @@ func makePhoto(_ path: String, _ iso: (Int, Int, Int, Int), offset: Int? = 0, sc
     let local = LocalDateTime(year: iso.0, month: iso.1, day: iso.2, hour: iso.3)
     let time = CaptureTime(local: local, utcOffsetSeconds: offset)
     let utc = TimeZone(identifier: "UTC")!
-    return Photo(relativePath: path, format: .jpeg,
+    return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg,
                  identity: FileIdentity(inode: UInt64(path.hashValue & 0xFFFF), size: 10, mtime: Timestamp(seconds: 0)),
                  capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
                  captureInstant: time.instant(in: utc),

@@ -7,7 +7,7 @@ import XCTest
 final class LibraryStateTests: XCTestCase {
     func photo(_ path: String, size: Int64 = 1) -> Photo {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
-        return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
+        return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
                      screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
     }

@@ -29,7 +29,7 @@ final class AlbumFileSystemTests: XCTestCase {
         // The file's identity as a scan would record it (an open checks it), where it is there.
         var st = stat()
         let there = folder != nil && stat(folder + "/" + path, &st) == 0
-        return Photo(relativePath: path, format: .jpeg,
+        return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg,
                      identity: there ? FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim))
                                      : FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
@@ -245,11 +245,13 @@ final class AlbumFileSystemTests: XCTestCase {
         let change = fs.pendingChanges.report()
         XCTAssertTrue(fs.pendingChanges.any)
         let fs = self.fs!, moved = photo("B/a.jpg", seconds: 2_000, size: 4)
+        let published = DispatchSemaphore(value: 0)
         let publisher = Thread {
             usleep(200_000)
             fs.update(LibraryViews.build(photos: [moved], emptyMtime: Timestamp(seconds: 0)),
                       renamed: [FileMove(from: "A/a.jpg", to: "B/a.jpg", identity: .unknown)])
             fs.pendingChanges.shown(through: change)
+            published.signal()
         }
         publisher.start()
         let h = try fs.open(inode, flags: O_RDONLY).get()
@@ -257,6 +259,8 @@ final class AlbumFileSystemTests: XCTestCase {
         let n = try buffer.withUnsafeMutableBytes { try fs.read(h, at: 0, into: $0).get() }
         XCTAssertEqual(Array(buffer.prefix(n)), Array("AAAA".utf8))
         fs.release(h)
+        // (The open goes on as soon as the tree is published; the publisher then says what it shows.)
+        XCTAssertEqual(published.wait(timeout: .now() + 10), .success)
         XCTAssertFalse(fs.pendingChanges.any)
         // Deleted: the next tree drops it, and the open answers ENOENT then.
         XCTAssertEqual(unlink(folder + "/B/a.jpg"), 0)

@@ -169,7 +169,11 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(xattr(wallpaper, "user.albumfs.screenshot"), "no (camera exif)")
         XCTAssertEqual(xattr(mount.path("screenshots/IMG_1300.PNG"), "user.albumfs.screenshot"),
                        "yes (xmp:exif:UserComment is Screenshot)")
-        XCTAssertEqual(xattr(mount.path("non-screenshots/jpeg-named.png"), "user.albumfs.format"), "jpeg")
+        // Named for what it is: the file's name, with its format's extension where that is wrong or missing.
+        XCTAssertEqual(xattr(mount.path("non-screenshots/jpeg-named.jpg"), "user.albumfs.format"), "jpeg")
+        XCTAssertEqual(xattr(mount.path("non-screenshots/jpeg-named.jpg"), "user.albumfs.source"), source.path + "/Edge/jpeg-named.png")
+        XCTAssertEqual(xattr(mount.path("non-screenshots/png-named.png"), "user.albumfs.format"), "png")
+        XCTAssertEqual(xattr(mount.path("non-screenshots/mongolia.jpg"), "user.albumfs.source"), source.path + "/Edge/mongolia")
         XCTAssertEqual(xattr(mount.path("non-screenshots/orient-6.jpg"), "user.albumfs.orientation"), "6")
         XCTAssertTrue(xattr(mount.path("non-screenshots/corrupt-exif.jpg"), "user.albumfs.problems")?.contains("corrupt EXIF") ?? false)
         // A stronger date that was refused says what it was and why; a photo whose best date
