@@ -65,13 +65,13 @@ final class SecurityTests: SampleLibraryTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/cam/zero",
                                                     contents: try XCTUnwrap(FileManager.default.contents(atPath: source.path + "/Sony/DSC01234.JPG"))))
         let m = try Mount(source: source.path)
-        XCTAssertNotNil(statOf(m.path("non-screenshots/zero")))
+        XCTAssertNotNil(statOf(m.path("non-screenshots/zero.jpg")), "a JPEG named zero shows as zero.jpg")
         XCTAssertEqual(rename(source.path + "/cam", state + "/cam"), 0)
         XCTAssertEqual(symlink("/dev", source.path + "/cam"), 0)
         let started = Date()
         let picked = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var pickErrno: Int32 = -1
-        let target = m.path("non-screenshots/zero"), link = m.path("picked/zero")
+        let target = m.path("non-screenshots/zero.jpg"), link = m.path("picked/zero.jpg")
         DispatchQueue.global().async {
             pickErrno = symlink(target, link) == 0 ? 0 : errno
             picked.signal()
