@@ -70,7 +70,10 @@ extension Encoders {
         var writer = heif_writer(writer_api_version: 1, write: { _, data, size, userdata in
             let out = Unmanaged<HEIFBytes>.fromOpaque(userdata!).takeUnretainedValue()
             out.bytes += UnsafeRawBufferPointer(start: data, count: size)
-            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+            // libheif (1.19) wants a message even for success: a literal's bytes, NUL-terminated.
+            let success: StaticString = "Success"
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified,
+                              message: UnsafeRawPointer(success.utf8Start).assumingMemoryBound(to: CChar.self))
         })
         try check(heif_context_write(context, &writer, Unmanaged.passUnretained(out).toOpaque()), "write")
         return out.bytes
