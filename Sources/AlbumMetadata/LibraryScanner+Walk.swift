@@ -36,7 +36,7 @@ extension LibraryScanner {
     func walk(from start: String = "", _ trouble: inout WalkTrouble, onFolder: (String) -> Void = { _ in },
               needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
         var seenFolders = Set<FileKey>()
-        var seenFiles = Set<FileKey>()
+        var seenFiles = FilesSeen()
         var rootStat = stat()
         guard FileNameBytes.withCString(start.isEmpty ? root : root + "/" + start, { stat($0, &rootStat) }) == 0,
               (rootStat.st_mode & S_IFMT) == S_IFDIR else {
@@ -110,7 +110,7 @@ extension LibraryScanner {
                 }
                 if type == DT_REG && !needsStat(rel) {
                     let key = FileKey(device: UInt64(folderStat.st_dev), inode: inode)
-                    if !realInodes || key.inode == 0 || seenFiles.insert(key).inserted {
+                    if !realInodes || seenFiles.firstSight(key) {
                         visit(Found(path: rel, identity: FileIdentity(inode: realInodes ? inode : 0, size: -1, mtime: Timestamp(seconds: 0)),
                                            changed: Timestamp(seconds: 0)))
                     }
@@ -135,7 +135,7 @@ extension LibraryScanner {
                 case S_IFDIR:
                     enter(name, rel)  // (a filesystem without d_type)
                 case S_IFREG:
-                    if !inodes.areReal(on: UInt64(st.st_dev)) || st.st_ino == 0 || seenFiles.insert(FileKey(st)).inserted {
+                    if !inodes.areReal(on: UInt64(st.st_dev)) || seenFiles.firstSight(FileKey(st)) {
                         visit(Found(path: rel, identity: inodes.identity(st),
                                            changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
                     }
@@ -217,6 +217,14 @@ extension LibraryScanner {
         let name: String
         let type: UInt8
         let inode: UInt64
+    }
+
+    /// The files a walk has seen, by device and inode: a hard link's second name is not a file of
+    /// its own. Inode 0 is no file's number (a filesystem that has none): never taken as seen.
+    struct FilesSeen {
+        private var keys = Set<FileKey>()
+        /// Whether this is the first time the walk meets `key`'s file.
+        mutating func firstSight(_ key: FileKey) -> Bool { key.inode == 0 || keys.insert(key).inserted }
     }
 
     struct FileKey: Hashable {

@@ -102,8 +102,7 @@ struct NodeTable: Sendable {
         if let (photo, slot) = photoEntry(inode) {
             let folder = photoFolders[Int(folderOfPhoto[slot][photo])]
             guard case .photos(let entries) = folder.folder.entries else { return nil }
-            return Node(inode: inode, parent: folder.inode, name: entries.name(ofPhoto: photo),
-                        kind: .file(entries.content(ofPhoto: photo)), mtime: photos[photo].captureInstant)
+            return node(ofPhoto: photo, in: entries, of: folder)
         }
         if let f = folders[inode] { return Node(inode: inode, parent: f.parent, name: f.name, kind: .folder(f.folder), mtime: f.folder.mtime) }
         if let c = controlFiles[inode] { return Node(inode: inode, parent: c.parent, name: c.name, kind: .file(c.content), mtime: c.mtime) }
@@ -145,9 +144,13 @@ struct NodeTable: Sendable {
     func child(of folder: Folder, named name: String) -> Node? {
         guard let position = folder.folder.index(named: name) else { return nil }
         guard case .photos(let entries) = folder.folder.entries else { return self[folder.childInodes[position]] }
-        let photo = entries.photo(at: position)
-        return Node(inode: inode(ofPhoto: photo, slot: entries.slot), parent: folder.inode, name: entries.name(ofPhoto: photo),
-                    kind: .file(entries.content(ofPhoto: photo)), mtime: photos[photo].captureInstant)
+        return node(ofPhoto: entries.photo(at: position), in: entries, of: folder)
+    }
+
+    /// A photo's entry in a photo folder.
+    private func node(ofPhoto photo: Int, in entries: PhotoEntries, of folder: Folder) -> Node {
+        Node(inode: inode(ofPhoto: photo, slot: entries.slot), parent: folder.inode, name: entries.name(ofPhoto: photo),
+             kind: .file(entries.content(ofPhoto: photo)), mtime: photos[photo].captureInstant)
     }
 
     /// The entry at a readdir position of a folder: its inode and name.

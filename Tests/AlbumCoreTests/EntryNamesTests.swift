@@ -43,6 +43,11 @@ final class EntryNamesTests: XCTestCase {
         XCTAssertEqual(EntryNames.viewName(of: "z.png", format: .heif), "z.heic")
         XCTAssertEqual(EntryNames.viewName(of: "scan.v2", format: .jpeg), "scan.v2.jpg")
         XCTAssertEqual(EntryNames.viewName(of: ".hidden", format: .png), ".hidden.png")
+        // A 254-byte name with no extension: the entry stays within 255 bytes, extension kept.
+        let long = String(repeating: "n", count: 254)
+        let entry = EntryNames.assign([(EntryNames.viewName(of: long, format: .jpeg), "a/" + long)])[0]
+        XCTAssertLessThanOrEqual(entry.utf8.count, 255)
+        XCTAssertTrue(entry.hasSuffix(".jpg"), entry)
     }
 
     /// The tag is FNV-1a 64's first hex digits: the published test vectors, and literal tags.

@@ -1,0 +1,212 @@
+import AlbumCore
+import AlbumSystem
+import Dispatch
+import FoundationEssentials
+import Glibc
+
+/// The survey: the walk of the library and which files the index or the mount already knows, with
+/// what a scan hands on (files to read, files found at new paths, files still being written).
+extension LibraryScanner {
+    /// What a scan of one folder (recursively) found.
+    public struct Outcome: Sendable {
+        /// Every settled regular file below the folder.
+        public var files: [IndexedFile]
+        /// How many files had their header read (new or changed); the others came from the index.
+        public var reads: Int
+        /// Files changed so recently they may still be being written: left for a later scan.
+        public var deferred: [String]
+        public var folderProblems: [ScanProblem]
+        /// Folders that are there but could not be listed: the files known below them are kept.
+        public var unlisted: [String]
+    }
+
+    /// A file known at another path, found here unchanged (its folder renamed or moved): its
+    /// record and photo under the new path, and the path of the row that stands for it.
+    public struct MovedFile: Sendable {
+        public var from: String
+        public var file: IndexedFile
+        public var photo: Photo?
+        public var move: FileMove { FileMove(from: from, to: file.relativePath, identity: file.identity) }
+    }
+
+    /// The first half of a scan: the walk, and which files the index already knows unchanged.
+    public struct Survey: Sendable {
+        public var reused: [IndexedFile]
+        /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread:
+        /// decided, and slim (their rows went to `elsewhere.found`).
+        public var moved: [MovedFile] = []
+        public var toRead: [(path: String, identity: FileIdentity)]
+        public var deferred: [String]
+        public var folderProblems: [ScanProblem]
+        /// Folders that are there but could not be listed ("" the library's own folder): what was
+        /// known below them is not gone.
+        public var unlisted: [String]
+        public var filesSeen: Int { reused.count + moved.count + toRead.count + deferred.count }
+
+        /// What a walk of the library would say when its folder is there but cannot be scanned
+        /// now (`why`: its disk is not mounted): nothing found, and everything known kept.
+        public static func unavailable(_ why: String) -> Survey {
+            Survey(reused: [], toRead: [], deferred: [], folderProblems: [ScanProblem(relativePath: ".", message: why)], unlisted: [""])
+        }
+    }
+
+    /// Whether the file `found` at a new path is the one `row` (another path's, of the same
+    /// identity) was read from, unchanged since: its ctime is still the one it had when read. A
+    /// folder renamed leaves its files' ctimes as they were, so its photos are taken; a file that
+    /// was itself renamed or moved has a new ctime, as has one rewritten in place with its size and
+    /// mtime kept (`exiftool -P -overwrite_original_in_place '-AllDates+=1' '-FileName<DateTimeOriginal'`
+    /// does both in one go), and a new file given a deleted one's inode number, size and mtime
+    /// (`rm a.jpg; cp -p b.jpg c.jpg`: ext4 hands freed numbers out again at once): those are read.
+    /// A row without that ctime (not a photo, or from before index schema 7) holds only for a file
+    /// of the same name, whose identity is all there is to go by, as at its own path.
+    func isFile(read row: IndexedFile, found: Found) -> Bool {
+        guard row.changedWhenRead != nil else { return row.relativePath.nameAfterLastSlash == found.path.nameAfterLastSlash }
+        return row.unchangedSinceRead(changed: found.changed)
+    }
+
+    /// Where `survey` looks files new at their path up by their identity, and where the rows it
+    /// finds go (whole, under the new path: to be saved) before it keeps them slim.
+    public struct Elsewhere {
+        /// For each file, what is known of it at another path, if anything.
+        public var lookup: ([(path: String, identity: FileIdentity)]) -> [IndexedFile?]
+        /// Takes the rows found, whole and under their new path: to be saved there.
+        public var found: ([IndexedFile]) -> Void
+        /// What the caller holds decided already, asked before `lookup` (`Held`).
+        public var held: Held?
+
+        public init(lookup: @escaping ([(path: String, identity: FileIdentity)]) -> [IndexedFile?], found: @escaping ([IndexedFile]) -> Void,
+                    held: Held? = nil) {
+            self.lookup = lookup
+            self.found = found
+            self.held = held
+        }
+
+        /// Looked up in an index (`files(sameAs:)`): a lookup that fails finds nothing, and the
+        /// files are read.
+        public init(index: FileIndexStore, found: @escaping ([IndexedFile]) -> Void, held: Held? = nil) {
+            self.init(lookup: { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }, found: found, held: held)
+        }
+    }
+
+    /// The files a mount holds decided (slim: no evidence), by identity: a file found at another
+    /// path under the same name (its folder renamed or moved) is taken from there with its photo
+    /// (`photo(_:movedTo:)`), and only the move goes to `moved` (the index copies the row: no row
+    /// is read). A whole library's folder renamed (100,000 photos) looked every row up in the
+    /// index, evidence and all, to decide again what the mount had decided.
+    public struct Held {
+        /// The file of that identity, where it is, with its photo.
+        public var file: (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?
+        public var moved: ([FileMove]) -> Void
+        /// How many files new at their path make it worth asking (fewer go to `lookup` alone):
+        /// a mount finds files by inode in a map it makes when first asked, the index looks a few
+        /// files up in less (a photo or a dozen copied in: new files, found nowhere).
+        public var worthFrom: Int
+
+        public init(file: @escaping (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?, moved: @escaping ([FileMove]) -> Void,
+                    worthFrom: Int = 1) {
+            self.file = file
+            self.moved = moved
+            self.worthFrom = worthFrom
+        }
+    }
+
+    /// `photo` of a file now at `path`, same content and name (its folder renamed or moved): the
+    /// same decisions, but for the folders' (`ScreenshotRules.decision(_:inFolders:)`).
+    public func photo(_ photo: Photo, movedTo path: String) -> Photo {
+        var moved = photo
+        moved.relativePath = path
+        moved.screenshot = rules.screenshots.decision(photo.screenshot, inFolders: moved.folders)
+        return moved
+    }
+
+    /// Walks `folder` (relative, "" for the whole library): files whose inode, size and mtime
+    /// match `previous` are reused without any read. Files whose mtime or ctime is after
+    /// `settledBefore` are deferred (they may still be being written).
+    /// `complete` names files known to be written completely (closed after writing): taken at once.
+    /// `elsewhere` tells what is known of files new at their path by their identity, asked
+    /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not
+    /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
+    /// a batch at a time, as reads are (held whole until the walk ends, the rows of a big folder
+    /// renamed would raise the peak RSS).
+    public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
+                       complete: Set<String> = [], elsewhere: Elsewhere? = nil,
+                       onFolder: (String) -> Void = { _ in },
+                       batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
+        var trouble = WalkTrouble()
+        var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
+        var handedOff = 0
+        func place(_ f: Found, known: IndexedFile?) {
+            if let settledBefore, Self.mayBeBeingWritten(max(f.identity.mtime, f.changed), settledBefore: settledBefore),
+               !complete.contains(f.path) {
+                survey.deferred.append(f.path)
+            } else if let known, known.identity == f.identity, known.unchangedSinceRead(changed: f.changed) {
+                survey.reused.append(known)
+            } else {
+                survey.toRead.append((f.path, f.identity))
+                // Reading can start while the walk goes on.
+                if let batches, survey.toRead.count - handedOff >= batches.size {
+                    batches.handOff(survey.toRead[handedOff...])
+                    handedOff = survey.toRead.count
+                }
+            }
+        }
+        // Files new or changed at their path, waiting to be asked of `elsewhere` together.
+        var unknown: [Found] = []
+        func askElsewhere() {
+            guard let elsewhere, !unknown.isEmpty else { return }
+            if let held = elsewhere.held, unknown.count >= held.worthFrom { takeHeld(held) }
+            guard !unknown.isEmpty else { return }
+            var found: [IndexedFile] = [], from: [String] = []
+            for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
+                if var row, isFile(read: row, found: f) {
+                    // Read whole already under its old path, and unchanged since: nothing to wait
+                    // for (a folder just renamed has files whose ctime is as recent as their copy).
+                    from.append(row.relativePath)
+                    row.relativePath = f.path
+                    found.append(row)
+                } else {
+                    place(f, known: nil)
+                }
+            }
+            unknown.removeAll(keepingCapacity: true)
+            guard !found.isEmpty else { return }
+            elsewhere.found(found)
+            survey.moved += zip(from, found).map { MovedFile(from: $0, file: $1.slimmed, photo: photo(from: $1)) }
+        }
+        // Takes from `held` the unknown files it holds under another path and the same name,
+        // unchanged since read (as `isFile` tells for a row); leaves the others in `unknown`.
+        func takeHeld(_ held: Held) {
+            var moves: [FileMove] = []
+            unknown.removeAll { f in
+                guard let (from, file, photo) = held.file(f.identity), from != f.path, file.identity == f.identity,
+                      from.nameAfterLastSlash == f.path.nameAfterLastSlash, isFile(read: file, found: f) else { return false }
+                var moved = file
+                moved.relativePath = f.path
+                let found = MovedFile(from: from, file: moved, photo: photo.map { self.photo($0, movedTo: f.path) })
+                survey.moved.append(found)
+                moves.append(found.move)
+                return true
+            }
+            if !moves.isEmpty { held.moved(moves) }
+        }
+        // A file seen for the first time in a scan that does not wait for files to settle needs
+        // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
+        // elsewhere by its identity.
+        let statNew = settledBefore != nil || elsewhere != nil
+        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
+            let known = previous.known(f.path)
+            // New at its path, or another file there now (one of that name moved over it: `mv x/b.jpg b.jpg`).
+            if elsewhere != nil, known?.identity != f.identity {
+                unknown.append(f)
+                if unknown.count >= Self.lookupBatch { askElsewhere() }
+            } else {
+                place(f, known: known)
+            }
+        }
+        askElsewhere()
+        if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
+        survey.folderProblems = trouble.problems
+        survey.unlisted = trouble.unlisted
+        return survey
+    }
+}
