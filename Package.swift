@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         // libheif's API, the library loaded on first use (its codecs cost every start otherwise).
         .target(name: "CHeif"),
+        // FFmpeg's API (video posters, the sample's videos), the libraries loaded on first use.
+        .target(name: "CFFmpeg"),
         // libexif's allocations for one EXIF block from an arena of the reading thread.
         .target(name: "CExifArena", linkerSettings: [.linkedLibrary("exif")]),
 
@@ -40,8 +42,8 @@ let package = Package(
         .target(name: "AlbumSystem", dependencies: ["CSysOpen"]),
         .target(name: "AlbumCore", dependencies: ["AlbumSystem"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
-        .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif"]),
+        .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif", "CFFmpeg"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif", "CFFmpeg"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumSystem", "AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumSystem", "AlbumVFS", "CFuse3"]),

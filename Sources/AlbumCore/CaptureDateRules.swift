@@ -4,6 +4,9 @@ public enum DateSource: String, Sendable, CaseIterable {
     case exifDateTimeOriginal = "exif:DateTimeOriginal"
     case xmpDateCreated = "xmp:photoshop:DateCreated"
     case xmpDateTimeOriginal = "xmp:exif:DateTimeOriginal"
+    case quickTimeCreationDate = "quicktime:com.apple.quicktime.creationdate"
+    case xmpCreateDate = "xmp:xmp:CreateDate"
+    case movieHeader = "quicktime:mvhd"
     case exifDateTimeDigitized = "exif:DateTimeDigitized"
     case fileName = "filename"
     case fileModificationTime = "mtime"
@@ -45,64 +48,94 @@ public struct CaptureDateRules: Sendable {
         self.screenshotNames = screenshotNames
     }
 
+    /// The capture time of a photo or video, strongest source first: EXIF DateTimeOriginal, the
+    /// QuickTime creation date, XMP's dates, the movie header's time, EXIF DateTimeDigitized, the
+    /// file name, the mtime. (A still has no QuickTime date nor movie header, a video no EXIF.)
     public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp) -> CaptureDecision {
-        var rejected: [String] = []
-
-        func exif(_ raw: String?, sub: String?, offset: String?, _ source: DateSource) -> CaptureTime? {
-            guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
-            guard let (local, inlineOffset) = DateParsing.exifDateTime(raw) else {
-                rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (unreadable)")
-                return nil
-            }
-            var time = CaptureTime(local: local, utcOffsetSeconds: inlineOffset)
-            if let sub, let nanos = DateParsing.subSeconds(sub), local.nanosecond == 0 { time.local.nanosecond = nanos }
-            if time.utcOffsetSeconds == nil, let offset { time.utcOffsetSeconds = DateParsing.utcOffset(offset) }
-            if time.utcOffsetSeconds == nil { time.utcOffsetSeconds = Self.offsetFromGPS(local: time.local, gps: e.gpsDateTimeUTC) }
-            if let why = refusal(time) {
-                rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (\(why))")
-                return nil
-            }
-            return time
+        var judge = Judge(rules: self, gps: e.gpsDateTimeUTC)
+        if let t = judge.exif(e.dateTimeOriginal, sub: e.subSecTimeOriginal, offset: e.offsetTimeOriginal, .exifDateTimeOriginal) {
+            return judge.decision(t, .exifDateTimeOriginal)
         }
-
-        func xmp(_ raw: String?, _ source: DateSource) -> CaptureTime? {
-            guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
-            guard let (local, offset) = DateParsing.xmpDate(raw) else {
-                rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (unreadable)")
-                return nil
-            }
-            let time = CaptureTime(local: local, utcOffsetSeconds: offset)
-            if let why = refusal(time) {
-                rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (\(why))")
-                return nil
-            }
-            return time
+        for (raw, source) in [(e.quickTimeCreationDate, DateSource.quickTimeCreationDate), (e.xmpDateCreated, .xmpDateCreated),
+                              (e.xmpDateTimeOriginal, .xmpDateTimeOriginal), (e.xmpCreateDate, .xmpCreateDate)] {
+            if let t = judge.iso(raw, source) { return judge.decision(t, source) }
         }
-
-        if let t = exif(e.dateTimeOriginal, sub: e.subSecTimeOriginal, offset: e.offsetTimeOriginal, .exifDateTimeOriginal) {
-            return CaptureDecision(time: t, source: .exifDateTimeOriginal, rejected: rejected)
-        }
-        if let t = xmp(e.xmpDateCreated, .xmpDateCreated) {
-            return CaptureDecision(time: t, source: .xmpDateCreated, rejected: rejected)
-        }
-        if let t = xmp(e.xmpDateTimeOriginal, .xmpDateTimeOriginal) {
-            return CaptureDecision(time: t, source: .xmpDateTimeOriginal, rejected: rejected)
-        }
-        if let t = exif(e.dateTimeDigitized, sub: e.subSecTimeDigitized, offset: e.offsetTimeDigitized, .exifDateTimeDigitized) {
-            return CaptureDecision(time: t, source: .exifDateTimeDigitized, rejected: rejected)
+        if let t = judge.movieHeader(e.movieCreationTime) { return judge.decision(t, .movieHeader) }
+        if let t = judge.exif(e.dateTimeDigitized, sub: e.subSecTimeDigitized, offset: e.offsetTimeDigitized, .exifDateTimeDigitized) {
+            return judge.decision(t, .exifDateTimeDigitized)
         }
         let named = (fileNamePatterns.lazy.compactMap({ $0.match(fileName) }).first ?? screenshotNames.match(fileName))
             .map { CaptureTime(local: $0) } ?? FileNameInstant.match(fileName).map(Self.inLocalZone)
         if let time = named {
             if let why = refusal(time) {
-                rejected.append("filename \"\(fileName)\" (\(why))")
+                judge.rejected.append("filename \"\(fileName)\" (\(why))")
             } else {
-                return CaptureDecision(time: time, source: .fileName, rejected: rejected)
+                return judge.decision(time, .fileName)
             }
         }
         // The last resort is always accepted: a photo must land somewhere.
-        return CaptureDecision(time: Self.inLocalZone(fileMtime), source: .fileModificationTime, rejected: rejected)
+        return judge.decision(Self.inLocalZone(fileMtime), .fileModificationTime)
     }
+
+    /// Reads one candidate date after another, keeping the ones refused and why.
+    private struct Judge {
+        let rules: CaptureDateRules
+        /// The GPS fix's UTC time, which gives an EXIF date without offset its zone.
+        let gps: String?
+        var rejected: [String] = []
+
+        func decision(_ time: CaptureTime, _ source: DateSource) -> CaptureDecision {
+            CaptureDecision(time: time, source: source, rejected: rejected)
+        }
+
+        /// `time` unless the rules refuse it (then noted with `raw`).
+        mutating func accepted(_ time: CaptureTime, raw: String, _ source: DateSource) -> CaptureTime? {
+            guard let why = rules.refusal(time) else { return time }
+            rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (\(why))")
+            return nil
+        }
+
+        mutating func unreadable(_ raw: String, _ source: DateSource) -> CaptureTime? {
+            rejected.append("\(source.rawValue) \"\(raw.trimmedValue)\" (unreadable)")
+            return nil
+        }
+
+        /// An EXIF date (`2023:07:14 18:22:05`) with its sub-seconds and offset fields.
+        mutating func exif(_ raw: String?, sub: String?, offset: String?, _ source: DateSource) -> CaptureTime? {
+            guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
+            guard let (local, inlineOffset) = DateParsing.exifDateTime(raw) else { return unreadable(raw, source) }
+            var time = CaptureTime(local: local, utcOffsetSeconds: inlineOffset)
+            if let sub, let nanos = DateParsing.subSeconds(sub), local.nanosecond == 0 { time.local.nanosecond = nanos }
+            if time.utcOffsetSeconds == nil, let offset { time.utcOffsetSeconds = DateParsing.utcOffset(offset) }
+            if time.utcOffsetSeconds == nil { time.utcOffsetSeconds = CaptureDateRules.offsetFromGPS(local: time.local, gps: gps) }
+            return accepted(time, raw: raw, source)
+        }
+
+        /// An ISO 8601 date (XMP's, QuickTime's creation date), or an EXIF-style one.
+        mutating func iso(_ raw: String?, _ source: DateSource) -> CaptureTime? {
+            guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
+            guard let (local, offset) = DateParsing.xmpDate(raw) else { return unreadable(raw, source) }
+            return accepted(CaptureTime(local: local, utcOffsetSeconds: offset), raw: raw, source)
+        }
+
+        /// A movie header's creation time: an instant (UTC by the specification), shown in the
+        /// daemon's zone as an mtime is. Some Android phones write their local time there instead;
+        /// it is read as UTC all the same (nothing in the file says which), hours off at worst.
+        mutating func movieHeader(_ seconds1904: Int64?) -> CaptureTime? {
+            guard let seconds1904 else { return nil }
+            let unix = seconds1904 - CaptureDateRules.secondsFrom1904To1970
+            let raw = String(seconds1904)
+            // Before 1970: a camera whose clock was never set (or counted from 1970 by mistake).
+            guard unix > 0 else {
+                rejected.append("\(DateSource.movieHeader.rawValue) \"\(raw)\" (before 1970)")
+                return nil
+            }
+            return accepted(CaptureDateRules.inLocalZone(Timestamp(seconds: unix)), raw: raw, .movieHeader)
+        }
+    }
+
+    /// 1904-01-01 to 1970-01-01 in seconds: QuickTime's epoch to Unix's.
+    public static let secondsFrom1904To1970: Int64 = 2_082_844_800
 
     /// An instant as the daemon's zone (`TZ`) shows it, that zone's offset kept: the instant stays
     /// exact, the day folder is the local day.

@@ -29,6 +29,13 @@ public struct FileNameDatePattern: Sendable, Hashable {
         "Screenshot {Y}-{M}-{D} {h}{m}{s}",
         "Screenshot {Y}-{M}-{D} {h}.{m}.{s}",    // ChromeOS
         "Screenshot_{Y}-{M}-{D}_{h}-{m}-{s}",    // Xfce
+        // Screen recordings: macOS, Samsung, Pixel, Xiaomi, Huawei, iOS 17's Files.
+        "Screen Recording {Y}-{M}-{D} at {H}.{m}.{s}{p}",
+        "Screen_Recording_{Y}{M}{D}-{h}{m}{s}",
+        "screen-{Y}{M}{D}-{h}{m}{s}",
+        "Screenrecorder-{Y}-{M}-{D}-{h}-{m}-{s}",
+        "SVID_{Y}{M}{D}_{h}{m}{s}",
+        "ScreenRecording_{M}-{D}-{Y} {h}-{m}-{s}",
         "Bildschirmfoto {Y}-{M}-{D} um {h}.{m}.{s}",
         "Bildschirmfoto vom {Y}-{M}-{D} um {h}.{m}.{s}",
         "Captura de pantalla {Y}-{M}-{D} a las {h}.{m}.{s}",

@@ -19,11 +19,13 @@ public struct IndexedFile: Sendable, Equatable {
             case .jpeg: slimJPEG
             case .png: slimPNG
             case .heif: slimHEIF
+            case .video: slimVideo
             }
         }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
         private static let slimPNG = Kind.photo(.png, PhotoEvidence())
         private static let slimHEIF = Kind.photo(.heif, PhotoEvidence())
+        private static let slimVideo = Kind.photo(.video, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -6,6 +6,7 @@ public enum LibraryViews {
     public static let byDate = "by-date"
     public static let screenshots = "screenshots"
     public static let nonScreenshots = "non-screenshots"
+    public static let videos = "videos"
     public static let thumbnails = "thumbnails"
     public static let control = ".albumfs"
     public static let picked = "picked"
@@ -32,8 +33,10 @@ public enum LibraryViews {
             if a.instant != b.instant { return a.instant > b.instant }
             return newestFirst(photos[a.index], photos[b.index])
         }.map(\.index)
-        let shots = order.filter { photos[$0].screenshot.isScreenshot }
-        let others = order.filter { !photos[$0].screenshot.isScreenshot }
+        // Stills only, as the phones' pickers' image filter; videos have a view of their own.
+        let shots = order.filter { photos[$0].format.isStill && photos[$0].screenshot.isScreenshot }
+        let others = order.filter { photos[$0].format.isStill && !photos[$0].screenshot.isScreenshot }
+        let clips = order.filter { !photos[$0].format.isStill }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -41,6 +44,7 @@ public enum LibraryViews {
             { byDateView(photos, order, emptyMtime) },
             { flatFolder(screenshots, photos, shots, emptyMtime) },
             { flatFolder(nonScreenshots, photos, others, emptyMtime) },
+            { flatFolder(videos, photos, clips, emptyMtime) },
         ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order, boxes, emptyMtime) }])
         var top = Parallel.all(builders)
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }

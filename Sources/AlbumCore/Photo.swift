@@ -1,11 +1,16 @@
 import Glibc
 
-/// Image formats albumfs recognises by content.
+/// The formats of a library's photos and videos, recognised by content.
 public enum ImageFormat: String, Sendable {
     case jpeg
     case png
     /// HEIF images: HEIC (iPhones since 2017, many Android phones and cameras' `.HIF`), AVIF.
     case heif
+    /// Videos in ISO base media files: QuickTime (`.MOV`), MP4, M4V, 3GP.
+    case video
+
+    /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
+    public var isStill: Bool { self != .video }
 
     /// Whether the image comes out of its decoder upright, so that its EXIF Orientation must not
     /// be applied: HEIF's rotation and mirror (`irot`, `imir`) are part of the image, which libheif
@@ -21,6 +26,7 @@ public enum ImageFormat: String, Sendable {
         case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
         case .png: ["png"]
         case .heif: ["heic", "heif", "hif", "avif"]
+        case .video: ["mp4", "mov", "m4v", "3gp", "3g2"]
         }
     }
 }

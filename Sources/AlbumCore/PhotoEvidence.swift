@@ -11,6 +11,17 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var offsetTimeDigitized: String?
     public var xmpDateCreated: String?
     public var xmpDateTimeOriginal: String?
+    /// XMP `xmp:CreateDate` (videos' editors and cameras write it).
+    public var xmpCreateDate: String?
+    /// A QuickTime file's `com.apple.quicktime.creationdate` (Keys metadata: local time with its
+    /// zone, `2023-06-15T14:20:11-0700`), as iPhones and macOS write it.
+    public var quickTimeCreationDate: String?
+    /// A QuickTime/MP4 movie header's (`mvhd`) creation time: seconds since 1904-01-01 UTC
+    /// (nil when 0, "not set").
+    public var movieCreationTime: Int64?
+    /// Apple's content identifier: the same in a Live Photo's still (MakerNote tag 0x0011) and
+    /// its video (`com.apple.quicktime.content.identifier`).
+    public var contentIdentifier: String?
     public var make: String?
     public var model: String?
     public var software: String?

@@ -36,10 +36,45 @@ public struct ScreenshotRules: Sendable {
         "Zrzuty ekranu", "Снимки экрана", "スクリーンショット", "截屏", "스크린샷",
     ]
 
+    /// Screen recordings' name prefixes: iOS (`RPReplay_Final…`, `ScreenRecording_…`), macOS
+    /// (`Screen Recording … at …`), Android (Samsung's `Screen_Recording_…`, Pixel's `screen-…`,
+    /// Xiaomi's `Screenrecorder-…`, Huawei's `SVID_…`), and macOS's in other languages.
+    public static let recordingNamePrefixes = [
+        "Screen Recording", "ScreenRecording", "Screen_Recording", "Screenrecording", "RPReplay", "Screenrecorder",
+        "screen-", "SVID_", "Bildschirmaufnahme", "Enregistrement de l’écran", "Enregistrement de l'écran",
+        "Grabación de pantalla", "Gravação de tela", "Registrazione schermo", "Schermopname", "Запись экрана", "画面収録",
+    ]
+    /// Folders phones keep screen recordings in.
+    public static let recordingFolderNames = [
+        "Screen recordings", "Screenrecorder", "ScreenRecords", "ScreenRecord", "Screenrecords", "Screen Recorder",
+    ]
+
     public init(namePrefixes: [String] = defaultNamePrefixes, folderNames: [String] = defaultFolderNames) {
         self.namePrefixes = namePrefixes
         self.folderNames = folderNames
     }
+
+    /// Whether a video is a screen recording: its name, then its folders. (Recorders write no
+    /// camera make or model; nothing in their metadata says "screen" as a screenshot's EXIF can.)
+    public func decideRecording(_ e: PhotoEvidence, fileName: String, folders: @autoclosure () -> [String]) -> ScreenshotDecision {
+        if let make = e.make?.trimmedValue, !make.isEmpty {
+            return .init(isScreenshot: false, reason: "camera \(make)")
+        }
+        if let prefix = Self.prefix(of: fileName, among: Self.recordingNamePrefixes) {
+            return .init(isScreenshot: true, reason: "screen recording: name starts with \(prefix)")
+        }
+        return decideRecording(folders: folders())
+    }
+
+    private func decideRecording(folders: [String]) -> ScreenshotDecision {
+        if let folder = folders.first(where: { f in Self.recordingFolderNames.contains { f.caseInsensitiveEquals($0) } }) {
+            return .init(isScreenshot: true, reason: Self.recordingFolderReason + folder)
+        }
+        return .init(isScreenshot: false, reason: Self.noRecordingReason)
+    }
+
+    private static let recordingFolderReason = "screen recording: folder "
+    private static let noRecordingReason = "no screen recording signal"
 
     /// - Parameters:
     ///   - fileName: the source file's own name.
@@ -86,6 +121,9 @@ public struct ScreenshotRules: Sendable {
     /// and name the same (its folder renamed or moved): only a decision its content and name left
     /// to the folders can change, so no evidence is needed (a mount does not keep it).
     public func decision(_ decision: ScreenshotDecision, inFolders folders: @autoclosure () -> [String]) -> ScreenshotDecision {
+        if decision.reason == Self.noRecordingReason || decision.reason.hasPrefix(Self.recordingFolderReason) {
+            return decideRecording(folders: folders())
+        }
         guard decision.reason == Self.noSignalReason || decision.reason.hasPrefix(Self.folderReason) else { return decision }
         return decide(folders: folders())
     }

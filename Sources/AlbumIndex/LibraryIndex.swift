@@ -27,14 +27,14 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
-    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment"]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created"]
 
     static let migrations = [
         """
         CREATE TABLE files (
             path TEXT PRIMARY KEY,
             device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-            kind TEXT NOT NULL,          -- 'jpeg', 'png', 'heif' (from 8), 'ignored' or 'problem'
+            kind TEXT NOT NULL,          -- 'jpeg', 'png', 'heif' (from 8), 'video' (from 10), 'ignored' or 'problem'
             message TEXT,                -- why, for 'problem'
             \(v1EvidenceColumns.map { "\($0) TEXT" }.joined(separator: ", ")),
             exposure INTEGER, orientation INTEGER, width INTEGER, height INTEGER,
@@ -88,6 +88,17 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         ALTER TABLE files ADD COLUMN uid INTEGER;
         ALTER TABLE files ADD COLUMN gid INTEGER;
         ALTER TABLE files ADD COLUMN mode INTEGER;
+        """,
+        // 10: videos (MP4, QuickTime, 3GP) are shown, with their own evidence (`mvhd_created` as
+        // decimal text: the evidence columns are bound as text). Files kept as not photos that
+        // may be videos (by their name) are read again, once.
+        """
+        ALTER TABLE files ADD COLUMN xmp_create TEXT;
+        ALTER TABLE files ADD COLUMN qt_created TEXT;
+        ALTER TABLE files ADD COLUMN content_id TEXT;
+        ALTER TABLE files ADD COLUMN mvhd_created TEXT;
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.mov' OR path LIKE '%.mp4'
+            OR path LIKE '%.m4v' OR path LIKE '%.3gp' OR path LIKE '%.3g2');
         """,
     ]
 
@@ -321,7 +332,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             b.null()
             for text in [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
                          e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
-                         e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC, e.pngComment] {
+                         e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC, e.pngComment,
+                         e.xmpCreateDate, e.quickTimeCreationDate, e.contentIdentifier, e.movieCreationTime.map { String($0) }] {
                 try b.text(text)
             }
             try b.int(e.hasExposureData ? 1 : 0)
@@ -355,6 +367,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.xmpDateCreated = text(base + 6); e.xmpDateTimeOriginal = text(base + 7); e.make = text(base + 8); e.model = text(base + 9)
             e.software = text(base + 10); e.userComment = text(base + 11); e.xmpUserComment = text(base + 12); e.pngSoftware = text(base + 13)
             e.gpsDateTimeUTC = text(base + 14); e.pngComment = text(base + 15)
+            e.xmpCreateDate = text(base + 16); e.quickTimeCreationDate = text(base + 17); e.contentIdentifier = text(base + 18)
+            e.movieCreationTime = text(base + 19).flatMap { Int64($0) }
             let after = base + evidenceColumns.count
             e.hasExposureData = int(after) == 1
             e.orientation = int(after + 1).map(Int.init)

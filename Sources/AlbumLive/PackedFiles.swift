@@ -12,7 +12,11 @@ public struct PackedFiles: Sendable {
 
     /// The fields of `PhotoEvidence` that `pack` writes: a field added there must be added here
     /// (a unit test counts them).
-    static let evidenceFieldCount = 22
+    static let evidenceFieldCount = 26
+
+    /// The byte that says a photo's format (0 and 1: a file ignored, a problem).
+    static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5]
+    static let formats: [Int: ImageFormat] = Dictionary(uniqueKeysWithValues: tags.map { (Int($1), $0) })
 
     /// (Inlinable: compiled for the caller's collection, not through generic metadata at run time,
     /// which a batch's lazy map of records from another module otherwise was.)
@@ -49,7 +53,7 @@ public struct PackedFiles: Sendable {
             bytes.append(1)
             string(message)
         case .photo(let format, let e):
-            bytes.append(format == .jpeg ? 2 : format == .png ? 3 : 4)
+            bytes.append(Self.tags[format]!)
             // (Field by field, not a loop over an array of them: the array, and a retain of every
             // string in it, for every photo of the scan.)
             optionalString(e.dateTimeOriginal); optionalString(e.subSecTimeOriginal); optionalString(e.offsetTimeOriginal)
@@ -58,6 +62,8 @@ public struct PackedFiles: Sendable {
             optionalString(e.make); optionalString(e.model); optionalString(e.software)
             optionalString(e.gpsDateTimeUTC); optionalString(e.userComment)
             optionalString(e.xmpUserComment); optionalString(e.pngSoftware); optionalString(e.pngComment)
+            optionalString(e.xmpCreateDate); optionalString(e.quickTimeCreationDate); optionalString(e.contentIdentifier)
+            optionalInt(e.movieCreationTime)
             bytes.append(e.hasExposureData ? 1 : 0)
             optionalInt(e.orientation.map(Int64.init))
             optionalInt(e.pixelWidth.map(Int64.init))
@@ -124,6 +130,8 @@ public struct PackedFiles: Sendable {
                 e.make = optionalString(); e.model = optionalString(); e.software = optionalString()
                 e.gpsDateTimeUTC = optionalString(); e.userComment = optionalString()
                 e.xmpUserComment = optionalString(); e.pngSoftware = optionalString(); e.pngComment = optionalString()
+                e.xmpCreateDate = optionalString(); e.quickTimeCreationDate = optionalString(); e.contentIdentifier = optionalString()
+                e.movieCreationTime = optionalInt()
                 e.hasExposureData = byte() == 1
                 e.orientation = optionalInt().map(Int.init)
                 e.pixelWidth = optionalInt().map(Int.init)
@@ -133,7 +141,7 @@ public struct PackedFiles: Sendable {
                     let (uid, gid, mode) = (int(), int(), int())
                     e.access = FileAccess(uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), mode: UInt32(truncatingIfNeeded: mode))
                 }
-                kind = .photo(tag == 2 ? .jpeg : tag == 3 ? .png : .heif, e)
+                kind = .photo(PackedFiles.formats[Int(tag)] ?? .jpeg, e)
             }
             return IndexedFile(relativePath: path, identity: identity, kind: kind, changedWhenRead: changed)
         }

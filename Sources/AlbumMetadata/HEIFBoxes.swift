@@ -284,7 +284,7 @@ public struct HEIFItemTable: Sendable {
 }
 
 /// Bounds-checked big-endian reads in a box's body; a full box's version and flags first.
-private struct BoxFields {
+struct BoxFields {
     let bytes: [UInt8]
     let version: Int
     let flags: Int

@@ -25,7 +25,8 @@ public struct LibraryScanner: Sendable {
     ]
     /// Extensions of files that are photos even when their content cannot be read to prove it
     /// (HEIF's only where HEIF images are shown: `NameHint`).
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif"]
+    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif",
+                                                      "mov", "mp4", "m4v", "3gp", "3g2"]
 
     /// An absolute folder never to enter: the mount point, when it lies inside the library.
     public let excluded: String?
@@ -262,8 +263,9 @@ public struct LibraryScanner: Sendable {
             e.problems.append(open.status.st_size == 0 ? "empty file" : "too short to be an image")
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
         }
+        // (A video's extension on a file of sound alone, an `.mp4` of music, is no damage.)
         return IndexedFile(relativePath: relativePath, identity: identity,
-                           kind: hint.likelyPhoto ? .problem("not a JPEG, PNG or HEIF image") : .ignored)
+                           kind: hint.likelyPhoto && hint.guessed != .video ? .problem("not a JPEG, PNG or HEIF image") : .ignored)
     }
 
     /// What a file that could not be opened or read is: nil when it is gone.
@@ -299,6 +301,7 @@ public struct LibraryScanner: Sendable {
             guessed = switch ext {
             case "png": .png
             case "heic", "heif", "hif", "avif": .heif
+            case "mov", "mp4", "m4v", "3gp", "3g2": .video
             default: .jpeg
             }
             likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext) && formats.contains(guessed)
@@ -312,7 +315,9 @@ public struct LibraryScanner: Sendable {
         let relativePath = file.relativePath
         let fileName = String(relativePath.nameAfterLastSlash)
         let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime)
-        let shot = rules.screenshots.decide(e, fileName: fileName, folders: relativePath.split(separator: "/").dropLast().map(String.init))
+        let folders = { relativePath.split(separator: "/").dropLast().map(String.init) }
+        let shot = format == .video ? rules.screenshots.decideRecording(e, fileName: fileName, folders: folders())
+            : rules.screenshots.decide(e, fileName: fileName, folders: folders())
         let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                      captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,

@@ -15,6 +15,7 @@ protocol ImageHeader {
 extension JPEGHeader: ImageHeader {}
 extension PNGHeader: ImageHeader {}
 extension HEIFHeader: ImageHeader {}
+extension VideoHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -95,8 +96,31 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             for type in header.overCap { e.problems.append(MetadataLimits.overCapProblem(type)) }
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
+        case .video:
+            guard try readVideo(reader, into: &e) else { return nil }
         }
         return format
+    }
+
+    /// A video's header into `e`; false when the file is no video (a movie without a video
+    /// track: sound only). One whose movie box is missing (cut short) is a damaged video.
+    private static func readVideo(_ reader: CachedReader, into e: inout PhotoEvidence) throws(Errno) -> Bool {
+        let header = try reader.header { try VideoHeader(size: reader.size, read: $0) }
+        guard header.hasVideoTrack || !header.hasMovie else { return false }
+        readCommon(header, into: &e)
+        if !header.hasMovie { e.problems.append("no movie box (moov): cut short?") }
+        e.movieCreationTime = header.creationTime
+        e.quickTimeCreationDate = header.keys["com.apple.quicktime.creationdate"]
+        e.contentIdentifier = header.keys["com.apple.quicktime.content.identifier"]
+        e.make = header.keys["com.apple.quicktime.make"]
+        e.model = header.keys["com.apple.quicktime.model"]
+        e.software = header.keys["com.apple.quicktime.software"]
+        e.orientation = header.orientation
+        if let xmp = header.xmp {
+            readXMP(xmp, into: &e)
+            e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
+        }
+        return true
     }
 
     /// The same for a whole file already in memory (the fuzz targets: nothing is read from disk).

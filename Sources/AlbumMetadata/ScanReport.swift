@@ -6,13 +6,11 @@ public struct ScanRules: Sendable {
     public var screenshots: ScreenshotRules
     /// The zone a capture time without an offset is read in (the daemon's local zone).
     public var zone: any UTCOffsets
-    /// The formats shown as photos. HEIF (`-o heif=on`) is read by every scan but shown only on
-    /// request until the issue that brings HEIC and video says how (issue 2: "JPEG and PNG …
-    /// HEIC and video come in another issue. Other files are ignored"). Being a decision, not
-    /// evidence, changing it needs no file read again.
+    /// The formats shown. HEIF is read by every scan, and hidden with `-o heif=off`: being a
+    /// decision, not evidence, changing it needs no file read again.
     public var formats: Set<ImageFormat>
 
-    public static let defaultFormats: Set<ImageFormat> = [.jpeg, .png]
+    public static let defaultFormats: Set<ImageFormat> = [.jpeg, .png, .heif, .video]
 
     /// The date rule reads screenshot names with the screenshot rule's words (`-o screenshot_names`).
     public init(dates: CaptureDateRules, screenshots: ScreenshotRules = ScreenshotRules(), zone: any UTCOffsets = SystemZone(),

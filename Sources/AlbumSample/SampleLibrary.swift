@@ -23,7 +23,7 @@ public struct SampleItem: Sendable {
 public enum SampleLibrary {
     /// Every file's mtime unless stated: 2018-06-01T12:00:00Z.
     public static let defaultMtime: Int64 = 1_527_854_400
-    /// The sample's iPhone HEIC, and its day folder with `-o heif=on`.
+    /// The sample's iPhone HEIC, and its day folder.
     public static let heicPath = "iPhone/IMG_1400.HEIC"
     public static let heicDay = "by-date/2024/2024-05/2024-05-19"
     /// An iPhone's HEIC, held sideways: the pixels stored turned, turned back by its rotation box
@@ -42,7 +42,41 @@ public enum SampleLibrary {
         try cameras(&b)
         try screenshots(&b)
         try edgeCases(&b)
+        b.items += try videoItems.get()
         return b.items
+    }
+
+    /// The sample's iPhone video: portrait, stored sideways (its track turned 90 degrees).
+    public static let movPath = "iPhone/IMG_1401.MOV"
+    /// Videos as phones write them, one per date source, a screen recording, sound alone and
+    /// damaged clips. Encoded once per process (x264 takes a while to start).
+    static let videoItems = Result { () throws(EncodeError) -> [SampleItem] in
+        let frame = SampleImage.marker(width: 96, height: 64)
+        let iPhone = try Encoders.video(frame.stored(forOrientation: 6), container: .mov, metadata: [
+            ("creation_time", "2024-05-19T15:10:00Z"), ("com.apple.quicktime.creationdate", "2024-05-19T08:10:00-0700"),
+            ("com.apple.quicktime.make", "Apple"), ("com.apple.quicktime.model", "iPhone 15 Pro"),
+        ], rotation: 90)
+        let android = try Encoders.video(frame, container: .mp4, metadata: [("creation_time", "2024-03-01T12:00:00Z")])
+        let plain = try Encoders.video(frame, container: .mp4)
+        let recording = try Encoders.video(SampleImage.marker(width: 64, height: 128, tint: 200), container: .mp4,
+                                           metadata: [("creation_time", "2023-10-01T10:38:54Z")])
+        func item(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
+                  time: String? = nil) -> SampleItem {
+            SampleItem(path: path, bytes: bytes, mtime: defaultMtime, expectedDay: day, expectedScreenshot: shot,
+                       expectedDateSource: source, expectedCaptureTime: time)
+        }
+        return [
+            item(movPath, iPhone, day: "2024-05-19", source: .quickTimeCreationDate, time: "2024-05-19T08:10:00-07:00"),
+            item("Android/VID_clip.mp4", android, day: "2024-03-01", source: .movieHeader),
+            item("Android/edited.mp4", Encoders.appendingXMP([("xmp:CreateDate", "2022-08-09T10:11:12+02:00")], to: plain),
+                 day: "2022-08-09", source: .xmpCreateDate, time: "2022-08-09T10:11:12+02:00"),
+            item("Videos/VID_20230809_201500.mp4", plain, day: "2023-08-09", source: .fileName, time: "2023-08-09T20:15:00"),
+            item("Videos/holiday.mov", plain, day: "2018-06-01", source: .fileModificationTime),
+            item("ScreenRecordings/RPReplay_Final1696156734.MP4", recording, day: "2023-10-01", shot: true, source: .movieHeader),
+            item("Music/voice.m4a", try Encoders.soundOnly(), day: nil),
+            item("Damaged/cut.MOV", Array(iPhone.prefix(iPhone.count / 2)), day: "2018-06-01", source: .fileModificationTime),
+            item("Damaged/empty.mov", [], day: "2018-06-01", source: .fileModificationTime),
+        ]
     }
 
     /// The items being written, and the plain 96x64 JPEG and 64x128 PNG most of them are made from.
@@ -100,8 +134,8 @@ public enum SampleLibrary {
                 day: "2022-03-0\(o)", source: .exifDateTimeOriginal)
         }
         b.items += try phoneItems(b.photo)
-        // Not a b.photo by default (`-o heif=on` shows it, on 2024-05-19: `heicDay`).
-        b.add(heicPath, try iPhoneHEIC.get(), day: nil)
+        // On 2024-05-19 (`heicDay`); not a photo with `-o heif=off`.
+        b.add(heicPath, try iPhoneHEIC.get(), day: "2024-05-19", source: .exifDateTimeOriginal, time: "2024-05-19T07:45:00-07:00")
 
     }
 

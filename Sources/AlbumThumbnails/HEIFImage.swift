@@ -31,6 +31,31 @@ public enum HEIFLibrary {
         let result = heif_init(nil)
         return result.code == heif_error_Ok ? nil : result.message.map { String(cString: $0) } ?? "error \(result.code.rawValue)"
     }()
+
+    /// The oldest libheif that reads recent iPhones' HEICs: 1.15 refuses them ("Too many
+    /// auxiliary image references", "Metadata not correctly assigned to image").
+    public static let neededVersion = (major: 1, minor: 19)
+
+    /// The loaded libheif's version (`1.19.7`), nil when it cannot be loaded.
+    public static var version: String? {
+        guard setupFailure == nil, let text = heif_get_version() else { return nil }
+        return String(cString: text)
+    }
+
+    /// What to tell the user about the libheif loaded: nil when it is recent enough; else why
+    /// HEIC images may show no thumbnail and how to get a newer one.
+    public static func versionWarning(installHint: String) -> String? {
+        if let setupFailure { return "libheif cannot be loaded (\(setupFailure)): HEIC and AVIF images get no thumbnail; \(installHint)" }
+        guard let version, !isRecentEnough(version) else { return nil }
+        return "libheif \(version) is older than \(neededVersion.major).\(neededVersion.minor), which recent iPhones' HEICs need: some HEIC images may get no thumbnail; \(installHint)"
+    }
+
+    /// Whether a libheif version string (`1.19.7`) is `neededVersion` or newer.
+    public static func isRecentEnough(_ version: String) -> Bool {
+        let parts = version.split(separator: ".").map { Int($0) ?? 0 }
+        let major = parts.first ?? 0, minor = parts.count > 1 ? parts[1] : 0
+        return (major, minor) >= (neededVersion.major, neededVersion.minor)
+    }
 }
 
 final class HEIFImage {

@@ -73,6 +73,7 @@ public struct ThumbnailRenderer: Sendable {
         case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
         case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh)
         case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
+        case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
         }
         let cropped: RGBImage
         do throws(ThumbnailError) {
@@ -196,6 +197,15 @@ public struct ThumbnailRenderer: Sendable {
                         plan: Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0),
                                    preview: preview.map { ($0.width, $0.height) }),
                         profile: image.iccProfile(), heif: image)
+    }
+
+    /// A video: its first keyframe (`VideoPoster`), shrunk by FFmpeg while it covers 2x the box.
+    func videoDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+        let video = try VideoPoster(original, maxPixels: maxPixels)
+        return Decoding(decode: { () throws(ThumbnailError) in try video.decode(boxWidth: bw, boxHeight: bh) },
+                        need: video.decodingBytes, what: "a \(video.width)x\(video.height) video",
+                        plan: Plan(sourceSize: (video.width, video.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil),
+                        profile: nil)
     }
 
     /// The smallest embedded preview (MPF image or EXIF thumbnail) with the main image's aspect

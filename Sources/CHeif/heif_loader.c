@@ -10,6 +10,7 @@
 // those that return nothing (C forbids `return f()` there).
 #define HEIF_FUNCTIONS(X) \
     X(struct heif_error, heif_init, (struct heif_init_params *p), (p)) \
+    X(const char *, heif_get_version, (void), ()) \
     X(struct heif_context *, heif_context_alloc, (void), ()) \
     X(struct heif_error, heif_context_read_from_memory_without_copy, \
       (struct heif_context *c, const void *mem, size_t size, const struct heif_reading_options *o), (c, mem, size, o)) \

@@ -17,6 +17,11 @@ enum MountCommand {
         try Preflight.checkFuse()
         let source = try Preflight.checkSource(options.source)
         let mountpoint = try Preflight.checkMountpoint(options.mountpoint, source: source, allowNonEmpty: options.allowNonEmptyMountpoint)
+        // Said once, by the process the user started (a daemon it launches would say it again).
+        if options.heif && options.readyFD == nil,
+           let warning = HEIFLibrary.versionWarning(installHint: "scripts/install-deps installs libheif 1.19 from bookworm-backports") {
+            Log.line("albumfs: warning: " + warning)
+        }
         if !options.foreground && options.readyFD == nil {
             return Daemon.launch(arguments: arguments)
         }
@@ -148,7 +153,7 @@ enum MountCommand {
     static func rules(_ options: MountOptions) -> ScanRules {
         ScanRules(dates: CaptureDateRules(now: Timestamp.now),
                   screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders),
-                  formats: ScanRules.defaultFormats.union(options.heif ? [.heif] : []))
+                  formats: options.heif ? ScanRules.defaultFormats : ScanRules.defaultFormats.subtracting([.heif]))
     }
 
     /// The library's index (`-o index=`, or one file per library under the cache folder).

@@ -39,8 +39,9 @@ struct MountOptions {
     /// Whether header reads go through io_uring when the kernel allows it (`-o io_uring=off`: file
     /// by file, for sandboxes whose seccomp filter kills a process that sets up a ring).
     var batchedReads = true
-    /// Whether HEIF images (HEIC, AVIF) are shown as photos (`-o heif=on`; `ScanRules.formats`).
-    var heif = false
+    /// Whether HEIF images (HEIC, AVIF) are shown as photos (`-o heif=off` hides them;
+    /// `ScanRules.formats`).
+    var heif = true
     /// `-o uid=`, `-o gid=`: who every node belongs to (default: the user who mounts).
     var uid: UInt32?
     var gid: UInt32?

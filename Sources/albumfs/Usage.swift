@@ -38,8 +38,8 @@ enum Usage {
                                      background (default 2; the mount answers at once anyway)
          io_uring=on|off             read headers through io_uring (default on; off: pread,
                                      for seccomp sandboxes that forbid io_uring)
-         heif=on|off                 show HEIF images (HEIC, AVIF) as photos (default off:
-                                     JPEG and PNG only, until HEIC's own issue)
+         heif=on|off                 show HEIF images (HEIC, AVIF) as photos (default on;
+                                     off: JPEG, PNG and videos only)
          logfile=PATH                where a background daemon logs (default: none)
       -h, --help         this text
       -V, --version      the version

@@ -43,11 +43,12 @@ final class HEIFHeaderTests: FolderTestCase {
         XCTAssertEqual(FormatSniffer.sniff(fileType("avif", ["mif1", "avif", "miaf"])), .heif)
         XCTAssertEqual(FormatSniffer.sniff(fileType("heix", [])), .heif)  // Canon and Fujifilm `.HIF`
         XCTAssertEqual(FormatSniffer.sniff(fileType("mp41", ["mif1"])), .heif)  // a still-image brand among the compatible
-        // Videos: MP4, QuickTime (a Live Photo's MOV), HEVC and AV1 sequences.
-        XCTAssertNil(FormatSniffer.sniff(fileType("isom", ["isom", "iso2", "avc1", "mp41"])))
-        XCTAssertNil(FormatSniffer.sniff(fileType("qt  ", ["qt  "])))
-        XCTAssertNil(FormatSniffer.sniff(fileType("msf1", ["msf1", "hevc"])))
-        XCTAssertNil(FormatSniffer.sniff(fileType("avis", ["avis", "msf1"])))
+        // Videos: MP4, QuickTime (a Live Photo's MOV), HEVC and AV1 sequences; not sound alone.
+        XCTAssertEqual(FormatSniffer.sniff(fileType("isom", ["isom", "iso2", "avc1", "mp41"])), .video)
+        XCTAssertEqual(FormatSniffer.sniff(fileType("qt  ", ["qt  "])), .video)
+        XCTAssertEqual(FormatSniffer.sniff(fileType("msf1", ["msf1", "hevc"])), .video)
+        XCTAssertEqual(FormatSniffer.sniff(fileType("avis", ["avis", "msf1"])), .video)
+        XCTAssertNil(FormatSniffer.sniff(fileType("M4A ", ["M4A ", "mp42", "isom"])))
         XCTAssertNil(FormatSniffer.sniff(Array(heic.prefix(8))))  // the brand cut off
     }
 

@@ -134,6 +134,19 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// The mount warns of a libheif older than 1.19 (bookworm's 1.15 refuses recent iPhones'
+    /// HEICs); the one this machine loads (from bookworm-backports) is recent enough.
+    func testTheLibheifVersionCheck() throws {
+        XCTAssertFalse(HEIFLibrary.isRecentEnough("1.15.1"))
+        XCTAssertFalse(HEIFLibrary.isRecentEnough("0.99"))
+        XCTAssertTrue(HEIFLibrary.isRecentEnough("1.19.7"))
+        XCTAssertTrue(HEIFLibrary.isRecentEnough("1.20.0"))
+        XCTAssertTrue(HEIFLibrary.isRecentEnough("2.0"))
+        let loaded = try XCTUnwrap(HEIFLibrary.version)
+        XCTAssertTrue(HEIFLibrary.isRecentEnough(loaded), loaded)
+        XCTAssertNil(HEIFLibrary.versionWarning(installHint: ""))
+    }
+
     /// An AVIF (AV1 in HEIF, as Android 12+ and browsers save them) is a HEIF image like a HEIC:
     /// its EXIF date read, its thumbnail upright by its own boxes.
     func testAnAVIFIsAHEIFImageToo() throws {

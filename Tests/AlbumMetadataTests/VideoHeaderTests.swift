@@ -1,0 +1,109 @@
+import AlbumCore
+@testable import AlbumMetadata
+import AlbumSample
+import Foundation
+import XCTest
+
+/// Videos written by FFmpeg's libraries (AlbumSample's encoder) as phones write them, their
+/// metadata checked against exiftool's reading of the same file.
+final class VideoHeaderTests: FolderTestCase {
+    func write(_ bytes: [UInt8], _ name: String) -> String {
+        let path = folder + "/" + name
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        return path
+    }
+
+    func read(_ bytes: [UInt8], name: String = "v.mov") throws -> FileMetadata? {
+        try MetadataReader.read(SourceFile(path: write(bytes, name)), name: name)
+    }
+
+    /// exiftool's values (`-s3`, one per tag asked, in order; `-n`: numbers as written).
+    func exiftool(_ path: String, _ tags: [String]) throws -> [String] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-s3", "-n", "-f"] + tags.map { "-" + $0 } + [path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    static let iPhoneKeys = [
+        ("creation_time", "2023-06-15T21:20:11Z"),
+        ("com.apple.quicktime.creationdate", "2023-06-15T14:20:11-0700"),
+        ("com.apple.quicktime.content.identifier", "5E1A9C2B-3D4F-4A6B-8C7D-9E0F1A2B3C4D"),
+        ("com.apple.quicktime.make", "Apple"),
+        ("com.apple.quicktime.model", "iPhone 15 Pro"),
+    ]
+
+    /// An iPhone's MOV: Keys metadata (creation date with its zone, content identifier, make and
+    /// model), the movie header's time, a portrait clip stored sideways (rotation 90): read as
+    /// exiftool reads them.
+    func testAnIPhoneMOVsKeysMovieHeaderAndRotation() throws {
+        let mov = try Encoders.video(.marker(width: 64, height: 48), container: .mov, metadata: Self.iPhoneKeys, rotation: 90)
+        let path = write(mov, "IMG_0001.MOV")
+        let meta = try XCTUnwrap(try MetadataReader.read(SourceFile(path: path), name: "IMG_0001.MOV"))
+        XCTAssertEqual(meta.format, .video)
+        let e = meta.evidence
+        let tool = try exiftool(path, ["CreationDate", "ContentIdentifier", "Make", "Model", "Rotation", "ImageWidth", "ImageHeight"])
+        XCTAssertEqual(tool[0], "2023:06:15 14:20:11-07:00", "exiftool's reading of what was written")
+        XCTAssertEqual(e.quickTimeCreationDate, "2023-06-15T14:20:11-0700")
+        XCTAssertEqual(e.contentIdentifier, tool[1])
+        XCTAssertEqual(e.make, tool[2])
+        XCTAssertEqual(e.model, tool[3])
+        XCTAssertEqual(tool[4], "90")
+        XCTAssertEqual(e.orientation, 6, "rotation 90 is EXIF's orientation 6")
+        XCTAssertEqual(e.pixelWidth, Int(tool[5]))
+        XCTAssertEqual(e.pixelHeight, Int(tool[6]))
+        // 2023-06-15T21:20:11Z in seconds since 1904.
+        XCTAssertEqual(e.movieCreationTime, 1_686_864_011 + CaptureDateRules.secondsFrom1904To1970)
+        XCTAssertEqual(e.problems, [])
+    }
+
+    /// An Android phone's MP4: the movie header's time alone; XMP appended in a `uuid` box
+    /// (exiftool's and Adobe's way) gives `xmp:CreateDate`.
+    func testAnAndroidMP4sMovieHeaderAndXMP() throws {
+        let mp4 = try Encoders.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2022-01-02T03:04:05Z")])
+        let plain = try XCTUnwrap(try read(mp4, name: "VID_1.mp4"))
+        XCTAssertEqual(plain.format, .video)
+        XCTAssertEqual(plain.evidence.movieCreationTime, 1_641_092_645 + CaptureDateRules.secondsFrom1904To1970)
+        XCTAssertNil(plain.evidence.quickTimeCreationDate)
+        XCTAssertEqual(plain.evidence.orientation, 1)
+        let tagged = Encoders.appendingXMP([("xmp:CreateDate", "2021-05-06T07:08:09+02:00")], to: mp4)
+        let path = write(tagged, "VID_2.mp4")
+        XCTAssertEqual(try exiftool(path, ["XMP:CreateDate"]), ["2021:05:06 07:08:09+02:00"])
+        XCTAssertEqual(try XCTUnwrap(try MetadataReader.read(SourceFile(path: path), name: "VID_2.mp4")).evidence.xmpCreateDate,
+                       "2021-05-06T07:08:09+02:00")
+    }
+
+    /// No creation time written: the movie header's 0 means none.
+    func testAMovieHeaderTimeOfZeroIsNone() throws {
+        let mp4 = try Encoders.video(.marker(width: 32, height: 32), container: .mp4)
+        let meta = try XCTUnwrap(try read(mp4, name: "clip.mp4"))
+        XCTAssertNil(meta.evidence.movieCreationTime)
+    }
+
+    /// Sound alone (`.m4a`, brand `M4A `) is no video; nor is an MP4 of sound named `.mp4`.
+    func testSoundOnlyIsNoVideo() throws {
+        let m4a = try Encoders.soundOnly()
+        XCTAssertEqual(try exiftool(write(m4a, "a.m4a"), ["MajorBrand"]), ["M4A"])
+        XCTAssertNil(try read(m4a, name: "voice.m4a"))
+        var renamed = m4a
+        renamed.replaceSubrange(8..<12, with: Array("isom".utf8))  // as Android's recorder brands it
+        XCTAssertNil(try read(renamed, name: "voice.mp4"))
+    }
+
+    /// A MOV cut short loses its movie box (written last): a damaged video, saying so; every
+    /// prefix of a clip reads without a crash.
+    func testAMOVCutShortIsADamagedVideo() throws {
+        let mov = try Encoders.video(.marker(width: 64, height: 48), container: .mov, metadata: Self.iPhoneKeys)
+        let cut = try XCTUnwrap(try read(Array(mov.prefix(mov.count / 2))))
+        XCTAssertEqual(cut.format, .video)
+        XCTAssertEqual(cut.evidence.problems, ["header truncated", "no movie box (moov): cut short?"])
+        for length in stride(from: 8, to: mov.count, by: 97) {
+            _ = MetadataReader.read(bytes: UnsafeRawBufferPointer(start: mov, count: length))
+        }
+    }
+}
