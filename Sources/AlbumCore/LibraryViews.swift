@@ -36,7 +36,9 @@ public enum LibraryViews {
         // Stills only, as the phones' pickers' image filter; videos have a view of their own.
         let shots = order.filter { photos[$0].format.isStill && photos[$0].screenshot.isScreenshot }
         let others = order.filter { photos[$0].format.isStill && !photos[$0].screenshot.isScreenshot }
-        let clips = order.filter { !photos[$0].format.isStill }
+        // A Live Photo's motion part is no video of its own, as in the Photos app's Videos album.
+        let partners = LivePhotos.partners(photos)
+        let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -49,7 +51,8 @@ public enum LibraryViews {
         var top = Parallel.all(builders)
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
-        return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime))
+        return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
+                       livePartners: partners)
     }
 
     /// A folder of originals in the given order, names made unique.

@@ -228,9 +228,12 @@ public final class VirtualFolder: Sendable {
 public struct Library: Sendable {
     public let photos: [Photo]
     public let root: VirtualFolder
+    /// Live Photos: photo index → its partner's (`LivePhotos.partners`).
+    public let livePartners: [Int32: Int32]
 
-    public init(photos: [Photo], root: VirtualFolder) {
+    public init(photos: [Photo], root: VirtualFolder, livePartners: [Int32: Int32] = [:]) {
         self.photos = photos
         self.root = root
+        self.livePartners = livePartners
     }
 }

@@ -91,14 +91,15 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         """,
         // 10: videos (MP4, QuickTime, 3GP) are shown, with their own evidence (`mvhd_created` as
         // decimal text: the evidence columns are bound as text). Files kept as not photos that
-        // may be videos (by their name) are read again, once.
+        // may be videos (by their name), and Apple's stills (their Live Photo identifier, in the
+        // maker note) are read again, once.
         """
         ALTER TABLE files ADD COLUMN xmp_create TEXT;
         ALTER TABLE files ADD COLUMN qt_created TEXT;
         ALTER TABLE files ADD COLUMN content_id TEXT;
         ALTER TABLE files ADD COLUMN mvhd_created TEXT;
         DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.mov' OR path LIKE '%.mp4'
-            OR path LIKE '%.m4v' OR path LIKE '%.3gp' OR path LIKE '%.3g2');
+            OR path LIKE '%.m4v' OR path LIKE '%.3gp' OR path LIKE '%.3g2') OR (kind IN ('jpeg', 'heif') AND make LIKE 'Apple%');
         """,
     ]
 

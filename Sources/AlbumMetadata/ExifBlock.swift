@@ -71,35 +71,33 @@ final class ExifBlock {
     /// Where the count field of the MakerNote entry (0x927C, in the EXIF IFD) lies in an APP1
     /// payload, or nil. Bounds-checked at every step: damaged EXIF gives nil, and libexif says why.
     static func makerNoteCount(in bytes: [UInt8]) -> Int? {
-        let tiff = 6
-        guard bytes.count >= tiff + 8 else { return nil }
-        let bigEndian: Bool
-        switch (bytes[tiff], bytes[tiff + 1]) {
-        case (0x4D, 0x4D): bigEndian = true
-        case (0x49, 0x49): bigEndian = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= bytes.count else { return nil }
-            return bigEndian ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at + 1]) << 8 | Int(bytes[at])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return bigEndian ? a << 16 | b : b << 16 | a
-        }
-        /// The entry of `tag` in the IFD at `ifd` (an offset in the TIFF stream).
-        func entry(_ tag: Int, inIFDAt ifd: Int) -> Int? {
-            guard let n = u16(tiff + ifd) else { return nil }
-            for i in 0..<min(n, 1000) {
-                let at = tiff + ifd + 2 + 12 * i
-                guard let t = u16(at) else { return nil }
-                if t == tag { return at }
-            }
-            return nil
-        }
-        guard let ifd0 = u32(tiff + 4), let pointer = entry(0x8769, inIFDAt: ifd0), let exifIFD = u32(pointer + 8),
-              let makerNote = entry(0x927C, inIFDAt: exifIFD), makerNote + 8 <= bytes.count else { return nil }
-        return makerNote + 4
+        guard let (_, entry) = makerNoteEntry(in: bytes), entry + 8 <= bytes.count else { return nil }
+        return entry + 4
+    }
+
+    /// The MakerNote entry of an APP1 payload (`Exif\0\0` and TIFF data): the TIFF data's
+    /// fields and where the entry lies.
+    static func makerNoteEntry(in bytes: [UInt8]) -> (TIFFFields, Int)? {
+        guard let tiff = TIFFFields(bytes, at: 6), let ifd0 = tiff.u32(tiff.start + 4),
+              let pointer = tiff.entry(0x8769, inIFDAt: ifd0), let exifIFD = tiff.u32(pointer + 8),
+              let makerNote = tiff.entry(0x927C, inIFDAt: exifIFD) else { return nil }
+        return (tiff, makerNote)
+    }
+
+    /// An Apple maker note's tag 0x0011 (exiftool's MediaGroupUUID): the identifier a Live
+    /// Photo's still shares with its video (`com.apple.quicktime.content.identifier`). Read here,
+    /// not by libexif, which is never shown maker notes (`init`).
+    static func appleContentIdentifier(in bytes: [UInt8]) -> String? {
+        guard let (tiff, entry) = makerNoteEntry(in: bytes), let count = tiff.u32(entry + 4), let offset = tiff.u32(entry + 8),
+              count >= 16, count <= 4096, tiff.start + offset + count <= bytes.count else { return nil }
+        let note = Array(bytes[(tiff.start + offset)..<(tiff.start + offset + count)])
+        // `Apple iOS\0`, a version, `MM`; then a big-endian IFD whose offsets count from the note's start.
+        guard note.starts(with: Array("Apple iOS\0".utf8)), note[12] == 0x4D, note[13] == 0x4D,
+              let fields = TIFFFields(note, at: 0, bigEndian: true), let id = fields.entry(0x0011, inIFDAt: 14),
+              fields.u16(id + 2) == 2, let length = fields.u32(id + 4), length > 4, length <= 256,
+              let at = fields.u32(id + 8), at + length <= note.count else { return nil }
+        let text = note[at..<(at + length)].prefix { $0 != 0 }
+        return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
     }
 
     /// Whether libexif interpreted a maker note (for tests: it must not).
@@ -216,5 +214,49 @@ final class ExifBlock {
         e.gpsDateTimeUTC = gpsDateTime()
         // ExposureTime, FNumber, ISOSpeedRatings.
         e.hasExposureData = has(EXIF_IFD_EXIF, 0x829A) || has(EXIF_IFD_EXIF, 0x829D) || has(EXIF_IFD_EXIF, 0x8827)
+    }
+}
+
+/// Bounds-checked reads of TIFF data (EXIF's IFDs) in either byte order; offsets count from `start`.
+struct TIFFFields {
+    let bytes: [UInt8]
+    let start: Int
+    let bigEndian: Bool
+
+    /// The TIFF data at `start`, its byte order from its header (`MM` or `II`) unless given.
+    init?(_ bytes: [UInt8], at start: Int, bigEndian: Bool? = nil) {
+        guard bytes.count >= start + 8 else { return nil }
+        self.bytes = bytes
+        self.start = start
+        if let bigEndian {
+            self.bigEndian = bigEndian
+            return
+        }
+        switch (bytes[start], bytes[start + 1]) {
+        case (0x4D, 0x4D): self.bigEndian = true
+        case (0x49, 0x49): self.bigEndian = false
+        default: return nil
+        }
+    }
+
+    func u16(_ at: Int) -> Int? {
+        guard at >= 0, at + 2 <= bytes.count else { return nil }
+        return bigEndian ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at + 1]) << 8 | Int(bytes[at])
+    }
+
+    func u32(_ at: Int) -> Int? {
+        guard let a = u16(at), let b = u16(at + 2) else { return nil }
+        return bigEndian ? a << 16 | b : b << 16 | a
+    }
+
+    /// Where the entry of `tag` lies in the IFD at `ifd` (an offset from `start`).
+    func entry(_ tag: Int, inIFDAt ifd: Int) -> Int? {
+        guard let n = u16(start + ifd) else { return nil }
+        for i in 0..<min(n, 1000) {
+            let at = start + ifd + 2 + 12 * i
+            guard let t = u16(at) else { return nil }
+            if t == tag { return at }
+        }
+        return nil
     }
 }

@@ -319,9 +319,11 @@ public struct LibraryScanner: Sendable {
         let shot = format == .video ? rules.screenshots.decideRecording(e, fileName: fileName, folders: folders())
             : rules.screenshots.decide(e, fileName: fileName, folders: folders())
         let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-        return Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
-                     captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
-                     orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName,
-                     access: e.access)
+        var photo = Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
+                          captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
+                          orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName,
+                          access: e.access)
+        photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey)
+        return photo
     }
 }

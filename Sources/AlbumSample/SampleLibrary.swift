@@ -15,6 +15,11 @@ public struct SampleItem: Sendable {
     public var expectedDateSource: DateSource?
     /// `user.albumfs.capture_time`, where the item states it.
     public var expectedCaptureTime: String?
+    /// Whether albumfs should take it for a video (in `videos/`, not in `screenshots/` nor
+    /// `non-screenshots/`).
+    public var expectedVideo = false
+    /// Its Live Photo partner's source path (a Live Photo's motion part is in no flat view).
+    public var expectedLivePartner: String?
 }
 
 /// Writes a realistic little photo library: camera JPEGs from several makers (both byte orders,
@@ -53,29 +58,24 @@ public enum SampleLibrary {
     static let videoItems = Result { () throws(EncodeError) -> [SampleItem] in
         let frame = SampleImage.marker(width: 96, height: 64)
         let iPhone = try Encoders.video(frame.stored(forOrientation: 6), container: .mov, metadata: [
-            ("creation_time", "2024-05-19T15:10:00Z"), ("com.apple.quicktime.creationdate", "2024-05-19T08:10:00-0700"),
+            ("creation_time", "2024-05-18T15:10:00Z"), ("com.apple.quicktime.creationdate", "2024-05-18T08:10:00-0700"),
             ("com.apple.quicktime.make", "Apple"), ("com.apple.quicktime.model", "iPhone 15 Pro"),
         ], rotation: 90)
         let android = try Encoders.video(frame, container: .mp4, metadata: [("creation_time", "2024-03-01T12:00:00Z")])
         let plain = try Encoders.video(frame, container: .mp4)
         let recording = try Encoders.video(SampleImage.marker(width: 64, height: 128, tint: 200), container: .mp4,
                                            metadata: [("creation_time", "2023-10-01T10:38:54Z")])
-        func item(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
-                  time: String? = nil) -> SampleItem {
-            SampleItem(path: path, bytes: bytes, mtime: defaultMtime, expectedDay: day, expectedScreenshot: shot,
-                       expectedDateSource: source, expectedCaptureTime: time)
-        }
-        return [
-            item(movPath, iPhone, day: "2024-05-19", source: .quickTimeCreationDate, time: "2024-05-19T08:10:00-07:00"),
-            item("Android/VID_clip.mp4", android, day: "2024-03-01", source: .movieHeader),
-            item("Android/edited.mp4", Encoders.appendingXMP([("xmp:CreateDate", "2022-08-09T10:11:12+02:00")], to: plain),
+        return try livePhotoItems(frame) + [
+            clip(movPath, iPhone, day: "2024-05-18", source: .quickTimeCreationDate, time: "2024-05-18T08:10:00-07:00"),
+            clip("Android/VID_clip.mp4", android, day: "2024-03-01", source: .movieHeader),
+            clip("Android/edited.mp4", Encoders.appendingXMP([("xmp:CreateDate", "2022-08-09T10:11:12+02:00")], to: plain),
                  day: "2022-08-09", source: .xmpCreateDate, time: "2022-08-09T10:11:12+02:00"),
-            item("Videos/VID_20230809_201500.mp4", plain, day: "2023-08-09", source: .fileName, time: "2023-08-09T20:15:00"),
-            item("Videos/holiday.mov", plain, day: "2018-06-01", source: .fileModificationTime),
-            item("ScreenRecordings/RPReplay_Final1696156734.MP4", recording, day: "2023-10-01", shot: true, source: .movieHeader),
-            item("Music/voice.m4a", try Encoders.soundOnly(), day: nil),
-            item("Damaged/cut.MOV", Array(iPhone.prefix(iPhone.count / 2)), day: "2018-06-01", source: .fileModificationTime),
-            item("Damaged/empty.mov", [], day: "2018-06-01", source: .fileModificationTime),
+            clip("Videos/VID_20230809_201500.mp4", plain, day: "2023-08-09", source: .fileName, time: "2023-08-09T20:15:00"),
+            clip("Videos/holiday.mov", plain, day: "2018-06-01", source: .fileModificationTime),
+            clip("ScreenRecordings/RPReplay_Final1696156734.MP4", recording, day: "2023-10-01", shot: true, source: .movieHeader),
+            clip("Music/voice.m4a", try Encoders.soundOnly(), day: nil, video: false),
+            clip("Damaged/cut.MOV", Array(iPhone.prefix(iPhone.count / 2)), day: "2018-06-01", source: .fileModificationTime),
+            clip("Damaged/empty.mov", [], day: "2018-06-01", source: .fileModificationTime),
         ]
     }
 
@@ -255,6 +255,40 @@ public enum SampleLibrary {
             item("Nikon/DSC_0002.JPG", Encoders.insertingAPP1(nikon.payload(), into: photo),
                  day: "2020-03-01", mtime: 1_583_060_000, time: "2020-03-01T08:00:00"),
         ]
+    }
+
+    /// Live Photos: one pair known by its Apple content identifier (the still's maker note, the
+    /// video's Keys), one by name and time alone (copied off the phone without them), and a still
+    /// and a video of one name taken an hour apart, which are not one.
+    static func livePhotoItems(_ frame: SampleImage) throws(EncodeError) -> [SampleItem] {
+        let still = try Encoders.jpeg(frame)
+        let identifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
+        var tagged = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:20 09:00:00", offset: "-07:00")
+        tagged.makerNote = .apple(mediaGroup: identifier)
+        let motion = try Encoders.video(frame, container: .mov, metadata: [
+            ("com.apple.quicktime.creationdate", "2024-05-20T08:59:59-0700"), ("com.apple.quicktime.content.identifier", identifier),
+            ("com.apple.quicktime.make", "Apple"),
+        ])
+        let plainStill = Encoders.insertingAPP1(SampleExif.camera("Apple", "iPhone 8", "2021:04:05 06:07:08").payload(), into: still)
+        let nearby = try Encoders.video(frame, container: .mov, metadata: [("com.apple.quicktime.creationdate", "2021-04-05T06:07:07")])
+        let later = try Encoders.video(frame, container: .mov, metadata: [("com.apple.quicktime.creationdate", "2021-04-05T07:07:08")])
+        return [
+            clip("iPhone/IMG_1402.JPG", Encoders.insertingAPP1(tagged.payload(), into: still), day: "2024-05-20",
+                 source: .exifDateTimeOriginal, time: "2024-05-20T09:00:00-07:00", partner: "iPhone/IMG_1402.MOV", video: false),
+            clip("iPhone/IMG_1402.MOV", motion, day: "2024-05-20", source: .quickTimeCreationDate, partner: "iPhone/IMG_1402.JPG"),
+            clip("Imported/IMG_0300.JPG", plainStill, day: "2021-04-05", source: .exifDateTimeOriginal,
+                 partner: "Imported/IMG_0300.mov", video: false),
+            clip("Imported/IMG_0300.mov", nearby, day: "2021-04-05", source: .quickTimeCreationDate, partner: "Imported/IMG_0300.JPG"),
+            clip("Imported/IMG_0301.JPG", plainStill, day: "2021-04-05", source: .exifDateTimeOriginal, video: false),
+            clip("Imported/IMG_0301.mov", later, day: "2021-04-05", source: .quickTimeCreationDate),
+        ]
+    }
+
+    /// A video item (`video` false: a still beside videos).
+    static func clip(_ path: String, _ bytes: [UInt8], day: String?, shot: Bool = false, source: DateSource? = nil,
+                     time: String? = nil, partner: String? = nil, video: Bool = true) -> SampleItem {
+        SampleItem(path: path, bytes: bytes, mtime: defaultMtime, expectedDay: day, expectedScreenshot: shot,
+                   expectedDateSource: source, expectedCaptureTime: time, expectedVideo: video, expectedLivePartner: partner)
     }
 
     /// Writes the sample library into `folder` (created if missing) and returns what it wrote.

@@ -321,7 +321,8 @@ public final class AlbumFileSystem: Sendable {
         guard let node = s.table[inode] else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .success([]) }
         guard let photo = content.photo else { return .success([]) }
-        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot))
+        let partner = s.library.livePartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
+        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner))
     }
 
     // MARK: Filesystem

@@ -6,7 +6,8 @@ enum ExtendedAttributes {
     static let namespace = "user."
     static let prefix = "user.albumfs."
 
-    static func of(_ photo: Photo, sourceRoot: String) -> [(String, String)] {
+    /// - Parameter livePartner: the mount-relative `by-date/` path of its Live Photo partner.
+    static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil) -> [(String, String)] {
         var list: [(String, String)] = [
             ("source", sourceRoot + "/" + photo.relativePath),
             ("capture_time", photo.capture.time.isoString),
@@ -16,6 +17,7 @@ enum ExtendedAttributes {
         list.append(("screenshot", photo.screenshot.description))
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
+        if let livePartner { list.append(("live_photo", livePartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         return list.map { (prefix + $0.0, $0.1) }
     }

@@ -1,11 +1,12 @@
 @testable import AlbumCore
 import XCTest
 
-func makePhoto(_ path: String, _ iso: (Int, Int, Int, Int), offset: Int? = 0, screenshot: Bool = false) -> Photo {
-    let local = LocalDateTime(year: iso.0, month: iso.1, day: iso.2, hour: iso.3)
+func makePhoto(_ path: String, _ iso: (Int, Int, Int, Int), offset: Int? = 0, screenshot: Bool = false, second: Int = 0) -> Photo {
+    let local = LocalDateTime(year: iso.0, month: iso.1, day: iso.2, hour: iso.3, second: second)
     let time = CaptureTime(local: local, utcOffsetSeconds: offset)
     let utc = TimeZone(identifier: "UTC")!
-    return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg,
+    let ext = path.split(separator: ".").last?.lowercased() ?? ""
+    return Photo(relativePath: path, format: ext == "png" ? .png : ["mov", "mp4"].contains(ext) ? .video : .jpeg,
                  identity: FileIdentity(inode: UInt64(path.hashValue & 0xFFFF), size: 10, mtime: Timestamp(seconds: 0)),
                  capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
                  captureInstant: time.instant(in: utc),
@@ -27,7 +28,7 @@ final class LibraryViewsTests: XCTestCase {
             makePhoto("b/new.jpg", (2024, 5, 17, 10)),
         ]
         let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots"])
+        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos"])
         let byDate = lib.root.child(named: "by-date")
         XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
         guard case .folder(let y2024)? = byDate.flatMap({ n -> VirtualNode? in if case .folder(let f) = n { return f.child(named: "2024") }; return nil }),

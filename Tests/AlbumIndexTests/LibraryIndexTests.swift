@@ -261,7 +261,26 @@ final class LibraryIndexTests: XCTestCase {
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
-        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "clip.mov", "bad.jpg"])
+        // (`clip.mov` goes at schema 10.)
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "bad.jpg"])
+    }
+
+    /// Schema 10 shows videos and reads Apple's Live Photo identifiers: files kept as not photos
+    /// that a video's name, and Apple's stills, are read again, once; the rest stays.
+    func testASchemaNineIndexReadsAgainWhatMayBeAVideoAndApplesStills() throws {
+        let (db, path) = try index(atSchema: 9)
+        let rows: [(String, String, String?)] = [
+            ("x.jpg", "jpeg", "Canon"), ("IMG_1.JPG", "jpeg", "Apple"), ("IMG_2.HEIC", "heif", "Apple"), ("notes.txt", "ignored", nil),
+            ("clip.MOV", "ignored", nil), ("b/VID_1.mp4", "problem", nil), ("c.m4v", "ignored", nil), ("d.3gp", "ignored", nil),
+            ("song.m4a", "ignored", nil),
+        ]
+        for (i, (file, kind, make)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, make, orientation) VALUES (?, ?, 3, 4, ?, ?, 1)",
+                         [.text(file), .int(Int64(i)), .text(kind), make.map { .text($0) }])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "song.m4a"])
     }
 
     /// Schema 9 keeps each photo's owner and mode. Rows from before stay, and say they lack them

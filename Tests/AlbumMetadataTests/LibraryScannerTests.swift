@@ -297,8 +297,8 @@ final class LibraryScannerTests: FolderTestCase {
             .files.map(\.relativePath), ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg"], "a rescan of the package too")
     }
 
-    /// HEIF images are read by every scan and are photos only where `formats` says so (issue 2:
-    /// JPEG and PNG; `-o heif=on`); a `.heic` that is empty (a damaged photo) or not HEIF (a
+    /// HEIF images are read by every scan and are photos only where `formats` says so (not with
+    /// `-o heif=off`); a `.heic` that is empty (a damaged photo) or not HEIF (a
     /// problem, as a `.jpg` that is no JPEG) is said only then, and is another file otherwise.
     func testHEIFImagesArePhotosOnlyWhereTheRulesSaySo() throws {
         let fm = FileManager.default
@@ -309,7 +309,7 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(fm.createFile(atPath: folder + "/text.heic", contents: Data("not an image at all".utf8)))
         XCTAssertTrue(fm.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
         let dates = CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))
-        let plain = LibraryScanner(root: folder, rules: ScanRules(dates: dates)).scan()
+        let plain = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png])).scan()
         XCTAssertEqual(plain.photos.map(\.relativePath), ["a.jpg"])
         XCTAssertEqual(plain.problems, [])
         let withHEIF = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png, .heif])).scan()

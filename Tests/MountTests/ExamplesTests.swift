@@ -54,7 +54,7 @@ final class ExamplesTests: XCTestCase {
         let r = shell("'\(Self.examples)/screenshots-per-month.sh' '\(mount.mountpoint)'")
         XCTAssertEqual(r.status, 0, r.stderr)
         var expected: [String: Int] = [:]
-        for item in source.items where item.expectedScreenshot { expected[String(item.expectedDay!.prefix(7)), default: 0] += 1 }
+        for item in source.items where item.expectedScreenshot && !item.expectedVideo { expected[String(item.expectedDay!.prefix(7)), default: 0] += 1 }
         let lines = expected.keys.sorted(by: >).map { "\(expected[$0]!) \($0)" }
         XCTAssertEqual(r.stdout.split(separator: "\n").map(String.init), lines)
         mount.finish()
@@ -108,7 +108,7 @@ final class ExamplesTests: XCTestCase {
         let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", "noauto,nofail,allow_other,screenshot_folders=Screenshots|Bildschirmfotos"],
                            environment: ["PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])
         XCTAssertTrue(readdirNames(mnt + "/non-screenshots")?.contains("IMG_1400.HEIC") ?? false)
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
         // The JPEG-and-PNG line: no HEIC.

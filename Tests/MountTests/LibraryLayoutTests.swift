@@ -35,22 +35,24 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])
     }
 
+    /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
+    /// recording too), but for a Live Photo's motion part, which is in `by-date/` only, beside its
+    /// still; both name the other's `by-date/` path in `user.albumfs.live_photo`.
     func testEveryPhotoIsOnceInByDateOnItsDayAndInExactlyOneFlatView() {
         var byDate: [String: [String]] = [:]
         for f in files(under: "by-date") {
             let src = xattr(mount.path(f), "user.albumfs.source")!
             byDate[String(src.dropFirst(source.path.count + 1)), default: []].append(f)
         }
-        var shots: [String: Int] = [:], others: [String: Int] = [:]
-        for f in files(under: "screenshots") {
-            shots[String(xattr(mount.path(f), "user.albumfs.source")!.dropFirst(source.path.count + 1)), default: 0] += 1
+        func counts(_ view: String) -> [String: Int] {
+            var n: [String: Int] = [:]
+            for f in files(under: view) { n[String(xattr(mount.path(f), "user.albumfs.source")!.dropFirst(source.path.count + 1)), default: 0] += 1 }
+            return n
         }
-        for f in files(under: "non-screenshots") {
-            others[String(xattr(mount.path(f), "user.albumfs.source")!.dropFirst(source.path.count + 1)), default: 0] += 1
-        }
+        let (shots, others, videos) = (counts("screenshots"), counts("non-screenshots"), counts("videos"))
         for item in source.items {
             guard let day = item.expectedDay else {
                 XCTAssertNil(byDate[item.path], "\(item.path) is not a photo and must not be listed")
@@ -62,8 +64,18 @@ final class LibraryLayoutTests: XCTestCase {
                 let parts = place.split(separator: "/").map(String.init)
                 XCTAssertEqual(Array(parts[1...3]), [String(day.prefix(4)), String(day.prefix(7)), day], item.path)
             }
-            XCTAssertEqual(shots[item.path] ?? 0, item.expectedScreenshot ? 1 : 0, "screenshots/ for \(item.path)")
-            XCTAssertEqual(others[item.path] ?? 0, item.expectedScreenshot ? 0 : 1, "non-screenshots/ for \(item.path)")
+            let still = !item.expectedVideo
+            XCTAssertEqual(shots[item.path] ?? 0, still && item.expectedScreenshot ? 1 : 0, "screenshots/ for \(item.path)")
+            XCTAssertEqual(others[item.path] ?? 0, still && !item.expectedScreenshot ? 1 : 0, "non-screenshots/ for \(item.path)")
+            XCTAssertEqual(videos[item.path] ?? 0, !still && item.expectedLivePartner == nil ? 1 : 0, "videos/ for \(item.path)")
+            if let place = places.first {
+                let partner = item.expectedLivePartner.flatMap { byDate[$0]?.first }
+                XCTAssertEqual(xattr(mount.path(place), "user.albumfs.live_photo"), partner, "live_photo of \(item.path)")
+                if item.expectedVideo {
+                    let shot = xattr(mount.path(place), "user.albumfs.screenshot") ?? ""
+                    XCTAssertEqual(shot.hasPrefix("yes (screen recording"), item.expectedScreenshot, "\(item.path): \(shot)")
+                }
+            }
             if let expected = item.expectedDateSource, let place = places.first {
                 XCTAssertEqual(xattr(mount.path(place), "user.albumfs.date_source"), expected.rawValue, item.path)
             }
@@ -263,8 +275,10 @@ final class LibraryLayoutTests: XCTestCase {
         let find = shell("cd '\(mount.mountpoint)' && find . -path ./.albumfs -prune -o -type f -print | wc -l")
         XCTAssertEqual(find.status, 0)
         let total = source.items.filter { $0.expectedDay != nil }.count
-        let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot }.count
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total, "by-date + one flat view + one thumbnail each")
+        let motion = source.items.filter { $0.expectedVideo && $0.expectedLivePartner != nil }.count
+        let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot && !$0.expectedVideo }.count
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total - motion,
+                       "by-date + one flat view (but a Live Photo's motion part) + one thumbnail each")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         let lsT = shell("ls -t '\(mount.path("non-screenshots"))'")
