@@ -326,7 +326,7 @@ public enum SampleLibrary {
 
     static func pad2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
-    static func writeFile(_ path: String, _ bytes: [UInt8], mtime: Int64) throws {
+    public static func writeFile(_ path: String, _ bytes: [UInt8], mtime: Int64) throws {
         let dir = path.folderBeforeLastSlash
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {

@@ -49,19 +49,6 @@ final class ThumbnailTests: XCTestCase {
         mount.finish()
     }
 
-    /// The thumbnail at `path` shows the sample's 96x64 marker upright: it covers 200x200, so its
-    /// red quarter lands in x < 25, y < 50, and no other corner is red.
-    func assertMarkerUpright(_ path: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let image = try XCTUnwrap(DecodedImage(jpeg: try readFile(path).get()), file: file, line: line)
-        XCTAssertEqual(image.width, 200, file: file, line: line)
-        let red = image.mean(x: 3..<20, y: 5..<40)
-        XCTAssertGreaterThan(red.0, 170, "\(what): top-left is red \(red)", file: file, line: line)
-        XCTAssertLessThan(red.1, 90, "\(what): top-left is red \(red)", file: file, line: line)
-        for corner in [image.mean(x: 180..<197, y: 5..<40), image.mean(x: 3..<20, y: 160..<195), image.mean(x: 180..<197, y: 160..<195)] {
-            XCTAssertLessThan(corner.0 - corner.1, 100, "\(what): other corners are not red \(corner)", file: file, line: line)
-        }
-    }
-
     /// The sample's iPhone HEIC (pixels stored sideways, a rotation box, EXIF Orientation 6): a
     /// photo by default, on its EXIF day, not turned by its EXIF Orientation, its thumbnail
     /// upright (turned once, by its own box); with `-o heif=off` not a photo, the first scan's line
