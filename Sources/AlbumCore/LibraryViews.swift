@@ -47,7 +47,7 @@ public enum LibraryViews {
             { flatFolder(screenshots, photos, shots, emptyMtime) },
             { flatFolder(nonScreenshots, photos, others, emptyMtime) },
             { flatFolder(videos, photos, clips, emptyMtime) },
-        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order, boxes, emptyMtime) }])
+        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) }, boxes, emptyMtime) }])
         var top = Parallel.all(builders)
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
@@ -62,7 +62,8 @@ public enum LibraryViews {
                       emptyMtime: emptyMtime)
     }
 
-    /// `thumbnails/WxH/`: one JPEG per photo, flat, newest first, named after the photo with `.jpg`.
+    /// `thumbnails/WxH/`: one JPEG per photo (of those with something to render: `Unrenderable`),
+    /// flat, newest first, named after the photo with `.jpg`.
     /// Every size shares one set of names and one order.
     static func thumbnailsView(_ photos: [Photo], _ order: [Int], _ boxes: [ThumbnailBox], _ emptyMtime: Timestamp) -> VirtualFolder {
         let shared = PhotoEntries(photos: photos, members: order, thumbnailBox: boxes[0], slot: PhotoSlot.thumbnail(0))

@@ -62,3 +62,22 @@ extension String {
     /// The value without the blanks and NULs that EXIF writers pad strings with.
     public var trimmedValue: String { String(DateParsing.trimmed(self)) }
 }
+
+/// The problems that leave nothing to render: a file with no image or video in it at all. Such a
+/// photo stays listed among the originals (the damage shows) but gets no thumbnail entry, which
+/// could only fail: file managers and archivers would meet an unreadable file.
+public enum Unrenderable {
+    public static let empty = "empty file"
+    public static let tooShort = "too short to be an image"
+    public static let noMovie = "no movie box (moov): cut short?"
+    /// A JPEG or PNG header cut before its frame header or image data: nothing follows it. (A
+    /// HEIF file's or a video's boxes may be cut after the image they hold.)
+    public static let headerTruncated = "header truncated"
+
+    static let always: Set<String> = [empty, tooShort, noMovie]
+
+    /// Whether a photo with `problems` has nothing to render.
+    public static func any(_ problems: [String], format: ImageFormat) -> Bool {
+        problems.contains { always.contains($0) || ($0 == headerTruncated && (format == .jpeg || format == .png)) }
+    }
+}

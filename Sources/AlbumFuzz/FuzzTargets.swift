@@ -15,6 +15,8 @@ enum FuzzTarget: String, CaseIterable {
     case jpeg
     case png
     case heif
+    /// A video's boxes (an MP4 `ftyp` put in front where missing).
+    case video
     /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
     case exif
     /// An XMP packet: the properties the rules read.
@@ -25,6 +27,7 @@ enum FuzzTarget: String, CaseIterable {
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     static let heifSignature: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+    static let videoSignature: [UInt8] = [0, 0, 0, 0x14] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("mp41".utf8)
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
 
     /// Runs the parser on `input`; a wrong answer traps (the fuzzer keeps the input).
@@ -34,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
         case .jpeg: Self.parseTwice(Self.prefixed(input, Self.jpegSignature))
         case .png: Self.parseTwice(Self.prefixed(input, Self.pngSignature))
         case .heif: Self.parseTwice(Self.prefixed(input, Self.heifSignature))
+        case .video: Self.parseTwice(input.count >= 8 && input[4..<8].elementsEqual("ftyp".utf8) ? input : Self.videoSignature + input)
         case .exif:
             let block = Self.prefixed(input, Self.exifSignature)
             precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")

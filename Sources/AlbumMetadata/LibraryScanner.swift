@@ -260,7 +260,7 @@ public struct LibraryScanner: Sendable {
         if hint.likelyPhoto && open.status.st_size < FormatSniffer.headerLength {
             var e = PhotoEvidence()
             e.access = FileAccess(open.status)
-            e.problems.append(open.status.st_size == 0 ? "empty file" : "too short to be an image")
+            e.problems.append(open.status.st_size == 0 ? Unrenderable.empty : Unrenderable.tooShort)
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(hint.guessed, e))
         }
         // (A video's extension on a file of sound alone, an `.mp4` of music, is no damage.)

@@ -108,7 +108,7 @@ public enum MetadataReader {
         let header = try reader.header { try VideoHeader(size: reader.size, read: $0) }
         guard header.hasVideoTrack || !header.hasMovie else { return false }
         readCommon(header, into: &e)
-        if !header.hasMovie { e.problems.append("no movie box (moov): cut short?") }
+        if !header.hasMovie { e.problems.append(Unrenderable.noMovie) }
         e.movieCreationTime = header.creationTime
         e.quickTimeCreationDate = header.keys["com.apple.quicktime.creationdate"]
         e.contentIdentifier = header.keys["com.apple.quicktime.content.identifier"]
@@ -135,7 +135,7 @@ public enum MetadataReader {
     static func readCommon(_ header: some ImageHeader, into e: inout PhotoEvidence) {
         e.pixelWidth = header.width
         e.pixelHeight = header.height
-        if header.truncated { e.problems.append("header truncated") }
+        if header.truncated { e.problems.append(Unrenderable.headerTruncated) }
         readExif(header.exif, into: &e)
     }
 

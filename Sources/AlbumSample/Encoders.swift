@@ -49,6 +49,16 @@ public enum Encoders {
     }
 
     /// Puts an APP1 segment (EXIF or XMP) right after SOI, where cameras write it.
+    /// `jpeg` with its first scan naming Huffman tables 3 for every component, which it never
+    /// defines: the header is whole, the decode fails (libjpeg: "Huffman table 0x03 was not defined").
+    public static func withUndefinedHuffmanTables(_ jpeg: [UInt8]) -> [UInt8] {
+        var bytes = jpeg
+        guard let sos = (2..<bytes.count - 1).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }), sos + 5 < bytes.count else { return bytes }
+        // FF DA, the length, the component count, then each component's id and its two tables.
+        for c in 0..<Int(bytes[sos + 4]) where sos + 6 + 2 * c < bytes.count { bytes[sos + 6 + 2 * c] = 0x33 }
+        return bytes
+    }
+
     public static func insertingAPP1(_ payload: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         let length = payload.count + 2
         return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[2...])

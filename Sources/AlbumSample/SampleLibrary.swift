@@ -20,6 +20,12 @@ public struct SampleItem: Sendable {
     public var expectedVideo = false
     /// Its Live Photo partner's source path (a Live Photo's motion part is in no flat view).
     public var expectedLivePartner: String?
+
+    /// Whether it holds nothing to render (empty, a JPEG cut in its header, a video without its
+    /// movie box): listed, but with no thumbnail entry.
+    public var expectedWithoutThumbnail: Bool {
+        expectedDay != nil && (bytes.isEmpty || path == SampleLibrary.cutMOVPath || path == SampleLibrary.truncatedJPEGPath)
+    }
 }
 
 /// Writes a realistic little photo library: camera JPEGs from several makers (both byte orders,
@@ -51,6 +57,13 @@ public enum SampleLibrary {
         return b.items
     }
 
+    /// A JPEG whose header is whole and whose scan names Huffman tables it never defines: listed,
+    /// dated, its thumbnail failing only when it is decoded.
+    public static let undecodableJPEGPath = "Edge/undecodable.jpg"
+    /// A JPEG cut inside its header, before its frame header.
+    public static let truncatedJPEGPath = "Edge/truncated.jpg"
+    /// A MOV cut in half: its movie box, written last, lost.
+    public static let cutMOVPath = "Damaged/cut.MOV"
     /// The sample's iPhone video: portrait, stored sideways (its track turned 90 degrees).
     public static let movPath = "iPhone/IMG_1401.MOV"
     /// Videos as phones write them, one per date source, a screen recording, sound alone and
@@ -74,7 +87,7 @@ public enum SampleLibrary {
             clip("Videos/holiday.mov", plain, day: "2018-06-01", source: .fileModificationTime),
             clip("ScreenRecordings/RPReplay_Final1696156734.MP4", recording, day: "2023-10-01", shot: true, source: .movieHeader),
             clip("Music/voice.m4a", try Encoders.soundOnly(), day: nil, video: false),
-            clip("Damaged/cut.MOV", Array(iPhone.prefix(iPhone.count / 2)), day: "2018-06-01", source: .fileModificationTime),
+            clip(cutMOVPath, Array(iPhone.prefix(iPhone.count / 2)), day: "2018-06-01", source: .fileModificationTime),
             clip("Damaged/empty.mov", [], day: "2018-06-01", source: .fileModificationTime),
         ]
     }
@@ -179,12 +192,14 @@ public enum SampleLibrary {
         let screen = b.screen
         // Damaged and odd files.
         b.add("Edge/no-exif.jpg", b.photo, day: "2018-06-01", source: .fileModificationTime)
+        b.add(undecodableJPEGPath, Encoders.withUndefinedHuffmanTables(b.jpeg(.camera("Canon", "Canon EOS R6", "2016:02:03 04:05:06"))),
+              day: "2016-02-03", source: .exifDateTimeOriginal)
         b.add("Edge/IMG_20190704_101112.jpg", b.photo, day: "2019-07-04", source: .fileName)
         b.add("Edge/corrupt-exif.jpg", Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: b.photo),
             day: "2018-06-01", source: .fileModificationTime)
         b.add("Edge/empty.jpg", [], day: "2018-06-01", source: .fileModificationTime)
         let truncated = b.jpeg(.camera("Canon", "Canon EOS 5D", "2017:04:01 10:00:00"))
-        b.add("Edge/truncated.jpg", Array(truncated.prefix(truncated.count - b.photo.count + 40)), day: "2017-04-01",
+        b.add(truncatedJPEGPath, Array(truncated.prefix(truncated.count - b.photo.count + 40)), day: "2017-04-01",
             source: .exifDateTimeOriginal)
         // ImageMagick's `convert` of a camera JPEG: its EXIF is after the image data.
         b.add("Downloads/export.png", Encoders.appendingChunk("eXIf", Array(SampleExif.camera("NIKON CORPORATION", "NIKON Z 6",

@@ -69,11 +69,13 @@ final class JPEGStream {
 
     /// Decodes to RGB at num/denom of the full size (fast IDCT and upsampling: the image is then
     /// averaged down at least 2x by the area filter, which hides their small errors). A few
-    /// corrupt bytes still give an image, as browsers show it; a file cut short does not.
+    /// corrupt bytes still give an image, as browsers show it, and so does a file cut short (its
+    /// missing rows grey, as libjpeg fills them, as GdkPixbuf and ImageMagick show it) unless
+    /// `whole` asks for every row (an embedded preview: the photo itself is the better choice).
     /// libjpeg may allocate at most `memoryLimit` bytes; what it took is given back at the end
     /// (nothing else can be asked of the image then: its ICC profile is read before).
     /// The corresponding C functions are `jpeg_start_decompress` and `jpeg_read_scanlines`.
-    func decode(scale: (Int, Int), memoryLimit: Int = .max) throws(ThumbnailError) -> RGBImage {
+    func decode(scale: (Int, Int), memoryLimit: Int = .max, whole: Bool = false) throws(ThumbnailError) -> RGBImage {
         defer { albumfs_jpeg_release_image(decoder) }
         albumfs_jpeg_limit_memory(decoder, UInt64(max(0, memoryLimit)))
         var w: UInt32 = 0, h: UInt32 = 0
@@ -84,7 +86,7 @@ final class JPEGStream {
         var out = [UInt8](repeating: 0, count: width * height * channels)
         let read = out.withUnsafeMutableBufferPointer { albumfs_jpeg_read(decoder, $0.baseAddress, width * channels) }
         guard read == 0 else { throw Self.failure(decoder, "JPEG decode failed") }
-        if albumfs_jpeg_cut_short(decoder) != 0 { throw ThumbnailError("JPEG decode failed: Premature end of JPEG file") }
+        if whole, albumfs_jpeg_cut_short(decoder) != 0 { throw ThumbnailError("JPEG decode failed: Premature end of JPEG file") }
         guard cmyk else { return RGBImage(width: width, height: height, pixels: out) }
         // Adobe writes inverted CMYK (what libjpeg hands back): R = C·K/255 with the stored values.
         var rgb = [UInt8](repeating: 0, count: width * height * 3)

@@ -133,7 +133,8 @@ public struct ThumbnailRenderer: Sendable {
         let profile = main.cmyk ? nil : main.iccProfile()
             ?? header.exif.flatMap { ExifColorSpace.isAdobeRGB($0) ? ColorProfile.adobeRGB1998.bytes : nil }
         let limit = memory.limit
-        return Decoding(decode: { () throws(ThumbnailError) in (try source.decode(scale: factor, memoryLimit: limit), factor) },
+        let whole = preview != nil
+        return Decoding(decode: { () throws(ThumbnailError) in (try source.decode(scale: factor, memoryLimit: limit, whole: whole), factor) },
                         need: source.decodingBytes(scale: factor),
                         what: "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG",
                         plan: Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (0, 0),

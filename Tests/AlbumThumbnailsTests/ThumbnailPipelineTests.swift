@@ -458,7 +458,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         // A preview whose data is damaged (cut short) stands for nothing: the photo is decoded.
         let damaged = Encoders.withMPFPreview(main, preview: Array(preview.prefix(preview.count / 2)))
         XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: damaged)).count, 1)
-        XCTAssertThrowsError(try JPEGStream(bytes: Array(preview.prefix(preview.count / 2))).decode(scale: (1, 8)))
+        XCTAssertThrowsError(try JPEGStream(bytes: Array(preview.prefix(preview.count / 2))).decode(scale: (1, 8), whole: true))
         let fromPhoto = try renderer.renderWithPlan(damaged, format: .jpeg, orientation: 1, box: .default)
         XCTAssertNil(fromPhoto.plan.preview, "\(fromPhoto.plan)")
         XCTAssertEqual(fromPhoto.bytes, try renderer.render(main, format: .jpeg, orientation: 1, box: .default))
@@ -911,10 +911,9 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
         let jpeg = try Encoders.jpeg(.marker(width: 1200, height: 800), kind: .progressive)
         XCTAssertEqual(try render(jpeg), try ThumbnailRenderer().render(jpeg, format: .jpeg, orientation: 6, box: .default))
-        XCTAssertThrowsError(try render(Array(jpeg.prefix(jpeg.count / 2)))) { error in
-            XCTAssertEqual((error as? ThumbnailError)?.description, "JPEG decode failed: Premature end of JPEG file")
-            XCTAssertEqual((error as? ThumbnailError)?.isReadFailure, false)
-        }
+        let half = Array(jpeg.prefix(jpeg.count / 2))
+        XCTAssertEqual(try render(half), try ThumbnailRenderer().render(half, format: .jpeg, orientation: 6, box: .default),
+                       "a file cut short renders what it holds, from its file as from memory")
         let dhtAt = try XCTUnwrap((2..<jpeg.count - 1).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC4 })
         let stray = Array(jpeg[..<dhtAt]) + [UInt8](repeating: 0x00, count: 10) + Array(jpeg[dhtAt...])
         XCTAssertNoThrow(try render(stray))
@@ -948,9 +947,11 @@ final class ThumbnailPipelineTests: XCTestCase {
 
     /// A JPEG that lacks only its closing EOI marker (some phones write them so, an interrupted
     /// copy loses it) has every row: its thumbnail is the whole file's, from memory and from its
-    /// file (it failed as "Premature end"). Cut inside its image data, or a progressive one
-    /// between two scans (a blurred image, no row missing), it is still cut short.
-    func testAJPEGMissingOnlyItsEndMarkerIsWhole() throws {
+    /// file. Cut inside its image data, or a progressive one between two scans, it renders what it
+    /// holds (libjpeg fills the missing rows), as GdkPixbuf, ImageMagick and pcmanfm show it: the
+    /// marker's red corner, decoded first, is there. An embedded preview cut short is passed over
+    /// for the photo itself.
+    func testAJPEGCutShortRendersWhatItHolds() throws {
         let folder = NSTemporaryDirectory() + "albumfs-thumb-eoi-\(getpid())"
         XCTAssertEqual(mkdir(folder, 0o755), 0)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -965,22 +966,27 @@ final class ThumbnailPipelineTests: XCTestCase {
             XCTAssertEqual(fromFile, fromMemory)
             return fromMemory
         }
-        func assertCut(_ bytes: [UInt8], _ what: String) {
-            XCTAssertThrowsError(try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default), what) { error in
-                XCTAssertEqual((error as? ThumbnailError)?.description, "JPEG decode failed: Premature end of JPEG file", what)
-            }
+        func assertRendersItsStart(_ bytes: [UInt8], _ what: String) throws {
+            let image = try JPEGStream(bytes: try render(bytes)).decode(scale: (1, 1))
+            var r = 0, g = 0
+            for y in 3..<20 { for x in 3..<20 { r += Int(image.pixels[(y * image.width + x) * 3]); g += Int(image.pixels[(y * image.width + x) * 3 + 1]) } }
+            let red = (r / 289, g / 289)
+            XCTAssertGreaterThan(red.0, 170, "\(what): the top-left corner decoded \(red)")
+            XCTAssertLessThan(red.1, 90, "\(what): the top-left corner decoded \(red)")
         }
-        for kind in [Encoders.JPEGKind.baseline, .progressive, .grayscale] {
+        for kind in [Encoders.JPEGKind.baseline, .progressive] {
             let jpeg = try Encoders.jpeg(.marker(width: 1200, height: 800), kind: kind)
             XCTAssertEqual(Array(jpeg.suffix(2)), [0xFF, 0xD9])
             XCTAssertEqual(try render(Array(jpeg.dropLast(2))), try render(jpeg), "\(kind) without EOI")
-            assertCut(Array(jpeg.dropLast(40)), "\(kind) cut 40 bytes short")
-            assertCut(Array(jpeg.prefix(jpeg.count / 2)), "\(kind) cut in half")
+            try assertRendersItsStart(Array(jpeg.dropLast(40)), "\(kind) cut 40 bytes short")
+            try assertRendersItsStart(Array(jpeg.prefix(jpeg.count / 2)), "\(kind) cut in half")
         }
         let progressive = try Encoders.jpeg(.marker(width: 1200, height: 800), kind: .progressive)
         let scans = (2..<progressive.count - 1).filter { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA }
         XCTAssertGreaterThan(scans.count, 5)
-        for (n, at) in scans.enumerated().dropFirst() { assertCut(Array(progressive[..<at]), "cut before scan \(n + 1) of \(scans.count)") }
+        for (n, at) in scans.enumerated().dropFirst(2) { try assertRendersItsStart(Array(progressive[..<at]), "cut before scan \(n + 1)") }
+        // Cut inside its header (no image data yet) there is nothing to render.
+        XCTAssertThrowsError(try ThumbnailRenderer().render(Array(progressive[..<scans[0]]), format: .jpeg, orientation: 1, box: .default))
     }
 
     /// An interlaced 16-bit PNG gives the thumbnail its non-interlaced twin gives (the simplified

@@ -72,9 +72,9 @@ final class DaemonTests: SampleLibraryTestCase {
                                              source.path, mountpoint])
         XCTAssertEqual(r.status, 0, r.stderr)
         defer { if isMounted(mountpoint) { runCommand("/usr/bin/fusermount3", ["-u", mountpoint]) } }
-        XCTAssertEqual(readFile(mountpoint + "/thumbnails/200x200/truncated.jpg").failure?.code, EIO)
+        XCTAssertEqual(readFile(mountpoint + "/thumbnails/200x200/undecodable.jpg").failure?.code, EIO)
         XCTAssertTrue(eventually(5) {
-            (try? String(contentsOfFile: log, encoding: .utf8))?.contains("cannot make a thumbnail of Edge/truncated.jpg") ?? false
+            (try? String(contentsOfFile: log, encoding: .utf8))?.contains("cannot make a thumbnail of Edge/undecodable.jpg") ?? false
         }, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "no log")
         XCTAssertTrue(try String(contentsOfFile: log, encoding: .utf8).hasPrefix("earlier line\n"), "appended, not replaced")
         XCTAssertFalse(r.stderr.contains("cannot make a thumbnail"), "said after the launcher returned: the log's alone")

@@ -276,11 +276,21 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(find.status, 0)
         let total = source.items.filter { $0.expectedDay != nil }.count
         let motion = source.items.filter { $0.expectedVideo && $0.expectedLivePartner != nil }.count
+            + source.items.filter(\.expectedWithoutThumbnail).count
         let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot && !$0.expectedVideo }.count
         XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total - motion,
-                       "by-date + one flat view (but a Live Photo's motion part) + one thumbnail each")
+                       "by-date + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders)")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
+        // Every original reads (an empty one is an empty file), and no thumbnail is listed for a
+        // file with nothing to render: an archive of the views and of those thumbnails is whole.
+        let out = makeTempFolder("archive")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let views = shell("tar -C '\(mount.mountpoint)' -cf '\(out)/views.tar' by-date screenshots non-screenshots videos")
+        XCTAssertEqual(views.status, 0, views.stderr)
+        let thumbs = (readdirNames(mount.path("thumbnails/200x200")) ?? []).filter { $0 != "undecodable.jpg" }
+        let archive = runCommand("/bin/tar", ["-C", mount.path("thumbnails/200x200"), "-cf", out + "/thumbs.tar"] + thumbs)
+        XCTAssertEqual(archive.status, 0, archive.stderr)
         let lsT = shell("ls -t '\(mount.path("non-screenshots"))'")
         let lsF = shell("ls -f '\(mount.path("non-screenshots"))' | grep -v '^\\.\\.\\?$'")
         XCTAssertEqual(lsT.stdout, lsF.stdout, "ls -t agrees with readdir order")

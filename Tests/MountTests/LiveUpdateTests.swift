@@ -669,18 +669,17 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
-    /// A JPEG cut inside its image data has a whole header: the scan lists it without a problem,
-    /// and only decoding it finds the damage. Once a thumbnail of it has failed, `.albumfs/errors`
-    /// names it (one line, counted in the status), until the file is fixed or removed.
+    /// A JPEG whose scan names a Huffman table it never defines has a whole header: the scan
+    /// lists it without a problem, and only decoding it finds the damage. Once a thumbnail of it
+    /// has failed, `.albumfs/errors` names it (one line, counted in the status), until the file is
+    /// fixed or removed.
     func testAPhotoWhoseThumbnailFailedIsListedInErrorsWhileItIsShown() throws {
-        func cut(_ jpeg: Data) -> Data {
-            let bytes = [UInt8](jpeg)
-            let sos = (0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }!
-            return Data(bytes.prefix(sos + (bytes.count - sos) / 2))
-        }
+        func cut(_ jpeg: Data) -> Data { Data(Encoders.withUndefinedHuffmanTables([UInt8](jpeg))) }
         for name in ["cut-1.jpg", "cut-2.jpg"] {
             XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/" + name, contents: cut(try camera("2019:04:05 06:07:08"))))
         }
+        let corruptEXIF = try Data(contentsOf: URL(fileURLWithPath: source.path + "/Edge/corrupt-exif.jpg"))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/both.jpg", contents: cut(corruptEXIF)))
         let m = try mount()
         func errors() -> String { (try? String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8)) ?? "" }
         let before = errors()
@@ -698,14 +697,14 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(status["errors"], String(lines.count))
         XCTAssertEqual(status["thumbnail_failures"], "2")
         // A file the scan names already keeps the scan's line alone.
-        XCTAssertEqual(readFile(m.path("thumbnails/200x200/truncated.jpg")).failure?.code, EIO)
-        XCTAssertEqual(errors().split(separator: "\n").filter { $0.hasPrefix("Edge/truncated.jpg: ") }, ["Edge/truncated.jpg: header truncated"])
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/both.jpg")).failure?.code, EIO)
+        XCTAssertEqual(errors().split(separator: "\n").filter { $0.hasPrefix("Trip/both.jpg: ") }, ["Trip/both.jpg: corrupt EXIF"])
         // Fixed, or removed: the line goes.
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/cut-1.jpg", contents: try camera("2019:04:05 06:07:08")))
         try FileManager.default.removeItem(atPath: source.path + "/Trip/cut-2.jpg")
         XCTAssertTrue(eventually { !errors().contains("cut-") }, errors())
         XCTAssertEqual(try readFile(m.path("thumbnails/200x200/cut-1.jpg")).get().count, 30_000, "the fixed file renders")
-        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnail_failures"], "1", "truncated.jpg")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnail_failures"], "1", "both.jpg")
         m.finish(allowing: ["cannot make a thumbnail of"])
     }
 
