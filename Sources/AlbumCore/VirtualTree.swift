@@ -47,6 +47,11 @@ public enum PhotoSlot {
     public static func thumbnail(_ k: Int) -> Int { 2 + k }
     /// Slots a photo can have: by-date, flat, and up to `ThumbnailBox.maxFolders` thumbnails.
     public static let count = 2 + ThumbnailBox.maxFolders
+
+    /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
+    /// inode in `by-date/` and in its flat view (hard links: `du` counts it once, `cp -a`,
+    /// `rsync -H` and `tar` keep it one file); each thumbnail is a file of its own.
+    public static func inodeSlot(_ slot: Int) -> Int { slot == flat ? byDate : slot }
 }
 
 /// The entries of a folder of photos: which photos, newest first, under which names.

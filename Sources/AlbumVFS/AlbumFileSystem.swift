@@ -136,18 +136,20 @@ public final class AlbumFileSystem: Sendable {
                               uid: owner.uid, gid: owner.gid)
         case .file(let content):
             let size: Int64
+            var links: UInt32 = 1
             var shown = (permissions: owner.mode(0o444), uid: owner.uid, gid: owner.gid)
             switch content {
             case .original(let i):
                 size = s.library.photos[i].identity.size
                 shown = owner.photoEntry(s.library.photos[i].access, thumbnail: false)
+                links = s.table.viewCount(ofPhoto: i)
             case .thumbnail(let i, let box):
                 size = thumbnails?.size(for: box) ?? 0
                 shown = owner.photoEntry(s.library.photos[i].access, thumbnail: true)
             // Made fresh for each look; read with direct I/O so a grown text is never cut short.
             case .status, .errors: size = Int64(controlText(content).utf8.count)
             }
-            return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: 1, size: size,
+            return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: links, size: size,
                               mtime: node.mtime, uid: shown.uid, gid: shown.gid)
         }
     }

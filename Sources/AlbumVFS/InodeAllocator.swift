@@ -7,7 +7,8 @@ import AlbumSystem
 ///
 /// Folders, `.albumfs` files and picks get a number keyed by (parent inode, name). A photo gets
 /// one number keyed by its source path, and each of its entries (`PhotoSlot`: by-date, flat
-/// view, thumbnails) the inode `1 + number * PhotoSlot.count + slot`. So no table holds an entry
+/// view, thumbnails) the inode `1 + number * PhotoSlot.count + slot` (the flat view's entry
+/// sharing the by-date one's: one original, one inode). So no table holds an entry
 /// per file, and a photo that moves (a new date, a new name after a collision) keeps its inodes,
 /// as a renamed file does; `TreeChanges` tells the kernel to drop the old names. A photo whose
 /// source folder was renamed takes its old path's number along (`renamed`): the same file, the
@@ -47,7 +48,11 @@ final class InodeAllocator: @unchecked Sendable {
     private var next: UInt32 = 1
     private let lock = Mutex<Void>(())
 
-    static func inode(number: UInt32, slot: Int) -> UInt64 { 1 + UInt64(number) * UInt64(PhotoSlot.count) + UInt64(slot) }
+    /// The inode of a photo's entry in `slot` (its original shares one between its views:
+    /// `PhotoSlot.inodeSlot`).
+    static func inode(number: UInt32, slot: Int) -> UInt64 {
+        1 + UInt64(number) * UInt64(PhotoSlot.count) + UInt64(PhotoSlot.inodeSlot(slot))
+    }
 
     static func split(_ inode: UInt64) -> (number: Int, slot: Int)? {
         guard inode >= 1 else { return nil }

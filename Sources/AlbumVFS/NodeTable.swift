@@ -174,6 +174,12 @@ struct NodeTable: Sendable {
         return parts.reversed().joined(separator: "/")
     }
 
+    /// How many views list a photo's original (its `st_nlink`): `by-date/` and its flat view.
+    func viewCount(ofPhoto i: Int) -> UInt32 {
+        func listed(_ slot: Int) -> UInt32 { !folderOfPhoto[slot].isEmpty && folderOfPhoto[slot][i] != UInt32.max ? 1 : 0 }
+        return listed(PhotoSlot.byDate) + listed(PhotoSlot.flat)
+    }
+
     /// A photo's path in `by-date/`, or nil.
     func canonicalPath(ofPhoto i: Int) -> String? {
         guard i < numberOfPhoto.count, place(ofPhoto: i, slot: PhotoSlot.byDate) != nil else { return nil }

@@ -271,6 +271,31 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(listxattr(out + "/b.jpg", nil, 0), 0, "no attribute at all")
     }
 
+    /// A photo is one file in every view it is in (one inode, `st_nlink` the number of views), so
+    /// `du` counts it once and `cp -a` keeps the views' copies one file; a thumbnail is its own
+    /// file; a Live Photo's motion part, in `by-date/` alone, has one link.
+    func testOnePhotoIsOneInodeInEveryView() throws {
+        let day = "by-date/2023/2023-07/2023-07-14/IMG_0001.JPG"
+        let a = try XCTUnwrap(statOf(mount.path(day))), b = try XCTUnwrap(statOf(mount.path("non-screenshots/IMG_0001.JPG")))
+        XCTAssertEqual(a.st_ino, b.st_ino)
+        XCTAssertEqual(a.st_nlink, 2)
+        XCTAssertEqual(b.st_nlink, 2)
+        XCTAssertNotEqual(statOf(mount.path("thumbnails/200x200/IMG_0001.jpg"))?.st_ino, a.st_ino)
+        XCTAssertEqual(statOf(mount.path("videos/IMG_1401.MOV"))?.st_ino, statOf(mount.path("by-date/2024/2024-05/2024-05-18/IMG_1401.MOV"))?.st_ino)
+        XCTAssertEqual(statOf(mount.path("by-date/2024/2024-05/2024-05-20/IMG_1402.MOV"))?.st_nlink, 1, "a Live Photo's motion part")
+        // du of the originals' views counts each file once: as much as by-date/ alone.
+        func du(_ args: String) -> Int { Int(shell("cd '\(mount.mountpoint)' && du -s --apparent-size -B1 \(args) | tail -1 | cut -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+        XCTAssertEqual(du("-c by-date screenshots non-screenshots videos"), du("-c by-date"))
+        // cp -a of two views keeps one file.
+        let out = makeTempFolder("links")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        XCTAssertEqual(runCommand("/bin/cp", ["-a", mount.path("by-date"), mount.path("non-screenshots"), out]).status, 0)
+        var x = stat(), y = stat()
+        XCTAssertEqual(stat(out + "/" + day, &x), 0)
+        XCTAssertEqual(stat(out + "/non-screenshots/IMG_0001.JPG", &y), 0)
+        XCTAssertEqual(x.st_ino, y.st_ino, "one file, two names")
+    }
+
     func testShellToolsSeeTheTree() {
         let find = shell("cd '\(mount.mountpoint)' && find . -path ./.albumfs -prune -o -type f -print | wc -l")
         XCTAssertEqual(find.status, 0)
