@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3"),
         .systemLibrary(name: "CXXHash", path: "Sources/CXXHash"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CMD", path: "Sources/CMD"),
         // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
         .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
         // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "AlbumCore", dependencies: ["AlbumSystem"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif", "CFFmpeg"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif", "CFFmpeg"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif", "CFFmpeg", "CZlib", "CMD"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumSystem", "AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumSystem", "AlbumVFS", "CFuse3"]),

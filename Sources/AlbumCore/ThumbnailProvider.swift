@@ -9,3 +9,11 @@ public protocol ThumbnailProvider: Sendable {
     /// `sourceRoot` (the library's folder). Failures are logged by the service.
     func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno>
 }
+
+/// Writes thumbnails where desktop file managers look for them (the freedesktop thumbnail
+/// specification), for a folder's photos when it is listed (AlbumThumbnails implements it).
+public protocol DesktopThumbnailing: Sendable {
+    /// `folder`: the folder's path in the mount (`by-date/2024/2024-05/2024-05-17`); `entries`:
+    /// its photos and videos, as listed. Returns at once: the work is the service's.
+    func listed(folder: String, entries: PhotoEntries)
+}

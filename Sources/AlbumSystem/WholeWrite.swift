@@ -15,4 +15,19 @@ public enum WholeWrite {
         }
         return nil
     }
+
+    /// Writes `bytes` to a file of its own in `path`'s folder (mode 0600, no link followed) and
+    /// renames it to `path`: a reader sees the old file or the whole new one, never a part. Nil,
+    /// or why not (the temporary file removed).
+    public static func replacing(_ path: String, with bytes: [UInt8]) -> Errno? {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return Errno.current }
+        var failure = write(fd, bytes)
+        if close(fd) != 0, failure == nil { failure = Errno.current }
+        if failure == nil, rename(temp, path) != 0 { failure = Errno.current }
+        if failure != nil { unlink(temp) }
+        return failure
+    }
 }

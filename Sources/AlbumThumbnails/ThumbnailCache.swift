@@ -49,16 +49,7 @@ public final class ThumbnailCache: Sendable {
         let final = path(for: key)
         let folder = final.folderBeforeLastSlash
         mkdir(folder, 0o700)
-        let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw Errno.current }
-        var failure = WholeWrite.write(fd, bytes)
-        if close(fd) != 0, failure == nil { failure = Errno.current }
-        if failure == nil, rename(temp, final) != 0 { failure = Errno.current }
-        if let failure {
-            unlink(temp)
-            throw failure
-        }
+        if let failure = WholeWrite.replacing(final, with: bytes) { throw failure }
         let used = usedBytes.add(Int64(bytes.count), ordering: .relaxed).newValue
         if used > maxBytes { evict() }
     }

@@ -63,33 +63,13 @@ public struct ThumbnailRenderer: Sendable {
 
     /// - Parameter previews: whether an embedded preview may stand for the image (false once one
     ///   failed to decode).
-    func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox, previews: Bool = true)
+    func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox)
         throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
         let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
-        var decoding: Decoding
-        switch format {
-        case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
-        case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh)
-        case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
-        case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
-        }
-        let cropped: RGBImage
-        do throws(ThumbnailError) {
-            cropped = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
-                let (decoded, scale) = try decoding.decode()
-                decoding.plan.dctScale = scale
-                decoding.plan.decodedSize = (decoded.width, decoded.height)
-                // (A PNG without a size read.)
-                if decoding.plan.sourceSize == (0, 0) { decoding.plan.sourceSize = (decoded.width, decoded.height) }
-                return Resampler.coverAndCrop(decoded, width: bw, height: bh)
-            }
-        } catch {
-            // A preview is a second copy: damaged (its header read, its data not), the photo
-            // itself may still be whole. (Nothing to try again when the file could not be read.)
-            guard decoding.plan.preview != nil, !error.isReadFailure else { throw error }
-            return try renderWithPlan(original, format: format, orientation: orientation, box: box, previews: false)
+        let (cropped, decoding) = try shrunk(original, format: format, boxWidth: bw, boxHeight: bh) { decoded in
+            Resampler.coverAndCrop(decoded, width: bw, height: bh)
         }
         var plan = decoding.plan
         plan.bytesRead = decoding.heif?.bytesRead
@@ -99,6 +79,47 @@ public struct ThumbnailRenderer: Sendable {
         plan.profileBytes = carried?.bytes.count ?? 0
         let bytes = try FixedSizeJPEG.encode(upright, size: size, profile: carried, encoder: try JPEGEncoder())
         return (bytes, plan)
+    }
+
+    /// The original upright, fitting a `side` square with its shape kept and never enlarged (what
+    /// the freedesktop thumbnail specification asks: 128 for `normal`, 256 for `large`).
+    func fitting(file fd: Int32, size: Int, format: ImageFormat, orientation: Int, side: Int) throws(ThumbnailError) -> RGBImage {
+        let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
+        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, boxWidth: side, boxHeight: side) { decoded in
+            let scale = min(1, Double(side) / Double(max(decoded.width, decoded.height)))
+            let (w, h) = (max(1, Int((Double(decoded.width) * scale).rounded())), max(1, Int((Double(decoded.height) * scale).rounded())))
+            return Resampler.coverAndCrop(decoded, width: w, height: h)
+        }
+        return Orientation.apply(o, to: fitted)
+    }
+
+    /// The original decoded (shrunk on load while it covers twice the box) and then `shape`d,
+    /// within what a decode may take; a damaged embedded preview gives way to the photo itself.
+    func shrunk(_ original: Original, format: ImageFormat, boxWidth bw: Int, boxHeight bh: Int, previews: Bool = true,
+                shape: (RGBImage) -> RGBImage) throws(ThumbnailError) -> (RGBImage, Decoding) {
+        var decoding: Decoding
+        switch format {
+        case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
+        case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
+        case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
+        }
+        do throws(ThumbnailError) {
+            let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
+                let (decoded, scale) = try decoding.decode()
+                decoding.plan.dctScale = scale
+                decoding.plan.decodedSize = (decoded.width, decoded.height)
+                // (A PNG without a size read.)
+                if decoding.plan.sourceSize == (0, 0) { decoding.plan.sourceSize = (decoded.width, decoded.height) }
+                return shape(decoded)
+            }
+            return (image, decoding)
+        } catch {
+            // A preview is a second copy: damaged (its header read, its data not), the photo
+            // itself may still be whole. (Nothing to try again when the file could not be read.)
+            guard decoding.plan.preview != nil, !error.isReadFailure else { throw error }
+            return try shrunk(original, format: format, boxWidth: bw, boxHeight: bh, previews: false, shape: shape)
+        }
     }
 
     /// How an original is to be decoded and what that takes, worked out from its headers: a

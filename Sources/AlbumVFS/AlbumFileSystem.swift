@@ -15,6 +15,8 @@ public final class AlbumFileSystem: Sendable {
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
     let files = HandleTable<OpenFile>()
     private let thumbnails: ThumbnailProvider?
+    /// Thumbnails written for desktop file managers when a folder of photos is listed (`-o desktop_thumbnails`).
+    private let desktopThumbnails: DesktopThumbnailing?
     private let status: StatusReporter?
     private let directories = HandleTable<DirectoryListing>()
     let problems: OnceLog
@@ -35,6 +37,7 @@ public final class AlbumFileSystem: Sendable {
     ///   - picks: where `picked/` persists; nil for a tree without `picked/`.
     ///   - maxPicks: `-o max_picks` (nil: no limit).
     public init(library: Library, sourceRoot: String, owner: Owner, thumbnails: ThumbnailProvider? = nil,
+                desktopThumbnails: DesktopThumbnailing? = nil,
                 status: StatusReporter? = nil, picks: PickStorage? = nil, maxPicks: Int? = nil, mountpoint: String? = nil,
                 clock: @escaping @Sendable () -> Timestamp = { Timestamp.now }, log: @escaping @Sendable (String) -> Void) throws(Errno) {
         self.mountpoint = mountpoint
@@ -44,6 +47,7 @@ public final class AlbumFileSystem: Sendable {
         self.picks = try picks.map { storage throws(Errno) in try PickRegistry(storage: storage, limit: maxPicks, inodes: inodes) }
         self.sourceRoot = sourceRoot
         self.thumbnails = thumbnails
+        self.desktopThumbnails = desktopThumbnails
         self.status = status
         self.owner = owner
         self.problems = OnceLog(sink: log)
@@ -166,6 +170,10 @@ public final class AlbumFileSystem: Sendable {
         var listing = DirectoryListing(folder, in: s.table)
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
+        }
+        if let desktopThumbnails, case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
+           let path = s.table.path(of: inode) {
+            desktopThumbnails.listed(folder: path, entries: entries)
         }
         return .success(directories.insert(listing))
     }

@@ -107,6 +107,16 @@ enum MountCommand {
                          debug: options.debug, log: { Log.line($0) })
     }
 
+    /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting
+    /// user's `$XDG_CACHE_HOME/thumbnails`.
+    static func desktopThumbnails(_ options: MountOptions, source: String, mountpoint: String) -> DesktopThumbnails? {
+        guard options.desktopThumbnails else { return nil }
+        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source,
+                                 renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
+                                                             memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
+                                 log: { Log.line($0) })
+    }
+
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.
     static func fileSystem(_ library: Library, _ options: MountOptions, source: String, mountpoint: String, thumbnails: ThumbnailService,
                            status: DaemonStatus, picks: PickStorage, picksPath: String) throws(CLIError) -> AlbumFileSystem {
@@ -114,7 +124,8 @@ enum MountCommand {
             return try AlbumFileSystem(library: library, sourceRoot: source,
                                        owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
                                                     fileUID: options.uid, fileGID: options.gid),
-                                       thumbnails: thumbnails, status: status, picks: picks, maxPicks: options.maxPicks,
+                                       thumbnails: thumbnails, desktopThumbnails: desktopThumbnails(options, source: source, mountpoint: mountpoint),
+                                       status: status, picks: picks, maxPicks: options.maxPicks,
                                        mountpoint: mountpoint, log: { Log.line($0) })
         } catch {
             throw CLIError(.failure, "albumfs: the picks in \(picksPath) cannot be read: \(error)")

@@ -42,6 +42,9 @@ struct MountOptions {
     /// Whether HEIF images (HEIC, AVIF) are shown as photos (`-o heif=off` hides them;
     /// `ScanRules.formats`).
     var heif = true
+    /// Whether listed folders' photos get thumbnails where desktop file managers look
+    /// (`-o desktop_thumbnails`; `DesktopThumbnails`). Off by default: see docs/cli.md.
+    var desktopThumbnails = false
     /// `-o uid=`, `-o gid=`: who every node belongs to (default: the user who mounts).
     var uid: UInt32?
     var gid: UInt32?
@@ -211,6 +214,8 @@ enum OptionTable {
             options.batchedReads = try onOff(key, value)
         case "heif":
             options.heif = try onOff(key, value)
+        case "desktop_thumbnails":
+            options.desktopThumbnails = value == nil ? true : try onOff(key, value)
         case "logfile":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'logfile' needs a path, as in logfile=/tmp/albumfs.log") }
             options.logFile = value
@@ -224,7 +229,7 @@ enum OptionTable {
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
         "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
-        "screenshot_folders", "io_uring", "heif", "logfile",
+        "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
     ]
 
     /// The known word closest to `word` (at most 2 edits away, or a third of its length), if any.

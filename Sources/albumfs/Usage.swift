@@ -41,6 +41,8 @@ enum Usage {
          heif=on|off                 show HEIF images (HEIC, AVIF) as photos (default on;
                                      off: JPEG, PNG and videos only)
          logfile=PATH                where a background daemon logs (default: none)
+         desktop_thumbnails          write file managers' thumbnails (~/.cache/thumbnails) of a
+                                     folder's photos when it is listed (default off)
       -h, --help         this text
       -V, --version      the version
 

@@ -715,6 +715,9 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         for name in ["bad\nname.jpg", "back\\slash.jpg", "red\u{1B}[31m\u{1C}.jpg"] {
             XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/" + name, contents: Data()))
         }
+        // (An empty file has no thumbnail entry; one whose data cannot be decoded has.)
+        let undecodable = try Data(contentsOf: URL(fileURLWithPath: source.path + "/" + SampleLibrary.undecodableJPEGPath))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/green\u{1B}[32m\u{1C}.jpg", contents: undecodable))
         let m = try mount()
         let lines = try String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8).split(separator: "\n")
         XCTAssertTrue(lines.contains("Edge/bad\\nname.jpg: empty file"), "\(lines)")
@@ -724,8 +727,9 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(lines.allSatisfy { !$0.unicodeScalars.contains { $0.value < 0x20 } }, "\(lines)")
         XCTAssertEqual(lines.count, Int(daemonStatus(m.mountpoint)["errors"] ?? ""))
         // The daemon's log (a terminal, with -f) gets the name without its escape sequence too.
-        XCTAssertEqual(readFile(m.path("thumbnails/200x200/red\u{1B}[31m\u{1C}.jpg")).failure?.code, EIO)
-        XCTAssertTrue(eventually { m.stderr.contains("cannot make a thumbnail of Edge/red\\033[31m\\034.jpg") }, m.stderr)
+        XCTAssertNil(statOf(m.path("thumbnails/200x200/red\u{1B}[31m\u{1C}.jpg")), "nothing to render: no entry")
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/green\u{1B}[32m\u{1C}.jpg")).failure?.code, EIO)
+        XCTAssertTrue(eventually { m.stderr.contains("cannot make a thumbnail of Edge/green\\033[32m\\034.jpg") }, m.stderr)
         XCTAssertFalse(m.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, m.stderr)
         m.finish(allowing: ["cannot make a thumbnail of"])
     }

@@ -1,0 +1,166 @@
+import AlbumCore
+import AlbumSystem
+import CMD
+import CPNG
+import CZlib
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Thumbnails where desktop file managers look for them, by the freedesktop thumbnail
+/// specification (GNOME's Nautilus, Xfce's Thunar and tumbler, pcmanfm, through GIO): a PNG per
+/// file in `$XDG_CACHE_HOME/thumbnails/normal` (at most 128 px a side) and `large` (256), named by
+/// the MD5 of the file's URI in the mount, carrying `Thumb::URI` and `Thumb::MTime`, written
+/// atomically, mode 0600. A file manager that finds a valid one reads nothing of the original;
+/// without it, it reads every original of the folder whole to draw its own.
+///
+/// Written for a folder's photos when the folder is listed, on one background thread (a folder
+/// of 100,000 photos takes its time, and a request never waits for it), each file once per
+/// mount unless its mtime (its capture time) changed, and not at all when an up-to-date one is
+/// there already (a remount, another view of the same photo is another URI).
+public final class DesktopThumbnails: DesktopThumbnailing {
+    /// The specification's sizes: folder name and the side the thumbnail fits.
+    public static let sizes: [(folder: String, side: Int)] = [("normal", 128), ("large", 256)]
+
+    /// `$XDG_CACHE_HOME/thumbnails`.
+    let root: String
+    let mountpoint: String
+    let sourceRoot: String
+    let renderer: ThumbnailRenderer
+    private let log: @Sendable (String) -> Void
+    private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
+    /// URI → the mtime its thumbnails were made for, this mount. Under its own lock.
+    private let done = Mutex<[String: Int64]>([:])
+    /// Thumbnails written and failed, for the status and tests.
+    public let written = Atomic<Int>(0)
+    public let failed = Atomic<Int>(0)
+
+    public init(cacheHome: String, mountpoint: String, sourceRoot: String, renderer: ThumbnailRenderer = ThumbnailRenderer(),
+                log: @escaping @Sendable (String) -> Void) {
+        root = cacheHome + "/thumbnails"
+        self.mountpoint = mountpoint
+        self.sourceRoot = sourceRoot
+        self.renderer = renderer
+        self.log = log
+    }
+
+    public func listed(folder: String, entries: PhotoEntries) {
+        queue.async { [self] in
+            for position in 0..<entries.count {
+                let i = entries.photo(at: position)
+                let photo = entries.photos[i]
+                let uri = Self.uri(mountpoint + "/" + folder + "/" + entries.name(ofPhoto: i))
+                write(photo, uri: uri)
+            }
+        }
+    }
+
+    /// Both sizes of one photo's thumbnail, unless they are there for its mtime already.
+    func write(_ photo: Photo, uri: String) {
+        let mtime = photo.captureInstant.seconds
+        guard done.withLock({ $0[uri] }) != mtime else { return }
+        defer { done.withLock { $0[uri] = mtime } }
+        let name = Self.md5(uri) + ".png"
+        let missing = Self.sizes.filter { !Self.isCurrent(root + "/" + $0.folder + "/" + name, mtime: mtime) }
+        guard !missing.isEmpty else { return }
+        do throws(ThumbnailError) {
+            let original = try ThumbnailService.openOriginal(photo, sourceRoot: sourceRoot)
+            defer { close(original.fd) }
+            for (folder, side) in missing {
+                let image = try renderer.fitting(file: original.fd, size: original.size, format: photo.format,
+                                                 orientation: photo.orientation, side: side)
+                try store(image, folder: folder, name: name, uri: uri, mtime: mtime)
+                written.add(1, ordering: .relaxed)
+            }
+        } catch {
+            // (The thumbnails/ view says why a photo cannot be rendered; a file manager draws its own.)
+            failed.add(1, ordering: .relaxed)
+        }
+    }
+
+    private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: Int64) throws(ThumbnailError) {
+        let png = try PNGWriter.encode(image, text: [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", "albumfs")])
+        let dir = root + "/" + folder
+        // The specification's modes: folders 0700, files 0600.
+        _ = mkdir(root, 0o700)
+        _ = mkdir(dir, 0o700)
+        if let failure = WholeWrite.replacing(dir + "/" + name, with: png) {
+            throw ThumbnailError("cannot write \(dir)/\(name): \(failure)", isReadFailure: true)
+        }
+    }
+
+    /// Whether the thumbnail at `path` was made for a file of this mtime (its `Thumb::MTime`,
+    /// which this writer puts in the file's first 1 KiB).
+    static func isCurrent(_ path: String, mtime: Int64) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard case .success(let head) = PositionalRead.bytes(fd, count: 1024, at: 0) else { return false }
+        let key = Array("Thumb::MTime".utf8) + [0]
+        guard let at = (0..<max(0, head.count - key.count)).first(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return false }
+        let digits = head[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+        return Int64(String(decoding: digits, as: UTF8.self)) == mtime
+    }
+
+    /// A path's `file://` URI as GLib writes it (`g_filename_to_uri`): its bytes, each escaped as
+    /// `%XX` but the unreserved characters and those a path may hold (`!$&'()*+,;=:@/`).
+    public static func uri(_ path: String) -> String {
+        var out = "file://"
+        for byte in FileNameBytes.bytes(path) {
+            if isPathCharacter(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return out
+    }
+
+    static func isPathCharacter(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: Array("-._~!$&'()*+,;=:@/".utf8).contains(b)
+        }
+    }
+
+    /// The lowercase hex MD5 of a string's bytes (libmd).
+    static func md5(_ text: String) -> String {
+        var hex = [CChar](repeating: 0, count: 33)  // MD5_DIGEST_STRING_LENGTH: 32 hex digits and a NUL
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBufferPointer { MD5Data($0.baseAddress, $0.count, &hex) }
+        return String(decoding: hex.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// RGB images as PNG, through libpng's simplified writer (no `longjmp`), with text chunks.
+enum PNGWriter {
+    static func encode(_ image: RGBImage, text: [(String, String)]) throws(ThumbnailError) -> [UInt8] {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = UInt32(PNG_FORMAT_RGB)
+        var size = 0
+        let stride = Int32(image.width * 3)
+        var ok = image.pixels.withUnsafeBytes { png_image_write_to_memory(&png, nil, &size, 0, $0.baseAddress, stride, nil) }
+        guard ok != 0, size > 0 else { throw ThumbnailError("PNG: cannot encode") }
+        var out = [UInt8](repeating: 0, count: size)
+        ok = out.withUnsafeMutableBytes { buffer in
+            image.pixels.withUnsafeBytes { png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
+        }
+        png_image_free(&png)
+        guard ok != 0 else { throw ThumbnailError("PNG: cannot encode") }
+        // The text goes right after IHDR (signature 8 bytes, IHDR 25): found in a file's first bytes.
+        let chunks = text.flatMap { chunk("tEXt", Array($0.0.utf8) + [0] + Array($0.1.utf8)) }
+        return Array(out[..<33]) + chunks + Array(out[33..<size])
+    }
+
+    /// A PNG chunk: length, type, data, CRC of type and data.
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        let crc = body.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+        return be32(UInt32(data.count)) + body + be32(crc)
+    }
+
+    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+}
