@@ -14,8 +14,8 @@ import Synchronization
 /// atomically, mode 0600. A file manager that finds a valid one reads nothing of the original;
 /// without it, it reads every original of the folder whole to draw its own.
 ///
-/// Written for a folder's photos when the folder is listed, on one background thread (a folder
-/// of 100,000 photos takes its time, and a request never waits for it), each file once per
+/// Written for a folder's photos when the folder is listed, in the background (a folder of
+/// 100,000 photos takes its time, and a request never waits for it), each file once per
 /// mount unless its mtime (its capture time) changed, and not at all when an up-to-date one is
 /// there already (a remount, another view of the same photo is another URI).
 public final class DesktopThumbnails: DesktopThumbnailing {
@@ -45,12 +45,12 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     }
 
     public func listed(folder: String, entries: PhotoEntries) {
+        // Folder after folder; a folder's photos on every core, as a file manager waits for them.
         queue.async { [self] in
-            for position in 0..<entries.count {
+            DispatchQueue.concurrentPerform(iterations: entries.count) { position in
                 let i = entries.photo(at: position)
-                let photo = entries.photos[i]
                 let uri = Self.uri(mountpoint + "/" + folder + "/" + entries.name(ofPhoto: i))
-                write(photo, uri: uri)
+                write(entries.photos[i], uri: uri)
             }
         }
     }
@@ -66,16 +66,25 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         do throws(ThumbnailError) {
             let original = try ThumbnailService.openOriginal(photo, sourceRoot: sourceRoot)
             defer { close(original.fd) }
+            // Decoded once, for the largest size wanted; the smaller made from it.
+            let largest = try renderer.fitting(file: original.fd, size: original.size, format: photo.format,
+                                               orientation: photo.orientation, side: missing.map(\.side).max()!)
             for (folder, side) in missing {
-                let image = try renderer.fitting(file: original.fd, size: original.size, format: photo.format,
-                                                 orientation: photo.orientation, side: side)
-                try store(image, folder: folder, name: name, uri: uri, mtime: mtime)
+                try store(Self.fit(largest, side: side), folder: folder, name: name, uri: uri, mtime: mtime)
                 written.add(1, ordering: .relaxed)
             }
         } catch {
             // (The thumbnails/ view says why a photo cannot be rendered; a file manager draws its own.)
             failed.add(1, ordering: .relaxed)
         }
+    }
+
+    /// `image` fitting a `side` square, its shape kept, never enlarged.
+    static func fit(_ image: RGBImage, side: Int) -> RGBImage {
+        let scale = Double(side) / Double(max(image.width, image.height))
+        guard scale < 1 else { return image }
+        return Resampler.coverAndCrop(image, width: max(1, Int((Double(image.width) * scale).rounded())),
+                                      height: max(1, Int((Double(image.height) * scale).rounded())))
     }
 
     private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: Int64) throws(ThumbnailError) {

@@ -85,10 +85,11 @@ public struct ThumbnailRenderer: Sendable {
     /// the freedesktop thumbnail specification asks: 128 for `normal`, 256 for `large`).
     func fitting(file fd: Int32, size: Int, format: ImageFormat, orientation: Int, side: Int) throws(ThumbnailError) -> RGBImage {
         let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
-        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, boxWidth: side, boxHeight: side) { decoded in
-            let scale = min(1, Double(side) / Double(max(decoded.width, decoded.height)))
-            let (w, h) = (max(1, Int((Double(decoded.width) * scale).rounded())), max(1, Int((Double(decoded.height) * scale).rounded())))
-            return Resampler.coverAndCrop(decoded, width: w, height: h)
+        // Shrunk on load while it covers the side once, not twice as for `thumbnails/`: a file
+        // manager's icon is drawn smaller still, and the decode is half the work.
+        let half = max(1, side / 2)
+        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, boxWidth: half, boxHeight: half) { decoded in
+            DesktopThumbnails.fit(decoded, side: side)
         }
         return Orientation.apply(o, to: fitted)
     }
