@@ -217,6 +217,27 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// A HEIC with an auxiliary depth image (an iPhone's portrait photo) renders its primary
+    /// image, the depth map neither shown nor taken for an alpha channel. (libheif writes alpha
+    /// as an auxiliary image, `auxC` `urn:mpeg:hevc:2015:auxid:1`; the same file with the URN's
+    /// last digit made 2 holds a depth image instead, which libheif 1.19 reads as one.)
+    func testAHEICWithADepthImageRendersItsPrimaryImage() throws {
+        let withAlpha = try Encoders.heif(.solid(width: 64, height: 64, 255, 0, 0), quality: 95, alpha: 0)
+        let alphaURN = Array("urn:mpeg:hevc:2015:auxid:1".utf8)
+        let at = try XCTUnwrap((0...(withAlpha.count - alphaURN.count)).first { withAlpha[$0..<($0 + alphaURN.count)].elementsEqual(alphaURN) })
+        var withDepth = withAlpha
+        withDepth[at + alphaURN.count - 1] = UInt8(ascii: "2")
+        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(withDepth, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1))
+        let centre = (100 * 200 + 100) * 3
+        let transparent = try JPEGStream(bytes: try ThumbnailRenderer().render(withAlpha, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1))
+        XCTAssertEqual(Double(transparent.pixels[centre + 1]), 255, accuracy: 12, "as an alpha channel (0) it is white: the patch is what changes it")
+        XCTAssertEqual(Double(image.pixels[centre]), 255, accuracy: 12, "the primary image's red")
+        XCTAssertEqual(Double(image.pixels[centre + 1]), 0, accuracy: 12, "not composited: a depth map is no alpha")
+        let header = try XCTUnwrap(withDepth.withUnsafeBytes { MetadataReader.read(bytes: $0) })
+        XCTAssertEqual(header.format, .heif)
+        XCTAssertEqual(header.evidence.problems, [])
+    }
+
     /// HEIF renders running at once (a file manager opening a folder of HEICs asks for many)
     /// each get the same thumbnail as one alone.
     func testHEICsRenderedAtOnceAreEachWhole() throws {
