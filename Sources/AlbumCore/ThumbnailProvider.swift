@@ -8,6 +8,20 @@ public protocol ThumbnailProvider: Sendable {
     /// The thumbnail's bytes: from the cache or rendered now, the photo's file opened beneath
     /// `sourceRoot` (the library's folder). Failures are logged by the service.
     func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno>
+    /// The photos whose thumbnails failed from their content (not a read failure), remembered
+    /// until they change: the views list no thumbnail of them any more.
+    func unrenderable() -> [UnrenderablePhoto]
+}
+
+/// A photo whose thumbnail could not be made from its content: its path and identity then.
+public struct UnrenderablePhoto: Sendable, Hashable {
+    public let relativePath: String
+    public let identity: FileIdentity
+
+    public init(relativePath: String, identity: FileIdentity) {
+        self.relativePath = relativePath
+        self.identity = identity
+    }
 }
 
 /// Writes thumbnails where desktop file managers look for them (the freedesktop thumbnail

@@ -64,6 +64,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// The photos whose content could not be made into a thumbnail, one each (whatever the boxes
     /// tried), as they were then: the caller keeps those still shown unchanged. Failures to read
     /// the original are not among them (they are tried again; the scan names an unreadable file).
+    public func unrenderable() -> [UnrenderablePhoto] {
+        state.withLock { s in s.failures.isEmpty ? [] : s.failures.values.map { UnrenderablePhoto(relativePath: $0.photo.relativePath, identity: $0.photo.identity) } }
+    }
+
     public func failures() -> [ThumbnailFailure] {
         var seen = Set<ThumbnailFailure.Photo>()
         return state.withLock { $0.failures.values.filter { seen.insert($0.photo).inserted } }

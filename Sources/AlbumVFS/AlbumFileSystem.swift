@@ -14,7 +14,10 @@ public final class AlbumFileSystem: Sendable {
     // The current library and its node table; replaced whole by `update`.
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
     let files = HandleTable<OpenFile>()
-    private let thumbnails: ThumbnailProvider?
+    let thumbnails: ThumbnailProvider?
+    /// Tells the kernel what changed outside a tree publish (a thumbnail that left its listing);
+    /// set once the session runs (`setInvalidator`).
+    let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
     /// Thumbnails written for desktop file managers when a folder of photos is listed (`-o desktop_thumbnails`).
     private let desktopThumbnails: DesktopThumbnailing?
     private let status: StatusReporter?
@@ -106,14 +109,20 @@ public final class AlbumFileSystem: Sendable {
             guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
             return .success(linkAttributes(pick, s))
         }
-        guard let node = s.table.child(of: folder, named: name) else { return .failure(.notFound) }
+        guard let node = s.table.child(of: folder, named: name), !isHidden(node, s) else { return .failure(.notFound) }
         return .success(attributes(node, s))
+    }
+
+    /// How the kernel is told of changes made between publishes (the FUSE session's
+    /// notifications).
+    public func setInvalidator(_ body: @escaping @Sendable (TreeChanges) -> Void) {
+        invalidator.withLock { $0 = body }
     }
 
     /// The corresponding FUSE operation is `getattr`.
     public func attributes(of inode: UInt64) -> Result<Attributes, Errno> {
         let s = current
-        if let node = s.table[inode] { return .success(attributes(node, s)) }
+        if let node = s.table[inode] { return isHidden(node, s) ? .failure(.notFound) : .success(attributes(node, s)) }
         if let pick = picks?.pick(inode: inode) { return .success(linkAttributes(pick, s)) }
         return .failure(.notFound)
     }
@@ -167,7 +176,7 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         guard s.table[inode] != nil else { return .failure(.notFound) }
         guard let folder = s.table.folders[inode] else { return .failure(.notDirectory) }
-        var listing = DirectoryListing(folder, in: s.table)
+        var listing = DirectoryListing(folder, in: s.table, hiding: hiddenPositions(folder, s))
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
@@ -275,7 +284,9 @@ public final class AlbumFileSystem: Sendable {
                 thumbnails.thumbnail(of: photo, sourceRoot: sourceRoot, box: thumb.box)
             }
             switch made.result {
-            case .failure(let e): return .failure(e)
+            case .failure(let e):
+                thumbnailFailed(thumb.inode)
+                return .failure(e)
             case .success(let b):
                 bytes = b
                 thumb.bytes.withLock { $0 = b }

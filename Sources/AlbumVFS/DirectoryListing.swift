@@ -10,9 +10,12 @@ struct DirectoryListing: Sendable {
     var head: [(inode: UInt64, name: String)]
     private let folder: NodeTable.Folder?
     private let table: NodeTable?
+    /// Positions in a folder of photos left out (thumbnails that cannot be made), in order.
+    private let hidden: [Int]
 
-    init(_ folder: NodeTable.Folder, in table: NodeTable) {
+    init(_ folder: NodeTable.Folder, in table: NodeTable, hiding hidden: [Int] = []) {
         head = [(folder.inode, "."), (folder.parent, "..")]
+        self.hidden = hidden
         if case .photos = folder.folder.entries {
             self.folder = folder
             self.table = table
@@ -23,10 +26,13 @@ struct DirectoryListing: Sendable {
         }
     }
 
-    var count: Int { head.count + (folder?.folder.count ?? 0) }
+    var count: Int { head.count + (folder?.folder.count ?? 0) - hidden.count }
 
     subscript(k: Int) -> (inode: UInt64, name: String) {
         if k < head.count { return head[k] }
-        return table!.child(of: folder!, at: k - head.count)
+        // The k-th position shown: past each hidden one at or before it.
+        var position = k - head.count
+        for h in hidden where h <= position { position += 1 }
+        return table!.child(of: folder!, at: position)
     }
 }

@@ -61,6 +61,7 @@ enum MountCommand {
             library = nil
             let handoff = Handoff(known!)
             known = nil
+            fs.setInvalidator { session.invalidate($0) }
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
                 ready.announce(coordinator)
