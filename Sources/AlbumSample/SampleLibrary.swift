@@ -57,9 +57,16 @@ public enum SampleLibrary {
         return b.items
     }
 
-    /// A JPEG whose header is whole and whose scan names Huffman tables it never defines: listed,
-    /// dated, its thumbnail failing only when it is decoded.
+    /// Where tests put a JPEG whose header is whole and whose scan names Huffman tables it never
+    /// defines (`undecodableJPEG`): listed, dated, its thumbnail failing only when it is decoded.
+    /// Not in the sample itself, whose every listed file reads (`tar` of the whole mount).
     public static let undecodableJPEGPath = "Edge/undecodable.jpg"
+
+    public static func undecodableJPEG() throws(EncodeError) -> [UInt8] {
+        let image = try Encoders.jpeg(.marker(width: 96, height: 64))
+        let exif = SampleExif.camera("Canon", "Canon EOS R6", "2016:02:03 04:05:06").payload()
+        return Encoders.withUndefinedHuffmanTables(Encoders.insertingAPP1(exif, into: image))
+    }
     /// A JPEG cut inside its header, before its frame header.
     public static let truncatedJPEGPath = "Edge/truncated.jpg"
     /// A MOV cut in half: its movie box, written last, lost.
@@ -192,8 +199,6 @@ public enum SampleLibrary {
         let screen = b.screen
         // Damaged and odd files.
         b.add("Edge/no-exif.jpg", b.photo, day: "2018-06-01", source: .fileModificationTime)
-        b.add(undecodableJPEGPath, Encoders.withUndefinedHuffmanTables(b.jpeg(.camera("Canon", "Canon EOS R6", "2016:02:03 04:05:06"))),
-              day: "2016-02-03", source: .exifDateTimeOriginal)
         b.add("Edge/IMG_20190704_101112.jpg", b.photo, day: "2019-07-04", source: .fileName)
         b.add("Edge/corrupt-exif.jpg", Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: b.photo),
             day: "2018-06-01", source: .fileModificationTime)

@@ -1,3 +1,4 @@
+import AlbumSample
 import Foundation
 import Glibc
 import XCTest
@@ -64,6 +65,8 @@ final class DaemonTests: SampleLibraryTestCase {
     /// `-o logfile=PATH`: a background daemon's lines (here, a thumbnail it cannot make) go to
     /// the file, appended; without it they go nowhere.
     func testABackgroundDaemonWritesItsLogFile() throws {
+        try SampleLibrary.writeFile(source.path + "/" + SampleLibrary.undecodableJPEGPath, SampleLibrary.undecodableJPEG(),
+                                    mtime: SampleLibrary.defaultMtime)
         let mountpoint = makeTempFolder("logged")
         defer { rmdir(mountpoint) }
         let log = state + "/albumfs.log"

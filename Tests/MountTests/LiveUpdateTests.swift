@@ -716,7 +716,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
             XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/" + name, contents: Data()))
         }
         // (An empty file has no thumbnail entry; one whose data cannot be decoded has.)
-        let undecodable = try Data(contentsOf: URL(fileURLWithPath: source.path + "/" + SampleLibrary.undecodableJPEGPath))
+        let undecodable = Data(try SampleLibrary.undecodableJPEG())
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Edge/green\u{1B}[32m\u{1C}.jpg", contents: undecodable))
         let m = try mount()
         let lines = try String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8).split(separator: "\n")

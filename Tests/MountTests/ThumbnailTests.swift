@@ -16,7 +16,7 @@ final class ThumbnailTests: XCTestCase {
         // Every photo and video but those with nothing to render (empty, no movie box).
         XCTAssertEqual(names.count, source.items.filter { $0.expectedDay != nil && !$0.expectedWithoutThumbnail }.count)
         XCTAssertFalse(names.contains("empty.jpg") || names.contains("cut.jpg") || names.contains("truncated.jpg"), "\(names)")
-        let undecodable: Set<String> = ["undecodable.jpg"]
+        let undecodable: Set<String> = []
         for name in names {
             let path = mount.path("thumbnails/200x200/" + name)
             XCTAssertEqual(statOf(path)?.st_size, off_t(Self.size), name)
@@ -36,7 +36,7 @@ final class ThumbnailTests: XCTestCase {
         // Readdir order and mtimes as in the other views (the undecodable one has left the listing).
         let times = names.filter { !undecodable.contains($0) }.map { statOf(mount.path("thumbnails/200x200/" + $0))!.st_mtim.tv_sec }
         XCTAssertEqual(times, times.sorted(by: >))
-        mount.finish(allowing: ["cannot make a thumbnail of " + SampleLibrary.undecodableJPEGPath])
+        mount.finish()
     }
 
     func testOrientationMarkerLandsTopLeftForAllEight() throws {
@@ -250,6 +250,8 @@ final class ThumbnailTests: XCTestCase {
     func testFailureIsRememberedLoggedOnceAndOtherViewsUnaffected() throws {
         let source = try SampleSource()
         defer { source.remove() }
+        try SampleLibrary.writeFile(source.path + "/" + SampleLibrary.undecodableJPEGPath, SampleLibrary.undecodableJPEG(),
+                                    mtime: SampleLibrary.defaultMtime)
         let mount = try Mount(source: source.path)
         let thumb = mount.path("thumbnails/200x200/undecodable.jpg")
         XCTAssertEqual(readFile(thumb).failure?.code, EIO)
