@@ -58,7 +58,8 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// Both sizes of one photo's thumbnail, unless they are there for its mtime already.
     func write(_ photo: Photo, uri: String) {
         let mtime = photo.captureInstant.seconds
-        guard done.withLock({ $0[uri] }) != mtime else { return }
+        // (Nothing to render: a file manager draws its own "broken" icon.)
+        guard !Unrenderable.any(photo.problems, format: photo.format), done.withLock({ $0[uri] }) != mtime else { return }
         defer { done.withLock { $0[uri] = mtime } }
         let name = Self.md5(uri) + ".png"
         let missing = Self.sizes.filter { !Self.isCurrent(root + "/" + $0.folder + "/" + name, mtime: mtime) }

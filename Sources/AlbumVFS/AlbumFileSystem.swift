@@ -15,6 +15,9 @@ public final class AlbumFileSystem: Sendable {
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
     let files = HandleTable<OpenFile>()
     let thumbnails: ThumbnailProvider?
+    /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
+    /// scripts read).
+    public let originalBytesRead = Atomic<Int>(0)
     /// Tells the kernel what changed outside a tree publish (a thumbnail that left its listing);
     /// set once the session runs (`setInvalidator`).
     let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
@@ -302,6 +305,7 @@ public final class AlbumFileSystem: Sendable {
             problems.log("read:" + file.relativePath, "albumfs: cannot read \(file.relativePath): \(error)")
             return .failure(.ioError)
         }
+        originalBytesRead.add(filled, ordering: .relaxed)
         return .success(filled)
     }
 

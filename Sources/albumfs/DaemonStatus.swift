@@ -30,9 +30,13 @@ final class DaemonStatus: StatusReporter, Sendable {
         set { parts.withLock { $0.fileSystem = newValue } }
     }
 
+    /// `-o desktop_thumbnails`' writer, when on.
+    let desktopThumbnails: DesktopThumbnails?
+
     init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod,
-         picksDatabase: String) {
+         picksDatabase: String, desktopThumbnails: DesktopThumbnails? = nil) {
         self.picksDatabase = picksDatabase
+        self.desktopThumbnails = desktopThumbnails
         self.thumbnails = thumbnails
         self.cache = cache
         self.index = index
@@ -81,6 +85,10 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))
         lines.append(("thumbnails_rendered", String(thumbnails.renderCount)))
         lines.append(("thumbnail_failures", String(problems.thumbnailFailures)))
+        lines.append(("desktop_thumbnails", desktopThumbnails.map {
+            "\($0.written.load(ordering: .relaxed)) written, \($0.failed.load(ordering: .relaxed)) failed"
+        } ?? "off"))
+        lines.append(("original_bytes_read", String(fileSystem?.originalBytesRead.load(ordering: .relaxed) ?? 0)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),
                       ("thumbnail_cache_limit", String(cache.maxBytes)),

@@ -41,10 +41,11 @@ enum MountCommand {
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let thumbnails = thumbnailService(options, cache: cache)
+        let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint)
         let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod,
-                                  picksDatabase: picks.acceptsChanges ? picksPath : "none")
-        let fs = try fileSystem(library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, status: status,
-                                picks: picks, picksPath: picksPath)
+                                  picksDatabase: picks.acceptsChanges ? picksPath : "none", desktopThumbnails: desktop)
+        let fs = try fileSystem(library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, desktop: desktop,
+                                status: status, picks: picks, picksPath: picksPath)
         let coordinator = LibraryCoordinator(
             scanner: scanner, index: index, fs: fs,
             options: .init(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval, maxWatches: options.maxWatches),
@@ -120,12 +121,13 @@ enum MountCommand {
 
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.
     static func fileSystem(_ library: Library, _ options: MountOptions, source: String, mountpoint: String, thumbnails: ThumbnailService,
-                           status: DaemonStatus, picks: PickStorage, picksPath: String) throws(CLIError) -> AlbumFileSystem {
+                           desktop: DesktopThumbnails?, status: DaemonStatus, picks: PickStorage,
+                           picksPath: String) throws(CLIError) -> AlbumFileSystem {
         do {
             return try AlbumFileSystem(library: library, sourceRoot: source,
                                        owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
                                                     fileUID: options.uid, fileGID: options.gid),
-                                       thumbnails: thumbnails, desktopThumbnails: desktopThumbnails(options, source: source, mountpoint: mountpoint),
+                                       thumbnails: thumbnails, desktopThumbnails: desktop,
                                        status: status, picks: picks, maxPicks: options.maxPicks,
                                        mountpoint: mountpoint, log: { Log.line($0) })
         } catch {

@@ -81,6 +81,11 @@ final class DesktopThumbnailTests: XCTestCase {
         let png = try XCTUnwrap(DecodedImage(png: marker))
         let red = png.mean(x: 0..<max(1, png.width / 5), y: 0..<max(1, png.height / 5))
         XCTAssertGreaterThan(red.0, 170, "top-left is red \(red)")
+        let status = daemonStatus(mount.mountpoint)
+        XCTAssertEqual(status["desktop_thumbnails"], "\(made()) written, 0 failed", "the empty and the cut JPEG not tried")
+        XCTAssertEqual(status["original_bytes_read"], "0", "albumfs' own reading is not counted")
+        let original = try readFile(mount.path("non-screenshots/wide.jpg")).get()
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["original_bytes_read"], String(original.count))
         mount.finish()
     }
 
@@ -91,6 +96,7 @@ final class DesktopThumbnailTests: XCTestCase {
         XCTAssertNotNil(try? readFile(mount.path("thumbnails/200x200/IMG_0001.jpg")).get())
         usleep(500_000)
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/thumbnails"))
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["desktop_thumbnails"], "off")
         mount.finish()
     }
 }
