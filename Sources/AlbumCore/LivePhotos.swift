@@ -13,7 +13,7 @@ public enum LivePhotos {
     /// A content identifier as a photo keeps it: 64 bits of its bytes (FNV-1a), ASCII case folded
     /// (identifiers are UUIDs, written upper case by iOS, lower case by some tools).
     public static func identifierKey(_ identifier: String) -> UInt64 {
-        foldedHash(identifier.utf8[...])
+        max(1, foldedHash(identifier.utf8[...]))  // (0 is "none")
     }
 
     /// Photo index → its partner's index, both ways.
@@ -29,10 +29,11 @@ public enum LivePhotos {
         // first: an edited copy, `IMG_E1234.JPG`, keeps the original's identifier).
         var byIdentifier: [UInt64: [Int]] = [:]
         for i in photos.indices where photos[i].format.isStill {
-            if let key = photos[i].liveIdentifier { byIdentifier[key, default: []].append(i) }
+            let key = photos[i].liveIdentifier
+            if key != 0 { byIdentifier[key, default: []].append(i) }
         }
         for v in videos {
-            guard let key = photos[v].liveIdentifier, let stills = byIdentifier[key] else { continue }
+            guard photos[v].liveIdentifier != 0, let stills = byIdentifier[photos[v].liveIdentifier] else { continue }
             let free = stills.filter { partners[Int32($0)] == nil }.sorted { photos[$0].relativePath < photos[$1].relativePath }
             if let still = free.first(where: { sameStem(photos[$0], photos[v]) }) ?? free.first { pair(still, v) }
         }

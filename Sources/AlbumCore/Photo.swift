@@ -84,8 +84,9 @@ public struct Photo: Sendable {
     public var problems: [String]
     /// The source file's owner and mode when read (nil: not known; the mount's owner and 0444 shown).
     public var access: FileAccess?
-    /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (nil: none).
-    public var liveIdentifier: UInt64?
+    /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (0: none; an
+    /// optional would take 16 bytes of every photo, not 8).
+    public var liveIdentifier: UInt64 = 0
     private var changedWhenReadPacked: PackedTimestamp
 
     /// - Parameter fileName: `relativePath`'s last component, when the caller has cut it already

@@ -323,7 +323,7 @@ public struct LibraryScanner: Sendable {
                           captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName,
                           access: e.access)
-        photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey)
+        photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
         return photo
     }
 }

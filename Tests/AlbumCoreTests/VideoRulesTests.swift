@@ -94,3 +94,11 @@ final class VideoRulesTests: XCTestCase {
         XCTAssertEqual(lib.livePartners, partners)
     }
 }
+
+/// A mount keeps one `Photo` per photo of the library (a million at the scale docs/scaling aims
+/// at): what a field added costs is seen here.
+final class PhotoSizeTests: XCTestCase {
+    func testAPhotoStaysSmall() {
+        XCTAssertLessThanOrEqual(MemoryLayout<Photo>.size, 200, "\(MemoryLayout<Photo>.size) bytes")
+    }
+}
