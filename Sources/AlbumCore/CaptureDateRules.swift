@@ -56,10 +56,11 @@ public struct CaptureDateRules: Sendable {
         if let t = judge.exif(e.dateTimeOriginal, sub: e.subSecTimeOriginal, offset: e.offsetTimeOriginal, .exifDateTimeOriginal) {
             return judge.decision(t, .exifDateTimeOriginal)
         }
-        for (raw, source) in [(e.quickTimeCreationDate, DateSource.quickTimeCreationDate), (e.xmpDateCreated, .xmpDateCreated),
-                              (e.xmpDateTimeOriginal, .xmpDateTimeOriginal), (e.xmpCreateDate, .xmpCreateDate)] {
-            if let t = judge.iso(raw, source) { return judge.decision(t, source) }
-        }
+        // (One by one, not a loop over an array of them: an array per photo of a scan.)
+        if let t = judge.iso(e.quickTimeCreationDate, .quickTimeCreationDate) { return judge.decision(t, .quickTimeCreationDate) }
+        if let t = judge.iso(e.xmpDateCreated, .xmpDateCreated) { return judge.decision(t, .xmpDateCreated) }
+        if let t = judge.iso(e.xmpDateTimeOriginal, .xmpDateTimeOriginal) { return judge.decision(t, .xmpDateTimeOriginal) }
+        if let t = judge.iso(e.xmpCreateDate, .xmpCreateDate) { return judge.decision(t, .xmpCreateDate) }
         if let t = judge.movieHeader(e.movieCreationTime) { return judge.decision(t, .movieHeader) }
         if let t = judge.exif(e.dateTimeDigitized, sub: e.subSecTimeDigitized, offset: e.offsetTimeDigitized, .exifDateTimeDigitized) {
             return judge.decision(t, .exifDateTimeDigitized)
