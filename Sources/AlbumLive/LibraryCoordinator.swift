@@ -38,7 +38,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var state = "loading"
         public var photos = 0
         public var filesSeen = 0
-        /// Images in a format not shown (HEIF without `-o heif=on`).
+        /// Images in a format not shown (HEIF with `-o heif=off`).
         public var imagesNotShown = 0
         public var problems: [ScanProblem] = []
         /// Headers read since the mount (zero on a remount of an unchanged library).

@@ -41,7 +41,7 @@ public struct LibraryState: Sendable {
 
     public init() {}
 
-    /// How many images are in the library in a format not shown (HEIF without `-o heif=on`:
+    /// How many images are in the library in a format not shown (HEIF with `-o heif=off`:
     /// `ScanRules.formats`): files the reader took for images, of which no photo was made. Counted
     /// when asked (once per publish, beside a rebuild of every view), not kept as a set of paths,
     /// which an iPhone library mounted without the option would fill with every photo's.
