@@ -37,18 +37,20 @@ final class VideoPoster {
     private var io: UnsafeMutablePointer<AVIOContext>?
     /// What FFmpeg's read and seek callbacks reach; released in `deinit`.
     private let source: Unmanaged<VideoSource>
-    private let stream: Int32
-    private let decoder: UnsafePointer<AVCodec>
-    let width: Int
-    let height: Int
+    // (Every stored property has its value once `source` has: an init that throws after that
+    // runs `deinit`, which frees what was made.)
+    private var stream: Int32 = -1
+    private var decoder: UnsafePointer<AVCodec>?
+    private(set) var width = 0
+    private(set) var height = 0
 
     init(_ original: Original, maxPixels: Int) throws(ThumbnailError) {
         if let failure = FFmpegLibrary.setupFailure { throw ThumbnailError("video: \(failure)") }
         source = Unmanaged.passRetained(VideoSource(original))
-        guard let buffer = av_malloc(Self.bufferSize) else { source.release(); throw ThumbnailError("video: out of memory") }
+        guard let buffer = av_malloc(Self.bufferSize) else { throw ThumbnailError("video: out of memory") }
         io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize), 0, source.toOpaque(),
                                 VideoSource.readPacket, nil, VideoSource.seek)
-        guard let io else { av_free(buffer); source.release(); throw ThumbnailError("video: out of memory") }
+        guard let io else { av_free(buffer); throw ThumbnailError("video: out of memory") }
         format = avformat_alloc_context()
         guard let context = format else { throw ThumbnailError("video: out of memory") }
         context.pointee.pb = io
@@ -85,6 +87,7 @@ final class VideoPoster {
     func decode(boxWidth: Int, boxHeight: Int) throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int)) {
         var factor = 1
         while width / (factor * 2) >= 2 * boxWidth && height / (factor * 2) >= 2 * boxHeight && factor < 8 { factor *= 2 }
+        guard let decoder else { throw ThumbnailError("video: no decoder") }
         var codec: UnsafeMutablePointer<AVCodecContext>? = avcodec_alloc_context3(decoder)
         defer { avcodec_free_context(&codec) }
         guard let codec else { throw ThumbnailError("video: out of memory") }
