@@ -31,9 +31,11 @@ let package = Package(
         // A JPEG decoded as its file is read (libjpeg's longjmp kept in C): docs/thumbnails.md.
         .target(name: "CJPEGStream", linkerSettings: [.linkedLibrary("jpeg")]),
         // libheif's API, the library loaded on first use (its codecs cost every start otherwise).
-        .target(name: "CHeif"),
+        // dlopen on first use, shared by the two libraries loaded so.
+        .target(name: "CLoader"),
+        .target(name: "CHeif", dependencies: ["CLoader"]),
         // FFmpeg's API (video posters, the sample's videos), the libraries loaded on first use.
-        .target(name: "CFFmpeg"),
+        .target(name: "CFFmpeg", dependencies: ["CLoader"]),
         // libexif's allocations for one EXIF block from an arena of the reading thread.
         .target(name: "CExifArena", linkerSettings: [.linkedLibrary("exif")]),
 

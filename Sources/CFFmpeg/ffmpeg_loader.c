@@ -2,7 +2,7 @@
 // albumfs calls is defined here under its own name, with the prototype from FFmpeg's headers (the
 // compiler checks they agree), and jumps to the function of that name in the loaded libraries.
 #include "CFFmpeg.h"
-#include <dlfcn.h>
+#include "CLoader.h"
 #include <pthread.h>
 #include <stddef.h>
 
@@ -74,13 +74,7 @@
     X(av_channel_layout_default, (AVChannelLayout *l, int channels), (l, channels)) \
     X(sws_freeContext, (struct SwsContext *c), (c))
 
-#define INDEX(ret, name, params, args) index_##name,
-#define INDEX_VOID(name, params, args) index_##name,
-enum { FFMPEG_FUNCTIONS(INDEX) FFMPEG_VOID(INDEX_VOID) function_count };
-
-#define NAME(ret, name, params, args) #name,
-#define NAME_VOID(name, params, args) #name,
-static const char *const names[function_count] = { FFMPEG_FUNCTIONS(NAME) FFMPEG_VOID(NAME_VOID) };
+ALBUMFS_LOADER_TABLE(FFMPEG_FUNCTIONS, FFMPEG_VOID)
 
 // The libraries, the ones whose headers albumfs is built with (their major versions).
 #define SO(name, major) "lib" name ".so." #major
@@ -91,31 +85,14 @@ static const char *const libraries[] = {
 };
 #define LIBRARY_COUNT (sizeof libraries / sizeof libraries[0])
 
-// Written once under `once`, read only after `albumfs_ffmpeg_load` said NULL.
-static void *functions[function_count];
 static const char *failure;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    void *handles[LIBRARY_COUNT];
-    for (size_t l = 0; l < LIBRARY_COUNT; l++) {
-        // RTLD_LOCAL: their symbols stay out of the global namespace, where the jumps below are.
-        handles[l] = dlopen(libraries[l], RTLD_NOW | RTLD_LOCAL);
-        if (!handles[l]) {
-            failure = dlerror();
-            if (!failure) failure = "FFmpeg's libraries cannot be loaded";
-            return;
-        }
-    }
-    for (int i = 0; i < function_count; i++) {
-        for (size_t l = 0; l < LIBRARY_COUNT && !functions[i]; l++) functions[i] = dlsym(handles[l], names[i]);
-        if (!functions[i]) {
-            failure = "FFmpeg's libraries lack a function albumfs calls";
-            return;
-        }
-    }
+    failure = albumfs_load_functions(libraries, LIBRARY_COUNT, names, functions, function_count,
+                                     "FFmpeg's libraries lack a function albumfs calls");
     // Their messages (a damaged clip's decode errors) are not the daemon's: it says what failed.
-    ((void (*)(int))functions[index_av_log_set_level])(AV_LOG_QUIET);
+    if (!failure) ((void (*)(int))functions[index_av_log_set_level])(AV_LOG_QUIET);
 }
 
 const char *albumfs_ffmpeg_load(void) {
@@ -123,9 +100,4 @@ const char *albumfs_ffmpeg_load(void) {
     return failure;
 }
 
-#define JUMP(ret, name, params, args) \
-    ret name params { return ((ret(*) params)functions[index_##name]) args; }
-#define JUMP_VOID(name, params, args) \
-    void name params { ((void(*) params)functions[index_##name]) args; }
-FFMPEG_FUNCTIONS(JUMP)
-FFMPEG_VOID(JUMP_VOID)
+ALBUMFS_LOADER_JUMPS(FFMPEG_FUNCTIONS, FFMPEG_VOID)

@@ -2,7 +2,7 @@
 // calls is defined here under its own name, with the prototype from <libheif/heif.h> (the
 // compiler checks they agree), and jumps to the function of that name in the loaded library.
 #include "CHeif.h"
-#include <dlfcn.h>
+#include "CLoader.h"
 #include <pthread.h>
 #include <stddef.h>
 
@@ -64,34 +64,14 @@
     X(heif_image_release, (const struct heif_image *i), (i)) \
     X(heif_image_handle_release, (const struct heif_image_handle *h), (h))
 
-#define INDEX(ret, name, params, args) index_##name,
-#define INDEX_VOID(name, params, args) index_##name,
-enum { HEIF_FUNCTIONS(INDEX) HEIF_VOID(INDEX_VOID) function_count };
+ALBUMFS_LOADER_TABLE(HEIF_FUNCTIONS, HEIF_VOID)
 
-#define NAME(ret, name, params, args) #name,
-#define NAME_VOID(name, params, args) #name,
-static const char *const names[function_count] = { HEIF_FUNCTIONS(NAME) HEIF_VOID(NAME_VOID) };
-
-// Written once under `once`, read only after `albumfs_heif_load` said NULL.
-static void *functions[function_count];
+static const char *const libraries[] = { "libheif.so.1" };
 static const char *failure;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    // RTLD_LOCAL: its symbols stay out of the global namespace, where the jumps below are.
-    void *library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        failure = dlerror();
-        if (!failure) failure = "libheif.so.1 cannot be loaded";
-        return;
-    }
-    for (int i = 0; i < function_count; i++) {
-        functions[i] = dlsym(library, names[i]);
-        if (!functions[i]) {
-            failure = "libheif.so.1 lacks a function albumfs calls";
-            return;
-        }
-    }
+    failure = albumfs_load_functions(libraries, 1, names, functions, function_count, "libheif.so.1 lacks a function albumfs calls");
 }
 
 const char *albumfs_heif_load(void) {
@@ -99,9 +79,4 @@ const char *albumfs_heif_load(void) {
     return failure;
 }
 
-#define JUMP(ret, name, params, args) \
-    ret name params { return ((ret(*) params)functions[index_##name]) args; }
-#define JUMP_VOID(name, params, args) \
-    void name params { ((void(*) params)functions[index_##name]) args; }
-HEIF_FUNCTIONS(JUMP)
-HEIF_VOID(JUMP_VOID)
+ALBUMFS_LOADER_JUMPS(HEIF_FUNCTIONS, HEIF_VOID)
