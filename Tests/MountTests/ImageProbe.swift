@@ -11,33 +11,29 @@ struct DecodedImage {
     init?(jpeg: [UInt8]) {
         let input = NSTemporaryDirectory() + "probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jpg"
         defer { unlink(input) }
-        guard FileManager.default.createFile(atPath: input, contents: Data(jpeg)) else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/djpeg")
-        p.arguments = ["-pnm", input]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
-        self.init(pnm: [UInt8](data))
+        guard FileManager.default.createFile(atPath: input, contents: Data(jpeg)),
+              let pnm = Self.pnm(from: "/usr/bin/djpeg", ["-pnm", input]) else { return nil }
+        self.init(pnm: pnm)
     }
 
     /// A PNG file, through ImageMagick's `convert` to PPM.
     init?(png path: String) {
+        guard let pnm = Self.pnm(from: "/usr/bin/convert", [path, "-depth", "8", "ppm:-"]) else { return nil }
+        self.init(pnm: pnm)
+    }
+
+    /// What a decoder writing PNM on its standard output gives (nil: it failed).
+    private static func pnm(from executable: String, _ arguments: [String]) -> [UInt8]? {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        p.arguments = [path, "-depth", "8", "ppm:-"]
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
         guard (try? p.run()) != nil else { return nil }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { return nil }
-        self.init(pnm: [UInt8](data))
+        return p.terminationStatus == 0 ? [UInt8](data) : nil
     }
 
     /// Parses binary PPM (P6) or PGM (P5; gray expanded to RGB).
