@@ -15,10 +15,11 @@ extension Encoders {
     /// value in EXIF too (pass it in `exif`), which a reader must not apply a second time.
     /// `thumbnail` embeds a smaller copy fitting a square of that side (as phones embed a
     /// 320x240 one); `alpha` gives every pixel that opacity in an alpha channel (an iOS sticker's
-    /// kind of HEIC).
+    /// kind of HEIC); `tile` stores the image as a grid of squares of that side, as iPhones do
+    /// (the ICC profile then goes to the thumbnail only: a grid's own profile is not written here).
     public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
                             xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil,
-                            thumbnail: Int? = nil, alpha: UInt8? = nil) throws(EncodeError) -> [UInt8] {
+                            thumbnail: Int? = nil, alpha: UInt8? = nil, tile: Int? = nil) throws(EncodeError) -> [UInt8] {
         if let failure = HEIFLibrary.setupFailure { throw EncodeError(description: "libheif init: " + failure) }
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
@@ -28,32 +29,14 @@ extension Encoders {
         defer { heif_encoder_release(encoder) }
         try check(heif_encoder_set_lossy_quality(encoder, quality), "quality")
 
-        var picture: OpaquePointer?
-        try check(heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB,
-                                    alpha == nil ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA, &picture), "heif_image_create")
+        let picture = try Self.heifImage(image, PixelRect(x: 0, y: 0, width: image.width, height: image.height), alpha: alpha,
+                                         iccProfile: iccProfile)
         defer { heif_image_release(picture) }
-        try check(heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), 8), "add_plane")
-        var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
-            throw EncodeError(description: "heif_image_get_plane failed")
-        }
-        let channels = alpha == nil ? 3 : 4
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let to = plane + y * Int(stride) + x * channels, from = (y * image.width + x) * 3
-                to[0] = image.pixels[from]; to[1] = image.pixels[from + 1]; to[2] = image.pixels[from + 2]
-                if let alpha { to[3] = alpha }
-            }
-        }
-        if let iccProfile {
-            try check(heif_image_set_raw_color_profile(picture, "prof", iccProfile, iccProfile.count), "ICC profile")
-        }
-
         guard let options = heif_encoding_options_alloc() else { throw EncodeError(description: "heif_encoding_options_alloc failed") }
         defer { heif_encoding_options_free(options) }
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation))
-        var handle: OpaquePointer?
-        try check(heif_context_encode_image(context, picture, encoder, options, &handle), "encode")
+        let handle = if let tile { try Self.encodeGrid(image, tile: tile, alpha: alpha, context, encoder, options) }
+            else { try Self.encode(picture, context, encoder, options) }
         defer { heif_image_handle_release(handle) }
         if let thumbnail {
             var thumbnailHandle: OpaquePointer?
@@ -77,6 +60,72 @@ extension Encoders {
         })
         try check(heif_context_write(context, &writer, Unmanaged.passUnretained(out).toOpaque()), "write")
         return out.bytes
+    }
+
+    private static func encode(_ picture: OpaquePointer, _ context: OpaquePointer, _ encoder: OpaquePointer?,
+                               _ options: UnsafeMutablePointer<heif_encoding_options>) throws(EncodeError) -> OpaquePointer? {
+        var handle: OpaquePointer?
+        try check(heif_context_encode_image(context, picture, encoder, options, &handle), "encode")
+        return handle
+    }
+
+    /// The image as a grid of `tile`-pixel squares, as an iPhone stores its photos (4032x3024 in
+    /// 8x6 tiles of 512: the last column and row reach past the image, which the grid's size crops).
+    private static func encodeGrid(_ image: SampleImage, tile: Int, alpha: UInt8?, _ context: OpaquePointer, _ encoder: OpaquePointer?,
+                                   _ options: UnsafeMutablePointer<heif_encoding_options>) throws(EncodeError) -> OpaquePointer? {
+        guard albumfs_heif_has_tiles() != 0 else { throw EncodeError(description: "libheif is older than 1.19: no grid images") }
+        // libheif's grid writer puts the orientation on every tile, where readers disagree about
+        // it (libheif's whole decode leaves it out, its tile decode applies it): the grid alone
+        // carries it here, as an iPhone writes it (`irot`; mirrored orientations are not made).
+        let turns = [1: 0, 8: 1, 3: 2, 6: 3][Int(options.pointee.image_orientation.rawValue)]
+        guard let turns else { throw EncodeError(description: "a grid is only turned here, not mirrored") }
+        options.pointee.image_orientation = heif_orientation_normal
+        defer { options.pointee.image_orientation = heif_orientation(rawValue: UInt32([0: 1, 1: 8, 2: 3, 3: 6][turns]!)) }
+        let columns = (image.width + tile - 1) / tile, rows = (image.height + tile - 1) / tile
+        var grid: OpaquePointer?
+        try check(heif_context_add_grid_image(context, UInt32(image.width), UInt32(image.height), UInt32(columns), UInt32(rows), options, &grid),
+                  "grid")
+        for ty in 0..<rows {
+            for tx in 0..<columns {
+                let part = try heifImage(image, PixelRect(x: tx * tile, y: ty * tile, width: tile, height: tile), alpha: alpha, iccProfile: nil)
+                defer { heif_image_release(part) }
+                try check(heif_context_add_image_tile(context, grid, UInt32(tx), UInt32(ty), part, encoder), "tile")
+            }
+        }
+        try check(heif_context_set_primary_image(context, grid), "primary image")
+        if turns > 0 {
+            let irot = UInt32(0x69726F74)
+            try check(heif_item_add_raw_property(context, heif_image_handle_get_item_id(grid), irot, nil, [UInt8(turns)], 1, 1, nil), "irot")
+        }
+        return grid
+    }
+
+    /// The pixels of `rect` of `image` as a libheif image (those past its edges repeat the edge).
+    private static func heifImage(_ image: SampleImage, _ rect: PixelRect, alpha: UInt8?, iccProfile: [UInt8]?) throws(EncodeError) -> OpaquePointer {
+        var picture: OpaquePointer?
+        try check(heif_image_create(Int32(rect.width), Int32(rect.height), heif_colorspace_RGB,
+                                    alpha == nil ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA, &picture), "heif_image_create")
+        guard let picture else { throw EncodeError(description: "heif_image_create failed") }
+        var stride: Int32 = 0
+        guard heif_image_add_plane(picture, heif_channel_interleaved, Int32(rect.width), Int32(rect.height), 8).code == heif_error_Ok,
+              let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else {
+            heif_image_release(picture)
+            throw EncodeError(description: "heif_image_add_plane failed")
+        }
+        let channels = alpha == nil ? 3 : 4
+        for y in 0..<rect.height {
+            for x in 0..<rect.width {
+                let sx = min(rect.x + x, image.width - 1), sy = min(rect.y + y, image.height - 1)
+                let to = plane + y * Int(stride) + x * channels, from = (sy * image.width + sx) * 3
+                to[0] = image.pixels[from]; to[1] = image.pixels[from + 1]; to[2] = image.pixels[from + 2]
+                if let alpha { to[3] = alpha }
+            }
+        }
+        if let iccProfile, heif_image_set_raw_color_profile(picture, "prof", iccProfile, iccProfile.count).code != heif_error_Ok {
+            heif_image_release(picture)
+            throw EncodeError(description: "libheif ICC profile failed")
+        }
+        return picture
     }
 
     private static func check(_ error: heif_error, _ what: String) throws(EncodeError) {

@@ -2,6 +2,7 @@ import AlbumCore
 import AlbumSystem
 import AlbumMetadata
 import CHeif
+
 import Glibc
 
 /// A HEIF image (HEIC, HEIF, AVIF) opened with libheif: its primary image's size and colour
@@ -49,6 +50,22 @@ public enum HEIFLibrary {
         guard let version, !isRecentEnough(version) else { return nil }
         return "libheif \(version) is older than \(neededVersion.major).\(neededVersion.minor), which recent iPhones' HEICs need: some HEIC images may get no thumbnail; \(installHint)"
     }
+
+    /// The HEVC decoder a decode asks for by name: FFmpeg's (libheif's `ffmpegdec` plugin, from
+    /// Debian's libheif-plugin-ffmpegdec) when libheif has it, which decodes the same pixels as
+    /// libde265 (libheif's default) for a quarter less work (docs/benchmarks.md); else nil, and
+    /// libheif picks.
+    nonisolated(unsafe) static let hevcDecoder: UnsafePointer<CChar>? = {
+        guard setupFailure == nil, albumfs_heif_has_tiles() != 0 else { return nil }
+        let count = Int(heif_get_decoder_descriptors(heif_compression_HEVC, nil, 0))
+        guard count > 0 else { return nil }
+        var decoders = [OpaquePointer?](repeating: nil, count: count)
+        let listed = Int(heif_get_decoder_descriptors(heif_compression_HEVC, &decoders, Int32(count)))
+        let ffmpeg: StaticString = "ffmpeg"
+        let names = decoders.prefix(max(0, min(listed, count))).compactMap { $0.flatMap(heif_decoder_descriptor_get_id_name) }
+        guard names.contains(where: { strcmp($0, "ffmpeg") == 0 }) else { return nil }
+        return UnsafeRawPointer(ffmpeg.utf8Start).assumingMemoryBound(to: CChar.self)
+    }()
 
     /// Whether a libheif version string (`1.19.7`) is `neededVersion` or newer.
     public static func isRecentEnough(_ version: String) -> Bool {
@@ -222,13 +239,22 @@ final class HEIFImage {
     }
 
     private static func decode(_ handle: OpaquePointer) throws(ThumbnailError) -> RGBImage {
+        try decoded(handle) { (options, colorspace, chroma) in
+            var image: OpaquePointer?
+            return (heif_decode_image(handle, &image, colorspace, chroma, options), image)
+        }
+    }
+
+    /// What `decode` does to whatever `decoding` decodes with the options, colour space and
+    /// chroma it is given: an upright 8-bit RGB image, alpha put on white.
+    private static func decoded(_ handle: OpaquePointer, _ decoding: (UnsafeMutablePointer<heif_decoding_options>, heif_colorspace, heif_chroma)
+                                    -> (heif_error, OpaquePointer?)) throws(ThumbnailError) -> RGBImage {
         guard let options = heif_decoding_options_alloc() else { throw ThumbnailError("libheif: out of memory") }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
+        options.pointee.decoder_id = HEIFLibrary.hevcDecoder
         let channels = heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3
-        var image: OpaquePointer?
-        let error = heif_decode_image(handle, &image, heif_colorspace_RGB,
-                                      channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options)
+        let (error, image) = decoding(options, heif_colorspace_RGB, channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
         guard error.code == heif_error_Ok, let image else { throw Self.error(error) }
         defer { heif_image_release(image) }
         let w = Int(heif_image_get_width(image, heif_channel_interleaved))
@@ -252,6 +278,124 @@ final class HEIFImage {
             }
         }
         return RGBImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// The primary image's grid of tiles as libheif (1.19 and later) decodes them one by one,
+    /// upright: tile (x, y) lies at (x·tileWidth − left, y·tileHeight − top) of the image
+    /// (`left` and `top`: the padding that lies before the image once it is turned).
+    struct Tiling {
+        let columns: Int
+        let rows: Int
+        let tileWidth: Int
+        let tileHeight: Int
+        let left: Int
+        let top: Int
+
+        /// The tiles that hold any pixel of `rect`: columns, then rows.
+        func tiles(covering rect: PixelRect) -> (columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+            func span(_ from: Int, _ count: Int, _ size: Int, _ offset: Int, _ limit: Int) -> ClosedRange<Int> {
+                let first = min(limit - 1, max(0, (from + offset) / size))
+                return first...max(first, min(limit - 1, (from + count - 1 + offset) / size))
+            }
+            return (span(rect.x, rect.width, tileWidth, left, columns), span(rect.y, rect.height, tileHeight, top, rows))
+        }
+
+        /// The part of a `width` x `height` image those tiles make up.
+        func span(covering rect: PixelRect, width: Int, height: Int) -> PixelRect {
+            let (columns, rows) = tiles(covering: rect)
+            let x0 = max(0, columns.lowerBound * tileWidth - left), y0 = max(0, rows.lowerBound * tileHeight - top)
+            let x1 = min(width, (columns.upperBound + 1) * tileWidth - left), y1 = min(height, (rows.upperBound + 1) * tileHeight - top)
+            return PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+        }
+    }
+
+    /// The primary image's tiling, or nil when it is one coded image (nothing to leave out),
+    /// libheif is too old to decode a tile alone, or the tiles' places are not clear.
+    ///
+    /// The last column and row of tiles reach past the image; turned or mirrored, that padding
+    /// lies before it, which libheif's `left_offset` and `top_offset` say. libheif 1.19 gives
+    /// there the width of the first tile's part in the image (the header reads as if it gave the
+    /// padding), so the shift is worked out from the sizes, and any other layout (a `clap` crop
+    /// of the grid) is decoded whole.
+    func tiling() -> Tiling? {
+        guard albumfs_heif_has_tiles() != 0 else { return nil }
+        var t = heif_image_tiling()
+        guard heif_image_handle_get_image_tiling(handle, 1, &t).code == heif_error_Ok, t.num_columns * t.num_rows > 1,
+              t.tile_width > 0, t.tile_height > 0, Int(t.image_width) == width, Int(t.image_height) == height else { return nil }
+        func shift(_ offset: UInt32, _ count: UInt32, _ size: UInt32, _ image: Int) -> Int? {
+            let padding = Int(count) * Int(size) - image
+            guard padding >= 0, padding < Int(size) else { return nil }
+            switch Int(offset) {
+            case 0: return 0
+            case padding, Int(size) - padding: return padding
+            default: return nil
+            }
+        }
+        guard let left = shift(t.left_offset, t.num_columns, t.tile_width, width),
+              let top = shift(t.top_offset, t.num_rows, t.tile_height, height) else { return nil }
+        return Tiling(columns: Int(t.num_columns), rows: Int(t.num_rows), tileWidth: Int(t.tile_width), tileHeight: Int(t.tile_height),
+                      left: left, top: top)
+    }
+
+    /// The part of the primary image that the tiles holding `rect` make up, decoded on every
+    /// core: each thread with a libheif context of its own on the same bytes (libheif is safe
+    /// across contexts, not within one). Call `load(nil)` first.
+    func decodeTiles(covering rect: PixelRect, of tiling: Tiling) throws(ThumbnailError) -> DecodedImage {
+        let (columns, rows) = tiling.tiles(covering: rect)
+        let part = tiling.span(covering: rect, width: width, height: height)
+        let tiles = rows.flatMap { ty in columns.map { (x: $0, y: ty) } }
+        var pixels = [UInt8](repeating: 0, count: part.width * part.height * 3)
+        let threads = max(1, min(tiles.count, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let failures = pixels.withUnsafeMutableBufferPointer { out in
+            nonisolated(unsafe) let out = out
+            nonisolated(unsafe) let this = self
+            return Parallel.all((0..<threads).map { worker in
+                { @Sendable () -> ThumbnailError? in
+                    this.decodeTiles(stride(from: worker, to: tiles.count, by: threads).map { tiles[$0] }, of: tiling, into: out, part: part)
+                }
+            })
+        }
+        if let failure = failures.compactMap({ $0 }).first { throw failure }
+        return DecodedImage(RGBImage(width: part.width, height: part.height, pixels: pixels), at: part.x, part.y, of: width, height)
+    }
+
+    /// Decodes `tiles` with a context of this thread's own, each pasted where it lies in `part`.
+    private func decodeTiles(_ tiles: [(x: Int, y: Int)], of tiling: Tiling, into out: UnsafeMutableBufferPointer<UInt8>,
+                             part: PixelRect) -> ThumbnailError? {
+        guard let context = heif_context_alloc() else { return ThumbnailError("libheif: out of memory") }
+        defer { heif_context_free(context) }
+        var handle: OpaquePointer?
+        var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil)
+        if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
+        guard error.code == heif_error_Ok, let handle else { return Self.error(error) }
+        defer { heif_image_handle_release(handle) }
+        do throws(ThumbnailError) {
+            for (tx, ty) in tiles {
+                let tile = try Self.decoded(handle) { (options, colorspace, chroma) in
+                    var image: OpaquePointer?
+                    return (heif_image_handle_decode_image_tile(handle, &image, colorspace, chroma, options, UInt32(tx), UInt32(ty)), image)
+                }
+                Self.paste(tile, at: tx * tiling.tileWidth - tiling.left, ty * tiling.tileHeight - tiling.top, into: out, part: part)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Copies the pixels of `tile`, placed at (x, y) of the image, that fall in `part` into
+    /// `out` (the pixels of `part`).
+    private static func paste(_ tile: RGBImage, at x: Int, _ y: Int, into out: UnsafeMutableBufferPointer<UInt8>, part: PixelRect) {
+        let left = max(x, part.x), right = min(x + tile.width, part.x + part.width)
+        let top = max(y, part.y), bottom = min(y + tile.height, part.y + part.height)
+        guard left < right, top < bottom else { return }
+        tile.pixels.withUnsafeBufferPointer { px in
+            for row in top..<bottom {
+                let from = px.baseAddress! + ((row - y) * tile.width + (left - x)) * 3
+                let to = out.baseAddress! + ((row - part.y) * part.width + (left - part.x)) * 3
+                to.update(from: from, count: (right - left) * 3)
+            }
+        }
     }
 
     /// A libheif error as a render's: its message names what was wrong with the file, on one

@@ -68,33 +68,46 @@ final class JPEGStream {
     static func scaled(_ dim: Int, _ f: (Int, Int)) -> Int { (dim * f.0 + f.1 - 1) / f.1 }
 
     /// Decodes to RGB at num/denom of the full size (fast IDCT and upsampling: the image is then
-    /// averaged down at least 2x by the area filter, which hides their small errors). A few
-    /// corrupt bytes still give an image, as browsers show it, and so does a file cut short (its
-    /// missing rows grey, as libjpeg fills them, as GdkPixbuf and ImageMagick show it) unless
-    /// `whole` asks for every row (an embedded preview: the photo itself is the better choice).
+    /// averaged down at least 2x by the area filter, which hides their small errors), only the
+    /// `part` of the scaled image asked for (given its size; nil: all of it), widened to whole
+    /// iMCU columns: rows above it are skipped, rows below never decoded nor read. A few corrupt
+    /// bytes still give an image, as browsers show it, and so does a file cut short (its missing
+    /// rows grey, as libjpeg fills them, as GdkPixbuf and ImageMagick show it) unless `whole` asks
+    /// for every row decoded (an embedded preview: the photo itself is the better choice).
     /// libjpeg may allocate at most `memoryLimit` bytes; what it took is given back at the end
     /// (nothing else can be asked of the image then: its ICC profile is read before).
-    /// The corresponding C functions are `jpeg_start_decompress` and `jpeg_read_scanlines`.
-    func decode(scale: (Int, Int), memoryLimit: Int = .max, whole: Bool = false) throws(ThumbnailError) -> RGBImage {
+    /// The corresponding C functions are `jpeg_start_decompress`, `jpeg_crop_scanline`,
+    /// `jpeg_skip_scanlines` and `jpeg_read_scanlines`.
+    func decode(scale: (Int, Int), memoryLimit: Int = .max, whole: Bool = false,
+                part: ((_ width: Int, _ height: Int) -> PixelRect)? = nil) throws(ThumbnailError) -> DecodedImage {
         defer { albumfs_jpeg_release_image(decoder) }
         albumfs_jpeg_limit_memory(decoder, UInt64(max(0, memoryLimit)))
         var w: UInt32 = 0, h: UInt32 = 0
         var components: Int32 = 0
         guard albumfs_jpeg_start(decoder, UInt32(scale.0), UInt32(scale.1), &w, &h, &components) == 0,
               components == (cmyk ? 4 : 3) else { throw Self.failure(decoder, "JPEG decode failed") }
-        let width = Int(w), height = Int(h), channels = Int(components)
+        let wanted = part?(Int(w), Int(h)) ?? PixelRect(x: 0, y: 0, width: Int(w), height: Int(h))
+        var x = UInt32(wanted.x), columns = UInt32(wanted.width)
+        guard albumfs_jpeg_crop(decoder, &x, &columns) == 0 else { throw Self.failure(decoder, "JPEG decode failed") }
+        let width = Int(columns), height = wanted.height, channels = Int(components)
         var out = [UInt8](repeating: 0, count: width * height * channels)
-        let read = out.withUnsafeMutableBufferPointer { albumfs_jpeg_read(decoder, $0.baseAddress, width * channels) }
+        let read = out.withUnsafeMutableBufferPointer {
+            albumfs_jpeg_read_rows(decoder, $0.baseAddress, width * channels, UInt32(wanted.y), UInt32(height))
+        }
         guard read == 0 else { throw Self.failure(decoder, "JPEG decode failed") }
         if whole, albumfs_jpeg_cut_short(decoder) != 0 { throw ThumbnailError("JPEG decode failed: Premature end of JPEG file") }
-        guard cmyk else { return RGBImage(width: width, height: height, pixels: out) }
-        // Adobe writes inverted CMYK (what libjpeg hands back): R = C·K/255 with the stored values.
+        let image = cmyk ? Self.rgb(cmyk: out, width: width, height: height) : RGBImage(width: width, height: height, pixels: out)
+        return DecodedImage(image, at: Int(x), wanted.y, of: Int(w), Int(h))
+    }
+
+    /// Adobe's inverted CMYK (what libjpeg hands back) as RGB: R = C·K/255 with the stored values.
+    private static func rgb(cmyk: [UInt8], width: Int, height: Int) -> RGBImage {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         for i in 0..<(width * height) {
-            let k = Int(out[i * 4 + 3])
-            rgb[i * 3] = UInt8(Int(out[i * 4]) * k / 255)
-            rgb[i * 3 + 1] = UInt8(Int(out[i * 4 + 1]) * k / 255)
-            rgb[i * 3 + 2] = UInt8(Int(out[i * 4 + 2]) * k / 255)
+            let k = Int(cmyk[i * 4 + 3])
+            rgb[i * 3] = UInt8(Int(cmyk[i * 4]) * k / 255)
+            rgb[i * 3 + 1] = UInt8(Int(cmyk[i * 4 + 1]) * k / 255)
+            rgb[i * 3 + 2] = UInt8(Int(cmyk[i * 4 + 2]) * k / 255)
         }
         return RGBImage(width: width, height: height, pixels: rgb)
     }

@@ -72,18 +72,28 @@ enum PNGDecoder {
     /// `minWidth`×`minHeight` pixels (each output pixel the average of its block, alpha composited
     /// onto white first, as `decode` does): memory for one row and the shrunk image's sums only.
     /// An interlaced PNG is read pass by pass, each pass's pixels added to their blocks.
+    /// Only the `part` of the shrunk image asked for (given its size; nil: all of it) is kept:
+    /// rows below it are never decoded nor read, except in an interlaced PNG, whose every pass
+    /// spans the whole image (there, pixels outside are decoded and dropped).
     /// Returns nil for a PNG whose rows libpng's row API would not give as `decode` does (none
     /// known since every gamma is converted there too): the caller decodes it whole.
-    static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
-        -> (image: RGBImage, factor: Int)? {
-        try decodeShrinking(Original(bytes: data), maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)
+    static func decodeShrinking(_ data: [UInt8], maxPixels: Int, minWidth: Int, minHeight: Int,
+                                part: ((_ width: Int, _ height: Int) -> PixelRect)? = nil) throws(ThumbnailError) -> Shrunk? {
+        try decodeShrinking(Original(bytes: data), maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight, part: part)
+    }
+
+    /// What `decodeShrinking` gives: the shrunk image (or its part), and the factor.
+    struct Shrunk {
+        var decoded: DecodedImage
+        var factor: Int
+        var image: RGBImage { decoded.image }
     }
 
     /// As above, the PNG read from the original's file as it is decoded when it has one (the
     /// file is never held whole either).
-    static func decodeShrinking(_ original: Original, maxPixels: Int, minWidth: Int, minHeight: Int) throws(ThumbnailError)
-        -> (image: RGBImage, factor: Int)? {
-        let (minWidth, minHeight) = (max(1, minWidth), max(1, minHeight))
+    static func decodeShrinking(_ original: Original, maxPixels: Int, minWidth: Int, minHeight: Int,
+                                part: ((_ width: Int, _ height: Int) -> PixelRect)? = nil) throws(ThumbnailError) -> Shrunk? {
+        let wanted = Wanted(minWidth: max(1, minWidth), minHeight: max(1, minHeight), maxPixels: maxPixels, part: part)
         var info = albumfs_png_rows_info()
         var message = [CChar](repeating: 0, count: 256)
         if let fd = original.fd {
@@ -93,19 +103,27 @@ enum PNGDecoder {
                 throw ThumbnailError("not a decodable PNG: \(text(message))")
             }
             defer { albumfs_png_rows_close(reader) }
-            return try shrinking(reader, info, maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)
+            return try shrinking(reader, info, wanted)
         }
         let data = try original.all()
         let result = data.withUnsafeBufferPointer { buffer in
-            Result { () throws(ThumbnailError) -> (image: RGBImage, factor: Int)? in
+            Result { () throws(ThumbnailError) -> Shrunk? in
                 guard let reader = albumfs_png_rows_open(buffer.baseAddress, buffer.count, &info, &message, message.count) else {
                     throw ThumbnailError("not a decodable PNG: \(text(message))")
                 }
                 defer { albumfs_png_rows_close(reader) }
-                return try shrinking(reader, info, maxPixels: maxPixels, minWidth: minWidth, minHeight: minHeight)
+                return try shrinking(reader, info, wanted)
             }
         }
         return try result.get()
+    }
+
+    /// What a shrinking decode is asked for.
+    private struct Wanted {
+        let minWidth: Int
+        let minHeight: Int
+        let maxPixels: Int
+        let part: ((_ width: Int, _ height: Int) -> PixelRect)?
     }
 
     /// The profile of the PNG's `iCCP` chunk, inflated and checked by libpng (header read with
@@ -136,53 +154,108 @@ enum PNGDecoder {
     ]
 
     /// `decodeShrinking` with a reader whose header is read (`info`).
-    private static func shrinking(_ reader: OpaquePointer, _ info: albumfs_png_rows_info, maxPixels: Int, minWidth: Int,
-                                  minHeight: Int) throws(ThumbnailError) -> (image: RGBImage, factor: Int)? {
+    private static func shrinking(_ reader: OpaquePointer, _ info: albumfs_png_rows_info, _ wanted: Wanted) throws(ThumbnailError) -> Shrunk? {
         var message = [CChar](repeating: 0, count: 256)
         let w = Int(info.width), h = Int(info.height), channels = Int(info.channels)
-        guard w > 0, h > 0, w * h <= maxPixels else { throw ThumbnailError("PNG of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
+        guard w > 0, h > 0, w * h <= wanted.maxPixels else { throw ThumbnailError("PNG of \(w)x\(h) is over the \(wanted.maxPixels)-pixel limit") }
         guard info.plain != 0 else { return nil }
-        let k = max(1, min(w / minWidth, h / minHeight))
+        let k = max(1, min(w / wanted.minWidth, h / wanted.minHeight))
         // A block's sum of 8-bit values must fit 32 bits (k² × 255); only a PNG of over 130,000
         // pixels each way with a tiny box would need more.
         guard k <= 4096 else { throw ThumbnailError("PNG of \(w)x\(h) is too large to shrink") }
-        let ow = (w + k - 1) / k, oh = (h + k - 1) / k
+        let blocks = Blocks(width: w, height: h, factor: k, part: wanted.part)
         var row = [UInt8](repeating: 0, count: w * channels)
-        var sums = [UInt32](repeating: 0, count: ow * oh * 3)
+        var sums = [UInt32](repeating: 0, count: blocks.kept.width * blocks.kept.height * 3)
         let passes = info.interlaced != 0 ? adam7 : [(0, 0, 1, 1)]
         for (x0, y0, dx, dy) in passes {
             guard w > x0, h > y0 else { continue }  // an empty pass: libpng skips it
-            let columns = (w - x0 + dx - 1) / dx
-            // Each column's block, once per pass, not a division per pixel.
-            let blockOf = (0..<columns).map { ((x0 + $0 * dx) / k) * 3 }
-            for y in stride(from: y0, to: h, by: dy) {
+            // The pass's columns that fall in kept blocks, and each one's block, once per pass.
+            let columns = blocks.columns(start: x0, step: dx)
+            // Without interlacing, the rows below the kept ones are never decoded.
+            let end = passes.count == 1 ? blocks.rowsEnd : h
+            for y in stride(from: y0, to: end, by: dy) {
                 guard albumfs_png_rows_next(reader, &row, &message, message.count) == 0 else {
                     let readErrno = albumfs_png_rows_read_errno(reader)
                     if readErrno != 0 { throw .original("read", Errno(rawValue: readErrno)) }
                     throw ThumbnailError("PNG decode failed: \(text(message))")
                 }
-                add(row, columns: columns, channels: channels, to: &sums, blockRow: (y / k) * ow * 3, blockOf: blockOf)
+                guard let blockRow = blocks.sumsRow(y) else { continue }
+                add(row, columns: columns, channels: channels, to: &sums, blockRow: blockRow)
             }
         }
-        return (averages(sums, width: w, height: h, factor: k), k)
+        let image = blocks.averages(sums)
+        return Shrunk(decoded: DecodedImage(image, at: blocks.kept.x, blocks.kept.y, of: blocks.width, blocks.height), factor: k)
+    }
+
+    /// A PNG's pixels gathered in k×k blocks (the last row and column of blocks may be narrower),
+    /// of which the `kept` ones are summed.
+    private struct Blocks {
+        let source: (width: Int, height: Int)
+        let factor: Int
+        /// The shrunk image's size, in blocks.
+        let width: Int
+        let height: Int
+        let kept: PixelRect
+
+        init(width w: Int, height h: Int, factor k: Int, part: ((_ width: Int, _ height: Int) -> PixelRect)?) {
+            source = (w, h)
+            factor = k
+            width = (w + k - 1) / k
+            height = (h + k - 1) / k
+            kept = part?(width, height) ?? PixelRect(x: 0, y: 0, width: width, height: height)
+        }
+
+        /// The source row after the last one a kept block holds.
+        var rowsEnd: Int { min(source.height, (kept.y + kept.height) * factor) }
+
+        /// Where source row `y`'s blocks start in the sums, or nil when it is in no kept block.
+        func sumsRow(_ y: Int) -> Int? {
+            let by = y / factor - kept.y
+            return (0..<kept.height).contains(by) ? by * kept.width * 3 : nil
+        }
+
+        /// The columns x = start + i·step (i = 0, 1, …) in kept blocks: (index in the pass's row,
+        /// offset of the block's sums within a row of blocks).
+        func columns(start: Int, step: Int) -> [(index: Int, block: Int)] {
+            stride(from: start, to: source.width, by: step).enumerated().compactMap { i, x in
+                let bx = x / factor - kept.x
+                return (0..<kept.width).contains(bx) ? (i, bx * 3) : nil
+            }
+        }
+
+        /// The image of the kept blocks' averages.
+        func averages(_ sums: [UInt32]) -> RGBImage {
+            var out = [UInt8](repeating: 0, count: kept.width * kept.height * 3)
+            for by in 0..<kept.height {
+                let rows = UInt32(min(factor, source.height - (kept.y + by) * factor))
+                for bx in 0..<kept.width {
+                    let count = UInt32(min(factor, source.width - (kept.x + bx) * factor)) * rows
+                    for c in 0..<3 {
+                        let i = (by * kept.width + bx) * 3 + c
+                        out[i] = UInt8((sums[i] + count / 2) / count)
+                    }
+                }
+            }
+            return RGBImage(width: kept.width, height: kept.height, pixels: out)
+        }
     }
 
     /// Adds a row's pixels (RGB, or RGBA put on white) to the sums of the blocks they fall in.
-    private static func add(_ row: [UInt8], columns: Int, channels: Int, to sums: inout [UInt32], blockRow: Int, blockOf: [Int]) {
+    private static func add(_ row: [UInt8], columns: [(index: Int, block: Int)], channels: Int, to sums: inout [UInt32], blockRow: Int) {
         row.withUnsafeBufferPointer { px in
             sums.withUnsafeMutableBufferPointer { sum in
-                blockOf.withUnsafeBufferPointer { block in
+                columns.withUnsafeBufferPointer { columns in
                     if channels == 3 {
-                        for i in 0..<columns {
-                            let p = i * 3, o = blockRow + block[i]
+                        for (i, block) in columns {
+                            let p = i * 3, o = blockRow + block
                             sum[o] += UInt32(px[p])
                             sum[o + 1] += UInt32(px[p + 1])
                             sum[o + 2] += UInt32(px[p + 2])
                         }
                         return
                     }
-                    for i in 0..<columns {
-                        let p = i * 4, o = blockRow + block[i]
+                    for (i, block) in columns {
+                        let p = i * 4, o = blockRow + block
                         let a = UInt32(px[p + 3])
                         sum[o] += RGBImage.onWhite(px[p], alpha: a)
                         sum[o + 1] += RGBImage.onWhite(px[p + 1], alpha: a)
@@ -191,23 +264,6 @@ enum PNGDecoder {
                 }
             }
         }
-    }
-
-    /// The image of the blocks' averages (the last row and column of blocks may be narrower).
-    private static func averages(_ sums: [UInt32], width w: Int, height h: Int, factor k: Int) -> RGBImage {
-        let ow = (w + k - 1) / k, oh = (h + k - 1) / k
-        var out = [UInt8](repeating: 0, count: ow * oh * 3)
-        for oy in 0..<oh {
-            let rows = UInt32(min(k, h - oy * k))
-            for ox in 0..<ow {
-                let count = UInt32(min(k, w - ox * k)) * rows
-                for c in 0..<3 {
-                    let i = (oy * ow + ox) * 3 + c
-                    out[i] = UInt8((sums[i] + count / 2) / count)
-                }
-            }
-        }
-        return RGBImage(width: ow, height: oh, pixels: out)
     }
 
     static func text(_ chars: [CChar]) -> String {

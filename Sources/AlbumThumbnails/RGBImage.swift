@@ -23,6 +23,46 @@ struct RGBImage {
     }
 }
 
+/// A rectangle of whole pixels.
+public struct PixelRect: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+/// What a decoder made: the pixels of `rect` of an image `fullWidth` x `fullHeight` large, the
+/// whole of it or the part a thumbnail's crop keeps (`CoverCrop`).
+struct DecodedImage {
+    var image: RGBImage
+    /// Where `image` lies in the full image (its width and height are the image's).
+    var x = 0
+    var y = 0
+    var fullWidth: Int
+    var fullHeight: Int
+
+    init(whole image: RGBImage) {
+        self.image = image
+        fullWidth = image.width
+        fullHeight = image.height
+    }
+
+    init(_ image: RGBImage, at x: Int, _ y: Int, of fullWidth: Int, _ fullHeight: Int) {
+        self.image = image
+        self.x = x
+        self.y = y
+        self.fullWidth = fullWidth
+        self.fullHeight = fullHeight
+    }
+}
+
 /// Why a thumbnail could not be made; the FUSE read answers EIO for every case.
 public struct ThumbnailError: Error, Equatable, CustomStringConvertible {
     public let description: String

@@ -2,14 +2,47 @@
 /// pixel is the exact average of the source area it covers, fractional edges weighted. This is
 /// the "area" class of filter the issue asks for; it never aliases when shrinking and degrades to
 /// bilinear-like blocks when enlarging a tiny source.
+/// The part of a `width` x `height` image that a box keeps once the image is scaled to cover it
+/// and cropped at the centre, in the image's pixels (fractional): what a decoder needs to decode
+/// of it (`pixels`), and what the resampler averages down.
+struct CoverCrop: Equatable {
+    let x: Double
+    let y: Double
+    let width: Double
+    let height: Double
+    /// The image's size.
+    let fullWidth: Int
+    let fullHeight: Int
+
+    init(width: Int, height: Int, boxWidth: Int, boxHeight: Int) {
+        fullWidth = width
+        fullHeight = height
+        let scale = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+        self.width = Double(boxWidth) / scale
+        self.height = Double(boxHeight) / scale
+        x = (Double(width) - self.width) / 2
+        y = (Double(height) - self.height) / 2
+    }
+
+    /// The whole pixels the crop touches (within the image: rounding never reaches past it).
+    var pixels: PixelRect {
+        let x0 = max(0, Int(x.rounded(.down))), y0 = max(0, Int(y.rounded(.down)))
+        let x1 = min(fullWidth, Int((x + width).rounded(.up))), y1 = min(fullHeight, Int((y + height).rounded(.up)))
+        return PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+    }
+}
+
 enum Resampler {
     static func coverAndCrop(_ src: RGBImage, width: Int, height: Int) -> RGBImage {
-        let scale = max(Double(width) / Double(src.width), Double(height) / Double(src.height))
-        // The source rectangle that maps onto the box, centred.
-        let cropW = Double(width) / scale, cropH = Double(height) / scale
-        let x0 = (Double(src.width) - cropW) / 2, y0 = (Double(src.height) - cropH) / 2
-        let xs = spans(count: width, start: x0, step: cropW / Double(width), limit: src.width)
-        let ys = spans(count: height, start: y0, step: cropH / Double(height), limit: src.height)
+        coverAndCrop(DecodedImage(whole: src), width: width, height: height)
+    }
+
+    /// `part` holds at least the pixels the centre crop of its full image keeps (`CoverCrop`).
+    static func coverAndCrop(_ part: DecodedImage, width: Int, height: Int) -> RGBImage {
+        let crop = CoverCrop(width: part.fullWidth, height: part.fullHeight, boxWidth: width, boxHeight: height)
+        let src = part.image
+        let xs = spans(count: width, start: crop.x - Double(part.x), step: crop.width / Double(width), limit: src.width)
+        let ys = spans(count: height, start: crop.y - Double(part.y), step: crop.height / Double(height), limit: src.height)
         var out = [UInt8](repeating: 0, count: width * height * 3)
         var row = [Double](repeating: 0, count: width * 3)
         src.pixels.withUnsafeBufferPointer { px in

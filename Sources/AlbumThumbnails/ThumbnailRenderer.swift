@@ -1,4 +1,5 @@
 import AlbumCore
+import Glibc
 
 /// decode → shrink on load → area resample → centre crop → orientation → fixed-size JPEG.
 ///
@@ -68,7 +69,7 @@ public struct ThumbnailRenderer: Sendable {
         let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
-        let (cropped, decoding) = try shrunk(original, format: format, boxWidth: bw, boxHeight: bh) { decoded in
+        let (cropped, decoding) = try shrunk(original, format: format, boxWidth: bw, boxHeight: bh, cropping: true) { decoded in
             Resampler.coverAndCrop(decoded, width: bw, height: bh)
         }
         var plan = decoding.plan
@@ -88,30 +89,31 @@ public struct ThumbnailRenderer: Sendable {
         // Shrunk on load while it covers the side once, not twice as for `thumbnails/`: a file
         // manager's icon is drawn smaller still, and the decode is half the work.
         let half = max(1, side / 2)
-        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, boxWidth: half, boxHeight: half) { decoded in
-            DesktopThumbnails.fit(decoded, side: side)
+        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, boxWidth: half, boxHeight: half, cropping: false) { decoded in
+            DesktopThumbnails.fit(decoded.image, side: side)
         }
         return Orientation.apply(o, to: fitted)
     }
 
-    /// The original decoded (shrunk on load while it covers twice the box) and then `shape`d,
+    /// The original decoded (shrunk on load while it covers twice the box; when `cropping`, only
+    /// as much of it as the box's centre crop keeps, where the format allows) and then `shape`d,
     /// within what a decode may take; a damaged embedded preview gives way to the photo itself.
-    func shrunk(_ original: Original, format: ImageFormat, boxWidth bw: Int, boxHeight bh: Int, previews: Bool = true,
-                shape: (RGBImage) -> RGBImage) throws(ThumbnailError) -> (RGBImage, Decoding) {
+    func shrunk(_ original: Original, format: ImageFormat, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool = true,
+                shape: (DecodedImage) -> RGBImage) throws(ThumbnailError) -> (RGBImage, Decoding) {
         var decoding: Decoding
         switch format {
-        case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
-        case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh)
-        case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
+        case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
+        case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping)
+        case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
         case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
                 let (decoded, scale) = try decoding.decode()
                 decoding.plan.dctScale = scale
-                decoding.plan.decodedSize = (decoded.width, decoded.height)
+                decoding.plan.decodedSize = (decoded.image.width, decoded.image.height)
                 // (A PNG without a size read.)
-                if decoding.plan.sourceSize == (0, 0) { decoding.plan.sourceSize = (decoded.width, decoded.height) }
+                if decoding.plan.sourceSize == (0, 0) { decoding.plan.sourceSize = (decoded.fullWidth, decoded.fullHeight) }
                 return shape(decoded)
             }
             return (image, decoding)
@@ -119,7 +121,7 @@ public struct ThumbnailRenderer: Sendable {
             // A preview is a second copy: damaged (its header read, its data not), the photo
             // itself may still be whole. (Nothing to try again when the file could not be read.)
             guard decoding.plan.preview != nil, !error.isReadFailure else { throw error }
-            return try shrunk(original, format: format, boxWidth: bw, boxHeight: bh, previews: false, shape: shape)
+            return try shrunk(original, format: format, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: false, shape: shape)
         }
     }
 
@@ -127,7 +129,7 @@ public struct ThumbnailRenderer: Sendable {
     /// render that would need more memory than it may use is refused before anything is
     /// allocated (`DecodeMemory`). The decoded image lives only until it is cropped.
     struct Decoding {
-        let decode: () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int))
+        let decode: () throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int))
         /// The bytes the decode takes, and its words for the image in a refusal.
         let need: Int
         let what: String
@@ -139,8 +141,8 @@ public struct ThumbnailRenderer: Sendable {
     }
 
     /// A JPEG: the smallest embedded preview that still leaves 2x the box, else the image itself,
-    /// shrunk in the DCT.
-    func jpegDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, previews: Bool) throws(ThumbnailError) -> Decoding {
+    /// shrunk in the DCT; when `cropping`, only the rows and columns the centre crop keeps.
+    func jpegDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool) throws(ThumbnailError) -> Decoding {
         let main = try original.jpeg()
         guard main.width * main.height <= maxPixels else {
             throw ThumbnailError("JPEG of \(main.width)x\(main.height) is over the \(maxPixels)-pixel limit")
@@ -156,7 +158,10 @@ public struct ThumbnailRenderer: Sendable {
             ?? header.exif.flatMap { ExifColorSpace.isAdobeRGB($0) ? ColorProfile.adobeRGB1998.bytes : nil }
         let limit = memory.limit
         let whole = preview != nil
-        return Decoding(decode: { () throws(ThumbnailError) in (try source.decode(scale: factor, memoryLimit: limit, whole: whole), factor) },
+        let part = cropping ? { (w: Int, h: Int) in CoverCrop(width: w, height: h, boxWidth: bw, boxHeight: bh).pixels } : nil
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (try source.decode(scale: factor, memoryLimit: limit, whole: whole, part: part), factor)
+                        },
                         need: source.decodingBytes(scale: factor),
                         what: "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG",
                         plan: Plan(sourceSize: (main.width, main.height), dctScale: factor, decodedSize: (0, 0),
@@ -164,43 +169,57 @@ public struct ThumbnailRenderer: Sendable {
                         profile: profile)
     }
 
-    /// A PNG: a huge one is shrunk as it is decoded (and read: the file is never held either), to
-    /// at least twice the box each way (the JPEG rule), and so is an interlaced one
-    /// (`PNGDecoder.isInterlaced`); others are read and decoded whole, as the shrink would save
-    /// little.
-    func pngDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+    /// A PNG: shrunk as it is decoded (and read: the file is never held either), to at least
+    /// twice the box each way (the JPEG rule), when it is huge, interlaced
+    /// (`PNGDecoder.isInterlaced`) or `cropping` (then only the rows down to the crop's last are
+    /// decoded, and only the crop's pixels kept); else read and decoded whole.
+    func pngDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool) throws(ThumbnailError) -> Decoding {
         let header = try original.read(0, 33)
         let size = PNGDecoder.size(header)
         // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
         let pixels = size.map { $0.width.multipliedReportingOverflow(by: $0.height) }
-        let shrinks = pixels.map { $0.overflow || $0.partialValue > shrinkPNGAbovePixels } == true || PNGDecoder.isInterlaced(header)
+        let huge = pixels.map { $0.overflow || $0.partialValue > shrinkPNGAbovePixels } == true
+        let rows = huge || PNGDecoder.isInterlaced(header) || cropping
+        let part = cropping ? { (w: Int, h: Int) in CoverCrop(width: w, height: h, boxWidth: bw, boxHeight: bh).pixels } : nil
         let (maxPixels, maxFileBytes) = (maxPixels, maxFileBytes)
-        let decode = { () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int)) in
-            if shrinks, let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh) {
-                return (shrunk.image, (1, shrunk.factor))
-            }
+        func shrunk() throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int))? {
+            try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh, part: part)
+                .map { ($0.decoded, (1, $0.factor)) }
+        }
+        let decode = { () throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int)) in
+            if rows, let shrunk = try shrunk() { return shrunk }
             guard original.count <= maxFileBytes else {
                 throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
             }
             do throws(ThumbnailError) {
-                return (try PNGDecoder.decode(try original.all(), maxPixels: maxPixels), (1, 1))
-            } catch where !shrinks && PNGDecoder.isChecksumFailure(error) {
+                return (DecodedImage(whole: try PNGDecoder.decode(try original.all(), maxPixels: maxPixels)), (1, 1))
+            } catch where !rows && PNGDecoder.isChecksumFailure(error) {
                 // The simplified API cannot be told to let a wrong CRC pass; the row reader is.
-                guard let shrunk = try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh)
-                else { throw error }
-                return (shrunk.image, (1, shrunk.factor))
+                guard let shrunk = try shrunk() else { throw error }
+                return shrunk
             }
         }
-        // Shrunk as it is read: a row and the shrunk image's sums. Whole: the file, RGBA.
-        let need = shrinks ? 0 : original.count + min(pixels?.partialValue ?? 0, Int.max / 8) * 4  // (≤ 32 MP here)
+        // Row by row: a row and the shrunk image's sums. Whole: the file, RGBA.
+        let need = rows ? Self.shrunkPNGBytes(size, boxWidth: bw, boxHeight: bh)
+            : original.count + min(pixels?.partialValue ?? 0, Int.max / 8) * 4  // (≤ 32 MP here)
         return Decoding(decode: decode, need: need, what: size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG",
                         plan: Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil),
                         profile: PNGDecoder.iccProfile(original))
     }
 
+    /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA) and the
+    /// sums of the whole shrunk image, 12 bytes a pixel. (No product overflows: a side of 2^32 at
+    /// most, and a factor of 1 only when the other side is under twice the box.)
+    static func shrunkPNGBytes(_ size: (width: Int, height: Int)?, boxWidth bw: Int, boxHeight bh: Int) -> Int {
+        guard let (w, h) = size, w > 0, h > 0 else { return 0 }
+        let k = max(1, min(w / (2 * bw), h / (2 * bh)))
+        return w * 4 + ((w + k - 1) / k) * ((h + k - 1) / k) * 12
+    }
+
     /// A HEIF image: HEVC has no shrink-on-load, so an embedded thumbnail that covers the box
-    /// stands for it.
-    func heifDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, previews: Bool) throws(ThumbnailError) -> Decoding {
+    /// stands for it; else, when `cropping` a grid image (an iPhone's 4032x3024 is 8x6 tiles of
+    /// 512), only the tiles the centre crop keeps are decoded, on every core.
+    func heifDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool) throws(ThumbnailError) -> Decoding {
         guard original.count <= maxFileBytes else {
             throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
         }
@@ -209,13 +228,17 @@ public struct ThumbnailRenderer: Sendable {
             throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
         }
         let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
-        let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
-        let decode = { () throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int)) in
+        let tiled = preview == nil && cropping ? image.tiling() : nil
+        let crop = CoverCrop(width: image.width, height: image.height, boxWidth: bw, boxHeight: bh).pixels
+        let decode = { () throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int)) in
             try image.load(preview)
-            return (try image.decode(thumbnail: preview), (1, 1))
+            if let tiled { return (try image.decodeTiles(covering: crop, of: tiled), (1, 1)) }
+            return (DecodedImage(whole: try image.decode(thumbnail: preview)), (1, 1))
         }
+        let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
+        let decoded = tiled.map { $0.span(covering: crop, width: image.width, height: image.height) }.map { ($0.width, $0.height) } ?? source
         // (With a buffer of the file's size, which libheif reads in place.)
-        return Decoding(decode: decode, need: original.count + HEIFImage.decodingBytes(width: source.0, height: source.1),
+        return Decoding(decode: decode, need: original.count + HEIFImage.decodingBytes(width: decoded.0, height: decoded.1),
                         what: "a \(source.0)x\(source.1) HEIF image",
                         plan: Plan(sourceSize: (image.width, image.height), dctScale: (1, 1), decodedSize: (0, 0),
                                    preview: preview.map { ($0.width, $0.height) }),
@@ -225,7 +248,10 @@ public struct ThumbnailRenderer: Sendable {
     /// A video: its first keyframe (`VideoPoster`), shrunk by FFmpeg while it covers 2x the box.
     func videoDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
         let video = try VideoPoster(original, maxPixels: maxPixels)
-        return Decoding(decode: { () throws(ThumbnailError) in try video.decode(boxWidth: bw, boxHeight: bh) },
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            let (image, scale) = try video.decode(boxWidth: bw, boxHeight: bh)
+                            return (DecodedImage(whole: image), scale)
+                        },
                         need: video.decodingBytes, what: "a \(video.width)x\(video.height) video",
                         plan: Plan(sourceSize: (video.width, video.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil),
                         profile: nil)
@@ -273,7 +299,8 @@ public struct ThumbnailRenderer: Sendable {
         let cover = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
         let candidates = JPEGStream.scalingFactors.filter { $0.0 <= $0.1 }
             .sorted { Double($0.0) / Double($0.1) < Double($1.0) / Double($1.1) }
-        for f in candidates where Double(f.0) / Double(f.1) >= min(1, 2 * cover) {
+        let k = Double(String(cString: getenv("ALBUMFS_DCT_SHRINK") ?? strdup("2"))) ?? 2
+        for f in candidates where Double(f.0) / Double(f.1) >= min(1, k * cover) {
             return f
         }
         return (1, 1)

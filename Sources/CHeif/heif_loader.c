@@ -28,6 +28,8 @@
     X(struct heif_error, heif_context_add_XMP_metadata, \
       (struct heif_context *c, const struct heif_image_handle *h, const void *data, int size), (c, h, data, size)) \
     X(struct heif_error, heif_context_write, (struct heif_context *c, struct heif_writer *w, void *userdata), (c, w, userdata)) \
+    X(struct heif_error, heif_context_set_primary_image, (struct heif_context *c, struct heif_image_handle *h), (c, h)) \
+    X(heif_item_id, heif_image_handle_get_item_id, (const struct heif_image_handle *h), (h)) \
     X(struct heif_error, heif_decode_image, \
       (const struct heif_image_handle *h, struct heif_image **i, enum heif_colorspace cs, enum heif_chroma ch, \
        const struct heif_decoding_options *o), (h, i, cs, ch, o)) \
@@ -70,8 +72,66 @@ static const char *const libraries[] = { "libheif.so.1" };
 static const char *failure;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+// Functions of libheif 1.19 and later, looked up apart: without them an older libheif still
+// decodes whole images (albumfs_heif_has_tiles says which).
+static const char *const tile_names[] = { "heif_image_handle_get_image_tiling", "heif_image_handle_decode_image_tile",
+                                          "heif_context_add_grid_image", "heif_context_add_image_tile",
+                                          "heif_item_add_raw_property", "heif_get_decoder_descriptors",
+                                          "heif_decoder_descriptor_get_id_name" };
+static void *tile_functions[7];
+static int has_tiles;
+
 static void load(void) {
     failure = albumfs_load_functions(libraries, 1, names, functions, function_count, "libheif.so.1 lacks a function albumfs calls");
+    if (!failure) has_tiles = !albumfs_load_functions(libraries, 1, tile_names, tile_functions, 7, "");
+}
+
+int albumfs_heif_has_tiles(void) {
+    pthread_once(&once, load);
+    return !failure && has_tiles;
+}
+
+struct heif_error heif_image_handle_get_image_tiling(const struct heif_image_handle *h, int transformed,
+                                                     struct heif_image_tiling *tiling) {
+    return ((struct heif_error(*)(const struct heif_image_handle *, int, struct heif_image_tiling *))tile_functions[0])(
+        h, transformed, tiling);
+}
+
+struct heif_error heif_image_handle_decode_image_tile(const struct heif_image_handle *h, struct heif_image **image,
+                                                      enum heif_colorspace colorspace, enum heif_chroma chroma,
+                                                      const struct heif_decoding_options *options, uint32_t x, uint32_t y) {
+    return ((struct heif_error(*)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
+                                  enum heif_chroma, const struct heif_decoding_options *, uint32_t, uint32_t))tile_functions[1])(
+        h, image, colorspace, chroma, options, x, y);
+}
+
+struct heif_error heif_context_add_grid_image(struct heif_context *c, uint32_t width, uint32_t height, uint32_t columns,
+                                              uint32_t rows, const struct heif_encoding_options *options,
+                                              struct heif_image_handle **grid) {
+    return ((struct heif_error(*)(struct heif_context *, uint32_t, uint32_t, uint32_t, uint32_t,
+                                  const struct heif_encoding_options *, struct heif_image_handle **))tile_functions[2])(
+        c, width, height, columns, rows, options, grid);
+}
+
+struct heif_error heif_context_add_image_tile(struct heif_context *c, struct heif_image_handle *grid, uint32_t x, uint32_t y,
+                                              const struct heif_image *image, struct heif_encoder *encoder) {
+    return ((struct heif_error(*)(struct heif_context *, struct heif_image_handle *, uint32_t, uint32_t,
+                                  const struct heif_image *, struct heif_encoder *))tile_functions[3])(c, grid, x, y, image, encoder);
+}
+
+struct heif_error heif_item_add_raw_property(const struct heif_context *c, heif_item_id item, uint32_t type, const uint8_t *uuid,
+                                             const uint8_t *data, size_t size, int essential, heif_property_id *property) {
+    return ((struct heif_error(*)(const struct heif_context *, heif_item_id, uint32_t, const uint8_t *, const uint8_t *, size_t,
+                                  int, heif_property_id *))tile_functions[4])(c, item, type, uuid, data, size, essential, property);
+}
+
+int heif_get_decoder_descriptors(enum heif_compression_format format, const struct heif_decoder_descriptor **decoders, int count) {
+    return ((int (*)(enum heif_compression_format, const struct heif_decoder_descriptor **, int))tile_functions[5])(
+        format, decoders, count);
+}
+
+const char *heif_decoder_descriptor_get_id_name(const struct heif_decoder_descriptor *decoder) {
+    return ((const char *(*)(const struct heif_decoder_descriptor *))tile_functions[6])(decoder);
 }
 
 const char *albumfs_heif_load(void) {

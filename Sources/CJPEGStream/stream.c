@@ -234,15 +234,34 @@ static int cut_short(const albumfs_jpeg *d) {
     return 0;
 }
 
-int albumfs_jpeg_read(albumfs_jpeg *d, unsigned char *pixels, size_t stride) {
+int albumfs_jpeg_crop(albumfs_jpeg *d, uint32_t *x, uint32_t *width) {
     if (d->failed || !d->started) return -1;
     if (setjmp(d->jump)) return -1;
+    JDIMENSION offset = *x, columns = *width;
+    jpeg_crop_scanline(&d->cinfo, &offset, &columns);
+    *x = offset;
+    *width = columns;
+    return 0;
+}
+
+int albumfs_jpeg_read_rows(albumfs_jpeg *d, unsigned char *pixels, size_t stride, uint32_t first, uint32_t count) {
+    if (d->failed || !d->started || first > d->cinfo.output_height || count > d->cinfo.output_height - first) return -1;
+    if (setjmp(d->jump)) return -1;
+    // Rows above are decoded only as far as the entropy decoder must (jpeg_skip_scanlines);
+    // rows below are never decoded, nor their data read.
+    if (first > 0 && jpeg_skip_scanlines(&d->cinfo, first) != first) {
+        snprintf(d->message, sizeof d->message, "the decoder skipped too few rows");
+        d->has_message = 1;
+        d->failed = 1;
+        return -1;
+    }
     JSAMPROW rows[16];
-    while (d->cinfo.output_scanline < d->cinfo.output_height) {
-        JDIMENSION first = d->cinfo.output_scanline;
-        JDIMENSION want = d->cinfo.output_height - first;
+    JDIMENSION end = first + count;
+    while (d->cinfo.output_scanline < end) {
+        JDIMENSION at = d->cinfo.output_scanline;
+        JDIMENSION want = end - at;
         if (want > 16) want = 16;
-        for (JDIMENSION i = 0; i < want; i++) rows[i] = pixels + (size_t)(first + i) * stride;
+        for (JDIMENSION i = 0; i < want; i++) rows[i] = pixels + (size_t)(at - first + i) * stride;
         // A source that never suspends always gets rows; none would loop here for ever.
         if (jpeg_read_scanlines(&d->cinfo, rows, want) == 0) {
             snprintf(d->message, sizeof d->message, "the decoder gave no rows");

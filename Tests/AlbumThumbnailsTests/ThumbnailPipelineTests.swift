@@ -52,6 +52,48 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// A JPEG decoded for a crop decodes only the rows and columns the crop keeps (whole iMCU
+    /// columns; every kind of JPEG, every DCT scale), pixel for pixel what the whole decode holds
+    /// there, and gives the thumbnail the whole decode gives.
+    func testAJPEGDecodedForACropIsTheWholeDecodesPart() throws {
+        for kind in Encoders.JPEGKind.allCases {
+            for (w, h) in [(640, 360), (360, 640), (501, 499)] {
+                let jpeg = try Encoders.jpeg(.marker(width: w, height: h), kind: kind)
+                for scale in [(1, 2), (1, 8)] {
+                    let whole = try JPEGStream(bytes: jpeg).decode(scale: scale)
+                    for (bw, bh) in [(200, 200), (300, 100), (100, 300)] {
+                        let what = "\(kind) \(w)x\(h) at \(scale.0)/\(scale.1) for \(bw)x\(bh)"
+                        let wanted = CoverCrop(width: whole.fullWidth, height: whole.fullHeight, boxWidth: bw, boxHeight: bh).pixels
+                        let part = try JPEGStream(bytes: jpeg).decode(scale: scale) { fw, fh in
+                            XCTAssertTrue((fw, fh) == (whole.fullWidth, whole.fullHeight), what)
+                            return wanted
+                        }
+                        XCTAssertEqual(part.y, wanted.y, what)
+                        XCTAssertEqual(part.image.height, wanted.height, what)
+                        XCTAssertLessThanOrEqual(part.x, wanted.x, what)
+                        XCTAssertGreaterThanOrEqual(part.x + part.image.width, wanted.x + wanted.width, what)
+                        // (A nearly square image in a square box keeps all of it.)
+                        if w != 501 || bw != bh {
+                            XCTAssertLessThan(part.image.width * part.image.height, whole.image.width * whole.image.height, what)
+                        }
+                        var differing = 0
+                        for y in 0..<part.image.height {
+                            let from = ((part.y + y) * whole.image.width + part.x) * 3
+                            let row = Array(whole.image.pixels[from..<from + part.image.width * 3])
+                            let at = y * part.image.width * 3
+                            if Array(part.image.pixels[at..<at + part.image.width * 3]) != row { differing += 1 }
+                        }
+                        XCTAssertEqual(differing, 0, "\(what): rows unlike the whole decode's")
+                        // (The same spans, found from another origin: an exact half may round the other way.)
+                        let a = Resampler.coverAndCrop(part, width: bw, height: bh).pixels
+                        let b = Resampler.coverAndCrop(whole, width: bw, height: bh).pixels
+                        XCTAssertLessThanOrEqual(zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 99, 1, what)
+                    }
+                }
+            }
+        }
+    }
+
     func testPaddingGivesExactlyTheSizeAndAValidJPEG() throws {
         let small = try Encoders.jpeg(.marker(width: 50, height: 50))
         for target in [small.count, small.count + 4, small.count + 5, small.count + 1000, small.count + 65_537,
@@ -122,7 +164,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             XCTAssertEqual(try carriedProfile(r.bytes), p3, "\(o)")
             // 320x240 covers 200x200 as 267x200, cropped from x = 33: the red quarter (80x60)
             // is the thumbnail's top-left 33x50.
-            let image = try JPEGStream(bytes: r.bytes).decode(scale: (1, 1))
+            let image = try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).image
             func mean(_ xs: Range<Int>, _ ys: Range<Int>) -> (r: Int, g: Int) {
                 var r = 0, g = 0
                 for y in ys { for x in xs { r += Int(image.pixels[(y * image.width + x) * 3]); g += Int(image.pixels[(y * image.width + x) * 3 + 1]) } }
@@ -131,6 +173,42 @@ final class ThumbnailPipelineTests: XCTestCase {
             let topLeft = mean(2..<28, 2..<44), topRight = mean(172..<198, 2..<44), bottomLeft = mean(2..<28, 156..<198)
             XCTAssertTrue(topLeft.r > 180 && topLeft.g < 70, "orientation \(o): top-left \(topLeft)")
             XCTAssertTrue(topRight.r < 180 && bottomLeft.r < 180, "orientation \(o): \(topRight) \(bottomLeft)")
+        }
+    }
+
+    /// A grid HEIC (as iPhones store photos) is decoded only as far as the tiles the centre
+    /// crop keeps, for every orientation (a rotated grid's padded edge lands top or left): those
+    /// pixels are the whole decode's, and the thumbnail is the one the whole decode gives.
+    func testAGridHEICDecodesOnlyTheTilesItsCropKeeps() throws {
+        for orientation in [1, 6, 3, 8] {
+            let heic = try Encoders.heif(.marker(width: 1100, height: 700), orientation: orientation, tile: 256)
+            let image = try HEIFImage(Original(bytes: heic))
+            try image.load(nil)
+            let tiling = try XCTUnwrap(image.tiling(), "orientation \(orientation)")
+            let whole = DecodedImage(whole: try image.decode())
+            XCTAssertTrue((whole.fullWidth, whole.fullHeight) == (orientation > 4 ? (700, 1100) : (1100, 700)))
+            for (bw, bh) in [(200, 200), (300, 100), (100, 300)] {
+                let what = "orientation \(orientation), \(bw)x\(bh)"
+                let crop = CoverCrop(width: image.width, height: image.height, boxWidth: bw, boxHeight: bh).pixels
+                let part = try image.decodeTiles(covering: crop, of: tiling)
+                XCTAssertTrue(part.x <= crop.x && part.y <= crop.y && part.x + part.image.width >= crop.x + crop.width
+                              && part.y + part.image.height >= crop.y + crop.height, what)
+                var differing = 0
+                for y in 0..<part.image.height {
+                    let from = ((part.y + y) * whole.image.width + part.x) * 3, at = y * part.image.width * 3
+                    if Array(part.image.pixels[at..<at + part.image.width * 3]) != Array(whole.image.pixels[from..<from + part.image.width * 3]) {
+                        differing += 1
+                    }
+                }
+                XCTAssertEqual(differing, 0, "\(what): rows unlike the whole decode's")
+                if bw == bh { XCTAssertLessThan(part.image.width * part.image.height, whole.image.width * whole.image.height, what) }
+            }
+            let rendered = try ThumbnailRenderer().renderWithPlan(heic, format: .heif, orientation: 1, box: .default)
+            XCTAssertTrue(rendered.plan.decodedSize.0 * rendered.plan.decodedSize.1 < 1100 * 700, "\(rendered.plan)")
+            let a = try jpegPixels(rendered.bytes)
+            let b = try jpegPixels(FixedSizeJPEG.encode(Resampler.coverAndCrop(whole, width: 200, height: 200),
+                                                        size: FixedSizeJPEG.size(for: 200, 200), encoder: JPEGEncoder()))
+            XCTAssertLessThanOrEqual(zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 99, 2, "orientation \(orientation)")
         }
     }
 
@@ -153,7 +231,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let avif = try Encoders.heif(SampleImage.marker(width: 320, height: 240).stored(forOrientation: 8), codec: .av1, quality: 80,
                                      orientation: 8)
         XCTAssertEqual(Array(avif[8..<12]), Array("avif".utf8), "an AVIF's major brand")
-        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(avif, format: .heif, orientation: 8, box: .default)).decode(scale: (1, 1))
+        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(avif, format: .heif, orientation: 8, box: .default)).decode(scale: (1, 1)).image
         let topLeft = (0..<20).map { Int(image.pixels[($0 * 200 + 10) * 3]) }.reduce(0, +) / 20
         let bottomRight = (180..<200).map { Int(image.pixels[($0 * 200 + 190) * 3]) }.reduce(0, +) / 20
         XCTAssertGreaterThan(topLeft, 180, "the red quarter is top-left")
@@ -171,7 +249,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(used.plan.preview.map { $0 == (400, 300) } ?? false, "\(used.plan)")
         XCTAssertTrue(used.plan.decodedSize == (400, 300), "\(used.plan)")
         XCTAssertTrue(used.plan.sourceSize == (1600, 1200), "\(used.plan)")
-        let image = try JPEGStream(bytes: used.bytes).decode(scale: (1, 1))
+        let image = try JPEGStream(bytes: used.bytes).decode(scale: (1, 1)).image
         let topLeft = (5..<40).map { Int(image.pixels[($0 * 200 + 10) * 3]) }.reduce(0, +) / 35
         let bottomRight = (160..<195).map { Int(image.pixels[($0 * 200 + 190) * 3]) }.reduce(0, +) / 35
         XCTAssertGreaterThan(topLeft, 180, "upright: the red quarter top-left")
@@ -203,14 +281,14 @@ final class ThumbnailPipelineTests: XCTestCase {
         let r = try renderer.renderWithPlan(heic, format: .heif, orientation: 1, box: .default)
         XCTAssertNil(r.plan.preview, "\(r.plan)")
         XCTAssertTrue(r.plan.decodedSize == (800, 600), "\(r.plan)")
-        XCTAssertEqual(try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).width, 200)
+        XCTAssertEqual(try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).image.width, 200)
     }
 
     /// A HEIC with an alpha channel (an iOS sticker) is composited onto white, as a PNG is.
     func testAHEICsAlphaIsCompositedOntoWhite() throws {
         for (alpha, expected) in [(UInt8(255), (255, 0)), (0, (255, 255)), (128, (255, 127))] {
             let heic = try Encoders.heif(.solid(width: 64, height: 64, 255, 0, 0), quality: 95, alpha: alpha)
-            let image = try JPEGStream(bytes: try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1))
+            let image = try JPEGStream(bytes: try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1)).image
             let centre = (100 * 200 + 100) * 3
             XCTAssertEqual(Double(image.pixels[centre]), Double(expected.0), accuracy: 12, "alpha \(alpha): red")
             XCTAssertEqual(Double(image.pixels[centre + 1]), Double(expected.1), accuracy: 12, "alpha \(alpha): green")
@@ -227,9 +305,9 @@ final class ThumbnailPipelineTests: XCTestCase {
         let at = try XCTUnwrap((0...(withAlpha.count - alphaURN.count)).first { withAlpha[$0..<($0 + alphaURN.count)].elementsEqual(alphaURN) })
         var withDepth = withAlpha
         withDepth[at + alphaURN.count - 1] = UInt8(ascii: "2")
-        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(withDepth, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1))
+        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(withDepth, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1)).image
         let centre = (100 * 200 + 100) * 3
-        let transparent = try JPEGStream(bytes: try ThumbnailRenderer().render(withAlpha, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1))
+        let transparent = try JPEGStream(bytes: try ThumbnailRenderer().render(withAlpha, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1)).image
         XCTAssertEqual(Double(transparent.pixels[centre + 1]), 255, accuracy: 12, "as an alpha channel (0) it is white: the patch is what changes it")
         XCTAssertEqual(Double(image.pixels[centre]), 255, accuracy: 12, "the primary image's red")
         XCTAssertEqual(Double(image.pixels[centre + 1]), 0, accuracy: 12, "not composited: a depth map is no alpha")
@@ -458,7 +536,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(try EmbeddedPreviews.find(in: Original(bytes: hdr)).count, 0)
         let fromMain = try renderer.renderWithPlan(hdr, format: .jpeg, orientation: 1, box: .default)
         XCTAssertNil(fromMain.plan.preview, "\(fromMain.plan)")
-        let pixel = try JPEGStream(bytes: fromMain.bytes).decode(scale: (1, 1)).pixels
+        let pixel = try JPEGStream(bytes: fromMain.bytes).decode(scale: (1, 1)).image.pixels
         XCTAssertEqual(Double(pixel[0]), 220, accuracy: 8, "the photo's red, not the map's grey")
         XCTAssertEqual(Double(pixel[1]), 20, accuracy: 8)
         // Fill bytes before the MPF segment (encoders may write a few) hide nothing.
@@ -553,8 +631,8 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertTrue(tagged.plan.description.hasSuffix("its \(p3.count)-byte ICC profile kept"), tagged.plan.description)
         // Same pixels as the untagged photo's thumbnail (rotated alike).
         let upright = try renderer.render(plainJPEG, format: .jpeg, orientation: 6, box: .default)
-        XCTAssertTrue(try JPEGStream(bytes: tagged.bytes).decode(scale: (1, 1)).pixels
-                      == JPEGStream(bytes: upright).decode(scale: (1, 1)).pixels, "same pixels")
+        XCTAssertTrue(try JPEGStream(bytes: tagged.bytes).decode(scale: (1, 1)).image.pixels
+                      == JPEGStream(bytes: upright).decode(scale: (1, 1)).image.pixels, "same pixels")
         // PNG: decoded whole, and on the row path.
         let png = try Encoders.png(.marker(width: 1200, height: 800), kind: .tagged(iccProfile: p3))
         XCTAssertEqual(try carriedProfile(try renderer.render(png, format: .png, orientation: 1, box: .default)), p3)
@@ -664,14 +742,13 @@ final class ThumbnailPipelineTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("Backing store not supported"), "\(error)")
         }
         XCTAssertNoThrow(try JPEGStream(bytes: progressive).decode(scale: (1, 4), memoryLimit: stream.coefficientBytes + (1 << 20)))
-        // A PNG decoded whole needs its pixels (RGBA) and its file; shrunk as it is read, little.
+        // A PNG shrunk as it is read needs the shrunk image's sums, 12 bytes a pixel: little for a
+        // small box, the whole picture's worth for one it barely covers.
         let png = try Encoders.png(.marker(width: 2000, height: 1500))
-        XCTAssertThrowsError(try small.render(png, format: .png, orientation: 1, box: .default)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("a 2000x1500 PNG needs 12 MB to decode"), "\(error)")
+        XCTAssertNoThrow(try small.render(png, format: .png, orientation: 1, box: .default))
+        XCTAssertThrowsError(try small.render(png, format: .png, orientation: 1, box: ThumbnailBox(width: 1024, height: 1024)!)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("a 2000x1500 PNG needs 35 MB to decode"), "\(error)")
         }
-        var rowPath = ThumbnailRenderer(memory: DecodeMemory(limit: 8 << 20))
-        rowPath.shrinkPNGAbovePixels = 0
-        XCTAssertNoThrow(try rowPath.render(png, format: .png, orientation: 1, box: .default))
     }
 
     /// A large decode waiting for another holds no decode slot: a small one goes ahead.
@@ -837,6 +914,20 @@ final class ThumbnailPipelineTests: XCTestCase {
                 }
             }
             XCTAssertLessThanOrEqual(worst, 1, "\(kind)")
+            // A part of it (a crop's, the last column of blocks included): those blocks, no others.
+            for rect in [PixelRect(x: 30, y: 4, width: 11, height: 9), PixelRect(x: 0, y: 0, width: 1, height: 21)] {
+                let part = try XCTUnwrap(try PNGDecoder.decodeShrinking(png, maxPixels: 1 << 30, minWidth: 40, minHeight: 20) { w, h in
+                    XCTAssertTrue((w, h) == (41, 21))
+                    return rect
+                })
+                XCTAssertTrue((part.decoded.x, part.decoded.y, part.image.width, part.image.height) == (rect.x, rect.y, rect.width, rect.height))
+                var differing = 0
+                for y in 0..<rect.height {
+                    for x in 0..<rect.width * 3 where part.image.pixels[y * rect.width * 3 + x]
+                        != shrunk.image.pixels[((rect.y + y) * 41 + rect.x) * 3 + x] { differing += 1 }
+                }
+                XCTAssertEqual(differing, 0, "\(kind) \(rect)")
+            }
         }
         // An interlaced 16-bit PNG: libpng's simplified API (Debian's 1.6.39-2+deb12u6) scrambles
         // its pixels (libpng issue #853), so the source image itself is the reference here.
@@ -988,7 +1079,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             return fromMemory
         }
         func assertRendersItsStart(_ bytes: [UInt8], _ what: String) throws {
-            let image = try JPEGStream(bytes: try render(bytes)).decode(scale: (1, 1))
+            let image = try JPEGStream(bytes: try render(bytes)).decode(scale: (1, 1)).image
             var r = 0, g = 0
             for y in 3..<20 { for x in 3..<20 { r += Int(image.pixels[(y * image.width + x) * 3]); g += Int(image.pixels[(y * image.width + x) * 3 + 1]) } }
             let red = (r / 289, g / 289)
@@ -1025,21 +1116,22 @@ final class ThumbnailPipelineTests: XCTestCase {
     }
 
     private func jpegPixels(_ jpeg: [UInt8]) throws -> RGBImage {
-        try JPEGStream(bytes: jpeg).decode(scale: (1, 1))
+        try JPEGStream(bytes: jpeg).decode(scale: (1, 1)).image
     }
 
-    /// The renderer takes the row-by-row path above its threshold (lowered here so a small PNG
-    /// takes it) and gives the thumbnail the whole decode gives, for every orientation's box.
-    func testAHugePNGTakesTheRowPathToTheSameThumbnail() throws {
+    /// A PNG takes the row-by-row path for a thumbnail (only its crop's rows and blocks) and
+    /// gives the thumbnail its whole decode gives, for every orientation's box.
+    func testAPNGTakesTheRowPathToTheSameThumbnail() throws {
         let png = try Encoders.png(.marker(width: 1600, height: 1000), kind: .rgba(alpha: 200))
-        var rowPath = ThumbnailRenderer()
-        rowPath.shrinkPNGAbovePixels = 0
         for orientation in [1, 6] {
-            let (viaRows, plan) = try rowPath.renderWithPlan(png, format: .png, orientation: orientation, box: .default)
+            let (viaRows, plan) = try ThumbnailRenderer().renderWithPlan(png, format: .png, orientation: orientation, box: .default)
             XCTAssertEqual(plan.dctScale.1, 2, "1600x1000 shrunk by 2 leaves 800x500, at least twice the 200 box each way: \(plan)")
-            let whole = try ThumbnailRenderer().renderWithPlan(png, format: .png, orientation: orientation, box: .default)
-            XCTAssertEqual(whole.plan.dctScale.1, 1)
-            let a = try jpegPixels(viaRows), b = try jpegPixels(whole.bytes)
+            XCTAssertTrue(plan.decodedSize == (500, 500), "the crop's blocks only: \(plan)")
+            let whole = try PNGDecoder.decode(png, maxPixels: 1 << 30)
+            let stored = Orientation.storedSize(width: 200, height: 200, orientation: orientation)
+            let reference = Orientation.apply(orientation, to: Resampler.coverAndCrop(whole, width: stored.0, height: stored.1))
+            let a = try jpegPixels(viaRows)
+            let b = try jpegPixels(FixedSizeJPEG.encode(reference, size: FixedSizeJPEG.size(for: 200, 200), encoder: JPEGEncoder()))
             var worst = 0
             for i in a.pixels.indices { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
             XCTAssertLessThanOrEqual(worst, 12, "orientation \(orientation)")

@@ -40,9 +40,15 @@ void albumfs_jpeg_limit_memory(albumfs_jpeg *decoder, uint64_t bytes);
 /// and bytes per pixel (3 RGB, 4 CMYK). 0 or -1.
 int albumfs_jpeg_start(albumfs_jpeg *decoder, unsigned num, unsigned denom, uint32_t *width, uint32_t *height,
                        int *components);
-/// Decodes every row into `pixels` (height rows of `stride` bytes). 0 or -1. A file cut short
-/// still gives 0 (its missing rows grey, as libjpeg fills them): see albumfs_jpeg_cut_short.
-int albumfs_jpeg_read(albumfs_jpeg *decoder, unsigned char *pixels, size_t stride);
+/// Narrows what is decoded to the columns [x, x + width) of the scaled image (call after
+/// albumfs_jpeg_start, before any row is read): `jpeg_crop_scanline`, which widens the span to
+/// whole iMCU columns and gives back the span decoded (rows are then that `width` wide). 0 or -1.
+int albumfs_jpeg_crop(albumfs_jpeg *decoder, uint32_t *x, uint32_t *width);
+/// Decodes rows [first, first + count) into `pixels` (count rows of `stride` bytes), skipping
+/// those above (`jpeg_skip_scanlines`); those below are never decoded nor read. 0 or -1. A file
+/// cut short still gives 0 (its missing rows grey, as libjpeg fills them): see
+/// albumfs_jpeg_cut_short.
+int albumfs_jpeg_read_rows(albumfs_jpeg *decoder, unsigned char *pixels, size_t stride, uint32_t first, uint32_t count);
 
 /// The ICC profile of a JPEG whose header was read (its APP2 `ICC_PROFILE` chunks joined), as a
 /// buffer the caller frees with free(): 1, or 0 when there is none (or its chunks are damaged),
@@ -60,7 +66,7 @@ const char *albumfs_jpeg_message(const albumfs_jpeg *decoder);
 int albumfs_jpeg_read_errno(const albumfs_jpeg *decoder);
 /// Whether the data ended before the image did ("Premature end of JPEG file"): rows, or a
 /// progressive file's later scans, missing. A file that lacks only its closing EOI marker, every
-/// row there, is not cut short. Known once albumfs_jpeg_read has returned 0.
+/// row there, is not cut short. Known once albumfs_jpeg_read_rows has returned 0 (for the rows it read).
 int albumfs_jpeg_cut_short(const albumfs_jpeg *decoder);
 
 void albumfs_jpeg_free(albumfs_jpeg *decoder);
