@@ -91,13 +91,13 @@ int albumfs_heif_has_tiles(void) {
     return !failure && has_tiles;
 }
 
-struct heif_error heif_image_handle_get_image_tiling(const struct heif_image_handle *h, int transformed,
+ALBUMFS_HIDDEN struct heif_error heif_image_handle_get_image_tiling(const struct heif_image_handle *h, int transformed,
                                                      struct heif_image_tiling *tiling) {
     return ((struct heif_error(*)(const struct heif_image_handle *, int, struct heif_image_tiling *))tile_functions[0])(
         h, transformed, tiling);
 }
 
-struct heif_error heif_image_handle_decode_image_tile(const struct heif_image_handle *h, struct heif_image **image,
+ALBUMFS_HIDDEN struct heif_error heif_image_handle_decode_image_tile(const struct heif_image_handle *h, struct heif_image **image,
                                                       enum heif_colorspace colorspace, enum heif_chroma chroma,
                                                       const struct heif_decoding_options *options, uint32_t x, uint32_t y) {
     return ((struct heif_error(*)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
@@ -105,7 +105,7 @@ struct heif_error heif_image_handle_decode_image_tile(const struct heif_image_ha
         h, image, colorspace, chroma, options, x, y);
 }
 
-struct heif_error heif_context_add_grid_image(struct heif_context *c, uint32_t width, uint32_t height, uint32_t columns,
+ALBUMFS_HIDDEN struct heif_error heif_context_add_grid_image(struct heif_context *c, uint32_t width, uint32_t height, uint32_t columns,
                                               uint32_t rows, const struct heif_encoding_options *options,
                                               struct heif_image_handle **grid) {
     return ((struct heif_error(*)(struct heif_context *, uint32_t, uint32_t, uint32_t, uint32_t,
@@ -113,24 +113,24 @@ struct heif_error heif_context_add_grid_image(struct heif_context *c, uint32_t w
         c, width, height, columns, rows, options, grid);
 }
 
-struct heif_error heif_context_add_image_tile(struct heif_context *c, struct heif_image_handle *grid, uint32_t x, uint32_t y,
+ALBUMFS_HIDDEN struct heif_error heif_context_add_image_tile(struct heif_context *c, struct heif_image_handle *grid, uint32_t x, uint32_t y,
                                               const struct heif_image *image, struct heif_encoder *encoder) {
     return ((struct heif_error(*)(struct heif_context *, struct heif_image_handle *, uint32_t, uint32_t,
                                   const struct heif_image *, struct heif_encoder *))tile_functions[3])(c, grid, x, y, image, encoder);
 }
 
-struct heif_error heif_item_add_raw_property(const struct heif_context *c, heif_item_id item, uint32_t type, const uint8_t *uuid,
+ALBUMFS_HIDDEN struct heif_error heif_item_add_raw_property(const struct heif_context *c, heif_item_id item, uint32_t type, const uint8_t *uuid,
                                              const uint8_t *data, size_t size, int essential, heif_property_id *property) {
     return ((struct heif_error(*)(const struct heif_context *, heif_item_id, uint32_t, const uint8_t *, const uint8_t *, size_t,
                                   int, heif_property_id *))tile_functions[4])(c, item, type, uuid, data, size, essential, property);
 }
 
-int heif_get_decoder_descriptors(enum heif_compression_format format, const struct heif_decoder_descriptor **decoders, int count) {
+ALBUMFS_HIDDEN int heif_get_decoder_descriptors(enum heif_compression_format format, const struct heif_decoder_descriptor **decoders, int count) {
     return ((int (*)(enum heif_compression_format, const struct heif_decoder_descriptor **, int))tile_functions[5])(
         format, decoders, count);
 }
 
-const char *heif_decoder_descriptor_get_id_name(const struct heif_decoder_descriptor *decoder) {
+ALBUMFS_HIDDEN const char *heif_decoder_descriptor_get_id_name(const struct heif_decoder_descriptor *decoder) {
     return ((const char *(*)(const struct heif_decoder_descriptor *))tile_functions[6])(decoder);
 }
 

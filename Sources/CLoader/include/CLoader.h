@@ -18,10 +18,14 @@
     /* Written once under the loader's pthread_once, read only after it said it is ready. */ \
     static void *functions[function_count];
 
+// Hidden: the jumps serve albumfs's own code only. Exported from the executable, they would stand
+// for the library's own functions to every library the process loads (libheif's FFmpeg decoder
+// plugin calling libavcodec would jump through a table not yet filled).
+#define ALBUMFS_HIDDEN __attribute__((visibility("hidden")))
 #define ALBUMFS_JUMP(ret, name, params, args) \
-    ret name params { return ((ret(*) params)functions[index_##name]) args; }
+    ALBUMFS_HIDDEN ret name params { return ((ret(*) params)functions[index_##name]) args; }
 #define ALBUMFS_JUMP_VOID(name, params, args) \
-    void name params { ((void(*) params)functions[index_##name]) args; }
+    ALBUMFS_HIDDEN void name params { ((void(*) params)functions[index_##name]) args; }
 #define ALBUMFS_LOADER_JUMPS(FUNCTIONS, VOIDS) FUNCTIONS(ALBUMFS_JUMP) VOIDS(ALBUMFS_JUMP_VOID)
 
 /// Opens `libraries` (RTLD_LOCAL: their symbols stay out of the global namespace, where the jumps
