@@ -1,7 +1,3 @@
-/// Scales an image to cover a box and crops the centre, with an area (box) filter: every output
-/// pixel is the exact average of the source area it covers, fractional edges weighted. This is
-/// the "area" class of filter the issue asks for; it never aliases when shrinking and degrades to
-/// bilinear-like blocks when enlarging a tiny source.
 /// The part of a `width` x `height` image that a box keeps once the image is scaled to cover it
 /// and cropped at the centre, in the image's pixels (fractional): what a decoder needs to decode
 /// of it (`pixels`), and what the resampler averages down.
@@ -32,6 +28,10 @@ struct CoverCrop: Equatable {
     }
 }
 
+/// Scales an image to cover a box and crops the centre, with an area (box) filter: every output
+/// pixel is the exact average of the source area it covers, fractional edges weighted. This is
+/// the "area" class of filter the issue asks for; it never aliases when shrinking and degrades to
+/// bilinear-like blocks when enlarging a tiny source.
 enum Resampler {
     static func coverAndCrop(_ src: RGBImage, width: Int, height: Int) -> RGBImage {
         coverAndCrop(DecodedImage(whole: src), width: width, height: height)

@@ -1,7 +1,9 @@
+import AlbumCore
 import AlbumSample
 import CSysXattr
 import Foundation
 import Glibc
+import Synchronization
 import XCTest
 
 /// thumbnails/WxH/: exact size from the first stat, lazy, cached, orientation, colour, errors.
@@ -37,6 +39,45 @@ final class ThumbnailTests: XCTestCase {
         let times = names.filter { !undecodable.contains($0) }.map { statOf(mount.path("thumbnails/200x200/" + $0))!.st_mtim.tv_sec }
         XCTAssertEqual(times, times.sorted(by: >))
         mount.finish()
+    }
+
+    /// Two daemons sharing one cache folder (two machines mounting one NAS library, each with its
+    /// own index): both asked for every thumbnail at once, from several threads, each serves the
+    /// same whole bytes, the cache holds one file per thumbnail and no temporary file, and a
+    /// third mount renders nothing.
+    func testTwoMountsShareOneThumbnailCache() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let cache = makeTempFolder("shared-cache"), indexes = makeTempFolder("indexes")
+        defer { try? FileManager.default.removeItem(atPath: cache); try? FileManager.default.removeItem(atPath: indexes) }
+        func mount(_ name: String) throws -> Mount {
+            try Mount(source: source.path, options: ["-o", "cache_dir=" + cache, "-o", "index=\(indexes)/\(name).sqlite"])
+        }
+        let a = try mount("a"), b = try mount("b")
+        let names = try XCTUnwrap(readdirNames(a.path("thumbnails/200x200")))
+        XCTAssertGreaterThan(names.count, 40)
+        let results = Mutex([String: [UInt8]]())
+        let folders = [a.path("thumbnails/200x200/"), b.path("thumbnails/200x200/")]
+        DispatchQueue.concurrentPerform(iterations: 8) { reader in
+            for name in names.shuffled() {
+                let bytes = (try? readFile(folders[reader % 2] + name).get()) ?? []
+                results.withLock { seen in
+                    if let other = seen[name] { XCTAssertEqual(other, bytes, "\(name): the same bytes through both mounts") }
+                    seen[name] = bytes
+                }
+            }
+        }
+        let read = results.withLock { $0 }
+        for (name, bytes) in read { XCTAssertEqual(bytes.count, Self.size, name) }
+        let files = (FileManager.default.enumerator(atPath: cache)?.allObjects as? [String] ?? []).map { $0.nameAfterLastSlash }
+        XCTAssertEqual(files.filter { $0.hasSuffix(".jpg") }.count, names.count, "one file per thumbnail")
+        XCTAssertEqual(files.filter { $0.hasPrefix(".tmp") }, [], "no temporary file left")
+        a.finish()
+        b.finish()
+        let c = try mount("c")
+        for name in names { XCTAssertEqual(try readFile(c.path("thumbnails/200x200/" + name)).get(), read[name], name) }
+        XCTAssertEqual(daemonStatus(c.mountpoint)["thumbnails_rendered"], "0", "every one taken from the shared cache")
+        c.finish()
     }
 
     func testOrientationMarkerLandsTopLeftForAllEight() throws {
