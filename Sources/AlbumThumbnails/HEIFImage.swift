@@ -54,7 +54,7 @@ public enum HEIFLibrary {
     /// The HEVC decoder a decode asks for by name: FFmpeg's (libheif's `ffmpegdec` plugin, from
     /// Debian's libheif-plugin-ffmpegdec) when libheif has it, which decodes the same pixels as
     /// libde265 (libheif's default) for a quarter less work (docs/benchmarks.md); else nil, and
-    /// libheif picks.
+    /// libheif picks. (`nonisolated(unsafe)`: a string literal's address, never written.)
     nonisolated(unsafe) static let hevcDecoder: UnsafePointer<CChar>? = {
         guard setupFailure == nil, albumfs_heif_has_tiles() != 0 else { return nil }
         let count = Int(heif_get_decoder_descriptors(heif_compression_HEVC, nil, 0))
@@ -347,6 +347,8 @@ final class HEIFImage {
         var pixels = [UInt8](repeating: 0, count: part.width * part.height * 3)
         let threads = max(1, min(tiles.count, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let failures = pixels.withUnsafeMutableBufferPointer { out in
+            // (Shared unchecked: each thread writes only its own tiles' pixels of `out`, and reads
+            // the file's bytes, which nothing writes while they decode.)
             nonisolated(unsafe) let out = out
             nonisolated(unsafe) let this = self
             return Parallel.all((0..<threads).map { worker in

@@ -124,11 +124,15 @@ public struct ThumbnailRenderer: Sendable {
         }
     }
 
+    /// What a decode made, and the scale it was made at (a JPEG's DCT scale, a PNG's shrink
+    /// factor as 1/k, 1/1 for the rest).
+    typealias Decoded = (image: DecodedImage, scale: (Int, Int))
+
     /// How an original is to be decoded and what that takes, worked out from its headers: a
     /// render that would need more memory than it may use is refused before anything is
     /// allocated (`DecodeMemory`). The decoded image lives only until it is cropped.
     struct Decoding {
-        let decode: () throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int))
+        let decode: () throws(ThumbnailError) -> Decoded
         /// The bytes the decode takes, and its words for the image in a refusal.
         let need: Int
         let what: String
@@ -182,11 +186,11 @@ public struct ThumbnailRenderer: Sendable {
         let rows = huge || PNGDecoder.isInterlaced(header) || cropping
         let part = cropping ? { (w: Int, h: Int) in CoverCrop(width: w, height: h, boxWidth: bw, boxHeight: bh).pixels } : nil
         let (maxPixels, maxFileBytes) = (maxPixels, maxFileBytes)
-        func shrunk() throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int))? {
+        func shrunk() throws(ThumbnailError) -> Decoded? {
             try PNGDecoder.decodeShrinking(original, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh, part: part)
                 .map { ($0.decoded, (1, $0.factor)) }
         }
-        let decode = { () throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int)) in
+        let decode = { () throws(ThumbnailError) -> Decoded in
             if rows, let shrunk = try shrunk() { return shrunk }
             guard original.count <= maxFileBytes else {
                 throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
@@ -230,7 +234,7 @@ public struct ThumbnailRenderer: Sendable {
         let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
         let tiled = preview == nil && cropping ? image.tiling() : nil
         let crop = CoverCrop(width: image.width, height: image.height, boxWidth: bw, boxHeight: bh).pixels
-        let decode = { () throws(ThumbnailError) -> (image: DecodedImage, scale: (Int, Int)) in
+        let decode = { () throws(ThumbnailError) -> Decoded in
             try image.load(preview)
             if let tiled { return (try image.decodeTiles(covering: crop, of: tiled), (1, 1)) }
             return (DecodedImage(whole: try image.decode(thumbnail: preview)), (1, 1))
