@@ -28,8 +28,9 @@ public final class ThumbnailCache: Sendable {
 
     func path(for key: String) -> String { "\(directory)/\(key.prefix(2))/\(key).jpg" }
 
-    /// The cached bytes, if present, a regular file (no link followed) and of the expected size
-    /// (anything else is ignored).
+    /// The cached bytes, if present, a regular file (no link followed), of the expected size and
+    /// a JPEG from its first byte to its last (SOI … EOI): anything else is ignored, and made
+    /// again (a folder shared with other daemons or machines may hold what they left).
     public func read(_ key: String, expectedSize: Int) -> [UInt8]? {
         let p = path(for: key)
         let fd = Errno.retryingInterrupts { open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
@@ -37,7 +38,8 @@ public final class ThumbnailCache: Sendable {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) == expectedSize,
-              case .success(let bytes) = PositionalRead.bytes(fd, count: expectedSize, at: 0), bytes.count == expectedSize else { return nil }
+              case .success(let bytes) = PositionalRead.bytes(fd, count: expectedSize, at: 0), bytes.count == expectedSize,
+              bytes.starts(with: [0xFF, 0xD8]), bytes.suffix(2).elementsEqual([0xFF, 0xD9]) else { return nil }
         // Least recently used is tracked by mtime.
         futimens(fd, nil)
         return bytes

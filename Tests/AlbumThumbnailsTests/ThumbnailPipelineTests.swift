@@ -461,7 +461,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let folder = NSTemporaryDirectory() + "albumfs-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = try XCTUnwrap(ThumbnailCache(directory: folder, maxBytes: 10_000))
-        let blob = [UInt8](repeating: 7, count: 3000)
+        let blob = [0xFF, 0xD8] + [UInt8](repeating: 7, count: 2996) + [0xFF, 0xD9]
         // What another daemon sharing the folder is writing (its temporary file, oldest of all).
         XCTAssertEqual(mkdir(folder + "/aa", 0o700), 0)
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/aa/.tmp-1-2", contents: Data(blob)))
@@ -478,6 +478,8 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNotNil(cache.read("aa04", expectedSize: 3000))
         XCTAssertLessThanOrEqual(cache.bytesUsed, 9_000)
         XCTAssertNil(cache.read("aa04", expectedSize: 2999), "a file of the wrong size is ignored")
+        XCTAssertNoThrow(try cache.write("aa05", [UInt8](repeating: 7, count: 3000)))
+        XCTAssertNil(cache.read("aa05", expectedSize: 3000), "the right size, but no JPEG from end to end: ignored")
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.contains(".tmp") }
         XCTAssertEqual(leftovers, ["aa/.tmp-1-2"], "another writer's file in the making is never evicted; this one's leave none")
         XCTAssertNil(try ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))

@@ -77,6 +77,11 @@ final class SambaServer {
 
             """
         try (global + "[photos]" + share).write(toFile: folder + "/smb.conf", atomically: true, encoding: .utf8)
+        // The example as Samba reads it: every parameter known, the share's settings taken.
+        let checked = runCommand("/usr/bin/testparm", ["-s", folder + "/smb.conf"])
+        XCTAssertEqual(checked.status, 0, checked.stderr, file: file, line: line)
+        XCTAssertFalse(checked.stderr.contains("Unknown parameter") || checked.stderr.contains("Ignoring"), checked.stderr, file: file, line: line)
+        XCTAssertTrue(checked.stdout.contains("[photos]") && checked.stdout.contains("guest ok = Yes"), checked.stdout, file: file, line: line)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/smbd")
         process.arguments = ["--foreground", "--no-process-group", "--configfile=" + folder + "/smb.conf"]
         process.standardInput = input
