@@ -147,12 +147,8 @@ extension LibraryCoordinator {
         let nothingGone = !trackReads
             || (folder.isEmpty && state.fileCount + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
         if !nothingGone {
-            let kept = Set(survey.reused.lazy.map(\.relativePath) + survey.moved.lazy.map(\.file.relativePath) + survey.deferred)
-                .union(readPaths)
-            // (Files below a folder that could not be listed are not gone: unknown.)
-            let gone = state.paths.filter { path in
-                path.isWithin(folder: folder) && !kept.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }
-            }
+            // (What `albumfs index` finds gone, found the same way: `ScanDelta`.)
+            let gone = ScanDelta.gone(state.paths, under: folder, kept: ScanDelta.kept(survey, read: readPaths), unlisted: survey.unlisted)
             for path in gone { state.drop(path) }
             tally.removals += gone
         }

@@ -43,12 +43,8 @@ enum IndexCommand {
         let read = batches.flatMap { $0.take() }
         bar?.update(done: read.count, total: read.count, finished: true)
         let files = survey.reused + survey.moved.map(\.file) + read.map(\.file)
-        let seen = Set(files.lazy.map(\.relativePath))
-        // (Not the files below a folder that could not be listed: unknown, not gone.)
-        let removals = previous.keys.filter { path in
-            !seen.contains(path) && !survey.unlisted.contains { path.isWithin(folder: $0) }
-        }
-        if let failure = writer.finish(removing: removals).failure {
+        let delta = ScanDelta(survey, read: read.map(\.file.relativePath), under: "", known: previous.keys) { previous[$0] != nil }
+        if let failure = writer.finish(removing: delta.gone).failure {
             throw CLIError(.failure, "albumfs index: cannot write \(index.path): \(failure)")
         }
         // The library folder's device, for a mount that later finds it empty (its disk unmounted).
@@ -56,8 +52,9 @@ enum IndexCommand {
         try? index.foldWAL()  // the file alone then holds every row, whoever still holds the index
         let photos = survey.reused.compactMap(scanner.photo(from:)) + survey.moved.compactMap(\.photo) + read.compactMap(\.photo)
         let report = ScanReport(photos: photos, files: files, folderProblems: survey.folderProblems)
-        print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(removals.count) removed, "
-              + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s; index: \(index.path)")
+        print("\(report.photos.count) photos, \(files.count) files, \(read.count) read, \(delta.gone.count) removed, "
+              + "\(report.problems.count) problems in \(Date().timeIntervalSince(started).fixed(2)) s "
+              + "(\(delta.added.count) added, \(delta.changed.count) changed, \(delta.moved.count) moved); index: \(index.path)")
         return ExitCode.success.rawValue
     }
 }

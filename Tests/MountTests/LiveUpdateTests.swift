@@ -841,6 +841,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(refresh.status, 0, refresh.stderr)
         let files = r.stdout.components(separatedBy: ", ")[1]  // "N files": hidden ones are not
         XCTAssertTrue(refresh.stdout.hasPrefix("\(photos) photos, \(files), 1 read, 1 removed,"), refresh.stdout)
+        XCTAssertTrue(refresh.stdout.contains("(1 added, 0 changed, 0 moved)"), refresh.stdout)
         let rows = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files"])
         XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + " files", files)
         // A folder renamed: its files are taken from the index under their new paths, unread.
@@ -849,6 +850,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(rename(source.path + "/Sony", source.path + "/Alpha"), 0)
         let renamed = runCommand(albumfsBinary(), ["index", source.path, "-o", "index=" + indexPath])
         XCTAssertTrue(renamed.stdout.hasPrefix("\(photos) photos, \(files), 0 read, \(sony) removed,"), renamed.stdout)
+        XCTAssertTrue(renamed.stdout.contains("(0 added, 0 changed, \(sony) moved)"), renamed.stdout)
         let moved = runCommand("/usr/bin/sqlite3", [indexPath, "SELECT count(*) FROM files WHERE path LIKE 'Alpha/%' AND kind = 'jpeg' AND dto IS NOT NULL"])
         XCTAssertEqual(moved.stdout.trimmingCharacters(in: .whitespacesAndNewlines), String(sony), "saved with their evidence")
         XCTAssertEqual(runCommand(albumfsBinary(), ["index", source.path + "/missing"]).status, 3)

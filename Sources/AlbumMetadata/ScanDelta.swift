@@ -1,0 +1,43 @@
+import AlbumCore
+
+/// What a scan of a folder (and everything below it; "" the library) found changed against what
+/// was known there before it began: what `albumfs index` writes, and what it says it did.
+/// The mount's rescans find what is gone the same way (`gone(_:under:kept:unlisted:)`).
+public struct ScanDelta: Sendable, Equatable {
+    /// Read, and not known before at their path: new files.
+    public var added: [String]
+    /// Read, and known before at their path: changed since.
+    public var changed: [String]
+    /// Found by their identity at a new path, unread (their folder renamed or moved).
+    public var moved: [FileMove]
+    /// Known before, found nowhere now: deleted, or moved (a moved file's old path is gone too,
+    /// unless a file is there now).
+    public var gone: [String]
+
+    public var isEmpty: Bool { added.isEmpty && changed.isEmpty && moved.isEmpty && gone.isEmpty }
+
+    /// - Parameters:
+    ///   - read: the paths of the files read.
+    ///   - known: the paths known before the scan, and `wasKnown` to ask of one.
+    public init(_ survey: LibraryScanner.Survey, read: [String], under folder: String, known: some Sequence<String>,
+                wasKnown: (String) -> Bool) {
+        added = read.filter { !wasKnown($0) }
+        changed = read.filter(wasKnown)
+        moved = survey.moved.map(\.move)
+        gone = Self.gone(known, under: folder, kept: Self.kept(survey, read: read), unlisted: survey.unlisted)
+    }
+
+    /// The paths a scan found files at: taken as they were, found moved there, read, or still
+    /// being written (kept as last seen until they settle).
+    public static func kept(_ survey: LibraryScanner.Survey, read: some Sequence<String>) -> Set<String> {
+        Set(survey.reused.lazy.map(\.relativePath) + survey.moved.lazy.map(\.file.relativePath) + survey.deferred).union(read)
+    }
+
+    /// The `known` paths below `folder` that the scan did not keep, but for those below a folder
+    /// it could not list (`unlisted`: unknown, not gone).
+    public static func gone(_ known: some Sequence<String>, under folder: String, kept: Set<String>, unlisted: [String]) -> [String] {
+        known.filter { path in
+            path.isWithin(folder: folder) && !kept.contains(path) && !unlisted.contains { path.isWithin(folder: $0) }
+        }
+    }
+}
