@@ -28,10 +28,10 @@ extension LibraryCoordinator {
 
     /// A rescan's running totals, over the folders it walks.
     struct ScanTally {
-        var removals: [String] = []
+        /// What the scan changed, over every folder it walked (its `gone`: the index rows to remove).
+        var delta = ScanDelta()
         var deferred: [String] = []
         var reads = 0
-        var moved = 0
         /// Files taken from `state` at new paths, whose index rows are copied once the views
         /// show them: the copying of a big folder's rows takes a core for seconds, which the walk
         /// and the views need first.
@@ -47,8 +47,8 @@ extension LibraryCoordinator {
         renamed = []
         defer { renamed = [] }
         for folder in folders {
-            let (survey, readPaths, trackReads) = surveyAndRead(folder, setup, heldMoves: &tally.heldMoves)
-            merge(survey, of: folder, readPaths: readPaths, trackReads: trackReads, into: &tally)
+            let (survey, reads) = surveyAndRead(folder, setup, heldMoves: &tally.heldMoves)
+            merge(survey, of: folder, reads: reads, into: &tally)
         }
         finishScan(setup, tally, changedProblems: folderProblems != folderProblemsBefore)
     }
@@ -80,10 +80,10 @@ extension LibraryCoordinator {
     /// of files (`readBatch`) and goes on as one stream on the reader threads; each batch's
     /// evidence goes to the index as soon as it is read, and the batch keeps slim records, merged
     /// in order whenever the walk hands off more (so read batches never pile up) and at the end.
-    /// Returns the survey, the paths read, and whether they were tracked (nothing known before
-    /// the scan, a first mount: nothing can have vanished, and the paths need no tracking).
+    /// Returns the survey and what was read (`MergeQueue`: the paths read, when tracked, and
+    /// which were new and which known before).
     func surveyAndRead(_ folder: String, _ setup: ScanSetup,
-                               heldMoves: inout [FileMove]) -> (LibraryScanner.Survey, Set<String>, Bool) {
+                               heldMoves: inout [FileMove]) -> (LibraryScanner.Survey, MergeQueue) {
         // Files this mount holds, found at other paths, are taken from `state` first (the paths
         // by inode made when first asked, once per walk: `state` changes between walks).
         var pathsByInode: [UInt64: String]?
@@ -124,13 +124,16 @@ extension LibraryCoordinator {
         mergeBatches(&merge, walkDone: true)
         if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
         heldMoves += taken
-        return (survey, merge.readPaths, merge.trackReads)
+        return (survey, merge)
     }
 
-    /// Merges a folder's survey into `state`: files moved in, files gone, the folder's problems.
-    func merge(_ survey: LibraryScanner.Survey, of folder: String, readPaths: Set<String>, trackReads: Bool,
-                       into tally: inout ScanTally) {
-        tally.moved += survey.moved.count
+    /// Merges a folder's survey into `state`: files moved in, files gone, the folder's problems;
+    /// what changed goes to the tally's delta.
+    func merge(_ survey: LibraryScanner.Survey, of folder: String, reads: MergeQueue, into tally: inout ScanTally) {
+        let (readPaths, trackReads) = (reads.readPaths, reads.trackReads)
+        tally.delta.added += reads.added
+        tally.delta.changed += reads.changed
+        tally.delta.moved += survey.moved.map(\.move)
         tally.reads += survey.toRead.count
         // Files found by their identity under a new path whose old path in this folder the walk
         // found nothing at (a folder renamed) take their old entries' place; the others are
@@ -138,7 +141,7 @@ extension LibraryCoordinator {
         var movedInPlace = movedAway(survey, in: folder, readPaths: readPaths)
         for i in movedInPlace.indices where movedInPlace[i] {
             movedInPlace[i] = state.move(from: survey.moved[i].from, survey.moved[i].file, photo: survey.moved[i].photo)
-            if movedInPlace[i] { tally.removals.append(survey.moved[i].from) }
+            if movedInPlace[i] { tally.delta.gone.append(survey.moved[i].from) }
         }
         // Everything below the folder is replaced by what the scan found, except files still
         // being written, which keep their last settled version until they settle.
@@ -150,7 +153,7 @@ extension LibraryCoordinator {
             // (What `albumfs index` finds gone, found the same way: `ScanDelta`.)
             let gone = ScanDelta.gone(state.paths, under: folder, kept: ScanDelta.kept(survey, read: readPaths), unlisted: survey.unlisted)
             for path in gone { state.drop(path) }
-            tally.removals += gone
+            tally.delta.gone += gone
         }
         // Files found by their identity were not read (decided, and saved, by the survey).
         // Taken after the files gone are dropped, so a renamed folder's photos take their old
@@ -172,7 +175,7 @@ extension LibraryCoordinator {
         // leaves the tree as it is: rebuilding a big library's views takes both cores a while.
         // (On a remount, the tree built from the index is this very tree.)
         let report: ScanReport
-        let unchanged = tally.reads == 0 && tally.moved == 0 && tally.removals.isEmpty && !changedProblems
+        let unchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty && !changedProblems
         if unchanged {
             report = state.report(folderProblems: folderProblems)
             show(report)
@@ -185,6 +188,7 @@ extension LibraryCoordinator {
             s.state = "done"
             s.headerReads += tally.reads
             s.lastScanSeconds = seconds
+            s.lastScanChanges = tally.delta.summary
             s.scans += 1
             s.watchedFolders = watcher?.watchCount ?? 0
             s.watchLimitReached = watcher?.isAtLimit ?? false
@@ -208,13 +212,13 @@ extension LibraryCoordinator {
         setup.writer.save(moves: tally.heldMoves)
         scanWriter.withLock { $0 = nil }
         if setup.holds {
-            setup.writer.finishLater(removing: tally.removals) { [self] outcome in
+            setup.writer.finishLater(removing: tally.delta.gone) { [self] outcome in
                 statusBox.withLock { $0.indexWriteFailure = outcome.failure(after: $0.indexWriteFailure) }
                 // (The evidence held for the index is freed only now.)
                 HeapTuning.trim()
             }
         } else {
-            let outcome = setup.writer.finish(removing: tally.removals)
+            let outcome = setup.writer.finish(removing: tally.delta.gone)
             statusBox.withLock { $0.indexWriteFailure = outcome.failure(after: $0.indexWriteFailure) }
         }
     }
@@ -248,6 +252,9 @@ extension LibraryCoordinator {
         /// Files handed to the readers and not merged yet.
         var unmerged: Int { batches[merged...].reduce(0) { $0 + $1.count } }
         var readPaths = Set<String>()
+        /// The paths read, as `ScanDelta` has them: not known before at their path, or known.
+        var added: [String] = []
+        var changed: [String] = []
         var lastPublish = Date()
         let started = Date()
         init(trackReads: Bool) { self.trackReads = trackReads }
@@ -286,6 +293,7 @@ extension LibraryCoordinator {
         }
         while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
             for read in q.batches[q.merged].take() {
+                if state.knows(read.file.relativePath) { q.changed.append(read.file.relativePath) } else { q.added.append(read.file.relativePath) }
                 state.put(read.file, photo: read.photo)
                 if q.trackReads { q.readPaths.insert(read.file.relativePath) }
                 if !wholeFiles.isEmpty { wholeFiles.remove(read.file.relativePath) }

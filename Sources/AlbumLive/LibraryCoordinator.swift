@@ -46,6 +46,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var progressDone = 0
         public var progressTotal = 0
         public var lastScanSeconds = 0.0
+        /// What the last scan changed (`ScanDelta.summary`).
+        public var lastScanChanges = "none yet"
         public var scans = 0
         public var watchedFolders = 0
         public var watchLimitReached = false

@@ -1,8 +1,8 @@
 import AlbumCore
 
 /// What a scan of a folder (and everything below it; "" the library) found changed against what
-/// was known there before it began: what `albumfs index` writes, and what it says it did.
-/// The mount's rescans find what is gone the same way (`gone(_:under:kept:unlisted:)`).
+/// was known there before it began: what `albumfs index` writes and says it did, and what a
+/// mount's rescan applies to what it holds and to the index (`LibraryCoordinator.merge`).
 public struct ScanDelta: Sendable, Equatable {
     /// Read, and not known before at their path: new files.
     public var added: [String]
@@ -15,6 +15,16 @@ public struct ScanDelta: Sendable, Equatable {
     public var gone: [String]
 
     public var isEmpty: Bool { added.isEmpty && changed.isEmpty && moved.isEmpty && gone.isEmpty }
+
+    /// `3 added, 1 changed, 0 moved, 2 removed` (`.albumfs/status`' `last_scan_changes`).
+    public var summary: String { "\(added.count) added, \(changed.count) changed, \(moved.count) moved, \(gone.count) removed" }
+
+    public init(added: [String] = [], changed: [String] = [], moved: [FileMove] = [], gone: [String] = []) {
+        self.added = added
+        self.changed = changed
+        self.moved = moved
+        self.gone = gone
+    }
 
     /// - Parameters:
     ///   - read: the paths of the files read.

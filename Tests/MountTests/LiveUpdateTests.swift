@@ -46,12 +46,14 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         var m = try mount()
         let first = daemonStatus(m.mountpoint)
         XCTAssertEqual(first["header_reads"], first["files_seen"])
+        XCTAssertEqual(first["last_scan_changes"], "\(first["files_seen"] ?? "") added, 0 changed, 0 moved, 0 removed")
         XCTAssertEqual(first["scan_state"], "done")
         let listing = readdirNames(m.path("non-screenshots"))
         m.finish()
         m = try mount()
         let second = daemonStatus(m.mountpoint)
         XCTAssertEqual(second["header_reads"], "0", "nothing re-read: \(second)")
+        XCTAssertEqual(second["last_scan_changes"], "0 added, 0 changed, 0 moved, 0 removed")
         XCTAssertTrue(m.stderr.contains("nothing changed: the tree stays"), "the tree from the index is kept: \(m.stderr)")
         XCTAssertEqual(second["photos"], first["photos"])
         XCTAssertEqual(readdirNames(m.path("non-screenshots")), listing)
@@ -60,6 +62,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Sony/DSC01234.JPG", contents: try camera("2020:01:02 03:04:05")))
         m = try mount()
         XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "1")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["last_scan_changes"], "0 added, 1 changed, 0 moved, 0 removed")
         XCTAssertNotNil(statOf(m.path("by-date/2020/2020-01/2020-01-02/DSC01234.JPG")))
         m.finish()
     }
@@ -222,6 +225,9 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(rename(source.path + "/Alpha", source.path + "/Beta"), 0)
         m = try mount()
         XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "nothing read again: \(daemonStatus(m.mountpoint))")
+        let sony = source.items.filter { $0.path.hasPrefix("Sony/") }.count
+        XCTAssertEqual(daemonStatus(m.mountpoint)["last_scan_changes"], "0 added, 0 changed, \(sony) moved, \(sony) removed",
+                       "taken from their old paths, whose rows go")
         XCTAssertEqual(xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source"), source.path + "/Beta/DSC01234.JPG")
         m.finish()
     }
