@@ -6,7 +6,8 @@ import Synchronization
 
 /// Thumbnails on disk: `DIR/ab/abcdef….jpg`, written atomically (temporary file + rename, so a
 /// crash never leaves half a file), bounded in size with least-recently-used eviction (a hit
-/// touches the file's mtime; eviction removes the oldest). Safe to delete by hand at any time.
+/// touches the file's mtime; eviction removes the oldest, and the temporary files of writers
+/// that died). Safe to delete by hand at any time.
 public final class ThumbnailCache: Sendable {
     public let directory: String
     public let maxBytes: Int64
@@ -65,6 +66,7 @@ public final class ThumbnailCache: Sendable {
         }
         guard mine else { return }
         defer { evicting.withLock { $0 = false } }
+        Self.removeAbandoned(directory)
         var files = Self.scan(directory)
         var total = files.reduce(0) { $0 + $1.size }
         files.sort { $0.mtime < $1.mtime }
@@ -73,6 +75,24 @@ public final class ThumbnailCache: Sendable {
             if unlink(f.path) == 0 { total -= f.size }
         }
         usedBytes.store(total, ordering: .relaxed)
+    }
+
+    /// A temporary file older than this was left by a writer that died (a thumbnail is written
+    /// in milliseconds); a younger one may be another daemon's, sharing the folder, still writing.
+    static let abandonedAfter: Int64 = 3600
+
+    /// Removes the temporary files writers that died left behind.
+    static func removeAbandoned(_ directory: String) {
+        let now = Int64(Date().timeIntervalSince1970)
+        guard let subs = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for sub in subs {
+            let folder = directory + "/" + sub
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".tmp-") {
+                var st = stat()
+                let p = folder + "/" + name
+                if lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG, now - Int64(st.st_mtim.tv_sec) > abandonedAfter { unlink(p) }
+            }
+        }
     }
 
     struct Entry {

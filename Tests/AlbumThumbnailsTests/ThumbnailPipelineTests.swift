@@ -465,6 +465,10 @@ final class ThumbnailPipelineTests: XCTestCase {
         // What another daemon sharing the folder is writing (its temporary file, oldest of all).
         XCTAssertEqual(mkdir(folder + "/aa", 0o700), 0)
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/aa/.tmp-1-2", contents: Data(blob)))
+        // ... and what a writer that died left, two hours ago.
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/aa/.tmp-3-4", contents: Data(blob)))
+        var twoHoursAgo = [timespec(tv_sec: time(nil) - 7200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7200, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, folder + "/aa/.tmp-3-4", &twoHoursAgo, 0), 0)
         usleep(20_000)
         for k in ["aa01", "aa02", "aa03"] {
             XCTAssertNoThrow(try cache.write(k, blob))
@@ -481,7 +485,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNoThrow(try cache.write("aa05", [UInt8](repeating: 7, count: 3000)))
         XCTAssertNil(cache.read("aa05", expectedSize: 3000), "the right size, but no JPEG from end to end: ignored")
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.contains(".tmp") }
-        XCTAssertEqual(leftovers, ["aa/.tmp-1-2"], "another writer's file in the making is never evicted; this one's leave none")
+        XCTAssertEqual(leftovers, ["aa/.tmp-1-2"], "another writer's file in the making is never evicted, a dead one's is; this one's leave none")
         XCTAssertNil(try ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))
     }
 
