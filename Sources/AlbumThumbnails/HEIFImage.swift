@@ -255,6 +255,11 @@ final class HEIFImage {
         }
     }
 
+    /// The most tiles decoded one by one: a grid of more (a hostile file's thousands of tiny
+    /// tiles; an iPhone's 48 MP photo is 192) is decoded whole, under libheif's own limits,
+    /// rather than listed here tile by tile.
+    static let maxTiles = 4096
+
     /// The primary image's tiling, or nil when it is one coded image (nothing to leave out),
     /// libheif is too old to decode a tile alone, or the tiles' places are not clear.
     ///
@@ -266,7 +271,8 @@ final class HEIFImage {
     func tiling() -> Tiling? {
         guard albumfs_heif_has_tiles() != 0 else { return nil }
         var t = heif_image_tiling()
-        guard heif_image_handle_get_image_tiling(handle, 1, &t).code == heif_error_Ok, t.num_columns * t.num_rows > 1,
+        guard heif_image_handle_get_image_tiling(handle, 1, &t).code == heif_error_Ok,
+              (2...Self.maxTiles).contains(Int(t.num_columns) * Int(t.num_rows)),
               t.tile_width > 0, t.tile_height > 0, Int(t.image_width) == width, Int(t.image_height) == height else { return nil }
         func shift(_ offset: UInt32, _ count: UInt32, _ size: UInt32, _ image: Int) -> Int? {
             let padding = Int(count) * Int(size) - image

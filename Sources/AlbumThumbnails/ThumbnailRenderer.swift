@@ -211,13 +211,13 @@ public struct ThumbnailRenderer: Sendable {
                         profile: PNGDecoder.iccProfile(original))
     }
 
-    /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA) and the
-    /// sums of the whole shrunk image, 12 bytes a pixel. (No product overflows: a side of 2^32 at
+    /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA), each
+    /// column's block (16 bytes) and the sums of the whole shrunk image, 12 bytes a pixel. (No product overflows: a side of 2^32 at
     /// most, and a factor of 1 only when the other side is under twice the box.)
     static func shrunkPNGBytes(_ size: (width: Int, height: Int)?, boxWidth bw: Int, boxHeight bh: Int) -> Int {
         guard let (w, h) = size, w > 0, h > 0 else { return 0 }
         let k = max(1, min(w / (2 * bw), h / (2 * bh)))
-        return w * 4 + ((w + k - 1) / k) * ((h + k - 1) / k) * 12
+        return w * (4 + 16) + ((w + k - 1) / k) * ((h + k - 1) / k) * 12
     }
 
     /// A HEIF image: HEVC has no shrink-on-load, so an embedded thumbnail that covers the box
