@@ -243,7 +243,8 @@ extension LibraryCoordinator {
 
     /// One folder scan's read batches, merged in order.
     struct MergeQueue {
-        /// Whether to collect the paths read (to tell which known files are gone).
+        /// Whether anything was known before the scan (a first mount knows nothing: nothing can
+        /// be gone, and the paths read need no set to tell which known files are).
         let trackReads: Bool
         var batches: [ReadStream.Batch] = []
         var merged = 0
@@ -251,10 +252,11 @@ extension LibraryCoordinator {
         var handedOff: Int { batches.reduce(0) { $0 + $1.count } }
         /// Files handed to the readers and not merged yet.
         var unmerged: Int { batches[merged...].reduce(0) { $0 + $1.count } }
-        var readPaths = Set<String>()
         /// The paths read, as `ScanDelta` has them: not known before at their path, or known.
         var added: [String] = []
         var changed: [String] = []
+        /// The paths read, to look up (empty when nothing was known before: `trackReads`).
+        var readPaths: Set<String> { trackReads ? Set(added).union(changed) : [] }
         var lastPublish = Date()
         let started = Date()
         init(trackReads: Bool) { self.trackReads = trackReads }
@@ -295,7 +297,6 @@ extension LibraryCoordinator {
             for read in q.batches[q.merged].take() {
                 if state.knows(read.file.relativePath) { q.changed.append(read.file.relativePath) } else { q.added.append(read.file.relativePath) }
                 state.put(read.file, photo: read.photo)
-                if q.trackReads { q.readPaths.insert(read.file.relativePath) }
                 if !wholeFiles.isEmpty { wholeFiles.remove(read.file.relativePath) }
             }
             q.merged += 1
