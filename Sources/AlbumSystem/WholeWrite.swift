@@ -16,12 +16,16 @@ public enum WholeWrite {
         return nil
     }
 
+    /// How the name of a file `replacing` is still writing begins (a folder's reader passes
+    /// over such files; what a writer that died left can be told by it).
+    public static let temporaryPrefix = ".tmp-"
+
     /// Writes `bytes` to a file of its own in `path`'s folder (mode 0600, no link followed) and
     /// renames it to `path`: a reader sees the old file or the whole new one, never a part. Nil,
     /// or why not (the temporary file removed).
     public static func replacing(_ path: String, with bytes: [UInt8]) -> Errno? {
         let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let temp = folder + "/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let temp = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return Errno.current }
         var failure = write(fd, bytes)

@@ -81,17 +81,11 @@ public final class ThumbnailCache: Sendable {
     /// in milliseconds); a younger one may be another daemon's, sharing the folder, still writing.
     static let abandonedAfter: Int64 = 3600
 
-    /// Removes the temporary files writers that died left behind.
+    /// Removes the temporary files (`WholeWrite`'s) writers that died left behind.
     static func removeAbandoned(_ directory: String) {
         let now = Int64(Date().timeIntervalSince1970)
-        guard let subs = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for sub in subs {
-            let folder = directory + "/" + sub
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".tmp-") {
-                var st = stat()
-                let p = folder + "/" + name
-                if lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG, now - Int64(st.st_mtim.tv_sec) > abandonedAfter { unlink(p) }
-            }
+        for file in files(directory, named: { $0.hasPrefix(WholeWrite.temporaryPrefix) }) where now - file.mtime.seconds > abandonedAfter {
+            unlink(file.path)
         }
     }
 
@@ -101,16 +95,20 @@ public final class ThumbnailCache: Sendable {
         var mtime: Timestamp
     }
 
-    static func scan(_ directory: String) -> [Entry] {
+    /// The thumbnails in the cache.
+    static func scan(_ directory: String) -> [Entry] { files(directory, named: { $0.hasSuffix(".jpg") }) }
+
+    /// The regular files in the cache's folders (`DIR/ab/NAME`, no link followed) whose names pass `named`.
+    static func files(_ directory: String, named: (String) -> Bool) -> [Entry] {
         var out: [Entry] = []
         guard let subs = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         for sub in subs {
             let folder = directory + "/" + sub
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names where name.hasSuffix(".jpg") {
+            for name in names where named(name) {
                 var st = stat()
                 let p = folder + "/" + name
-                guard stat(p, &st) == 0 else { continue }
+                guard lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
                 out.append(Entry(path: p, size: Int64(st.st_size),
                                  mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: st.st_mtim.tv_nsec)))
             }
