@@ -15,7 +15,7 @@ enum FuzzTarget: String, CaseIterable {
     case jpeg
     case png
     case heif
-    /// A video's boxes (an MP4 `ftyp` put in front where missing).
+    /// A video's boxes (an MP4 `ftyp` put in front where missing), and a Live Photo's still-image-time.
     case video
     /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
     case exif
@@ -37,7 +37,13 @@ enum FuzzTarget: String, CaseIterable {
         case .jpeg: Self.parseTwice(Self.prefixed(input, Self.jpegSignature))
         case .png: Self.parseTwice(Self.prefixed(input, Self.pngSignature))
         case .heif: Self.parseTwice(Self.prefixed(input, Self.heifSignature))
-        case .video: Self.parseTwice(input.count >= 8 && input[4..<8].elementsEqual("ftyp".utf8) ? input : Self.videoSignature + input)
+        case .video:
+            let file = input.count >= 8 && input[4..<8].elementsEqual("ftyp".utf8) ? input : Self.videoSignature + input
+            Self.parseTwice(file)
+            let moment = StillImageTime.seconds(size: Int64(file.count)) { offset, count in
+                Array(file[Int(min(offset, Int64(file.count)))..<min(file.count, Int(offset) + count)])
+            }
+            precondition(moment.map { $0.isFinite && $0 >= 0 } ?? true, "video: a still-image-time of \(moment!)")
         case .exif:
             let block = Self.prefixed(input, Self.exifSignature)
             precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")

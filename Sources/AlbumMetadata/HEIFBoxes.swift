@@ -11,7 +11,7 @@ import AlbumCore
 /// table.
 public struct HEIFContainer: Sendable {
     /// The top-level boxes walked, where each starts.
-    public private(set) var boxes: [(offset: Int64, header: ISOBoxHeader)] = []
+    public private(set) var boxes: [PlacedBox] = []
     /// The `meta` box's items, when there is one that could be read.
     public private(set) var items: HEIFItemTable?
     /// Where the `meta` box ends in the file.
@@ -37,7 +37,7 @@ public struct HEIFContainer: Sendable {
                 truncated = true
                 return
             }
-            boxes.append((offset, box))
+            boxes.append(PlacedBox(offset: offset, header: box))
             if box.type == "meta" && items == nil {
                 guard box.bodyLength <= Self.largestMeta else { return }
                 let body = try read(offset + Int64(box.headerLength), box.bodyLength)
@@ -82,6 +82,18 @@ public struct ISOBoxHeader: Sendable {
         }
         guard length >= Int64(headerLength), length <= fileEnd else { return nil }
     }
+}
+
+/// A box and where it starts in the file.
+public struct PlacedBox: Sendable {
+    public let offset: Int64
+    public let header: ISOBoxHeader
+
+    public var type: String { header.type }
+    /// Where its body starts in the file.
+    public var bodyStart: Int64 { offset + Int64(header.headerLength) }
+    /// Where it ends in the file.
+    public var end: Int64 { offset + header.length }
 }
 
 /// The item table of a HEIF `meta` box: which items there are, where their bytes lie, which

@@ -50,13 +50,13 @@ public struct VideoHeader {
     ///   - read: reads `count` bytes at an offset (fewer at end of file).
     public init<E: Error>(size: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         var walk = BoxWalk(fileSize: size)
-        for (offset, box) in try walk.children(from: 0, to: size, limit: Self.topLevelBoxes, read) {
+        for box in try walk.children(from: 0, to: size, limit: Self.topLevelBoxes, read) {
             switch box.type {
             case "moov" where !hasMovie:
                 hasMovie = true
-                try readMovie(&walk, offset + Int64(box.headerLength), offset + box.length, read)
+                try readMovie(&walk, box, read)
             case "uuid":
-                guard let body = try walk.body(offset, box, read), body.starts(with: Self.xmpUUID) else { continue }
+                guard let body = try walk.body(box, read), body.starts(with: Self.xmpUUID) else { continue }
                 xmp = xmp ?? String(decoding: body.dropFirst(16), as: UTF8.self)
             default: continue
             }
@@ -64,21 +64,21 @@ public struct VideoHeader {
         truncated = walk.truncated
     }
 
-    private mutating func readMovie<E: Error>(_ walk: inout BoxWalk, _ start: Int64, _ end: Int64,
+    private mutating func readMovie<E: Error>(_ walk: inout BoxWalk, _ movie: PlacedBox,
                                               _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
-        for (offset, box) in try walk.children(from: start, to: end, limit: Self.childBoxes, read) {
+        for box in try walk.children(inside: movie, limit: Self.childBoxes, read) {
             switch box.type {
             case "mvhd":
-                guard let body = try walk.body(offset, box, read) else { continue }
+                guard let body = try walk.body(box, read) else { continue }
                 let v = BoxFields(body)
                 let created = v.version == 1 ? v.uint(4, size: 8) : v.u32(4).map(Int64.init)
                 if let created, created > 0 { creationTime = created }
             case "trak" where !hasVideoTrack:
-                try readTrack(&walk, offset + Int64(box.headerLength), offset + box.length, read)
+                try readTrack(&walk, box, read)
             case "meta":
-                if let body = try walk.body(offset, box, read) { readKeys(MetadataBoxes.keyed(body)) }
+                if let body = try walk.body(box, read) { readKeys(MetadataBoxes.keyed(body)) }
             case "udta":
-                guard let body = try walk.body(offset, box, read) else { continue }
+                guard let body = try walk.body(box, read) else { continue }
                 for child in MetadataBoxes.children(body) {
                     if child.type == "meta" { readKeys(MetadataBoxes.keyed(child.body)) }
                     if child.type == "XMP_" { xmp = xmp ?? String(decoding: child.body, as: UTF8.self) }
@@ -93,16 +93,15 @@ public struct VideoHeader {
     }
 
     /// A track: its header (size, matrix) and its handler (`vide` for a video track).
-    private mutating func readTrack<E: Error>(_ walk: inout BoxWalk, _ start: Int64, _ end: Int64,
+    private mutating func readTrack<E: Error>(_ walk: inout BoxWalk, _ track: PlacedBox,
                                               _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         var header: BoxFields?
         var handler: String?
-        for (offset, box) in try walk.children(from: start, to: end, limit: Self.childBoxes, read) {
-            if box.type == "tkhd", let body = try walk.body(offset, box, read) { header = BoxFields(body) }
+        for box in try walk.children(inside: track, limit: Self.childBoxes, read) {
+            if box.type == "tkhd", let body = try walk.body(box, read) { header = BoxFields(body) }
             guard box.type == "mdia" else { continue }
-            for (inner, child) in try walk.children(from: offset + Int64(box.headerLength), to: offset + box.length, limit: Self.childBoxes, read)
-            where child.type == "hdlr" {
-                handler = try walk.body(inner, child, read).flatMap { BoxFields($0).fourCC(8) }
+            for child in try walk.children(inside: box, limit: Self.childBoxes, read) where child.type == "hdlr" {
+                handler = try walk.body(child, read).flatMap { BoxFields($0).fourCC(8) }
             }
         }
         guard handler == "vide", let header else { return }
@@ -135,8 +134,8 @@ struct BoxWalk {
 
     /// The boxes between `start` and `end`, at most `limit` of them.
     mutating func children<E: Error>(from start: Int64, to end: Int64, limit: Int,
-                                     _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> [(offset: Int64, header: ISOBoxHeader)] {
-        var boxes: [(offset: Int64, header: ISOBoxHeader)] = []
+                                     _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> [PlacedBox] {
+        var boxes: [PlacedBox] = []
         var offset = start
         while offset + 8 <= end, boxes.count < limit {
             let head = try read(offset, 16)
@@ -144,17 +143,23 @@ struct BoxWalk {
                 truncated = true
                 break
             }
-            boxes.append((offset, box))
+            boxes.append(PlacedBox(offset: offset, header: box))
             offset += box.length
         }
         return boxes
     }
 
+    /// The boxes inside `box`, at most `limit` of them.
+    mutating func children<E: Error>(inside box: PlacedBox, limit: Int,
+                                     _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> [PlacedBox] {
+        try children(from: box.bodyStart, to: box.end, limit: limit, read)
+    }
+
     /// A box's body when it is at most `MetadataLimits.perFile` bytes (nil: larger).
-    mutating func body<E: Error>(_ offset: Int64, _ box: ISOBoxHeader, _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> [UInt8]? {
-        guard box.bodyLength <= MetadataLimits.perFile else { return nil }
-        let body = try read(offset + Int64(box.headerLength), box.bodyLength)
-        if body.count < box.bodyLength { truncated = true }
+    mutating func body<E: Error>(_ box: PlacedBox, _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> [UInt8]? {
+        guard box.header.bodyLength <= MetadataLimits.perFile else { return nil }
+        let body = try read(box.bodyStart, box.header.bodyLength)
+        if body.count < box.header.bodyLength { truncated = true }
         return body
     }
 }

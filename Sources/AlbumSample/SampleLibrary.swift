@@ -285,7 +285,8 @@ public enum SampleLibrary {
         let identifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
         var tagged = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:20 09:00:00", offset: "-07:00")
         tagged.makerNote = .apple(mediaGroup: identifier)
-        let motion = try Encoders.video(frame, container: .mov, metadata: [
+        // Its poster is the frame at the still's moment: the still's picture, not the opening's (turned round).
+        let motion = try Encoders.livePhotoMotion(opening: frame.stored(forOrientation: 3), still: frame, stillFrame: 3, metadata: [
             ("com.apple.quicktime.creationdate", "2024-05-20T08:59:59-0700"), ("com.apple.quicktime.content.identifier", identifier),
             ("com.apple.quicktime.make", "Apple"),
         ])

@@ -18,6 +18,23 @@ extension Encoders {
     /// frame, shown turned.
     public static func video(_ image: SampleImage, container: VideoContainer = .mov, frames: Int = 5,
                              metadata: [(String, String)] = [], rotation: Int = 0) throws(EncodeError) -> [UInt8] {
+        try video(of: Array(repeating: image, count: frames), container: container, metadata: metadata, rotation: rotation)
+    }
+
+    /// A Live Photo's motion part as an iPhone writes it: `opening` for its first `stillFrame`
+    /// frames (the keyframe among them), then `still` from the moment the still was taken,
+    /// which its still-image-time track names (`addingStillImageTime`).
+    public static func livePhotoMotion(opening: SampleImage, still: SampleImage, stillFrame: Int, frames: Int = 5,
+                                       metadata: [(String, String)], placement: StillTimePlacement = .editList) throws(EncodeError) -> [UInt8] {
+        let images = Array(repeating: opening, count: stillFrame) + Array(repeating: still, count: frames - stillFrame)
+        let movie = try video(of: images, container: .mov, metadata: metadata, rotation: 0)
+        return try addingStillImageTime(seconds: Double(stillFrame) / 10, placement: placement, to: movie)
+    }
+
+    /// The frames `images` at 10 a second, one keyframe first (no other: x264's scene cuts off).
+    public static func video(of images: [SampleImage], container: VideoContainer, metadata: [(String, String)],
+                      rotation: Int) throws(EncodeError) -> [UInt8] {
+        let image = images[0]
         if let failure = FFmpegLibrary.setupFailure { throw EncodeError(description: "FFmpeg: " + failure) }
         guard let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4) else {
             throw EncodeError(description: "FFmpeg has no H.264 or MPEG-4 encoder")
@@ -29,18 +46,19 @@ extension Encoders {
             c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
             c.pointee.time_base = AVRational(num: 1, den: 10)
             c.pointee.framerate = AVRational(num: 10, den: 1)
-            c.pointee.gop_size = Int32(frames)
+            c.pointee.gop_size = Int32(images.count)
             c.pointee.max_b_frames = 0
             c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
             _ = av_opt_set(c.pointee.priv_data, "preset", "ultrafast", 0)
+            _ = av_opt_set(c.pointee.priv_data, "x264-params", "scenecut=0", 0)
         }
         let stream = try muxer.add(encoder)
         if rotation != 0, let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) {
             matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, Double(rotation)) }
         }
         try muxer.start()
-        for index in 0..<frames {
-            try encoder.send(try Self.yuvFrame(image, pts: Int64(index)), to: muxer, stream: stream)
+        for (index, frame) in images.enumerated() {
+            try encoder.send(try Self.yuvFrame(frame, pts: Int64(index)), to: muxer, stream: stream)
         }
         try encoder.send(nil, to: muxer, stream: stream)
         return try muxer.finish()

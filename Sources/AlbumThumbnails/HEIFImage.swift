@@ -59,8 +59,8 @@ final class HEIFImage {
             if let container, let metaEnd = container.metaEnd {
                 read += try Self.fill(bytes, from: original, 0, Int(metaEnd))
                 prefix = Int(metaEnd)
-                for (offset, box) in container.boxes where offset >= metaEnd {
-                    read += try Self.fill(bytes, from: original, Int(offset), box.headerLength)
+                for box in container.boxes where box.offset >= metaEnd {
+                    read += try Self.fill(bytes, from: original, Int(box.offset), box.header.headerLength)
                 }
             } else {
                 read += try Self.fill(bytes, from: original, 0, original.count)

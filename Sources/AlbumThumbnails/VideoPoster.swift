@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumMetadata
 import AlbumSystem
 import CFFmpeg
 import Glibc
@@ -19,13 +20,16 @@ public enum FFmpegLibrary {
     }
 }
 
-/// A video's poster frame: its first keyframe, decoded with FFmpeg (H.264, HEVC, ProRes, MPEG-4:
-/// whatever Debian's libavcodec decodes) from the open original, never by path.
+/// A video's poster frame: its first keyframe, or for a Live Photo's motion part the frame at the
+/// moment its still was taken (`StillImageTime`), decoded with FFmpeg (H.264, HEVC, ProRes,
+/// MPEG-4: whatever Debian's libavcodec decodes) from the open original, never by path.
 ///
 /// Only the QuickTime/MP4 demuxer is used (the file was recognised as one: nothing else of
 /// FFmpeg's hundreds of demuxers sees its bytes); only keyframes are decoded (`skip_frame`), at a
 /// reduced size where the codec can (`lowres`), and at most `maxPackets` packets are read for
-/// one: the time and memory a clip takes do not grow with its length. The frame comes as stored;
+/// one: the time and memory a clip takes do not grow with its length. A Live Photo's frame is
+/// reached by seeking to the keyframe before it and decoding every frame from there (a phone's
+/// keyframes are a second or two apart). The frame comes as stored;
 /// the track's rotation is the photo's orientation, applied by the renderer.
 final class VideoPoster {
     /// Packets of the video read at most before its first keyframe (a phone clip's is its first).
@@ -43,6 +47,8 @@ final class VideoPoster {
     private var decoder: UnsafePointer<AVCodec>?
     private(set) var width = 0
     private(set) var height = 0
+    /// The still's moment in a Live Photo's motion part, in seconds (nil: the first keyframe).
+    private(set) var stillTime: Double?
 
     init(_ original: Original, maxPixels: Int) throws(ThumbnailError) {
         if let failure = FFmpegLibrary.setupFailure { throw ThumbnailError("video: \(failure)") }
@@ -66,6 +72,9 @@ final class VideoPoster {
         (width, height) = (Int(parameters.width), Int(parameters.height))
         guard width > 0, height > 0 else { throw ThumbnailError("video: no frame size") }
         guard width * height <= maxPixels else { throw ThumbnailError("video of \(width)x\(height) is over the \(maxPixels)-pixel limit") }
+        stillTime = try StillImageTime.seconds(size: Int64(original.count)) { (offset, count) throws(ThumbnailError) in
+            try original.read(Int(offset), count)
+        }
     }
 
     deinit {
@@ -82,7 +91,7 @@ final class VideoPoster {
     /// the RGB image.
     var decodingBytes: Int { width * height * 12 }
 
-    /// The first keyframe as RGB, shrunk by a power of two while it still covers twice the box
+    /// The poster frame as RGB, shrunk by a power of two while it still covers twice the box
     /// (the JPEG rule); `(1, factor)` is the shrink.
     func decode(boxWidth: Int, boxHeight: Int) throws(ThumbnailError) -> (image: RGBImage, scale: (Int, Int)) {
         var factor = 1
@@ -94,7 +103,7 @@ final class VideoPoster {
         let parameters = format!.pointee.streams[Int(stream)]!.pointee.codecpar
         let ready = avcodec_parameters_to_context(codec, parameters)
         guard ready >= 0 else { throw Self.failure("unusable codec parameters", ready) }
-        codec.pointee.skip_frame = AVDISCARD_NONKEY
+        codec.pointee.skip_frame = stillTime == nil ? AVDISCARD_NONKEY : AVDISCARD_DEFAULT
         // The codec's own reduced-size decode (MJPEG's, MPEG-4's), within the shrink wanted.
         var lowres: Int32 = 0
         while (1 << (lowres + 1)) <= factor && lowres < Int32(decoder.pointee.max_lowres) { lowres += 1 }
@@ -103,7 +112,7 @@ final class VideoPoster {
         codec.pointee.thread_type = FF_THREAD_SLICE
         let opened = avcodec_open2(codec, decoder, nil)
         guard opened >= 0 else { throw Self.failure("cannot open the decoder", opened) }
-        let frame = try firstKeyframe(codec)
+        let frame = if let stillTime { try self.frame(at: stillTime, codec) } else { try firstKeyframe(codec) }
         defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
         return (try Self.rgb(frame, factor: factor >> Int(lowres)), (1, factor))
     }
@@ -134,6 +143,50 @@ final class VideoPoster {
         av_frame_free(&f)
         if let failure = source.takeUnretainedValue().failure { throw failure }
         throw ThumbnailError("video: no keyframe could be decoded in its first \(seen) packets")
+    }
+
+    /// The first frame shown at or after `seconds` (the last one when the clip ends before):
+    /// from the keyframe before it, every frame decoded, at most `maxPackets` packets read.
+    private func frame(at seconds: Double, _ codec: UnsafeMutablePointer<AVCodecContext>) throws(ThumbnailError) -> UnsafeMutablePointer<AVFrame> {
+        let base = format!.pointee.streams[Int(stream)]!.pointee.time_base
+        guard base.num > 0, base.den > 0 else { return try firstKeyframe(codec) }
+        let ticksPerSecond = Double(base.den) / Double(base.num)
+        let target = Int64((seconds * ticksPerSecond).rounded())
+        // (A seek that fails leaves the demuxer at the start: every frame up to the moment is decoded then.)
+        _ = av_seek_frame(format, stream, target, AVSEEK_FLAG_BACKWARD)
+        var packet: UnsafeMutablePointer<AVPacket>? = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        var latest: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
+        guard let packet, let frame = av_frame_alloc(), let last = latest else {
+            av_frame_free(&latest)
+            throw ThumbnailError("video: out of memory")
+        }
+        defer { av_frame_free(&latest) }
+        // A frame a millisecond early is the one meant (the moment rounded to either timescale).
+        let early = Int64((ticksPerSecond / 1000).rounded(.up))
+        var seen = 0
+        var ended = false
+        while !ended {
+            if seen < Self.maxPackets, av_read_frame(format, packet) >= 0 {
+                defer { av_packet_unref(packet) }
+                guard packet.pointee.stream_index == stream else { continue }
+                seen += 1
+                _ = avcodec_send_packet(codec, packet)  // a damaged packet: its frame is missing, the next ones come
+            } else {
+                _ = avcodec_send_packet(codec, nil)  // the end, damage or a read failure: what the decoder holds
+                ended = true
+            }
+            while avcodec_receive_frame(codec, frame) == 0 {
+                if frame.pointee.best_effort_timestamp + early >= target { return frame }
+                av_frame_unref(last)
+                av_frame_move_ref(last, frame)
+            }
+        }
+        var unused: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&unused)
+        if last.pointee.width > 0 { latest = nil; return last }
+        if let failure = source.takeUnretainedValue().failure { throw failure }
+        throw ThumbnailError("video: no frame could be decoded before \(seconds) s in its first \(seen) packets")
     }
 
     /// A decoded frame as 8-bit RGB, `factor` times smaller each way (area averaging), in its

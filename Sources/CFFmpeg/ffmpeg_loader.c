@@ -66,6 +66,8 @@
     X(av_packet_unref, (AVPacket *p), (p)) \
     X(av_packet_rescale_ts, (AVPacket *p, AVRational a, AVRational b), (p, a, b)) \
     X(av_frame_free, (AVFrame **f), (f)) \
+    X(av_frame_unref, (AVFrame *f), (f)) \
+    X(av_frame_move_ref, (AVFrame *dst, AVFrame *src), (dst, src)) \
     X(av_free, (void *p), (p)) \
     X(av_freep, (void *p), (p)) \
     X(av_dict_free, (AVDictionary **d), (d)) \

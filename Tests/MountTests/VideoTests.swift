@@ -28,6 +28,10 @@ final class VideoTests: XCTestCase {
         XCTAssertEqual(xattr(mount.path("videos/IMG_1401.MOV"), "user.albumfs.orientation"), "6")
         try assertMarkerUpright(mount.path("thumbnails/200x200/IMG_1401.jpg"), "IMG_1401.MOV")
         try assertMarkerUpright(mount.path("thumbnails/200x200/VID_clip.jpg"), "VID_clip.mp4")
+        // A Live Photo's motion part: the frame at its still's moment, not its turned-round opening.
+        let motion = try XCTUnwrap(readdirNames(mount.path("thumbnails/200x200")))
+            .first { xattr(mount.path("thumbnails/200x200/" + $0), "user.albumfs.source")?.hasSuffix("/iPhone/IMG_1402.MOV") == true }
+        try assertMarkerUpright(mount.path("thumbnails/200x200/" + (motion ?? "none")), "IMG_1402.MOV at its still-image-time")
         XCTAssertNil(statOf(mount.path("thumbnails/200x200/cut.jpg")), "a clip cut short: nothing to render, no entry")
         XCTAssertNotNil(statOf(mount.path("videos/cut.MOV")), "listed among the videos, its damage in its attributes")
         mount.finish()
