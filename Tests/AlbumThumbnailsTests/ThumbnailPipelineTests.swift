@@ -259,25 +259,46 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
-    /// A HEIC with an auxiliary depth image (an iPhone's portrait photo) renders its primary
-    /// image, the depth map neither shown nor taken for an alpha channel. (libheif writes alpha
-    /// as an auxiliary image, `auxC` `urn:mpeg:hevc:2015:auxid:1`; the same file with the URN's
-    /// last digit made 2 holds a depth image instead, which libheif 1.19 reads as one.)
-    func testAHEICWithADepthImageRendersItsPrimaryImage() throws {
+    /// A HEIC with an auxiliary depth image (an iPhone's portrait photo) or an HDR gain map (an
+    /// iPhone's photo since iOS 14.1) renders its primary image, the auxiliary image neither shown
+    /// nor taken for an alpha channel. (libheif writes alpha as an auxiliary image, `auxC`
+    /// `urn:mpeg:hevc:2015:auxid:1`; the same file with that URN made depth's or Apple's gain
+    /// map's holds such an image instead: `heif-info` reads the file, the depth image as one.)
+    func testAHEICWithADepthImageOrAGainMapRendersItsPrimaryImage() throws {
         let withAlpha = try Encoders.heif(.solid(width: 64, height: 64, 255, 0, 0), quality: 95, alpha: 0)
-        let alphaURN = Array("urn:mpeg:hevc:2015:auxid:1".utf8)
-        let at = try XCTUnwrap((0...(withAlpha.count - alphaURN.count)).first { withAlpha[$0..<($0 + alphaURN.count)].elementsEqual(alphaURN) })
-        var withDepth = withAlpha
-        withDepth[at + alphaURN.count - 1] = UInt8(ascii: "2")
-        let image = try JPEGStream(bytes: try ThumbnailRenderer().render(withDepth, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1)).image
         let centre = (100 * 200 + 100) * 3
         let transparent = try JPEGStream(bytes: try ThumbnailRenderer().render(withAlpha, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1)).image
         XCTAssertEqual(Double(transparent.pixels[centre + 1]), 255, accuracy: 12, "as an alpha channel (0) it is white: the patch is what changes it")
-        XCTAssertEqual(Double(image.pixels[centre]), 255, accuracy: 12, "the primary image's red")
-        XCTAssertEqual(Double(image.pixels[centre + 1]), 0, accuracy: 12, "not composited: a depth map is no alpha")
-        let header = try XCTUnwrap(withDepth.withUnsafeBytes { MetadataReader.read(bytes: $0) })
-        XCTAssertEqual(header.format, .heif)
-        XCTAssertEqual(header.evidence.problems, [])
+        for urn in ["urn:mpeg:hevc:2015:auxid:2", Encoders.appleGainMapURN] {
+            let heic = try Encoders.replacingAuxiliaryType("urn:mpeg:hevc:2015:auxid:1", with: urn, in: withAlpha)
+            let info = try heifInfo(heic)
+            // (heif-info names alpha and depth images; any other auxiliary image it reads without a word.)
+            XCTAssertTrue(info.contains(urn == Encoders.appleGainMapURN ? "depth channel: no" : "depth channel: yes"), "\(urn): \(info)")
+            XCTAssertTrue(info.contains("alpha channel: no"), "\(urn): \(info)")
+            let image = try JPEGStream(bytes: try ThumbnailRenderer().render(heic, format: .heif, orientation: 1, box: .default)).decode(scale: (1, 1)).image
+            XCTAssertEqual(Double(image.pixels[centre]), 255, accuracy: 12, "\(urn): the primary image's red")
+            XCTAssertEqual(Double(image.pixels[centre + 1]), 0, accuracy: 12, "\(urn): not composited: no alpha")
+            let header = try XCTUnwrap(heic.withUnsafeBytes { MetadataReader.read(bytes: $0) })
+            XCTAssertEqual(header.format, .heif)
+            XCTAssertEqual(header.evidence.problems, [], urn)
+        }
+    }
+
+    /// What `heif-info` (libheif's own tool) says of a file.
+    func heifInfo(_ heif: [UInt8]) throws -> String {
+        let path = NSTemporaryDirectory() + "albumfs-heif-info-\(getpid()).heic"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(heif)))
+        defer { unlink(path) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/heif-info")
+        p.arguments = [path]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return text
     }
 
     /// HEIF renders running at once (a file manager opening a folder of HEICs asks for many)
