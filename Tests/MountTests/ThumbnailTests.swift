@@ -124,6 +124,34 @@ final class ThumbnailTests: XCTestCase {
         off.finish()
     }
 
+    /// A HEIC whose image data is lost (its bytes zeroed, as a failing disk gives them back) is
+    /// still a photo: listed, dated, read byte for byte; its thumbnail answers EIO once, said in
+    /// `.albumfs/errors`, and leaves the listing; the other HEIC renders.
+    func testACorruptHEICIsListedAndReadAndOnlyItsThumbnailFails() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        var heic = try Encoders.heif(.marker(width: 320, height: 240))
+        // The media data box's body but its first NAL unit's length: the image's bytes, zeroed.
+        var at = 0
+        while at + 8 <= heic.count, !heic[(at + 4)..<(at + 8)].elementsEqual("mdat".utf8) {
+            at += Int(heic[at]) << 24 | Int(heic[at + 1]) << 16 | Int(heic[at + 2]) << 8 | Int(heic[at + 3])
+        }
+        XCTAssertLessThan(at + 12, heic.count, "a media data box")
+        for i in (at + 12)..<heic.count { heic[i] = 0 }
+        try SampleLibrary.writeFile(source.path + "/Damaged/IMG_9000.HEIC", heic, mtime: SampleLibrary.defaultMtime)
+        let mount = try Mount(source: source.path)
+        let photo = mount.path("non-screenshots/IMG_9000.HEIC")
+        XCTAssertEqual(try readFile(photo).get(), heic)
+        XCTAssertEqual(xattr(photo, "user.albumfs.format"), "heif")
+        XCTAssertEqual(xattr(photo, "user.albumfs.date_source"), "mtime")
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/IMG_9000.jpg")).failure?.code, EIO)
+        let errors = (try? String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)) ?? ""
+        XCTAssertTrue(errors.hasPrefix("Damaged/IMG_9000.HEIC: cannot make a thumbnail"), errors)
+        XCTAssertTrue(eventually { !(readdirNames(mount.path("thumbnails/200x200"))?.contains("IMG_9000.jpg") ?? true) })
+        try assertMarkerUpright(mount.path("thumbnails/200x200/IMG_1400.jpg"), "IMG_1400.HEIC")
+        mount.finish(allowing: ["cannot make a thumbnail of Damaged/IMG_9000.HEIC"])
+    }
+
     /// libheif is loaded on first use (Sources/CHeif). Where it cannot be (here a broken
     /// `libheif.so.1`, found first through `LD_LIBRARY_PATH`), the HEIC is still listed, dated
     /// and read; its thumbnail alone fails (EIO), `.albumfs/errors` says why, and the daemon and
