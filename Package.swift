@@ -59,7 +59,7 @@ let package = Package(
 
         .testTarget(name: "AlbumSystemTests", dependencies: ["AlbumSystem", "AlbumCore"]),
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumSystem", "AlbumCore"]),
-        .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumSystem", "AlbumMetadata", "AlbumSample"]),
+        .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumSystem", "AlbumMetadata", "AlbumSample", "AlbumLive"]),
         .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumSystem", "AlbumIndex", "AlbumCore"]),
         .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumSystem", "AlbumThumbnails", "AlbumMetadata", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumSystem", "AlbumVFS", "AlbumCore"]),

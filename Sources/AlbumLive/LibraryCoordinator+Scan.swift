@@ -5,8 +5,9 @@ import AlbumVFS
 import Dispatch
 import FoundationEssentials
 
-/// The coordinator's scans: each rescan surveys and reads its folders (`LibraryScanner.surveyReading`),
-/// merges what it found into `state`, publishes the views and writes the index. All on `queue`.
+/// The coordinator's scans: each rescan runs the scan pipeline (`ScanPipeline`: survey, read,
+/// merge into `state`) over its folders, publishing the views as batches land, then writes the
+/// index and says what changed. All on `queue`.
 extension LibraryCoordinator {
 
     func fullScan(first: Bool) {
@@ -38,8 +39,8 @@ extension LibraryCoordinator {
         var heldMoves: [FileMove] = []
     }
 
-    /// Rescans folders (recursively): each is surveyed and read, then merged into `state`; then
-    /// the views are published and the index written.
+    /// Rescans folders (recursively) through the pipeline; then the views are published and the
+    /// index written.
     func rescan(_ folders: [String], first: Bool = false) {
         let setup = beginScan(first: first)
         let folderProblemsBefore = folderProblems
@@ -47,8 +48,7 @@ extension LibraryCoordinator {
         renamed = []
         defer { renamed = [] }
         for folder in folders {
-            let (survey, reads) = surveyAndRead(folder, setup, heldMoves: &tally.heldMoves)
-            merge(survey, of: folder, reads: reads, into: &tally)
+            note(scan(folder, setup), of: folder, into: &tally)
         }
         finishScan(setup, tally, changedProblems: folderProblems != folderProblemsBefore)
     }
@@ -68,100 +68,53 @@ extension LibraryCoordinator {
         let writer = IndexWriter(index: index, log: log, queue: indexQueue, pending: indexPending,
                                  holding: holds ? .firstScan : nil)
         scanWriter.withLock { $0 = writer }
-        // A file new at its path may be one the index knows at another (its folder renamed, moved
-        // or renamed): its row then stands for it, saved under the new path, and it is not read.
-        // (A first mount knows nothing. A mount without an index still knows what it holds.)
-        let elsewhere = state.isEmpty ? nil : index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
-            ?? LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in })
-        return ScanSetup(first: first, settledBefore: settled, writer: writer, holds: holds, elsewhere: elsewhere)
+        return ScanSetup(first: first, settledBefore: settled, writer: writer, holds: holds, elsewhere: pipeline.elsewhere(saving: writer))
     }
 
-    /// Walks `folder` and reads what changed: reading starts as soon as the walk has found a batch
-    /// of files (`readBatch`) and goes on as one stream on the reader threads; each batch's
-    /// evidence goes to the index as soon as it is read, and the batch keeps slim records, merged
-    /// in order whenever the walk hands off more (so read batches never pile up) and at the end.
-    /// Returns the survey and what was read (`MergeQueue`: the paths read, when tracked, and
-    /// which were new and which known before).
-    func surveyAndRead(_ folder: String, _ setup: ScanSetup,
-                               heldMoves: inout [FileMove]) -> (LibraryScanner.Survey, MergeQueue) {
-        // Files this mount holds, found at other paths, are taken from `state` first (the paths
-        // by inode made when first asked, once per walk: `state` changes between walks).
-        var pathsByInode: [UInt64: String]?
-        var taken: [FileMove] = []
-        var elsewhere = setup.elsewhere
-        elsewhere?.held = LibraryScanner.Held(file: { [unowned self] identity in
-            if pathsByInode == nil { pathsByInode = state.pathsByInode() }
-            guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
-            return (path, file, photo)
-        }, moved: { taken += $0 }, worthFrom: index == nil ? 1 : Self.heldWorthFrom)
-        var merge = MergeQueue(trackReads: !state.isEmpty)
+    /// Scans `folder` through the pipeline, the status counting the reads, folders filling in
+    /// the views as batches merge (a publish at most every max(1 s, 4 publish times)).
+    func scan(_ folder: String, _ setup: ScanSetup) -> ScanPipeline.FolderScan {
         statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
+        var lastPublish = Date()
+        var hooks = ScanPipeline.Hooks()
+        hooks.onFolder = { [watcher] in watcher?.watch($0) }
+        hooks.progress = { [self] done, total in
+            statusBox.withLock { $0.progressDone = done }
+            progress?(done, total, false)
+        }
+        hooks.handedOff = { [self] count in statusBox.withLock { $0.progressTotal = count } }
+        hooks.merged = { [self] p in
+            // A tree build just before the scan's own last one would only delay it.
+            guard p.merged < p.batches, !p.finishingSoon, Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) else { return }
+            publish(complete: false)
+            lastPublish = Date()
+        }
         // The folder a disk left when it was unmounted is listed fine, and empty: what it
         // held is unknown, not gone, as for a folder that cannot be listed at all.
-        let unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
-        let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
-            under: folder, previous: state, settledBefore: setup.settledBefore, complete: wholeFiles, elsewhere: elsewhere,
-            onFolder: { [watcher] in watcher?.watch($0) },
-            onRead: { [writer = setup.writer] read in
-                writer.save(read.lazy.map(\.file))
-                for i in read.indices { read[i].file.slim() }
-            },
-            progress: { [self] done, total in
-                statusBox.withLock { $0.progressDone = done }
-                progress?(done, total, false)
-            },
-            handedOff: { [self] batch in
-                merge.batches.append(batch)
-                statusBox.withLock { $0.progressTotal = merge.handedOff }
-                mergeBatches(&merge, walkDone: false)
-            })
-        if !wholeFiles.isEmpty {
-            for path in survey.reused.map(\.relativePath) + survey.moved.map(\.file.relativePath) where wholeFiles.contains(path) {
-                wholeFiles.remove(path)
-            }
-        }
-        statusBox.withLock { $0.progressTotal = survey.toRead.count }
-        mergeBatches(&merge, walkDone: true)
-        if survey.toRead.count > 0 { progress?(survey.toRead.count, survey.toRead.count, true) }
-        heldMoves += taken
-        return (survey, merge)
+        let found = pipeline.scan(folder, writer: setup.writer, settledBefore: setup.settledBefore, complete: wholeFiles,
+                                  elsewhere: setup.elsewhere, unavailable: folder.isEmpty ? availability.diskNotMounted() : nil, hooks: hooks)
+        let reads = found.survey.toRead.count
+        statusBox.withLock { $0.progressTotal = reads }
+        if reads > 0 { progress?(reads, reads, true) }
+        return found
     }
 
-    /// Merges a folder's survey into `state`: files moved in, files gone, the folder's problems;
-    /// what changed goes to the tally's delta.
-    func merge(_ survey: LibraryScanner.Survey, of folder: String, reads: MergeQueue, into tally: inout ScanTally) {
-        let (readPaths, trackReads) = (reads.readPaths, reads.trackReads)
-        tally.delta.added += reads.added
-        tally.delta.changed += reads.changed
-        tally.delta.moved += survey.moved.map(\.move)
+    /// Takes in what a folder's scan found: its changes into the tally, its files' moves for the
+    /// views' inode numbers, its problems, whether the library could be listed.
+    func note(_ found: ScanPipeline.FolderScan, of folder: String, into tally: inout ScanTally) {
+        let survey = found.survey
+        tally.delta.added += found.delta.added
+        tally.delta.changed += found.delta.changed
+        tally.delta.moved += found.delta.moved
+        tally.delta.gone += found.delta.gone
         tally.reads += survey.toRead.count
-        // Files found by their identity under a new path whose old path in this folder the walk
-        // found nothing at (a folder renamed) take their old entries' place; the others are
-        // put below, once the files gone are dropped.
-        var movedInPlace = movedAway(survey, in: folder, readPaths: readPaths)
-        for i in movedInPlace.indices where movedInPlace[i] {
-            movedInPlace[i] = state.move(from: survey.moved[i].from, survey.moved[i].file, photo: survey.moved[i].photo)
-            if movedInPlace[i] { tally.delta.gone.append(survey.moved[i].from) }
-        }
-        // Everything below the folder is replaced by what the scan found, except files still
-        // being written, which keep their last settled version until they settle.
-        let deferredKnown = survey.deferred.filter { state.knows($0) }.count
-        let movedHereNew = survey.moved.indices.count { !movedInPlace[$0] && !state.knows(survey.moved[$0].file.relativePath) }
-        let nothingGone = !trackReads
-            || (folder.isEmpty && state.fileCount + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
-        if !nothingGone {
-            // (What `albumfs index` finds gone, found the same way: `ScanDelta`.)
-            let gone = ScanDelta.gone(state.paths, under: folder, kept: ScanDelta.kept(survey, read: readPaths), unlisted: survey.unlisted)
-            for path in gone { state.drop(path) }
-            tally.delta.gone += gone
-        }
-        // Files found by their identity were not read (decided, and saved, by the survey).
-        // Taken after the files gone are dropped, so a renamed folder's photos take their old
-        // paths' room (taken before, they would make the map of files and the photo array grow
-        // to twice the library's size for good, and the rescan's peak with them).
-        for (i, found) in survey.moved.enumerated() where !movedInPlace[i] { state.put(found.file, photo: found.photo) }
-        renamed += survey.moved.map(\.move)
+        tally.heldMoves += found.heldMoves
         tally.deferred += survey.deferred
+        renamed += found.delta.moved
+        if !wholeFiles.isEmpty {
+            let taken = survey.reused.lazy.map(\.relativePath) + found.delta.moved.lazy.map(\.to) + found.delta.added + found.delta.changed
+            for path in taken where wholeFiles.contains(path) { wholeFiles.remove(path) }
+        }
         folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
         folderProblems += survey.folderProblems
         if folder.isEmpty { noteAvailability(listed: !survey.unlisted.contains("")) }
@@ -239,75 +192,6 @@ extension LibraryCoordinator {
     /// says why not), for the status and the one line logged when that changes.
     func noteAvailability(listed: Bool) {
         availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
-    }
-
-    /// One folder scan's read batches, merged in order.
-    struct MergeQueue {
-        /// Whether anything was known before the scan (a first mount knows nothing: nothing can
-        /// be gone, and the paths read need no set to tell which known files are).
-        let trackReads: Bool
-        var batches: [ReadStream.Batch] = []
-        var merged = 0
-        /// Files handed to the readers so far.
-        var handedOff: Int { batches.reduce(0) { $0 + $1.count } }
-        /// Files handed to the readers and not merged yet.
-        var unmerged: Int { batches[merged...].reduce(0) { $0 + $1.count } }
-        /// The paths read, as `ScanDelta` has them: not known before at their path, or known.
-        var added: [String] = []
-        var changed: [String] = []
-        /// The paths read, to look up (empty when nothing was known before: `trackReads`).
-        var readPaths: Set<String> { trackReads ? Set(added).union(changed) : [] }
-        var lastPublish = Date()
-        let started = Date()
-        init(trackReads: Bool) { self.trackReads = trackReads }
-    }
-
-    /// Files new at their path, asked of the index together, from which they are first looked for
-    /// in `state` (`LibraryScanner.Held.worthFrom`): a batch of the walk is 256
-    /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index.
-    static let heldWorthFrom = 64
-
-    /// Which files of `survey.moved` have their old path gone: inside `folder`, in a folder it
-    /// listed, and the walk found nothing there (no file reused, read or waiting to settle).
-    /// (`LibraryState.move` then checks the state holds that very file there.)
-    func movedAway(_ survey: LibraryScanner.Survey, in folder: String, readPaths: Set<String>) -> [Bool] {
-        // The paths walked and the old paths, when both are many (a whole library's folder renamed
-        // walks none of its old paths): checked against a set of the old paths.
-        var stillThere = Set<String>()
-        if !survey.moved.isEmpty && !(survey.reused.isEmpty && survey.deferred.isEmpty && readPaths.isEmpty) {
-            let from = Set(survey.moved.map(\.from))
-            stillThere = Set(survey.reused.lazy.map(\.relativePath).filter(from.contains) + survey.deferred.filter(from.contains)
-                             + readPaths.filter(from.contains))
-        }
-        return survey.moved.map(\.from).map { old in
-            !stillThere.contains(old) && old.isWithin(folder: folder) && !survey.unlisted.contains(where: { old.isWithin(folder: $0) })
-        }
-    }
-
-    /// Merges read batches (already saved to the index, slimmed of their evidence) in order: while
-    /// the walk goes on, those read already; once it is done, every one, waiting for each. Folders
-    /// fill in as batches land (a publish at most every max(1 s, 4 publish times)).
-    func mergeBatches(_ q: inout MergeQueue, walkDone: Bool) {
-        if walkDone {
-            state.reserve(more: q.unmerged)
-        } else {
-            state.expect(atLeast: state.fileCount + q.unmerged)
-        }
-        while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
-            for read in q.batches[q.merged].take() {
-                if state.knows(read.file.relativePath) { q.changed.append(read.file.relativePath) } else { q.added.append(read.file.relativePath) }
-                state.put(read.file, photo: read.photo)
-                if !wholeFiles.isEmpty { wholeFiles.remove(read.file.relativePath) }
-            }
-            q.merged += 1
-            // A tree build just before the scan's own last one would only delay it.
-            let perBatch = Date().timeIntervalSince(q.started) / Double(q.merged)
-            let finishingSoon = walkDone && perBatch * Double(q.batches.count - q.merged) < 1
-            if q.merged < q.batches.count && !finishingSoon && Date().timeIntervalSince(q.lastPublish) > max(1, 4 * publishSeconds) {
-                publish(complete: false)
-                q.lastPublish = Date()
-            }
-        }
     }
 
     /// Rebuilds the views from the current photos and swaps them into the filesystem; `complete`

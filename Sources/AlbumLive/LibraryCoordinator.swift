@@ -79,9 +79,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let scanWriter = Mutex<IndexWriter?>(nil)
     var watcher: FolderWatcher?
 
-    // Queue-confined: every file, and for photos the decisions made (rules run only when a file
-    // changes, so a publish of 100,000 photos does not re-decide them all).
-    var state = LibraryState()
+    // Queue-confined: the scans (`ScanPipeline`), and every file they know with its photo's
+    // decisions (rules run only when a file changes, so a publish of 100,000 photos does not
+    // re-decide them all).
+    let pipeline: ScanPipeline
+    var state: LibraryState {
+        get { pipeline.known }
+        _modify { yield &pipeline.known }
+    }
     /// The problems of folders (one that cannot be listed, a name that is not UTF-8) found by the
     /// walks so far: each rescan of a folder replaces those below it.
     var folderProblems: [ScanProblem] = []
@@ -106,6 +111,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 progress: (@Sendable (Int, Int, Bool) -> Void)? = nil, log: @escaping @Sendable (String) -> Void) {
         self.scanner = scanner
         self.index = index
+        pipeline = ScanPipeline(scanner: scanner, index: index)
         self.fs = fs
         self.options = options
         self.progress = progress
@@ -124,14 +130,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// the evidence of 100,000 files is never in memory at once.
     public static func libraryFromIndex(_ index: FileIndexStore?, scanner: LibraryScanner, boxes: [ThumbnailBox],
                                         log: (String) -> Void) -> (Library, LibraryState) {
-        var state = LibraryState()
-        if let index {
-            // (A photo's row from before its owner and mode were kept is read again, once.)
-            do { try index.forEach { if !$0.lacksAccess { state.put($0, scanner: scanner) } } } catch {
-                log("albumfs: warning: the index cannot be read (\(error)); scanning everything")
-                state = LibraryState()
-            }
-        }
+        let state = ScanPipeline.known(from: index, scanner: scanner) { log("albumfs: " + $0) }
         return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
                                    emptyMtime: Timestamp.now), state)
     }

@@ -148,7 +148,7 @@ public struct LibraryState: Sendable {
     }
 
     /// The photos (the array the views share) and every problem, sorted by path.
-    func report(folderProblems: [ScanProblem] = []) -> ScanReport {
+    public func report(folderProblems: [ScanProblem] = []) -> ScanReport {
         ScanReport(photos: photos, filesSeen: entries.count,
                    fileProblems: problems.map { ScanProblem(relativePath: $0.key, message: $0.value) }, folderProblems: folderProblems)
     }

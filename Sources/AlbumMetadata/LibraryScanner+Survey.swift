@@ -7,19 +7,6 @@ import Glibc
 /// The survey: the walk of the library and which files the index or the mount already knows, with
 /// what a scan hands on (files to read, files found at new paths, files still being written).
 extension LibraryScanner {
-    /// What a scan of one folder (recursively) found.
-    public struct Outcome: Sendable {
-        /// Every settled regular file below the folder.
-        public var files: [IndexedFile]
-        /// How many files had their header read (new or changed); the others came from the index.
-        public var reads: Int
-        /// Files changed so recently they may still be being written: left for a later scan.
-        public var deferred: [String]
-        public var folderProblems: [ScanProblem]
-        /// Folders that are there but could not be listed: the files known below them are kept.
-        public var unlisted: [String]
-    }
-
     /// A file known at another path, found here unchanged (its folder renamed or moved): its
     /// record and photo under the new path, and the path of the row that stands for it.
     public struct MovedFile: Sendable {

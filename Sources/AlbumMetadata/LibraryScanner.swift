@@ -51,17 +51,6 @@ public struct LibraryScanner: Sendable {
         self.excluded = excluded
     }
 
-    /// A full scan with no index: every file read. (The mount uses `scan(under:previous:…)`.)
-    public func scan() -> ScanReport {
-        let outcome = scan(previous: [:])
-        return report(outcome.files, folderProblems: outcome.folderProblems)
-    }
-
-    /// The photos and problems of a set of indexed files, rules applied.
-    public func report(_ files: [IndexedFile], folderProblems: [ScanProblem] = []) -> ScanReport {
-        ScanReport(photos: files.compactMap(photo(from:)), files: files, folderProblems: folderProblems)
-    }
-
     /// The second half: reads the headers of `items` on every core. `progress(done, total)` is
     /// called from worker threads as chunks finish.
     public func read(_ items: [(path: String, identity: FileIdentity)], progress: (@Sendable (Int, Int) -> Void)? = nil) -> [IndexedFile] {
@@ -135,15 +124,6 @@ public struct LibraryScanner: Sendable {
     /// How far ahead of the settle edge a file's stamp is taken for a wrong clock (a minute, and
     /// the settle time).
     static let wrongClockSeconds: Int64 = 61
-
-    /// Survey and read in one call.
-    public func scan(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                     onFolder: (String) -> Void = { _ in }, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Outcome {
-        let s = survey(under: folder, previous: previous, settledBefore: settledBefore, onFolder: onFolder)
-        let read = read(s.toRead, progress: progress)
-        return Outcome(files: s.reused + read, reads: s.toRead.count, deferred: s.deferred, folderProblems: s.folderProblems,
-                       unlisted: s.unlisted)
-    }
 
     /// Reads one file's header: a photo with its evidence, an ignored file, or a problem.
     /// - Parameter rootFD: the library folder, open: files are opened relative to it (no path

@@ -1,8 +1,8 @@
 import AlbumCore
 
 /// What a scan of a folder (and everything below it; "" the library) found changed against what
-/// was known there before it began: what `albumfs index` writes and says it did, and what a
-/// mount's rescan applies to what it holds and to the index (`LibraryCoordinator.merge`).
+/// was known there before it began (`ScanPipeline.scan`): what `albumfs index` writes and says
+/// it did, and what a mount's rescan applies to the index and shows in its status.
 public struct ScanDelta: Sendable, Equatable {
     /// Read, and not known before at their path: new files.
     public var added: [String]
@@ -24,17 +24,6 @@ public struct ScanDelta: Sendable, Equatable {
         self.changed = changed
         self.moved = moved
         self.gone = gone
-    }
-
-    /// - Parameters:
-    ///   - read: the paths of the files read.
-    ///   - known: the paths known before the scan, and `wasKnown` to ask of one.
-    public init(_ survey: LibraryScanner.Survey, read: [String], under folder: String, known: some Sequence<String>,
-                wasKnown: (String) -> Bool) {
-        added = read.filter { !wasKnown($0) }
-        changed = read.filter(wasKnown)
-        moved = survey.moved.map(\.move)
-        gone = Self.gone(known, under: folder, kept: Self.kept(survey, read: read), unlisted: survey.unlisted)
     }
 
     /// The paths a scan found files at: taken as they were, found moved there, read, or still

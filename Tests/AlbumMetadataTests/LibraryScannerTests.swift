@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumSystem
 @testable import AlbumMetadata
+import AlbumLive
 import AlbumSample
 import Foundation
 import XCTest
@@ -9,7 +10,7 @@ final class LibraryScannerTests: FolderTestCase {
     func testScanOfTheSampleLibraryMatchesItsExpectations() throws {
         let items = try SampleLibrary.write(to: folder)
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: Int64(Date().timeIntervalSince1970))))
-        let report = LibraryScanner(root: folder, rules: rules).scan()
+        let report = LibraryScanner(root: folder, rules: rules).scanned()
         let byPath = Dictionary(uniqueKeysWithValues: report.photos.map { ($0.relativePath, $0) })
         for item in items {
             guard let day = item.expectedDay else {
@@ -209,7 +210,7 @@ final class LibraryScannerTests: FolderTestCase {
         _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
-        let report = LibraryScanner(root: folder, rules: rules).scan()
+        let report = LibraryScanner(root: folder, rules: rules).scanned()
         XCTAssertEqual(report.problems.map(\.message), [])
         XCTAssertEqual(report.photos.map { FileNameBytes.bytes($0.relativePath) }, [Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)])
         XCTAssertEqual(report.photos.first?.format, .jpeg)
@@ -239,7 +240,7 @@ final class LibraryScannerTests: FolderTestCase {
         create(Array("plain.jpg".utf8))
         XCTAssertEqual(String(decoding: composed, as: UTF8.self), String(decoding: decomposed, as: UTF8.self), "one String to Swift")
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
-        let report = LibraryScanner(root: folder, rules: rules).scan()
+        let report = LibraryScanner(root: folder, rules: rules).scanned()
         let nfd = String(decoding: decomposed, as: UTF8.self)
         XCTAssertEqual(report.photos.map { Array($0.relativePath.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
                        [decomposed + Array(".jpg".utf8), decomposed + Array("/b.jpg".utf8), Array("plain.jpg".utf8)])
@@ -273,7 +274,7 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(fm.createFile(atPath: folder + "/a/kept.jpg", contents: jpeg))
         XCTAssertTrue(fm.createFile(atPath: folder + "/RECYCLER.jpg", contents: jpeg))
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
-        let report = LibraryScanner(root: folder, rules: rules).scan()
+        let report = LibraryScanner(root: folder, rules: rules).scanned()
         XCTAssertEqual(report.photos.map(\.relativePath).sorted(), ["RECYCLER.jpg", "a/kept.jpg"])
     }
 
@@ -292,9 +293,9 @@ final class LibraryScannerTests: FolderTestCase {
             XCTAssertTrue(fm.createFile(atPath: folder + "/" + path, contents: jpeg))
         }
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
-        XCTAssertEqual(LibraryScanner(root: folder, rules: rules).scan().photos.map(\.relativePath).sorted(), kept.sorted())
-        XCTAssertEqual(LibraryScanner(root: folder, rules: rules).scan(under: "Photos Library.photoslibrary", previous: [:])
-            .files.map(\.relativePath), ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg"], "a rescan of the package too")
+        XCTAssertEqual(LibraryScanner(root: folder, rules: rules).scanned().photos.map(\.relativePath).sorted(), kept.sorted())
+        XCTAssertEqual(LibraryScanner(root: folder, rules: rules).scanned(under: "Photos Library.photoslibrary")
+            .photos.map(\.relativePath), ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg"], "a rescan of the package too")
     }
 
     /// HEIF images are read by every scan and are photos only where `formats` says so (not with
@@ -309,10 +310,10 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(fm.createFile(atPath: folder + "/text.heic", contents: Data("not an image at all".utf8)))
         XCTAssertTrue(fm.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
         let dates = CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))
-        let plain = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png])).scan()
+        let plain = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png])).scanned()
         XCTAssertEqual(plain.photos.map(\.relativePath), ["a.jpg"])
         XCTAssertEqual(plain.problems, [])
-        let withHEIF = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png, .heif])).scan()
+        let withHEIF = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png, .heif])).scanned()
         XCTAssertEqual(withHEIF.photos.map(\.relativePath).sorted(), ["IMG_1.HEIC", "a.jpg", "empty.heic", "heic-named.jpg"])
         XCTAssertEqual(withHEIF.photos.first { $0.relativePath == "IMG_1.HEIC" }?.capture.source, .exifDateTimeOriginal)
         XCTAssertEqual(withHEIF.problems.map(\.relativePath), ["empty.heic", "text.heic"])
@@ -326,11 +327,11 @@ final class LibraryScannerTests: FolderTestCase {
         try fm.createSymbolicLink(atPath: folder + "/a/again.jpg", withDestinationPath: "b/p.jpg")
         try fm.createSymbolicLink(atPath: folder + "/etc", withDestinationPath: "/etc")
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
-        let report = LibraryScanner(root: folder, rules: rules).scan()
+        let report = LibraryScanner(root: folder, rules: rules).scanned()
         XCTAssertEqual(report.photos.map(\.relativePath), ["a/b/p.jpg"], "links are not followed: one photo, at its real path")
         // A rescan of one folder does not follow links either.
-        let partial = LibraryScanner(root: folder, rules: rules).scan(under: "a/b", previous: [:])
-        XCTAssertEqual(partial.files.map(\.relativePath), ["a/b/p.jpg"])
+        let partial = LibraryScanner(root: folder, rules: rules).scanned(under: "a/b")
+        XCTAssertEqual(partial.photos.map(\.relativePath), ["a/b/p.jpg"])
     }
 
     func testAFirstScanStatsNothingTwiceAndStillGetsEveryIdentity() throws {
@@ -397,7 +398,7 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertNotEqual(st.st_atim.tv_sec, 1_000_000_000, "a plain read writes the access time here")
         XCTAssertEqual(unlink(library + "/control.jpg"), 0)
         let scanner = LibraryScanner(root: library, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        XCTAssertEqual(scanner.scan().photos.count, 1)
+        XCTAssertEqual(scanner.scanned().photos.count, 1)
         XCTAssertEqual(stat(path, &st), 0)
         XCTAssertEqual(st.st_atim.tv_sec, 1_000_000_000, "the scan must not write the source's access time")
     }
@@ -615,5 +616,15 @@ final class LibraryScannerTests: FolderTestCase {
         let read = scanner.read(survey.toRead)
         XCTAssertEqual(read.map(\.relativePath), ["kept.jpg"], "no 1970 photo of size -1, no file from outside")
         XCTAssertGreaterThan(read.first?.identity.size ?? 0, 0)
+    }
+}
+
+extension LibraryScanner {
+    /// The scan pipeline as a first mount without an index runs it (nothing known): what it
+    /// found below `folder`.
+    func scanned(under folder: String = "") -> ScanReport {
+        let pipeline = ScanPipeline(scanner: self, index: nil)
+        let found = pipeline.scan(folder, writer: IndexWriter(index: nil, log: { _ in }), elsewhere: nil)
+        return pipeline.known.report(folderProblems: found.survey.folderProblems)
     }
 }

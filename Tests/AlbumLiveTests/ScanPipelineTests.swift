@@ -1,0 +1,62 @@
+import AlbumCore
+@testable import AlbumLive
+import AlbumMetadata
+import AlbumSample
+import Foundation
+import XCTest
+
+/// The scan pipeline on a folder of real files: survey, read, merge, and the delta each scan
+/// reports against what the scans before it found.
+final class ScanPipelineTests: XCTestCase {
+    var folder: String!
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "albumfs-pipeline-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func write(_ path: String, width: Int = 64) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(try Encoders.jpeg(.marker(width: width, height: 48)))))
+    }
+
+    func scan(_ pipeline: ScanPipeline, _ under: String = "") -> ScanDelta {
+        let writer = IndexWriter(index: nil, log: { _ in })
+        return pipeline.scan(under, writer: writer, elsewhere: pipeline.elsewhere(saving: writer)).delta
+    }
+
+    /// A first scan adds everything; then a file changed, one added, one deleted and a folder
+    /// renamed (its files found by identity, unread) are each told as such, and what is known
+    /// follows; an unchanged library changes nothing; a folder's scan looks at nothing outside it.
+    func testEachScanSaysWhatChangedAndKnownFollows() throws {
+        let first = ["a/keep.jpg", "a/changed.jpg", "a/deleted.jpg", "old/one.jpg", "old/two.jpg", "b/other.jpg"]
+        for path in first { try write(path) }
+        let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
+        let added = scan(pipeline)
+        XCTAssertEqual(added.added.sorted(), first.sorted())
+        XCTAssertEqual(added.changed + added.gone, [])
+        XCTAssertEqual(pipeline.known.photoCount, 6)
+
+        try write("a/changed.jpg", width: 96)
+        try write("a/new.jpg")
+        XCTAssertEqual(unlink(folder + "/a/deleted.jpg"), 0)
+        XCTAssertEqual(rename(folder + "/old", folder + "/new"), 0)
+        let delta = scan(pipeline)
+        XCTAssertEqual(delta.added, ["a/new.jpg"])
+        XCTAssertEqual(delta.changed, ["a/changed.jpg"])
+        XCTAssertEqual(delta.moved.map { "\($0.from) -> \($0.to)" }.sorted(), ["old/one.jpg -> new/one.jpg", "old/two.jpg -> new/two.jpg"])
+        XCTAssertEqual(delta.gone.sorted(), ["a/deleted.jpg", "old/one.jpg", "old/two.jpg"])
+        XCTAssertNil(pipeline.known.known("old/one.jpg"))
+        XCTAssertNotNil(pipeline.known.known("new/one.jpg"))
+        XCTAssertEqual(pipeline.known.photoCount, 6)
+        XCTAssertEqual(pipeline.known.report().photos.map { $0.relativePath }.sorted(),
+                       ["a/changed.jpg", "a/keep.jpg", "a/new.jpg", "b/other.jpg", "new/one.jpg", "new/two.jpg"])
+
+        XCTAssertTrue(scan(pipeline).isEmpty, "nothing changed")
+        XCTAssertEqual(unlink(folder + "/b/other.jpg"), 0)
+        XCTAssertTrue(scan(pipeline, "a").isEmpty, "b/ is not looked at")
+        XCTAssertEqual(scan(pipeline, "b").gone, ["b/other.jpg"])
+    }
+}
