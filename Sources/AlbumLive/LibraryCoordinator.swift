@@ -11,10 +11,11 @@ import Synchronization
 /// verifies it with a scan in the background (reading only changed files), then follows changes
 /// through inotify (bursts debounced) and a periodic rescan as a safety net.
 ///
-/// All library state is confined to one serial queue; `status` is readable from any thread.
-/// (`@unchecked Sendable`: the library state is read and written only on `queue`, a serial
-/// queue; what other threads read is in `Mutex`es: the status, the invalidation callback, the
-/// scan's writer.)
+/// The scans themselves are the pipeline's (`ScanPipeline`); the coordinator decides when they
+/// run and shows what they found. All library state is confined to one serial queue; `status`
+/// is readable from any thread. (`@unchecked Sendable`: the library state, the pipeline and what
+/// it knows included, is read and written only on `queue`, a serial queue; what other threads
+/// read is in `Mutex`es: the status, the invalidation callback, the scan's writer.)
 public final class LibraryCoordinator: @unchecked Sendable {
     public struct Options: Sendable {
         public var thumbnailBoxes: [ThumbnailBox]

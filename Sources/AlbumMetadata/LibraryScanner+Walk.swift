@@ -48,8 +48,9 @@ extension LibraryScanner {
         // (The library's own folder may be reached through links: SOURCE is what the user named.
         // Every folder in it is opened beneath it, through no link: one put in place of a folder
         // during the walk is not entered.)
-        guard let rootFD = try? SourceOpening.root(root) else {
-            if start.isEmpty { trouble.cannotList("", errno) }
+        let rootFD: Int32
+        do { rootFD = try SourceOpening.root(root) } catch {
+            if start.isEmpty { trouble.cannotList("", error.rawValue) }
             return
         }
         defer { close(rootFD) }
