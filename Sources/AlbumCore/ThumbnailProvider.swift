@@ -6,7 +6,8 @@ public protocol ThumbnailProvider: Sendable {
     /// The exact size of every thumbnail of this box, known before any is rendered.
     func size(for box: ThumbnailBox) -> Int64
     /// The thumbnail's bytes: from the cache or rendered now, the photo's file opened beneath
-    /// `sourceRoot` (the library's folder). Failures are logged by the service.
+    /// `sourceRoot` (the library's folder). ENOENT: the file is not at its path (moved or
+    /// deleted), which the caller follows or says; any other failure is EIO, logged by the service.
     func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno>
     /// The photos whose thumbnails failed from their content (not a read failure), remembered
     /// until they change: the views list no thumbnail of them any more.

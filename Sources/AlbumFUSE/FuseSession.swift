@@ -4,6 +4,7 @@ import AlbumVFS
 import CFuse3
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Why a mount could not be made or served.
 public struct MountError: Error, CustomStringConvertible {
@@ -14,9 +15,14 @@ public struct MountError: Error, CustomStringConvertible {
 ///
 /// The corresponding libfuse calls are `fuse_session_new`, `fuse_set_signal_handlers`,
 /// `fuse_session_mount`, `fuse_session_loop_mt`, `fuse_session_unmount`, `fuse_session_destroy`.
-/// (`@unchecked Sendable`: its stored values do not change after `init`; libfuse's session is
-/// made for `fuse_lowlevel_notify_*` from any thread while the loop runs.)
+/// (`@unchecked Sendable`: its stored values do not change after `init` but `serving`, a
+/// `Mutex`; libfuse's session is made for `fuse_lowlevel_notify_*` from any thread while the
+/// loop runs.)
 public final class FuseSession: @unchecked Sendable {
+    /// Whether the kernel connection is open for notifications: from the mount until the loop
+    /// ends. Held across each batch of notifications, so the unmount (which closes the
+    /// connection) waits for one in progress and none is written to a closed descriptor.
+    private let serving = Mutex(false)
     private let context: FuseContext
     private let mountpoint: String
     private let session: OpaquePointer
@@ -64,11 +70,14 @@ public final class FuseSession: @unchecked Sendable {
     /// for an inode the kernel never saw) are expected and ignored.
     /// The corresponding C functions are `fuse_lowlevel_notify_inval_entry` and `_inval_inode`.
     public func invalidate(_ changes: TreeChanges) {
-        for (parent, name) in changes.removedEntries {
-            _ = fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), name, name.utf8.count)
-        }
-        for inode in changes.changedInodes {
-            _ = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
+        serving.withLock { serving in
+            guard serving else { return }
+            for (parent, name) in changes.removedEntries {
+                _ = fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), name, name.utf8.count)
+            }
+            for inode in changes.changedInodes {
+                _ = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
+            }
         }
     }
 
@@ -83,7 +92,11 @@ public final class FuseSession: @unchecked Sendable {
         guard fuse_session_mount(session, mountpoint) == 0 else {
             throw MountError(description: "the kernel refused to mount on \(mountpoint) (see the message above)")
         }
-        defer { fuse_session_unmount(session) }
+        serving.withLock { $0 = true }
+        defer {
+            serving.withLock { $0 = false }
+            fuse_session_unmount(session)
+        }
         let path = mountpoint
         // Ready means answering: stat the mount from another thread; it returns only once the
         // loop below has answered the kernel's INIT and a GETATTR of the root.

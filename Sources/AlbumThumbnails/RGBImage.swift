@@ -69,13 +69,17 @@ public struct ThumbnailError: Error, Equatable, CustomStringConvertible {
     /// The original could not be opened or read (permissions, I/O): unlike bad content, something
     /// that a chmod or a disk coming back fixes without changing the file, so it is not remembered.
     public let isReadFailure: Bool
-    public init(_ description: String, isReadFailure: Bool = false) {
+    /// The original is not at its path (moved with its folder, or deleted): the caller follows
+    /// the move, or says it is gone.
+    public let isMissing: Bool
+    public init(_ description: String, isReadFailure: Bool = false, isMissing: Bool = false) {
         self.description = description
-        self.isReadFailure = isReadFailure
+        self.isReadFailure = isReadFailure || isMissing
+        self.isMissing = isMissing
     }
 
     /// The original could not be opened, examined or read (`what`: "open", "stat", "read").
     static func original(_ what: String, _ errno: Errno) -> ThumbnailError {
-        ThumbnailError("cannot \(what) the original: \(errno)", isReadFailure: true)
+        ThumbnailError("cannot \(what) the original: \(errno)", isReadFailure: true, isMissing: what == "open" && errno == .notFound)
     }
 }

@@ -79,7 +79,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     public func size(for box: ThumbnailBox) -> Int64 { Int64(FixedSizeJPEG.size(for: box.width, box.height)) }
 
     public func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
-        thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box).mapError { _ in Errno.ioError }
+        thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box).mapError { $0.isMissing ? Errno.notFound : Errno.ioError }
     }
 
     private enum Step {
@@ -136,6 +136,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                     if !stored { remember(&s, key, bytes) }
                     s.readFailuresLogged.remove(key)
                     return false
+                case .failure(let e) where e.isMissing:
+                    return false  // (the caller follows the move, or says the file is gone)
                 case .failure(let e) where e.isReadFailure:
                     return s.readFailuresLogged.insert(key).inserted
                 case .failure(let e):
@@ -165,10 +167,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     private func render(_ photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
         // (Decodes run one per core at a time, large ones one at a time: `DecodeMemory`.)
-        renders.add(1, ordering: .relaxed)
         do {
             let original = try Self.openOriginal(photo, sourceRoot: sourceRoot)
             defer { close(original.fd) }
+            renders.add(1, ordering: .relaxed)  // (a file not found is no render: it is followed, or gone)
             let (bytes, plan) = try renderer.renderWithPlan(file: original.fd, size: original.size, format: photo.format,
                                                             orientation: photo.orientation, box: box)
             if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(plan)") }

@@ -283,10 +283,18 @@ public final class AlbumFileSystem: Sendable {
             // The photo as the tree shows it now (its folder may have been renamed since the open).
             let tree = pendingChanges.tree
             let photo = shownPhoto(inode: thumb.inode) ?? thumb.photo
-            let made = followingMoves(photo, tree: tree, lookFirst: true, shown: { shownPhoto(inode: thumb.inode) }) { photo in
+            // The source is opened once, by the render; a file not at its path is followed to
+            // where the next tree shows it, or it is gone.
+            let made = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: thumb.inode) }) { photo in
                 thumbnails.thumbnail(of: photo, sourceRoot: sourceRoot, box: thumb.box)
             }
             switch made.result {
+            case .failure(.notFound):
+                // Gone, or not the file scanned (replaced, rewritten): rescanned, as an open's is.
+                reportStale(made.photo)
+                problems.log("thumbnail:" + made.photo.relativePath,
+                             "albumfs: cannot make a thumbnail of \(made.photo.relativePath): cannot open the original: \(Errno.notFound)")
+                return .failure(.ioError)
             case .failure(let e):
                 thumbnailFailed(thumb.inode)
                 return .failure(e)

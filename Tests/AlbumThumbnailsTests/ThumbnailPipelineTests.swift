@@ -364,18 +364,21 @@ final class ThumbnailPipelineTests: XCTestCase {
         for _ in 0..<3 { XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourceRoot: folder, box: .default).get()) }
         XCTAssertEqual(service.renderCount, 2)
         XCTAssertEqual(service.failures().count, 1)
-        // An original that cannot be read is tried again on the next read (a chmod, a disk back:
-        // the file, and so the key, unchanged), and logged once.
+        // An original not at its path is tried again on the next read (its folder renamed back,
+        // the file, and so the key, unchanged); the service neither remembers nor logs it, nor
+        // counts a render: the filesystem follows the move, or says the file is gone (ENOENT).
         let later = photo("later.jpg")  // (not there yet)
         for _ in 0..<2 {
             let r = service.thumbnailOrError(of: later, sourceRoot: folder, box: .default)
-            XCTAssertEqual(r.map { _ in true }, Result<Bool, ThumbnailError>.failure(ThumbnailError("cannot open the original: No such file or directory", isReadFailure: true)))
+            XCTAssertEqual(r.map { _ in true }, Result<Bool, ThumbnailError>.failure(ThumbnailError("cannot open the original: No such file or directory", isMissing: true)))
+            XCTAssertEqual(service.thumbnail(of: later, sourceRoot: folder, box: .default).map { _ in true }, .failure(.notFound))
         }
         XCTAssertEqual(service.failures().count, 1, "not remembered")
-        XCTAssertEqual(logged.count(where: { $0.contains("later.jpg") }), 1, "logged once")
+        XCTAssertEqual(logged.count(where: { $0.contains("later.jpg") }), 0, "not logged by the service")
+        XCTAssertEqual(service.renderCount, 2, "no render")
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/later.jpg", contents: Data(try Encoders.jpeg(.marker(width: 300, height: 200)))))
         XCTAssertNotNil(try? service.thumbnail(of: photo("later.jpg"), sourceRoot: folder, box: .default).get())
-        XCTAssertEqual(service.renderCount, 5)
+        XCTAssertEqual(service.renderCount, 3)
         // The bad file repaired in place, its size and mtime kept: read again by the scan, the
         // photo has another ctime when read, and its thumbnail is tried again.
         let bad = photo("bad.jpg")
@@ -384,7 +387,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let repaired = photo("bad.jpg")
         XCTAssertNotEqual(repaired.changedWhenRead, bad.changedWhenRead)
         XCTAssertNotNil(try? service.thumbnail(of: repaired, sourceRoot: folder, box: .default).get())
-        XCTAssertEqual(service.renderCount, 6)
+        XCTAssertEqual(service.renderCount, 4)
         XCTAssertEqual(service.failures().map(\.photo.changedWhenRead), [bad.changedWhenRead], "the failure is of the photo as it was")
     }
 
