@@ -45,7 +45,7 @@ extension AlbumFileSystem {
     /// Runs `attempt` (an open, a render, a pick's hash) on `photo`, as tree number `tree` shows
     /// it. A file not at its photo's path may have moved with its folder (renamed in SOURCE): the
     /// photo keeps its inode, and the tree that shows its new path comes within ~0.7 s. So when
-    /// the file is missing (after `attempt` failed; with `lookFirst`, before it too: a render
+    /// the file is missing (after `attempt` failed; with `lookFirst`, before it too: a pick's hash
     /// that fails costs more than a look) and a change seen in SOURCE is not shown yet, this waits
     /// for the next tree (at most `movedFileWait` in all) and goes on with the photo `shown` finds
     /// in it (`cp` out of the mount while folders are reorganised in SOURCE reads every photo,
