@@ -17,11 +17,17 @@ public final class FuseContext: Sendable {
     /// Where requests that may take long (a thumbnail's render, a pick's hash) are answered: a
     /// few threads of their own, so that however many come at once the loop's threads stay free.
     let slowWork: SlowWork
+    /// Requests that wait on the library's storage, answered EIO past `-o source_timeout`.
+    let deadlines: SourceDeadlines
 
+    /// - Parameter sourceTimeout: seconds a request may wait on the library's storage (0: for ever).
     public init(fs: AlbumFileSystem, entryTimeout: Double = 60, attrTimeout: Double = 60, maxRead: UInt32 = 0,
-                slowThreads: Int = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
+                sourceTimeout: Double = 0, slowThreads: Int = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
         self.fs = fs
         slowWork = SlowWork(width: slowThreads)
+        deadlines = SourceDeadlines(timeout: sourceTimeout) { [fs] stalled, change in
+            fs.setSourceStalled(stalled, change: change, seconds: sourceTimeout)
+        }
         self.entryTimeout = entryTimeout
         self.attrTimeout = attrTimeout
         self.maxRead = maxRead
@@ -31,6 +37,35 @@ public final class FuseContext: Sendable {
     func later(_ req: fuse_req_t?, _ answer: @escaping @Sendable (fuse_req_t?) -> Void) {
         let pending = PendingRequest(req)
         slowWork.run { answer(pending.req) }
+    }
+
+    /// Runs `work`, which waits on the library's storage, on this thread, for `req`: nil when
+    /// `req` was answered EIO instead, the storage being stalled already or not answering within
+    /// `-o source_timeout` (what `work` made then goes to `late`, to be let go).
+    func sourceCall<T>(_ req: fuse_req_t?, _ work: () -> T, late: (T) -> Void = { _ in }) -> T? {
+        guard let ticket = deadlines.start(req) else {
+            Reply.error(req, .ioError)
+            return nil
+        }
+        let made = work()
+        guard deadlines.finish(ticket) else {
+            late(made)
+            return nil
+        }
+        return made
+    }
+
+    /// `sourceCall` on `slowWork`, `answer` replying with what `work` made. A request still
+    /// queued when the storage stalls is answered EIO at its deadline, and its work never runs.
+    func laterOnSource<T>(_ req: fuse_req_t?, _ work: @escaping @Sendable () -> T, answer: @escaping @Sendable (fuse_req_t?, T) -> Void,
+                          late: @escaping @Sendable (T) -> Void = { _ in }) {
+        guard let ticket = deadlines.start(req, begun: false) else { return Reply.error(req, .ioError) }
+        let pending = PendingRequest(req)
+        slowWork.run { [deadlines] in
+            guard deadlines.begin(ticket) else { return }
+            let made = work()
+            if deadlines.finish(ticket) { answer(pending.req, made) } else { late(made) }
+        }
     }
 
     /// `fuse_req_userdata(req)` back to the context (passed unretained; the session outlives it).

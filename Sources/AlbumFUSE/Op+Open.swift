@@ -1,10 +1,21 @@
+import AlbumSystem
 import CFuse3
 
 extension Operations {
     /// `open`: originals only, read-only (EROFS for any write intent).
     static func open(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
-        switch ctx.fs.open(UInt64(ino), flags: fi!.pointee.flags) {
+        let (inode, flags) = (UInt64(ino), fi!.pointee.flags)
+        let opened: Result<UInt64, Errno>
+        if ctx.fs.opensSource(inode) {
+            // An original's open waits on the library's storage: EIO past `-o source_timeout`.
+            guard let made = ctx.sourceCall(req, { ctx.fs.open(inode, flags: flags) },
+                                            late: { if case .success(let handle) = $0 { ctx.fs.release(handle) } }) else { return }
+            opened = made
+        } else {
+            opened = ctx.fs.open(inode, flags: flags)
+        }
+        switch opened {
         case .success(let handle):
             fi!.pointee.fh = handle
             if ctx.fs.needsDirectIO(UInt64(ino)) {

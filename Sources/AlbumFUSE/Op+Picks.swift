@@ -16,7 +16,8 @@ extension Operations {
     static func symlink(_ req: fuse_req_t?, _ link: UnsafePointer<CChar>?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {
         let ctx = FuseContext.of(req)
         let (name, target, caller) = (FileNameBytes.string(cString: name!), FileNameBytes.string(cString: link!), callerID(req))
-        // (Its photo's bytes are hashed: on the slow-work threads.)
+        // (Its photo's bytes are hashed: on the slow-work threads. No deadline: hashing a long
+        // video from a network share may rightly take longer than `-o source_timeout`.)
         ctx.later(req) { req in
             switch ctx.fs.symlink(parent: UInt64(parent), name: name, target: target, caller: caller) {
             case .success(let a): Reply.entry(req, ctx, a)

@@ -1,22 +1,43 @@
+import AlbumSystem
 import CFuse3
 
 extension Operations {
     /// `read`: bytes of the original, exactly as on disk; a thumbnail's, rendered on the first
-    /// read, on the context's slow-work threads.
+    /// read, on the context's slow-work threads. What waits on the library's storage is answered
+    /// EIO past `-o source_timeout` (`FuseContext.sourceCall`).
     static func read(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ size: Int, _ off: off_t,
                      _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
         let handle = fi!.pointee.fh
-        guard ctx.fs.readMayWait(handle) else { return answerRead(req, ctx, handle, size, off) }
-        ctx.later(req) { req in answerRead(req, ctx, handle, size, off) }
+        let read: @Sendable () -> ReadBytes = { ReadBytes(ctx, handle, size, off) }
+        if !ctx.fs.readsSource(handle) {
+            answer(req, read())
+        } else if !ctx.fs.readMayWait(handle) {
+            if let made = ctx.sourceCall(req, read, late: { $0.free() }) { answer(req, made) }
+        } else {
+            ctx.laterOnSource(req, read, answer: answer, late: { $0.free() })
+        }
     }
 
-    private static func answerRead(_ req: fuse_req_t?, _ ctx: FuseContext, _ handle: UInt64, _ size: Int, _ off: off_t) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
-        defer { buffer.deallocate() }
-        switch ctx.fs.read(handle, at: Int64(off), into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])) {
-        case .success(let n): _ = fuse_reply_buf(req, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), n)
+    private static func answer(_ req: fuse_req_t?, _ made: ReadBytes) {
+        defer { made.free() }
+        switch made.result {
+        case .success(let n): _ = fuse_reply_buf(req, made.buffer.baseAddress?.assumingMemoryBound(to: CChar.self), n)
         case .failure(let e): Reply.error(req, e)
         }
     }
+}
+
+/// A read's bytes, in a buffer of their own until answered (or let go).
+/// (`@unchecked Sendable`: one thread at a time has it: the reader's, then the answer's.)
+struct ReadBytes: @unchecked Sendable {
+    let buffer: UnsafeMutableRawBufferPointer
+    let result: Result<Int, Errno>
+
+    init(_ ctx: FuseContext, _ handle: UInt64, _ size: Int, _ off: off_t) {
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        result = ctx.fs.read(handle, at: Int64(off), into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))
+    }
+
+    func free() { buffer.deallocate() }
 }

@@ -5,7 +5,9 @@ extension Operations {
     /// `statfs`: the figures of the filesystem SOURCE is on, with albumfs's name limit
     /// (`AlbumFileSystem.statistics`).
     static func statfs(_ req: fuse_req_t?, _ ino: fuse_ino_t) {
-        let s = FuseContext.of(req).fs.statistics()
+        let ctx = FuseContext.of(req)
+        // (statvfs of SOURCE waits on its storage: EIO past `-o source_timeout`.)
+        guard let s = ctx.sourceCall(req, { ctx.fs.statistics() }) else { return }
         var st = statvfs()
         st.f_bsize = UInt(s.blockSize)
         st.f_frsize = UInt(s.blockSize)

@@ -62,7 +62,8 @@ final class DaemonStatus: StatusReporter, Sendable {
         let problems = problems(s)
         var lines: [(String, String)] = []
         lines.append(("scan_state", s.state))
-        lines.append(("library_state", s.libraryAvailable ? "available" : "unavailable"))
+        let stalled = fileSystem?.sourceStalled.load(ordering: .relaxed) ?? false
+        lines.append(("library_state", !s.libraryAvailable ? "unavailable" : stalled ? "stalled" : "available"))
         lines.append(("photos", String(s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
         lines.append(("images_not_shown", String(s.imagesNotShown)))

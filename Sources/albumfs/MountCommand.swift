@@ -54,7 +54,7 @@ enum MountCommand {
         status.coordinator = coordinator
         status.fileSystem = fs
         do {
-            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0), mountpoint: mountpoint,
+            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout), mountpoint: mountpoint,
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: library!.photos.count,

@@ -36,6 +36,8 @@ struct MountOptions {
     var maxWatches: Int?
     /// How long the launcher waits for the first scan before going to the background anyway.
     var scanWait = 2.0
+    /// Seconds a request may wait on the library's storage before it is answered EIO (0: for ever).
+    var sourceTimeout = 30.0
     /// Whether header reads go through io_uring when the kernel allows it (`-o io_uring=off`: file
     /// by file, for sandboxes whose seccomp filter kills a process that sets up a ring).
     var batchedReads = true
@@ -158,11 +160,15 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'cache_size' takes a size of at least 1M, as in cache_size=500M (got '\(value ?? "")')")
             }
             options.cacheSize = bytes
-        case "rescan", "scan_wait":
+        case "rescan", "scan_wait", "source_timeout":
             guard let value, let seconds = Double(value), seconds >= (key == "rescan" ? 1 : 0), seconds <= 86_400 * 7 else {
                 throw CLIError(.usage, "albumfs: option '\(key)' takes a number of seconds\(key == "rescan" ? " (at least 1)" : "") (got '\(value ?? "")')")
             }
-            if key == "rescan" { options.rescanInterval = seconds } else { options.scanWait = seconds }
+            switch key {
+            case "rescan": options.rescanInterval = seconds
+            case "scan_wait": options.scanWait = seconds
+            default: options.sourceTimeout = seconds
+            }
         case "max_watches":
             guard let value, let n = Int(value), n >= 0 else {
                 throw CLIError(.usage, "albumfs: option 'max_watches' takes a number of folders (got '\(value ?? "")')")
@@ -228,7 +234,7 @@ enum OptionTable {
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
-        "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
+        "source_timeout", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
         "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
     ]
 

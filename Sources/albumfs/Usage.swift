@@ -36,6 +36,8 @@ enum Usage {
          max_watches=N               watch at most N folders with inotify (default: kernel limit)
          scan_wait=SECONDS           wait this long for the first scan before going to the
                                      background (default 2; the mount answers at once anyway)
+         source_timeout=SECONDS      answer EIO when the library's storage (a network share)
+                                     has not answered a read for this long (default 30; 0: never)
          io_uring=on|off             read headers through io_uring (default on; off: pread,
                                      for seccomp sandboxes that forbid io_uring)
          heif=on|off                 show HEIF images (HEIC, AVIF) as photos (default on;

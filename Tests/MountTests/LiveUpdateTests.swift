@@ -272,28 +272,9 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     /// photo must still be found (they were taken for hard links of one another, one photo per
     /// folder), and a remount that numbers them otherwise must read nothing again.
     func testALibraryOnSshfsIsWholeAndNotReadAgain() throws {
-        let share = state + "/share", server = state + "/sftp-server.sh"
-        XCTAssertEqual(mkdir(share, 0o755), 0)
-        XCTAssertTrue(FileManager.default.createFile(atPath: server, contents: Data("#!/bin/sh\nexec /usr/lib/openssh/sftp-server\n".utf8),
-                                                     attributes: [.posixPermissions: 0o755]))
-        // In the foreground: a daemon keeps descriptors that make Process wait for it forever.
-        func mountShare() throws -> Process {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/sshfs")
-            p.arguments = ["-f", "-o", "ssh_command=" + server, "localhost:" + source.path, share]
-            p.standardInput = FileHandle.nullDevice
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            XCTAssertTrue(eventually { isMounted(share) }, "sshfs mounts")
-            return p
-        }
-        func unmountShare(_ p: Process) {
-            if isMounted(share) { XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", share]).status, 0) }
-            XCTAssertTrue(waitForExit(p), "sshfs ends once unmounted")
-        }
-        var sshfs = try mountShare()
-        defer { unmountShare(sshfs) }
+        let server = try SshfsShare(serving: source.path, at: state + "/share", scratch: state)
+        defer { server.unmount() }
+        let share = server.path
         func inodes() -> [String: ino_t] {
             var out: [String: ino_t] = [:]
             for path in (FileManager.default.subpaths(atPath: share) ?? []).sorted(by: >) { out[path] = statOf(share + "/" + path)?.st_ino }
@@ -310,8 +291,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
         // Mounted again and looked at in another order: other inode numbers for the same files.
         let before = inodes()
-        unmountShare(sshfs)
-        sshfs = try mountShare()
+        server.unmount()
+        try server.mount()
         XCTAssertNotEqual(inodes(), before, "the test needs the numbers to change")
         m = try Mount(source: share, options: options)
         XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "nothing read again: \(daemonStatus(m.mountpoint))")

@@ -1,0 +1,142 @@
+import AlbumSystem
+import CFuse3
+import Glibc
+
+/// Requests that wait on the library's storage (opening and reading originals, thumbnails made
+/// from them, `statfs`) are answered EIO once `timeout` passes without an answer from it. A
+/// network filesystem whose server stopped answering (sshfs, an `rclone mount`, a hard NFS
+/// mount) never returns from the `read` the request's thread is in, so a watchdog thread answers
+/// for it, and the thread's own answer, if it ever comes, is dropped. While a request is
+/// stuck so, the storage is *stalled*: further requests for it are answered EIO at once, rather
+/// than each holding one of the loop's threads for good (listings, `stat` and the status need
+/// them), until a stuck one returns.
+///
+/// (`@unchecked Sendable`: `waiting`, `expired`, `nextTicket`, `stallChanges` and
+/// `watchdogRunning` are read and written only under `condition`.)
+final class SourceDeadlines: @unchecked Sendable {
+    /// Seconds a request may wait on the storage (`-o source_timeout`); 0: for ever.
+    let timeout: Double
+    /// Told each time the storage becomes stalled or answers again, with the change's number
+    /// (told outside the lock, so two changes may arrive out of order: the later number wins).
+    private let onStall: @Sendable (Bool, UInt64) -> Void
+    // Protects the variables below; never held while a request waits on the storage or is answered.
+    private let condition = Condition()
+    private var waiting: [UInt64: Waiting] = [:]
+    /// Requests the watchdog answered whose thread is still waiting on the storage.
+    private var expired = Set<UInt64>()
+    private var nextTicket: UInt64 = 1
+    private var stallChanges: UInt64 = 0
+    private var watchdogRunning = false
+
+    private struct Waiting {
+        let request: PendingRequest
+        let deadline: timespec
+        /// Whether its thread is waiting on the storage (false: queued for a thread, which may
+        /// just be busy; answered at its deadline only while the storage is stalled).
+        var begun: Bool
+    }
+
+    /// A request's claim on its answer while it waits on the storage (`start`, `finish`).
+    struct Ticket: Sendable {
+        /// 0: no deadline (`timeout` 0).
+        let id: UInt64
+    }
+
+    init(timeout: Double, onStall: @escaping @Sendable (Bool, UInt64) -> Void) {
+        self.timeout = timeout
+        self.onStall = onStall
+    }
+
+    /// Whether the storage is stalled: a request is stuck on it past its deadline.
+    var isStalled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !expired.isEmpty
+    }
+
+    /// Registers `req` before its thread waits on the storage (`begun` false: it is queued for a
+    /// thread first, `begin`); nil when the storage is stalled, and the request is to be answered
+    /// EIO at once.
+    func start(_ req: fuse_req_t?, begun: Bool = true) -> Ticket? {
+        guard timeout > 0 else { return Ticket(id: 0) }
+        condition.lock()
+        defer { condition.unlock() }
+        guard expired.isEmpty else { return nil }
+        let id = nextTicket
+        nextTicket += 1
+        waiting[id] = Waiting(request: PendingRequest(req), deadline: Condition.deadline(in: timeout), begun: begun)
+        if !watchdogRunning {
+            watchdogRunning = true
+            Threads.detach { [self] in watch() }
+        }
+        // (The watchdog is not woken: its deadline is `timeout` from now, and an idle watchdog
+        // looks again within `timeout` anyway. A read costs no thread switch.)
+        return Ticket(id: id)
+    }
+
+    /// A queued request's thread starts on it: false when the watchdog answered it meanwhile
+    /// (the storage stalled), and there is nothing to do.
+    func begin(_ ticket: Ticket) -> Bool {
+        guard ticket.id != 0 else { return true }
+        condition.lock()
+        defer { condition.unlock() }
+        guard waiting[ticket.id] != nil else { return false }
+        waiting[ticket.id]!.begun = true
+        condition.signal()
+        return true
+    }
+
+    /// Whether the request's own thread is to answer it, now that the storage has answered
+    /// (false: the watchdog answered EIO at the deadline, and what the thread made must be let go).
+    func finish(_ ticket: Ticket) -> Bool {
+        guard ticket.id != 0 else { return true }
+        condition.lock()
+        if waiting.removeValue(forKey: ticket.id) != nil {
+            condition.unlock()
+            return true
+        }
+        // (A queued request answered before it began left `waiting` at `begin`, never for `expired`.)
+        let recovered = expired.remove(ticket.id) != nil && expired.isEmpty
+        if recovered { stallChanges += 1 }
+        let change = stallChanges
+        condition.unlock()
+        if recovered { onStall(false, change) }
+        return false
+    }
+
+    /// The watchdog: sleeps until the earliest deadline, answers EIO for each request past its own.
+    private func watch() {
+        condition.lock()
+        while true {
+            // Requests queued for a busy thread are not the storage's doing: past their deadline
+            // they wait on, unless the storage is stalled.
+            let due = waiting.filter { $0.value.begun || !expired.isEmpty }
+            guard let earliest = due.values.map(\.deadline).min(by: Self.before) else {
+                _ = condition.wait(seconds: timeout)
+                continue
+            }
+            let now = Condition.deadline(in: 0)
+            if Self.before(now, earliest) {
+                _ = condition.wait(until: earliest)  // (woken early: a new request, one begun or finished)
+                continue
+            }
+            let late = due.filter { !Self.before(now, $0.value.deadline) }
+            let stalls = expired.isEmpty
+            for (id, request) in late {
+                waiting[id] = nil
+                // A queued one answered now never waits on the storage: nothing to wait back for.
+                if request.begun { expired.insert(id) }
+            }
+            if stalls { stallChanges += 1 }
+            let change = stallChanges
+            condition.unlock()
+            if stalls { onStall(true, change) }
+            for request in late.values { Reply.error(request.request.req, .ioError) }
+            condition.lock()
+        }
+    }
+
+    private static func before(_ a: timespec, _ b: timespec) -> Bool {
+        a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec)
+    }
+}
