@@ -20,14 +20,41 @@ final class NetworkStorageTests: SampleLibraryTestCase {
     func testAStalledServerGivesEIOAfterTheTimeoutAndListingsKeepAnswering() throws {
         let share = try SshfsShare(serving: source.path, at: state + "/share", scratch: state)
         defer { share.unmount() }
-        let m = try Mount(source: share.path, options: ["-o", "index=\(state!)/index.sqlite", "-o", "cache_dir=\(state!)/thumbnails",
-                                                        "-o", "source_timeout=2"])
+        try assertAStalledServerGivesEIO(share.path, stall: share.stall, resume: share.resume)
+    }
+
+    /// A library on an `rclone mount` of a WebDAV share (rclone's own server on loopback): every
+    /// photo listed as from the folder itself, read byte for byte, a thumbnail made, a remount that
+    /// reads nothing again; then its server stopped, as above.
+    func testALibraryOnAnRcloneWebDAVMountIsWholeAndItsStallIsBounded() throws {
+        let share = try RcloneShare(serving: source.path, at: state + "/share", scratch: state)
+        defer { share.unmount() }
+        let options = ["-o", "index=\(state!)/webdav.sqlite", "-o", "cache_dir=\(state!)/webdav-thumbnails"]
+        let local = try Mount(source: source.path)
+        let expected = readdirNames(local.path("non-screenshots"))?.sorted()
+        local.finish()
+        var m = try Mount(source: share.path, options: options)
+        XCTAssertEqual(readdirNames(m.path("non-screenshots"))?.sorted(), expected, "every photo, as from the folder itself")
+        let name = "IMG_1234.JPG"
+        let original = try XCTUnwrap(source.items.first { $0.path.hasSuffix("/" + name) })
+        XCTAssertEqual(try readFile(m.path("non-screenshots/" + name)).get(), original.bytes)
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
+        m.finish()
+        m = try Mount(source: share.path, options: options)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0", "nothing read again")
+        m.finish()
+        try assertAStalledServerGivesEIO(share.path, stall: share.stall, resume: share.resume)
+    }
+
+    func assertAStalledServerGivesEIO(_ library: String, stall: () -> Void, resume: () -> Void) throws {
+        let m = try Mount(source: library, options: ["-o", "index=\(state!)/index.sqlite", "-o", "cache_dir=\(state!)/thumbnails",
+                                                     "-o", "source_timeout=2"])
         let photos = try XCTUnwrap(readdirNames(m.path("non-screenshots"))).sorted()
         XCTAssertGreaterThan(photos.count, 10)
         XCTAssertEqual(daemonStatus(m.mountpoint)["library_state"], "available")
         XCTAssertNotNil(try? readFile(m.path("non-screenshots/" + photos[0])).get(), "read while the server answers")
 
-        share.stall()
+        stall()
         let (first, waited) = timed { readFile(m.path("non-screenshots/" + photos[1])) }
         XCTAssertEqual(first.failure?.code, EIO)
         XCTAssertGreaterThan(waited, 1.5, "it waited for the server")
@@ -54,13 +81,13 @@ final class NetworkStorageTests: SampleLibraryTestCase {
         XCTAssertNotNil(statOf(m.path("non-screenshots/" + photos[5])))
         XCTAssertNotNil(xattr(m.path("non-screenshots/" + photos[5]), "user.albumfs.capture_time"))
 
-        share.resume()
+        resume()
         XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["library_state"] == "available" }, "the stuck read returned")
         let original = try XCTUnwrap(xattr(m.path("non-screenshots/" + photos[2]), "user.albumfs.source"))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: original))
         XCTAssertEqual(try readFile(m.path("non-screenshots/" + photos[2])).get(), Array(bytes))
         XCTAssertEqual(try readFile(m.path("thumbnails/200x200/" + (thumbnail ?? "none"))).get().count, 30_000)
         m.finish(allowing: ["has not answered for 2 s", "answers again"])
-        XCTAssertTrue(m.stderr.contains("\(share.path) has not answered for 2 s: reads of its files answer EIO until it does"), m.stderr)
+        XCTAssertTrue(m.stderr.contains("\(library) has not answered for 2 s: reads of its files answer EIO until it does"), m.stderr)
     }
 }
