@@ -34,20 +34,25 @@ public struct LibraryScanner: Sendable {
     /// (`ReadRing`), when the kernel allows it; false reads file by file (`pread`), as a kernel
     /// without io_uring does.
     public var batchedReads = true
+    /// Whether the library is on network storage (`NetworkStorage`): each open and read there is
+    /// a round trip to a server, so many more are kept in flight, file by file.
+    public let onNetworkStorage: Bool
 
     /// How a scan reads headers.
     public enum ReadMethod: String, Sendable {
         /// A chunk of files per submission (`ReadRing`).
         case ioUring = "io_uring"
-        /// File by file: asked for (`batchedReads` false), or the kernel offers no io_uring.
+        /// File by file: asked for (`batchedReads` false), the kernel offers no io_uring, or the
+        /// library is on network storage (a ring reads in a few threads, but opens one at a time).
         case pread
     }
 
-    public var readMethod: ReadMethod { batchedReads && ReadRing.isAvailable ? .ioUring : .pread }
+    public var readMethod: ReadMethod { batchedReads && !onNetworkStorage && ReadRing.isAvailable ? .ioUring : .pread }
 
     public init(root: String, rules: ScanRules, excluding excluded: String? = nil) {
         self.root = root
         self.rules = rules
+        onNetworkStorage = NetworkStorage.holds(root)
         self.excluded = excluded
     }
 
@@ -90,8 +95,8 @@ public struct LibraryScanner: Sendable {
         // in flight, and fewer threads do (each
         // holds a chunk's buffers).
         let perCore = readMethod == .ioUring ? Self.ringReadersPerCore : Self.readersPerCore
-        return ReadStream(scanner: self, maxThreads: max(4, Self.cores * perCore),
-                          decides: decides, onBatch: onBatch, progress: progress)
+        let threads = onNetworkStorage ? Self.networkReaders : max(4, Self.cores * perCore)
+        return ReadStream(scanner: self, maxThreads: threads, decides: decides, onBatch: onBatch, progress: progress)
     }
 
     /// Cores this process may use (asked once: FoundationEssentials reads the cgroup's CPU quota
@@ -103,6 +108,9 @@ public struct LibraryScanner: Sendable {
     /// The same, reading a chunk at a time through a ring: cached, any count reads in the same
     /// time; cold, 2 or 3 per core do best (docs/benchmarks.md).
     static let ringReadersPerCore = 2
+    /// Reader threads for a library on network storage, however many cores: each waits a round
+    /// trip per open and per read, computing next to nothing (docs/benchmarks.md).
+    static let networkReaders = 64
     /// Files a walk hands to the readers at a time (`survey`'s `batches`): reading starts once a
     /// walk has found this many, and the index is written a batch at a time.
     public static let readBatch = 2000

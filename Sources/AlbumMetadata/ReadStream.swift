@@ -141,8 +141,9 @@ public final class ReadStream: @unchecked Sendable {
         handedIn += items.count
         if !started {
             started = true
-            // A small first batch (a rescan of a few files) needs few threads.
-            let width = min(maxThreads, max(1, items.count / 64))
+            // A small first batch (a rescan of a few files) needs few threads, but on network
+            // storage each file waits round trips: a thread each, up to the most.
+            let width = min(maxThreads, max(1, items.count / (scanner.onNetworkStorage ? 1 : 64)))
             let rootFD = (try? SourceOpening.root(scanner.root)) ?? -1
             Threads.detach { [self] in
                 LibraryScanner.readers.run(width: width) { self.readUntilEnd(rootFD: rootFD) }

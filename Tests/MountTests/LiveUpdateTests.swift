@@ -267,7 +267,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish(allowing: ["mounting without one"])
     }
 
-    /// A library on sshfs (served here by a local sftp-server: no network, no sshd). sshfs lists
+    /// A library on sshfs (served here by a local sftp-server: no network, no sshd), read as
+    /// network storage is (`header_reads_via: pread`, with many readers). sshfs lists
     /// every entry as inode 4294967295 and numbers files in the order they are looked up: every
     /// photo must still be found (they were taken for hard links of one another, one photo per
     /// folder), and a remount that numbers them otherwise must read nothing again.
@@ -287,6 +288,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         var m = try Mount(source: share, options: options)
         XCTAssertEqual(readdirNames(m.path("non-screenshots"))?.sorted(), expected, "every photo, as from the local folder")
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], String(source.items.filter { $0.expectedDay != nil }.count))
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads_via"], "pread", "network storage: many reads in flight, file by file")
         let thumbnail = try XCTUnwrap(try? readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get())
         m.finish()
         // Mounted again and looked at in another order: other inode numbers for the same files.
