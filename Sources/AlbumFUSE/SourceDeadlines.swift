@@ -11,8 +11,8 @@ import Glibc
 /// than each holding one of the loop's threads for good (listings, `stat` and the status need
 /// them), until a stuck one returns.
 ///
-/// (`@unchecked Sendable`: `waiting`, `expired`, `nextTicket`, `stallChanges` and
-/// `watchdogRunning` are read and written only under `condition`.)
+/// (`@unchecked Sendable`: `waiting`, `expired`, `nextTicket` and `stallChanges` are read and
+/// written only under `condition`.)
 final class SourceDeadlines: @unchecked Sendable {
     /// Seconds a request may wait on the storage (`-o source_timeout`); 0: for ever.
     let timeout: Double
@@ -26,7 +26,6 @@ final class SourceDeadlines: @unchecked Sendable {
     private var expired = Set<UInt64>()
     private var nextTicket: UInt64 = 1
     private var stallChanges: UInt64 = 0
-    private var watchdogRunning = false
 
     private struct Waiting {
         let request: PendingRequest
@@ -42,9 +41,11 @@ final class SourceDeadlines: @unchecked Sendable {
         let id: UInt64
     }
 
+    /// The watchdog starts with the mount (a thread from the start, none started while serving).
     init(timeout: Double, onStall: @escaping @Sendable (Bool, UInt64) -> Void) {
         self.timeout = timeout
         self.onStall = onStall
+        if timeout > 0 { Threads.detach { [self] in watch() } }
     }
 
     /// Whether the storage is stalled: a request is stuck on it past its deadline.
@@ -65,10 +66,6 @@ final class SourceDeadlines: @unchecked Sendable {
         let id = nextTicket
         nextTicket += 1
         waiting[id] = Waiting(request: PendingRequest(req), deadline: Condition.deadline(in: timeout), begun: begun)
-        if !watchdogRunning {
-            watchdogRunning = true
-            Threads.detach { [self] in watch() }
-        }
         // (The watchdog is not woken: its deadline is `timeout` from now, and an idle watchdog
         // looks again within `timeout` anyway. A read costs no thread switch.)
         return Ticket(id: id)
