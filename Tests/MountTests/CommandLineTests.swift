@@ -124,7 +124,7 @@ final class CommandLineTests: SampleLibraryTestCase {
                              + " && touch '\(bin)/fuse' && chmod 600 '\(bin)/fuse'").status, 0)
         let r = runCommand("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c",
                                                 "mount --bind '\(bin)/fuse' /dev/fuse && exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "
-                                                + "'\(bin)/albumfs' '\(source.path)' '\(mountpoint)'"])
+                                                + "'\(bin)/albumfs' '\(source.path)' '\(mountpoint!)'"])
         XCTAssertEqual(r.status, 5, r.stderr)
         XCTAssertTrue(r.stderr.contains("/dev/fuse cannot be opened (Permission denied)"), r.stderr)
     }
