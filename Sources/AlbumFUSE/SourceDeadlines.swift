@@ -48,13 +48,6 @@ final class SourceDeadlines: @unchecked Sendable {
         if timeout > 0 { Threads.detach { [self] in watch() } }
     }
 
-    /// Whether the storage is stalled: a request is stuck on it past its deadline.
-    var isStalled: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return !expired.isEmpty
-    }
-
     /// Registers `req` before its thread waits on the storage (`begun` false: it is queued for a
     /// thread first, `begin`); nil when the storage is stalled, and the request is to be answered
     /// EIO at once.

@@ -2,9 +2,41 @@ import AlbumCore
 import AlbumSystem
 import Glibc
 
-/// Reaching a photo's source file: opened beneath SOURCE and checked to be the file scanned, and
-/// followed when its folder was renamed in SOURCE (docs/security.md, docs/errno.md).
+/// Reaching a photo's source file: opened beneath SOURCE and checked to be the file scanned,
+/// followed when its folder was renamed in SOURCE, and which requests wait on the library's
+/// storage (a stalled one: `-o source_timeout`) (docs/security.md, docs/errno.md).
 extension AlbumFileSystem {
+    /// Told by whoever answers requests with a deadline (`-o source_timeout`): the storage stopped
+    /// answering (a request waited `seconds` for it), or answers again; `change` numbers the
+    /// changes (one told late is ignored). Each change is logged.
+    public func setSourceStalled(_ stalled: Bool, change: UInt64, seconds: Double) {
+        let changed = stallChange.withLock { last -> Bool in
+            guard change > last else { return false }
+            last = change
+            return sourceStalled.exchange(stalled, ordering: .relaxed) != stalled
+        }
+        guard changed else { return }
+        logLine(stalled ? "albumfs: \(sourceRoot) has not answered for \(Int(seconds)) s: reads of its files answer EIO until it does; listings answer from the index"
+                        : "albumfs: \(sourceRoot) answers again")
+    }
+
+    /// Whether opening this inode opens a file of the library (an original), which a stalled
+    /// storage may never answer.
+    public func opensSource(_ inode: UInt64) -> Bool {
+        guard let node = current.table[inode], case .file(.original) = node.kind else { return false }
+        return true
+    }
+
+    /// Whether a read of this handle waits on the library's storage: an original's, or a
+    /// thumbnail's not made yet.
+    public func readsSource(_ handle: UInt64) -> Bool {
+        switch files.get(handle) {
+        case .original?: return true
+        case .thumbnail?: return readMayWait(handle)
+        default: return false
+        }
+    }
+
     /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
     func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int) -> Result<UInt64, Errno> {
         let opened = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: inode) }) { photo -> Result<Int32, Errno> in

@@ -36,9 +36,9 @@ public final class AlbumFileSystem: Sendable {
     /// stopped answering. The views still answer from what the index holds.
     public let sourceStalled = Atomic<Bool>(false)
     /// The number of the last change of `sourceStalled` applied (changes may be told out of order).
-    private let stallChange = Mutex<UInt64>(0)
+    let stallChange = Mutex<UInt64>(0)
     /// Where the daemon's lines go (the log given at init).
-    private let logLine: @Sendable (String) -> Void
+    let logLine: @Sendable (String) -> Void
     /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
     /// (`followingMoves`) when a photo's file is not at its path.
     public let pendingChanges = PendingChanges()
@@ -100,37 +100,6 @@ public final class AlbumFileSystem: Sendable {
 
     /// Told by whoever scans the library (docs/status.md, "A library that cannot be listed").
     public func setLibraryAvailable(_ available: Bool) { libraryAvailable.store(available, ordering: .relaxed) }
-
-    /// Told by whoever answers requests with a deadline (`-o source_timeout`): the storage stopped
-    /// answering (a request waited `seconds` for it), or answers again; `change` numbers the
-    /// changes (one told late is ignored). Each change is logged.
-    public func setSourceStalled(_ stalled: Bool, change: UInt64, seconds: Double) {
-        let changed = stallChange.withLock { last -> Bool in
-            guard change > last else { return false }
-            last = change
-            return sourceStalled.exchange(stalled, ordering: .relaxed) != stalled
-        }
-        guard changed else { return }
-        logLine(stalled ? "albumfs: \(sourceRoot) has not answered for \(Int(seconds)) s: reads of its files answer EIO until it does; listings answer from the index"
-                        : "albumfs: \(sourceRoot) answers again")
-    }
-
-    /// Whether opening this inode opens a file of the library (an original), which a stalled
-    /// storage may never answer.
-    public func opensSource(_ inode: UInt64) -> Bool {
-        guard let node = current.table[inode], case .file(.original) = node.kind else { return false }
-        return true
-    }
-
-    /// Whether a read of this handle waits on the library's storage: an original's, or a
-    /// thumbnail's not made yet.
-    public func readsSource(_ handle: UInt64) -> Bool {
-        switch files.get(handle) {
-        case .original?: return true
-        case .thumbnail?: return readMayWait(handle)
-        default: return false
-        }
-    }
 
     /// The photo the views show now for this source file (relative to SOURCE), if any.
     public func shownPhoto(_ relativePath: String) -> Photo? {
