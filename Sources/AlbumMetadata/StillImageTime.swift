@@ -13,6 +13,8 @@ public struct StillImageTime {
     public static let key = "com.apple.quicktime.still-image-time"
     /// Samples of the metadata track looked at at most for the first that holds a value.
     static let maxSamples = 64
+    /// A moment later than this (a day into a Live Photo's three seconds) is damage: none.
+    static let longestMoment = 86_400.0
 
     /// Seconds from the start of the movie to the still's frame; nil when the file names none.
     public static func seconds<E: Error>(size: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> Double? {
@@ -49,6 +51,9 @@ struct MetadataTrack {
         /// Where it starts in the media, in the media's timescale; -1: an empty edit.
         let mediaTime: Int64
     }
+
+    /// An empty one (filled field by field by tests of `seconds`).
+    init() {}
 
     /// Nil unless the track is such a track with such a sample.
     init?<E: Error>(_ walk: inout BoxWalk, _ track: PlacedBox, _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
@@ -163,10 +168,11 @@ struct MetadataTrack {
 
     /// The sample's time on the movie's timeline: after the edit list's leading empty edits,
     /// from where its first other edit starts in the media.
+    /// (In floating point: a damaged edit list's 64-bit times would overflow integer sums.)
     func seconds(movieScale: Int) -> Double? {
-        let lead = edits.prefix { $0.mediaTime == -1 }.reduce(0) { $0 + $1.duration }
-        let start = edits.first { $0.mediaTime != -1 }?.mediaTime ?? 0
-        let seconds = Double(lead) / Double(movieScale) + Double(max(0, sampleTime - start)) / Double(mediaScale)
-        return seconds.isFinite && seconds >= 0 ? seconds : nil
+        let lead = edits.prefix { $0.mediaTime == -1 }.reduce(0.0) { $0 + Double($1.duration) }
+        let start = Double(edits.first { $0.mediaTime != -1 }?.mediaTime ?? 0)
+        let seconds = lead / Double(movieScale) + max(0, Double(sampleTime) - start) / Double(mediaScale)
+        return seconds.isFinite && seconds >= 0 && seconds <= StillImageTime.longestMoment ? seconds : nil
     }
 }

@@ -60,6 +60,21 @@ final class StillImageTimeTests: FolderTestCase {
         XCTAssertNil(seconds(Array(whole.prefix(at))))
     }
 
+    /// A damaged edit list (64-bit times at their extremes) or a moment past a day names none,
+    /// and never overflows.
+    func testExtremeTimesNameNoMoment() {
+        let huge = MetadataTrack.Edit(duration: Int64.max, mediaTime: -1)
+        var track = MetadataTrack()
+        track.mediaScale = 600
+        track.edits = [huge, huge, MetadataTrack.Edit(duration: 1, mediaTime: Int64.min)]
+        track.sampleTime = Int64.max
+        XCTAssertNil(track.seconds(movieScale: 1))
+        track.edits = [MetadataTrack.Edit(duration: 90_000, mediaTime: -1)]
+        track.sampleTime = 0
+        XCTAssertNil(track.seconds(movieScale: 1), "25 hours")
+        XCTAssertEqual(track.seconds(movieScale: 1000), 90)
+    }
+
     /// The declaration read from a sample description as ISO/IEC 14496-12 lays it out.
     func testTheDeclarationIsReadFromTheSampleEntry() {
         func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(8 + body.count) + Array(type.utf8) + body }
