@@ -10,15 +10,20 @@ extension AlbumFileSystem {
     /// answering (a request waited `seconds` for it), or answers again; `change` numbers the
     /// changes (one told late is ignored). Each change is logged.
     public func setSourceStalled(_ stalled: Bool, change: UInt64, seconds: Double) {
-        let changed = stallChange.withLock { last -> Bool in
-            guard change > last else { return false }
-            last = change
-            return sourceStalled.exchange(stalled, ordering: .relaxed) != stalled
+        let changed = sourceStall.withLock { s -> Bool in
+            guard change > s.change else { return false }
+            defer { s = (stalled, change) }
+            return s.stalled != stalled
         }
         guard changed else { return }
         logLine(stalled ? "albumfs: \(sourceRoot) has not answered for \(Int(seconds)) s: reads of its files answer EIO until it does; listings answer from the index"
                         : "albumfs: \(sourceRoot) answers again")
     }
+
+    /// True while a request that waited on the library's storage was answered EIO at its
+    /// deadline and the storage has not answered it since (`-o source_timeout`): a server that
+    /// stopped answering. The views still answer from what the index holds.
+    public var isSourceStalled: Bool { sourceStall.withLock { $0.stalled } }
 
     /// Whether opening this inode opens a file of the library (an original), which a stalled
     /// storage may never answer.

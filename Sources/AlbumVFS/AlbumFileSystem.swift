@@ -31,12 +31,9 @@ public final class AlbumFileSystem: Sendable {
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     let libraryAvailable = Atomic<Bool>(true)
-    /// True while a request that waited on the library's storage was answered EIO at its
-    /// deadline and the storage has not answered it since (`-o source_timeout`): a server that
-    /// stopped answering. The views still answer from what the index holds.
-    public let sourceStalled = Atomic<Bool>(false)
-    /// The number of the last change of `sourceStalled` applied (changes may be told out of order).
-    let stallChange = Mutex<UInt64>(0)
+    /// Whether the library's storage is stalled (`isSourceStalled`), and the number of the change
+    /// that said so (changes may be told out of order: `setSourceStalled`).
+    let sourceStall = Mutex<(stalled: Bool, change: UInt64)>((false, 0))
     /// Where the daemon's lines go (the log given at init).
     let logLine: @Sendable (String) -> Void
     /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on

@@ -62,7 +62,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         let problems = problems(s)
         var lines: [(String, String)] = []
         lines.append(("scan_state", s.state))
-        let stalled = fileSystem?.sourceStalled.load(ordering: .relaxed) ?? false
+        let stalled = fileSystem?.isSourceStalled ?? false
         lines.append(("library_state", !s.libraryAvailable ? "unavailable" : stalled ? "stalled" : "available"))
         lines.append(("photos", String(s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
