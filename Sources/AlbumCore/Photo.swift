@@ -163,3 +163,32 @@ extension String {
         return slash == utf8.startIndex ? "/" : String(self[..<slash])
     }
 }
+
+extension Photo {
+    /// A hash of every decision and field the views and attributes show: two photos with the same
+    /// one show the same (within this process: Swift seeds its hashes per run).
+    public var fingerprint: Int {
+        var h = Hasher()
+        h.combine(relativePath)
+        h.combine(format)
+        h.combine(identity)
+        h.combine(capture.time)
+        h.combine(capture.source)
+        h.combine(capture.rejected)
+        h.combine(captureInstant)
+        h.combine(screenshot.isScreenshot)
+        h.combine(screenshot.reason)
+        h.combine(orientation)
+        h.combine(problems)
+        h.combine(access)
+        h.combine(liveIdentifier)
+        h.combine(changedWhenRead)
+        return h.finalize()
+    }
+
+    /// The same for a whole library, whatever the photos' order: equal for two arrays of the
+    /// same photos, whose views are then the same.
+    public static func fingerprint(_ photos: [Photo]) -> Int {
+        photos.reduce(photos.count) { $0 &+ $1.fingerprint }
+    }
+}

@@ -65,9 +65,9 @@ public struct PhotoEntries: Sendable {
     /// Photo indices in readdir order.
     public let members: ContiguousArray<Int32>
     /// Positions in `members`, ordered by entry name, for binary-search lookups.
-    let byName: ContiguousArray<Int32>
+    public let byName: ContiguousArray<Int32>
     /// Photo index → entry name, only where it is not the default name.
-    let renamed: [Int32: String]
+    public let renamed: [Int32: String]
     /// nil: originals; else thumbnails of this size.
     public let thumbnailBox: ThumbnailBox?
     /// Which of the photo's places this folder is (`PhotoSlot`).
@@ -98,6 +98,21 @@ public struct PhotoEntries: Sendable {
         var position = [Int32](repeating: -1, count: photoCount)
         for (k, photo) in members.enumerated() { position[photo] = Int32(k) }
         return position.lazy.filter { $0 >= 0 }.map(Int.init)
+    }
+
+    /// Entries as `init(photos:members:thumbnailBox:slot:)` made them before, its results given
+    /// back (a views snapshot): nil unless every position and photo index is in range.
+    public init?(photos: [Photo], members: ContiguousArray<Int32>, byName: ContiguousArray<Int32>, renamed: [Int32: String],
+                 thumbnailBox: ThumbnailBox?, slot: Int) {
+        guard members.count == byName.count, (0..<PhotoSlot.count).contains(slot),
+              !members.contains(where: { $0 < 0 || Int($0) >= photos.count }),
+              !byName.contains(where: { $0 < 0 || Int($0) >= members.count }) else { return nil }
+        self.photos = photos
+        self.members = members
+        self.byName = byName
+        self.renamed = renamed
+        self.thumbnailBox = thumbnailBox
+        self.slot = slot
     }
 
     private init(_ other: PhotoEntries, box: ThumbnailBox, slot: Int) {

@@ -175,6 +175,15 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
     }
 
+    /// How many times the files' rows have been written: a views snapshot shows the generation
+    /// it was made at (`ViewSnapshot`), and any write since makes it another's. 0: never written.
+    public func generation() throws(Errno) -> Int64 {
+        try run {
+            guard case .int(let v)?? = try db.query("SELECT value FROM library WHERE key = 'generation'").first?.first else { return 0 }
+            return v
+        }
+    }
+
     public func saveLibraryDevice(_ device: UInt64) throws(Errno) {
         try run {
             try db.query("INSERT OR REPLACE INTO library (key, value) VALUES ('device', ?)", [.int(Int64(bitPattern: device))])
@@ -306,6 +315,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             try db.execute("BEGIN IMMEDIATE")
             do {
                 try body()
+                try db.execute("INSERT INTO library (key, value) VALUES ('generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1")
                 try db.execute("COMMIT")
             } catch {
                 try? db.execute("ROLLBACK")

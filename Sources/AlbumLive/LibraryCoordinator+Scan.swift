@@ -14,10 +14,15 @@ extension LibraryCoordinator {
         rescan(["" as String], first: first)
     }
 
+    /// (Whether `folders` is the whole library.)
+    static func isWhole(_ folders: [String]) -> Bool { folders.contains("") }
+
     /// What a rescan sets up once for all the folders it walks.
     struct ScanSetup {
         let started = Date()
         let first: Bool
+        /// Whether the scan walks the whole library (its views then saved for the next mount).
+        let whole: Bool
         /// Files changed after this may still be being written (nil: take everything).
         let settledBefore: Timestamp?
         let writer: IndexWriter
@@ -42,7 +47,7 @@ extension LibraryCoordinator {
     /// Rescans folders (recursively) through the pipeline; then the views are published and the
     /// index written.
     func rescan(_ folders: [String], first: Bool = false) {
-        let setup = beginScan(first: first)
+        let setup = beginScan(first: first, whole: Self.isWhole(folders))
         let folderProblemsBefore = folderProblems
         var tally = ScanTally()
         renamed = []
@@ -55,7 +60,7 @@ extension LibraryCoordinator {
 
     /// The status says a scan runs; the settle edge, the index writer and the lookup of files
     /// known elsewhere are made.
-    func beginScan(first: Bool) -> ScanSetup {
+    func beginScan(first: Bool, whole: Bool) -> ScanSetup {
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
         // Live changes wait until a file has settled (never half-read); the first scan takes
         // everything, since a file still being written then will change again and be re-read.
@@ -68,7 +73,8 @@ extension LibraryCoordinator {
         let writer = IndexWriter(index: index, log: log, queue: indexQueue, pending: indexPending,
                                  holding: holds ? .firstScan : nil)
         scanWriter.withLock { $0 = writer }
-        return ScanSetup(first: first, settledBefore: settled, writer: writer, holds: holds, elsewhere: pipeline.elsewhere(saving: writer))
+        return ScanSetup(first: first, whole: whole, settledBefore: settled, writer: writer, holds: holds,
+                         elsewhere: pipeline.elsewhere(saving: writer))
     }
 
     /// Scans `folder` through the pipeline, the status counting the reads, folders filling in
@@ -129,13 +135,16 @@ extension LibraryCoordinator {
         // (On a remount, the tree built from the index is this very tree.)
         let report: ScanReport
         let unchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty && !changedProblems
-        if unchanged {
+        let snapshotShown = setup.first && treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
+        if unchanged && snapshotShown == nil {
             report = state.report(folderProblems: folderProblems)
             show(report)
         } else {
             report = publish()
         }
+        if let snapshotShown { replacedSnapshotTree(unchanged: unchanged, shown: snapshotShown) }
         writeIndex(setup, tally)
+        if setup.whole { saveViewsOnceWritten() }
         let seconds = Date().timeIntervalSince(setup.started)
         statusBox.withLock { s in
             s.state = "done"
@@ -176,6 +185,23 @@ extension LibraryCoordinator {
         }
     }
 
+    /// After a first scan whose tree came from a views snapshot, replaced by the one the index and
+    /// the files give (the views then share the scan's photos, not a copy): the views need no new
+    /// snapshot unless the photos differ from the snapshot's.
+    func replacedSnapshotTree(unchanged: Bool, shown: Int) {
+        treeFromSnapshot = false
+        if unchanged && Photo.fingerprint(state.photos) == shown { viewsUnsaved.withLock { $0 = false } }
+    }
+
+    /// Saves the views for the next mount once the index holds what they show (on the writer's
+    /// queue, after this scan's writes).
+    func saveViewsOnceWritten() {
+        guard let keeper else { return }
+        let library = fs.library
+        let changed = viewsUnsaved.withLock { v in defer { v = false }; return v }
+        indexQueue.async { keeper.save(library, changed: changed) }
+    }
+
     /// Files still being written: look again once they can have settled (a change still pending
     /// until then, as `changes_pending` says).
     func lookAgainLater(at deferred: [String]) {
@@ -205,6 +231,7 @@ extension LibraryCoordinator {
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })
+        if !changes.isEmpty { viewsUnsaved.withLock { $0 = true } }
         if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
         show(report)
         publishSeconds = Date().timeIntervalSince(started)

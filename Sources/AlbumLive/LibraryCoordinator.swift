@@ -105,11 +105,20 @@ public final class LibraryCoordinator: @unchecked Sendable {
     var absorbedChange = 0
     var burstStart: Date?
     var availability: LibraryAvailability
+    /// Whether the tree shown came from a views snapshot: the first scan then publishes the views
+    /// it builds from the index and the files, whatever it finds changed.
+    var treeFromSnapshot = false
+    /// Whether a publish changed the tree since the views were last saved (`keeper`).
+    let viewsUnsaved = Mutex(false)
+    /// Saves the views between mounts (nil: none kept).
+    let keeper: ViewsKeeper?
 
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
     public init(scanner: LibraryScanner, index: FileIndexStore?, fs: AlbumFileSystem, options: Options,
-                progress: (@Sendable (Int, Int, Bool) -> Void)? = nil, log: @escaping @Sendable (String) -> Void) {
+                progress: (@Sendable (Int, Int, Bool) -> Void)? = nil, keeper: ViewsKeeper? = nil,
+                log: @escaping @Sendable (String) -> Void) {
+        self.keeper = keeper
         self.scanner = scanner
         self.index = index
         pipeline = ScanPipeline(scanner: scanner, index: index)
@@ -136,9 +145,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
                                    emptyMtime: Timestamp.now), state)
     }
 
-    /// Takes what the index knew (`libraryFromIndex`), starts the background scan, then
-    /// watching. `invalidate` reaches the kernel's caches.
-    public func start(known: LibraryState, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
+    /// Takes what the index knew (`libraryFromIndex`; nil: the tree shown came from a views
+    /// snapshot, and what the index knows is read here, in the background), starts the background
+    /// scan, then watching. `invalidate` reaches the kernel's caches.
+    public func start(known: LibraryState?, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
         // A file found replaced or changed when opened is read again with its folder.
         let root = scanner.root
@@ -147,7 +157,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
             self?.changed(folder.isEmpty ? root : root + "/" + folder, [])
         }
         queue.async { [self] in
-            state = known
+            treeFromSnapshot = known == nil
+            state = known ?? ScanPipeline.known(from: index, scanner: scanner) { [log] in log("albumfs: " + $0) }
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
             watcher?.start()
@@ -170,6 +181,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         watcher?.stop()
         scanWriter.withLock { $0 }?.stopHolding()
         indexQueue.sync {}
+        // The views as the index now holds them, for the next mount; not a tree a scan is still
+        // filling in (the next mount then builds its views from the index).
+        if let keeper, statusBox.withLock({ $0.state == "done" }) {
+            keeper.save(fs.library, changed: viewsUnsaved.withLock { v in defer { v = false }; return v })
+        }
     }
 
     // MARK: Changes

@@ -89,6 +89,9 @@ public final class AlbumFileSystem: Sendable {
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+
+    /// The tree shown now.
+    public var library: Library { snapshot.withLock { $0.library } }
     /// The mount point's real path: absolute link targets into the mount are resolved against it.
     let mountpoint: String?
     let picks: PickRegistry?

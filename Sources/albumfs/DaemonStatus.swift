@@ -16,6 +16,8 @@ final class DaemonStatus: StatusReporter, Sendable {
     let headerReads: LibraryScanner.ReadMethod
     /// The picks database, or `none` when it cannot be used (`picked/` then takes no picks).
     let picksDatabase: String
+    /// Where the tree shown when the mount answered came from (`views snapshot`, `index`, `none`).
+    let firstTree: String
     private let parts = Mutex<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?)>((nil, nil))
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
@@ -34,7 +36,8 @@ final class DaemonStatus: StatusReporter, Sendable {
     let desktopThumbnails: DesktopThumbnails?
 
     init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod,
-         picksDatabase: String, desktopThumbnails: DesktopThumbnails? = nil) {
+         firstTree: String, picksDatabase: String, desktopThumbnails: DesktopThumbnails? = nil) {
+        self.firstTree = firstTree
         self.picksDatabase = picksDatabase
         self.desktopThumbnails = desktopThumbnails
         self.thumbnails = thumbnails
@@ -78,6 +81,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))
         lines.append(("index", index?.path ?? "none"))
+        lines.append(("first_tree", firstTree))
         if index != nil {
             lines.append(("index_writes", s.indexWriteFailure.map { "failing (\($0)): changes are read again by the next mount" } ?? "ok"))
             lines.append(("index_pending", String(s.indexPending)))

@@ -20,7 +20,7 @@ final class GoldenTreeTests: XCTestCase {
         // capture time without a zone reads the same on every machine.
         XCTAssertEqual(shell("find '\(source.path)' -type f -exec chmod 644 {} + && find '\(source.path)' -type d -exec chmod 755 {} +").status, 0)
         let m = try Mount(source: source.path, options: ["-o", "uid=1000,gid=1000"], launcher: ["/usr/bin/env", "TZ=UTC"])
-        let tree = lines(of: m, prefix: source.path + "/").joined(separator: "\n") + "\n"
+        let tree = Self.lines(of: m, prefix: source.path + "/").joined(separator: "\n") + "\n"
         m.finish()
         if ProcessInfo.processInfo.environment["ALBUMFS_UPDATE_GOLDEN"] == "1" {
             try tree.write(toFile: Self.golden, atomically: true, encoding: .utf8)
@@ -37,7 +37,7 @@ final class GoldenTreeTests: XCTestCase {
 
     /// One line per entry, depth first in readdir order: path, type and mode, size (files),
     /// mtime (UTC), then the attributes that are there.
-    func lines(of m: Mount, prefix: String) -> [String] {
+    static func lines(of m: Mount, prefix: String) -> [String] {
         var out: [String] = []
         func walk(_ relative: String) {
             for name in readdirNames(m.path(relative)) ?? [] {
