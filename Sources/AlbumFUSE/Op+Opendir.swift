@@ -7,8 +7,12 @@ extension Operations {
         switch ctx.fs.openDirectory(UInt64(ino)) {
         case .success(let handle):
             fi!.pointee.fh = handle
-            // The listing of an immutable snapshot may be cached by the kernel; `picked/` may not.
-            fi!.pointee.cache_readdir = ctx.fs.isStaticDirectory(UInt64(ino)) ? 1 : 0
+            // The listing of an immutable snapshot may be cached by the kernel, and kept from one
+            // `opendir` to the next (without `keep_cache` the kernel drops it at every open);
+            // `picked/` may not. A new tree invalidates what changed (`TreeChanges`).
+            let fixed: UInt32 = ctx.fs.isStaticDirectory(UInt64(ino)) ? 1 : 0
+            fi!.pointee.cache_readdir = fixed
+            fi!.pointee.keep_cache = fixed
             _ = fuse_reply_open(req, fi)
         case .failure(let e): Reply.error(req, e)
         }
