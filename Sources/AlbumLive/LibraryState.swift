@@ -12,22 +12,30 @@ import AlbumMetadata
 ///
 /// Evidence is not kept: it is needed once, to decide a photo, and the index has it on disk.
 public struct LibraryState: Sendable {
-    struct Known: Sendable {
-        var file: IndexedFile
-        /// `photo`, -1 for none: an `Int32?` takes 5 bytes, which made a record 88 bytes where 80
-        /// hold it (one record per file of the library).
-        fileprivate var photoPosition: Int32
+    /// What the map holds for a path: a photo's place in `photos` (the photo holds the file's
+    /// record: its path, identity, format and ctime when read), or the record of a file that is no
+    /// photo shown (ignored, a problem, an image in a format not shown), boxed. 16 bytes beside
+    /// the path, where the record itself took 80: the map has one entry per file, and at a million
+    /// files its table is two million buckets.
+    enum Known: Sendable {
+        case photo(Int32)
+        case other(Record)
 
         init(file: IndexedFile, photo: Int32?) {
-            self.file = file
-            photoPosition = photo ?? -1
+            self = photo.map { .photo($0) } ?? .other(Record(file))
         }
 
         /// The position of the file's photo in `photos`, when it is one.
         var photo: Int32? {
-            get { photoPosition < 0 ? nil : photoPosition }
-            set { photoPosition = newValue ?? -1 }
+            if case .photo(let position) = self { return position }
+            return nil
         }
+    }
+
+    /// The record of a file that is no photo shown.
+    final class Record: Sendable {
+        let file: IndexedFile
+        init(_ file: IndexedFile) { self.file = file }
     }
 
     private(set) var entries: [String: Known] = [:]
@@ -47,7 +55,7 @@ public struct LibraryState: Sendable {
     /// which an iPhone library mounted without the option would fill with every photo's.
     var notShownCount: Int {
         entries.values.reduce(0) { count, known in
-            guard known.photo == nil, case .photo = known.file.kind else { return count }
+            guard case .other(let record) = known, case .photo = record.file.kind else { return count }
             return count + 1
         }
     }
@@ -98,7 +106,7 @@ public struct LibraryState: Sendable {
     /// nothing changed, when `from` does not hold that file (its identity).
     mutating func move(from: String, _ file: consuming IndexedFile, photo: consuming Photo?) -> Bool {
         guard let old = entries.removeValue(forKey: from) else { return false }
-        guard old.file.identity == file.identity else {
+        guard record(old, at: from).identity == file.identity else {
             entries[from] = old
             return false
         }
@@ -156,8 +164,7 @@ public struct LibraryState: Sendable {
     /// Sets a path's entry; returns the position of a photo it no longer has (a hole to fill).
     private static func store(_ file: consuming IndexedFile, _ photo: consuming Photo?, in entry: inout Known?, photos: inout [Photo]) -> Int? {
         // (The stored field read where it lies: through `photo`, the whole entry was copied.)
-        let position = entry?.photoPosition ?? -1
-        let had: Int32? = position < 0 ? nil : position
+        let had = entry?.photo
         guard photo != nil else {
             entry = Known(file: file, photo: nil)
             return had.map { Int($0) }
@@ -177,17 +184,28 @@ public struct LibraryState: Sendable {
         let last = photos.removeLast()
         guard position < photos.count else { return }
         photos[position] = last
-        entries[last.relativePath]?.photo = Int32(position)
+        entries[last.relativePath] = .photo(Int32(position))
     }
 }
 
 extension LibraryState {
+    /// The record of the file at `path` (slim: a photo's evidence is not kept).
+    func record(_ known: Known, at path: String) -> IndexedFile {
+        switch known {
+        case .other(let record): return record.file
+        case .photo(let position):
+            let photo = photos[Int(position)]
+            return IndexedFile(relativePath: path, identity: photo.identity, kind: .slimPhoto(photo.format),
+                               changedWhenRead: photo.changedWhenRead)
+        }
+    }
+
     /// The file at `path` with its photo, for a scan that found it at another path (nil for one
     /// that could not be read: it is read again wherever it is).
     func held(at path: String) -> (file: IndexedFile, photo: Photo?)? {
         if !unreadable.isEmpty && unreadable.contains(path) { return nil }
         guard let known = entries[path] else { return nil }
-        return (known.file, known.photo.map { photos[Int($0)] })
+        return (record(known, at: path), known.photo.map { photos[Int($0)] })
     }
 
     /// Every file's path by its inode number (of hard links, one; of inode 0, which names no
@@ -195,8 +213,9 @@ extension LibraryState {
     func pathsByInode() -> [UInt64: String] {
         var paths: [UInt64: String] = [:]
         paths.reserveCapacity(entries.count)
-        for (path, known) in entries where known.file.identity.inode != 0 {
-            paths[known.file.identity.inode] = path
+        for (path, known) in entries {
+            let inode = record(known, at: path).identity.inode
+            if inode != 0 { paths[inode] = path }
         }
         return paths
     }
@@ -207,6 +226,6 @@ extension LibraryState: KnownFiles {
     /// not be read, so the scan reads it again.
     public func known(_ relativePath: String) -> IndexedFile? {
         if !unreadable.isEmpty && unreadable.contains(relativePath) { return nil }
-        return entries[relativePath]?.file
+        return entries[relativePath].map { record($0, at: relativePath) }
     }
 }

@@ -12,6 +12,14 @@ final class LibraryStateTests: XCTestCase {
                      screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
     }
 
+    /// The photo a scan decides of `file` (its path, identity and ctime when read).
+    func photo(of file: IndexedFile) -> Photo {
+        let p = photo(file.relativePath)
+        return Photo(relativePath: p.relativePath, format: p.format, identity: file.identity, capture: p.capture,
+                     captureInstant: p.captureInstant, screenshot: p.screenshot, orientation: 1, problems: [],
+                     changedWhenRead: file.changedWhenRead)
+    }
+
     func file(_ path: String, size: Int64 = 1) -> IndexedFile {
         IndexedFile(relativePath: path, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.jpeg))
     }
@@ -97,10 +105,10 @@ final class LibraryStateTests: XCTestCase {
         func identified(_ path: String, inode: UInt64) -> IndexedFile {
             IndexedFile(relativePath: path, identity: FileIdentity(inode: inode, size: 1, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.jpeg))
         }
-        state.put(identified("a/x.jpg", inode: 5), photo: photo("a/x.jpg"))
+        state.put(identified("a/x.jpg", inode: 5), photo: photo(of: identified("a/x.jpg", inode: 5)))
         state.put(IndexedFile(relativePath: "a/notes.txt", identity: FileIdentity(inode: 6, size: 1, mtime: Timestamp(seconds: 0)), kind: .ignored), photo: nil)
-        state.put(identified("a/zero.jpg", inode: 0), photo: photo("a/zero.jpg"))
-        var locked = photo("a/locked.jpg")
+        state.put(identified("a/zero.jpg", inode: 0), photo: photo(of: identified("a/zero.jpg", inode: 0)))
+        var locked = photo(of: identified("a/locked.jpg", inode: 7))
         locked.problems = [ReadFailure.message(Errno(rawValue: EACCES))]
         state.put(identified("a/locked.jpg", inode: 7), photo: locked)
         XCTAssertEqual(state.pathsByInode(), [5: "a/x.jpg", 6: "a/notes.txt", 7: "a/locked.jpg"])
@@ -149,7 +157,7 @@ final class LibraryStateTests: XCTestCase {
         evidence.make = "Canon"
         let read = IndexedFile(relativePath: "a/x.jpg", identity: file("a/x.jpg", size: 5).identity, kind: .photo(.jpeg, evidence),
                                changedWhenRead: Timestamp(seconds: 1_700_000_000, nanoseconds: 5))
-        state.put(read, photo: photo("a/x.jpg"))
+        state.put(read, photo: photo(of: read))
         XCTAssertFalse(state.isEmpty)
         XCTAssertEqual(state.known("a/x.jpg")?.identity.size, 5)
         XCTAssertEqual(state.known("a/x.jpg")?.kind, .slimPhoto(.jpeg), "slim")
@@ -179,11 +187,11 @@ final class LibraryStateTests: XCTestCase {
     func testProblemsComeFromTheDecisionsSoSlimRecordsKeepThem() {
         var state = LibraryState()
         let identity = FileIdentity(inode: 2, size: 3, mtime: Timestamp(seconds: 0))
-        var broken = photo("a/broken.jpg")
-        broken.problems = ["corrupt EXIF"]
         var evidence = PhotoEvidence()
         evidence.problems = ["corrupt EXIF"]
         let file = IndexedFile(relativePath: "a/broken.jpg", identity: identity, kind: .photo(.jpeg, evidence))
+        var broken = photo(of: file)
+        broken.problems = ["corrupt EXIF"]
         state.put(file.slimmed, photo: broken)
         state.put(IndexedFile(relativePath: "a/notes.jpg", identity: identity, kind: .problem("not a JPEG or PNG")), photo: nil)
         XCTAssertEqual(state.report().problems.map { "\($0.relativePath): \($0.message)" },
