@@ -15,9 +15,10 @@ public enum DateSource: String, Sendable, CaseIterable {
 /// The capture time chosen for a photo, and why.
 public struct CaptureDecision: Sendable, Equatable {
     public var time: CaptureTime
-    public var source: DateSource
     /// Better sources that were present but refused, e.g. `exif:DateTimeOriginal "0000:00:00 00:00:00" (sentinel)`.
     public var rejected: [String]
+    // (Last: one byte, which a photo's next small field shares the padding of.)
+    public var source: DateSource
 
     public init(time: CaptureTime, source: DateSource, rejected: [String] = []) {
         self.time = time

@@ -56,6 +56,14 @@ public struct FileAccess: Hashable, Sendable {
     public var gid: UInt32
     public var mode: UInt32
 
+    /// No owner known: a mode no file has (`init` keeps only the permission bits).
+    static let unknown = FileAccess(uid: .max, gid: .max, rawMode: .max)
+    private init(uid: UInt32, gid: UInt32, rawMode: UInt32) {
+        self.uid = uid
+        self.gid = gid
+        mode = rawMode
+    }
+
     public init(uid: UInt32, gid: UInt32, mode: UInt32) {
         self.uid = uid
         self.gid = gid
@@ -66,44 +74,57 @@ public struct FileAccess: Hashable, Sendable {
 }
 
 /// One photo of the library with every decision made about it.
+///
+/// A mount keeps one per photo (a million at the scale docs/scaling.md aims at), so its stored
+/// fields are laid out for size (`PhotoSizeTests`): the eight-byte ones first, then the owner and
+/// the decisions with their small fields in what would be padding; the file name and an absent
+/// owner are not stored apart.
 public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
-    public var relativePath: String {
-        didSet { fileName = Self.lastComponent(relativePath) }
-    }
-    /// The source file's own name (kept, not recomputed: sorting asks for it often).
-    public private(set) var fileName: String
-    public var format: ImageFormat
+    public var relativePath: String
     public var identity: FileIdentity
-    public var capture: CaptureDecision
     /// `st_mtime` and the sort key: the capture time as an instant.
     public var captureInstant: Timestamp
-    public var screenshot: ScreenshotDecision
-    /// EXIF orientation 1–8 (anything else read as 1).
-    public var orientation: Int
     public var problems: [String]
-    /// The source file's owner and mode when read (nil: not known; the mount's owner and 0444 shown).
-    public var access: FileAccess?
     /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (0: none; an
     /// optional would take 16 bytes of every photo, not 8).
     public var liveIdentifier: UInt64 = 0
     private var changedWhenReadPacked: PackedTimestamp
+    public var screenshot: ScreenshotDecision
+    /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
+    private var accessPacked: FileAccess
+    public var capture: CaptureDecision
+    private var orientationStored: UInt8
+    public var format: ImageFormat
 
-    /// - Parameter fileName: `relativePath`'s last component, when the caller has cut it already
-    ///   (nil: cut here).
+    /// The source file's own name: `relativePath`'s last component.
+    public var fileName: String { Self.lastComponent(relativePath) }
+
+    /// EXIF orientation 1–8 (anything else read as 1).
+    public var orientation: Int {
+        get { Int(orientationStored) }
+        set { orientationStored = (1...8).contains(newValue) ? UInt8(newValue) : 1 }
+    }
+
+    /// The source file's owner and mode when read (nil: not known; the mount's owner and 0444 shown).
+    public var access: FileAccess? {
+        get { accessPacked == .unknown ? nil : accessPacked }
+        set { accessPacked = newValue ?? .unknown }
+    }
+
+    /// - Parameter fileName: ignored (the name is `relativePath`'s last component, cut when asked).
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
                 captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
                 changedWhenRead: Timestamp? = nil, fileName: String? = nil, access: FileAccess? = nil) {
         self.relativePath = relativePath
-        self.fileName = fileName ?? Self.lastComponent(relativePath)
         self.format = format
         self.identity = identity
         self.capture = capture
         self.captureInstant = captureInstant
         self.screenshot = screenshot
-        self.orientation = orientation
+        orientationStored = (1...8).contains(orientation) ? UInt8(orientation) : 1
         self.problems = problems
-        self.access = access
+        accessPacked = access ?? .unknown
         changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }
 

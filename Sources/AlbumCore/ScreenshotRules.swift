@@ -1,7 +1,8 @@
 /// Whether a photo is a screenshot, and the rule that said so.
 public struct ScreenshotDecision: Sendable, Equatable {
-    public var isScreenshot: Bool
+    // (The string first: a photo's `Bool`s then share the padding after it.)
     public var reason: String
+    public var isScreenshot: Bool
 
     public init(isScreenshot: Bool, reason: String) {
         self.isScreenshot = isScreenshot

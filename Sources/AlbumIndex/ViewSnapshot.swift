@@ -141,7 +141,8 @@ enum PhotoRecord {
     static func writeCapture(_ c: CaptureDecision, to w: inout SnapshotWriter) {
         let l = c.time.local
         w.int(Int32(clamping: l.year))
-        for v in [l.month, l.day, l.hour, l.minute, l.second] { w.int(Int16(clamping: v)) }
+        w.int(Int16(clamping: l.month)); w.int(Int16(clamping: l.day)); w.int(Int16(clamping: l.hour))
+        w.int(Int16(clamping: l.minute)); w.int(Int16(clamping: l.second))
         w.int(Int32(clamping: l.nanosecond))
         w.int(c.time.utcOffsetSeconds.map { Int32(clamping: $0) } ?? .min)
         w.int(UInt8(DateSource.allCases.firstIndex(of: c.source)!))
@@ -150,12 +151,11 @@ enum PhotoRecord {
 
     static func readCapture(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> CaptureDecision {
         let year = Int(try r.int(Int32.self))
-        var parts: [Int] = []
-        for _ in 0..<5 { parts.append(Int(try r.int(Int16.self))) }
+        let month = Int(try r.int(Int16.self)), day = Int(try r.int(Int16.self)), hour = Int(try r.int(Int16.self))
+        let minute = Int(try r.int(Int16.self)), second = Int(try r.int(Int16.self))
         let nanosecond = Int(try r.int(Int32.self))
         let offset = try r.int(Int32.self)
-        let local = LocalDateTime(year: year, month: parts[0], day: parts[1], hour: parts[2], minute: parts[3], second: parts[4],
-                                  nanosecond: nanosecond)
+        let local = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
         let source = Int(try r.int(UInt8.self))
         guard source < DateSource.allCases.count else { throw SnapshotRefusal("an unknown date source") }
         return CaptureDecision(time: CaptureTime(local: local, utcOffsetSeconds: offset == .min ? nil : Int(offset)),
