@@ -33,39 +33,34 @@ enum MountCommand {
         var scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
         scanner.batchedReads = options.batchedReads
         let index = openIndexIfPossible(options, source: source)
-        // Optionals, emptied once handed over: this frame lives as long as the mount, and must not
-        // keep the first tree and the index rows alive beside the coordinator's own copies.
-        let views = MountViews(index: index, options: options)
-        // (Only its generation is kept here: this frame lives as long as the mount.)
-        var snapshot = views?.load()
-        let snapshotGeneration = snapshot?.generation
-        var (library, known) = firstTree(snapshot.take()?.library, index: index, scanner: scanner, options)
+        // Emptied once handed over: this frame lives as long as the mount, and must not keep the
+        // first tree and the index rows alive beside the coordinator's own copies.
+        var first = FirstTree(index: index, scanner: scanner, options)
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let thumbnails = thumbnailService(options, cache: cache)
         let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint)
         let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod,
-                                  firstTree: snapshotGeneration != nil ? "views snapshot" : index != nil ? "index" : "none",
+                                  firstTree: first.origin,
                                   picksDatabase: picks.acceptsChanges ? picksPath : "none", desktopThumbnails: desktop)
-        let fs = try fileSystem(library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, desktop: desktop,
+        let fs = try fileSystem(first.library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, desktop: desktop,
                                 status: status, picks: picks, picksPath: picksPath)
         let coordinator = LibraryCoordinator(
             scanner: scanner, index: index, fs: fs,
             options: .init(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval, maxWatches: options.maxWatches),
             progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
-            keeper: views?.keeper(loaded: snapshotGeneration), log: { Log.line($0) })
+            keeper: first.views?.keeper(loaded: first.snapshotGeneration), log: { Log.line($0) })
         status.coordinator = coordinator
         status.fileSystem = fs
         do {
             let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout), mountpoint: mountpoint,
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
-            let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: library!.photos.count,
+            let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.photos.count,
                               source: source, mountpoint: mountpoint, started: started)
-            library = nil
-            let handoff = Handoff(known)
-            known = nil
+            first.library = nil
+            let handoff = Handoff(first.known.take())
             fs.setInvalidator { session.invalidate($0) }
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
@@ -159,16 +154,6 @@ enum MountCommand {
             Log.line("albumfs: warning: the picks database \(picksPath) could not be folded into one file: \(error)")
         } catch {}
         try? index?.foldWAL()  // a cache: its WAL is recovered on the next open anyway
-    }
-
-    /// The tree shown when the mount answers: the views snapshot's when there is one (what the
-    /// index knows is then read by the coordinator, in the background: nil here), else the one
-    /// the index's rows give.
-    static func firstTree(_ snapshot: Library?, index: LibraryIndex?, scanner: LibraryScanner,
-                          _ options: MountOptions) -> (Library?, LibraryState?) {
-        if let snapshot { return (snapshot, nil) }
-        let (library, known) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes, log: { Log.line($0) })
-        return (library, known)
     }
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.

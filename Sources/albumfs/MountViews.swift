@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumIndex
 import AlbumLive
+import AlbumMetadata
 import AlbumSystem
 
 /// The mount's views snapshot, beside its index (`ViewSnapshot`): the first tree of a remount,
@@ -47,4 +48,30 @@ struct MountViews {
             return generation
         }
     }
+}
+
+/// The tree shown when the mount answers: the views snapshot's when there is one (what the index
+/// knows is then read by the coordinator, in the background: `known` nil), else the one the
+/// index's rows give.
+struct FirstTree {
+    var library: Library?
+    var known: LibraryState?
+    let views: MountViews?
+    /// The generation of the snapshot the tree came from (nil: built from the index's rows).
+    let snapshotGeneration: Int64?
+
+    init(index: LibraryIndex?, scanner: LibraryScanner, _ options: MountOptions) {
+        views = MountViews(index: index, options: options)
+        if let (library, generation) = views?.load() {
+            self.library = library
+            snapshotGeneration = generation
+            return
+        }
+        snapshotGeneration = nil
+        (library, known) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
+                                                              log: { Log.line($0) })
+    }
+
+    /// Where the tree came from, as `.albumfs/status` says (`first_tree`).
+    var origin: String { snapshotGeneration != nil ? "views snapshot" : views != nil ? "index" : "none" }
 }
