@@ -136,7 +136,9 @@ extension LibraryCoordinator {
         let report: ScanReport
         let unchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty && !changedProblems
         let snapshotShown = setup.first && treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
-        if unchanged && snapshotShown == nil {
+        let keepsTree = unchanged && snapshotShown == nil
+        if setup.first { state.compact(keepingPhotos: keepsTree) }
+        if keepsTree {
             report = state.report(folderProblems: folderProblems)
             show(report)
         } else {

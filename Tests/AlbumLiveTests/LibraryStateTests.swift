@@ -148,6 +148,28 @@ final class LibraryStateTests: XCTestCase {
         }
     }
 
+    /// After a first scan, the map and the array hold no room reserved ahead of the walk; the
+    /// array the tree shown shares is left alone when no publish follows.
+    func testCompactingKeepsEveryFileAndFreesWhatWasReserved() {
+        var state = LibraryState()
+        state.expect(atLeast: 1_000)
+        state.reserve(more: 4_000)
+        for i in 0..<300 { state.put(file("p\(i)"), photo: photo("p\(i)")) }
+        state.put(IndexedFile(relativePath: "notes.txt", identity: file("notes.txt").identity, kind: .ignored), photo: nil)
+        XCTAssertGreaterThan(state.entries.capacity, 2 * state.entries.count)
+        let shown = state.photos
+        state.compact(keepingPhotos: true)
+        XCTAssertLessThanOrEqual(state.entries.capacity, 2 * state.entries.count)
+        state.photos.withUnsafeBufferPointer { a in
+            shown.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress, "the shown tree's array kept") }
+        }
+        state.compact(keepingPhotos: false)
+        XCTAssertLessThanOrEqual(state.photos.capacity, 300 + 300 / 16)
+        assertConsistent(state, Dictionary(uniqueKeysWithValues: (0..<300).map { ("p\($0)", Int64(1)) }))
+        XCTAssertEqual(state.fileCount, 301)
+        XCTAssertNotNil(state.known("notes.txt"))
+    }
+
     /// A scan compares its walk with what the mount knows, through the state itself: identity
     /// and ctime when read, which a photo keeps once its evidence is dropped.
     func testAScanLooksUpKnownFilesInTheState() {
