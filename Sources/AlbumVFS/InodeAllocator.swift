@@ -134,6 +134,8 @@ final class InodeAllocator: @unchecked Sendable {
             let n: UInt32
             if inOrder && matched < known && paths[matched] == path {
                 n = numbers[matched]
+                // (The new tree's string kept: the first tree's, a views snapshot's, can go.)
+                paths[matched] = path
                 matched += 1
             } else if inOrder && matched == known {
                 n = self.next
