@@ -39,11 +39,26 @@ public enum EntryNames {
     /// (`exiftool -r`, Windows over SMB) go by the extension. The file's own name stays in
     /// `user.albumfs.source`.
     public static func viewName(of fileName: String, format: ImageFormat) -> String {
+        // Most names end in their format's extension: told from the bytes, with nothing made
+        // (a listing names every photo of a folder at `opendir`, a million at a time).
+        if endsInExtension(of: format, fileName) { return fileName }
         let (stem, ext) = split(fileName)
         let type = ext.dropFirst().lowercased()
         if format.extensions.contains(type) { return fileName }
         let otherFormat = [ImageFormat.jpeg, .png, .heif, .video].contains { $0.extensions.contains(type) }
         return (otherFormat ? stem : fileName) + "." + format.extensions[0]
+    }
+
+    /// Whether `name` ends in `.` and one of `format`'s extensions, in any case (ASCII).
+    static func endsInExtension(of format: ImageFormat, _ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return false }
+            let ext = UnsafeBufferPointer(rebasing: bytes[(dot + 1)...])
+            return format.extensions.contains { known in
+                known.utf8.count == ext.count && zip(known.utf8, ext).allSatisfy { $0 == $1 | (($1 >= 65 && $1 <= 90) ? 0x20 : 0) }
+            }
+        }
     }
 
     /// `IMG_1.JPG` → `IMG_1.jpg`; a name without an extension gains one.

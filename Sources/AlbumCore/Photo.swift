@@ -23,12 +23,17 @@ public enum ImageFormat: String, Sendable {
     /// is the one the views give a file named otherwise.
     public var extensions: [String] {
         switch self {
-        case .jpeg: ["jpg", "jpeg", "jpe", "jfif"]
-        case .png: ["png"]
-        case .heif: ["heic", "heif", "hif", "avif"]
-        case .video: ["mp4", "mov", "m4v", "3gp", "3g2"]
+        case .jpeg: Self.jpegExtensions
+        case .png: Self.pngExtensions
+        case .heif: Self.heifExtensions
+        case .video: Self.videoExtensions
         }
     }
+    // (Made once: every name in a listing asks.)
+    private static let jpegExtensions = ["jpg", "jpeg", "jpe", "jfif"]
+    private static let pngExtensions = ["png"]
+    private static let heifExtensions = ["heic", "heif", "hif", "avif"]
+    private static let videoExtensions = ["mp4", "mov", "m4v", "3gp", "3g2"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

@@ -33,6 +33,19 @@ final class EntryNamesTests: XCTestCase {
 
     /// A photo's view name carries its format's extension: kept when right, put in place of
     /// another format's, added to a name with none or an unknown one.
+    /// The listing's shortcut: a name ending in its format's extension, in any case, is told
+    /// from its bytes; anything else takes the long way, which decides the same.
+    func testAnExtensionIsToldFromTheBytesInAnyCase() {
+        for (name, format, expected) in [("IMG.JPG", ImageFormat.jpeg, true), ("a.JpEg", .jpeg, true), ("é.jfif", .jpeg, true),
+                                         ("x.png", .jpeg, false), (".jpg", .jpeg, false), ("noext", .jpeg, false),
+                                         ("a.jpgx", .jpeg, false), ("a.jp", .jpeg, false), ("clip.MOV", .video, true),
+                                         ("s.PNG", .png, true), ("h.HEIC", .heif, true), ("h.heic.", .heif, false)] {
+            XCTAssertEqual(EntryNames.endsInExtension(of: format, name), expected, name)
+            let (_, ext) = EntryNames.split(name)
+            XCTAssertEqual(expected, format.extensions.contains(ext.dropFirst().lowercased()), "agrees with the long way: \(name)")
+        }
+    }
+
     func testViewNamesCarryTheFormatsExtension() {
         XCTAssertEqual(EntryNames.viewName(of: "IMG_1.JPG", format: .jpeg), "IMG_1.JPG")
         XCTAssertEqual(EntryNames.viewName(of: "a.jfif", format: .jpeg), "a.jfif")
