@@ -208,7 +208,7 @@ public final class AlbumFileSystem: Sendable {
         var k = max(0, offset)
         while k < listing.count && out.count < limit {
             let entry = listing[k]
-            if let node = s.table[entry.inode] {
+            if let node = s.table.node(entry.inode, named: entry.name) {
                 out.append(DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: k + 1))
             } else if let pick = picks?.pick(inode: entry.inode) {
                 out.append(DirectoryEntry(name: entry.name, attributes: linkAttributes(pick, s), nextOffset: k + 1))

@@ -109,6 +109,16 @@ struct NodeTable: Sendable {
         return nil
     }
 
+    /// The node of `inode` where its name is known already (a listing's entry): a photo's name
+    /// is not made again (a listing of a million photos made each twice).
+    func node(_ inode: UInt64, named name: String) -> Node? {
+        guard let (photo, slot) = photoEntry(inode) else { return self[inode] }
+        let folder = photoFolders[Int(folderOfPhoto[slot][photo])]
+        guard case .photos(let entries) = folder.folder.entries else { return nil }
+        return Node(inode: inode, parent: folder.inode, name: name, kind: .file(entries.content(ofPhoto: photo)),
+                    mtime: photos[photo].captureInstant)
+    }
+
     /// The photo and slot an inode stands for, if it is a photo entry of this tree.
     private func photoEntry(_ inode: UInt64) -> (photo: Int, slot: Int)? {
         guard let (number, slot) = InodeAllocator.split(inode), number < photoOfNumber.count else { return nil }
