@@ -1,0 +1,84 @@
+/// The index's schema: its evidence columns and the migrations that made each version, in order
+/// (`SQLiteDatabase.migrate` runs those a file has not had).
+extension LibraryIndex {
+    /// The evidence columns of schema 1; later migrations add to `evidenceColumns`.
+    static let v1EvidenceColumns = [
+        "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
+        "software", "user_comment", "xmp_user_comment", "png_software",
+    ]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created"]
+
+    static let migrations = [
+        """
+        CREATE TABLE files (
+            path TEXT PRIMARY KEY,
+            device INTEGER NOT NULL, inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+            kind TEXT NOT NULL,          -- 'jpeg', 'png', 'heif' (from 8), 'video' (from 10), 'ignored' or 'problem'
+            message TEXT,                -- why, for 'problem'
+            \(v1EvidenceColumns.map { "\($0) TEXT" }.joined(separator: ", ")),
+            exposure INTEGER, orientation INTEGER, width INTEGER, height INTEGER,
+            problems TEXT                -- the photo's own problems, joined by newlines
+        ) WITHOUT ROWID;
+        """,
+        // 2: the GPS fix's UTC time (gives a missing offset). Rows written before it lack it, so
+        // they are dropped: the next scan reads those files again, once.
+        """
+        ALTER TABLE files ADD COLUMN gps_utc TEXT;
+        DELETE FROM files;
+        """,
+        // 3: the reader finds more now (PNG metadata after the image data and in compressed
+        // text, EXIF dates misplaced in IFD0, a PNG comment kept apart from XMP's UserComment):
+        // photos indexed before are read again, once.
+        """
+        ALTER TABLE files ADD COLUMN png_comment TEXT;
+        DELETE FROM files WHERE kind IN ('jpeg', 'png');
+        """,
+        // 4: what the index knows of the library itself (its folder's device).
+        """
+        CREATE TABLE library (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        """,
+        // 5: a file's device number is no part of its identity (a disk in another port comes
+        // back with another one); the rows stay, nothing is read again.
+        """
+        ALTER TABLE files DROP COLUMN device;
+        """,
+        // 6: the reader reads more: an Orientation written as a LONG or a BYTE (was none), an XMP
+        // language alternative's default item (its items were run together) and attributes only
+        // by their whole name. Photos whose rows may lack what it now finds are read again, once.
+        """
+        DELETE FROM files WHERE kind IN ('jpeg', 'png') AND (orientation IS NULL OR xmp_user_comment IS NOT NULL
+            OR xmp_created IS NOT NULL OR xmp_dto IS NOT NULL);
+        """,
+        // 7: a photo's ctime when it was read (`IndexedFile.changedWhenRead`): one renamed is known
+        // by it, one rewritten in place with its size and mtime kept is told by it. Rows before it
+        // lack it and stay (such a photo renamed is read again; its identity alone tells a change).
+        """
+        ALTER TABLE files ADD COLUMN ctime_ns INTEGER;
+        """,
+        // 8: HEIF images (HEIC, AVIF) are photos now. Files kept as not photos that may be one
+        // (by their name; or named as a photo yet neither JPEG nor PNG) are read again, once.
+        """
+        DELETE FROM files WHERE (kind = 'ignored' AND (path LIKE '%.heic' OR path LIKE '%.heif' OR path LIKE '%.hif'
+            OR path LIKE '%.avif')) OR (kind = 'problem' AND message = 'not a JPEG or PNG');
+        """,
+        // 9: a photo's owner and mode (`PhotoEvidence.access`), which the mount shows. Rows
+        // stay; a photo's row without them is read again, once (`IndexedFile.lacksAccess`).
+        """
+        ALTER TABLE files ADD COLUMN uid INTEGER;
+        ALTER TABLE files ADD COLUMN gid INTEGER;
+        ALTER TABLE files ADD COLUMN mode INTEGER;
+        """,
+        // 10: videos (MP4, QuickTime, 3GP) are shown, with their own evidence (`mvhd_created` as
+        // decimal text: the evidence columns are bound as text). Files kept as not photos that
+        // may be videos (by their name), and Apple's stills (their Live Photo identifier, in the
+        // maker note) are read again, once.
+        """
+        ALTER TABLE files ADD COLUMN xmp_create TEXT;
+        ALTER TABLE files ADD COLUMN qt_created TEXT;
+        ALTER TABLE files ADD COLUMN content_id TEXT;
+        ALTER TABLE files ADD COLUMN mvhd_created TEXT;
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.mov' OR path LIKE '%.mp4'
+            OR path LIKE '%.m4v' OR path LIKE '%.3gp' OR path LIKE '%.3g2') OR (kind IN ('jpeg', 'heif') AND make LIKE 'Apple%');
+        """,
+    ]
+}
