@@ -121,6 +121,13 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         self.nanoseconds = nanoseconds
     }
 
+    /// The current time (`clock_gettime(CLOCK_REALTIME)`).
+    public static var now: Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Timestamp(seconds: Int64(ts.tv_sec), nanoseconds: ts.tv_nsec)
+    }
+
     /// A `stat` time (`st_mtim`, `st_ctim`).
     public init(_ time: timespec) {
         self.init(seconds: Int64(time.tv_sec), nanoseconds: Int(time.tv_nsec))

@@ -30,6 +30,9 @@ extension LibraryCoordinator {
         let holds: Bool
         /// What the scan asks of files new at their path (nil: a first mount knows nothing).
         let elsewhere: LibraryScanner.Elsewhere?
+        /// Nil: every folder is listed. Else folders whose times are unchanged since the last walk
+        /// are taken as they were (`FolderTimes`), but these.
+        let skippingBut: Set<String>?
     }
 
     /// A rescan's running totals, over the folders it walks.
@@ -42,12 +45,16 @@ extension LibraryCoordinator {
         /// show them: the copying of a big folder's rows takes a core for seconds, which the walk
         /// and the views need first.
         var heldMoves: [FileMove] = []
+        var foldersListed = 0
+        var foldersUnchanged = 0
     }
 
     /// Rescans folders (recursively) through the pipeline; then the views are published and the
-    /// index written.
-    func rescan(_ folders: [String], first: Bool = false) {
-        let setup = beginScan(first: first, whole: Self.isWhole(folders))
+    /// index written. `skippingUnchangedBut`: nil lists every folder; else folders whose times are
+    /// unchanged since the last walk are taken as they were, but these (a periodic rescan).
+    func rescan(_ folders: [String], first: Bool = false, skippingUnchangedBut mustList: Set<String>? = nil) {
+        let setup = beginScan(first: first, whole: Self.isWhole(folders), skippingBut: mustList)
+        if setup.whole && mustList == nil { lastFullWalk = setup.started }
         let folderProblemsBefore = folderProblems
         var tally = ScanTally()
         renamed = []
@@ -60,7 +67,7 @@ extension LibraryCoordinator {
 
     /// The status says a scan runs; the settle edge, the index writer and the lookup of files
     /// known elsewhere are made.
-    func beginScan(first: Bool, whole: Bool) -> ScanSetup {
+    func beginScan(first: Bool, whole: Bool, skippingBut mustList: Set<String>?) -> ScanSetup {
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
         // Live changes wait until a file has settled (never half-read); the first scan takes
         // everything, since a file still being written then will change again and be re-read.
@@ -74,7 +81,7 @@ extension LibraryCoordinator {
                                  holding: holds ? .firstScan : nil)
         scanWriter.withLock { $0 = writer }
         return ScanSetup(first: first, whole: whole, settledBefore: settled, writer: writer, holds: holds,
-                         elsewhere: pipeline.elsewhere(saving: writer))
+                         elsewhere: pipeline.elsewhere(saving: writer), skippingBut: mustList)
     }
 
     /// Scans `folder` through the pipeline, the status counting the reads, folders filling in
@@ -98,7 +105,8 @@ extension LibraryCoordinator {
         // The folder a disk left when it was unmounted is listed fine, and empty: what it
         // held is unknown, not gone, as for a folder that cannot be listed at all.
         let found = pipeline.scan(folder, writer: setup.writer, settledBefore: setup.settledBefore, complete: wholeFiles,
-                                  elsewhere: setup.elsewhere, unavailable: folder.isEmpty ? availability.diskNotMounted() : nil, hooks: hooks)
+                                  elsewhere: setup.elsewhere, unavailable: folder.isEmpty ? availability.diskNotMounted() : nil,
+                                  skipping: setup.skippingBut != nil, mustList: setup.skippingBut ?? [], hooks: hooks)
         let reads = found.survey.toRead.count
         statusBox.withLock { $0.progressTotal = reads }
         if reads > 0 { progress?(reads, reads, true) }
@@ -116,6 +124,8 @@ extension LibraryCoordinator {
         tally.reads += survey.toRead.count
         tally.heldMoves += found.heldMoves
         tally.deferred += survey.deferred
+        tally.foldersListed += pipeline.folderTimes.listedCount
+        tally.foldersUnchanged += pipeline.folderTimes.takenCount
         renamed += found.delta.moved
         if !wholeFiles.isEmpty {
             let taken = survey.reused.lazy.map(\.relativePath) + found.delta.moved.lazy.map(\.to) + found.delta.added + found.delta.changed
@@ -153,6 +163,7 @@ extension LibraryCoordinator {
             s.headerReads += tally.reads
             s.lastScanSeconds = seconds
             s.lastScanChanges = tally.delta.summary
+            s.lastScanFolders = (tally.foldersListed, tally.foldersUnchanged)
             s.scans += 1
             s.watchedFolders = watcher?.watchCount ?? 0
             s.watchLimitReached = watcher?.isAtLimit ?? false

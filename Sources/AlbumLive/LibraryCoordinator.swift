@@ -19,8 +19,12 @@ import Synchronization
 public final class LibraryCoordinator: @unchecked Sendable {
     public struct Options: Sendable {
         public var thumbnailBoxes: [ThumbnailBox]
-        /// Seconds between full rescans (the safety net under inotify).
+        /// Seconds between periodic rescans (the safety net under inotify, and all there is on
+        /// network storage).
         public var rescanInterval: Double
+        /// Seconds between periodic rescans that list every folder; those between take folders
+        /// whose times are unchanged as they were (`FolderTimes`). 0: every one lists every folder.
+        public var fullRescanInterval: Double = 3600
         /// Quiet time that ends a burst of changes.
         public var debounce: Double = 0.25
         /// A file is taken once it was closed after writing (IN_CLOSE_WRITE) with no write since,
@@ -49,6 +53,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var lastScanSeconds = 0.0
         /// What the last scan changed (`ScanDelta.summary`).
         public var lastScanChanges = "none yet"
+        /// Folders the last scan listed, and took as they were (their times unchanged).
+        public var lastScanFolders = (listed: 0, unchanged: 0)
         public var scans = 0
         public var watchedFolders = 0
         public var watchLimitReached = false
@@ -104,6 +110,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// The number of the last change put in `dirty` (`fs.pendingChanges` counts them as reported).
     var absorbedChange = 0
     var burstStart: Date?
+    /// When the last scan that listed every folder of the library began.
+    var lastFullWalk = Date()
     var availability: LibraryAvailability
     /// Whether the tree shown came from a views snapshot: the first scan then publishes the views
     /// it builds from the index and the files, whatever it finds changed.
@@ -240,9 +248,21 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     func schedulePeriodicRescan() {
         queue.asyncAfter(deadline: .now() + options.rescanInterval) { [self] in
-            dirty.insert("")
-            flush()
+            periodicRescan()
             schedulePeriodicRescan()
         }
+    }
+
+    /// The whole library walked again. Folders whose times are unchanged since the last walk are
+    /// taken as they were, but those inotify named since (a file in them rewritten in place
+    /// leaves their times as they were); every `fullRescanInterval` every folder is listed.
+    func periodicRescan() {
+        let full = options.fullRescanInterval == 0 || Date().timeIntervalSince(lastFullWalk) >= options.fullRescanInterval
+        let named = dirty
+        dirty.removeAll()
+        burstStart = nil
+        let covered = absorbedChange
+        rescan([""], skippingUnchangedBut: full ? nil : named)
+        fs.pendingChanges.shown(through: covered)
     }
 }

@@ -246,4 +246,6 @@ extension LibraryState: KnownFiles {
         if !unreadable.isEmpty && unreadable.contains(relativePath) { return nil }
         return entries[relativePath].map { record($0, at: relativePath) }
     }
+
+    public func forEachPath(_ body: (String) -> Void) { entries.keys.forEach(body) }
 }

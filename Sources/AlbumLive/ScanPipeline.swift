@@ -18,6 +18,8 @@ public final class ScanPipeline {
     /// Every file known, and its photo: what the index held (`init(scanner:index:log:)`), then
     /// what each scan merged.
     public var known: LibraryState
+    /// The times of the folders the walks listed (`FolderTimes`).
+    public let folderTimes = FolderTimes()
 
     public init(scanner: LibraryScanner, index: FileIndexStore?, known: LibraryState = LibraryState()) {
         self.scanner = scanner
@@ -90,14 +92,17 @@ public final class ScanPipeline {
     /// `writer` as read), and merges both into `known`. `settledBefore`: files changed after it
     /// may still be being written, and wait (nil: take everything); `complete` names files known
     /// whole whatever their times. `unavailable` says why the folder cannot be scanned now (its
-    /// disk not mounted): what is known below it is kept.
+    /// disk not mounted): what is known below it is kept. `skipping` takes the folders whose
+    /// times are unchanged since the last walk as they were, but for `mustList` (`FolderTimes`).
     public func scan(_ folder: String, writer: IndexWriter, settledBefore: Timestamp? = nil, complete: Set<String> = [],
-                     elsewhere: LibraryScanner.Elsewhere?, unavailable: String? = nil, hooks: Hooks = Hooks()) -> FolderScan {
+                     elsewhere: LibraryScanner.Elsewhere?, unavailable: String? = nil, skipping: Bool = false,
+                     mustList: Set<String> = [], hooks: Hooks = Hooks()) -> FolderScan {
         var heldMoves: [FileMove] = []
         var reads = MergeQueue(trackReads: !known.isEmpty)
         let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
             under: folder, previous: known, settledBefore: settledBefore, complete: complete,
-            elsewhere: holding(elsewhere) { heldMoves += $0 }, onFolder: hooks.onFolder,
+            elsewhere: holding(elsewhere) { heldMoves += $0 },
+            folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList), onFolder: hooks.onFolder,
             onRead: { read in
                 writer.save(read.lazy.map(\.file))
                 for i in read.indices { read[i].file.slim() }

@@ -115,8 +115,10 @@ extension LibraryScanner {
     /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
     /// a batch at a time, as reads are (held whole until the walk ends, the rows of a big folder
     /// renamed would raise the peak RSS).
+    /// `folders` remembers the times of the folders listed, and may take those unchanged since
+    /// the last walk as they were: their known files reused, unlooked at (`FolderTimes`).
     public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                       complete: Set<String> = [], elsewhere: Elsewhere? = nil,
+                       complete: Set<String> = [], elsewhere: Elsewhere? = nil, folders: FolderWalk? = nil,
                        onFolder: (String) -> Void = { _ in },
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         var trouble = WalkTrouble()
@@ -180,7 +182,10 @@ extension LibraryScanner {
         // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
         // elsewhere by its identity.
         let statNew = settledBefore != nil || elsewhere != nil
-        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) }) { f in
+        folders?.times.begin(skipping: folders?.skipping ?? false, mustList: folders?.mustList ?? [])
+        let skipping = folders.map { Skipping(times: $0.times, take: takingKnown(previous) { survey.reused += $0 }) }
+        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
+             skipping: skipping) { f in
             let known = previous.known(f.path)
             // New at its path, or another file there now (one of that name moved over it: `mv x/b.jpg b.jpg`).
             if elsewhere != nil, known?.identity != f.identity {
@@ -192,8 +197,30 @@ extension LibraryScanner {
         }
         askElsewhere()
         if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
+        if let times = folders?.times {
+            // A folder with a file still being written is listed again, whatever its times.
+            for path in survey.deferred { times.forget(path.folderBeforeLastSlash) }
+            times.end(under: folder)
+        }
         survey.folderProblems = trouble.problems
         survey.unlisted = trouble.unlisted
         return survey
+    }
+
+    /// What a walk takes of a folder unchanged since the last (`Skipping.take`): the files
+    /// `previous` knows directly in it, handed to `reuse`; nil, and nothing handed, when one of
+    /// them is to be read again (it could not be read: `known` has nothing for it).
+    func takingKnown(_ previous: some KnownFiles, reuse: @escaping ([IndexedFile]) -> Void) -> (String) -> [IndexedFile]? {
+        var byFolder: [Substring: [String]]?
+        return { folder in
+            if byFolder == nil { byFolder = previous.pathsByFolder() }
+            var files: [IndexedFile] = []
+            for path in byFolder?[Substring(folder)] ?? [] {
+                guard let file = previous.known(path) else { return nil }
+                files.append(file)
+            }
+            reuse(files)
+            return files
+        }
     }
 }

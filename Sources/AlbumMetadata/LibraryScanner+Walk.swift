@@ -28,13 +28,23 @@ extension LibraryScanner {
         }
     }
 
+    /// How a walk remembers folders' times, and takes the known files of a folder unchanged since.
+    struct Skipping {
+        let times: FolderTimes
+        /// The known files directly in a folder, taken as they were; nil when the folder is to be
+        /// listed all the same (a file in it could not be read, and is read again).
+        let take: (String) -> [IndexedFile]?
+    }
+
     /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)
     /// is always the same. `onFolder` sees each folder's absolute path before it is listed.
     ///   - needsStat: whether a regular file (by relative path) must be stat'ed; when not, its
     ///     `Found` has the inode only (size -1), as `readdir` gives it.
+    ///   - skipping: remembers each folder listed whole, and takes one unchanged since as it was
+    ///     (its files are not visited: `take` has them).
     ///   - visit: each regular file, in walk order, as soon as it is found.
     func walk(from start: String = "", _ trouble: inout WalkTrouble, onFolder: (String) -> Void = { _ in },
-              needsStat: (String) -> Bool = { _ in true }, visit: (Found) -> Void) {
+              needsStat: (String) -> Bool = { _ in true }, skipping: Skipping? = nil, visit: (Found) -> Void) {
         var seenFolders = Set<FileKey>()
         var seenFiles = FilesSeen()
         var rootStat = stat()
@@ -57,6 +67,13 @@ extension LibraryScanner {
         var pending: [String] = [start]
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
+            if let skipping, let subfolders = takeUnchanged(folder, skipping, rootFD: rootFD, &seenFolders, &seenFiles) {
+                onFolder(folderPath)
+                pending.append(contentsOf: subfolders.reversed())
+                continue
+            }
+            let listedAt = Timestamp.now
+            let problemsBefore = trouble.problems.count
             let dir: OpaquePointer
             switch Self.openFolder(folder, beneath: rootFD) {
             case .success(let opened): dir = opened
@@ -144,8 +161,36 @@ extension LibraryScanner {
                     break  // FIFOs, sockets, devices: never photos, never opened
                 }
             }
+            if let skipping, !saidUnlisted, trouble.problems.count == problemsBefore {
+                skipping.times.listed(folder, fd: dirfd(dir), folderStat, subfolders: subfolders, listedAt: listedAt)
+            }
             pending.append(contentsOf: subfolders.reversed())
         }
+    }
+
+    /// The subfolders of a folder the walk takes as it was (`FolderTimes.unchanged`, by a `stat`
+    /// beneath the library's folder: every folder above it was listed or is unchanged, so the
+    /// path leads where it led), its known files taken (`skipping.take`) and marked seen for
+    /// hard links; nil when it is to be listed.
+    private func takeUnchanged(_ folder: String, _ skipping: Skipping, rootFD: Int32,
+                               _ seenFolders: inout Set<FileKey>, _ seenFiles: inout FilesSeen) -> [String]? {
+        guard skipping.times.skipping else { return nil }
+        var st = stat()
+        guard FileNameBytes.withCString(folder.isEmpty ? "." : folder, { fstatat(rootFD, $0, &st, AT_SYMLINK_NOFOLLOW) }) == 0,
+              st.st_mode & S_IFMT == S_IFDIR, let subfolders = skipping.times.unchanged(folder, st) else { return nil }
+        // (A folder reached before by another path, a bind mount: nothing more, as when listed.)
+        guard seenFolders.insert(FileKey(st)).inserted else { return [] }
+        guard let files = skipping.take(folder) else {
+            skipping.times.list(folder)
+            seenFolders.remove(FileKey(st))
+            return nil
+        }
+        if inodes.areReal(on: UInt64(st.st_dev)) {
+            for file in files where file.identity.inode != 0 {
+                _ = seenFiles.firstSight(FileKey(device: UInt64(st.st_dev), inode: file.identity.inode))
+            }
+        }
+        return subfolders
     }
 
     /// `folder/name`, built in one allocation (`folder + "/" + name` made two: a path per file).

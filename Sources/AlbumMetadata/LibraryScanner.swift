@@ -73,13 +73,13 @@ public struct LibraryScanner: Sendable {
     /// every result at the end. The mount's scans and `albumfs index` both scan this way. The
     /// stream is ended before this returns.
     public func surveyReading(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                              complete: Set<String> = [], elsewhere: Elsewhere? = nil, onFolder: (String) -> Void = { _ in },
-                              onRead: (@Sendable (inout [ReadStream.Read]) -> Void)?, progress: (@Sendable (Int, Int) -> Void)?,
+                              complete: Set<String> = [], elsewhere: Elsewhere? = nil, folders: FolderWalk? = nil,
+                              onFolder: (String) -> Void = { _ in }, onRead: (@Sendable (inout [ReadStream.Read]) -> Void)?, progress: (@Sendable (Int, Int) -> Void)?,
                               handedOff: @escaping (ReadStream.Batch) -> Void) -> Survey {
         let stream = decidingStream(onBatch: onRead, progress: progress)
         defer { stream.end() }
         return survey(under: folder, previous: previous, settledBefore: settledBefore, complete: complete, elsewhere: elsewhere,
-                      onFolder: onFolder, batches: (Self.readBatch, { handedOff(stream.add(Array($0))) }))
+                      folders: folders, onFolder: onFolder, batches: (Self.readBatch, { handedOff(stream.add(Array($0))) }))
     }
 
     public func decidingStream(onBatch: (@Sendable (inout [ReadStream.Read]) -> Void)? = nil,

@@ -73,9 +73,26 @@ public struct ScanReport: Sendable {
 /// The files a scan compares its walk with (what the index or the mount knows), by relative path.
 public protocol KnownFiles {
     var isEmpty: Bool { get }
+    /// What is known of the file at `relativePath`, for a scan to reuse if unchanged; nil for a
+    /// file unknown, or to be read again.
     func known(_ relativePath: String) -> IndexedFile?
+    /// Every path known (those `known` answers nil for among them).
+    func forEachPath(_ body: (String) -> Void)
+}
+
+extension KnownFiles {
+    /// The known paths grouped by their folder ("" the library's own).
+    func pathsByFolder() -> [Substring: [String]] {
+        var folders: [Substring: [String]] = [:]
+        forEachPath { path in
+            let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            folders[slash.map { path[..<$0] } ?? "", default: []].append(path)
+        }
+        return folders
+    }
 }
 
 extension Dictionary: KnownFiles where Key == String, Value == IndexedFile {
     public func known(_ relativePath: String) -> IndexedFile? { self[relativePath] }
+    public func forEachPath(_ body: (String) -> Void) { keys.forEach(body) }
 }

@@ -193,12 +193,3 @@ extension AlbumFileSystem {
         return .success(photo)
     }
 }
-
-extension Timestamp {
-    /// The current time (`clock_gettime(CLOCK_REALTIME)`).
-    public static var now: Timestamp {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Timestamp(seconds: Int64(ts.tv_sec), nanoseconds: ts.tv_nsec)
-    }
-}

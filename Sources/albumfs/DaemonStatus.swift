@@ -78,6 +78,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("header_reads_via", headerReads.rawValue))
         lines.append(("last_scan_seconds", s.lastScanSeconds.fixed(3)))
         lines.append(("last_scan_changes", s.lastScanChanges))
+        lines.append(("last_scan_folders", "\(s.lastScanFolders.listed) listed, \(s.lastScanFolders.unchanged) unchanged"))
         lines.append(("watched_folders", String(s.watchedFolders)))
         lines.append(("watch_limit_reached", s.watchLimitReached ? "yes" : "no"))
         lines.append(("index", index?.path ?? "none"))

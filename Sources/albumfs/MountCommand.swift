@@ -46,9 +46,11 @@ enum MountCommand {
                                   picksDatabase: picks.acceptsChanges ? picksPath : "none", desktopThumbnails: desktop)
         let fs = try fileSystem(first.library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, desktop: desktop,
                                 status: status, picks: picks, picksPath: picksPath)
+        var scheduling = LibraryCoordinator.Options(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval,
+                                                    maxWatches: options.maxWatches)
+        scheduling.fullRescanInterval = options.fullRescanInterval
         let coordinator = LibraryCoordinator(
-            scanner: scanner, index: index, fs: fs,
-            options: .init(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval, maxWatches: options.maxWatches),
+            scanner: scanner, index: index, fs: fs, options: scheduling,
             progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
             keeper: first.views?.keeper(loaded: first.snapshotGeneration), log: { Log.line($0) })
         status.coordinator = coordinator

@@ -31,8 +31,11 @@ struct MountOptions {
     var maxPicks: Int?
     /// Default: `$XDG_CACHE_HOME/albumfs/index/<hash of SOURCE>.sqlite`.
     var indexPath: String?
-    /// Seconds between full rescans under inotify.
+    /// Seconds between periodic rescans (under inotify; all there is on network storage).
     var rescanInterval = 300.0
+    /// Seconds between periodic rescans that list every folder (those between skip folders whose
+    /// times are unchanged); 0: all of them do.
+    var fullRescanInterval = 3600.0
     var maxWatches: Int?
     /// How long the launcher waits for the first scan before going to the background anyway.
     var scanWait = 2.0
@@ -160,12 +163,13 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'cache_size' takes a size of at least 1M, as in cache_size=500M (got '\(value ?? "")')")
             }
             options.cacheSize = bytes
-        case "rescan", "scan_wait", "source_timeout":
+        case "rescan", "full_rescan", "scan_wait", "source_timeout":
             guard let value, let seconds = Double(value), seconds >= (key == "rescan" ? 1 : 0), seconds <= 86_400 * 7 else {
                 throw CLIError(.usage, "albumfs: option '\(key)' takes a number of seconds\(key == "rescan" ? " (at least 1)" : "") (got '\(value ?? "")')")
             }
             switch key {
             case "rescan": options.rescanInterval = seconds
+            case "full_rescan": options.fullRescanInterval = seconds
             case "scan_wait": options.scanWait = seconds
             default: options.sourceTimeout = seconds
             }
@@ -234,7 +238,7 @@ enum OptionTable {
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
-        "source_timeout", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
+        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
         "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
     ]
 

@@ -32,7 +32,10 @@ enum Usage {
          picks_db=PATH               where picks persist (default $XDG_DATA_HOME/albumfs/picks.sqlite)
          max_picks=N                 at most N photos in picked/ (default: no limit)
          index=PATH                  the library's index (default $XDG_CACHE_HOME/albumfs/index/…)
-         rescan=SECONDS              full rescan under inotify, the safety net (default 300)
+         rescan=SECONDS              rescan under inotify, the safety net (default 300); it
+                                     skips folders whose mtime is unchanged
+         full_rescan=SECONDS         a rescan lists every folder this often (default 3600;
+                                     0: every one), for files rewritten in place
          max_watches=N               watch at most N folders with inotify (default: kernel limit)
          scan_wait=SECONDS           wait this long for the first scan before going to the
                                      background (default 2; the mount answers at once anyway)

@@ -12,11 +12,15 @@ final class SshfsShare {
     private let script: String
     private let pidFile: String
     private var sshfs: Process?
+    /// sshfs options besides the server's.
+    private let options: [String]
 
-    /// Serves `folder` at `path` (made here), its server script and process id in `scratch`.
-    init(serving folder: String, at path: String, scratch: String) throws {
+    /// Serves `folder` at `path` (made here), its server script and process id in `scratch`;
+    /// `options` are sshfs's (`-o dir_cache=no`).
+    init(serving folder: String, at path: String, scratch: String, options: [String] = []) throws {
         self.folder = folder
         self.path = path
+        self.options = options
         script = scratch + "/sftp-server.sh"
         pidFile = scratch + "/sftp-server.pid"
         XCTAssertEqual(mkdir(path, 0o755), 0)
@@ -28,7 +32,7 @@ final class SshfsShare {
     func mount() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sshfs")
-        p.arguments = ["-f", "-o", "ssh_command=" + script, "localhost:" + folder, path]
+        p.arguments = ["-f", "-o", "ssh_command=" + script] + options + ["localhost:" + folder, path]
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
