@@ -117,10 +117,9 @@ public struct Photo: Sendable {
         set { accessPacked = newValue ?? .unknown }
     }
 
-    /// - Parameter fileName: ignored (the name is `relativePath`'s last component, cut when asked).
     public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
                 captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
-                changedWhenRead: Timestamp? = nil, fileName: String? = nil, access: FileAccess? = nil) {
+                changedWhenRead: Timestamp? = nil, access: FileAccess? = nil) {
         self.relativePath = relativePath
         self.format = format
         self.identity = identity

@@ -309,7 +309,7 @@ public struct LibraryScanner: Sendable {
         let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
         var photo = Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
                           captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
-                          orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead, fileName: fileName,
+                          orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
         return photo
