@@ -179,6 +179,9 @@ extension LibraryCoordinator {
                 + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
         }
         lookAgainLater(at: tally.deferred)
+        // (Once the scan is done, not at the first live change, which would wait for a pass over
+        // every path.)
+        if setup.first { queue.async { [self] in state.countFolders() } }
     }
 
     /// The scan's last index writes: the rows of files taken at new paths, the removals, and the

@@ -46,6 +46,10 @@ public struct LibraryState: Sendable {
     /// The files that could not be read (`ReadFailure`): a scan is never offered them as known,
     /// so it reads them again.
     private var unreadable: Set<String> = []
+    /// How many files each folder holds directly ("" the library's own), made when first asked
+    /// (a first scan asks nothing) and kept up from then: a rescan of one folder tells from it
+    /// that nothing below the folder is gone without looking at every path known.
+    private var countsByFolder: [String: Int]?
 
     public init() {}
 
@@ -88,6 +92,7 @@ public struct LibraryState: Sendable {
             unreadable.remove(path)
         }
         file.slim()
+        if countsByFolder != nil && entries[path] == nil { countsByFolder?[path.folderBeforeLastSlash, default: 0] += 1 }
         // One lookup, through the map's in-place accessor, whether the path is new or known.
         let hole = Self.store(file, photo, in: &entries[path], photos: &photos)
         if let hole { fill(hole) }
@@ -111,6 +116,7 @@ public struct LibraryState: Sendable {
             return false
         }
         forgetProblem(at: from)
+        counted(from, -1)
         guard let position = old.photo, photo != nil, !Self.readFailed(file, photo) else {
             if let position = old.photo { fill(Int(position)) }
             put(file, photo: photo)
@@ -123,14 +129,40 @@ public struct LibraryState: Sendable {
         if let displaced = entries.updateValue(Known(file: file, photo: position), forKey: to) {
             forgetProblem(at: to)
             if let hole = displaced.photo { fill(Int(hole)) }
+        } else {
+            counted(to, 1)
         }
         return true
     }
 
     mutating func drop(_ path: String) {
         forgetProblem(at: path)
-        guard let gone = entries.removeValue(forKey: path), let position = gone.photo else { return }
-        fill(Int(position))
+        guard let gone = entries.removeValue(forKey: path) else { return }
+        counted(path, -1)
+        if let position = gone.photo { fill(Int(position)) }
+    }
+
+    /// Counts a file added at `path` (`change` 1) or gone from it (-1), once counting began.
+    private mutating func counted(_ path: String, _ change: Int) {
+        guard countsByFolder != nil else { return }
+        let folder = path.folderBeforeLastSlash
+        let count = (countsByFolder?[folder] ?? 0) + change
+        countsByFolder?[folder] = count > 0 ? count : nil
+    }
+
+    /// Counts the files of every folder, and keeps counting (`fileCount(under:)`).
+    mutating func countFolders() {
+        guard countsByFolder == nil else { return }
+        var counts: [String: Int] = [:]
+        for path in entries.keys { counts[path.folderBeforeLastSlash, default: 0] += 1 }
+        countsByFolder = counts
+    }
+
+    /// How many files are known in `folder` and below ("" the library).
+    mutating func fileCount(under folder: String) -> Int {
+        if folder.isEmpty { return entries.count }
+        countFolders()
+        return countsByFolder?.reduce(0) { $1.key.isWithin(folder: folder) ? $0 + $1.value : $0 } ?? 0
     }
 
     /// Forgets what went wrong with the file at `path` (its problem, a failed read), if anything.

@@ -100,7 +100,7 @@ public final class ScanPipeline {
         var heldMoves: [FileMove] = []
         var reads = MergeQueue(trackReads: !known.isEmpty)
         let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
-            under: folder, previous: known, settledBefore: settledBefore, complete: complete,
+            under: folder, previous: KnownInPlace(pipeline: self), settledBefore: settledBefore, complete: complete,
             elsewhere: holding(elsewhere) { heldMoves += $0 },
             folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList), onFolder: hooks.onFolder,
             onRead: { read in
@@ -148,8 +148,10 @@ public final class ScanPipeline {
         // being written, which keep their last settled version until they settle.
         let deferredKnown = survey.deferred.filter { known.knows($0) }.count
         let movedHereNew = survey.moved.indices.count { !movedInPlace[$0] && !known.knows(survey.moved[$0].file.relativePath) }
+        // (Every file found below the folder is known now, but those moved here from elsewhere,
+        // put below: as many known there as found, and nothing known there is gone.)
         let nothingGone = !trackReads
-            || (folder.isEmpty && known.fileCount + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown)
+            || known.fileCount(under: folder) + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown
         if !nothingGone {
             let gone = ScanDelta.gone(known.paths, under: folder, kept: ScanDelta.kept(survey, read: readPaths), unlisted: survey.unlisted)
             for path in gone { known.drop(path) }
@@ -217,4 +219,15 @@ public final class ScanPipeline {
                                        perBatch: Date().timeIntervalSince(q.started) / Double(q.merged)))
         }
     }
+}
+
+/// What a pipeline knows, read where it is. A copy of `known` handed to the walk would hold its
+/// storage while the walk's batches are merged into it, and the first merge would copy it whole:
+/// a million files' map and photos for a live change of one folder. (The walk asks of each path
+/// before it hands the path on to be read and merged: what it is told is what was known.)
+private struct KnownInPlace: KnownFiles {
+    unowned let pipeline: ScanPipeline
+    var isEmpty: Bool { pipeline.known.isEmpty }
+    func known(_ relativePath: String) -> IndexedFile? { pipeline.known.known(relativePath) }
+    func forEachPath(_ body: (String) -> Void) { pipeline.known.forEachPath(body) }
 }

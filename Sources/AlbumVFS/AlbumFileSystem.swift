@@ -77,7 +77,7 @@ public final class AlbumFileSystem: Sendable {
     ///     or moved), unchanged: their photos keep their inodes.
     @discardableResult
     public func update(_ library: Library, complete: Bool = true, renamed: [FileMove] = []) -> TreeChanges {
-        let table = NodeTable(library: library, inodes: inodes, renamed: renamed)
+        let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: current.table)
         let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
             let previous = s
             s = (library, table)

@@ -45,6 +45,9 @@ struct NodeTable: Sendable {
     private(set) var controlFiles: [UInt64: ControlFile] = [:]
     /// Folders of photos; `folderOfPhoto[slot][photo]` indexes this (`UInt32.max`: none).
     private var photoFolders: [Folder] = []
+    /// Each photo folder's inode and its names that are not the photos' own (nil: none), beside
+    /// `photoFolders`: `TreeChanges` compares a million photos' places without making names.
+    private var photoFolderPlaces: [(inode: UInt64, renamed: [Int32: String]?)] = []
     private var folderOfPhoto: [ContiguousArray<UInt32>] = Array(repeating: [], count: PhotoSlot.count)
     /// Photo index → its number, and number → photo index (-1: not a photo now).
     private(set) var numberOfPhoto: ContiguousArray<UInt32> = []
@@ -55,10 +58,17 @@ struct NodeTable: Sendable {
     private(set) var pickedInode: UInt64?
     private let inodes: InodeAllocator
 
-    init(library: Library, inodes allocator: InodeAllocator, renamed: [FileMove] = []) {
+    /// - Parameter previous: the tree before, whose photos at the same positions with the same
+    ///   paths keep their numbers without a lookup.
+    init(library: Library, inodes allocator: InodeAllocator, renamed: [FileMove] = [], previous: NodeTable? = nil) {
         photos = library.photos
         inodes = allocator
-        let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed) { named, photo in
+        let same = previous.map { before in
+            { (k: Int) -> UInt32? in
+                k < before.photos.count && before.photos[k].relativePath == library.photos[k].relativePath ? before.numberOfPhoto[k] : nil
+            }
+        }
+        let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed, same: same) { named, photo in
             numberOfPhoto.reserveCapacity(library.photos.count)
             for p in library.photos { numberOfPhoto.append(photo(p.relativePath)) }
             add(library.root, inode: Self.rootInode, parent: Self.rootInode, name: "", named)
@@ -93,7 +103,10 @@ struct NodeTable: Sendable {
             count += entries.count
         }
         let node = Folder(inode: inode, parent: parent, name: name, folder: folder, childInodes: childInodes)
-        if case .photos = folder.entries { photoFolders.append(node) }
+        if case .photos(let entries) = folder.entries {
+            photoFolders.append(node)
+            photoFolderPlaces.append((inode, entries.renamed.isEmpty ? nil : entries.renamed))
+        }
         folders[inode] = node
         count += 1
     }
@@ -136,6 +149,14 @@ struct NodeTable: Sendable {
         let folder = photoFolders[Int(folderOfPhoto[slot][i])]
         guard case .photos(let entries) = folder.folder.entries else { return nil }
         return (folder.inode, entries.name(ofPhoto: i))
+    }
+
+    /// Where a photo's entry in a slot is, without its name: its folder's inode, and the name it
+    /// has there when that is not the photo's own (nil: its own). nil when it has no entry there.
+    func placeUnnamed(ofPhoto i: Int, slot: Int) -> (parent: UInt64, renamed: String?)? {
+        guard !folderOfPhoto[slot].isEmpty, folderOfPhoto[slot][i] != UInt32.max else { return nil }
+        let place = photoFolderPlaces[Int(folderOfPhoto[slot][i])]
+        return (place.inode, place.renamed?[Int32(i)])
     }
 
     /// The photo index a number stands for now.

@@ -62,9 +62,20 @@ public struct TreeChanges: Sendable {
                 new.photos[$0].identity != old.photos[p0].identity || new.photos[$0].captureInstant != old.photos[p0].captureInstant
                     || new.photos[$0].changedWhenRead != old.photos[p0].changedWhenRead
             } ?? true
+            // (The same file under the same name: each entry's own name is the same, and where its
+            // names are the same and its folders too, nothing is to be made of them.)
+            let sameName = p1.map {
+                new.photos[$0].relativePath == old.photos[p0].relativePath && new.photos[$0].format == old.photos[p0].format
+            } ?? false
             for slot in slots {
-                guard let before = old.place(ofPhoto: p0, slot: slot) else { continue }
                 let inode = InodeAllocator.inode(number: number, slot: slot)
+                if sameName, let p1, let unnamed = old.placeUnnamed(ofPhoto: p0, slot: slot),
+                   let unnamedAfter = new.placeUnnamed(ofPhoto: p1, slot: slot),
+                   unnamed.parent == unnamedAfter.parent, unnamed.renamed == unnamedAfter.renamed {
+                    if fileChanged { marked.append(inode) }
+                    continue
+                }
+                guard let before = old.place(ofPhoto: p0, slot: slot) else { continue }
                 let after = p1.flatMap { new.place(ofPhoto: $0, slot: slot) }
                 if after?.parent != before.parent || after?.name != before.name {
                     removed.append(before)

@@ -71,6 +71,34 @@ final class LibraryStateTests: XCTestCase {
         assertConsistent(state, expected)
     }
 
+    /// The files counted below each folder, once counting began, follow puts, drops and moves
+    /// (checked against the paths known after each step of random mixes).
+    func testFilesBelowAFolderAreCountedAsTheyComeAndGo() {
+        var state = LibraryState()
+        var rng = SeededGenerator.forTest(0xC0_FFEE)
+        let folders = ["", "a", "a/b", "a/b/c", "ab", "d"]
+        func somewhere() -> String {
+            let folder = folders[Int.random(in: 0..<folders.count, using: &rng)]
+            let name = "p\(Int.random(in: 0..<8, using: &rng)).jpg"
+            return folder.isEmpty ? name : folder + "/" + name
+        }
+        for step in 0..<2000 {
+            if step == 50 { state.countFolders() }
+            let path = somewhere()
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: state.put(file(path), photo: photo(path))
+            case 1: state.put(file(path), photo: nil)
+            case 2: state.drop(path)
+            default: _ = state.move(from: somewhere(), file(path), photo: photo(path))
+            }
+            if step % 10 == 0 || step == 1999 {
+                for folder in folders {
+                    XCTAssertEqual(state.fileCount(under: folder), state.paths.filter { $0.isWithin(folder: folder) }.count, "step \(step): \(folder)")
+                }
+            }
+        }
+    }
+
     /// Images of a format not shown (HEIF without `-o heif=on`: the scanner decides no photo for
     /// them) are counted, as files come, change and go.
     /// A file moved to a path free in the state takes its old entry's photo place; otherwise (a

@@ -58,5 +58,19 @@ final class ScanPipelineTests: XCTestCase {
         XCTAssertEqual(unlink(folder + "/b/other.jpg"), 0)
         XCTAssertTrue(scan(pipeline, "a").isEmpty, "b/ is not looked at")
         XCTAssertEqual(scan(pipeline, "b").gone, ["b/other.jpg"])
+
+        // A folder's scan with as many files as before, one gone and one new (the counts agree
+        // only before the new one is merged), and with a subfolder gone.
+        try write("a/sub/x.jpg")
+        XCTAssertEqual(scan(pipeline, "a").added, ["a/sub/x.jpg"])
+        XCTAssertEqual(unlink(folder + "/a/keep.jpg"), 0)
+        try write("a/other.jpg")
+        let swapped = scan(pipeline, "a")
+        XCTAssertEqual(swapped.added, ["a/other.jpg"])
+        XCTAssertEqual(swapped.gone, ["a/keep.jpg"])
+        try FileManager.default.removeItem(atPath: folder + "/a/sub")
+        XCTAssertEqual(scan(pipeline, "a").gone, ["a/sub/x.jpg"])
+        XCTAssertEqual(pipeline.known.fileCount(under: "a"), 3)
+        XCTAssertEqual(pipeline.known.fileCount, 5)
     }
 }

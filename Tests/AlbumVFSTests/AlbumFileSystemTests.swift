@@ -211,6 +211,74 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(untouched.allSatisfy { !changed.contains(inodesBefore[$0]) })
     }
 
+    /// Every entry of a tree: folder inode → name → inode.
+    func entries(_ table: NodeTable) -> [UInt64: [String: UInt64]] {
+        var out: [UInt64: [String: UInt64]] = [:]
+        for (inode, folder) in table.folders {
+            var names: [String: UInt64] = [:]
+            for position in 0..<folder.folder.count {
+                let child = table.child(of: folder, at: position)
+                names[child.name] = child.inode
+            }
+            out[inode] = names
+        }
+        return out
+    }
+
+    /// Photos changed as a scan changes them (one array: added at the end, changed in place, a
+    /// removed one's place taken by the last; unchanged ones the very same values, as the
+    /// state's array shares them), names clashing across folders: after every update, each entry
+    /// the kernel may hold whose name now stands for nothing or for another inode is among the
+    /// entries to forget, each folder whose listing changed and each file that changed among the
+    /// inodes to forget. A model of what the kernel must be told, not of how it is found.
+    func testTheKernelIsToldOfEveryEntryThatWentOrChangedAcrossRandomChanges() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func random(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let day: Int64 = 86_400 * 365 * 30
+        var serial = 0
+        func newPhoto() -> Photo {
+            serial += 1
+            let name = ["x", "y", "z"][random(3)] + "/IMG_\(random(6))" + (random(5) == 0 ? ".png" : ".JPG")
+            return photo(name + (random(4) == 0 ? "-\(serial)" : ""), seconds: day + Int64(random(4)) * 86_400 + Int64(serial), size: 4)
+        }
+        var photos = (0..<40).map { _ in newPhoto() }
+        fs.update(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        for step in 0..<80 {
+            switch random(4) {
+            case 0: photos.append(newPhoto())
+            case 1 where photos.count > 5:
+                let hole = random(photos.count)
+                let last = photos.removeLast()
+                if hole < photos.count { photos[hole] = last }
+            case 2:
+                let i = random(photos.count)
+                photos[i] = photo(photos[i].relativePath, seconds: day + Int64(random(4)) * 86_400, size: photos[i].identity.size)
+            default:
+                let i = random(photos.count)
+                photos[i] = photo(photos[i].relativePath, seconds: photos[i].captureInstant.seconds, size: photos[i].identity.size + 1)
+            }
+            let before = fs.current.table
+            let changes = fs.update(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)))
+            let after = fs.current.table
+            let removed = Set(changes.removedEntries.map { "\($0.parent)/\($0.name)" }), changed = Set(changes.changedInodes)
+            let old = entries(before), new = entries(after)
+            for (parent, names) in old {
+                guard let now = new[parent] else { continue }
+                if now != names { XCTAssertTrue(changed.contains(parent), "step \(step): folder \(parent)") }
+                for (name, inode) in names where now[name] != inode {
+                    XCTAssertTrue(removed.contains("\(parent)/\(name)"), "step \(step): \(name) in \(parent)")
+                }
+            }
+            for p0 in before.photos.indices {
+                guard let p1 = after.photo(number: before.numberOfPhoto[p0]), after.photos[p1].identity != before.photos[p0].identity else { continue }
+                XCTAssertTrue(changed.contains(before.inode(ofPhoto: p0, slot: PhotoSlot.byDate)), "step \(step): \(before.photos[p0].relativePath)")
+            }
+        }
+    }
+
     func testAPhotoWhoseFolderWasRenamedKeepsItsInodesAndTheKernelHasNothingToForget() throws {
         fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
                                      emptyMtime: Timestamp(seconds: 0)))

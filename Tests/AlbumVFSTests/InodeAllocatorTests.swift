@@ -84,6 +84,32 @@ final class InodeAllocatorTests: XCTestCase {
         XCTAssertEqual(after, ["A/x.jpg": before["B/x.jpg"]!, "B/x.jpg": before["A/x.jpg"]!])
     }
 
+    /// A build told the numbers of photos where they were before (`same`: the same path at the
+    /// same position) gives them the numbers their paths have; one after a rename is not told
+    /// (two folders that swapped names have each other's paths where they were).
+    func testNumbersTakenByPositionAreThePathsNumbers() {
+        let allocator = InodeAllocator()
+        let paths = library("A", 100)
+        _ = build(allocator, paths)
+        _ = build(allocator, paths.reversed())
+        let before = build(allocator, paths)
+        var next = paths + ["A/new.jpg"]
+        next[3] = "A/other.jpg"
+        let hinted = allocator.batch(photoCount: next.count, same: { k in k < paths.count && paths[k] == next[k] ? before[paths[k]] : nil }) { _, photo in
+            Dictionary(uniqueKeysWithValues: next.map { ($0, photo($0)) })
+        }.0
+        XCTAssertEqual(hinted.filter { $0.key.hasPrefix("A/IMG_") }, before.filter { $0.key != "A/IMG_3.JPG" })
+        XCTAssertEqual(Set(hinted.values).count, next.count)
+        XCTAssertEqual(allocator.photoNumber(source: "A/new.jpg"), hinted["A/new.jpg"])
+        XCTAssertEqual(build(allocator, next), hinted, "the next build finds the same numbers by path")
+
+        let two = build(allocator, ["A/x.jpg", "B/x.jpg"])
+        let swapped = allocator.batch(photoCount: 2, renamed: [FileMove(from: "A/x.jpg", to: "B/x.jpg", identity: .unknown),
+                                                               FileMove(from: "B/x.jpg", to: "A/x.jpg", identity: .unknown)],
+                                      same: { [two["A/x.jpg"], two["B/x.jpg"]][$0] }) { _, photo in [photo("A/x.jpg"), photo("B/x.jpg")] }.0
+        XCTAssertEqual(swapped, [two["B/x.jpg"]!, two["A/x.jpg"]!])
+    }
+
     func testAnOldPathNamedTwiceGivesItsNumberToOneNewPathOnly() {
         let allocator = InodeAllocator()
         let before = build(allocator, ["A/x.jpg"])
