@@ -81,16 +81,25 @@ public enum LibraryViews {
         // instant order only for photos taken in different zones (docs/rules.md).
         // Keyed by yyyymmdd as a number: a day string per photo was most of this view's time.
         var byDay: [Int: [Int]] = [:]
-        for i in order {
-            let d = photos[i].capture.time.local
-            byDay[d.year * 10_000 + d.month * 100 + d.day, default: []].append(i)
-        }
-        var months: [(name: String, days: [VirtualFolder])] = []
-        for key in byDay.keys.sorted(by: >) {
+        for i in order { byDay[dayKey(photos[i]), default: []].append(i) }
+        let days = byDay.keys.sorted(by: >).map { key in
             let members = byDay[key]!
-            let day = photos[members[0]].capture.time.local.dayString
-            let folder = flatFolder(day, photos, members, emptyMtime, slot: PhotoSlot.byDate)
-            let month = String(day.prefix(7))
+            return flatFolder(photos[members[0]].capture.time.local.dayString, photos, members, emptyMtime, slot: PhotoSlot.byDate)
+        }
+        return byDateTree(days, emptyMtime)
+    }
+
+    /// A photo's day as yyyymmdd.
+    static func dayKey(_ photo: Photo) -> Int {
+        let d = photo.capture.time.local
+        return d.year * 10_000 + d.month * 100 + d.day
+    }
+
+    /// `by-date/` of its day folders, newest first (`YYYY-MM-DD` names).
+    static func byDateTree(_ days: [VirtualFolder], _ emptyMtime: Timestamp) -> VirtualFolder {
+        var months: [(name: String, days: [VirtualFolder])] = []
+        for folder in days {
+            let month = String(folder.name.prefix(7))
             if months.last?.name == month { months[months.count - 1].days.append(folder) } else { months.append((month, [folder])) }
         }
         var years: [(name: String, months: [VirtualFolder])] = []

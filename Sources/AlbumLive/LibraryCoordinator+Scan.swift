@@ -242,8 +242,11 @@ extension LibraryCoordinator {
     func publish(complete: Bool = true) -> ScanReport {
         let started = Date()
         let report = state.report(folderProblems: folderProblems)
-        let library = LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                         withPicks: true, emptyMtime: Timestamp.now)
+        // (Photos added to those shown, nothing else changed: merged into the views shown.)
+        let library = LibraryViews.adding(to: fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
+                                          withPicks: true, emptyMtime: Timestamp.now)
+            ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
+                                  withPicks: true, emptyMtime: Timestamp.now)
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })

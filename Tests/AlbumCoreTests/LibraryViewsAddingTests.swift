@@ -1,0 +1,94 @@
+@testable import AlbumCore
+import XCTest
+
+/// The views after photos were added, made from the views before (`LibraryViews.adding`), are
+/// the views `build` makes of the same photos, entry for entry; where `adding` cannot tell them
+/// it says so (nil), and the caller builds.
+final class LibraryViewsAddingTests: XCTestCase {
+    /// Whether two trees are the same: names, times, order, names by position, the names that are
+    /// not the photos' own, slots and sizes, folder by folder.
+    func assertSame(_ a: VirtualFolder, _ b: VirtualFolder, _ path: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.name, b.name, path, file: file, line: line)
+        XCTAssertEqual(a.mtime, b.mtime, "\(path) mtime", file: file, line: line)
+        switch (a.entries, b.entries) {
+        case (.folders(let x), .folders(let y)):
+            XCTAssertEqual(x.map(\.name), y.map(\.name), path, file: file, line: line)
+            for (f, g) in zip(x, y) { assertSame(f, g, path + "/" + f.name, file: file, line: line) }
+        case (.files(let x), .files(let y)):
+            XCTAssertEqual(x.map(\.name), y.map(\.name), path, file: file, line: line)
+        case (.photos(let x), .photos(let y)):
+            XCTAssertEqual(x.members, y.members, "\(path) members", file: file, line: line)
+            XCTAssertEqual(x.byName, y.byName, "\(path) by name", file: file, line: line)
+            XCTAssertEqual(x.renamed, y.renamed, "\(path) renamed", file: file, line: line)
+            XCTAssertEqual(x.slot, y.slot, path, file: file, line: line)
+            XCTAssertEqual(x.thumbnailBox, y.thumbnailBox, path, file: file, line: line)
+            XCTAssertEqual(x.photos.count, y.photos.count, path, file: file, line: line)
+        default:
+            XCTFail("\(path): other kinds of entries", file: file, line: line)
+        }
+    }
+
+    /// Random libraries with names that clash across folders, photos of the same instant, days
+    /// in several zones, screenshots, videos, unrenderable files and names made safe; photos
+    /// added a few at a time.
+    func testAddedPhotosGiveTheTreeABuildGives() {
+        var seed: UInt64 = 0x5EED_0F_1DEA
+        func random(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        var serial = 0
+        func newPhoto() -> Photo {
+            serial += 1
+            let ext = ["jpg", "JPG", "png", "mov", "heic"][random(5)]
+            // Mostly names of their own; a few clash (IMG_0 to IMG_7) or are made safe.
+            let name = random(5) == 0 ? "IMG_\(random(8))" : ["DSC_", "bad\nname", "-dash", "P"][random(4)] + "\(serial)"
+            var p = makePhoto(["a", "b/c", "d"][random(3)] + "/\(name).\(ext)",
+                              (2024, 1 + random(2), 1 + random(3), random(3) * 8), offset: [0, 3600, -18000][random(3)],
+                              screenshot: random(6) == 0, second: random(2))
+            if random(10) == 0 { p.problems = [Unrenderable.empty] }
+            return p
+        }
+        var patched = 0
+        for round in 0..<40 {
+            var photos = (0..<(200 + random(200))).map { _ in newPhoto() }
+            let boxes = [ThumbnailBox.default] + (random(2) == 0 ? [ThumbnailBox(width: 64, height: 64)!] : [])
+            var shown = LibraryViews.build(photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
+            for step in 0..<5 {
+                photos += (0..<(1 + random(6))).map { _ in newPhoto() }
+                let built = LibraryViews.build(photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
+                if let made = LibraryViews.adding(to: shown, photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
+                                                   emptyMtime: Timestamp(seconds: 7)) {
+                    assertSame(made.root, built.root, "round \(round) step \(step)")
+                    XCTAssertEqual(made.livePartners, built.livePartners)
+                    patched += 1
+                    shown = made
+                } else {
+                    shown = built
+                }
+            }
+        }
+        XCTAssertGreaterThan(patched, 60, "additions are merged in, but for a name taken or a Live Photo paired")
+    }
+
+    /// Anything but photos added: a photo changed, one gone, none added, a Live Photo paired by
+    /// what was added, or more added than merging pays for: nil.
+    func testAnythingButPhotosAddedIsLeftToBuild() {
+        let photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
+        let shown = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        var changed = photos
+        changed[3] = makePhoto("a/IMG_3.jpg", (2023, 1, 1, 10))
+        XCTAssertNil(LibraryViews.adding(to: shown, photos: changed + [makePhoto("a/x.jpg", (2024, 1, 1, 9))], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.adding(to: shown, photos: Array(photos.dropLast()), emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.adding(to: shown, photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.adding(to: shown, photos: photos + (0..<10).map { makePhoto("b/\($0).jpg", (2024, 1, 1, 9)) },
+                                         emptyMtime: Timestamp(seconds: 0)), "a tenth of the library: built")
+        var still = makePhoto("a/LIVE.jpg", (2024, 1, 1, 9))
+        var motion = makePhoto("a/LIVE.mov", (2024, 1, 1, 9))
+        still.liveIdentifier = 42
+        motion.liveIdentifier = 42
+        let withStill = LibraryViews.build(photos: photos + [still], emptyMtime: Timestamp(seconds: 0))
+        XCTAssertNil(LibraryViews.adding(to: withStill, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNotNil(LibraryViews.adding(to: shown, photos: photos + [makePhoto("a/IMG_200.jpg", (2024, 1, 2, 9))], emptyMtime: Timestamp(seconds: 0)))
+    }
+}
