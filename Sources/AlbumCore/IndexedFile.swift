@@ -129,4 +129,11 @@ public protocol FileIndexStore: Sendable {
     /// that finds the folder empty on another device knows its disk is not mounted.
     func libraryDevice() throws(Errno) -> UInt64?
     func saveLibraryDevice(_ device: UInt64) throws(Errno)
+    /// Makes ready what `files(sameAs:)` looks up, when nothing waits for it (after a first scan's
+    /// rows are written), rather than at the first lookup (a photo copied in, at a live change).
+    func prepareLookups()
+}
+
+extension FileIndexStore {
+    public func prepareLookups() {}
 }

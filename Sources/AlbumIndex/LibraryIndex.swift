@@ -87,6 +87,18 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         }
     }
 
+    public func prepareLookups() {
+        _ = try? run { prepareIdentityIndex() }
+    }
+
+    /// Makes the index by inode, once (under `lock`). (Failing, on a full disk: no lookup, as if
+    /// nothing were known; the files are read.)
+    private func prepareIdentityIndex() {
+        if identityIndexReady == nil {
+            identityIndexReady = (try? db.execute("CREATE INDEX IF NOT EXISTS files_by_inode ON files (inode)")) != nil
+        }
+    }
+
     public func libraryDevice() throws(Errno) -> UInt64? {
         try run {
             guard case .int(let v)?? = try db.query("SELECT value FROM library WHERE key = 'device'").first?.first else { return nil }
@@ -145,10 +157,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         let asked = files.indices.filter { files[$0].identity.inode != 0 && files[$0].identity.size >= 0 }
         guard !asked.isEmpty else { return found }
         try run {
-            if identityIndexReady == nil {
-                // (Failing, on a full disk: no lookup, as if nothing were known; the files are read.)
-                identityIndexReady = (try? db.execute("CREATE INDEX IF NOT EXISTS files_by_inode ON files (inode)")) != nil
-            }
+            prepareIdentityIndex()
             guard identityIndexReady == true else { return }
             // One statement and one read transaction for them all: asked one by one, each would
             // parse its SQL and take SQLite's locks again.

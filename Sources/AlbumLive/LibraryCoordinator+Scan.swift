@@ -194,6 +194,7 @@ extension LibraryCoordinator {
                 statusBox.withLock { $0.indexWriteFailure = outcome.failure(after: $0.indexWriteFailure) }
                 // (The evidence held for the index is freed only now.)
                 HeapTuning.trim()
+                index?.prepareLookups()
             }
         } else {
             let outcome = setup.writer.finish(removing: tally.delta.gone)

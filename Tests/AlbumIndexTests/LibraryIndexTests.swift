@@ -91,6 +91,22 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try index.loadAll().count, 4)
     }
 
+    /// The index by inode is made when asked to be made ready (after a first scan's rows), not
+    /// while rows are written, and it is no write of the files' rows (a views snapshot stays good).
+    func testLookupsAreMadeReadyWhenAsked() throws {
+        let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
+        try index.save(upserts: [IndexedFile(relativePath: "a.jpg", identity: FileIdentity(inode: 5, size: 1, mtime: Timestamp(seconds: 1)), kind: .ignored)],
+                       removals: [])
+        func hasInodeIndex() throws -> Bool {
+            try SQLiteDatabase(path: folder + "/index.sqlite").query("SELECT name FROM sqlite_master WHERE name = 'files_by_inode'").count == 1
+        }
+        XCTAssertFalse(try hasInodeIndex())
+        let generation = try index.generation()
+        index.prepareLookups()
+        XCTAssertTrue(try hasInodeIndex())
+        XCTAssertEqual(try index.generation(), generation)
+    }
+
     /// A file is found by its identity at another path (a folder renamed, a photo moved), with its
     /// evidence; under another name only a photo whose ctime when read is known (the scanner then
     /// checks its birth time); not where reading it failed, not by inode 0 (numbers a filesystem
