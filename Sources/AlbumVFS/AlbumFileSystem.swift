@@ -243,7 +243,9 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
         if picks?.pick(inode: inode) != nil { return .failure(Errno(rawValue: ELOOP)) }
-        guard let node = s.table[inode] else { return .failure(.notFound) }
+        // (A thumbnail no longer listed is gone for an open too: the kernel may still hold its
+        // entry, as the notice that drops it is sent off the request thread.)
+        guard let node = s.table[inode], !isHidden(node, s) else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .failure(.isDirectory) }
         if flags & O_ACCMODE != O_RDONLY || flags & (O_TRUNC | O_APPEND | O_CREAT) != 0 {
             return .failure(.readOnlyFileSystem)
