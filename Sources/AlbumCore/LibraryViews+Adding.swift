@@ -103,10 +103,14 @@ extension PhotoEntries {
         guard !added.isEmpty else {
             return PhotoEntries(photos: photos, members: members, byName: byName, renamed: renamed, thumbnailBox: thumbnailBox, slot: slot)
         }
-        let names = added.map { EntryNames.sanitise(Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil)) }
+        let defaults = added.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
+        let names = defaults.map(EntryNames.sanitise)
         guard Set(names).count == names.count else { return nil }
         // Where each name goes in the names' order (none may be there already).
         var insertions: [(at: Int, name: String, photo: Int)] = []
+        // (An added photo's name is its own unless made safe: `EntryNames.sanitise`.)
+        var safeNames = renamed
+        for (k, photo) in added.enumerated() where names[k] != defaults[k] { safeNames[Int32(photo)] = names[k] }
         for (photo, name) in zip(added, names) {
             var low = 0, high = byName.count
             while low < high {
@@ -129,11 +133,6 @@ extension PhotoEntries {
             order.append(moved[Int(position)])
         }
         for insertion in insertions[next...] { order.append(placed[insertion.photo]!) }
-        // (An added photo's name is its own unless made safe: `EntryNames.sanitise`.)
-        var safeNames = renamed
-        for insertion in insertions where insertion.name != Self.defaultName(photos[insertion.photo], thumbnail: thumbnailBox != nil) {
-            safeNames[Int32(insertion.photo)] = insertion.name
-        }
         return PhotoEntries(photos: photos, members: merged, byName: order, renamed: safeNames, thumbnailBox: thumbnailBox, slot: slot)
     }
 

@@ -123,8 +123,6 @@ public final class FolderTimes {
 }
 
 extension FolderTimes {
-    static let fuseMagic = 0x6573_5546
-
     /// FUSE filesystems (`mountinfo`'s type) that keep folder times: sshfs gives the server's
     /// folder mtime; `fuseblk` is a disk's filesystem (NTFS through ntfs-3g). Any other FUSE
     /// filesystem may make folder times up (rclone shows an object store's folders with the time
@@ -138,7 +136,7 @@ extension FolderTimes {
     static func keepsFolderTimes(fd: Int32, device: UInt64) -> Bool {
         var fs = statfs()
         guard fstatfs(fd, &fs) == 0 else { return false }
-        guard Int(fs.f_type) == fuseMagic else { return true }
+        guard Int(fs.f_type) == NetworkStorage.fuse else { return true }
         guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
               let type = fileSystemType(mountinfo: table, device: device) else { return false }
         return fuseKeepingFolderTimes.contains(type)

@@ -19,7 +19,7 @@ final class InodeNumbers: Sendable {
     static let madeUpBy: Set<Int> = [
         0x4D44,  // MSDOS_SUPER_MAGIC: vfat, msdos
         0x2011_BAB0,  // EXFAT_SUPER_MAGIC
-        0x6573_5546,  // FUSE_SUPER_MAGIC: fuse and fuseblk
+        NetworkStorage.fuse,  // fuse and fuseblk
         0xFF53_4D42,  // CIFS_SUPER_MAGIC
         0xFE53_4D42,  // SMB2_SUPER_MAGIC
     ]
