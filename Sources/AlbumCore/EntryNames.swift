@@ -87,6 +87,12 @@ public enum EntryNames {
         return String(full.prefix(hexDigits))
     }
 
+    /// The name a photo takes when another holds the one it wants: `stem~tag.ext`, the tag of
+    /// its source path `digits` long, the stem cut to keep the name within `maxBytes`.
+    static func tagged(stem: String, ext: String, path: String, digits: Int = 6) -> String {
+        bounded(stem, maxBytes: maxBytes - ext.utf8.count - digits - 1) + "~" + tag(for: path, hexDigits: digits) + ext
+    }
+
     /// Gives each item a unique name within one folder.
     ///
     /// Items that want the same name are ordered by source path: the first keeps the plain name,
@@ -139,8 +145,7 @@ public enum EntryNames {
                 var digits = 6
                 var candidate: String
                 repeat {
-                    candidate = bounded(stem, maxBytes: maxBytes - ext.utf8.count - digits - 1) + "~"
-                        + tag(for: path, hexDigits: digits) + ext
+                    candidate = tagged(stem: stem, ext: ext, path: path, digits: digits)
                     digits += 2
                 } while isTaken(candidate) && digits <= 16
                 var n = 2

@@ -4,8 +4,8 @@
 ///
 /// The same tree `build` makes of the same photos, or nil when `adding` cannot tell it: any
 /// photo before changed (the photos are the ones before, unchanged, then the ones added), a Live
-/// Photo paired anew, or an added photo's name taken where it goes (its name is then decided with
-/// the others', as `build` does).
+/// Photo paired anew, or names `AddedNames` cannot tell without naming every entry again. An
+/// added photo whose name is taken where it goes shares it as `build` shares it (`AddedNames`).
 extension LibraryViews {
     /// Added photos past which `build` does better (their names are searched one by one).
     static let mostAdded = 4096
@@ -96,44 +96,71 @@ extension LibraryViews {
 }
 
 extension PhotoEntries {
+    /// An entry's name going where the names before put it (`at`, a place in `byName`): an added
+    /// photo's (`before` nil), or that of a photo there before whose name changes (`before`: its
+    /// position before).
+    private struct Insertion {
+        let at: Int
+        let name: String
+        let photo: Int
+        let before: Int?
+    }
+
     /// These entries over `photos` (the photos before, then those added) with `added` (in
-    /// `build`'s order, none of them here yet) merged in, in order and by name; nil when an added
-    /// photo's name is taken here or by another added one.
+    /// `build`'s order, none of them here yet) merged in, in order and by name; nil when the names
+    /// cannot be told without naming every entry again (`AddedNames`).
     func adding(_ added: [Int], photos: [Photo]) -> PhotoEntries? {
         guard !added.isEmpty else {
             return PhotoEntries(photos: photos, members: members, byName: byName, renamed: renamed, thumbnailBox: thumbnailBox, slot: slot)
         }
-        let defaults = added.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
-        let names = defaults.map(EntryNames.sanitise)
-        guard Set(names).count == names.count else { return nil }
-        // Where each name goes in the names' order (none may be there already).
-        var insertions: [(at: Int, name: String, photo: Int)] = []
-        // (An added photo's name is its own unless made safe: `EntryNames.sanitise`.)
-        var safeNames = renamed
-        for (k, photo) in added.enumerated() where names[k] != defaults[k] { safeNames[Int32(photo)] = names[k] }
-        for (photo, name) in zip(added, names) {
-            var low = 0, high = byName.count
-            while low < high {
-                let mid = (low + high) / 2
-                if self.name(ofPhoto: Int(members[Int(byName[mid])])) < name { low = mid + 1 } else { high = mid }
-            }
-            if low < byName.count && self.name(ofPhoto: Int(members[Int(byName[low])])) == name { return nil }
-            insertions.append((low, name, photo))
+        guard let naming = AddedNames(self, added: added, photos: photos) else { return nil }
+        var names = renamed
+        var insertions: [Insertion] = []
+        for photo in added {
+            let name = naming.names[photo]!
+            if name != Self.defaultName(photos[photo], thumbnail: thumbnailBox != nil) { names[Int32(photo)] = name }
+            insertions.append(Insertion(at: lowerBound(of: name), name: name, photo: photo, before: nil))
+        }
+        for change in naming.changed {
+            names[Int32(change.photo)] = change.name
+            insertions.append(Insertion(at: lowerBound(of: change.name), name: change.name, photo: change.photo, before: change.position))
         }
         insertions.sort { $0.at != $1.at ? $0.at < $1.at : $0.name < $1.name }
         let (merged, moved, placed) = merging(added, photos: photos)
+        let leaving = Set(naming.changed.map(\.position))
+        func place(_ insertion: Insertion) -> Int32 { insertion.before.map { moved[$0] } ?? placed[insertion.photo]! }
         var order = ContiguousArray<Int32>()
         order.reserveCapacity(merged.count)
         var next = 0
         for (k, position) in byName.enumerated() {
             while next < insertions.count && insertions[next].at == k {
-                order.append(placed[insertions[next].photo]!)
+                order.append(place(insertions[next]))
                 next += 1
             }
-            order.append(moved[Int(position)])
+            if !leaving.contains(Int(position)) { order.append(moved[Int(position)]) }
         }
-        for insertion in insertions[next...] { order.append(placed[insertion.photo]!) }
-        return PhotoEntries(photos: photos, members: merged, byName: order, renamed: safeNames, thumbnailBox: thumbnailBox, slot: slot)
+        for insertion in insertions[next...] { order.append(place(insertion)) }
+        return PhotoEntries(photos: photos, members: merged, byName: order, renamed: names, thumbnailBox: thumbnailBox, slot: slot)
+    }
+
+    /// Where `name` goes among the names before: the place in `byName` of the first name not
+    /// before it.
+    func lowerBound(of name: String) -> Int {
+        var low = 0, high = byName.count
+        while low < high {
+            let mid = (low + high) / 2
+            if self.name(ofPhoto: Int(members[Int(byName[mid])])) < name { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The readdir position of the entry called `name` before, and its photo.
+    func holder(of name: String) -> (position: Int, photo: Int)? {
+        let k = lowerBound(of: name)
+        guard k < byName.count else { return nil }
+        let position = Int(byName[k])
+        let photo = Int(members[position])
+        return self.name(ofPhoto: photo) == name ? (position, photo) : nil
     }
 
     /// The members with `added` merged in, in `build`'s order.
@@ -163,5 +190,44 @@ extension PhotoEntries {
             merged.append(Int32(photo))
         }
         return (merged, moved, placed)
+    }
+}
+
+/// The names photos added to a folder take, as `EntryNames.assignAndOrder` gives them when it
+/// names every entry: photos that want one name are ordered by path, the first takes it, the
+/// others `stem~tag.ext` (a camera library repeats `IMG_1234.JPG` every 10,000 photos, so an
+/// added photo's name is often taken). Where the photo holding the name is no longer first, it
+/// takes its tag (`changed`). Nil where that could differ from naming every entry again: a name
+/// wanted that an entry holds as a tag or a tag already taken (which `assignAndOrder` would
+/// lengthen): those are left to `build`.
+struct AddedNames {
+    /// Each added photo's name in the folder.
+    var names: [Int: String] = [:]
+    /// Photos there before whose name changes: their position before, and their new name.
+    var changed: [(position: Int, photo: Int, name: String)] = []
+
+    init?(_ entries: PhotoEntries, added: [Int], photos: [Photo]) {
+        let thumbnail = entries.thumbnailBox != nil
+        var wanting: [String: [Int]] = [:]
+        for photo in added { wanting[EntryNames.sanitise(PhotoEntries.defaultName(photos[photo], thumbnail: thumbnail)), default: []].append(photo) }
+        var tags: [String] = []
+        for (name, group) in wanting {
+            var group = group
+            let holder = entries.holder(of: name)
+            if let holder {
+                // (A name held as a tag or made safe from another: the entries would be named again.)
+                guard EntryNames.sanitise(PhotoEntries.defaultName(photos[holder.photo], thumbnail: thumbnail)) == name else { return nil }
+                group.append(holder.photo)
+            }
+            let ordered = group.sorted { photos[$0].relativePath < photos[$1].relativePath }
+            if ordered[0] != holder?.photo { names[ordered[0]] = name }
+            let (stem, ext) = EntryNames.split(name)
+            for photo in ordered.dropFirst() {
+                let tag = EntryNames.tagged(stem: stem, ext: ext, path: photos[photo].relativePath)
+                tags.append(tag)
+                if let holder, photo == holder.photo { changed.append((holder.position, photo, tag)) } else { names[photo] = tag }
+            }
+        }
+        guard Set(tags).count == tags.count, tags.allSatisfy({ wanting[$0] == nil && entries.holder(of: $0) == nil }) else { return nil }
     }
 }

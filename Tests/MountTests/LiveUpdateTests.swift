@@ -1,3 +1,4 @@
+import AlbumCore
 import AlbumSample
 import CSysXattr
 import Foundation
@@ -432,6 +433,40 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(Glibc.unlink(source.path + "/Trip/RENAMED.JPG"), 0)
         XCTAssertTrue(eventually { readdirNames(m.path("by-date/2025")) == nil }, "removed")
         XCTAssertFalse(readdirNames(m.path("non-screenshots"))?.contains("RENAMED.JPG") ?? true)
+        m.finish()
+    }
+
+    /// A photo copied in under a name another photo holds, as a camera library repeats its names:
+    /// from a later folder it shows as `NAME~tag.JPG`; from an earlier one it takes the name, and
+    /// the photo that held it shows as its own `NAME~tag.JPG`. Each name then reads its new photo's
+    /// bytes (the kernel's entry for the old one is dropped) and says its source.
+    func testAPhotoAddedUnderANameTakenSharesIt() throws {
+        let m = try mount()
+        let flat = m.path("non-screenshots")
+        func add(_ path: String, tint: UInt8) throws -> Data {
+            let bytes = try camera("2025:01:02 10:00:00", tint: tint)
+            try FileManager.default.createDirectory(atPath: source.path + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/" + path, contents: bytes))
+            return bytes
+        }
+        func tagged(_ path: String) -> String { "SAME_0001~" + EntryNames.tag(for: path) + ".JPG" }
+        let trip = try add("Trip/SAME_0001.JPG", tint: 10)
+        XCTAssertTrue(eventually { readdirNames(flat)?.contains("SAME_0001.JPG") == true })
+        XCTAssertEqual(FileManager.default.contents(atPath: flat + "/SAME_0001.JPG"), trip)
+
+        let zoo = try add("Zoo/SAME_0001.JPG", tint: 20)
+        XCTAssertTrue(eventually { readdirNames(flat)?.contains(tagged("Zoo/SAME_0001.JPG")) == true }, "\(readdirNames(flat) ?? [])")
+        XCTAssertEqual(FileManager.default.contents(atPath: flat + "/" + tagged("Zoo/SAME_0001.JPG")), zoo)
+        XCTAssertEqual(FileManager.default.contents(atPath: flat + "/SAME_0001.JPG"), trip, "the name stays with the earlier path")
+
+        let album = try add("Album/SAME_0001.JPG", tint: 30)
+        XCTAssertTrue(eventually { readdirNames(flat)?.contains(tagged("Trip/SAME_0001.JPG")) == true }, "\(readdirNames(flat) ?? [])")
+        XCTAssertEqual(readdirNames(flat)?.filter { $0.hasPrefix("SAME_0001") }.sorted(),
+                       ["SAME_0001.JPG", tagged("Trip/SAME_0001.JPG"), tagged("Zoo/SAME_0001.JPG")].sorted())
+        XCTAssertEqual(FileManager.default.contents(atPath: flat + "/SAME_0001.JPG"), album, "the earliest path takes the name")
+        XCTAssertEqual(xattr(flat + "/SAME_0001.JPG", "user.albumfs.source"), source.path + "/Album/SAME_0001.JPG")
+        XCTAssertEqual(FileManager.default.contents(atPath: flat + "/" + tagged("Trip/SAME_0001.JPG")), trip)
+        XCTAssertEqual(xattr(flat + "/" + tagged("Trip/SAME_0001.JPG"), "user.albumfs.source"), source.path + "/Trip/SAME_0001.JPG")
         m.finish()
     }
 
