@@ -243,9 +243,9 @@ extension LibraryCoordinator {
     func publish(complete: Bool = true) -> ScanReport {
         let started = Date()
         let report = state.report(folderProblems: folderProblems)
-        // (Photos added to those shown, nothing else changed: merged into the views shown.)
-        let library = LibraryViews.adding(to: fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                          withPicks: true, emptyMtime: Timestamp.now)
+        // (A few photos added, gone or changed: merged into, or taken out of, the views shown.)
+        let library = LibraryViews.updated(fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
+                                           withPicks: true, emptyMtime: Timestamp.now)
             ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                   withPicks: true, emptyMtime: Timestamp.now)
         // (A file found under a new path while its old one is still there, a hard link, is another

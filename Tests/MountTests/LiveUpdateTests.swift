@@ -438,8 +438,9 @@ final class LiveUpdateTests: SampleLibraryTestCase {
 
     /// A photo copied in under a name another photo holds, as a camera library repeats its names:
     /// from a later folder it shows as `NAME~tag.JPG`; from an earlier one it takes the name, and
-    /// the photo that held it shows as its own `NAME~tag.JPG`. Each name then reads its new photo's
-    /// bytes (the kernel's entry for the old one is dropped) and says its source.
+    /// the photo that held it shows as its own `NAME~tag.JPG`; once removed, the next takes the
+    /// name back. Each name then reads its new photo's bytes (the kernel's entry for the old one
+    /// is dropped) and says its source.
     func testAPhotoAddedUnderANameTakenSharesIt() throws {
         let m = try mount()
         let flat = m.path("non-screenshots")
@@ -467,6 +468,13 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertEqual(xattr(flat + "/SAME_0001.JPG", "user.albumfs.source"), source.path + "/Album/SAME_0001.JPG")
         XCTAssertEqual(FileManager.default.contents(atPath: flat + "/" + tagged("Trip/SAME_0001.JPG")), trip)
         XCTAssertEqual(xattr(flat + "/" + tagged("Trip/SAME_0001.JPG"), "user.albumfs.source"), source.path + "/Trip/SAME_0001.JPG")
+
+        // The holder removed: the next by path takes the name back.
+        XCTAssertEqual(unlink(source.path + "/Album/SAME_0001.JPG"), 0)
+        XCTAssertTrue(eventually { readdirNames(flat)?.contains(tagged("Trip/SAME_0001.JPG")) == false }, "\(readdirNames(flat) ?? [])")
+        XCTAssertEqual(readdirNames(flat)?.filter { $0.hasPrefix("SAME_0001") }.sorted(), ["SAME_0001.JPG", tagged("Zoo/SAME_0001.JPG")].sorted())
+        XCTAssertEqual(FileManager.default.contents(atPath: flat + "/SAME_0001.JPG"), trip)
+        XCTAssertEqual(xattr(flat + "/SAME_0001.JPG", "user.albumfs.source"), source.path + "/Trip/SAME_0001.JPG")
         m.finish()
     }
 

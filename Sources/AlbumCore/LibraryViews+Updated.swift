@@ -1,39 +1,38 @@
-/// The views after photos were added, made from the views before: a photo copied into a library
-/// of a million is merged into each view it belongs to, where building every view again sorted
-/// and named a million photos for each (docs/benchmarks.md, "A million photos").
+/// The views after a few photos were added, removed or changed, made from the views before: a
+/// photo copied into (or deleted from) a library of a million is merged into (or taken out of)
+/// each view it belongs to, where building every view again sorted and named a million photos
+/// for each (docs/benchmarks.md, "A million photos").
 ///
-/// The same tree `build` makes of the same photos, or nil when `adding` cannot tell it: any
-/// photo before changed (the photos are the ones before, unchanged, then the ones added), a Live
-/// Photo paired anew, or names `AddedNames` cannot tell without naming every entry again. An
-/// added photo whose name is taken where it goes shares it as `build` shares it (`AddedNames`).
+/// The same tree `build` makes of the same photos, or nil when `updated` cannot tell it: more
+/// photos changed than merging pays for, a Live Photo paired or parted, or names that cannot be
+/// told without naming every entry again (`AddedNames`, `GoneNames`). A photo changed is one
+/// gone and one added; a photo removed leaves the last in its place (`PhotoChanges`).
 extension LibraryViews {
-    /// Added photos past which `build` does better (their names are searched one by one).
-    static let mostAdded = 4096
+    /// Photos added and gone past which `build` does better (their names are searched one by one).
+    static let mostChanged = 4096
 
-    public static func adding(to previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                              withPicks: Bool = false, emptyMtime: Timestamp) -> Library? {
-        let before = previous.photos
-        let addedCount = photos.count - before.count
-        guard addedCount > 0, addedCount <= mostAdded, addedCount * 16 <= photos.count,
-              before.indices.allSatisfy({ sameInViews(before[$0], photos[$0]) }) else { return nil }
+    public static func updated(_ previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
+                               withPicks: Bool = false, emptyMtime: Timestamp) -> Library? {
+        guard let changes = PhotoChanges(before: previous.photos, after: photos, most: mostChanged),
+              !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count else { return nil }
         let partners = LivePhotos.partners(photos)
-        guard partners == previous.livePartners else { return nil }
-        let added = Array(before.count..<photos.count).sorted { precedes(photos, $0, $1) }
+        guard partners == changes.renumbered(previous.livePartners) else { return nil }
+        let added = changes.added
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
         let views = previous.root.subfolders
         func view(_ name: String) -> VirtualFolder? { views.first { $0.name == name } }
         func flat(_ name: String, _ keep: (Photo) -> Bool) -> VirtualFolder? {
-            view(name).flatMap { addingTo($0, photos, added.filter { keep(photos[$0]) }, emptyMtime) }
+            view(name).flatMap { updatedFlat($0, photos, changes, added.filter { keep(photos[$0]) }, emptyMtime) }
         }
-        guard let dates = view(byDate).flatMap({ addingToByDate($0, photos, added, emptyMtime) }),
+        guard let dates = view(byDate).flatMap({ updatedByDate($0, previous.photos, photos, changes, emptyMtime) }),
               let shots = flat(screenshots, { $0.format.isStill && $0.screenshot.isScreenshot }),
               let others = flat(nonScreenshots, { $0.format.isStill && !$0.screenshot.isScreenshot }),
               let clips = flat(videos, { !$0.format.isStill }) else { return nil }
         var top = [dates, shots, others, clips]
         if !boxes.isEmpty {
             guard let shown = view(thumbnails), shown.subfolders.map(\.name) == boxes.map(\.description),
-                  let folders = addingToThumbnails(shown, photos, added.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) },
-                                                   boxes, emptyMtime) else { return nil }
+                  let folders = updatedThumbnails(shown, photos, changes, added.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) },
+                                                  boxes, emptyMtime) else { return nil }
             top.append(folders)
         }
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
@@ -56,16 +55,19 @@ extension LibraryViews {
         return newestFirst(photos[a], photos[b])
     }
 
-    /// A flat view with `added` (in order) merged in, or nil.
-    static func addingTo(_ folder: VirtualFolder, _ photos: [Photo], _ added: [Int], _ emptyMtime: Timestamp) -> VirtualFolder? {
-        guard case .photos(let entries) = folder.entries, let merged = entries.adding(added, photos: photos) else { return nil }
+    /// A flat view without the photos gone and with `added` (in order) merged in, or nil.
+    static func updatedFlat(_ folder: VirtualFolder, _ photos: [Photo], _ changes: PhotoChanges, _ added: [Int],
+                            _ emptyMtime: Timestamp) -> VirtualFolder? {
+        guard case .photos(let entries) = folder.entries,
+              let merged = entries.removing(changes, photos: photos)?.adding(added, photos: photos) else { return nil }
         return VirtualFolder(name: folder.name, entries: .photos(merged), emptyMtime: emptyMtime)
     }
 
-    /// `thumbnails/` with `added` merged into the names and order its sizes share, or nil.
-    static func addingToThumbnails(_ folder: VirtualFolder, _ photos: [Photo], _ added: [Int], _ boxes: [ThumbnailBox],
-                                   _ emptyMtime: Timestamp) -> VirtualFolder? {
-        guard case .photos(let entries)? = folder.subfolders.first?.entries, let shared = entries.adding(added, photos: photos) else { return nil }
+    /// `thumbnails/` updated in the names and order its sizes share, or nil.
+    static func updatedThumbnails(_ folder: VirtualFolder, _ photos: [Photo], _ changes: PhotoChanges, _ added: [Int],
+                                  _ boxes: [ThumbnailBox], _ emptyMtime: Timestamp) -> VirtualFolder? {
+        guard case .photos(let entries)? = folder.subfolders.first?.entries,
+              let shared = entries.removing(changes, photos: photos)?.adding(added, photos: photos) else { return nil }
         let folders = boxes.enumerated().map { k, box in
             VirtualFolder(name: box.description, entries: .photos(shared.withThumbnailBox(box, slot: PhotoSlot.thumbnail(k))),
                           emptyMtime: emptyMtime)
@@ -73,25 +75,35 @@ extension LibraryViews {
         return VirtualFolder(name: thumbnails, entries: .folders(folders), emptyMtime: emptyMtime)
     }
 
-    /// `by-date/` with `added` in their days: a day with none added is the day before, with the
-    /// photos now; a day with some has them merged in (or is built again, if a name is taken there).
-    static func addingToByDate(_ folder: VirtualFolder, _ photos: [Photo], _ added: [Int], _ emptyMtime: Timestamp) -> VirtualFolder? {
+    /// `by-date/` with the photos gone taken out of their days and `added` put in theirs: a day
+    /// left empty goes, a day with none added or gone is the day before with the photos now (or
+    /// a day is built again, if the names there cannot be told otherwise).
+    static func updatedByDate(_ folder: VirtualFolder, _ before: [Photo], _ photos: [Photo], _ changes: PhotoChanges,
+                              _ emptyMtime: Timestamp) -> VirtualFolder? {
         var addedByDay: [Int: [Int]] = [:]
-        for i in added { addedByDay[dayKey(photos[i]), default: []].append(i) }
+        for i in changes.added { addedByDay[dayKey(photos[i]), default: []].append(i) }
         var days: [Int: VirtualFolder] = [:]
         for month in folder.subfolders.lazy.flatMap(\.subfolders) {
             for day in month.subfolders {
                 guard case .photos(let entries) = day.entries, let first = entries.members.first else { return nil }
-                let key = dayKey(photos[Int(first)])
-                let more = addedByDay.removeValue(forKey: key) ?? []
-                let merged = entries.adding(more, photos: photos).map { VirtualFolder(name: day.name, entries: .photos($0), emptyMtime: emptyMtime) }
-                days[key] = merged ?? flatFolder(day.name, photos, entries.mergedMembers(more, photos: photos), emptyMtime, slot: PhotoSlot.byDate)
+                let key = dayKey(before[Int(first)])
+                days[key] = updatedDay(day.name, entries, photos, changes, addedByDay.removeValue(forKey: key) ?? [], emptyMtime)
             }
         }
         for (key, members) in addedByDay {
             days[key] = flatFolder(photos[members[0]].capture.time.local.dayString, photos, members, emptyMtime, slot: PhotoSlot.byDate)
         }
         return byDateTree(days.keys.sorted(by: >).map { days[$0]! }, emptyMtime)
+    }
+
+    /// A day folder updated: nil when nothing is left in it.
+    static func updatedDay(_ name: String, _ entries: PhotoEntries, _ photos: [Photo], _ changes: PhotoChanges, _ more: [Int],
+                           _ emptyMtime: Timestamp) -> VirtualFolder? {
+        if let kept = entries.removing(changes, photos: photos), let merged = kept.adding(more, photos: photos) {
+            return merged.count == 0 ? nil : VirtualFolder(name: name, entries: .photos(merged), emptyMtime: emptyMtime)
+        }
+        let members = changes.members(entries, adding: more, photos: photos)
+        return members.isEmpty ? nil : flatFolder(name, photos, members, emptyMtime, slot: PhotoSlot.byDate)
     }
 }
 
@@ -163,14 +175,9 @@ extension PhotoEntries {
         return self.name(ofPhoto: photo) == name ? (position, photo) : nil
     }
 
-    /// The members with `added` merged in, in `build`'s order.
-    func mergedMembers(_ added: [Int], photos: [Photo]) -> [Int] {
-        merging(added, photos: photos).members.map { Int($0) }
-    }
-
     /// The members with `added` merged in; where each member before went (by its position
     /// before), and where each added photo went.
-    private func merging(_ added: [Int], photos: [Photo]) -> (members: ContiguousArray<Int32>, moved: ContiguousArray<Int32>, placed: [Int: Int32]) {
+    func merging(_ added: [Int], photos: [Photo]) -> (members: ContiguousArray<Int32>, moved: ContiguousArray<Int32>, placed: [Int: Int32]) {
         var merged = ContiguousArray<Int32>()
         merged.reserveCapacity(members.count + added.count)
         var moved = ContiguousArray<Int32>(repeating: 0, count: members.count)

@@ -1,10 +1,10 @@
 @testable import AlbumCore
 import XCTest
 
-/// The views after photos were added, made from the views before (`LibraryViews.adding`), are
-/// the views `build` makes of the same photos, entry for entry; where `adding` cannot tell them
-/// it says so (nil), and the caller builds.
-final class LibraryViewsAddingTests: XCTestCase {
+/// The views after photos were added, removed or changed, made from the views before
+/// (`LibraryViews.updated`), are the views `build` makes of the same photos, entry for entry;
+/// where `updated` cannot tell them it says so (nil), and the caller builds.
+final class LibraryViewsUpdatedTests: XCTestCase {
     /// Whether two trees are the same: names, times, order, names by position, the names that are
     /// not the photos' own, slots and sizes, folder by folder.
     func assertSame(_ a: VirtualFolder, _ b: VirtualFolder, _ path: String = "", file: StaticString = #filePath, line: UInt = #line) {
@@ -54,31 +54,52 @@ final class LibraryViewsAddingTests: XCTestCase {
             if random(10) == 0 { p.problems = [Unrenderable.empty] }
             return p
         }
-        var patched = 0, taken = 0
+        // As `LibraryState` changes its array: a photo added at the end, a photo removed leaves
+        // the last in its place, a photo changed in place keeps its index.
+        func remove(_ photos: inout [Photo]) {
+            let hole = random(photos.count)
+            let last = photos.removeLast()
+            paths.remove(hole < photos.count ? photos[hole].relativePath : last.relativePath)
+            if hole < photos.count { photos[hole] = last }
+        }
+        func change(_ photos: inout [Photo]) {
+            let i = random(photos.count)
+            var p = makePhoto(photos[i].relativePath, (2024, 1 + random(2), 1 + random(3), random(3) * 8), offset: [0, 3600, -18000][random(3)],
+                              screenshot: random(6) == 0, second: random(2))
+            if random(10) == 0 { p.problems = [Unrenderable.empty] }
+            photos[i] = p
+        }
+        var merged: [String: Int] = [:]
+        var taken = 0
         for round in 0..<40 {
             paths = []
             var photos = (0..<(200 + random(200))).map { _ in newPhoto() }
             let boxes = [ThumbnailBox.default] + (random(2) == 0 ? [ThumbnailBox(width: 64, height: 64)!] : [])
             var shown = LibraryViews.build(photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
-            for step in 0..<5 {
+            for step in 0..<8 {
                 let count = photos.count, names = Set(photos.map(\.fileName))
-                photos += (0..<(1 + random(6))).map { _ in newPhoto() }
-                let takes = photos[count...].contains { names.contains($0.fileName) }
+                let kind = ["added", "removed", "changed", "all three"][random(4)]
+                if kind == "added" || kind == "all three" { photos += (0..<(1 + random(6))).map { _ in newPhoto() } }
+                let takes = photos[min(count, photos.count)...].contains { names.contains($0.fileName) }
+                if kind == "removed" || kind == "all three" { for _ in 0..<(1 + random(4)) { remove(&photos) } }
+                if kind == "changed" || kind == "all three" { for _ in 0..<(1 + random(4)) { change(&photos) } }
                 let built = LibraryViews.build(photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
-                if let made = LibraryViews.adding(to: shown, photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
+                if let made = LibraryViews.updated(shown, photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
                                                    emptyMtime: Timestamp(seconds: 7)) {
-                    assertSame(made.root, built.root, "round \(round) step \(step)")
+                    assertSame(made.root, built.root, "round \(round) step \(step): \(kind)")
                     XCTAssertEqual(made.livePartners, built.livePartners)
-                    patched += 1
-                    if takes { taken += 1 }
+                    merged[kind, default: 0] += 1
+                    if takes && kind == "added" { taken += 1 }
                     shown = made
                 } else {
                     shown = built
                 }
             }
         }
-        XCTAssertGreaterThan(patched, 180, "additions are merged in, but for a tag taken")
-        XCTAssertGreaterThan(taken, 30, "among them, photos added under a name taken")
+        for kind in ["added", "removed", "changed", "all three"] {
+            XCTAssertGreaterThan(merged[kind] ?? 0, 60, "\(kind): merged, but for a tag taken or lengthened: \(merged)")
+        }
+        XCTAssertGreaterThan(taken, 15, "among them, photos added under a name taken")
     }
 
     func names(_ library: Library, _ view: String) -> [String] {
@@ -98,7 +119,7 @@ final class LibraryViewsAddingTests: XCTestCase {
         var all = photos
         for more in additions {
             all += more
-            let made = try XCTUnwrap(LibraryViews.adding(to: shown, photos: all, thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
+            let made = try XCTUnwrap(LibraryViews.updated(shown, photos: all, thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
             assertSame(made.root, LibraryViews.build(photos: all, thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)).root)
             shown = made
         }
@@ -109,7 +130,7 @@ final class LibraryViewsAddingTests: XCTestCase {
     }
 
     /// A tag taken: an added photo that wants a name another holds as its tag, or one whose tag
-    /// another holds or wants as its own name. `build` then gives a longer tag, so `adding`
+    /// another holds or wants as its own name. `build` then gives a longer tag, so `updated`
     /// leaves these to `build`.
     func testATagTakenIsLeftToBuild() {
         let filler = (0..<100).map { makePhoto("f/P\($0).jpg", (2023, 1, 1, 10)) }
@@ -127,28 +148,51 @@ final class LibraryViewsAddingTests: XCTestCase {
             let shown = LibraryViews.build(photos: before + filler, emptyMtime: Timestamp(seconds: 0))
             let all = before + filler + added
             XCTAssertTrue(nonScreenshots(all).contains(longer), "case \(k)")
-            XCTAssertNil(LibraryViews.adding(to: shown, photos: all, emptyMtime: Timestamp(seconds: 0)), "case \(k)")
+            XCTAssertNil(LibraryViews.updated(shown, photos: all, emptyMtime: Timestamp(seconds: 0)), "case \(k)")
         }
     }
 
-    /// Anything but photos added: a photo changed, one gone, none added, a Live Photo paired by
-    /// what was added, or more added than merging pays for: nil.
-    func testAnythingButPhotosAddedIsLeftToBuild() {
+    /// A photo gone whose name made another's tag longer: `build` gives that one its short tag
+    /// again, so `updated` leaves it to `build`; the same photo gone where no tag was longer is
+    /// taken out, and the next photo wanting a name its holder left takes it.
+    func testANameGoneThatMadeATagLongerIsLeftToBuild() throws {
+        let filler = (0..<100).map { makePhoto("f/P\($0).jpg", (2023, 1, 1, 10)) }
+        let tag = "IMG_1~" + EntryNames.tag(for: "c/IMG_1.jpg") + ".jpg"
+        let photos = filler + [makePhoto("b/IMG_1.jpg", (2024, 1, 1, 10)), makePhoto("c/IMG_1.jpg", (2024, 1, 1, 11)),
+                               makePhoto("d/" + tag, (2024, 1, 1, 9))]
+        let shown = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        XCTAssertTrue(names(shown, "non-screenshots").contains("IMG_1~" + EntryNames.tag(for: "c/IMG_1.jpg", hexDigits: 8) + ".jpg"))
+        let without = Array(photos.dropLast())
+        XCTAssertTrue(names(LibraryViews.build(photos: without, emptyMtime: Timestamp(seconds: 0)), "non-screenshots").contains(tag))
+        XCTAssertNil(LibraryViews.updated(shown, photos: without, emptyMtime: Timestamp(seconds: 0)))
+        // Without the literal tag: b's photo gone, c's takes the plain name.
+        let plain = LibraryViews.build(photos: without, emptyMtime: Timestamp(seconds: 0))
+        var rest = without
+        rest[100] = rest.removeLast()
+        let made = try XCTUnwrap(LibraryViews.updated(plain, photos: rest, emptyMtime: Timestamp(seconds: 0)))
+        assertSame(made.root, LibraryViews.build(photos: rest, emptyMtime: Timestamp(seconds: 0)).root)
+        XCTAssertEqual(names(made, "non-screenshots").filter { $0.hasPrefix("IMG_") }, ["IMG_1.jpg"])
+    }
+
+    /// A Live Photo paired or parted by what changed, nothing changed, or more changed than
+    /// merging pays for: nil. A photo changed, or gone, with one added: merged.
+    func testPairsChangedOrMuchChangedAreLeftToBuild() {
         let photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
         let shown = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        var changed = photos
-        changed[3] = makePhoto("a/IMG_3.jpg", (2023, 1, 1, 10))
-        XCTAssertNil(LibraryViews.adding(to: shown, photos: changed + [makePhoto("a/x.jpg", (2024, 1, 1, 9))], emptyMtime: Timestamp(seconds: 0)))
-        XCTAssertNil(LibraryViews.adding(to: shown, photos: Array(photos.dropLast()), emptyMtime: Timestamp(seconds: 0)))
-        XCTAssertNil(LibraryViews.adding(to: shown, photos: photos, emptyMtime: Timestamp(seconds: 0)))
-        XCTAssertNil(LibraryViews.adding(to: shown, photos: photos + (0..<10).map { makePhoto("b/\($0).jpg", (2024, 1, 1, 9)) },
-                                         emptyMtime: Timestamp(seconds: 0)), "a tenth of the library: built")
+        XCTAssertNil(LibraryViews.updated(shown, photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.updated(shown, photos: photos + (0..<10).map { makePhoto("b/\($0).jpg", (2024, 1, 1, 9)) },
+                                          emptyMtime: Timestamp(seconds: 0)), "a tenth of the library: built")
         var still = makePhoto("a/LIVE.jpg", (2024, 1, 1, 9))
         var motion = makePhoto("a/LIVE.mov", (2024, 1, 1, 9))
         still.liveIdentifier = 42
         motion.liveIdentifier = 42
         let withStill = LibraryViews.build(photos: photos + [still], emptyMtime: Timestamp(seconds: 0))
-        XCTAssertNil(LibraryViews.adding(to: withStill, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)))
-        XCTAssertNotNil(LibraryViews.adding(to: shown, photos: photos + [makePhoto("a/IMG_200.jpg", (2024, 1, 2, 9))], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.updated(withStill, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)), "paired")
+        let paired = LibraryViews.build(photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0))
+        XCTAssertNil(LibraryViews.updated(paired, photos: photos + [still], emptyMtime: Timestamp(seconds: 0)), "parted")
+        var changed = photos
+        changed[3] = makePhoto("a/IMG_3.jpg", (2023, 1, 1, 10))
+        XCTAssertNotNil(LibraryViews.updated(shown, photos: changed + [makePhoto("a/x.jpg", (2024, 1, 1, 9))], emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNotNil(LibraryViews.updated(shown, photos: Array(photos.dropLast()), emptyMtime: Timestamp(seconds: 0)))
     }
 }

@@ -1,0 +1,169 @@
+/// How the photos now stand to those a tree shows, told by path: which shown photos are gone
+/// (a photo changed is gone, and added again as it is now), where the others are now (a photo
+/// removed leaves the last in its place: `LibraryState`), and which photos are added.
+struct PhotoChanges {
+    /// Each shown photo's index now, -1 where it is gone; nil: every shown photo is where it was.
+    let now: [Int32]?
+    /// Shown photos gone (their indices before).
+    let gone: [Int]
+    /// Photos added (their indices now), in `build`'s order.
+    let added: [Int]
+    /// Shown photos gone or at another index now (their indices before).
+    let shifted: [Int]
+
+    /// Nil when more than `most` photos differ by position.
+    init?(before: [Photo], after: [Photo], most: Int) {
+        let common = min(before.count, after.count)
+        var differing: [Int] = []
+        for j in 0..<common where !LibraryViews.sameInViews(before[j], after[j]) {
+            differing.append(j)
+            if differing.count > most { return nil }
+        }
+        let old = differing + Array(common..<before.count), new = differing + Array(common..<after.count)
+        guard old.count <= most, new.count <= most else { return nil }
+        var byPath: [String: Int] = [:]
+        for j in new { byPath[after[j].relativePath] = j }
+        var kept = Set<Int>(), gone: [Int] = []
+        var now: [Int32]? = nil
+        if !old.isEmpty {
+            var map = Array(0..<Int32(before.count))
+            for i in old {
+                if let j = byPath[before[i].relativePath], LibraryViews.sameInViews(before[i], after[j]) {
+                    map[i] = Int32(j)
+                    kept.insert(j)
+                } else {
+                    map[i] = -1
+                    gone.append(i)
+                }
+            }
+            now = map
+        }
+        self.now = now
+        self.gone = gone
+        shifted = old
+        added = new.filter { !kept.contains($0) }.sorted { LibraryViews.precedes(after, $0, $1) }
+    }
+
+    /// Live Photo pairs (photo indices before) in the indices now; nil when a paired photo is gone.
+    func renumbered(_ pairs: [Int32: Int32]) -> [Int32: Int32]? {
+        guard let now else { return pairs }
+        var result: [Int32: Int32] = [:]
+        for (a, b) in pairs {
+            guard now[Int(a)] >= 0, now[Int(b)] >= 0 else { return nil }
+            result[now[Int(a)]] = now[Int(b)]
+        }
+        return result
+    }
+
+    /// The photos (indices now) of `entries` still there, and `added`, in `build`'s order.
+    func members(_ entries: PhotoEntries, adding added: [Int], photos: [Photo]) -> [Int] {
+        let kept = entries.members.map { Int(now?[Int($0)] ?? $0) }.filter { $0 >= 0 }
+        return (kept + added).sorted { LibraryViews.precedes(photos, $0, $1) }
+    }
+}
+
+extension PhotoEntries {
+    /// These entries without the photos gone and the others at their indices now, over `photos`;
+    /// a name its holder left is taken by the next photo wanting it (`GoneNames`). Nil where the
+    /// names cannot be told without naming every entry again.
+    func removing(_ changes: PhotoChanges, photos: [Photo]) -> PhotoEntries? {
+        guard let now = changes.now else {
+            return PhotoEntries(photos: photos, members: members, byName: byName, renamed: renamed, thumbnailBox: thumbnailBox, slot: slot)
+        }
+        // Where each member before is now among the members (-1: gone).
+        var at = ContiguousArray<Int32>(repeating: -1, count: members.count)
+        var kept = ContiguousArray<Int32>()
+        kept.reserveCapacity(members.count)
+        var leaving: [Int] = []
+        for (k, member) in members.enumerated() {
+            let index = now[Int(member)]
+            if index < 0 { leaving.append(k); continue }
+            at[k] = Int32(kept.count)
+            kept.append(index)
+        }
+        guard let naming = GoneNames(self, leaving: leaving) else { return nil }
+        var order = ContiguousArray<Int32>()
+        order.reserveCapacity(kept.count)
+        for position in byName.lazy.map({ Int($0) }) {
+            if let next = naming.takesPlace[position] {
+                order.append(at[next])
+            } else if at[position] >= 0 && !naming.moves.contains(position) {
+                order.append(at[position])
+            }
+        }
+        return PhotoEntries(photos: photos, members: kept, byName: order, renamed: renamedNow(now, changes, naming, photos), thumbnailBox: thumbnailBox,
+                            slot: slot)
+    }
+
+    /// `renamed` keyed by the indices now, without the photos gone, with the names `naming` gives.
+    private func renamedNow(_ now: [Int32], _ changes: PhotoChanges, _ naming: GoneNames, _ photos: [Photo]) -> [Int32: String] {
+        var names = renamed
+        var moving: [(Int32, String)] = []
+        // (Looked up before removed: a folder with none of them keeps its names unshared.)
+        for index in changes.shifted where names[Int32(index)] != nil {
+            let name = names.removeValue(forKey: Int32(index))!
+            if now[index] >= 0 { moving.append((now[index], name)) }
+        }
+        for (to, name) in moving { names[to] = name }
+        for (photo, name) in naming.names {
+            let index = now[photo]
+            names[index] = name == Self.defaultName(photos[Int(index)], thumbnail: thumbnailBox != nil) ? nil : name
+        }
+        return names
+    }
+
+    /// The readdir positions of the entries whose names begin with `prefix`.
+    func positions(named prefix: String) -> [Int] {
+        var result: [Int] = []
+        var k = lowerBound(of: prefix)
+        while k < byName.count, name(ofPhoto: photo(at: Int(byName[k]))).hasPrefix(prefix) {
+            result.append(Int(byName[k]))
+            k += 1
+        }
+        return result
+    }
+}
+
+/// The names that change in a folder as photos leave it, as `EntryNames.assignAndOrder` gives
+/// them when it names every entry: where the photo holding a name others want leaves, the next
+/// of them by path takes it (its `stem~tag.ext` goes). Nil where that could differ from naming
+/// every entry again: a name that goes may have made another's tag longer (which would now be
+/// shorter), a tag not the plain 6 digits, a long name cut to fit: left to `build`.
+struct GoneNames {
+    /// A leaving holder's position → the position of the entry that takes its name (and place).
+    var takesPlace: [Int: Int] = [:]
+    /// Those entries' positions, which leave their own places.
+    var moves: Set<Int> = []
+    /// Photos (indices before) and their new names.
+    var names: [(photo: Int, name: String)] = []
+
+    init?(_ entries: PhotoEntries, leaving: [Int]) {
+        guard !leaving.isEmpty else { return }
+        let gone = Set(leaving)
+        let thumbnail = entries.thumbnailBox != nil
+        func wanted(_ position: Int) -> String {
+            EntryNames.sanitise(PhotoEntries.defaultName(entries.photos[entries.photo(at: position)], thumbnail: thumbnail))
+        }
+        func name(_ position: Int) -> String { entries.name(ofPhoto: entries.photo(at: position)) }
+        var going: [String] = []
+        for position in leaving {
+            let held = name(position), wants = wanted(position)
+            guard held.utf8.count <= EntryNames.maxBytes - 24 else { return nil }
+            guard held == wants else { going.append(held); continue }
+            // The holder leaves: the next photo wanting the name, by path, takes it.
+            let (stem, ext) = EntryNames.split(wants)
+            let others = entries.positions(named: stem + "~").filter { !gone.contains($0) && wanted($0) == wants }
+            let path = { (p: Int) in entries.photos[entries.photo(at: p)].relativePath }
+            guard let next = others.min(by: { path($0) < path($1) }) else { going.append(held); continue }
+            guard name(next) == EntryNames.tagged(stem: stem, ext: ext, path: path(next)) else { return nil }
+            going.append(name(next))
+            takesPlace[position] = next
+            moves.insert(next)
+            names.append((entries.photo(at: next), wants))
+        }
+        // A name that goes may have taken another's tag, which then got longer: left to `build`.
+        for held in going where held.contains("~") {
+            guard entries.positions(named: EntryNames.split(held).stem).allSatisfy({ gone.contains($0) || name($0) == held }) else { return nil }
+        }
+    }
+}
