@@ -89,20 +89,25 @@ final class InodeAllocator: @unchecked Sendable {
     /// - Parameter same: for the k-th photo asked for, the number the last build gave the photo
     ///   at that position when it has the same path (a live change leaves nearly every photo where
     ///   it was: a million paths hashed again was half a second of every change shown).
-    func batch<T>(photoCount: Int, renamed: [FileMove] = [], same: ((Int) -> UInt32?)? = nil,
+    /// - Parameter complete: whether `same` knows every photo of the last build (those that moved
+    ///   too), so that its nil is a photo the last build did not have.
+    func batch<T>(photoCount: Int, renamed: [FileMove] = [], same: ((Int) -> UInt32?)? = nil, complete: Bool = false,
                   _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         // (`Mutex.withLock` wants a result it could send to another thread: this one goes back to
         // the caller's own.)
         nonisolated(unsafe) var out: (T, count: Int)?
-        lock.withLock { _ in out = numberTree(photoCount: photoCount, renamed: renamed, same: same, body) }
+        lock.withLock { _ in out = numberTree(photoCount: photoCount, renamed: renamed, same: same, complete: complete, body) }
         return out!
     }
 
     /// `batch`'s work, under the lock.
-    private func numberTree<T>(photoCount: Int, renamed: [FileMove], same: ((Int) -> UInt32?)?,
+    private func numberTree<T>(photoCount: Int, renamed: [FileMove], same: ((Int) -> UInt32?)?, complete: Bool,
                                _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
         let first = photoNumbers.isEmpty && unmapped == nil && numberedLastBuild.count == 0
-        if renamed.isEmpty && (first || unmapped != nil) { return buildByPosition(photoCount: photoCount, body) }
+        if renamed.isEmpty && (first || unmapped != nil) {
+            if let same, complete, unmapped != nil { return renumberByPosition(photoCount: photoCount, same: same, body) }
+            return buildByPosition(photoCount: photoCount, body)
+        }
         mapFirstBuild()
         move(renamed)
         // A first scan numbers every photo at once: grow the map once, not by doublings.
@@ -170,6 +175,52 @@ final class InodeAllocator: @unchecked Sendable {
             mapFirstBuild()
         }
         forgetPathsGone(numbered: numbered)
+        return (result, Int(next))
+    }
+
+    /// A build after one numbered by position, whose photos `same` knows (`complete`): the numbers by
+    /// position are kept, each position taking its photo's path and number (a photo removed
+    /// leaves the last in its place: two positions change, no path is hashed). The paths the
+    /// positions no longer hold go to the map (the tree before is still asked for them).
+    private func renumberByPosition<T>(photoCount: Int, same: @escaping (Int) -> UInt32?,
+                                       _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
+        var (paths, numbers) = unmapped!
+        unmapped = nil
+        var left: [(path: String, number: UInt32)] = []
+        var position = 0
+        var numbered = NumberSet()
+        let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
+            defer { position += 1 }
+            let n: UInt32
+            if position < paths.count && paths[position] == path {
+                n = numbers[position]
+                paths[position] = path
+            } else {
+                n = same(position) ?? { defer { self.next += 1 }; return self.next }()
+                if position < paths.count {
+                    left.append((paths[position], numbers[position]))
+                    paths[position] = path
+                    numbers[position] = n
+                } else {
+                    paths.append(path)
+                    numbers.append(n)
+                }
+            }
+            numbered.insert(n)
+            return n
+        }
+        if paths.count > position {
+            left += zip(paths[position...], numbers[position...]).map { ($0, $1) }
+            paths.removeSubrange(position...)
+            numbers.removeSubrange(position...)
+        }
+        // (Swept as `forgetPathsGone` sweeps: kept, every removal would grow the map for good.)
+        if photoNumbers.count > paths.count / 4 + 1024 {
+            photoNumbers = photoNumbers.filter { numbered.contains($0.value) || numberedLastBuild.contains($0.value) }
+        }
+        for (path, n) in left where photoNumbers[path] == nil { photoNumbers[path] = n }
+        unmapped = (paths, numbers)
+        numberedLastBuild = numbered
         return (result, Int(next))
     }
 

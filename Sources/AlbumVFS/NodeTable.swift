@@ -58,23 +58,37 @@ struct NodeTable: Sendable {
     private(set) var pickedInode: UInt64?
     private let inodes: InodeAllocator
 
-    /// - Parameter previous: the tree before, whose photos at the same positions with the same
-    ///   paths keep their numbers without a lookup.
+    /// - Parameter previous: the tree before, whose photos keep their numbers without a lookup
+    ///   by path: at the same positions, or among the few that moved.
     init(library: Library, inodes allocator: InodeAllocator, renamed: [FileMove] = [], previous: NodeTable? = nil) {
         photos = library.photos
         inodes = allocator
+        let moved = previous.flatMap { Self.numbersMoved($0, library.photos) }
         let same = previous.map { before in
             { (k: Int) -> UInt32? in
-                k < before.photos.count && before.photos[k].relativePath == library.photos[k].relativePath ? before.numberOfPhoto[k] : nil
+                k < before.photos.count && before.photos[k].relativePath == library.photos[k].relativePath
+                    ? before.numberOfPhoto[k] : moved?[library.photos[k].relativePath]
             }
         }
-        let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed, same: same) { named, photo in
+        let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed, same: same, complete: moved != nil) { named, photo in
             numberOfPhoto.reserveCapacity(library.photos.count)
             for p in library.photos { numberOfPhoto.append(photo(p.relativePath)) }
             add(library.root, inode: Self.rootInode, parent: Self.rootInode, name: "", named)
         }
         photoOfNumber = ContiguousArray(repeating: -1, count: numbers)
         for (i, n) in numberOfPhoto.enumerated() { photoOfNumber[Int(n)] = Int32(i) }
+    }
+
+    /// The numbers of the tree before's photos not at the same position now (a photo removed
+    /// leaves the last in its place), by path; nil when they are more than a few (a map of them
+    /// would cost what a lookup of every path costs).
+    private static func numbersMoved(_ before: NodeTable, _ photos: [Photo]) -> [String: UInt32]? {
+        var moved: [String: UInt32] = [:]
+        for k in before.photos.indices where k >= photos.count || before.photos[k].relativePath != photos[k].relativePath {
+            moved[before.photos[k].relativePath] = before.numberOfPhoto[k]
+            if moved.count > 4096 { return nil }
+        }
+        return moved
     }
 
     private mutating func add(_ folder: VirtualFolder, inode: UInt64, parent: UInt64, name: String, _ named: (UInt64, String) -> UInt64) {

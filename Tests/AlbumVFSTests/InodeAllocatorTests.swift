@@ -176,6 +176,38 @@ final class InodeAllocatorTests: XCTestCase {
         }
     }
 
+    /// After a first build (numbered by position), builds told by `same` (as the node table
+    /// tells them: by position, else among the photos that moved) keep numbering by position: a
+    /// photo removed leaves the last in its place and that one keeps its number, a new one gets a
+    /// new number, the path removed is still found (the tree before is asked) and its number is
+    /// never given again; a lookup by path afterwards agrees.
+    func testPhotosMovedByARemovalKeepTheirNumbersWithoutAMapByPath() {
+        let allocator = InodeAllocator()
+        var tree = library("A", 1_000)
+        var numbers = build(allocator, tree)
+        var removed = (path: "", number: UInt32(0))
+        for step in 0..<6 {
+            var next = tree
+            let hole = (step * 137) % next.count
+            let last = next.removeLast()
+            if hole < next.count { next[hole] = last }
+            if step % 2 == 1 { next.append("B/new\(step).jpg") }
+            let before = tree, beforeNumbers = numbers
+            let moved = Dictionary(uniqueKeysWithValues: before.indices.filter { $0 >= next.count || before[$0] != next[$0] }.map { (before[$0], beforeNumbers[before[$0]]!) })
+            numbers = allocator.batch(photoCount: next.count, same: { k in
+                k < before.count && before[k] == next[k] ? beforeNumbers[before[k]] : moved[next[k]]
+            }, complete: true) { _, photo in Dictionary(uniqueKeysWithValues: next.map { ($0, photo($0)) }) }.0
+            XCTAssertEqual(numbers.filter { beforeNumbers[$0.key] != nil }, beforeNumbers.filter { numbers[$0.key] != nil }, "step \(step)")
+            XCTAssertEqual(Set(numbers.values).count, next.count)
+            if step % 2 == 1 { XCTAssertFalse(Set(beforeNumbers.values).contains(numbers["B/new\(step).jpg"]!), "a new number") }
+            removed = (before[hole], beforeNumbers[before[hole]]!)
+            tree = next
+        }
+        // (Asked only now: a lookup by path puts every path in the map, and the builds go by it.)
+        XCTAssertEqual(allocator.photoNumber(source: removed.path), removed.number, "the tree before is still asked")
+        XCTAssertEqual(build(allocator, tree), numbers, "the next build by path finds the same numbers")
+    }
+
     func testNumberSet() {
         var set = NumberSet()
         for n: UInt32 in [0, 1, 63, 64, 65, 1_000, 100_000, 1_000] { set.insert(n) }
