@@ -118,9 +118,10 @@ extension PhotoEntries {
         let before: Int?
     }
 
-    /// These entries over `photos` (the photos before, then those added) with `added` (in
-    /// `build`'s order, none of them here yet) merged in, in order and by name; nil when the names
-    /// cannot be told without naming every entry again (`AddedNames`).
+    /// These entries over `photos` (their members' indices already those of `photos`: after
+    /// `removing`) with `added` (indices in `photos`, in `build`'s order, none of them here yet)
+    /// merged in, in order and by name; nil when the names cannot be told without naming every
+    /// entry again (`AddedNames`).
     func adding(_ added: [Int], photos: [Photo]) -> PhotoEntries? {
         guard !added.isEmpty else {
             return PhotoEntries(photos: photos, members: members, byName: byName, renamed: renamed, thumbnailBox: thumbnailBox, slot: slot)

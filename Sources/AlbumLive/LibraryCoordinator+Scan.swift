@@ -33,6 +33,8 @@ extension LibraryCoordinator {
         /// Nil: every folder is listed. Else folders whose times are unchanged since the last walk
         /// are taken as they were (`FolderTimes`), but these.
         let skippingBut: Set<String>?
+        /// Paths the watcher named since the last rescan.
+        let named: Set<String>
     }
 
     /// A rescan's running totals, over the folders it walks.
@@ -52,8 +54,9 @@ extension LibraryCoordinator {
     /// Rescans folders (recursively) through the pipeline; then the views are published and the
     /// index written. `skippingUnchangedBut`: nil lists every folder; else folders whose times are
     /// unchanged since the last walk are taken as they were, but these (a periodic rescan).
-    func rescan(_ folders: [String], first: Bool = false, skippingUnchangedBut mustList: Set<String>? = nil) {
-        let setup = beginScan(first: first, whole: Self.isWhole(folders), skippingBut: mustList)
+    /// `named`: paths the watcher named since the last rescan.
+    func rescan(_ folders: [String], first: Bool = false, skippingUnchangedBut mustList: Set<String>? = nil, named: Set<String> = []) {
+        let setup = beginScan(first: first, whole: Self.isWhole(folders), skippingBut: mustList, named: named)
         if setup.whole && mustList == nil { lastFullWalk = setup.started }
         let folderProblemsBefore = folderProblems
         var tally = ScanTally()
@@ -67,7 +70,7 @@ extension LibraryCoordinator {
 
     /// The status says a scan runs; the settle edge, the index writer and the lookup of files
     /// known elsewhere are made.
-    func beginScan(first: Bool, whole: Bool, skippingBut mustList: Set<String>?) -> ScanSetup {
+    func beginScan(first: Bool, whole: Bool, skippingBut mustList: Set<String>?, named: Set<String>) -> ScanSetup {
         statusBox.withLock { $0.state = first ? "scanning" : "rescanning" }
         // Live changes wait until a file has settled (never half-read); the first scan takes
         // everything, since a file still being written then will change again and be re-read.
@@ -81,7 +84,7 @@ extension LibraryCoordinator {
                                  holding: holds ? .firstScan : nil)
         scanWriter.withLock { $0 = writer }
         return ScanSetup(first: first, whole: whole, settledBefore: settled, writer: writer, holds: holds,
-                         elsewhere: pipeline.elsewhere(saving: writer), skippingBut: mustList)
+                         elsewhere: pipeline.elsewhere(saving: writer), skippingBut: mustList, named: named)
     }
 
     /// Scans `folder` through the pipeline, the status counting the reads, folders filling in
@@ -106,7 +109,7 @@ extension LibraryCoordinator {
         // held is unknown, not gone, as for a folder that cannot be listed at all.
         let found = pipeline.scan(folder, writer: setup.writer, settledBefore: setup.settledBefore, complete: wholeFiles,
                                   elsewhere: setup.elsewhere, unavailable: folder.isEmpty ? availability.diskNotMounted() : nil,
-                                  skipping: setup.skippingBut != nil, mustList: setup.skippingBut ?? [], hooks: hooks)
+                                  skipping: setup.skippingBut != nil, mustList: setup.skippingBut ?? [], named: setup.named, hooks: hooks)
         let reads = found.survey.toRead.count
         statusBox.withLock { $0.progressTotal = reads }
         if reads > 0 { progress?(reads, reads, true) }

@@ -100,6 +100,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     var publishSeconds = 0.0
     var dirty = Set<String>()
+    /// Paths the watcher named since the last rescan (a file gone is looked for among them
+    /// first: `ScanPipeline.scan`'s `named`), up to `mostNamed`.
+    var named = Set<String>()
+    static let mostNamed = 65_536
     /// Files this rescan found under new paths (their folder renamed or moved): every tree it
     /// publishes gives their photos their old paths' inode numbers.
     var renamed: [FileMove] = []
@@ -209,6 +213,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 if entry.complete { wholeFiles.insert(path) } else { wholeFiles.remove(path) }
+                if named.count < Self.mostNamed { named.insert(path) }
             }
             dirty.insert(relative)
             if burstStart == nil { burstStart = Date() }
@@ -242,8 +247,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
         dirty.removeAll()
         burstStart = nil
         let covered = absorbedChange
-        rescan(outermost)
+        rescan(outermost, named: takeNamed())
         fs.pendingChanges.shown(through: covered)
+    }
+
+    /// The paths named since the last rescan, forgotten here.
+    func takeNamed() -> Set<String> {
+        defer { named = [] }
+        return named
     }
 
     func schedulePeriodicRescan() {
@@ -258,11 +269,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// leaves their times as they were); every `fullRescanInterval` every folder is listed.
     func periodicRescan() {
         let full = options.fullRescanInterval == 0 || Date().timeIntervalSince(lastFullWalk) >= options.fullRescanInterval
-        let named = dirty
+        let mustList = dirty
         dirty.removeAll()
         burstStart = nil
         let covered = absorbedChange
-        rescan([""], skippingUnchangedBut: full ? nil : named)
+        rescan([""], skippingUnchangedBut: full ? nil : mustList, named: takeNamed())
         fs.pendingChanges.shown(through: covered)
     }
 }

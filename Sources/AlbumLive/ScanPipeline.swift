@@ -96,7 +96,7 @@ public final class ScanPipeline {
     /// times are unchanged since the last walk as they were, but for `mustList` (`FolderTimes`).
     public func scan(_ folder: String, writer: IndexWriter, settledBefore: Timestamp? = nil, complete: Set<String> = [],
                      elsewhere: LibraryScanner.Elsewhere?, unavailable: String? = nil, skipping: Bool = false,
-                     mustList: Set<String> = [], hooks: Hooks = Hooks()) -> FolderScan {
+                     mustList: Set<String> = [], named: Set<String> = [], hooks: Hooks = Hooks()) -> FolderScan {
         var heldMoves: [FileMove] = []
         var reads = MergeQueue(trackReads: !known.isEmpty)
         let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
@@ -115,7 +115,7 @@ public final class ScanPipeline {
             })
         mergeBatches(&reads, walkDone: true, hooks)
         var delta = ScanDelta(added: reads.added, changed: reads.changed)
-        merge(survey, of: folder, readPaths: reads.readPaths, trackReads: reads.trackReads, into: &delta)
+        merge(survey, of: folder, readPaths: reads.readPaths, trackReads: reads.trackReads, named: named, into: &delta)
         return FolderScan(survey: survey, delta: delta, heldMoves: heldMoves)
     }
 
@@ -133,8 +133,10 @@ public final class ScanPipeline {
     }
 
     /// Merges a folder's survey into `known`: files moved in, files gone; what changed goes to `delta`.
+    /// `named`: paths the watcher named since the last rescan, where a file gone is looked for
+    /// first (a pass over every known path takes a third of a second at a million).
     private func merge(_ survey: LibraryScanner.Survey, of folder: String, readPaths: Set<String>, trackReads: Bool,
-                       into delta: inout ScanDelta) {
+                       named: Set<String>, into delta: inout ScanDelta) {
         delta.moved += survey.moved.map(\.move)
         // Files found by their identity under a new path whose old path in this folder the walk
         // found nothing at (a folder renamed) take their old entries' place; the others are
@@ -150,11 +152,16 @@ public final class ScanPipeline {
         let movedHereNew = survey.moved.indices.count { !movedInPlace[$0] && !known.knows(survey.moved[$0].file.relativePath) }
         // (Every file found below the folder is known now, but those moved here from elsewhere,
         // put below: as many known there as found, and nothing known there is gone.)
-        let nothingGone = !trackReads
-            || known.fileCount(under: folder) + movedHereNew == survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown
-        if !nothingGone {
-            let gone = ScanDelta.gone(known.paths, under: folder, kept: ScanDelta.kept(survey, read: readPaths), unlisted: survey.unlisted)
+        let found = survey.reused.count + survey.moved.count + survey.toRead.count + deferredKnown
+        if trackReads && known.fileCount(under: folder) + movedHereNew != found {
+            let kept = ScanDelta.kept(survey, read: readPaths)
+            var gone = ScanDelta.gone(named.filter { known.knows($0) }, under: folder, kept: kept, unlisted: survey.unlisted)
             for path in gone { known.drop(path) }
+            if known.fileCount(under: folder) + movedHereNew != found {
+                let more = ScanDelta.gone(known.paths, under: folder, kept: kept, unlisted: survey.unlisted)
+                for path in more { known.drop(path) }
+                gone += more
+            }
             delta.gone += gone
         }
         // Files found by their identity were not read (decided, and saved, by the survey).

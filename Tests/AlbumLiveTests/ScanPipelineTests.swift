@@ -22,9 +22,9 @@ final class ScanPipelineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(try Encoders.jpeg(.marker(width: width, height: 48)))))
     }
 
-    func scan(_ pipeline: ScanPipeline, _ under: String = "") -> ScanDelta {
+    func scan(_ pipeline: ScanPipeline, _ under: String = "", named: Set<String> = []) -> ScanDelta {
         let writer = IndexWriter(index: nil, log: { _ in })
-        return pipeline.scan(under, writer: writer, elsewhere: pipeline.elsewhere(saving: writer)).delta
+        return pipeline.scan(under, writer: writer, elsewhere: pipeline.elsewhere(saving: writer), named: named).delta
     }
 
     /// A first scan adds everything; then a file changed, one added, one deleted and a folder
@@ -72,5 +72,24 @@ final class ScanPipelineTests: XCTestCase {
         XCTAssertEqual(scan(pipeline, "a").gone, ["a/sub/x.jpg"])
         XCTAssertEqual(pipeline.known.fileCount(under: "a"), 3)
         XCTAssertEqual(pipeline.known.fileCount, 5)
+    }
+
+    /// The files a folder's rescan finds gone, with the watcher's names of paths (looked at
+    /// first) or without: named and gone, dropped; named and still there, kept; gone and not
+    /// named, found all the same.
+    func testFilesGoneAreFoundWhateverTheWatcherNamed() throws {
+        let files = (0..<8).map { "a/IMG_\($0).jpg" } + ["b/x.jpg"]
+        for path in files { try write(path) }
+        let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
+        XCTAssertEqual(scan(pipeline).added.count, 9)
+        XCTAssertEqual(unlink(folder + "/a/IMG_1.jpg"), 0)
+        XCTAssertEqual(scan(pipeline, "a", named: ["a/IMG_1.jpg", "a/IMG_2.jpg", "b/x.jpg", "a/never.jpg"]).gone, ["a/IMG_1.jpg"])
+        XCTAssertEqual(unlink(folder + "/a/IMG_3.jpg"), 0)
+        XCTAssertEqual(unlink(folder + "/a/IMG_4.jpg"), 0)
+        XCTAssertEqual(scan(pipeline, "a", named: ["a/IMG_3.jpg"]).gone.sorted(), ["a/IMG_3.jpg", "a/IMG_4.jpg"], "one named, one not")
+        XCTAssertEqual(unlink(folder + "/a/IMG_5.jpg"), 0)
+        XCTAssertEqual(scan(pipeline, "a").gone, ["a/IMG_5.jpg"], "none named")
+        XCTAssertEqual(pipeline.known.report().photos.map(\.relativePath).sorted(), ["a/IMG_0.jpg", "a/IMG_2.jpg", "a/IMG_6.jpg", "a/IMG_7.jpg", "b/x.jpg"])
+        XCTAssertEqual(pipeline.known.fileCount(under: "a"), 4)
     }
 }
