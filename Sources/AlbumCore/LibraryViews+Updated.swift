@@ -4,9 +4,10 @@
 /// for each (docs/benchmarks.md, "A million photos").
 ///
 /// The same tree `build` makes of the same photos, or nil when `updated` cannot tell it: more
-/// photos changed than merging pays for, a Live Photo paired or parted, or names that cannot be
-/// told without naming every entry again (`AddedNames`, `GoneNames`). A photo changed is one
-/// gone and one added; a photo removed leaves the last in its place (`PhotoChanges`).
+/// photos changed than merging pays for, a Live Photo parted or a video shown paired anew
+/// (`pairedAnewWhenAdded`), or names that cannot be told without naming every entry again
+/// (`AddedNames`, `GoneNames`). A photo changed is one gone and one added; a photo removed
+/// leaves the last in its place (`PhotoChanges`).
 extension LibraryViews {
     /// Photos added and gone past which `build` does better (their names are searched one by one).
     static let mostChanged = 4096
@@ -16,18 +17,19 @@ extension LibraryViews {
         guard let changes = PhotoChanges(before: previous.photos, after: photos, most: mostChanged),
               !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count else { return nil }
         let partners = LivePhotos.partners(photos)
-        guard partners == changes.renumbered(previous.livePartners) else { return nil }
+        guard let shownPairs = changes.renumbered(previous.livePartners), pairedAnewWhenAdded(partners, shownPairs, changes.added, photos)
+        else { return nil }
         let added = changes.added
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
         let views = previous.root.subfolders
         func view(_ name: String) -> VirtualFolder? { views.first { $0.name == name } }
-        func flat(_ name: String, _ keep: (Photo) -> Bool) -> VirtualFolder? {
-            view(name).flatMap { updatedFlat($0, photos, changes, added.filter { keep(photos[$0]) }, emptyMtime) }
+        func flat(_ name: String, _ keep: (Int) -> Bool) -> VirtualFolder? {
+            view(name).flatMap { updatedFlat($0, photos, changes, added.filter(keep), emptyMtime) }
         }
         guard let dates = view(byDate).flatMap({ updatedByDate($0, previous.photos, photos, changes, emptyMtime) }),
-              let shots = flat(screenshots, { $0.format.isStill && $0.screenshot.isScreenshot }),
-              let others = flat(nonScreenshots, { $0.format.isStill && !$0.screenshot.isScreenshot }),
-              let clips = flat(videos, { !$0.format.isStill }) else { return nil }
+              let shots = flat(screenshots, { photos[$0].format.isStill && photos[$0].screenshot.isScreenshot }),
+              let others = flat(nonScreenshots, { photos[$0].format.isStill && !photos[$0].screenshot.isScreenshot }),
+              let clips = flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) else { return nil }
         var top = [dates, shots, others, clips]
         if !boxes.isEmpty {
             guard let shown = view(thumbnails), shown.subfolders.map(\.name) == boxes.map(\.description),
@@ -39,6 +41,18 @@ extension LibraryViews {
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners)
+    }
+
+    /// Whether the Live Photo pairs now are those shown (in the indices now) and pairs whose video
+    /// was added: a video added paired stays out of `videos`, as `build` leaves it out; a video
+    /// shown there paired anew, or a pair parted, would change `videos` for a photo not added.
+    static func pairedAnewWhenAdded(_ now: [Int32: Int32], _ shown: [Int32: Int32], _ added: [Int], _ photos: [Photo]) -> Bool {
+        guard shown.allSatisfy({ now[$0.key] == $0.value }) else { return false }
+        guard now.count > shown.count else { return true }
+        let addedSet = Set(added)
+        return now.allSatisfy { photo, partner in
+            shown[photo] != nil || addedSet.contains(Int(photos[Int(photo)].format.isStill ? partner : photo))
+        }
     }
 
     /// Whether a photo shows in the same places under the same name (its path, format, time,
