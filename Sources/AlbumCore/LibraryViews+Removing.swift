@@ -140,9 +140,8 @@ struct GoneNames {
     init?(_ entries: PhotoEntries, leaving: [Int]) {
         guard !leaving.isEmpty else { return }
         let gone = Set(leaving)
-        let thumbnail = entries.thumbnailBox != nil
         func wanted(_ position: Int) -> String {
-            EntryNames.sanitise(PhotoEntries.defaultName(entries.photos[entries.photo(at: position)], thumbnail: thumbnail))
+            entries.wantedName(entries.photos[entries.photo(at: position)])
         }
         func name(_ position: Int) -> String { entries.name(ofPhoto: entries.photo(at: position)) }
         var going: [String] = []

@@ -183,11 +183,12 @@ extension PhotoEntries {
 
     /// The readdir position of the entry called `name` before, and its photo.
     func holder(of name: String) -> (position: Int, photo: Int)? {
-        let k = lowerBound(of: name)
-        guard k < byName.count else { return nil }
-        let position = Int(byName[k])
-        let photo = Int(members[position])
-        return self.name(ofPhoto: photo) == name ? (position, photo) : nil
+        position(named: name).map { ($0, photo(at: $0)) }
+    }
+
+    /// The name `photo` wants in these entries: its own, made safe (`assignAndOrder`'s start).
+    func wantedName(_ photo: Photo) -> String {
+        EntryNames.sanitise(Self.defaultName(photo, thumbnail: thumbnailBox != nil))
     }
 
     /// The members with `added` merged in; where each member before went (by its position
@@ -229,16 +230,15 @@ struct AddedNames {
     var changed: [(position: Int, photo: Int, name: String)] = []
 
     init?(_ entries: PhotoEntries, added: [Int], photos: [Photo]) {
-        let thumbnail = entries.thumbnailBox != nil
         var wanting: [String: [Int]] = [:]
-        for photo in added { wanting[EntryNames.sanitise(PhotoEntries.defaultName(photos[photo], thumbnail: thumbnail)), default: []].append(photo) }
+        for photo in added { wanting[entries.wantedName(photos[photo]), default: []].append(photo) }
         var tags: [String] = []
         for (name, group) in wanting {
             var group = group
             let holder = entries.holder(of: name)
             if let holder {
                 // (A name held as a tag or made safe from another: the entries would be named again.)
-                guard EntryNames.sanitise(PhotoEntries.defaultName(photos[holder.photo], thumbnail: thumbnail)) == name else { return nil }
+                guard entries.wantedName(photos[holder.photo]) == name else { return nil }
                 group.append(holder.photo)
             }
             let ordered = group.sorted { photos[$0].relativePath < photos[$1].relativePath }

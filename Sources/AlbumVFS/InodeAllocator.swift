@@ -215,9 +215,7 @@ final class InodeAllocator: @unchecked Sendable {
             numbers.removeSubrange(position...)
         }
         // (Swept as `forgetPathsGone` sweeps: kept, every removal would grow the map for good.)
-        if photoNumbers.count > paths.count / 4 + 1024 {
-            photoNumbers = photoNumbers.filter { numbered.contains($0.value) || numberedLastBuild.contains($0.value) }
-        }
+        if photoNumbers.count > paths.count / 4 + 1024 { keepPaths(numbered: numbered) }
         for (path, n) in left where photoNumbers[path] == nil { photoNumbers[path] = n }
         unmapped = (paths, numbers)
         numberedLastBuild = numbered
@@ -239,6 +237,11 @@ final class InodeAllocator: @unchecked Sendable {
         defer { numberedLastBuild = numbered }
         let gone = photoNumbers.count - numbered.count
         guard gone > numbered.count / 4 + 1024 else { return }
+        keepPaths(numbered: numbered)
+    }
+
+    /// Keeps in the map only the paths of photos in this build (`numbered`) or the last.
+    private func keepPaths(numbered: NumberSet) {
         photoNumbers = photoNumbers.filter { numbered.contains($0.value) || numberedLastBuild.contains($0.value) }
     }
 
