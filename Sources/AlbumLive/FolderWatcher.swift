@@ -27,6 +27,9 @@ public final class FolderWatcher: @unchecked Sendable {
         var pathByWatch: [Int32: String] = [:]
         var watchByPath: [String: Int32] = [:]
         var limitReached = false
+        /// Whether `path`'s watch is there and still sends its events to `path` (a folder renamed
+        /// away and another made, or it renamed back, under the name leaves the name's entry stale).
+        func watches(_ path: String) -> Bool { watchByPath[path].map { pathByWatch[$0] == path } ?? false }
     }
     // Protects the watch maps; the reader thread and the scanner's `watch` calls share them.
     private let state = Mutex(State())
@@ -63,8 +66,11 @@ public final class FolderWatcher: @unchecked Sendable {
     }
 
     /// Watches a folder (idempotent). At the watch limit: one warning, and no more watches.
+    /// A watch follows its folder, not its name: a folder renamed keeps its watch, whose events
+    /// the walk of its new path sends there (`inotify_add_watch` gives the same watch again for
+    /// the same folder), and the path it had is forgotten.
     public func watch(_ path: String) {
-        let (skip, count) = state.withLock { s in (s.watchByPath[path] != nil || s.limitReached, s.watchByPath.count) }
+        let (skip, count) = state.withLock { s in (s.watches(path) || s.limitReached, s.pathByWatch.count) }
         if skip { return }
         if let maxWatches, count >= maxWatches { limitReached("the max_watches limit (\(maxWatches))"); return }
         let wd = inotify_add_watch(fd, path, Self.mask)
@@ -73,6 +79,7 @@ public final class FolderWatcher: @unchecked Sendable {
             return  // a folder that vanished meanwhile: nothing to watch
         }
         state.withLock { s in
+            if let old = s.pathByWatch[wd], old != path, s.watchByPath[old] == wd { s.watchByPath[old] = nil }
             s.pathByWatch[wd] = path
             s.watchByPath[path] = wd
         }
@@ -86,7 +93,7 @@ public final class FolderWatcher: @unchecked Sendable {
         if first { warn("albumfs: warning: \(which) is reached; folders beyond it are seen by the periodic rescan only") }
     }
 
-    public var watchCount: Int { state.withLock { $0.watchByPath.count } }
+    public var watchCount: Int { state.withLock { $0.pathByWatch.count } }
     public var isAtLimit: Bool { state.withLock { $0.limitReached } }
 
     /// Reads events on a thread of its own until `stop`.
@@ -116,7 +123,7 @@ public final class FolderWatcher: @unchecked Sendable {
                     if mask & UInt32(IN_IGNORED) != 0 {
                         state.withLock { s in
                             s.pathByWatch[wd] = nil
-                            s.watchByPath[path] = nil
+                            if s.watchByPath[path] == wd { s.watchByPath[path] = nil }
                         }
                     }
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed["", default: [:]] = [:] }

@@ -39,4 +39,33 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertEqual(rename(folder + "/.synced.jpg.tmp", folder + "/synced.jpg"), 0)
         XCTAssertTrue(eventually { seen.complete("synced.jpg") == true })
     }
+
+    /// A folder renamed away and back (or another made under its name) is watched under its name
+    /// again: its events name the path it has now, not the one it had between.
+    func testAFolderRenamedBackReportsItsPathAgain() throws {
+        let root = NSTemporaryDirectory() + "albumfs-watch-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: root + "/A", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        final class Paths: @unchecked Sendable {
+            private var seen: Set<String> = []
+            private let lock = NSLock()
+            func add(_ path: String) { lock.withLock { _ = seen.insert(path) } }
+            func has(_ path: String) -> Bool { lock.withLock { seen.contains(path) } }
+        }
+        let paths = Paths()
+        let watcher = try XCTUnwrap(FolderWatcher(maxWatches: nil, onChange: { path, _ in paths.add(path) }, warn: { XCTFail($0) }))
+        watcher.watch(root + "/A")
+        watcher.start()
+        defer { watcher.stop() }
+        // As a walk does after each rename: the folder watched under the path it has.
+        XCTAssertEqual(rename(root + "/A", root + "/B"), 0)
+        watcher.watch(root + "/B")
+        XCTAssertEqual(rename(root + "/B", root + "/A"), 0)
+        watcher.watch(root + "/A")
+        XCTAssertEqual(watcher.watchCount, 1, "one folder, one watch")
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/A/new.jpg", contents: Data("x".utf8)))
+        for _ in 0..<250 where !paths.has(root + "/A") { usleep(20_000) }
+        XCTAssertTrue(paths.has(root + "/A"))
+        XCTAssertFalse(paths.has(root + "/B"), "no event sent to the path it had between")
+    }
 }

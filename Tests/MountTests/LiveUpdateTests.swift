@@ -188,6 +188,29 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish(allowing: ["cannot open Alpha/DSC01234.JPG"])
     }
 
+    /// A folder renamed, then renamed back, is still followed: a photo copied into it after shows
+    /// (inotify's watch of a folder follows the folder, not its name; a path the watcher held for
+    /// it from before would send its events to a folder that is no longer there).
+    func testAFolderRenamedAndRenamedBackIsStillFollowed() throws {
+        let m = try mount()
+        for (from, to) in [("Sony", "Alpha"), ("Alpha", "Sony"), ("Sony", "Alpha"), ("Alpha", "Sony")] {
+            XCTAssertEqual(rename(source.path + "/" + from, source.path + "/" + to), 0)
+            XCTAssertTrue(eventually(15) { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/\(to)/DSC01234.JPG" }, to)
+            XCTAssertTrue(eventually(15) { daemonStatus(m.mountpoint)["scan_state"] == "done" })
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Sony/AFTER_0001.JPG", contents: try camera("2025:05:06 07:08:09")))
+        XCTAssertTrue(eventually(15) { readdirNames(m.path("by-date/2025/2025-05/2025-05-06")) == ["AFTER_0001.JPG"] },
+                      "copied into the folder renamed back: \(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(xattr(m.path("non-screenshots/AFTER_0001.JPG"), "user.albumfs.source"), source.path + "/Sony/AFTER_0001.JPG")
+        // Its subfolder renamed too: a photo copied into it shows.
+        XCTAssertEqual(mkdir(source.path + "/Sony/raw", 0o755), 0)
+        XCTAssertTrue(eventually(15) { daemonStatus(m.mountpoint)["scan_state"] == "done" })
+        XCTAssertEqual(rename(source.path + "/Sony/raw", source.path + "/Sony/edits"), 0)
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Sony/edits/EDIT_0001.JPG", contents: try camera("2025:05:07 07:08:09")))
+        XCTAssertTrue(eventually(15) { readdirNames(m.path("by-date/2025/2025-05/2025-05-07")) == ["EDIT_0001.JPG"] })
+        m.finish()
+    }
+
     /// A folder renamed keeps its photos' inode, size, mtime and ctime: their rows in the index
     /// stand for them under the new paths and they are not read again; the same across a remount.
     /// A photo moved or renamed itself has a new ctime (as one rewritten in place has): read once.
