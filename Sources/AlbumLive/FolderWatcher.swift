@@ -40,7 +40,8 @@ public final class FolderWatcher: @unchecked Sendable {
 
     /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
     /// - Parameters:
-    ///   - onChange: a folder's absolute path, and the entries named in its events; an entry is
+    ///   - onChange: a folder's absolute path ("": events were lost, the kernel's queue
+    ///     overflowed), and the entries named in its events; an entry is
     ///     complete when its last event was IN_CLOSE_WRITE (written and closed) or IN_MOVED_TO
     ///     (renamed into place: rsync, Syncthing, browsers and phone-sync tools write a temporary
     ///     name and rename it once whole; a rename never changes what a file holds).
@@ -109,31 +110,58 @@ public final class FolderWatcher: @unchecked Sendable {
                 guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
                 let n = read(fd, &buffer, buffer.count)
                 if n <= 0 { continue }
-                var offset = 0
-                var changed: [String: [String: Bool]] = [:]
-                while offset + 16 <= n {
-                    let wd = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
-                    let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-                    let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
-                    let name = length == 0 ? "" : buffer[(offset + 16)..<(offset + 16 + length)].withUnsafeBytes { raw in
-                        FileNameBytes.string(Array(raw.prefix { $0 != 0 }))
-                    }
-                    offset += 16 + length
-                    guard let path = state.withLock({ $0.pathByWatch[wd] }) else { continue }
-                    if mask & UInt32(IN_IGNORED) != 0 {
-                        state.withLock { s in
-                            s.pathByWatch[wd] = nil
-                            if s.watchByPath[path] == wd { s.watchByPath[path] = nil }
+                let events = buffer.withUnsafeBytes { Self.events(in: UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                let changed = Self.folders(changedBy: events) { event in
+                    state.withLock { s in
+                        guard let path = s.pathByWatch[event.watch] else { return nil }
+                        if event.mask & UInt32(IN_IGNORED) != 0 {
+                            s.pathByWatch[event.watch] = nil
+                            if s.watchByPath[path] == event.watch { s.watchByPath[path] = nil }
                         }
+                        return path
                     }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed["", default: [:]] = [:] }
-                    var entries = changed[path, default: [:]]
-                    if !name.isEmpty { entries[name] = mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 }
-                    changed[path] = entries
                 }
                 for (path, entries) in changed { onChange(path, entries.map { ($0.key, $0.value) }) }
             }
         }
+    }
+
+    /// One inotify event as read: its watch, its mask, the entry it names ("" for the folder itself).
+    struct Event {
+        var watch: Int32
+        var mask: UInt32
+        var name: String
+    }
+
+    /// The events in what one `read` of the inotify descriptor gave (`struct inotify_event`s).
+    static func events(in bytes: UnsafeRawBufferPointer) -> [Event] {
+        var events: [Event] = []
+        var offset = 0
+        while offset + 16 <= bytes.count {
+            let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            guard offset + 16 + length <= bytes.count else { break }
+            let name = FileNameBytes.string(Array(bytes[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }))
+            events.append(Event(watch: watch, mask: mask, name: name))
+            offset += 16 + length
+        }
+        return events
+    }
+
+    /// The folders the events name, each with the entries named in it and whether each entry's
+    /// last event says it is whole; "" when the kernel's queue overflowed (events were lost, on
+    /// no watch of ours). `path` gives a watch's folder (nil: a watch no longer followed).
+    static func folders(changedBy events: [Event], path: (Event) -> String?) -> [String: [String: Bool]] {
+        var changed: [String: [String: Bool]] = [:]
+        for event in events {
+            if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { changed["", default: [:]] = [:] }
+            guard let folder = path(event) else { continue }
+            var entries = changed[folder, default: [:]]
+            if !event.name.isEmpty { entries[event.name] = event.mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO) != 0 }
+            changed[folder] = entries
+        }
+        return changed
     }
 
     public func stop() { stopping.store(true, ordering: .relaxed) }

@@ -100,6 +100,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     var publishSeconds = 0.0
     var dirty = Set<String>()
+    /// Whether inotify lost events since the last rescan (its queue overflowed): the next one
+    /// lists every folder it walks.
+    var eventsLost = false
     /// Paths the watcher named since the last rescan (a file gone is looked for among them
     /// first: `ScanPipeline.scan`'s `named`), up to `mostNamed`.
     var named = Set<String>()
@@ -202,14 +205,17 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     // MARK: Changes
 
-    /// Called by the watcher (any thread) with the absolute path of a folder that changed.
+    /// Called by the watcher (any thread) with the absolute path of a folder that changed ("":
+    /// events were lost, the library is to be walked).
     func changed(_ absolutePath: String, _ entries: [(name: String, complete: Bool)]) {
         let root = scanner.root
+        let lost = absolutePath.isEmpty
         let relative = absolutePath == root ? "" : absolutePath.hasPrefix(root + "/") ? String(absolutePath.dropFirst(root.count + 1)) : ""
         // Counted at once: an `open` of a photo whose file moved waits for the tree that shows it.
         let change = fs.pendingChanges.report()
         queue.async { [self] in
             absorbedChange = max(absorbedChange, change)
+            if lost { eventsLost = true }
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
                 if entry.complete { wholeFiles.insert(path) } else { wholeFiles.remove(path) }
@@ -237,6 +243,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     }
 
     /// Rescans the dirty folders, outermost only (a folder inside another dirty one is covered).
+    /// Below them, a folder whose times are unchanged since the last walk is taken as it was
+    /// (`FolderTimes`) unless inotify named it too, as long as inotify names every change: a
+    /// folder renamed is an event of its parent, whose other thousand folders are not walked
+    /// again for it.
     func flush() {
         guard !dirty.isEmpty else { return }
         let folders = dirty.sorted()
@@ -244,11 +254,21 @@ public final class LibraryCoordinator: @unchecked Sendable {
         for f in folders where !outermost.contains(where: { f.isWithin(folder: $0) }) {
             outermost.append(f)
         }
+        let mustList = eventsTrusted ? dirty : nil
         dirty.removeAll()
+        eventsLost = false
         burstStart = nil
         let covered = absorbedChange
-        rescan(outermost, named: takeNamed())
+        rescan(outermost, skippingUnchangedBut: mustList, named: takeNamed())
         fs.pendingChanges.shown(through: covered)
+    }
+
+    /// Whether the folders inotify named since the last rescan are every folder that changed:
+    /// every folder is watched (not at the watch limit), no event was lost (the kernel's queue
+    /// overflowed) and folder times are trusted at all (`-o full_rescan=0` says they are not).
+    var eventsTrusted: Bool {
+        guard let watcher, !watcher.isAtLimit, !eventsLost else { return false }
+        return options.fullRescanInterval != 0
     }
 
     /// The paths named since the last rescan, forgotten here.

@@ -1,4 +1,4 @@
-import AlbumLive
+@testable import AlbumLive
 import Foundation
 import Glibc
 import XCTest
@@ -67,5 +67,24 @@ final class FolderWatcherTests: XCTestCase {
         for _ in 0..<250 where !paths.has(root + "/A") { usleep(20_000) }
         XCTAssertTrue(paths.has(root + "/A"))
         XCTAssertFalse(paths.has(root + "/B"), "no event sent to the path it had between")
+    }
+
+    /// What a read of inotify gives, folder by folder: a lost-events overflow (on watch -1, which
+    /// is no folder's) says "", so the library is walked; a watch no longer followed says nothing.
+    func testEventsReadNameTheirFoldersAndAnOverflowTheLibrary() {
+        func event(_ watch: Int32, _ mask: Int32, _ name: String) -> [UInt8] {
+            var name = Array(name.utf8)
+            if !name.isEmpty { name += [UInt8](repeating: 0, count: 16 - name.count % 16) }
+            let fields = [UInt32(bitPattern: watch), UInt32(bitPattern: mask), 0, UInt32(name.count)]
+            return fields.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) } + name
+        }
+        let bytes = event(1, IN_CREATE, "a.jpg") + event(1, IN_CLOSE_WRITE, "a.jpg") + event(2, IN_MODIFY, "b.jpg")
+            + event(-1, IN_Q_OVERFLOW, "") + event(3, IN_CREATE, "gone.jpg") + event(1, IN_MOVE_SELF, "")
+        let events = bytes.withUnsafeBytes { FolderWatcher.events(in: $0) }
+        XCTAssertEqual(events.map(\.name), ["a.jpg", "a.jpg", "b.jpg", "", "gone.jpg", ""])
+        let folders = FolderWatcher.folders(changedBy: events) { [1: "/lib/A", 2: "/lib/B"][$0.watch] }
+        XCTAssertEqual(folders, ["/lib/A": ["a.jpg": true], "/lib/B": ["b.jpg": false], "": [:]])
+        // Cut short (a read never ends mid-event, but the parse must not read past it).
+        XCTAssertEqual(bytes.prefix(20).withUnsafeBytes { FolderWatcher.events(in: $0) }.count, 0)
     }
 }
