@@ -211,6 +211,23 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A folder renamed is an event of its parent: the rescan of the parent lists the parent and
+    /// the folder under its new name, and takes its other folders, unchanged, as they were
+    /// (their times older than the racy margin of 3 s: the library made 4 s before the mount).
+    func testAFolderRenamedListsItsParentNotItsSiblings() throws {
+        sleep(4)
+        let m = try mount()
+        let folders = try XCTUnwrap(daemonStatus(m.mountpoint)["last_scan_folders"])
+        XCTAssertTrue(folders.hasSuffix(" 0 unchanged"), folders)
+        let all = try XCTUnwrap(Int(folders.prefix { $0 != " " }))
+        XCTAssertEqual(rename(source.path + "/Sony", source.path + "/Alpha"), 0)
+        XCTAssertTrue(eventually(15) { xattr(m.path("non-screenshots/DSC01234.JPG"), "user.albumfs.source") == source.path + "/Alpha/DSC01234.JPG" })
+        XCTAssertTrue(eventually(15) { daemonStatus(m.mountpoint)["scan_state"] == "done" })
+        // The library's folder and Alpha listed; every other folder taken as it was.
+        XCTAssertEqual(daemonStatus(m.mountpoint)["last_scan_folders"], "2 listed, \(all - 2) unchanged")
+        m.finish()
+    }
+
     /// A folder renamed keeps its photos' inode, size, mtime and ctime: their rows in the index
     /// stand for them under the new paths and they are not read again; the same across a remount.
     /// A photo moved or renamed itself has a new ctime (as one rewritten in place has): read once.
