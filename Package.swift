@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "AlbumSystem", dependencies: ["CSysOpen"]),
         .target(name: "AlbumCore", dependencies: ["AlbumSystem"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
-        .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CPNG", "CZlib", "CHeif", "CFFmpeg"]),
+        .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CJPEGStream", "CPNG", "CZlib", "CHeif", "CFFmpeg"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif", "CFFmpeg", "CZlib", "CMD"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumSystem", "AlbumCore"]),

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import CPNG
 import CZlib
+import CJPEGStream
 import CTurboJPEG
 
 /// Why a fixture could not be encoded.
@@ -45,6 +46,33 @@ public enum Encoders {
         guard rc == 0, let out else {
             throw EncodeError(description: "tjCompress2: " + String(cString: tjGetErrorStr2(handle)))
         }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    /// Where a JPEG's restart markers go (`jpegWithRestarts`).
+    public enum RestartInterval: Sendable {
+        /// Every `n` MCU rows (`cjpeg -restart n`).
+        case rows(Int)
+        /// Every `n` MCUs (`cjpeg -restart nB`), wherever that falls in a row.
+        case mcus(Int)
+    }
+
+    /// Encodes a baseline 4:2:0 JPEG with restart markers, as Samsung's phones, Photoshop and
+    /// many cameras write them. The corresponding C function is `jpeg_start_compress` (libjpeg's
+    /// `restart_in_rows` and `restart_interval`).
+    public static func jpegWithRestarts(_ image: SampleImage, quality: Int32 = 85, every interval: RestartInterval) throws(EncodeError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let (rows, mcus): (Int32, UInt32) = switch interval {
+        case .rows(let n): (Int32(n), 0)
+        case .mcus(let n): (0, UInt32(n))
+        }
+        let rc = image.pixels.withUnsafeBufferPointer { px in
+            albumfs_jpeg_encode_restarts(px.baseAddress, UInt32(image.width), UInt32(image.height), quality, rows, mcus, &out, &size, &message)
+        }
+        defer { free(out) }
+        guard rc == 0, let out else { throw EncodeError(description: "libjpeg: " + String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         return Array(UnsafeBufferPointer(start: out, count: Int(size)))
     }
 

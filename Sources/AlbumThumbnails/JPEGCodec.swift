@@ -20,10 +20,13 @@ final class JPEGStream {
     /// Progressive (or multi-scan): decoding holds every DCT coefficient, `coefficientBytes`.
     let progressive: Bool
     let coefficientBytes: Int
+    /// The open file and the JPEG's range in it (nil: in memory), for decoders of bands.
+    private(set) var file: (fd: Int32, range: Range<Int>)?
 
     /// The JPEG in `range` of the open file `fd` (which must stay open while this lives).
     convenience init(file fd: Int32, range: Range<Int>) throws(ThumbnailError) {
         try self.init(albumfs_jpeg_new_file(fd, Int64(range.lowerBound), Int64(range.count)))
+        file = (fd, range)
     }
 
     convenience init(bytes: [UInt8]) throws(ThumbnailError) {
@@ -91,13 +94,72 @@ final class JPEGStream {
         guard albumfs_jpeg_crop(decoder, &x, &columns) == 0 else { throw Self.failure(decoder, "JPEG decode failed") }
         let width = Int(columns), height = wanted.height, channels = Int(components)
         var out = [UInt8](repeating: 0, count: width * height * channels)
-        let read = out.withUnsafeMutableBufferPointer {
-            albumfs_jpeg_read_rows(decoder, $0.baseAddress, width * channels, UInt32(wanted.y), UInt32(height))
+        let rows = PixelRect(x: Int(x), y: wanted.y, width: width, height: height)
+        let banded = !whole && bands(scale: scale, memoryLimit: memoryLimit, rows: rows, channels: channels, into: &out)
+        if !banded {
+            let read = out.withUnsafeMutableBufferPointer {
+                albumfs_jpeg_read_rows(decoder, $0.baseAddress, width * channels, UInt32(wanted.y), UInt32(height))
+            }
+            guard read == 0 else { throw Self.failure(decoder, "JPEG decode failed") }
+            if whole, albumfs_jpeg_cut_short(decoder) != 0 { throw ThumbnailError("JPEG decode failed: Premature end of JPEG file") }
         }
-        guard read == 0 else { throw Self.failure(decoder, "JPEG decode failed") }
-        if whole, albumfs_jpeg_cut_short(decoder) != 0 { throw ThumbnailError("JPEG decode failed: Premature end of JPEG file") }
         let image = cmyk ? Self.rgb(cmyk: out, width: width, height: height) : RGBImage(width: width, height: height, pixels: out)
         return DecodedImage(image, at: Int(x), wanted.y, of: Int(w), Int(h))
+    }
+
+    /// Images smaller than this are decoded in one piece: threads would cost more than they save.
+    static let bandsFromPixels = 4_000_000
+    /// Bands at most, whatever the cores.
+    static let mostBands = 4
+
+    /// Decodes `rows` (of the image at `scale`, already started and cropped to the same columns
+    /// on this decoder) in bands side by side (`RestartBands`), each on a decoder of its own,
+    /// into `out`; false when the image is not cut (small, progressive, in memory, no restart
+    /// markers that start rows, one core) or a band failed: this decoder then decodes it all.
+    private func bands(scale: (Int, Int), memoryLimit: Int, rows: PixelRect, channels: Int, into out: inout [UInt8]) -> Bool {
+        let cores = min(Self.mostBands, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        guard cores > 1, !progressive, width * height >= Self.bandsFromPixels, let file,
+              let plan = RestartBands(fd: file.fd, range: file.range) else { return false }
+        let mcu = plan.mcuHeight * scale.0 / scale.1
+        let needed = rows.y / mcu..<min(plan.mcuRows, (rows.y + rows.height + mcu - 1) / mcu)
+        let bands = plan.bands(covering: needed, count: cores)
+        guard bands.count > 1 else { return false }
+        let stride = rows.width * channels
+        return out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let base = buffer.baseAddress!
+            let works: [@Sendable () -> Bool] = bands.map { band in
+                { Self.decode(band, of: plan, file: file, scale: scale, memoryLimit: memoryLimit, rows: rows, mcu: mcu,
+                              into: base, stride: stride) }
+            }
+            return Parallel.all(works).allSatisfy { $0 }
+        }
+    }
+
+    /// Decodes one band's share of `rows` into its rows of `base`: true when every one of them is
+    /// there (the band's columns those of the image, its data whole).
+    private static func decode(_ band: RestartBands.Band, of plan: RestartBands, file: (fd: Int32, range: Range<Int>),
+                               scale: (Int, Int), memoryLimit: Int, rows: PixelRect, mcu: Int,
+                               into base: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
+        let height = min(plan.imageHeight, band.rows.upperBound * plan.mcuHeight) - band.rows.lowerBound * plan.mcuHeight
+        let header = plan.header(height: height)
+        guard let decoder = header.withUnsafeBufferPointer({
+            albumfs_jpeg_new_band(file.fd, $0.baseAddress, $0.count, Int64(file.range.lowerBound + band.data.lowerBound), Int64(band.data.count))
+        }) else { return false }
+        defer { albumfs_jpeg_free(decoder) }
+        var info = albumfs_jpeg_info()
+        var w: UInt32 = 0, h: UInt32 = 0, components: Int32 = 0
+        var x = UInt32(rows.x), columns = UInt32(rows.width)
+        albumfs_jpeg_limit_memory(decoder, UInt64(max(0, memoryLimit)))
+        guard albumfs_jpeg_header(decoder, &info) == 0,
+              albumfs_jpeg_start(decoder, UInt32(scale.0), UInt32(scale.1), &w, &h, &components) == 0,
+              albumfs_jpeg_crop(decoder, &x, &columns) == 0, Int(x) == rows.x, Int(columns) == rows.width else { return false }
+        let top = band.rows.lowerBound * mcu
+        let first = max(rows.y, top), end = min(rows.y + rows.height, top + Int(h))
+        guard first < end else { return true }
+        let into = base + (first - rows.y) * stride
+        defer { albumfs_jpeg_release_image(decoder) }
+        return albumfs_jpeg_read_rows(decoder, into, stride, UInt32(first - top), UInt32(end - first)) == 0
+            && albumfs_jpeg_cut_short(decoder) == 0
     }
 
     /// Adobe's inverted CMYK (what libjpeg hands back) as RGB: R = C·K/255 with the stored values.

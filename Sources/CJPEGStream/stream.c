@@ -109,11 +109,22 @@ static void skip(j_decompress_ptr cinfo, long count) {
     }
     count -= (long)d->source.bytes_in_buffer;
     d->source.bytes_in_buffer = 0;
-    if (d->memory) {
+    if (d->fd < 0) {  // all in memory: nothing beyond
         end_of_data(cinfo);
         return;
     }
     d->offset += count;
+}
+
+// A band's restart markers count from wherever the band starts: any RSTn is the one expected
+// (a marker missing or damaged is still the library's to resync).
+static boolean any_restart(j_decompress_ptr cinfo, int desired) {
+    int marker = cinfo->unread_marker;
+    if (marker >= (int)JPEG_RST0 && marker <= (int)JPEG_RST0 + 7) {
+        cinfo->unread_marker = 0;
+        return TRUE;
+    }
+    return jpeg_resync_to_restart(cinfo, desired);
 }
 
 static albumfs_jpeg *create(void) {
@@ -163,6 +174,27 @@ albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size) {
     d->source.fill_input_buffer = fill_from_memory;
     d->source.next_input_byte = d->memory;
     d->source.bytes_in_buffer = size;
+    return d;
+}
+
+albumfs_jpeg *albumfs_jpeg_new_band(int fd, const unsigned char *header, size_t header_size, int64_t start, int64_t length) {
+    albumfs_jpeg *d = create();
+    if (!d) return NULL;
+    // The header is handed over first, from a private copy; then the file's range is read.
+    d->memory = malloc(header_size ? header_size : 1);
+    if (!d->memory) {
+        albumfs_jpeg_free(d);
+        return NULL;
+    }
+    memcpy(d->memory, header, header_size);
+    d->memory_size = header_size;
+    d->fd = fd;
+    d->offset = start;
+    d->end = start + length;
+    d->source.fill_input_buffer = fill_from_file;
+    d->source.resync_to_restart = any_restart;
+    d->source.next_input_byte = d->memory;
+    d->source.bytes_in_buffer = header_size;
     return d;
 }
 
@@ -305,4 +337,53 @@ void albumfs_jpeg_free(albumfs_jpeg *d) {
     if (d->created) jpeg_destroy_decompress(&d->cinfo);
     free(d->memory);
     free(d);
+}
+
+struct encoder {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr errors;
+    jmp_buf jump;
+    char *message;
+};
+
+static void on_encode_error(j_common_ptr cinfo) {
+    struct encoder *e = (struct encoder *)((char *)cinfo - offsetof(struct encoder, cinfo));
+    (*cinfo->err->format_message)(cinfo, e->message);
+    longjmp(e->jump, 1);
+}
+
+int albumfs_jpeg_encode_restarts(const unsigned char *rgb, uint32_t width, uint32_t height, int quality, int restart_rows,
+                                 unsigned restart_mcus, unsigned char **out, unsigned long *size, char *message) {
+    struct encoder e;
+    memset(&e, 0, sizeof e);
+    e.message = message;
+    message[0] = 0;
+    *out = NULL;
+    *size = 0;
+    e.cinfo.err = jpeg_std_error(&e.errors);
+    e.errors.error_exit = on_encode_error;
+    if (setjmp(e.jump)) {
+        jpeg_destroy_compress(&e.cinfo);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    jpeg_create_compress(&e.cinfo);
+    jpeg_mem_dest(&e.cinfo, out, size);
+    e.cinfo.image_width = width;
+    e.cinfo.image_height = height;
+    e.cinfo.input_components = 3;
+    e.cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&e.cinfo);
+    jpeg_set_quality(&e.cinfo, quality, TRUE);
+    e.cinfo.restart_in_rows = restart_rows;
+    if (restart_rows == 0) e.cinfo.restart_interval = restart_mcus;
+    jpeg_start_compress(&e.cinfo, TRUE);
+    while (e.cinfo.next_scanline < e.cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(rgb + (size_t)e.cinfo.next_scanline * width * 3);
+        jpeg_write_scanlines(&e.cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&e.cinfo);
+    jpeg_destroy_compress(&e.cinfo);
+    return 0;
 }

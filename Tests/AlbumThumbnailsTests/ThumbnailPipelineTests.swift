@@ -1055,6 +1055,53 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// A baseline JPEG with restart markers (as Samsung's phones and many cameras write them) is
+    /// decoded in bands side by side, cut where an interval starts an MCU row: the same pixels,
+    /// to the byte, as one decoder gives (from memory, never cut), whole or cropped, for markers
+    /// every row, every 3 rows, every 70 MCUs (a row start every 7 rows) and every 97 (one row
+    /// start in the image). Files that cannot be cut: none (no DRI), progressive, markers missing.
+    func testAJPEGWithRestartMarkersIsDecodedInBandsToTheSamePixels() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-rst-\(getpid())"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = SampleImage.marker(width: 2400, height: 1800)
+        func opened(_ bytes: [UInt8], _ name: String) throws -> OpenedSource {
+            let path = folder + "/" + name
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            return try Self.openOriginal(path)
+        }
+        for (interval, starts) in [(Encoders.RestartInterval.rows(1), 113), (.rows(3), 38), (.mcus(70), 17), (.mcus(97), 2)] {
+            let jpeg = try Encoders.jpegWithRestarts(image, every: interval)
+            let file = try opened(jpeg, "rst.jpg")
+            defer { close(file.fd) }
+            let plan = try XCTUnwrap(RestartBands(fd: file.fd, range: 0..<file.size), "\(interval)")
+            XCTAssertEqual(plan.starts.count, starts, "\(interval)")
+            XCTAssertEqual(plan.mcuRows, 113)
+            XCTAssertEqual(plan.bands(covering: 0..<113, count: 2).count, 2, "\(interval)")
+            for (scale, part) in [((1, 8), nil), ((1, 4), PixelRect(x: 75, y: 0, width: 450, height: 450)),
+                                  ((1, 2), PixelRect(x: 0, y: 150, width: 1200, height: 600)), ((1, 1), nil)] {
+                let crop = part.map { p in { (_: Int, _: Int) in p } }
+                let banded = try JPEGStream(file: file.fd, range: 0..<file.size).decode(scale: scale, part: crop)
+                let whole = try JPEGStream(bytes: jpeg).decode(scale: scale, part: crop)
+                XCTAssertTrue(banded.image.pixels == whole.image.pixels, "\(interval) at \(scale), \(String(describing: part))")
+                XCTAssertEqual([banded.x, banded.y, banded.image.width, banded.image.height], [whole.x, whole.y, whole.image.width, whole.image.height])
+            }
+            let thumbnail = try ThumbnailRenderer().renderWithPlan(file: file.fd, size: file.size, format: .jpeg, orientation: 6, box: .default)
+            XCTAssertEqual(thumbnail.bytes, try ThumbnailRenderer().render(jpeg, format: .jpeg, orientation: 6, box: .default))
+        }
+        let rst = try Encoders.jpegWithRestarts(image, every: .rows(1))
+        let rstAt = try XCTUnwrap((rst.count / 2..<rst.count - 1).first { rst[$0] == 0xFF && (0xD0...0xD7).contains(rst[$0 + 1]) })
+        for (bytes, what) in [(try Encoders.jpeg(image), "no restart markers"), (try Encoders.jpeg(image, kind: .progressive), "progressive"),
+                              (Array(rst[..<rstAt] + rst[(rstAt + 2)...]), "a restart marker missing"),
+                              (Array(rst.prefix(rst.count / 2)), "cut in half")] {
+            let file = try opened(bytes, "plain.jpg")
+            defer { close(file.fd) }
+            XCTAssertNil(RestartBands(fd: file.fd, range: 0..<file.size), what)
+            XCTAssertEqual(try ThumbnailRenderer().renderWithPlan(file: file.fd, size: file.size, format: .jpeg, orientation: 1, box: .default).bytes,
+                           try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default), what)
+        }
+    }
+
     /// A JPEG that lacks only its closing EOI marker (some phones write them so, an interrupted
     /// copy loses it) has every row: its thumbnail is the whole file's, from memory and from its
     /// file. Cut inside its image data, or a progressive one between two scans, it renders what it

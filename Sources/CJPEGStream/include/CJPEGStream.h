@@ -27,6 +27,13 @@ typedef struct {
 albumfs_jpeg *albumfs_jpeg_new_file(int fd, int64_t start, int64_t length);
 /// A decoder of a copy of `size` bytes at `data`. NULL when out of memory.
 albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size);
+/// A decoder of one band of a baseline JPEG's rows cut at its restart markers: a copy of
+/// `header` (the image's header up to and including its SOS segment, the frame's height that of
+/// the band) followed by [start, start + length) of `fd` (the restart intervals of the band, from
+/// just after a restart marker, or from the scan's start, to just before the marker that begins
+/// the next band). Its restart markers are taken whatever their numbers (a band starts at any
+/// restart interval, whose marker's number is not RST0). NULL when out of memory.
+albumfs_jpeg *albumfs_jpeg_new_band(int fd, const unsigned char *header, size_t header_size, int64_t start, int64_t length);
 
 /// Reads the header up to the first scan. 0, or -1 (albumfs_jpeg_message says why).
 int albumfs_jpeg_header(albumfs_jpeg *decoder, albumfs_jpeg_info *info);
@@ -70,4 +77,11 @@ int albumfs_jpeg_read_errno(const albumfs_jpeg *decoder);
 int albumfs_jpeg_cut_short(const albumfs_jpeg *decoder);
 
 void albumfs_jpeg_free(albumfs_jpeg *decoder);
+
+/// Encodes `rgb` (width × height × 3 bytes) as a baseline 4:2:0 JPEG at `quality` with a restart
+/// marker every `restart_rows` MCU rows, or else every `restart_mcus` MCUs (libjpeg's
+/// `restart_in_rows`, `restart_interval`), as cameras and phones that write them do: a buffer
+/// the caller frees with free(). 0, or -1 (`message`, JMSG_LENGTH_MAX bytes, says why).
+int albumfs_jpeg_encode_restarts(const unsigned char *rgb, uint32_t width, uint32_t height, int quality, int restart_rows,
+                                 unsigned restart_mcus, unsigned char **out, unsigned long *size, char *message);
 #endif
