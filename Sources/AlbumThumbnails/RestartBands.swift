@@ -89,9 +89,9 @@ struct RestartBands {
         let perRow = (frame.width + mcuWidth - 1) / mcuWidth
         mcuRows = (frame.height + mcuHeight - 1) / mcuHeight
         imageHeight = frame.height
-        guard let markers = Self.restarts(fd: fd, range: range, from: scanStart) else { return nil }
         let intervals = (perRow * mcuRows + frame.restartInterval - 1) / frame.restartInterval
-        guard markers.after.count == intervals - 1 else { return nil }
+        guard let markers = Self.restarts(fd: fd, range: range, from: scanStart, most: intervals - 1),
+              markers.after.count == intervals - 1 else { return nil }
         var starts = [Start(row: 0, offset: scanStart)]
         for (k, offset) in markers.after.enumerated() where ((k + 1) * frame.restartInterval) % perRow == 0 {
             starts.append(Start(row: (k + 1) * frame.restartInterval / perRow, offset: offset))
@@ -135,8 +135,9 @@ struct RestartBands {
     }
 
     /// Where the data after each restart marker begins, and where the scan's data ends, from
-    /// `from` on (relative to the JPEG's start); nil at any other marker (another scan, DNL).
-    static func restarts(fd: Int32, range: Range<Int>, from: Int) -> (after: [Int], end: Int)? {
+    /// `from` on (relative to the JPEG's start); nil at any other marker (another scan, DNL) or
+    /// past `most` markers (the header's count: a crafted file's millions are never held).
+    static func restarts(fd: Int32, range: Range<Int>, from: Int, most: Int) -> (after: [Int], end: Int)? {
         var after: [Int] = []
         var at = from
         let chunk = 1 << 20
@@ -146,12 +147,15 @@ struct RestartBands {
             var i = 0
             var cut = false
             while i < bytes.count {
-                guard let ff = bytes[i...].firstIndex(of: 0xFF) else { i = bytes.count; break }
+                guard let ff = Self.nextFF(in: bytes, from: i) else { i = bytes.count; break }
                 guard ff + 1 < bytes.count else { i = ff; cut = true; break }
                 let marker = bytes[ff + 1]
                 switch marker {
                 case 0x00, 0xFF: i = ff + 1
-                case 0xD0...0xD7: after.append(at + ff + 2); i = ff + 2
+                case 0xD0...0xD7:
+                    guard after.count < most else { return nil }
+                    after.append(at + ff + 2)
+                    i = ff + 2
                 case 0xD9: return (after, at + ff)
                 default: return nil
                 }
@@ -160,6 +164,15 @@ struct RestartBands {
             if cut && at + 1 >= range.count { break }
         }
         return (after, range.count)
+    }
+
+    /// The index of the next 0xFF byte at or after `from` (`memchr`: most of a scan's bytes are
+    /// passed over).
+    static func nextFF(in bytes: [UInt8], from: Int) -> Int? {
+        bytes.withUnsafeBytes { raw in
+            guard from < raw.count, let found = memchr(raw.baseAddress! + from, 0xFF, raw.count - from) else { return nil }
+            return raw.baseAddress!.distance(to: UnsafeRawPointer(found))
+        }
     }
 
     /// The header of a band `height` pixels high.

@@ -1093,6 +1093,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let rstAt = try XCTUnwrap((rst.count / 2..<rst.count - 1).first { rst[$0] == 0xFF && (0xD0...0xD7).contains(rst[$0 + 1]) })
         for (bytes, what) in [(try Encoders.jpeg(image), "no restart markers"), (try Encoders.jpeg(image, kind: .progressive), "progressive"),
                               (Array(rst[..<rstAt] + rst[(rstAt + 2)...]), "a restart marker missing"),
+                              (Array(rst[..<rstAt] + [0xFF, 0xD5] + rst[rstAt...]), "a restart marker more than the header says"),
                               (Array(rst.prefix(rst.count / 2)), "cut in half")] {
             let file = try opened(bytes, "plain.jpg")
             defer { close(file.fd) }
