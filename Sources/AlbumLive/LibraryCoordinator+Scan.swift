@@ -131,8 +131,10 @@ extension LibraryCoordinator {
         tally.foldersUnchanged += pipeline.folderTimes.takenCount
         renamed += found.delta.moved
         if !wholeFiles.isEmpty {
-            let taken = survey.reused.lazy.map(\.relativePath) + found.delta.moved.lazy.map(\.to) + found.delta.added + found.delta.changed
-            for path in taken where wholeFiles.contains(path) { wholeFiles.remove(path) }
+            // Every file the scan found below the folder is known now, but those still being
+            // written: the few whole files named are looked up, not the folder's every file.
+            let waiting = Set(survey.deferred)
+            wholeFiles = wholeFiles.filter { !($0.isWithin(folder: folder) && state.knows($0) && !waiting.contains($0)) }
         }
         folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
         folderProblems += survey.folderProblems

@@ -160,7 +160,9 @@ albumfs_jpeg *albumfs_jpeg_new_file(int fd, int64_t start, int64_t length) {
     return d;
 }
 
-albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size) {
+// A decoder whose first bytes are a private copy of `size` bytes at `data` (freed with it): NULL
+// when out of memory.
+static albumfs_jpeg *create_with_copy(const unsigned char *data, size_t size) {
     albumfs_jpeg *d = create();
     if (!d) return NULL;
     d->memory = malloc(size ? size : 1);
@@ -170,31 +172,28 @@ albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size) {
     }
     memcpy(d->memory, data, size);
     d->memory_size = size;
-    d->fd = -1;
-    d->source.fill_input_buffer = fill_from_memory;
     d->source.next_input_byte = d->memory;
     d->source.bytes_in_buffer = size;
     return d;
 }
 
-albumfs_jpeg *albumfs_jpeg_new_band(int fd, const unsigned char *header, size_t header_size, int64_t start, int64_t length) {
-    albumfs_jpeg *d = create();
+albumfs_jpeg *albumfs_jpeg_new_memory(const unsigned char *data, size_t size) {
+    albumfs_jpeg *d = create_with_copy(data, size);
     if (!d) return NULL;
-    // The header is handed over first, from a private copy; then the file's range is read.
-    d->memory = malloc(header_size ? header_size : 1);
-    if (!d->memory) {
-        albumfs_jpeg_free(d);
-        return NULL;
-    }
-    memcpy(d->memory, header, header_size);
-    d->memory_size = header_size;
+    d->fd = -1;
+    d->source.fill_input_buffer = fill_from_memory;
+    return d;
+}
+
+albumfs_jpeg *albumfs_jpeg_new_band(int fd, const unsigned char *header, size_t header_size, int64_t start, int64_t length) {
+    // The header is handed over first, from its copy; then the file's range is read.
+    albumfs_jpeg *d = create_with_copy(header, header_size);
+    if (!d) return NULL;
     d->fd = fd;
     d->offset = start;
     d->end = start + length;
     d->source.fill_input_buffer = fill_from_file;
     d->source.resync_to_restart = any_restart;
-    d->source.next_input_byte = d->memory;
-    d->source.bytes_in_buffer = header_size;
     return d;
 }
 
