@@ -132,8 +132,12 @@ public protocol FileIndexStore: Sendable {
     /// Makes ready what `files(sameAs:)` looks up, when nothing waits for it (after a first scan's
     /// rows are written), rather than at the first lookup (a photo copied in, at a live change).
     func prepareLookups()
+    /// What is wrong inside the store, or nil when it is sound (a store opened without its
+    /// check is checked once the mount answers).
+    func damage() -> String?
 }
 
 extension FileIndexStore {
     public func prepareLookups() {}
+    public func damage() -> String? { nil }
 }

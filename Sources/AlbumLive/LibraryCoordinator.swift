@@ -173,7 +173,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         }
         queue.async { [self] in
             treeFromSnapshot = known == nil
-            state = known ?? ScanPipeline.known(from: index, scanner: scanner) { [log] in log("albumfs: " + $0) }
+            state = known ?? knownOnceChecked()
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
             watcher?.start()
@@ -181,6 +181,19 @@ public final class LibraryCoordinator: @unchecked Sendable {
             firstScan.signal()
             schedulePeriodicRescan()
         }
+    }
+
+    /// What the index knows, behind a tree from a views snapshot: the index, opened without its
+    /// check so that the mount could answer first (`LibraryIndex.damage`), is checked here. A
+    /// damaged one is not read: this mount reads every file, and its snapshot is deleted, so the
+    /// next mount checks the index before anything else and moves it aside for a new one.
+    func knownOnceChecked() -> LibraryState {
+        if let damage = index?.damage() {
+            log("albumfs: warning: the index is damaged (\(damage)); every file is read again, and the next mount moves it aside")
+            keeper?.discard()
+            return LibraryState()
+        }
+        return ScanPipeline.known(from: index, scanner: scanner) { [log] in log("albumfs: " + $0) }
     }
 
     /// Waits up to `seconds` for the first scan to finish; true if it did.

@@ -10,18 +10,31 @@ public final class ViewsKeeper: Sendable {
     public typealias Save = @Sendable (_ library: Library, _ changed: Bool, _ lastSaved: Int64?) -> Int64?
 
     private let saveViews: Save
-    /// The generation of the snapshot on disk as this mount knows it (loaded or saved), nil if none.
-    private let lastSaved: Mutex<Int64?>
+    private let discardViews: @Sendable () -> Void
+    /// The generation of the snapshot on disk as this mount knows it (loaded or saved), nil if
+    /// none; and whether snapshots were given up (`discard`).
+    private let saved: Mutex<(generation: Int64?, discarded: Bool)>
 
-    /// - Parameter loaded: the generation of the snapshot the first tree came from, if it did.
-    public init(loaded: Int64?, save: @escaping Save) {
+    /// - Parameters:
+    ///   - loaded: the generation of the snapshot the first tree came from, if it did.
+    ///   - discard: deletes the snapshot on disk.
+    public init(loaded: Int64?, discard: @escaping @Sendable () -> Void = {}, save: @escaping Save) {
         saveViews = save
-        lastSaved = Mutex(loaded)
+        discardViews = discard
+        saved = Mutex((loaded, false))
     }
 
     /// Called on the index writer's queue, after the writes of the views' scan.
     func save(_ library: Library, changed: Bool) {
-        let before = lastSaved.withLock { $0 }
-        if let saved = saveViews(library, changed, before) { lastSaved.withLock { $0 = saved } }
+        let (before, discarded) = saved.withLock { $0 }
+        guard !discarded else { return }
+        if let generation = saveViews(library, changed, before) { saved.withLock { $0.generation = generation } }
+    }
+
+    /// Deletes the snapshot and saves none again: the index it names is damaged, and the next
+    /// mount, finding no snapshot, checks the index before it reads it (and moves it aside).
+    func discard() {
+        saved.withLock { $0.discarded = true }
+        discardViews()
     }
 }

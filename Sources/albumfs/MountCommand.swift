@@ -32,10 +32,12 @@ enum MountCommand {
         let started = Date()
         var scanner = LibraryScanner(root: source, rules: rules(options), excluding: mountpoint)
         scanner.batchedReads = options.batchedReads
-        let index = openIndexIfPossible(options, source: source)
+        // (Its quick_check waits until the views are shown when they come from a snapshot: the
+        // coordinator's, in the background. FirstTree runs it at once otherwise.)
+        var index = openIndexIfPossible(options, source: source, checking: false)
         // Emptied once handed over: this frame lives as long as the mount, and must not keep the
         // first tree and the index rows alive beside the coordinator's own copies.
-        var first = FirstTree(index: index, scanner: scanner, options)
+        var first = FirstTree(index: &index, scanner: scanner, options) { openIndexIfPossible(options, source: source) }
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
@@ -186,14 +188,14 @@ enum MountCommand {
 
     /// The mount's index, or nil with one warning: the index is a cache, and a folder it cannot
     /// be written in (a read-only home, a full disk) must not keep the library from mounting.
-    static func openIndexIfPossible(_ options: MountOptions, source: String) -> LibraryIndex? {
+    static func openIndexIfPossible(_ options: MountOptions, source: String, checking: Bool = true) -> LibraryIndex? {
         let path = indexPathFollowingAMove(options, source: source)
         do throws(PrivateFolder.Refusal) { try PrivateFolder.make(path.folderBeforeLastSlash) } catch {
             Log.line("albumfs: warning: the index's folder \(error); mounting without an index: every mount reads every file")
             return nil
         }
         do throws(Errno) {
-            return try LibraryIndex.openOrRebuild(path: path, warn: { Log.line($0) })
+            return try LibraryIndex.openOrRebuild(path: path, checking: checking, warn: { Log.line($0) })
         } catch {
             Log.line("albumfs: warning: the index \(path) cannot be opened (\(error)); mounting without one: every mount reads every file")
             return nil

@@ -3,6 +3,7 @@ import AlbumIndex
 import AlbumLive
 import AlbumMetadata
 import AlbumSystem
+import Glibc
 
 /// The mount's views snapshot, beside its index (`ViewSnapshot`): the first tree of a remount,
 /// and saved again once the index holds what the views show.
@@ -39,7 +40,7 @@ struct MountViews {
 
     /// Saves the views when the index or the views changed since the last save.
     func keeper(loaded: Int64?) -> ViewsKeeper {
-        ViewsKeeper(loaded: loaded) { [path, key, index] library, changed, lastSaved in
+        ViewsKeeper(loaded: loaded, discard: { [path] in _ = unlink(path) }) { [path, key, index] library, changed, lastSaved in
             guard let generation = try? index.generation(), changed || generation != lastSaved else { return nil }
             if let error = ViewSnapshot.save(library, path: path, key: key, generation: generation) {
                 Log.line("albumfs: warning: the views snapshot \(path) cannot be written (\(error)); the next mount builds its views from the index")
@@ -60,13 +61,21 @@ struct FirstTree {
     /// The generation of the snapshot the tree came from (nil: built from the index's rows).
     let snapshotGeneration: Int64?
 
-    init(index: LibraryIndex?, scanner: LibraryScanner, _ options: MountOptions) {
-        views = MountViews(index: index, options: options)
-        if let (library, generation) = views?.load() {
+    /// `index` was opened without its check (`LibraryIndex.damage`): with a snapshot shown the
+    /// coordinator checks it in the background; without, its rows are read now, so it is checked
+    /// now, and a damaged one is given up for what `reopen` gives (it moves it aside for a new one).
+    init(index: inout LibraryIndex?, scanner: LibraryScanner, _ options: MountOptions, reopen: () -> LibraryIndex?) {
+        if let views = MountViews(index: index, options: options), let (library, generation) = views.load() {
+            self.views = views
             self.library = library
             snapshotGeneration = generation
             return
         }
+        if index?.damage() != nil {
+            index = nil
+            index = reopen()
+        }
+        views = MountViews(index: index, options: options)
         snapshotGeneration = nil
         (library, known) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
                                                               log: { Log.line($0) })

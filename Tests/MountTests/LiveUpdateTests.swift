@@ -658,6 +658,44 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         again.finish(allowing: ["cannot be used"])
     }
 
+    /// A remount shows its views snapshot before the index is checked (`quick_check` reads every
+    /// page); an index found damaged then is not read: every file is read again, the snapshot is
+    /// deleted, and the next mount checks the index first and moves it aside for a new one.
+    func testAnIndexDamagedBehindASnapshotIsCheckedOnceTheMountAnswers() throws {
+        var m = try mount()
+        let photos = try XCTUnwrap(daemonStatus(m.mountpoint)["photos"])
+        m.finish()
+        let snapshot = indexPath + ".views"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: snapshot))
+        // The files table's first page overwritten (the row that says the index's generation,
+        // which the snapshot is checked against, is on another page).
+        XCTAssertEqual(shell("sqlite3 '\(indexPath)' 'PRAGMA wal_checkpoint(TRUNCATE)'").status, 0)
+        let root = try XCTUnwrap(Int(shell("sqlite3 '\(indexPath)' \"SELECT rootpage FROM sqlite_master WHERE name = 'files'\"").stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pageSize = try XCTUnwrap(Int(shell("sqlite3 '\(indexPath)' 'PRAGMA page_size'").stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: indexPath))
+        handle.seek(toFileOffset: UInt64((root - 1) * pageSize))
+        handle.write(Data((0..<pageSize).map { UInt8(truncatingIfNeeded: $0 &* 7919) }))
+        handle.closeFile()
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["first_tree"], "views snapshot")
+        XCTAssertTrue(eventually(15) { daemonStatus(m.mountpoint)["scan_state"] == "done" })
+        XCTAssertTrue(m.stderr.contains("the index is damaged ("), m.stderr)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photos)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], daemonStatus(m.mountpoint)["files_seen"], "every file read again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: snapshot), "the snapshot is deleted")
+        m.finish(allowing: ["damaged", "cannot be written", "index"])
+        m = try mount()
+        XCTAssertEqual(m.stderr.components(separatedBy: "cannot be used (damaged").count - 1, 1, m.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("index.sqlite.broken-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count, 1)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], photos)
+        m.finish(allowing: ["cannot be used"])
+        m = try mount()
+        XCTAssertEqual(daemonStatus(m.mountpoint)["first_tree"], "views snapshot", "the new index's snapshot")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["header_reads"], "0")
+        m.finish()
+    }
+
     /// The index is a cache: where it cannot be written (a read-only home, a full disk), the
     /// library still mounts, with one warning; `albumfs index`, whose one job it is, fails.
     func testAnIndexThatCannotBeOpenedLeavesTheMountWithoutOne() throws {
