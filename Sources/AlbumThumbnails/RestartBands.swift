@@ -53,36 +53,14 @@ struct RestartBands {
     /// scan, no restart interval, none that starts a row but the first, or markers not where the
     /// header says.
     init?(fd: Int32, range: Range<Int>) {
-        func read(_ offset: Int64, _ count: Int) throws(Errno) -> [UInt8] {
+        let read = { (offset: Int64, count: Int) throws(Errno) -> [UInt8] in
             let at = Int(offset)
-            guard at >= 0, at < range.count else { return [] }
+            guard at >= 0, at < range.count, count > 0 else { return [] }
             return try PositionalRead.bytes(fd, count: min(count, range.count - at), at: Int64(range.lowerBound + at)).get()
         }
-        var frame = Frame()
-        var segments: [(marker: UInt8, body: Int, length: Int)] = []
-        var next = 2
-        let visit = { (marker: UInt8, body: Int64, length: Int) throws(Errno) -> Bool in
-            segments.append((marker, Int(body), length))
-            next = Int(body) + length
-            return segments.count < 128
-        }
-        guard let end = try? JPEGSegmentWalk.walk(read: read, visit: visit), end == .scan else { return nil }
-        for s in segments {
-            switch s.marker {
-            case 0xC0, 0xC1, 0xDD:
-                guard let body = try? read(Int64(s.body), s.length) else { return nil }
-                Self.note(s.marker, body, into: &frame)
-            case 0xC2, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
-                frame.otherFrame = true  // progressive, lossless, hierarchical or arithmetic
-            default:
-                break
-            }
-        }
-        guard frame.baseline, !frame.otherFrame, frame.restartInterval > 0, frame.width > 0, frame.height > 0,
-              let sos = try? read(Int64(next), 4), sos.count == 4, sos[0] == 0xFF, sos[1] == 0xDA,
-              let sosBody = try? read(Int64(next + 4), (Int(sos[2]) << 8 | Int(sos[3])) - 2),
-              sosBody.first.map(Int.init) == frame.components else { return nil }
-        let scanStart = next + 2 + (Int(sos[2]) << 8 | Int(sos[3]))
+        guard let (segments, sosAt) = Self.segments(read), let frame = Self.frame(of: segments, read),
+              let sos = Self.scanHeader(at: sosAt, components: frame.components, read) else { return nil }
+        let scanStart = sosAt + sos.count
         let single = frame.components == 1
         let mcuWidth = single ? 8 : 8 * frame.maxH
         mcuHeight = single ? 8 : 8 * frame.maxV
@@ -96,20 +74,75 @@ struct RestartBands {
         for (k, offset) in markers.after.enumerated() where ((k + 1) * frame.restartInterval) % perRow == 0 {
             starts.append(Start(row: (k + 1) * frame.restartInterval / perRow, offset: offset))
         }
-        guard starts.count > 1 else { return nil }
+        guard starts.count > 1, let (header, heightAt) = Self.header(segments, sos: sos, read) else { return nil }
         self.starts = starts
         dataEnd = markers.end
+        self.header = header
+        self.heightAt = heightAt
+    }
+
+    /// A header segment: its marker, where its body is and how long.
+    struct Segment {
+        var marker: UInt8
+        var body: Int
+        var length: Int
+    }
+
+    typealias Read = (Int64, Int) throws(Errno) -> [UInt8]
+
+    /// The header's segments before its first scan, and where its SOS marker is; nil when the
+    /// header is damaged or has over 128 segments.
+    static func segments(_ read: Read) -> (segments: [Segment], sos: Int)? {
+        var segments: [Segment] = []
+        var next = 2
+        let visit = { (marker: UInt8, body: Int64, length: Int) throws(Errno) -> Bool in
+            segments.append(Segment(marker: marker, body: Int(body), length: length))
+            next = Int(body) + length
+            return segments.count < 128
+        }
+        guard let end = try? JPEGSegmentWalk.walk(read: read, visit: visit), end == .scan else { return nil }
+        return (segments, next)
+    }
+
+    /// The frame the segments describe, when it can be cut: baseline Huffman, one frame, a
+    /// restart interval, a known size.
+    static func frame(of segments: [Segment], _ read: Read) -> Frame? {
+        var frame = Frame()
+        for s in segments {
+            switch s.marker {
+            case 0xC0, 0xC1, 0xDD:
+                guard let body = try? read(Int64(s.body), s.length) else { return nil }
+                note(s.marker, body, into: &frame)
+            case 0xC2, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
+                frame.otherFrame = true  // progressive, lossless, hierarchical or arithmetic
+            default:
+                break
+            }
+        }
+        guard frame.baseline, !frame.otherFrame, frame.restartInterval > 0, frame.width > 0, frame.height > 0 else { return nil }
+        return frame
+    }
+
+    /// The SOS segment at `at`, whole, when it is one scan of every component of the frame.
+    static func scanHeader(at: Int, components: Int, _ read: Read) -> [UInt8]? {
+        guard let marker = try? read(Int64(at), 4), marker.count == 4, marker[0] == 0xFF, marker[1] == 0xDA else { return nil }
+        let length = Int(marker[2]) << 8 | Int(marker[3])
+        guard length >= 3, let body = try? read(Int64(at + 4), length - 2), body.count == length - 2,
+              Int(body[0]) == components else { return nil }
+        return marker + body
+    }
+
+    /// SOI, the segments a band's decoder needs, and `sos`; and where the frame's height is in it.
+    static func header(_ segments: [Segment], sos: [UInt8], _ read: Read) -> (bytes: [UInt8], heightAt: Int)? {
         var header: [UInt8] = [0xFF, 0xD8]
         var heightAt = 0
-        for s in segments where Self.kept.contains(s.marker) {
+        for s in segments where kept.contains(s.marker) {
             guard let bytes = try? read(Int64(s.body - 4), s.length + 4), bytes.count == s.length + 4 else { return nil }
             if s.marker == 0xC0 || s.marker == 0xC1 { heightAt = header.count + 5 }
             header += bytes
-            guard header.count <= Self.maxHeaderBytes else { return nil }
+            guard header.count <= maxHeaderBytes else { return nil }
         }
-        header += sos + sosBody
-        self.header = header
-        self.heightAt = heightAt
+        return (header + sos, heightAt)
     }
 
     /// What a SOF0/1 or DRI segment says of the frame.
