@@ -1103,6 +1103,39 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// A JPEG with restart markers damaged anywhere (its header, its data, its markers) renders
+    /// or fails with an error, from its file (where it may be cut into bands) as from memory
+    /// (where it never is); never a trap, never a thumbnail of another size.
+    func testADamagedJPEGWithRestartMarkersRendersOrFails() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-thumb-rstbad-\(getpid())"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let jpeg = try Encoders.jpegWithRestarts(.marker(width: 2400, height: 1800), every: .rows(2))
+        var random = SeededGenerator(seed: 31)
+        var rendered = 0
+        for round in 0..<24 {
+            var bytes = jpeg
+            // Header bytes in some rounds, data bytes (markers included) in all.
+            let spots = (0..<(1 + round % 4)).map { _ in round % 3 == 0 ? Int.random(in: 2..<700, using: &random) : Int.random(in: 700..<bytes.count, using: &random) }
+            for at in spots { bytes[at] = round % 2 == 0 ? UInt8.random(in: 0...255, using: &random) : 0xFF }
+            let path = folder + "/bad.jpg"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            let file = try Self.openOriginal(path)
+            defer { close(file.fd) }
+            for result in [Result { try ThumbnailRenderer().renderWithPlan(file: file.fd, size: file.size, format: .jpeg, orientation: 1, box: .default).bytes },
+                           Result { try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default) }] {
+                switch result {
+                case .success(let thumbnail):
+                    XCTAssertEqual(thumbnail.count, 30_000, "round \(round)")
+                    rendered += 1
+                case .failure(let error):
+                    XCTAssertTrue(error is ThumbnailError, "round \(round): \(error)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(rendered, 10, "most damage still renders")
+    }
+
     /// A JPEG that lacks only its closing EOI marker (some phones write them so, an interrupted
     /// copy loses it) has every row: its thumbnail is the whole file's, from memory and from its
     /// file. Cut inside its image data, or a progressive one between two scans, it renders what it
