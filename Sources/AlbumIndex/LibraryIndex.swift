@@ -53,8 +53,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     /// What `PRAGMA quick_check` finds wrong, on one line, or nil when the index is sound. Damage
     /// inside the file (a page overwritten) is no error at open: only the check tells, and the
-    /// index would then fail every read and write of every mount. The check reads every page (a
-    /// million photos: 0.75 s with the file cached, 2.2 s from the disk).
+    /// index would then fail every read and write of every mount. The check reads every page
+    /// (docs/benchmarks.md has its cost).
     static func damage(of db: SQLiteDatabase) throws(SQLiteDatabase.Failure) -> String? {
         let check = try db.query("PRAGMA quick_check(1)").first?.first?.text ?? ""
         return check == "ok" ? nil : check.split(separator: "\n").joined(separator: "; ")

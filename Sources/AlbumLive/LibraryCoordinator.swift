@@ -258,8 +258,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Rescans the dirty folders, outermost only (a folder inside another dirty one is covered).
     /// Below them, a folder whose times are unchanged since the last walk is taken as it was
     /// (`FolderTimes`) unless inotify named it too, as long as inotify names every change: a
-    /// folder renamed is an event of its parent, whose other thousand folders are not walked
-    /// again for it.
+    /// folder renamed is an event of its parent, whose other folders are not walked again for it.
     func flush() {
         guard !dirty.isEmpty else { return }
         let folders = dirty.sorted()
