@@ -107,9 +107,9 @@ final class JPEGStream {
         return DecodedImage(image, at: Int(x), wanted.y, of: Int(w), Int(h))
     }
 
-    /// Images smaller than this are decoded in one piece (a bound set, not measured: 12 MP and
-    /// up are, docs/benchmarks.md).
-    static let bandsFromPixels = 4_000_000
+    /// Images smaller than this are decoded in one piece (bands win from 0.75 MP up; smaller
+    /// was not measured: docs/benchmarks.md).
+    static let bandsFromPixels = 500_000
     /// Bands at most, whatever the cores.
     static let mostBands = 4
 
