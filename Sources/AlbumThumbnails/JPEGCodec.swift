@@ -22,6 +22,19 @@ final class JPEGStream {
     let coefficientBytes: Int
     /// The open file and the JPEG's range in it (nil: in memory), for decoders of bands.
     private(set) var file: (fd: Int32, range: Range<Int>)?
+    /// What libjpeg read of the scan's shape: where bands may be cut (`RestartBands`).
+    let scan: ScanShape
+
+    /// An image's MCUs and restart markers, as its header gives them.
+    struct ScanShape {
+        var huffman: Bool
+        var mcuWidth: Int
+        var mcuHeight: Int
+        /// MCUs between restart markers (0: none).
+        var restartInterval: Int
+        /// Where the scan's data begins in the JPEG (nil: decoded from memory).
+        var start: Int?
+    }
 
     /// The JPEG in `range` of the open file `fd` (which must stay open while this lives).
     convenience init(file fd: Int32, range: Range<Int>) throws(ThumbnailError) {
@@ -48,6 +61,8 @@ final class JPEGStream {
         cmyk = info.cmyk != 0
         progressive = info.progressive != 0
         coefficientBytes = Int(clamping: info.coefficient_bytes)
+        scan = ScanShape(huffman: info.huffman != 0, mcuWidth: Int(info.mcu_width), mcuHeight: Int(info.mcu_height),
+                         restartInterval: Int(info.restart_interval), start: info.scan_start >= 0 ? Int(info.scan_start) : nil)
     }
 
     /// What decoding at `scale` takes at most: the coefficient buffer of a progressive JPEG (a
@@ -119,8 +134,7 @@ final class JPEGStream {
     /// markers that start rows, one core) or a band failed: this decoder then decodes it all.
     private func bands(scale: (Int, Int), memoryLimit: Int, rows: PixelRect, channels: Int, into out: inout [UInt8]) -> Bool {
         let cores = min(Self.mostBands, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        guard cores > 1, !progressive, width * height >= Self.bandsFromPixels, let file,
-              let plan = RestartBands(fd: file.fd, range: file.range) else { return false }
+        guard cores > 1, width * height >= Self.bandsFromPixels, let file, let plan = RestartBands(self) else { return false }
         let mcu = plan.mcuHeight * scale.0 / scale.1
         let needed = rows.y / mcu..<min(plan.mcuRows, (rows.y + rows.height + mcu - 1) / mcu)
         let bands = plan.bands(covering: needed, count: cores)

@@ -34,47 +34,38 @@ struct RestartBands {
         var offset: Int
     }
 
-    /// The header's geometry, as read from its segments.
-    struct Frame {
-        var width = 0, height = 0, components = 0
-        var maxH = 1, maxV = 1
-        var restartInterval = 0
-        var baseline = false
-        var otherFrame = false
-    }
-
     /// The segments a band's decoder needs: DQT, DHT, SOF0/1, DRI, APP0 (JFIF), APP14 (Adobe: the
     /// colour transform).
     static let kept: Set<UInt8> = [0xDB, 0xC4, 0xC0, 0xC1, 0xDD, 0xE0, 0xEE]
     /// A header bigger than this is no plain camera header: not cut.
     static let maxHeaderBytes = 1 << 20
 
-    /// The bands of the JPEG in `range` of `fd`, or nil: not baseline Huffman in one interleaved
-    /// scan, no restart interval, none that starts a row but the first, or markers not where the
-    /// header says.
-    init?(fd: Int32, range: Range<Int>) {
+    /// The bands of `jpeg` (its header read by libjpeg), or nil: decoded from memory, not
+    /// baseline Huffman in one scan, no restart interval, none that starts a row but the first,
+    /// or markers not where the header says.
+    init?(_ jpeg: JPEGStream) {
+        guard let (fd, range) = jpeg.file, !jpeg.progressive, jpeg.scan.huffman, jpeg.scan.restartInterval > 0,
+              let scanStart = jpeg.scan.start else { return nil }
         let read = { (offset: Int64, count: Int) throws(Errno) -> [UInt8] in
             let at = Int(offset)
             guard at >= 0, at < range.count, count > 0 else { return [] }
             return try PositionalRead.bytes(fd, count: min(count, range.count - at), at: Int64(range.lowerBound + at)).get()
         }
-        guard let (segments, sosAt) = Self.segments(read), let frame = Self.frame(of: segments, read),
-              let sos = Self.scanHeader(at: sosAt, components: frame.components, read) else { return nil }
-        let scanStart = sosAt + sos.count
-        let single = frame.components == 1
-        let mcuWidth = single ? 8 : 8 * frame.maxH
-        mcuHeight = single ? 8 : 8 * frame.maxV
-        let perRow = (frame.width + mcuWidth - 1) / mcuWidth
-        mcuRows = (frame.height + mcuHeight - 1) / mcuHeight
-        imageHeight = frame.height
-        let intervals = (perRow * mcuRows + frame.restartInterval - 1) / frame.restartInterval
+        let interval = jpeg.scan.restartInterval
+        let perRow = (jpeg.width + jpeg.scan.mcuWidth - 1) / jpeg.scan.mcuWidth
+        mcuHeight = jpeg.scan.mcuHeight
+        mcuRows = (jpeg.height + mcuHeight - 1) / mcuHeight
+        imageHeight = jpeg.height
+        let intervals = (perRow * mcuRows + interval - 1) / interval
         guard let markers = Self.restarts(fd: fd, range: range, from: scanStart, most: intervals - 1),
               markers.after.count == intervals - 1 else { return nil }
         var starts = [Start(row: 0, offset: scanStart)]
-        for (k, offset) in markers.after.enumerated() where ((k + 1) * frame.restartInterval) % perRow == 0 {
-            starts.append(Start(row: (k + 1) * frame.restartInterval / perRow, offset: offset))
+        for (k, offset) in markers.after.enumerated() where ((k + 1) * interval) % perRow == 0 {
+            starts.append(Start(row: (k + 1) * interval / perRow, offset: offset))
         }
-        guard starts.count > 1, let (header, heightAt) = Self.header(segments, sos: sos, read) else { return nil }
+        guard starts.count > 1, let (segments, sosAt) = Self.segments(read), sosAt < scanStart,
+              let sos = try? read(Int64(sosAt), scanStart - sosAt), sos.count == scanStart - sosAt,
+              let (header, heightAt) = Self.header(segments, sos: sos, read) else { return nil }
         self.starts = starts
         dataEnd = markers.end
         self.header = header
@@ -104,34 +95,6 @@ struct RestartBands {
         return (segments, next)
     }
 
-    /// The frame the segments describe, when it can be cut: baseline Huffman, one frame, a
-    /// restart interval, a known size.
-    static func frame(of segments: [Segment], _ read: Read) -> Frame? {
-        var frame = Frame()
-        for s in segments {
-            switch s.marker {
-            case 0xC0, 0xC1, 0xDD:
-                guard let body = try? read(Int64(s.body), s.length) else { return nil }
-                note(s.marker, body, into: &frame)
-            case 0xC2, 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
-                frame.otherFrame = true  // progressive, lossless, hierarchical or arithmetic
-            default:
-                break
-            }
-        }
-        guard frame.baseline, !frame.otherFrame, frame.restartInterval > 0, frame.width > 0, frame.height > 0 else { return nil }
-        return frame
-    }
-
-    /// The SOS segment at `at`, whole, when it is one scan of every component of the frame.
-    static func scanHeader(at: Int, components: Int, _ read: Read) -> [UInt8]? {
-        guard let marker = try? read(Int64(at), 4), marker.count == 4, marker[0] == 0xFF, marker[1] == 0xDA else { return nil }
-        let length = Int(marker[2]) << 8 | Int(marker[3])
-        guard length >= 3, let body = try? read(Int64(at + 4), length - 2), body.count == length - 2,
-              Int(body[0]) == components else { return nil }
-        return marker + body
-    }
-
     /// SOI, the segments a band's decoder needs, and `sos`; and where the frame's height is in it.
     static func header(_ segments: [Segment], sos: [UInt8], _ read: Read) -> (bytes: [UInt8], heightAt: Int)? {
         var header: [UInt8] = [0xFF, 0xD8]
@@ -142,29 +105,7 @@ struct RestartBands {
             header += bytes
             guard header.count <= maxHeaderBytes else { return nil }
         }
-        return (header + sos, heightAt)
-    }
-
-    /// What a SOF0/1 or DRI segment says of the frame.
-    static func note(_ marker: UInt8, _ body: [UInt8], into frame: inout Frame) {
-        if marker == 0xDD {
-            if body.count >= 2 { frame.restartInterval = Int(body[0]) << 8 | Int(body[1]) }
-            return
-        }
-        guard body.count >= 6, !frame.baseline else {
-            frame.otherFrame = true  // a second frame header: not a plain image
-            return
-        }
-        frame.height = Int(body[1]) << 8 | Int(body[2])
-        frame.width = Int(body[3]) << 8 | Int(body[4])
-        frame.components = Int(body[5])
-        guard body.count >= 6 + 3 * frame.components, (1...4).contains(frame.components) else { return }
-        for c in 0..<frame.components {
-            let sampling = body[6 + 3 * c + 1]
-            frame.maxH = max(frame.maxH, Int(sampling >> 4))
-            frame.maxV = max(frame.maxV, Int(sampling & 0x0F))
-        }
-        frame.baseline = true
+        return heightAt > 0 ? (header + sos, heightAt) : nil
     }
 
     /// Where the data after each restart marker begins, and where the scan's data ends, from

@@ -21,7 +21,7 @@ struct albumfs_jpeg {
     int created, started;
     // Where the bytes come from: a file range, or a private copy in memory.
     int fd;
-    int64_t offset, end;
+    int64_t start, offset, end;
     unsigned char *memory;
     size_t memory_size;
     int read_errno, has_message, failed;
@@ -154,6 +154,7 @@ albumfs_jpeg *albumfs_jpeg_new_file(int fd, int64_t start, int64_t length) {
     albumfs_jpeg *d = create();
     if (!d) return NULL;
     d->fd = fd;
+    d->start = start;
     d->offset = start;
     d->end = start + length;
     d->source.fill_input_buffer = fill_from_file;
@@ -224,6 +225,15 @@ int albumfs_jpeg_header(albumfs_jpeg *d, albumfs_jpeg_info *info) {
         jpeg_component_info *comp = &d->cinfo.comp_info[c];
         info->coefficient_bytes += mcus_across * comp->h_samp_factor * mcus_down * comp->v_samp_factor * DCTSIZE2 * sizeof(JCOEF);
     }
+    int single = d->cinfo.num_components == 1;
+    info->huffman = !d->cinfo.arith_code;
+    info->mcu_width = single ? 8 : 8 * max_h;
+    info->mcu_height = single ? 8 : 8 * max_v;
+    info->restart_interval = d->cinfo.restart_interval;
+    // The header was read up to the end of SOS: what libjpeg has not taken from the buffer yet is
+    // the scan's data. (A file decoder only: a band's or a copy's offsets are not the file's.)
+    int from_file = d->source.fill_input_buffer == fill_from_file && !d->memory;
+    info->scan_start = from_file ? d->offset - (int64_t)d->source.bytes_in_buffer - d->start : -1;
     return 0;
 }
 

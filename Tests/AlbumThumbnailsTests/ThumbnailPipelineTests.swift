@@ -1074,7 +1074,7 @@ final class ThumbnailPipelineTests: XCTestCase {
             let jpeg = try Encoders.jpegWithRestarts(image, every: interval)
             let file = try opened(jpeg, "rst.jpg")
             defer { close(file.fd) }
-            let plan = try XCTUnwrap(RestartBands(fd: file.fd, range: 0..<file.size), "\(interval)")
+            let plan = try XCTUnwrap(RestartBands(try JPEGStream(file: file.fd, range: 0..<file.size)), "\(interval)")
             XCTAssertEqual(plan.starts.count, starts, "\(interval)")
             XCTAssertEqual(plan.mcuRows, 113)
             XCTAssertEqual(plan.bands(covering: 0..<113, count: 2).count, 2, "\(interval)")
@@ -1097,7 +1097,7 @@ final class ThumbnailPipelineTests: XCTestCase {
                               (Array(rst.prefix(rst.count / 2)), "cut in half")] {
             let file = try opened(bytes, "plain.jpg")
             defer { close(file.fd) }
-            XCTAssertNil(RestartBands(fd: file.fd, range: 0..<file.size), what)
+            XCTAssertNil(RestartBands(try JPEGStream(file: file.fd, range: 0..<file.size)), what)
             XCTAssertEqual(try ThumbnailRenderer().renderWithPlan(file: file.fd, size: file.size, format: .jpeg, orientation: 1, box: .default).bytes,
                            try ThumbnailRenderer().render(bytes, format: .jpeg, orientation: 1, box: .default), what)
         }

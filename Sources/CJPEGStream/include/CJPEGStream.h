@@ -20,6 +20,14 @@ typedef struct {
     /// The bytes of that whole-image coefficient buffer (2 bytes per coefficient, 64 per block,
     /// blocks padded to whole MCUs).
     uint64_t coefficient_bytes;
+    /// Huffman-coded (not arithmetic).
+    int huffman;
+    /// An MCU's size in pixels (one block for one component; else 8 × the largest sampling
+    /// factors), and the restart interval in MCUs (0: none), as the header says.
+    uint32_t mcu_width, mcu_height, restart_interval;
+    /// Where the first scan's data begins (just after its SOS segment), relative to the start
+    /// given to albumfs_jpeg_new_file; -1 for other decoders.
+    int64_t scan_start;
 } albumfs_jpeg_info;
 
 /// A decoder of the JPEG in [start, start + length) of `fd` (read with pread as decoding goes;
