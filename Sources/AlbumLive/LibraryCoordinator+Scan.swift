@@ -87,11 +87,30 @@ extension LibraryCoordinator {
                          elsewhere: pipeline.elsewhere(saving: writer), skippingBut: mustList, named: named)
     }
 
+    /// When a scan shows what it found so far: at most every max(1 s, 4 publish times, the time
+    /// from the scan's start to the last publish). The gaps grow with the scan (publishes 1, 2,
+    /// 4, 8 s after its start), so the trees a long scan shows while it reads, each built of
+    /// every photo found so far, cost about what its last one costs, and a short scan still
+    /// shows photos within a second or two.
+    struct PublishPacing {
+        let started: Date
+        var last: Date
+
+        init(started: Date, now: Date = Date()) {
+            self.started = started
+            last = now
+        }
+
+        func isDue(at now: Date, publishSeconds: Double) -> Bool {
+            now.timeIntervalSince(last) > max(1, 4 * publishSeconds, last.timeIntervalSince(started))
+        }
+    }
+
     /// Scans `folder` through the pipeline, the status counting the reads, folders filling in
-    /// the views as batches merge (a publish at most every max(1 s, 4 publish times)).
+    /// the views as batches merge (`PublishPacing`).
     func scan(_ folder: String, _ setup: ScanSetup) -> ScanPipeline.FolderScan {
         statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
-        var lastPublish = Date()
+        var pacing = PublishPacing(started: setup.started)
         var hooks = ScanPipeline.Hooks()
         hooks.onFolder = { [watcher] in watcher?.watch($0) }
         hooks.progress = { [self] done, total in
@@ -101,9 +120,9 @@ extension LibraryCoordinator {
         hooks.handedOff = { [self] count in statusBox.withLock { $0.progressTotal = count } }
         hooks.merged = { [self] p in
             // A tree build just before the scan's own last one would only delay it.
-            guard p.merged < p.batches, !p.finishingSoon, Date().timeIntervalSince(lastPublish) > max(1, 4 * publishSeconds) else { return }
+            guard p.merged < p.batches, !p.finishingSoon, pacing.isDue(at: Date(), publishSeconds: publishSeconds) else { return }
             publish(complete: false)
-            lastPublish = Date()
+            pacing.last = Date()
         }
         // The folder a disk left when it was unmounted is listed fine, and empty: what it
         // held is unknown, not gone, as for a folder that cannot be listed at all.
@@ -152,7 +171,7 @@ extension LibraryCoordinator {
         let unchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty && !changedProblems
         let snapshotShown = setup.first && treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
         let keepsTree = unchanged && snapshotShown == nil
-        if setup.first { state.compact(keepingPhotos: keepsTree) }
+        if setup.first && !keepsTree { state.compactPhotos() }
         if keepsTree {
             report = state.report(folderProblems: folderProblems)
             show(report)
@@ -185,8 +204,14 @@ extension LibraryCoordinator {
         }
         lookAgainLater(at: tally.deferred)
         // (Once the scan is done, not at the first live change, which would wait for a pass over
-        // every path.)
-        if setup.first { queue.async { [self] in state.countFolders() } }
+        // every path; the map compacted after the views are shown, which do not need it.)
+        if setup.first {
+            queue.async { [self] in
+                state.compactMap()
+                HeapTuning.trim()
+                state.countFolders()
+            }
+        }
     }
 
     /// The scan's last index writes: the rows of files taken at new paths, the removals, and the

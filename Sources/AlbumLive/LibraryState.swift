@@ -187,17 +187,20 @@ public struct LibraryState: Sendable {
         entries.reserveCapacity(max(count, entries.capacity * 4))
     }
 
-    /// The map at the size of what it holds, and the photo array too unless `keepingPhotos`: a
-    /// first scan grows both ahead of its walk (the map four-fold), and at a million files what
-    /// was reserved and never filled was a fifth of the daemon (docs/benchmarks.md). The array is
-    /// copied only before a publish: the tree shown shares it, and would keep the old one too.
-    mutating func compact(keepingPhotos: Bool) {
-        if entries.capacity > 2 * entries.count {
-            var exact = [String: Known](minimumCapacity: entries.count)
-            for (path, known) in entries { exact[path] = known }
-            entries = exact
-        }
-        if !keepingPhotos && photos.capacity > photos.count + photos.count / 16 {
+    /// The map at the size of what it holds: a first scan grows it four-fold ahead of its walk,
+    /// and at a million files what was reserved and never filled was a fifth of the daemon
+    /// (docs/benchmarks.md).
+    mutating func compactMap() {
+        guard entries.capacity > 2 * entries.count else { return }
+        var exact = [String: Known](minimumCapacity: entries.count)
+        for (path, known) in entries { exact[path] = known }
+        entries = exact
+    }
+
+    /// The photo array at the size of what it holds, as the map (`compactMap`). It is copied only
+    /// before a publish: the tree shown shares it, and would keep the old one too.
+    mutating func compactPhotos() {
+        if photos.capacity > photos.count + photos.count / 16 {
             var exact: [Photo] = []
             exact.reserveCapacity(photos.count)
             exact.append(contentsOf: photos)

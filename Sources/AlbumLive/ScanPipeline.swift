@@ -232,9 +232,16 @@ public final class ScanPipeline {
 /// storage while the walk's batches are merged into it, and the first merge would copy it whole:
 /// a million files' map and photos for a live change of one folder. (The walk asks of each path
 /// before it hands the path on to be read and merged: what it is told is what was known.)
+/// A walk that began with nothing known is told nothing: the paths merged meanwhile are the
+/// ones it found itself, each once, so asking the growing map of each path finds nothing.
 private struct KnownInPlace: KnownFiles {
     unowned let pipeline: ScanPipeline
-    var isEmpty: Bool { pipeline.known.isEmpty }
-    func known(_ relativePath: String) -> IndexedFile? { pipeline.known.known(relativePath) }
-    func forEachPath(_ body: (String) -> Void) { pipeline.known.forEachPath(body) }
+    let nothingKnown: Bool
+    init(pipeline: ScanPipeline) {
+        self.pipeline = pipeline
+        nothingKnown = pipeline.known.isEmpty
+    }
+    var isEmpty: Bool { nothingKnown || pipeline.known.isEmpty }
+    func known(_ relativePath: String) -> IndexedFile? { nothingKnown ? nil : pipeline.known.known(relativePath) }
+    func forEachPath(_ body: (String) -> Void) { if !nothingKnown { pipeline.known.forEachPath(body) } }
 }

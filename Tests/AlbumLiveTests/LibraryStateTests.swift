@@ -176,8 +176,9 @@ final class LibraryStateTests: XCTestCase {
         }
     }
 
-    /// After a first scan, the map and the array hold no room reserved ahead of the walk; the
-    /// array the tree shown shares is left alone when no publish follows.
+    /// After a first scan, the map and the array hold no room reserved ahead of the walk; each
+    /// is compacted on its own (the array before the last publish, the map after it), and the
+    /// map's compaction leaves the array the tree shown shares alone.
     func testCompactingKeepsEveryFileAndFreesWhatWasReserved() {
         var state = LibraryState()
         state.expect(atLeast: 1_000)
@@ -186,12 +187,12 @@ final class LibraryStateTests: XCTestCase {
         state.put(IndexedFile(relativePath: "notes.txt", identity: file("notes.txt").identity, kind: .ignored), photo: nil)
         XCTAssertGreaterThan(state.entries.capacity, 2 * state.entries.count)
         let shown = state.photos
-        state.compact(keepingPhotos: true)
+        state.compactMap()
         XCTAssertLessThanOrEqual(state.entries.capacity, 2 * state.entries.count)
         state.photos.withUnsafeBufferPointer { a in
             shown.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress, "the shown tree's array kept") }
         }
-        state.compact(keepingPhotos: false)
+        state.compactPhotos()
         XCTAssertLessThanOrEqual(state.photos.capacity, 300 + 300 / 16)
         assertConsistent(state, Dictionary(uniqueKeysWithValues: (0..<300).map { ("p\($0)", Int64(1)) }))
         XCTAssertEqual(state.fileCount, 301)
