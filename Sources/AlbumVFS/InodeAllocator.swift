@@ -34,6 +34,9 @@ final class InodeAllocator: @unchecked Sendable {
         }
     }
 
+    /// Photo paths in a tree's order, `paths[i]` numbered `numbers[i]`.
+    typealias ByPosition = (paths: [String], numbers: ContiguousArray<UInt32>)
+
     // Protected by `lock`. Number 0 is the root (inode 1).
     private var named: [Key: UInt32] = [:]
     private var photoNumbers: [String: UInt32] = [:]
@@ -42,7 +45,7 @@ final class InodeAllocator: @unchecked Sendable {
     /// every photo anew, at the end of the first scan, on one thread while the other cores have
     /// nothing left to do, so hashing every path into the map there is the scan's last wait. They are put in
     /// the map when it is next needed (the next build, a lookup by path).
-    private var unmapped: (paths: [String], numbers: ContiguousArray<UInt32>)?
+    private var unmapped: ByPosition?
     /// The photo numbers the last tree build gave out.
     private var numberedLastBuild = NumberSet()
     private var next: UInt32 = 1
@@ -72,6 +75,9 @@ final class InodeAllocator: @unchecked Sendable {
             return photoNumbers[path]
         }
     }
+
+    /// How many source paths the map holds (the rest are numbered by position), for the tests.
+    var mappedPathCount: Int { lock.withLock { _ in photoNumbers.count } }
 
     /// How many source paths have a number.
     var photoPathCount: Int {
@@ -132,7 +138,8 @@ final class InodeAllocator: @unchecked Sendable {
     /// later trees: each is the one before with the photos read since after it), numbered and
     /// noted in `unmapped` in turn, where hashing the paths of a first scan's last tree into the
     /// map would hold up its very end, on one thread. A photo out of that
-    /// order puts every path in the map, and the rest go by it.
+    /// order puts every path in the map, and the rest go by it; the tree is then noted by
+    /// position in its own order (`keepOwnOrder`).
     private func buildByPosition<T>(photoCount: Int, _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T)
         -> (T, count: Int) {
         var (paths, numbers) = unmapped ?? ([], [])
@@ -142,6 +149,8 @@ final class InodeAllocator: @unchecked Sendable {
         var matched = 0
         var inOrder = true
         var numbered = NumberSet()
+        // This tree's paths and numbers in its own order, once it leaves the order of the one before.
+        var own: ByPosition?
         let result = body({ Self.inode(number: self.number($0, $1), slot: 0) }) { path in
             let n: UInt32
             if inOrder && matched < known && paths[matched] == path {
@@ -157,13 +166,22 @@ final class InodeAllocator: @unchecked Sendable {
             } else {
                 if inOrder {
                     inOrder = false
+                    own = (Array(paths[..<matched]), ContiguousArray(numbers[..<matched]))
+                    own?.paths.reserveCapacity(photoCount)
+                    own?.numbers.reserveCapacity(photoCount)
                     unmapped = (paths, numbers)
                     mapFirstBuild()
                 }
                 n = self.photo(path)
+                own?.paths.append(path)
+                own?.numbers.append(n)
             }
             numbered.insert(n)
             return n
+        }
+        if let own {
+            keepOwnOrder(own, numbered: numbered)
+            return (result, Int(next))
         }
         if inOrder {
             unmapped = (paths, numbers)
@@ -220,6 +238,16 @@ final class InodeAllocator: @unchecked Sendable {
         unmapped = (paths, numbers)
         numberedLastBuild = numbered
         return (result, Int(next))
+    }
+
+    /// After a build out of the order of the one before, by position in its own: the map's
+    /// keys are the tree before's strings (a views snapshot's, after a remount), a second copy of
+    /// every path beside this tree's; the map keeps only the paths the tree before had and this
+    /// one has not (still asked for: `keepPaths`).
+    private func keepOwnOrder(_ own: ByPosition, numbered: NumberSet) {
+        photoNumbers = photoNumbers.filter { !numbered.contains($0.value) && numberedLastBuild.contains($0.value) }
+        unmapped = own
+        numberedLastBuild = numbered
     }
 
     /// Puts the paths numbered by position in the map.

@@ -176,6 +176,26 @@ final class InodeAllocatorTests: XCTestCase {
         }
     }
 
+    /// A tree out of the order of the one before (a remount's: the index's order, not the views
+    /// snapshot's) keeps every number, and is then numbered by position in its own order: the
+    /// map holds only the paths the tree before had and this one has not, not a second copy of
+    /// every path; the build after it and lookups by path agree.
+    func testATreeOutOfOrderIsNumberedByPositionInItsOwn() {
+        let allocator = InodeAllocator()
+        let before = library("A", 2_000)
+        let first = build(allocator, before)
+        var reordered = Array(before.dropLast(10).reversed())
+        reordered.append("A/new.jpg")
+        let out = build(allocator, reordered)
+        XCTAssertEqual(out.filter { $0.key != "A/new.jpg" }, first.filter { out[$0.key] != nil })
+        XCTAssertFalse(first.values.contains(out["A/new.jpg"]!))
+        XCTAssertEqual(allocator.mappedPathCount, 10, "only the paths gone stay in the map")
+        XCTAssertEqual(allocator.photoNumber(source: "A/IMG_1999.JPG"), first["A/IMG_1999.JPG"], "the tree before is still asked")
+        XCTAssertEqual(build(allocator, reordered), out)
+        XCTAssertEqual(allocator.photoNumber(source: "A/IMG_5.JPG"), out["A/IMG_5.JPG"])
+        XCTAssertEqual(allocator.photoNumber(source: "A/new.jpg"), out["A/new.jpg"])
+    }
+
     /// After a first build (numbered by position), builds told by `same` (as the node table
     /// tells them: by position, else among the photos that moved) keep numbering by position: a
     /// photo removed leaves the last in its place and that one keeps its number, a new one gets a
