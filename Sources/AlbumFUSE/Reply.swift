@@ -36,17 +36,20 @@ enum Reply {
         return e
     }
 
+    /// The file type bits of a mode.
+    static func fileType(_ kind: Attributes.Kind) -> mode_t {
+        switch kind {
+        case .directory: S_IFDIR
+        case .regular: S_IFREG
+        case .symlink: S_IFLNK
+        }
+    }
+
     /// POSIX attributes → `struct stat`.
     static func stat(_ a: Attributes) -> Glibc.stat {
         var st = Glibc.stat()
         st.st_ino = ino_t(a.inode)
-        let type: mode_t
-        switch a.kind {
-        case .directory: type = S_IFDIR
-        case .regular: type = S_IFREG
-        case .symlink: type = S_IFLNK
-        }
-        st.st_mode = mode_t(a.permissions) | type
+        st.st_mode = mode_t(a.permissions) | fileType(a.kind)
         st.st_nlink = nlink_t(a.linkCount)
         st.st_size = off_t(a.size)
         st.st_blksize = 4096

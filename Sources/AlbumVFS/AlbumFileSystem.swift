@@ -202,17 +202,34 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operations are `readdir` and `readdirplus`. Offsets: 0 is the
     /// start, entry k (0 `.`, 1 `..`, then children newest first) carries next offset k + 1.
     public func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
-        guard let listing = directories.get(handle) else { return .failure(.badFileDescriptor) }
         let s = current
-        var out: [DirectoryEntry] = []
+        return listed(handle, from: offset, limit: limit) { entry, next in
+            if let node = s.table.node(entry.inode, named: entry.name) {
+                return DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: next)
+            }
+            return picks?.pick(inode: entry.inode).map { DirectoryEntry(name: entry.name, attributes: linkAttributes($0, s), nextOffset: next) }
+        }
+    }
+
+    /// As `readDirectory`, names, inode numbers and types only: what `readdir` sends, without
+    /// each entry's attributes made and dropped.
+    public func readDirectoryNames(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryName], Errno> {
+        let s = current
+        return listed(handle, from: offset, limit: limit) { entry, next in
+            let kind = s.table.kind(of: entry.inode) ?? (picks?.pick(inode: entry.inode) != nil ? .symlink : nil)
+            return kind.map { DirectoryName(name: entry.name, inode: entry.inode, kind: $0, nextOffset: next) }
+        }
+    }
+
+    /// The entries of an open listing from `offset` on, at most `limit`, as `make` gives them
+    /// (nil: an entry gone from the tree since the listing was opened, left out).
+    private func listed<T>(_ handle: UInt64, from offset: Int, limit: Int,
+                           _ make: ((inode: UInt64, name: String), _ next: Int) -> T?) -> Result<[T], Errno> {
+        guard let listing = directories.get(handle) else { return .failure(.badFileDescriptor) }
+        var out: [T] = []
         var k = max(0, offset)
         while k < listing.count && out.count < limit {
-            let entry = listing[k]
-            if let node = s.table.node(entry.inode, named: entry.name) {
-                out.append(DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: k + 1))
-            } else if let pick = picks?.pick(inode: entry.inode) {
-                out.append(DirectoryEntry(name: entry.name, attributes: linkAttributes(pick, s), nextOffset: k + 1))
-            }
+            if let entry = make(listing[k], k + 1) { out.append(entry) }
             k += 1
         }
         return .success(out)

@@ -25,6 +25,15 @@ public struct DirectoryEntry: Sendable {
     public var nextOffset: Int
 }
 
+/// One entry of a directory listing as `readdir` sends it: its name, inode number and type,
+/// and the offset of the entry after it.
+public struct DirectoryName: Sendable, Equatable {
+    public var name: String
+    public var inode: UInt64
+    public var kind: Attributes.Kind
+    public var nextOffset: Int
+}
+
 /// `statfs` figures.
 public struct FileSystemStatistics: Sendable, Equatable {
     public var blockSize: UInt64

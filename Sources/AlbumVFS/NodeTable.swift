@@ -146,6 +146,14 @@ struct NodeTable: Sendable {
                     mtime: photos[photo].captureInstant)
     }
 
+    /// What kind of node an inode stands for, without making the node: a listing's types
+    /// (`readdir` sends each entry's inode number and type only).
+    func kind(of inode: UInt64) -> Attributes.Kind? {
+        if photoEntry(inode) != nil { return .regular }
+        if folders[inode] != nil { return .directory }
+        return controlFiles[inode] != nil ? .regular : nil
+    }
+
     /// The photo and slot an inode stands for, if it is a photo entry of this tree.
     private func photoEntry(_ inode: UInt64) -> (photo: Int, slot: Int)? {
         guard let (number, slot) = InodeAllocator.split(inode), number < photoOfNumber.count else { return nil }

@@ -84,6 +84,24 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(fs.openDirectory(ino("screenshots/b.png")).failure, .notDirectory)
     }
 
+    /// `readdir`'s listing (names, inode numbers, types) is `readdirplus`'s without the
+    /// attributes, in every folder of the tree, page by page as from the whole.
+    func testNamesAreTheListingWithoutAttributes() throws {
+        var folders: [UInt64] = [1], seen = 0
+        while let inode = folders.popLast() {
+            let h = try fs.openDirectory(inode).get()
+            defer { fs.releaseDirectory(h) }
+            let full = try fs.readDirectory(h, from: 0).get()
+            let names = try fs.readDirectoryNames(h, from: 0).get()
+            XCTAssertEqual(names, full.map { DirectoryName(name: $0.name, inode: $0.attributes.inode, kind: $0.attributes.kind, nextOffset: $0.nextOffset) })
+            XCTAssertEqual(try fs.readDirectoryNames(h, from: 3, limit: 2).get(), Array(names.dropFirst(3).prefix(2)))
+            folders += full.filter { $0.attributes.kind == .directory && $0.name != "." && $0.name != ".." }.map(\.attributes.inode)
+            seen += 1
+        }
+        XCTAssertEqual(seen, 8, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views")
+        XCTAssertEqual(fs.readDirectoryNames(12345, from: 0).failure, .badFileDescriptor)
+    }
+
     func testReadOriginalAndReleaseClosesIt() throws {
         let h = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get()
         XCTAssertEqual(fs.openFileCount, 1)
