@@ -199,8 +199,8 @@ public final class AlbumFileSystem: Sendable {
         return .success(directories.insert(listing))
     }
 
-    /// The corresponding FUSE operations are `readdir` and `readdirplus`. Offsets: 0 is the
-    /// start, entry k (0 `.`, 1 `..`, then children newest first) carries next offset k + 1.
+    /// The corresponding FUSE operation is `readdirplus`. Offsets: 0 is the start, entry k
+    /// (0 `.`, 1 `..`, then children newest first) carries next offset k + 1.
     public func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
         let s = current
         return listed(handle, from: offset, limit: limit) { entry, next in
@@ -211,8 +211,8 @@ public final class AlbumFileSystem: Sendable {
         }
     }
 
-    /// As `readDirectory`, names, inode numbers and types only: what `readdir` sends, without
-    /// each entry's attributes made and dropped.
+    /// The corresponding FUSE operation is `readdir`: as `readDirectory`, names, inode numbers
+    /// and types only, without each entry's attributes made and dropped.
     public func readDirectoryNames(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryName], Errno> {
         let s = current
         return listed(handle, from: offset, limit: limit) { entry, next in
