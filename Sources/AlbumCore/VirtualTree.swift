@@ -130,7 +130,11 @@ public struct PhotoEntries: Sendable {
     /// (Given the file name, not the `Photo`: passing a photo retains each of its strings, and
     /// views built side by side then fight over those reference counts.)
     static func defaultName(_ photo: Photo, thumbnail: Bool) -> String {
-        thumbnail ? EntryNames.replacingExtension(of: photo.fileName, with: ".jpg") : EntryNames.viewName(of: photo.fileName, format: photo.format)
+        defaultName(fileName: photo.fileName, format: photo.format, thumbnail: thumbnail)
+    }
+
+    static func defaultName(fileName: String, format: ImageFormat, thumbnail: Bool) -> String {
+        thumbnail ? EntryNames.replacingExtension(of: fileName, with: ".jpg") : EntryNames.viewName(of: fileName, format: format)
     }
 
     public var count: Int { members.count }
@@ -140,7 +144,10 @@ public struct PhotoEntries: Sendable {
 
     /// The entry name of a photo of this folder.
     public func name(ofPhoto i: Int) -> String {
-        renamed[Int32(i)] ?? Self.defaultName(photos[i], thumbnail: thumbnailBox != nil)
+        if let name = renamed[Int32(i)] { return name }
+        // (The two fields read where they lie: `photos[i]` handed on is a copy of the whole photo,
+        // and a listing names every photo of its folder.)
+        return Self.defaultName(fileName: Photo.lastComponent(photos[i].relativePath), format: photos[i].format, thumbnail: thumbnailBox != nil)
     }
 
     public func content(ofPhoto i: Int) -> FileContent {
