@@ -22,9 +22,10 @@ public final class AlbumFileSystem: Sendable {
     /// set once the session runs (`setInvalidator`).
     let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
     /// Thumbnails written for desktop file managers when a folder of photos is listed (`-o desktop_thumbnails`).
-    private let desktopThumbnails: DesktopThumbnailing?
+    let desktopThumbnails: DesktopThumbnailing?
     private let status: StatusReporter?
-    private let directories = HandleTable<DirectoryListing>()
+    /// The open listings, by handle (`AlbumFileSystem+Directories`).
+    let directories = HandleTable<DirectoryListing>()
     let problems: OnceLog
     /// Told of a photo's file found changed or replaced at an open (`openScanned`).
     let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
@@ -178,65 +179,6 @@ public final class AlbumFileSystem: Sendable {
                               mtime: node.mtime, uid: shown.uid, gid: shown.gid)
         }
     }
-
-    // MARK: Directories
-
-    /// The corresponding FUSE operation is `opendir`. The listing is fixed at open, so a
-    /// rebuild during `ls` never skips or repeats an entry.
-    public func openDirectory(_ inode: UInt64) -> Result<UInt64, Errno> {
-        if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
-        let s = current
-        guard s.table[inode] != nil else { return .failure(.notFound) }
-        guard let folder = s.table.folders[inode] else { return .failure(.notDirectory) }
-        var listing = DirectoryListing(folder, in: s.table, hiding: hiddenPositions(folder, s))
-        if inode == s.table.pickedInode, let picks {
-            for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
-        }
-        if let desktopThumbnails, case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
-           let path = s.table.path(of: inode) {
-            desktopThumbnails.listed(folder: path, entries: entries)
-        }
-        return .success(directories.insert(listing))
-    }
-
-    /// The corresponding FUSE operation is `readdirplus`. Offsets: 0 is the start, entry k
-    /// (0 `.`, 1 `..`, then children newest first) carries next offset k + 1.
-    public func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
-        let s = current
-        return listed(handle, from: offset, limit: limit) { entry, next in
-            if let node = s.table.node(entry.inode, named: entry.name) {
-                return DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: next)
-            }
-            return picks?.pick(inode: entry.inode).map { DirectoryEntry(name: entry.name, attributes: linkAttributes($0, s), nextOffset: next) }
-        }
-    }
-
-    /// The corresponding FUSE operation is `readdir`: as `readDirectory`, names, inode numbers
-    /// and types only, without each entry's attributes made and dropped.
-    public func readDirectoryNames(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryName], Errno> {
-        let s = current
-        return listed(handle, from: offset, limit: limit) { entry, next in
-            let kind = s.table.kind(of: entry.inode) ?? (picks?.pick(inode: entry.inode) != nil ? .symlink : nil)
-            return kind.map { DirectoryName(name: entry.name, inode: entry.inode, kind: $0, nextOffset: next) }
-        }
-    }
-
-    /// The entries of an open listing from `offset` on, at most `limit`, as `make` gives them
-    /// (nil: an entry gone from the tree since the listing was opened, left out).
-    private func listed<T>(_ handle: UInt64, from offset: Int, limit: Int,
-                           _ make: ((inode: UInt64, name: String), _ next: Int) -> T?) -> Result<[T], Errno> {
-        guard let listing = directories.get(handle) else { return .failure(.badFileDescriptor) }
-        var out: [T] = []
-        var k = max(0, offset)
-        while k < listing.count && out.count < limit {
-            if let entry = make(listing[k], k + 1) { out.append(entry) }
-            k += 1
-        }
-        return .success(out)
-    }
-
-    /// The corresponding FUSE operation is `releasedir`.
-    public func releaseDirectory(_ handle: UInt64) { directories.remove(handle) }
 
     // MARK: Files
 
