@@ -98,9 +98,11 @@ public final class ScanPipeline {
                      elsewhere: LibraryScanner.Elsewhere?, unavailable: String? = nil, skipping: Bool = false,
                      mustList: Set<String> = [], named: Set<String> = [], hooks: Hooks = Hooks()) -> FolderScan {
         var heldMoves: [FileMove] = []
-        var reads = MergeQueue(trackReads: !known.isEmpty)
+        // (Nothing known when the walk begins: every path it reads is new, and none needs asking.)
+        let nothingKnown = known.isEmpty
+        var reads = MergeQueue(trackReads: !nothingKnown)
         let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
-            under: folder, previous: KnownInPlace(pipeline: self), settledBefore: settledBefore, complete: complete,
+            under: folder, previous: KnownInPlace(pipeline: self, nothingKnown: nothingKnown), settledBefore: settledBefore, complete: complete,
             elsewhere: holding(elsewhere) { heldMoves += $0 },
             folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList), onFolder: hooks.onFolder,
             onRead: { read in
@@ -236,11 +238,8 @@ public final class ScanPipeline {
 /// ones it found itself, each once, so asking the growing map of each path finds nothing.
 private struct KnownInPlace: KnownFiles {
     unowned let pipeline: ScanPipeline
+    /// Whether the pipeline knew nothing when the walk began.
     let nothingKnown: Bool
-    init(pipeline: ScanPipeline) {
-        self.pipeline = pipeline
-        nothingKnown = pipeline.known.isEmpty
-    }
     var isEmpty: Bool { nothingKnown || pipeline.known.isEmpty }
     func known(_ relativePath: String) -> IndexedFile? { nothingKnown ? nil : pipeline.known.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { if !nothingKnown { pipeline.known.forEachPath(body) } }
