@@ -19,6 +19,8 @@ public final class FuseContext: Sendable {
     let slowWork: SlowWork
     /// Requests that wait on the library's storage, answered EIO past `-o source_timeout`.
     let deadlines: SourceDeadlines
+    /// The next `readdir` reply of each open listing, made before it is asked for.
+    let listingAhead = MadeAhead<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead")
 
     /// - Parameter sourceTimeout: seconds a request may wait on the library's storage (0: for ever).
     public init(fs: AlbumFileSystem, entryTimeout: Double = 60, attrTimeout: Double = 60, maxRead: UInt32 = 0,

@@ -20,7 +20,9 @@ extension Operations {
 
     /// `releasedir`.
     static func releasedir(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
-        FuseContext.of(req).fs.releaseDirectory(fi!.pointee.fh)
+        let ctx = FuseContext.of(req)
+        ctx.listingAhead.forget(fi!.pointee.fh)
+        ctx.fs.releaseDirectory(fi!.pointee.fh)
         Reply.ok(req)
     }
 }

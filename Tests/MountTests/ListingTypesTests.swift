@@ -7,16 +7,10 @@ import XCTest
 /// by without a `stat`) is what `lstat` says, in a listing long enough to take several
 /// requests after the kernel's first (`readdirplus`): photos, folders, picks.
 final class ListingTypesTests: SampleLibraryTestCase {
-    /// Each entry of `path` but `.` and `..`, with its `d_type`.
+    /// Each entry of `path` but `.` and `..`, with its `d_type`, read in 4 KiB calls (after the
+    /// first, a `readdirplus`, each one a `readdir` request while the kernel caches nothing).
     func readdirTypes(_ path: String) -> [(name: String, type: UInt8)] {
-        guard let dir = opendir(path) else { return [] }
-        defer { closedir(dir) }
-        var out: [(name: String, type: UInt8)] = []
-        while let e = readdir(dir) {
-            let name = direntName(e)
-            if name != "." && name != ".." { out.append((name, e.pointee.d_type)) }
-        }
-        return out
+        (listingCalls(path, sizes: [4096]) ?? []).flatMap { zip($0.names, $0.types).map { (name: $0, type: $1) } }
     }
 
     func typeOf(_ path: String) -> UInt8? {

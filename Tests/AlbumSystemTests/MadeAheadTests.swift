@@ -1,0 +1,92 @@
+import AlbumSystem
+import Dispatch
+import Foundation
+import Synchronization
+import XCTest
+
+/// Answers made ahead go only to the request they were made for, are waited for while being
+/// made, and are dropped (not waited for) when their queue has not begun them.
+final class MadeAheadTests: XCTestCase {
+    typealias Ahead = MadeAhead<Int, String, String>
+
+    /// Waits until everything queued on `ahead` so far has run (its queue is serial).
+    func drain(_ ahead: Ahead, slot: Int = 99) {
+        let done = DispatchSemaphore(value: 0)
+        ahead.makeAhead(slot, "drain") { done.signal(); return nil }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        ahead.forget(slot)
+    }
+
+    func testAnAnswerGoesOnlyToItsRequestAndOnlyOnce() {
+        let ahead = Ahead(label: "test")
+        XCTAssertNil(ahead.take(1, "a"), "nothing made")
+        ahead.makeAhead(1, "a") { "answer a" }
+        drain(ahead)
+        XCTAssertEqual(ahead.take(1, "a"), "answer a")
+        XCTAssertNil(ahead.take(1, "a"), "taken once")
+
+        ahead.makeAhead(1, "a") { "answer a" }
+        drain(ahead)
+        XCTAssertNil(ahead.take(2, "a"), "another slot")
+        XCTAssertNil(ahead.take(1, "b"), "another request")
+        XCTAssertNil(ahead.take(1, "a"), "a request that did not match dropped it")
+
+        ahead.makeAhead(1, "a") { "first" }
+        ahead.makeAhead(1, "a") { "second" }
+        drain(ahead)
+        XCTAssertEqual(ahead.take(1, "a"), "second", "a newer answer replaces the slot's")
+
+        ahead.makeAhead(1, "a") { "answer a" }
+        drain(ahead)
+        ahead.forget(1)
+        XCTAssertNil(ahead.take(1, "a"), "forgotten with its slot")
+
+        ahead.makeAhead(1, "a") { nil }
+        drain(ahead)
+        XCTAssertNil(ahead.take(1, "a"), "a maker that gave nothing")
+    }
+
+    func testAnAnswerBeingMadeIsWaitedFor() {
+        let ahead = Ahead(label: "test")
+        let begun = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        ahead.makeAhead(1, "a") {
+            begun.signal()
+            _ = release.wait(timeout: .now() + 10)
+            return "slow answer"
+        }
+        XCTAssertEqual(begun.wait(timeout: .now() + 10), .success)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { release.signal() }
+        XCTAssertEqual(ahead.take(1, "a"), "slow answer")
+    }
+
+    func testAnAnswerNotBegunIsDroppedNotWaitedFor() {
+        let ahead = Ahead(label: "test")
+        let release = DispatchSemaphore(value: 0)
+        // The queue is busy with another slot's answer.
+        ahead.makeAhead(2, "busy") { _ = release.wait(timeout: .now() + 10); return "busy" }
+        let ran = Atomic<Bool>(false)
+        ahead.makeAhead(1, "a") { ran.store(true, ordering: .relaxed); return "late" }
+        let started = Date()
+        XCTAssertNil(ahead.take(1, "a"))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "not held up by the busy queue")
+        release.signal()
+        drain(ahead)
+        XCTAssertFalse(ran.load(ordering: .relaxed), "a dropped answer is never made")
+        XCTAssertEqual(ahead.take(2, "busy"), "busy")
+    }
+
+    func testAnAnswerMadeWhileItsRequestDidNotMatchIsNotKept() {
+        let ahead = Ahead(label: "test")
+        let begun = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        ahead.makeAhead(1, "a") {
+            begun.signal()
+            _ = release.wait(timeout: .now() + 10)
+            return "answer a"
+        }
+        XCTAssertEqual(begun.wait(timeout: .now() + 10), .success)
+        XCTAssertNil(ahead.take(1, "b"), "another request is not made to wait")
+        release.signal()
+        drain(ahead)
+        XCTAssertNil(ahead.take(1, "a"), "dropped while it was made")
+    }
+}
