@@ -46,15 +46,22 @@ final class MadeAheadTests: XCTestCase {
         XCTAssertNil(ahead.take(1, "a"), "a maker that gave nothing")
     }
 
-    func testAnAnswerBeingMadeIsWaitedFor() {
-        let ahead = Ahead(label: "test")
+    /// Makes `answer` ahead for request "a" in slot 1, and returns once its maker has begun; the
+    /// maker finishes when the semaphore returned is signalled.
+    func beginSlowAnswer(_ ahead: Ahead, _ answer: String) -> DispatchSemaphore {
         let begun = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         ahead.makeAhead(1, "a") {
             begun.signal()
             _ = release.wait(timeout: .now() + 10)
-            return "slow answer"
+            return answer
         }
         XCTAssertEqual(begun.wait(timeout: .now() + 10), .success)
+        return release
+    }
+
+    func testAnAnswerBeingMadeIsWaitedFor() {
+        let ahead = Ahead(label: "test")
+        let release = beginSlowAnswer(ahead, "slow answer")
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { release.signal() }
         XCTAssertEqual(ahead.take(1, "a"), "slow answer")
     }
@@ -77,13 +84,7 @@ final class MadeAheadTests: XCTestCase {
 
     func testAnAnswerMadeWhileItsRequestDidNotMatchIsNotKept() {
         let ahead = Ahead(label: "test")
-        let begun = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        ahead.makeAhead(1, "a") {
-            begun.signal()
-            _ = release.wait(timeout: .now() + 10)
-            return "answer a"
-        }
-        XCTAssertEqual(begun.wait(timeout: .now() + 10), .success)
+        let release = beginSlowAnswer(ahead, "answer a")
         XCTAssertNil(ahead.take(1, "b"), "another request is not made to wait")
         release.signal()
         drain(ahead)
