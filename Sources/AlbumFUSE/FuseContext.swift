@@ -19,8 +19,9 @@ public final class FuseContext: Sendable {
     let slowWork: SlowWork
     /// Requests that wait on the library's storage, answered EIO past `-o source_timeout`.
     let deadlines: SourceDeadlines
-    /// The next `readdir` reply of each open listing, made before it is asked for.
-    let listingAhead = MadeAhead<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead")
+    /// The next `readdir` reply of open listings, made before it is asked for: 16 at most at
+    /// once, each at most a request's size (1 MiB), whatever a client opens.
+    let listingAhead = MadeAhead<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead", slots: 16)
 
     /// - Parameter sourceTimeout: seconds a request may wait on the library's storage (0: for ever).
     public init(fs: AlbumFileSystem, entryTimeout: Double = 60, attrTimeout: Double = 60, maxRead: UInt32 = 0,

@@ -6,7 +6,8 @@ import Dispatch
 ///
 /// An answer made ahead is given only to the request it was made for. One not yet begun when
 /// that request comes is dropped and the request makes its own, so a busy queue never holds a
-/// request up; one being made is waited for (its maker is running).
+/// request up; one being made is waited for (its maker is running). At most `slots` answers
+/// are held at once, so the memory they take is bounded however many slots a client opens.
 public final class MadeAhead<Slot: Hashable & Sendable, Request: Equatable & Sendable, Answer: Sendable>: @unchecked Sendable {
     private enum Progress {
         case queued
@@ -27,9 +28,11 @@ public final class MadeAhead<Slot: Hashable & Sendable, Request: Equatable & Sen
     /// Per slot, the answer being made ahead of its next request.
     private var pending: [Slot: Pending] = [:]
     private let queue: DispatchQueue
+    private let slots: Int
 
-    public init(label: String) {
+    public init(label: String, slots: Int) {
         queue = DispatchQueue(label: label)
+        self.slots = slots
     }
 
     /// The answer made ahead for `request` in `slot` (waited for if it is being made), or nil:
@@ -53,10 +56,11 @@ public final class MadeAhead<Slot: Hashable & Sendable, Request: Equatable & Sen
     }
 
     /// Makes the answer to `request` in `slot` on the queue, for `take` to find; what was made
-    /// ahead in the slot before goes.
+    /// ahead in the slot before goes. Nothing is made when `slots` other slots hold answers.
     public func makeAhead(_ slot: Slot, _ request: Request, _ make: @escaping @Sendable () -> Answer?) {
         let entry = Pending(request)
         condition.lock()
+        guard pending[slot] != nil || pending.count < slots else { return condition.unlock() }
         pending.updateValue(entry, forKey: slot)?.progress = .dropped
         condition.unlock()
         queue.async { [condition] in

@@ -18,7 +18,7 @@ final class MadeAheadTests: XCTestCase {
     }
 
     func testAnAnswerGoesOnlyToItsRequestAndOnlyOnce() {
-        let ahead = Ahead(label: "test")
+        let ahead = Ahead(label: "test", slots: 8)
         XCTAssertNil(ahead.take(1, "a"), "nothing made")
         ahead.makeAhead(1, "a") { "answer a" }
         drain(ahead)
@@ -59,15 +59,33 @@ final class MadeAheadTests: XCTestCase {
         return release
     }
 
+    func testNoMoreAnswersAreHeldThanSlots() {
+        let ahead = Ahead(label: "test", slots: 2)
+        ahead.makeAhead(1, "a") { "one" }
+        ahead.makeAhead(2, "a") { "two" }
+        ahead.makeAhead(3, "a") { "three" }
+        // (The queue is serial: once this maker has run, a maker for slot 3 would have too.)
+        let done = DispatchSemaphore(value: 0)
+        ahead.makeAhead(2, "b") { done.signal(); return "two again" }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertNil(ahead.take(3, "a"), "a third slot gets nothing made")
+        XCTAssertEqual(ahead.take(2, "b"), "two again", "a slot that holds one may make its next")
+        let begun = DispatchSemaphore(value: 0)
+        ahead.makeAhead(3, "a") { begun.signal(); return "three" }
+        XCTAssertEqual(begun.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(ahead.take(3, "a"), "three", "a slot freed by a take")
+        XCTAssertEqual(ahead.take(1, "a"), "one")
+    }
+
     func testAnAnswerBeingMadeIsWaitedFor() {
-        let ahead = Ahead(label: "test")
+        let ahead = Ahead(label: "test", slots: 8)
         let release = beginSlowAnswer(ahead, "slow answer")
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { release.signal() }
         XCTAssertEqual(ahead.take(1, "a"), "slow answer")
     }
 
     func testAnAnswerNotBegunIsDroppedNotWaitedFor() {
-        let ahead = Ahead(label: "test")
+        let ahead = Ahead(label: "test", slots: 8)
         let release = DispatchSemaphore(value: 0)
         // The queue is busy with another slot's answer.
         ahead.makeAhead(2, "busy") { _ = release.wait(timeout: .now() + 10); return "busy" }
@@ -83,7 +101,7 @@ final class MadeAheadTests: XCTestCase {
     }
 
     func testAnAnswerMadeWhileItsRequestDidNotMatchIsNotKept() {
-        let ahead = Ahead(label: "test")
+        let ahead = Ahead(label: "test", slots: 8)
         let release = beginSlowAnswer(ahead, "answer a")
         XCTAssertNil(ahead.take(1, "b"), "another request is not made to wait")
         release.signal()
