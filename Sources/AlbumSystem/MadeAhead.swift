@@ -8,6 +8,7 @@ import Dispatch
 /// that request comes is dropped and the request makes its own, so a busy queue never holds a
 /// request up; one being made is waited for (its maker is running). At most `slots` answers
 /// are held at once, so the memory they take is bounded however many slots a client opens.
+/// (`@unchecked Sendable`: `pending` is read and written with `condition` held.)
 public final class MadeAhead<Slot: Hashable & Sendable, Request: Equatable & Sendable, Answer: Sendable>: @unchecked Sendable {
     private enum Progress {
         case queued
