@@ -17,17 +17,20 @@ extension Operations {
         case .failure(let e):
             Reply.error(req, e)
         case .success(let reply):
-            _ = reply.bytes.withUnsafeBufferPointer { fuse_reply_buf(req, $0.baseAddress, $0.count) }
+            // Asked for before the reply goes: a `releasedir` can come as soon as the reader has
+            // it, and must find the slot to let it go (handles are never reused, so a slot taken
+            // after it would be held for good).
             if let next = reply.nextOffset {
                 let ahead = ListingRequest(offset: next, size: size)
                 ctx.listingAhead.makeAhead(handle, ahead) { [fs = ctx.fs] in try? names(fs, handle, ahead).get() }
             }
+            _ = reply.bytes.withUnsafeBufferPointer { fuse_reply_buf(req, $0.baseAddress, $0.count) }
         }
     }
 
     /// The `readdir` reply to `request` of the listing `handle`.
     private static func names(_ fs: AlbumFileSystem, _ handle: UInt64, _ request: ListingRequest) -> Result<ListingReply, Errno> {
-        packed(request.size, 
+        packed(request.size,
                // (A dirent is 24 bytes and the name, padded to 8: never more entries than fit.)
                fs.readDirectoryNames(handle, from: request.offset, limit: request.size / 32 + 1)) { buf, room, entry in
             // (fuse_add_direntry takes the inode number and the type bits of the mode, nothing
