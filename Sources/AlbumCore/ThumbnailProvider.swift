@@ -9,6 +9,12 @@ public protocol ThumbnailProvider: Sendable {
     /// `sourceRoot` (the library's folder). ENOENT: the file is not at its path (moved or
     /// deleted), which the caller follows or says; any other failure is EIO, logged by the service.
     func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno>
+    /// How many thumbnails are made ahead of a reader reading a folder's in order (0: none).
+    var renderAhead: Int { get }
+    /// Starts making the thumbnail in the background, if there is room: a reader reading a
+    /// folder's thumbnails in order will read it next. Returns at once; `failed` is called
+    /// (from another thread) when the photo's content cannot be made into one.
+    func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox, failed: @escaping @Sendable () -> Void)
     /// The photos whose thumbnails failed from their content (not a read failure), remembered
     /// until they change: the views list no thumbnail of them any more.
     func unrenderable() -> [UnrenderablePhoto]

@@ -54,6 +54,16 @@ public enum PhotoSlot {
     public static func inodeSlot(_ slot: Int) -> Int { slot == flat ? byDate : slot }
 }
 
+/// Where an entry of a folder of photos is: its readdir position, and its rank by name (byte order).
+public struct EntryPlace: Sendable, Equatable {
+    public var position: Int
+    public var rank: Int
+    public init(position: Int, rank: Int) {
+        self.position = position
+        self.rank = rank
+    }
+}
+
 /// The entries of a folder of photos: which photos, newest first, under which names.
 ///
 /// Built for 100,000-entry folders: the folder stores photo indices (4 bytes an entry), the
@@ -155,17 +165,23 @@ public struct PhotoEntries: Sendable {
     }
 
     /// The readdir position of the entry called `name`.
-    public func position(named name: String) -> Int? {
+    public func position(named name: String) -> Int? { place(named: name)?.position }
+
+    /// Where the entry called `name` is in readdir order and in name order.
+    public func place(named name: String) -> EntryPlace? {
         var low = 0, high = byName.count
         while low < high {
             let mid = (low + high) / 2
             let position = Int(byName[mid])
             let candidate = self.name(ofPhoto: Int(members[position]))
-            if candidate == name { return position }
+            if candidate == name { return EntryPlace(position: position, rank: mid) }
             if candidate < name { low = mid + 1 } else { high = mid }
         }
         return nil
     }
+
+    /// The photo index of the entry `rank`th in name order.
+    public func photo(atRank rank: Int) -> Int { Int(members[Int(byName[rank])]) }
 
     /// The newest capture time among the entries.
     var newest: Timestamp? { members.lazy.map { photos[Int($0)].captureInstant }.max() }

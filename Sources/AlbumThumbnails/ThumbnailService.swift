@@ -22,6 +22,11 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// read: a photo repaired in place gets another key, so it is tried again).
     private let state = Mutex(State())
     private let renders = Atomic<Int>(0)
+    private let rendersAhead = Atomic<Int>(0)
+    /// At most this many renders asked for ahead of a reader run at once (`prepare`); 0: none.
+    public let renderAhead: Int
+    /// Where renders asked for ahead run (each bounded by `renderAhead` and `DecodeMemory`).
+    private let aheadQueue = DispatchQueue(label: "albumfs.thumbnails-ahead", qos: .utility, attributes: .concurrent)
 
     private struct State {
         var inFlight: [String: Flight] = [:]
@@ -35,6 +40,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         /// Rendered in memory when there is no cache folder (bounded, oldest dropped).
         var memory: [String: [UInt8]] = [:]
         var memoryOrder: [String] = []
+        /// Renders asked for ahead that run now (at most `renderAhead`).
+        var aheadRunning = 0
     }
 
     private final class Flight: Sendable {
@@ -48,9 +55,11 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// are ~30 MB).
     private let memoryCap: Int
 
+    /// - Parameter ahead: how many renders asked for ahead of a reader (`prepare`) run at once.
     public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: ThumbnailRenderer = ThumbnailRenderer(),
-                memoryCap: Int = 1000, debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
+                memoryCap: Int = 1000, ahead: Int = 0, debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.boxes = boxes
+        self.renderAhead = max(0, ahead)
         self.cache = cache
         self.memoryCap = memoryCap
         self.renderer = renderer
@@ -60,6 +69,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     /// How many renders ran (for tests and status).
     public var renderCount: Int { renders.load(ordering: .relaxed) }
+    /// How many of them were asked for ahead of a reader (`prepare`).
+    public var renderAheadCount: Int { rendersAhead.load(ordering: .relaxed) }
     public var cacheBytes: Int64 { cache?.bytesUsed ?? 0 }
     /// The photos whose content could not be made into a thumbnail, one each (whatever the boxes
     /// tried), as they were then: the caller keeps those still shown unchanged. Failures to read
@@ -82,6 +93,25 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box).mapError { $0.isMissing ? Errno.notFound : Errno.ioError }
     }
 
+    /// Renders the thumbnail in the background unless it is made, being made or failed, or
+    /// `renderAhead` renders asked for ahead run already (then nothing: the reader asks again for
+    /// the next ones as it reads). A reader that then reads it takes it from the cache, or waits
+    /// for this render (single flight). `failed`: told of a failure from the photo's content.
+    public func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox, failed: @escaping @Sendable () -> Void = {}) {
+        let key = ThumbnailCache.key(of: photo, box: box)
+        let start = state.withLock { s -> Bool in
+            guard s.aheadRunning < renderAhead, s.inFlight[key] == nil, s.failures[key] == nil, s.memory[key] == nil else { return false }
+            s.aheadRunning += 1
+            return true
+        }
+        guard start else { return }
+        aheadQueue.async { [self] in
+            defer { state.withLock { $0.aheadRunning -= 1 } }
+            if case .failure(let e) = thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: true),
+               !e.isMissing, !e.isReadFailure { failed() }
+        }
+    }
+
     private enum Step {
         case done(Result<[UInt8], ThumbnailError>)
         case wait(Flight)
@@ -92,6 +122,11 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// - Parameter sourceRoot: the library's folder, beneath which the photo's file is opened and
     ///   checked to be the file scanned (`SourceOpening.scanned`).
     public func thumbnailOrError(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
+        thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: false)
+    }
+
+    /// - Parameter ahead: whether a reader asked for it ahead (`prepare`), not read it.
+    private func thumbnailOrError(of photo: Photo, sourceRoot: String, box: ThumbnailBox, ahead: Bool) -> Result<[UInt8], ThumbnailError> {
         let key = ThumbnailCache.key(of: photo, box: box)
         if let bytes = cache?.read(key, expectedSize: Int(size(for: box))) { return .success(bytes) }
         let step = state.withLock { s -> Step in
@@ -110,7 +145,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             flight.done.signal()  // let the next waiter through
             return flight.result.withLock { $0 } ?? .failure(ThumbnailError("render vanished"))
         case .lead(let flight):
-            let result = render(photo, sourceRoot: sourceRoot, box: box)
+            let result = render(photo, sourceRoot: sourceRoot, box: box, ahead: ahead)
             // Disk first, outside the lock; memory only when the cache cannot take it.
             var stored = false
             if case .success(let bytes) = result, let cache {
@@ -165,12 +200,13 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         do { return try SourceOpening.scanned(ScannedFile(photo), beneath: sourceRoot) } catch { throw .original("open", error) }
     }
 
-    private func render(_ photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
+    private func render(_ photo: Photo, sourceRoot: String, box: ThumbnailBox, ahead: Bool) -> Result<[UInt8], ThumbnailError> {
         // (Decodes run one per core at a time, large ones one at a time: `DecodeMemory`.)
         do {
             let original = try Self.openOriginal(photo, sourceRoot: sourceRoot)
             defer { close(original.fd) }
             renders.add(1, ordering: .relaxed)  // (a file not found is no render: it is followed, or gone)
+            if ahead { rendersAhead.add(1, ordering: .relaxed) }
             let (bytes, plan) = try renderer.renderWithPlan(file: original.fd, size: original.size, format: photo.format,
                                                             orientation: photo.orientation, box: box)
             if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(plan)") }

@@ -27,6 +27,9 @@ public final class AlbumFileSystem: Sendable {
     /// The open listings, by handle (`AlbumFileSystem+Directories`).
     let directories = HandleTable<DirectoryListing>()
     let problems: OnceLog
+    /// The last thumbnail opened in each thumbnails folder, to guess what a reader reads next;
+    /// held only while one open is noted.
+    let readAhead = Mutex(ReadAhead())
     /// Told of a photo's file found changed or replaced at an open (`openScanned`).
     let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
@@ -213,6 +216,7 @@ public final class AlbumFileSystem: Sendable {
         case .original(let i):
             return openOriginal(inode, s.library.photos[i], tree: tree)
         case .thumbnail(let i, let box):
+            thumbnailOpened(node, box: box, s)
             return .success(files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box))))
         case .status, .errors:
             return .success(files.insert(.text(Array(controlText(content).utf8))))

@@ -91,6 +91,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("picks_db", picksDatabase))
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))
         lines.append(("thumbnails_rendered", String(thumbnails.renderCount)))
+        lines.append(("thumbnails_rendered_ahead", String(thumbnails.renderAheadCount)))
         lines.append(("thumbnail_failures", String(problems.thumbnailFailures)))
         lines.append(("desktop_thumbnails", desktopThumbnails.map {
             "\($0.written.load(ordering: .relaxed)) written, \($0.failed.load(ordering: .relaxed)) failed"

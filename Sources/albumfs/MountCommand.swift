@@ -109,7 +109,7 @@ enum MountCommand {
         ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
                          renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
                                                      memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
-                         debug: options.debug, log: { Log.line($0) })
+                         ahead: options.thumbnailAhead, debug: options.debug, log: { Log.line($0) })
     }
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting

@@ -1,4 +1,5 @@
 import AlbumCore
+import FoundationEssentials
 
 /// Everything `albumfs SOURCE MOUNTPOINT` was told.
 struct MountOptions {
@@ -26,6 +27,9 @@ struct MountOptions {
     var thumbnailMaxPixels = 250_000_000
     /// What one thumbnail's decode may take (default: a quarter of the machine's memory, 256M–1G).
     var thumbnailMemory: Int?
+    /// Thumbnails made ahead of a reader reading a folder's in order (`-o thumbnail_ahead`;
+    /// default: one per core, at most 4; 0: none).
+    var thumbnailAhead = min(4, ProcessInfo.processInfo.activeProcessorCount)
     /// Default: `$XDG_DATA_HOME/albumfs/picks.sqlite` (or `~/.local/share/albumfs/picks.sqlite`).
     var picksDB: String?
     var maxPicks: Int?
@@ -193,6 +197,11 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_memory' takes a size of at least 16M, as in thumbnail_memory=512M (got '\(value ?? "")')")
             }
             options.thumbnailMemory = Int(bytes)
+        case "thumbnail_ahead":
+            guard let value, let n = Int(value), (0...64).contains(n) else {
+                throw CLIError(.usage, "albumfs: option 'thumbnail_ahead' takes a number of thumbnails, 0 to 64 (got '\(value ?? "")')")
+            }
+            options.thumbnailAhead = n
         default:
             return false
         }
@@ -238,7 +247,7 @@ enum OptionTable {
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
-        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "screenshot_names",
+        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "screenshot_names",
         "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
     ]
 

@@ -391,6 +391,45 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(service.failures().map(\.photo.changedWhenRead), [bad.changedWhenRead], "the failure is of the photo as it was")
     }
 
+    func testThumbnailsAskedForAheadAreMadeInTheBackgroundOnceAndNoMoreAtOnceThanAllowed() throws {
+        let folder = NSTemporaryDirectory() + "albumfs-ahead-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let big = Data(try Encoders.jpeg(.marker(width: 6000, height: 4000)))
+        for i in 0..<8 { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/\(i).jpg", contents: big + Data([UInt8(i)]))) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/bad.jpg", contents: Data([0xFF, 0xD8, 0xFF])))
+        @Sendable func photo(_ name: String) -> Photo { Self.photoOnDisk(folder, name) }
+        func settled(_ service: ThumbnailService) -> Int {
+            var last = -1
+            while service.renderCount != last { last = service.renderCount; usleep(300_000) }
+            return last
+        }
+        let none = ThumbnailService(boxes: [.default], cache: try ThumbnailCache(directory: folder + "/none", maxBytes: 1 << 30), log: { _ in })
+        none.prepare(photo("0.jpg"), sourceRoot: folder, box: .default)
+        XCTAssertEqual(settled(none), 0, "nothing made ahead by a service told none")
+        let reference = try none.thumbnail(of: photo("0.jpg"), sourceRoot: folder, box: .default).get()
+
+        let logged = LoggedLines()
+        let service = ThumbnailService(boxes: [.default], cache: try ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30),
+                                       ahead: 2, log: logged.append)
+        // Eight asked for at once (each a 24 MP decode): two are made, the others dropped.
+        for i in 0..<8 { service.prepare(photo("\(i).jpg"), sourceRoot: folder, box: .default) }
+        XCTAssertEqual(settled(service), 2)
+        XCTAssertEqual(service.renderAheadCount, 2)
+        // What was made ahead is what a read gets, and is not made again.
+        XCTAssertEqual(try service.thumbnail(of: photo("0.jpg"), sourceRoot: folder, box: .default).get(), reference)
+        service.prepare(photo("0.jpg"), sourceRoot: folder, box: .default)
+        XCTAssertEqual(settled(service), 2, "made already")
+        // A failure made ahead is remembered and logged once, as a read's is.
+        service.prepare(photo("bad.jpg"), sourceRoot: folder, box: .default)
+        XCTAssertEqual(settled(service), 3)
+        service.prepare(photo("bad.jpg"), sourceRoot: folder, box: .default)
+        XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourceRoot: folder, box: .default).get())
+        XCTAssertEqual(settled(service), 3, "not tried again")
+        XCTAssertEqual(service.failures().count, 1)
+        XCTAssertEqual(logged.count(where: { $0.contains("bad.jpg") }), 1)
+    }
+
     /// The file at `path` opened as a render opens it, as scanned now.
     static func openOriginal(_ path: String) throws(ThumbnailError) -> OpenedSource {
         let root = path.folderBeforeLastSlash

@@ -262,6 +262,49 @@ final class ThumbnailTests: XCTestCase {
         mount.finish()
     }
 
+    /// A reader going through `thumbnails/200x200/` in order (by name, as `ls`, a shell's `*` and
+    /// file managers sort, or as listed) finds the next thumbnails made ahead of it, each made
+    /// once, the bytes those a mount making none ahead serves; a reader out of order, or a mount
+    /// with `-o thumbnail_ahead=0`, has none made ahead.
+    func testThumbnailsAreMadeAheadOfAReaderReadingInOrder() throws {
+        let folder = makeTempFolder("ahead")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for i in 0..<12 {
+            let path = "\(folder)/IMG_\(1000 + i).jpg"
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: 1600 + 8 * i, height: 1200)))))
+            // (Listed newest first: the listing is the names' order backwards.)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + 60 * Double(i))], ofItemAtPath: path)
+        }
+        let ahead = try Mount(source: folder)
+        let listed = try XCTUnwrap(readdirNames(ahead.path("thumbnails/200x200")))
+        let names = listed.sorted()
+        XCTAssertEqual(names.count, 12)
+        var made: [String: [UInt8]] = [:]
+        for name in names { made[name] = try readFile(ahead.path("thumbnails/200x200/" + name)).get() }
+        var status = daemonStatus(ahead.mountpoint)
+        XCTAssertEqual(status["thumbnails_rendered"], "12", "each made once")
+        XCTAssertGreaterThanOrEqual(Int(status["thumbnails_rendered_ahead"] ?? "") ?? 0, 6, "made ahead of the reader: \(status)")
+        ahead.finish()
+
+        let none = try Mount(source: folder, options: ["-o", "thumbnail_ahead=0"])
+        for name in listed { XCTAssertEqual(try readFile(none.path("thumbnails/200x200/" + name)).get(), made[name], name) }
+        status = daemonStatus(none.mountpoint)
+        XCTAssertEqual(status["thumbnails_rendered"], "12")
+        XCTAssertEqual(status["thumbnails_rendered_ahead"], "0", "none ahead when told none")
+        none.finish()
+
+        // No two read one after the other are neighbours, by name or as listed.
+        let order = [0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11].map { names[$0] }
+        for (a, b) in zip(order, order.dropFirst()) {
+            XCTAssertGreaterThan(abs(names.firstIndex(of: a)! - names.firstIndex(of: b)!), 1)
+            XCTAssertGreaterThan(abs(listed.firstIndex(of: a)! - listed.firstIndex(of: b)!), 1)
+        }
+        let scattered = try Mount(source: folder)
+        for name in order { XCTAssertEqual(try readFile(scattered.path("thumbnails/200x200/" + name)).get(), made[name], name) }
+        XCTAssertEqual(daemonStatus(scattered.mountpoint)["thumbnails_rendered_ahead"], "0", "nothing ahead of a reader out of order")
+        scattered.finish()
+    }
+
     func testListingAndStatRenderNothing() throws {
         let source = try SampleSource()
         defer { source.remove() }
