@@ -12,9 +12,9 @@ public protocol ThumbnailProvider: Sendable {
     /// How many thumbnails are made ahead of a reader reading a folder's in order (0: none).
     var renderAhead: Int { get }
     /// Starts making the thumbnail in the background, if there is room: a reader reading a
-    /// folder's thumbnails in order will read it next. Returns at once; `failed` is called
-    /// (from another thread) when the photo's content cannot be made into one.
-    func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox, failed: @escaping @Sendable () -> Void)
+    /// folder's thumbnails in order will read it next. Returns at once. (A failure shows at the
+    /// read, as without it: the thumbnail is in `unrenderable()` only once a read met it.)
+    func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox)
     /// The photos whose thumbnails failed from their content (not a read failure), remembered
     /// until they change: the views list no thumbnail of them any more.
     func unrenderable() -> [UnrenderablePhoto]

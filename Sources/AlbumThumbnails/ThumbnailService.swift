@@ -42,6 +42,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         var memoryOrder: [String] = []
         /// Renders asked for ahead that run now (at most `renderAhead`).
         var aheadRunning = 0
+        /// Failures met by renders asked for ahead and by no read yet: the thumbnail stays listed
+        /// until a read meets its failure (a reader that listed the folder gets EIO, as it would
+        /// have without the render ahead, not ENOENT), then leaves the listing.
+        var failedUnread: Set<String> = []
     }
 
     private final class Flight: Sendable {
@@ -76,7 +80,11 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// tried), as they were then: the caller keeps those still shown unchanged. Failures to read
     /// the original are not among them (they are tried again; the scan names an unreadable file).
     public func unrenderable() -> [UnrenderablePhoto] {
-        state.withLock { s in s.failures.isEmpty ? [] : s.failures.values.map { UnrenderablePhoto(relativePath: $0.photo.relativePath, identity: $0.photo.identity) } }
+        state.withLock { s in
+            s.failures.isEmpty ? [] : s.failures.compactMap { key, failure in
+                s.failedUnread.contains(key) ? nil : UnrenderablePhoto(relativePath: failure.photo.relativePath, identity: failure.photo.identity)
+            }
+        }
     }
 
     public func failures() -> [ThumbnailFailure] {
@@ -96,8 +104,9 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// Renders the thumbnail in the background unless it is made, being made or failed, or
     /// `renderAhead` renders asked for ahead run already (then nothing: the reader asks again for
     /// the next ones as it reads). A reader that then reads it takes it from the cache, or waits
-    /// for this render (single flight). `failed`: told of a failure from the photo's content.
-    public func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox, failed: @escaping @Sendable () -> Void = {}) {
+    /// for this render (single flight). A failure is remembered as a read's is, but the thumbnail
+    /// leaves the listing only once a read meets it (`State.failedUnread`).
+    public func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox) {
         let key = ThumbnailCache.key(of: photo, box: box)
         let start = state.withLock { s -> Bool in
             guard s.aheadRunning < renderAhead, s.inFlight[key] == nil, s.failures[key] == nil, s.memory[key] == nil else { return false }
@@ -107,8 +116,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         guard start else { return }
         aheadQueue.async { [self] in
             defer { state.withLock { $0.aheadRunning -= 1 } }
-            if case .failure(let e) = thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: true),
-               !e.isMissing, !e.isReadFailure { failed() }
+            _ = thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: true)
         }
     }
 
@@ -122,7 +130,12 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// - Parameter sourceRoot: the library's folder, beneath which the photo's file is opened and
     ///   checked to be the file scanned (`SourceOpening.scanned`).
     public func thumbnailOrError(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], ThumbnailError> {
-        thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: false)
+        let result = thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: false)
+        if case .failure = result {
+            let key = ThumbnailCache.key(of: photo, box: box)
+            state.withLock { s in if !s.failedUnread.isEmpty { s.failedUnread.remove(key) } }
+        }
+        return result
     }
 
     /// - Parameter ahead: whether a reader asked for it ahead (`prepare`), not read it.
@@ -176,6 +189,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                 case .failure(let e) where e.isReadFailure:
                     return s.readFailuresLogged.insert(key).inserted
                 case .failure(let e):
+                    if ahead { s.failedUnread.insert(key) }
                     s.failures[key] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity,
                                                                            changedWhenRead: photo.changedWhenRead), error: e)
                     return true

@@ -15,9 +15,7 @@ extension AlbumFileSystem {
             case .listing: i = entries.photo(at: n)
             case .names: i = entries.photo(atRank: n)
             }
-            // (One that fails leaves the listing, as after a read: the kernel is told.)
-            let inode = s.table.inode(ofPhoto: i, slot: entries.slot)
-            thumbnails.prepare(s.library.photos[i], sourceRoot: sourceRoot, box: box) { [self] in thumbnailFailed(inode) }
+            thumbnails.prepare(s.library.photos[i], sourceRoot: sourceRoot, box: box)
         }
     }
 }

@@ -420,13 +420,16 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertEqual(try service.thumbnail(of: photo("0.jpg"), sourceRoot: folder, box: .default).get(), reference)
         service.prepare(photo("0.jpg"), sourceRoot: folder, box: .default)
         XCTAssertEqual(settled(service), 2, "made already")
-        // A failure made ahead is remembered and logged once, as a read's is.
+        // A failure made ahead is remembered and logged once, as a read's is, and the thumbnail
+        // stays listed until a read meets it.
         service.prepare(photo("bad.jpg"), sourceRoot: folder, box: .default)
         XCTAssertEqual(settled(service), 3)
         service.prepare(photo("bad.jpg"), sourceRoot: folder, box: .default)
+        XCTAssertEqual(service.failures().count, 1)
+        XCTAssertEqual(service.unrenderable().count, 0, "listed until read")
         XCTAssertNil(try? service.thumbnail(of: photo("bad.jpg"), sourceRoot: folder, box: .default).get())
         XCTAssertEqual(settled(service), 3, "not tried again")
-        XCTAssertEqual(service.failures().count, 1)
+        XCTAssertEqual(service.unrenderable().map(\.relativePath), ["bad.jpg"], "unlisted once read")
         XCTAssertEqual(logged.count(where: { $0.contains("bad.jpg") }), 1)
     }
 

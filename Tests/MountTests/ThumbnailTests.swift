@@ -265,33 +265,40 @@ final class ThumbnailTests: XCTestCase {
     /// A reader going through `thumbnails/200x200/` in order (by name, as `ls`, a shell's `*` and
     /// file managers sort, or as listed) finds the next thumbnails made ahead of it, each made
     /// once, the bytes those a mount making none ahead serves; a reader out of order, or a mount
-    /// with `-o thumbnail_ahead=0`, has none made ahead.
+    /// with `-o thumbnail_ahead=0`, has none made ahead. One that fails ahead of the reader
+    /// answers the reader EIO, as without, and leaves the listing only then.
     func testThumbnailsAreMadeAheadOfAReaderReadingInOrder() throws {
         let folder = makeTempFolder("ahead")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for i in 0..<12 {
             let path = "\(folder)/IMG_\(1000 + i).jpg"
-            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: 1600 + 8 * i, height: 1200)))))
+            // (IMG_1005 over the pixel limit the mounts are given: its thumbnail fails.)
+            let width = i == 5 ? 3000 : 1600 + 8 * i
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: width, height: 1200)))))
             // (Listed newest first: the listing is the names' order backwards.)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + 60 * Double(i))], ofItemAtPath: path)
         }
-        let ahead = try Mount(source: folder)
+        let limit = ["-o", "thumbnail_max_pixels=3000000"]
+        let ahead = try Mount(source: folder, options: limit)
         let listed = try XCTUnwrap(readdirNames(ahead.path("thumbnails/200x200")))
         let names = listed.sorted()
         XCTAssertEqual(names.count, 12)
         var made: [String: [UInt8]] = [:]
-        for name in names { made[name] = try readFile(ahead.path("thumbnails/200x200/" + name)).get() }
+        for name in names where name != "IMG_1005.jpg" { made[name] = try readFile(ahead.path("thumbnails/200x200/" + name)).get() }
+        XCTAssertEqual(readFile(ahead.path("thumbnails/200x200/IMG_1005.jpg")).failure?.code, EIO, "failed ahead: EIO at the read")
+        XCTAssertEqual(readdirNames(ahead.path("thumbnails/200x200"))?.count, 11, "then unlisted")
         var status = daemonStatus(ahead.mountpoint)
         XCTAssertEqual(status["thumbnails_rendered"], "12", "each made once")
         XCTAssertGreaterThanOrEqual(Int(status["thumbnails_rendered_ahead"] ?? "") ?? 0, 6, "made ahead of the reader: \(status)")
-        ahead.finish()
+        ahead.finish(allowing: ["pixel limit"])
 
-        let none = try Mount(source: folder, options: ["-o", "thumbnail_ahead=0"])
-        for name in listed { XCTAssertEqual(try readFile(none.path("thumbnails/200x200/" + name)).get(), made[name], name) }
+        let none = try Mount(source: folder, options: limit + ["-o", "thumbnail_ahead=0"])
+        for name in listed where name != "IMG_1005.jpg" { XCTAssertEqual(try readFile(none.path("thumbnails/200x200/" + name)).get(), made[name], name) }
+        XCTAssertEqual(readFile(none.path("thumbnails/200x200/IMG_1005.jpg")).failure?.code, EIO)
         status = daemonStatus(none.mountpoint)
         XCTAssertEqual(status["thumbnails_rendered"], "12")
         XCTAssertEqual(status["thumbnails_rendered_ahead"], "0", "none ahead when told none")
-        none.finish()
+        none.finish(allowing: ["pixel limit"])
 
         // No two read one after the other are neighbours, by name or as listed.
         let order = [0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11].map { names[$0] }
@@ -300,7 +307,7 @@ final class ThumbnailTests: XCTestCase {
             XCTAssertGreaterThan(abs(listed.firstIndex(of: a)! - listed.firstIndex(of: b)!), 1)
         }
         let scattered = try Mount(source: folder)
-        for name in order { XCTAssertEqual(try readFile(scattered.path("thumbnails/200x200/" + name)).get(), made[name], name) }
+        for name in order where name != "IMG_1005.jpg" { XCTAssertEqual(try readFile(scattered.path("thumbnails/200x200/" + name)).get(), made[name], name) }
         XCTAssertEqual(daemonStatus(scattered.mountpoint)["thumbnails_rendered_ahead"], "0", "nothing ahead of a reader out of order")
         scattered.finish()
     }
@@ -498,7 +505,8 @@ final class ThumbnailTests: XCTestCase {
     func testBadThumbnailOptions() {
         for bad in ["thumbnail_sizes=200", "thumbnail_sizes=0x0", "thumbnail_sizes=100x100000", "thumbnail_sizes=a,b",
                     "thumbnail_sizes=16x16,17x17,18x18,19x19,20x20,21x21,22x22,23x23,24x24", "cache_size=lots", "cache_size=10",
-                    "thumbnail_max_pixels=-1", "thumbnail_memory=1M", "thumbnail_memory=lots", "thumbnail_memory="] {
+                    "thumbnail_max_pixels=-1", "thumbnail_memory=1M", "thumbnail_memory=lots", "thumbnail_memory=",
+                    "thumbnail_ahead=-1", "thumbnail_ahead=65", "thumbnail_ahead=two", "thumbnail_ahead"] {
             let r = runCommand(albumfsBinary(), ["-o", bad, "/tmp", "/tmp"])
             XCTAssertEqual(r.status, 2, "\(bad): \(r.stderr)")
         }
