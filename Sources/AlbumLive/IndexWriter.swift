@@ -28,8 +28,8 @@ public final class IndexWriter: @unchecked Sendable {
             self.files = files
             self.seconds = seconds
         }
-        /// At most 3 s of reading and 200,000 files (packed: a few tens of MB).
-        public static let firstScan = Holding(files: 200_000, seconds: 3)
+        /// At most 15 s of reading and 1,000,000 files (packed: ~130 MB).
+        public static let firstScan = Holding(files: 1_000_000, seconds: 15)
     }
 
     /// Shared by every writer of one index, so that a scan's rows never land after a later scan's.
