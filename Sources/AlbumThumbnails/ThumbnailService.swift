@@ -158,10 +158,14 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             flight.done.signal()  // let the next waiter through
             return flight.result.withLock { $0 } ?? .failure(ThumbnailError("render vanished"))
         case .lead(let flight):
-            let result = render(photo, sourceRoot: sourceRoot, box: box, ahead: ahead)
+            // (One made by another flight that ended between this call's look in the cache and
+            // the lock is taken from the cache, not made again: a render ahead of a reader and
+            // the reader's own read often meet so.)
+            let cached = cache?.read(key, expectedSize: Int(size(for: box)))
+            let result = cached.map { .success($0) } ?? render(photo, sourceRoot: sourceRoot, box: box, ahead: ahead)
             // Disk first, outside the lock; memory only when the cache cannot take it.
-            var stored = false
-            if case .success(let bytes) = result, let cache {
+            var stored = cached != nil
+            if !stored, case .success(let bytes) = result, let cache {
                 do {
                     try cache.write(key, bytes)
                     stored = true
