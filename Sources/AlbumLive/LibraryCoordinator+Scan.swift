@@ -87,11 +87,11 @@ extension LibraryCoordinator {
                          elsewhere: pipeline.elsewhere(saving: writer), skippingBut: mustList, named: named)
     }
 
-    /// When a scan shows what it found so far: at most every max(1 s, 4 publish times, the time
-    /// from the scan's start to the last publish). The gaps grow with the scan (publishes 1, 2,
-    /// 4, 8 s after its start), so the trees a long scan shows while it reads, each built of
-    /// every photo found so far, cost about what its last one costs, and a short scan still
-    /// shows photos within a second or two.
+    /// When a scan shows what it found so far: at most every max(1 s, 4 publish times, twice the
+    /// time from the scan's start to the last publish). The gaps grow with the scan (publishes
+    /// 1, 3, 9, 27 s after its start), so the trees a long scan shows while it reads, each built
+    /// of every photo found so far, cost about half what its last one costs, and a short scan
+    /// still shows photos within a second or two.
     struct PublishPacing {
         let started: Date
         var last: Date
@@ -102,7 +102,7 @@ extension LibraryCoordinator {
         }
 
         func isDue(at now: Date, publishSeconds: Double) -> Bool {
-            now.timeIntervalSince(last) > max(1, 4 * publishSeconds, last.timeIntervalSince(started))
+            now.timeIntervalSince(last) > max(1, 4 * publishSeconds, 2 * last.timeIntervalSince(started))
         }
     }
 

@@ -171,12 +171,20 @@ public struct LibraryState: Sendable {
         if !unreadable.isEmpty { unreadable.remove(path) }
     }
 
-    /// Room for `count` more files, so a big scan does not rehash the map as it grows.
+    /// Room for `count` more files, so a big scan does not rehash the map as it grows; the photo
+    /// array made the size of what it will hold, when it has far more room: a walk that ended
+    /// ahead of its merges knows the library's size while the readers still read, and the copy
+    /// `compactPhotos` makes at the scan's end, when nothing else runs, is made now.
     mutating func reserve(more count: Int) {
         // (Reserving makes the photo array unique: with nothing to add, that would be a copy.)
         guard count > 0 else { return }
         entries.reserveCapacity(entries.count + count)
-        photos.reserveCapacity(photos.count + count)
+        let total = photos.count + count
+        if photos.capacity > total + total / 16 {
+            compactPhotos(room: count)
+        } else {
+            photos.reserveCapacity(total)
+        }
     }
 
     /// Room for at least `count` files in all, while their number is still unknown (a walk goes
@@ -199,10 +207,12 @@ public struct LibraryState: Sendable {
 
     /// The photo array at the size of what it holds, as the map (`compactMap`). It is copied only
     /// before a publish: the tree shown shares it, and would keep the old one too.
-    mutating func compactPhotos() {
-        if photos.capacity > photos.count + photos.count / 16 {
+    /// `room`: photos to be added, room made for them too.
+    mutating func compactPhotos(room: Int = 0) {
+        let total = photos.count + room
+        if photos.capacity > total + total / 16 {
             var exact: [Photo] = []
-            exact.reserveCapacity(photos.count)
+            exact.reserveCapacity(total)
             exact.append(contentsOf: photos)
             photos = exact
         }

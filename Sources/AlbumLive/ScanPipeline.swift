@@ -1,5 +1,6 @@
 import AlbumCore
 import AlbumMetadata
+import AlbumSystem
 import FoundationEssentials
 
 /// A scan of the library in its named stages, for one folder at a time (and everything below it):
@@ -101,20 +102,35 @@ public final class ScanPipeline {
         // (Nothing known when the walk begins: every path it reads is new, and none needs asking.)
         let nothingKnown = known.isEmpty
         var reads = MergeQueue(trackReads: !nothingKnown)
-        let survey = unavailable.map(LibraryScanner.Survey.unavailable) ?? scanner.surveyReading(
-            under: folder, previous: KnownInPlace(pipeline: self, nothingKnown: nothingKnown), settledBefore: settledBefore, complete: complete,
-            elsewhere: holding(elsewhere) { heldMoves += $0 },
-            folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList), onFolder: hooks.onFolder,
-            onRead: { read in
-                writer.save(read.lazy.map(\.file))
-                for i in read.indices { read[i].file.slim() }
-            },
-            progress: hooks.progress,
-            handedOff: { [self] batch in
-                reads.batches.append(batch)
-                hooks.handedOff(reads.handedOff)
-                mergeBatches(&reads, walkDone: false, hooks)
-            })
+        let onRead: @Sendable (inout [ReadStream.Read]) -> Void = { read in
+            writer.save(read.lazy.map(\.file))
+            for i in read.indices { read[i].file.slim() }
+        }
+        let survey: LibraryScanner.Survey
+        if let unavailable {
+            survey = .unavailable(unavailable)
+        } else if nothingKnown && elsewhere == nil {
+            // The walk asks `known` nothing: it goes on on a thread of its own while batches
+            // merge here, so the readers never wait for a merge or a tree shown meanwhile.
+            let walk = WalkAlongside { [self, onFolder = hooks.onFolder, progress = hooks.progress] handedOff in
+                scanner.surveyReading(under: folder, previous: KnownInPlace(pipeline: self, nothingKnown: true),
+                                      settledBefore: settledBefore, complete: complete,
+                                      folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList),
+                                      onFolder: onFolder, onRead: onRead, progress: progress, handedOff: handedOff)
+            }
+            survey = mergeAlongside(walk, &reads, hooks)
+        } else {
+            survey = scanner.surveyReading(
+                under: folder, previous: KnownInPlace(pipeline: self, nothingKnown: nothingKnown), settledBefore: settledBefore, complete: complete,
+                elsewhere: holding(elsewhere) { heldMoves += $0 },
+                folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList), onFolder: hooks.onFolder,
+                onRead: onRead, progress: hooks.progress,
+                handedOff: { [self] batch in
+                    reads.batches.append(batch)
+                    hooks.handedOff(reads.handedOff)
+                    mergeBatches(&reads, walkDone: false, hooks)
+                })
+        }
         mergeBatches(&reads, walkDone: true, hooks)
         var delta = ScanDelta(added: reads.added, changed: reads.changed)
         merge(survey, of: folder, readPaths: reads.readPaths, trackReads: reads.trackReads, named: named, into: &delta)
@@ -219,13 +235,35 @@ public final class ScanPipeline {
             known.expect(atLeast: known.fileCount + q.unmerged)
         }
         while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
-            for read in q.batches[q.merged].take() {
-                if known.knows(read.file.relativePath) { q.changed.append(read.file.relativePath) } else { q.added.append(read.file.relativePath) }
-                known.put(read.file, photo: read.photo)
-            }
-            q.merged += 1
-            hooks.merged(MergeProgress(merged: q.merged, batches: q.batches.count, walkDone: walkDone,
-                                       perBatch: Date().timeIntervalSince(q.started) / Double(q.merged)))
+            mergeNext(&q, walkDone: walkDone, hooks)
+        }
+    }
+
+    /// Merges the next batch of `q`, waiting until it is read.
+    private func mergeNext(_ q: inout MergeQueue, walkDone: Bool, _ hooks: Hooks) {
+        for read in q.batches[q.merged].take() {
+            // (A walk lists each path once: with nothing known before it, every path read is new.)
+            if q.trackReads && known.knows(read.file.relativePath) { q.changed.append(read.file.relativePath) } else { q.added.append(read.file.relativePath) }
+            known.put(read.file, photo: read.photo)
+        }
+        q.merged += 1
+        hooks.merged(MergeProgress(merged: q.merged, batches: q.batches.count, walkDone: walkDone,
+                                   perBatch: Date().timeIntervalSince(q.started) / Double(q.merged)))
+    }
+
+    /// Merges the batches `walk` hands on, in order, as each is read, while the walk goes on on
+    /// its own thread; returns once the walk has ended, the batches it handed on last unmerged
+    /// (`mergeBatches` with the walk done takes them, room made for all at once).
+    private func mergeAlongside(_ walk: WalkAlongside, _ q: inout MergeQueue, _ hooks: Hooks) -> LibraryScanner.Survey {
+        walk.start()
+        while true {
+            let handed = walk.handed(waiting: q.merged == q.batches.count)
+            q.batches += handed.batches
+            if !handed.batches.isEmpty { hooks.handedOff(q.handedOff) }
+            if let survey = handed.survey { return survey }
+            guard q.merged < q.batches.count else { continue }
+            known.expect(atLeast: known.fileCount + q.unmerged)
+            mergeNext(&q, walkDone: false, hooks)
         }
     }
 }
@@ -243,4 +281,53 @@ private struct KnownInPlace: KnownFiles {
     var isEmpty: Bool { nothingKnown || pipeline.known.isEmpty }
     func known(_ relativePath: String) -> IndexedFile? { nothingKnown ? nil : pipeline.known.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { if !nothingKnown { pipeline.known.forEachPath(body) } }
+}
+
+/// A scan's walk on a thread of its own (`ScanPipeline.mergeAlongside`): the batches it hands on
+/// and, once it ends, its survey, for the merging thread to take.
+/// (`@unchecked Sendable`: `batches` and `survey` change only under `condition`; the walk's
+/// closure runs on the walk's thread alone, and touches nothing the merging thread does: a walk
+/// that began with nothing known asks `known` nothing, and the folder times it notes are read
+/// once it has ended.)
+final class WalkAlongside: @unchecked Sendable {
+    typealias Walk = (_ handedOff: @escaping (ReadStream.Batch) -> Void) -> LibraryScanner.Survey
+    private let walk: Walk
+    private let condition = Condition()
+    // Guarded by `condition`.
+    private var batches: [ReadStream.Batch] = []
+    private var survey: LibraryScanner.Survey?
+
+    /// What the walk handed on since last asked, and its survey once it has ended.
+    struct Handed {
+        var batches: [ReadStream.Batch]
+        var survey: LibraryScanner.Survey?
+    }
+
+    init(_ walk: @escaping Walk) { self.walk = walk }
+
+    func start() {
+        Threads.detach { [self] in
+            let survey = walk { batch in
+                self.condition.lock()
+                self.batches.append(batch)
+                self.condition.signal()
+                self.condition.unlock()
+            }
+            condition.lock()
+            self.survey = survey
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// The batches handed on since last asked (and the survey, once the walk has ended), waiting
+    /// for one when `waiting` and there are none yet.
+    func handed(waiting: Bool) -> Handed {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting && batches.isEmpty && survey == nil { condition.wait() }
+        defer { batches = [] }
+        // (The survey only once every batch handed before it is taken.)
+        return Handed(batches: batches, survey: survey)
+    }
 }

@@ -9,7 +9,7 @@ final class PublishPacingTests: XCTestCase {
 
     func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
 
-    func testTheGapsDoubleFromOneSecond() {
+    func testEachGapIsTwiceTheTimeBeforeIt() {
         var pacing = LibraryCoordinator.PublishPacing(started: start, now: start)
         var published: [Double] = []
         for tenth in 1...320 {
@@ -19,11 +19,12 @@ final class PublishPacingTests: XCTestCase {
                 pacing.last = now
             }
         }
-        // (Each gap as long as the time from the start to the publish before it, to a tenth.)
-        XCTAssertEqual(published.count, 5, "\(published)")
+        // (Each gap twice the time from the start to the publish before it, to a tenth: 1, 3, 10,
+        // 31 s.)
+        XCTAssertEqual(published.count, 4, "\(published)")
         XCTAssertEqual(published.first ?? 0, 1.05, accuracy: 0.06, "\(published)")
         for (before, after) in zip(published, published.dropFirst()) {
-            XCTAssertEqual(after - before, before + 0.05, accuracy: 0.06, "\(published)")
+            XCTAssertEqual(after - before, 2 * before + 0.05, accuracy: 0.06, "\(published)")
         }
     }
 
@@ -34,10 +35,10 @@ final class PublishPacingTests: XCTestCase {
         XCTAssertTrue(pacing.isDue(at: at(2.1), publishSeconds: 0.5))
     }
 
-    func testAPublishLateInAScanWaitsAsLongAgain() {
+    func testAPublishLateInAScanWaitsTwiceAsLongAgain() {
         var pacing = LibraryCoordinator.PublishPacing(started: start, now: start)
         pacing.last = at(30)
-        XCTAssertFalse(pacing.isDue(at: at(59), publishSeconds: 0.1))
-        XCTAssertTrue(pacing.isDue(at: at(60.1), publishSeconds: 0.1))
+        XCTAssertFalse(pacing.isDue(at: at(89), publishSeconds: 0.1))
+        XCTAssertTrue(pacing.isDue(at: at(90.1), publishSeconds: 0.1))
     }
 }

@@ -92,4 +92,65 @@ final class ScanPipelineTests: XCTestCase {
         XCTAssertEqual(pipeline.known.report().photos.map(\.relativePath).sorted(), ["a/IMG_0.jpg", "a/IMG_2.jpg", "a/IMG_6.jpg", "a/IMG_7.jpg", "b/x.jpg"])
         XCTAssertEqual(pipeline.known.fileCount(under: "a"), 4)
     }
+
+    /// A first scan's walk goes on while a batch merges (it asks what is known nothing): every
+    /// file reaches the readers while the first merge is held, so a slow merge, or a tree shown
+    /// meanwhile, never leaves the readers waiting for the walk. Then every file is merged.
+    func testAFirstScansWalkHandsEveryFileOnWhileABatchMerges() throws {
+        let count = 4 * LibraryScanner.readBatch
+        for f in 0..<4 {
+            try FileManager.default.createDirectory(atPath: "\(folder!)/f\(f)", withIntermediateDirectories: true)
+            for i in 0..<LibraryScanner.readBatch { XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder!)/f\(f)/\(i).jpg", contents: nil)) }
+        }
+        let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
+        let handedIn = HandedIn()
+        var hooks = ScanPipeline.Hooks()
+        hooks.progress = { done, total in handedIn.note(done: done, total: total) }
+        // (Each folder walked once what was handed before it is read: a merge waiting for the walk
+        // would meet a batch read, and hold the walk.)
+        hooks.onFolder = { _ in _ = handedIn.waitUntilRead(seconds: 10) }
+        var mergedWhileHeld: [Bool] = []
+        hooks.merged = { _ in
+            if mergedWhileHeld.isEmpty { mergedWhileHeld.append(handedIn.wait(for: count, seconds: 10)) }
+        }
+        let writer = IndexWriter(index: nil, log: { _ in })
+        let delta = pipeline.scan("", writer: writer, elsewhere: pipeline.elsewhere(saving: writer), hooks: hooks).delta
+        XCTAssertEqual(mergedWhileHeld, [true], "every file handed to the readers while the first batch merged")
+        XCTAssertEqual(delta.added.count, count)
+        XCTAssertEqual(pipeline.known.photoCount, count)
+    }
+}
+
+/// The files a scan has handed to its readers so far, and read, as the readers' progress says.
+private final class HandedIn: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var done = 0
+    private var total = 0
+
+    func note(done: Int, total: Int) {
+        condition.lock()
+        self.done = max(self.done, done)
+        self.total = max(self.total, total)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Whether every file handed in so far was read within `seconds`.
+    func waitUntilRead(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while done < total { if !condition.wait(until: deadline) { return false } }
+        return true
+    }
+
+    /// Whether `count` files were handed in within `seconds`.
+    func wait(for count: Int, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while total < count { if !condition.wait(until: deadline) { return total >= count } }
+        return true
+    }
 }
