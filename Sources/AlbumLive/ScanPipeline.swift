@@ -327,7 +327,7 @@ final class WalkAlongside: @unchecked Sendable {
         defer { condition.unlock() }
         while waiting && batches.isEmpty && survey == nil { condition.wait() }
         defer { batches = [] }
-        // (The survey only once every batch handed before it is taken.)
+        // (With the survey come the batches the walk handed on last: none is left behind it.)
         return Handed(batches: batches, survey: survey)
     }
 }
