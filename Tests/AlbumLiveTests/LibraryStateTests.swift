@@ -199,6 +199,24 @@ final class LibraryStateTests: XCTestCase {
         XCTAssertNotNil(state.known("notes.txt"))
     }
 
+    /// Room made for the rest of a scan once its size is known (its walk ended) leaves the photo
+    /// array the size of what it will hold, however far it had grown ahead: then the scan's end
+    /// has nothing to compact.
+    func testRoomForTheRestSizesThePhotoArrayToWhatItWillHold() {
+        var state = LibraryState()
+        state.reserve(more: 4_000)
+        for i in 0..<300 { state.put(file("p\(i)"), photo: photo("p\(i)")) }
+        XCTAssertGreaterThan(state.photos.capacity, 1_000)
+        state.reserve(more: 100)
+        XCTAssertGreaterThanOrEqual(state.photos.capacity, 400)
+        XCTAssertLessThanOrEqual(state.photos.capacity, 400 + 400 / 16)
+        for i in 300..<400 { state.put(file("p\(i)"), photo: photo("p\(i)")) }
+        let capacity = state.photos.capacity
+        state.compactPhotos()
+        XCTAssertEqual(state.photos.capacity, capacity, "nothing left to compact")
+        assertConsistent(state, Dictionary(uniqueKeysWithValues: (0..<400).map { ("p\($0)", Int64(1)) }))
+    }
+
     /// A scan compares its walk with what the mount knows, through the state itself: identity
     /// and ctime when read, which a photo keeps once its evidence is dropped.
     func testAScanLooksUpKnownFilesInTheState() {
