@@ -41,12 +41,14 @@ let package = Package(
 
         // Opening beneath SOURCE with no link followed: openat2, which glibc does not wrap.
         .target(name: "CSysOpen"),
+        // A render worker's sandbox: descriptors over a socket, close_range, a seccomp filter.
+        .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         .target(name: "AlbumSystem", dependencies: ["CSysOpen"]),
         .target(name: "AlbumCore", dependencies: ["AlbumSystem"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CJPEGStream", "CPNG", "CZlib", "CHeif", "CFFmpeg"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif", "CFFmpeg", "CZlib", "CMD"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CSandbox", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CHeif", "CFFmpeg", "CZlib", "CMD"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumSystem", "AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumSystem", "AlbumVFS", "CFuse3"]),

@@ -58,19 +58,6 @@ public final class FuseContext: Sendable {
         return made
     }
 
-    /// `sourceCall` on `slowWork`, `answer` replying with what `work` made. A request still
-    /// queued when the storage stalls is answered EIO at its deadline, and its work never runs.
-    func laterOnSource<T>(_ req: fuse_req_t?, _ work: @escaping @Sendable () -> T, answer: @escaping @Sendable (fuse_req_t?, T) -> Void,
-                          late: @escaping @Sendable (T) -> Void = { _ in }) {
-        guard let ticket = deadlines.start(req, begun: false) else { return Reply.error(req, .ioError) }
-        let pending = PendingRequest(req)
-        slowWork.run { [deadlines] in
-            guard deadlines.begin(ticket) else { return }
-            let made = work()
-            if deadlines.finish(ticket) { answer(pending.req, made) } else { late(made) }
-        }
-    }
-
     /// `fuse_req_userdata(req)` back to the context (passed unretained; the session outlives it).
     static func of(_ req: fuse_req_t?) -> FuseContext {
         Unmanaged<FuseContext>.fromOpaque(fuse_req_userdata(req)!).takeUnretainedValue()

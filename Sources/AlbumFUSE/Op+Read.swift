@@ -3,19 +3,22 @@ import CFuse3
 
 extension Operations {
     /// `read`: bytes of the original, exactly as on disk; a thumbnail's, rendered on the first
-    /// read, on the context's slow-work threads. What waits on the library's storage is answered
-    /// EIO past `-o source_timeout` (`FuseContext.sourceCall`).
+    /// read, on the context's slow-work threads. A read of an original waits on the library's
+    /// storage, and is answered EIO past `-o source_timeout` (`FuseContext.sourceCall`); a
+    /// render waits on a decoder, bounded by `-o thumbnail_timeout` in its worker, so a slow one
+    /// never makes the library "stalled" (it is refused at once while the library is).
     static func read(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ size: Int, _ off: off_t,
                      _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
         let handle = fi!.pointee.fh
         let read: @Sendable () -> ReadBytes = { ReadBytes(ctx, handle, size, off) }
-        if !ctx.fs.readsSource(handle) {
-            answer(req, read())
-        } else if !ctx.fs.readMayWait(handle) {
+        if ctx.fs.readMayWait(handle) {
+            guard !ctx.deadlines.isStalled else { return Reply.error(req, .ioError) }
+            ctx.later(req) { req in answer(req, read()) }
+        } else if ctx.fs.readsSource(handle) {
             if let made = ctx.sourceCall(req, read, late: { $0.free() }) { answer(req, made) }
         } else {
-            ctx.laterOnSource(req, read, answer: answer, late: { $0.free() })
+            answer(req, read())
         }
     }
 

@@ -30,9 +30,6 @@ final class SourceDeadlines: @unchecked Sendable {
     private struct Waiting {
         let request: PendingRequest
         let deadline: timespec
-        /// Whether its thread is waiting on the storage (false: queued for a thread, which may
-        /// just be busy; answered at its deadline only while the storage is stalled).
-        var begun: Bool
     }
 
     /// A request's claim on its answer while it waits on the storage (`start`, `finish`).
@@ -48,32 +45,26 @@ final class SourceDeadlines: @unchecked Sendable {
         if timeout > 0 { Threads.detach { [self] in watch() } }
     }
 
-    /// Registers `req` before its thread waits on the storage (`begun` false: it is queued for a
-    /// thread first, `begin`); nil when the storage is stalled, and the request is to be answered
-    /// EIO at once.
-    func start(_ req: fuse_req_t?, begun: Bool = true) -> Ticket? {
+    /// Whether a request is stuck on the storage now (requests for it are answered EIO at once).
+    var isStalled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return !expired.isEmpty
+    }
+
+    /// Registers `req` before its thread waits on the storage; nil when the storage is stalled,
+    /// and the request is to be answered EIO at once.
+    func start(_ req: fuse_req_t?) -> Ticket? {
         guard timeout > 0 else { return Ticket(id: 0) }
         condition.lock()
         defer { condition.unlock() }
         guard expired.isEmpty else { return nil }
         let id = nextTicket
         nextTicket += 1
-        waiting[id] = Waiting(request: PendingRequest(req), deadline: Condition.deadline(in: timeout), begun: begun)
+        waiting[id] = Waiting(request: PendingRequest(req), deadline: Condition.deadline(in: timeout))
         // (The watchdog is not woken: its deadline is `timeout` from now, and an idle watchdog
         // looks again within `timeout` anyway. A read costs no thread switch.)
         return Ticket(id: id)
-    }
-
-    /// A queued request's thread starts on it: false when the watchdog answered it meanwhile
-    /// (the storage stalled), and there is nothing to do.
-    func begin(_ ticket: Ticket) -> Bool {
-        guard ticket.id != 0 else { return true }
-        condition.lock()
-        defer { condition.unlock() }
-        guard waiting[ticket.id] != nil else { return false }
-        waiting[ticket.id]!.begun = true
-        condition.signal()
-        return true
     }
 
     /// Whether the request's own thread is to answer it, now that the storage has answered
@@ -85,7 +76,6 @@ final class SourceDeadlines: @unchecked Sendable {
             condition.unlock()
             return true
         }
-        // (A queued request answered before it began left `waiting` at `begin`, never for `expired`.)
         let recovered = expired.remove(ticket.id) != nil && expired.isEmpty
         if recovered { stallChanges += 1 }
         let change = stallChanges
@@ -98,24 +88,20 @@ final class SourceDeadlines: @unchecked Sendable {
     private func watch() {
         condition.lock()
         while true {
-            // Requests queued for a busy thread are not the storage's doing: past their deadline
-            // they wait on, unless the storage is stalled.
-            let due = waiting.filter { $0.value.begun || !expired.isEmpty }
-            guard let earliest = due.values.map(\.deadline).min(by: Self.before) else {
+            guard let earliest = waiting.values.map(\.deadline).min(by: Self.before) else {
                 _ = condition.wait(seconds: timeout)
                 continue
             }
             let now = Condition.deadline(in: 0)
             if Self.before(now, earliest) {
-                _ = condition.wait(until: earliest)  // (woken early: a new request, one begun or finished)
+                _ = condition.wait(until: earliest)  // (woken early: a request finished)
                 continue
             }
-            let late = due.filter { !Self.before(now, $0.value.deadline) }
+            let late = waiting.filter { !Self.before(now, $0.value.deadline) }
             let stalls = expired.isEmpty
-            for (id, request) in late {
+            for id in late.keys {
                 waiting[id] = nil
-                // A queued one answered now never waits on the storage: nothing to wait back for.
-                if request.begun { expired.insert(id) }
+                expired.insert(id)
             }
             if stalls { stallChanges += 1 }
             let change = stallChanges

@@ -21,15 +21,18 @@ public final class DecodeMemory: Sendable {
     let oneAtATime: Int
     /// Decodes at once: one per core.
     private let slots: DispatchSemaphore
-    private let large = DispatchSemaphore(value: 1)
+    /// Where a large decode waits for the others to end: in this process, or, in a render worker,
+    /// the daemon's, over every worker (`RenderWorkers`).
+    private let large: LargeDecodeGate
     private let largeNow = Atomic<Int>(0)
     private let largePeak = Atomic<Int>(0)
 
     public init(limit: Int = DecodeMemory.defaultLimit, oneAtATime: Int = 64 << 20,
-                decodesAtOnce: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                decodesAtOnce: Int = ProcessInfo.processInfo.activeProcessorCount, large: LargeDecodeGate = OneAtATime()) {
         self.limit = limit
         self.oneAtATime = oneAtATime
         slots = DispatchSemaphore(value: max(1, decodesAtOnce))
+        self.large = large
     }
 
     /// A quarter of the memory the process may use, between 256 MiB and 1 GiB: a 250 MP
@@ -74,13 +77,13 @@ public final class DecodeMemory: Sendable {
         }
         let isLarge = bytes > oneAtATime
         if isLarge {
-            large.wait()
+            large.enter()
             largePeak.max(largeNow.add(1, ordering: .relaxed).newValue, ordering: .relaxed)
         }
         defer {
             if isLarge {
                 largeNow.subtract(1, ordering: .relaxed)
-                large.signal()
+                large.leave()
             }
         }
         slots.wait()
@@ -89,4 +92,19 @@ public final class DecodeMemory: Sendable {
     }
 
     static func megabytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
+}
+
+/// Where large decodes take turns (`DecodeMemory`).
+public protocol LargeDecodeGate: Sendable {
+    /// Returns once no other large decode runs.
+    func enter()
+    func leave()
+}
+
+/// Large decodes one at a time in this process.
+public final class OneAtATime: LargeDecodeGate {
+    private let turn = DispatchSemaphore(value: 1)
+    public init() {}
+    public func enter() { turn.wait() }
+    public func leave() { turn.signal() }
 }

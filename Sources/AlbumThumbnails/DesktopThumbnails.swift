@@ -26,7 +26,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     let root: String
     let mountpoint: String
     let sourceRoot: String
-    let renderer: ThumbnailRenderer
+    let renderer: any ThumbnailRendering
     private let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
     /// URI → the mtime its thumbnails were made for, this mount. Under its own lock.
@@ -35,7 +35,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     public let written = Atomic<Int>(0)
     public let failed = Atomic<Int>(0)
 
-    public init(cacheHome: String, mountpoint: String, sourceRoot: String, renderer: ThumbnailRenderer = ThumbnailRenderer(),
+    public init(cacheHome: String, mountpoint: String, sourceRoot: String, renderer: any ThumbnailRendering = ThumbnailRenderer(),
                 log: @escaping @Sendable (String) -> Void) {
         root = cacheHome + "/thumbnails"
         self.mountpoint = mountpoint
@@ -68,8 +68,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
             let original = try ThumbnailService.openOriginal(photo, sourceRoot: sourceRoot)
             defer { close(original.fd) }
             // Decoded once, for the largest size wanted; the smaller made from it.
-            let largest = try renderer.fitting(file: original.fd, size: original.size, format: photo.format,
-                                               orientation: photo.orientation, side: missing.map(\.side).max()!)
+            let largest = try renderer.fitting(SourceImage(original, photo), side: missing.map(\.side).max()!)
             for (folder, side) in missing {
                 try store(Self.fit(largest, side: side), folder: folder, name: name, uri: uri, mtime: mtime)
                 written.add(1, ordering: .relaxed)

@@ -2,12 +2,12 @@ import AlbumCore
 import AlbumSystem
 
 /// 8-bit RGB pixels, rows top to bottom, no padding.
-struct RGBImage {
-    var width: Int
-    var height: Int
-    var pixels: [UInt8]
+public struct RGBImage: Sendable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt8]
 
-    init(width: Int, height: Int, pixels: [UInt8]) {
+    public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 3)
         self.width = width
         self.height = height

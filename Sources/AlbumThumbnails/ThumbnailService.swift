@@ -14,7 +14,7 @@ import Synchronization
 /// (logged once).
 public final class ThumbnailService: ThumbnailProvider, Sendable {
     public let boxes: [ThumbnailBox]
-    private let renderer: ThumbnailRenderer
+    private let renderer: any ThumbnailRendering
     private let cache: ThumbnailCache?
     private let log: @Sendable (String) -> Void
     private let debug: Bool
@@ -60,7 +60,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private let memoryCap: Int
 
     /// - Parameter ahead: how many renders asked for ahead of a reader (`prepare`) run at once.
-    public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: ThumbnailRenderer = ThumbnailRenderer(),
+    public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: any ThumbnailRendering = ThumbnailRenderer(),
                 memoryCap: Int = 1000, ahead: Int = 0, debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
         self.boxes = boxes
         self.renderAhead = max(0, ahead)
@@ -225,10 +225,9 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             defer { close(original.fd) }
             renders.add(1, ordering: .relaxed)  // (a file not found is no render: it is followed, or gone)
             if ahead { rendersAhead.add(1, ordering: .relaxed) }
-            let (bytes, plan) = try renderer.renderWithPlan(file: original.fd, size: original.size, format: photo.format,
-                                                            orientation: photo.orientation, box: box)
-            if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(plan)") }
-            return .success(bytes)
+            let made = try renderer.thumbnail(SourceImage(original, photo), box: box)
+            if debug { log("albumfs: debug: thumbnail \(box) of \(photo.relativePath): \(made.plan)") }
+            return .success(made.bytes)
         } catch {
             return .failure(error)
         }

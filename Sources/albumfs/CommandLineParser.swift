@@ -6,6 +6,10 @@ enum Command {
     case sample(folder: String, count: Int?)
     case status(mountpoint: String)
     case index(MountOptions)
+    /// The daemon's sandboxed decoder (`RenderWorkerProcess`): not for users, left out of `--help`.
+    case renderWorker(memory: Int, maxPixels: Int)
+    /// The sandbox a worker enters, tried: what it refuses (tests, docs/security.md).
+    case checkSandbox
 }
 
 /// Parses `albumfs`'s arguments. Options may come before or after the two paths, as mount(8)
@@ -13,6 +17,13 @@ enum Command {
 enum CommandLineParser {
     static func parse(_ args: [String]) throws(CLIError) -> Command {
         if args.first == "sample" { return try parseSample(Array(args.dropFirst())) }
+        if args.first == "render-worker" {
+            if args.count == 2, args[1] == "--check-sandbox" { return .checkSandbox }
+            guard args.count == 3, let memory = Int(args[1]), let maxPixels = Int(args[2]), memory > 0, maxPixels > 0 else {
+                throw CLIError(.usage, "albumfs render-worker: started by the daemon only")
+            }
+            return .renderWorker(memory: memory, maxPixels: maxPixels)
+        }
         if args.first == "index" { return try parseIndex(Array(args.dropFirst())) }
         if args.first == "status" {
             guard args.count == 2 else { throw CLIError(.usage, "albumfs status: need the mount point (usage: albumfs status MOUNTPOINT)") }

@@ -11,6 +11,8 @@ import Synchronization
 /// What `.albumfs/status` and `.albumfs/errors` say (docs/status.md).
 final class DaemonStatus: StatusReporter, Sendable {
     let thumbnails: ThumbnailService
+    /// The sandboxed processes that decode.
+    let workers: RenderWorkers
     let cache: ThumbnailCache?
     let index: LibraryIndex?
     let headerReads: LibraryScanner.ReadMethod
@@ -35,12 +37,13 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// `-o desktop_thumbnails`' writer, when on.
     let desktopThumbnails: DesktopThumbnails?
 
-    init(thumbnails: ThumbnailService, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod,
+    init(thumbnails: ThumbnailService, workers: RenderWorkers, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod,
          firstTree: String, picksDatabase: String, desktopThumbnails: DesktopThumbnails? = nil) {
         self.firstTree = firstTree
         self.picksDatabase = picksDatabase
         self.desktopThumbnails = desktopThumbnails
         self.thumbnails = thumbnails
+        self.workers = workers
         self.cache = cache
         self.index = index
         self.headerReads = headerReads
@@ -93,6 +96,8 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("thumbnails_rendered", String(thumbnails.renderCount)))
         lines.append(("thumbnails_rendered_ahead", String(thumbnails.renderAheadCount)))
         lines.append(("thumbnail_failures", String(problems.thumbnailFailures)))
+        lines.append(("render_workers", "\(workers.running) of \(workers.size)"))
+        lines.append(("render_worker_restarts", String(workers.restarts)))
         lines.append(("desktop_thumbnails", desktopThumbnails.map {
             "\($0.written.load(ordering: .relaxed)) written, \($0.failed.load(ordering: .relaxed)) failed"
         } ?? "off"))

@@ -41,9 +41,10 @@ enum MountCommand {
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
-        let thumbnails = thumbnailService(options, cache: cache)
-        let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint)
-        let status = DaemonStatus(thumbnails: thumbnails, cache: cache, index: index, headerReads: scanner.readMethod,
+        let workers = renderWorkers(options)
+        let thumbnails = thumbnailService(options, cache: cache, workers: workers)
+        let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint, workers: workers)
+        let status = DaemonStatus(thumbnails: thumbnails, workers: workers, cache: cache, index: index, headerReads: scanner.readMethod,
                                   firstTree: first.origin,
                                   picksDatabase: picks.acceptsChanges ? picksPath : "none", desktopThumbnails: desktop)
         let fs = try fileSystem(first.library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, desktop: desktop,
@@ -103,23 +104,25 @@ enum MountCommand {
         }
     }
 
-    /// The thumbnail service, its renders bounded by `-o thumbnail_max_pixels` and
-    /// `thumbnail_memory`.
-    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?) -> ThumbnailService {
-        ThumbnailService(boxes: options.thumbnailBoxes, cache: cache,
-                         renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
-                                                     memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
+    /// The sandboxed processes every decode runs in, one per core, bounded by
+    /// `-o thumbnail_max_pixels`, `thumbnail_memory` and `thumbnail_timeout`.
+    static func renderWorkers(_ options: MountOptions) -> RenderWorkers {
+        RenderWorkers(limits: .init(memory: options.thumbnailMemory ?? DecodeMemory.defaultLimit, maxPixels: options.thumbnailMaxPixels,
+                                    seconds: options.thumbnailTimeout),
+                      size: ProcessInfo.processInfo.activeProcessorCount, log: { Log.line($0) })
+    }
+
+    /// The thumbnail service, its renders made by `workers`.
+    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers) -> ThumbnailService {
+        ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers,
                          ahead: options.thumbnailAhead, debug: options.debug, log: { Log.line($0) })
     }
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting
     /// user's `$XDG_CACHE_HOME/thumbnails`.
-    static func desktopThumbnails(_ options: MountOptions, source: String, mountpoint: String) -> DesktopThumbnails? {
+    static func desktopThumbnails(_ options: MountOptions, source: String, mountpoint: String, workers: RenderWorkers) -> DesktopThumbnails? {
         guard options.desktopThumbnails else { return nil }
-        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source,
-                                 renderer: ThumbnailRenderer(maxPixels: options.thumbnailMaxPixels,
-                                                             memory: DecodeMemory(limit: options.thumbnailMemory ?? DecodeMemory.defaultLimit)),
-                                 log: { Log.line($0) })
+        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source, renderer: workers, log: { Log.line($0) })
     }
 
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.

@@ -30,6 +30,9 @@ struct MountOptions {
     /// Thumbnails made ahead of a reader reading a folder's in order (`-o thumbnail_ahead`;
     /// default: one per core, at most 4; 0: none).
     var thumbnailAhead = min(4, ProcessInfo.processInfo.activeProcessorCount)
+    /// CPU seconds one photo's render may take in its worker (`-o thumbnail_timeout`; a video's,
+    /// three times as long).
+    var thumbnailTimeout = 10
     /// Default: `$XDG_DATA_HOME/albumfs/picks.sqlite` (or `~/.local/share/albumfs/picks.sqlite`).
     var picksDB: String?
     var maxPicks: Int?
@@ -197,6 +200,11 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_memory' takes a size of at least 16M, as in thumbnail_memory=512M (got '\(value ?? "")')")
             }
             options.thumbnailMemory = Int(bytes)
+        case "thumbnail_timeout":
+            guard let value, let n = Int(value), (1...3600).contains(n) else {
+                throw CLIError(.usage, "albumfs: option 'thumbnail_timeout' takes seconds, 1 to 3600 (got '\(value ?? "")')")
+            }
+            options.thumbnailTimeout = n
         case "thumbnail_ahead":
             guard let value, let n = Int(value), (0...64).contains(n) else {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_ahead' takes a number of thumbnails, 0 to 64 (got '\(value ?? "")')")
@@ -247,7 +255,7 @@ enum OptionTable {
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
-        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "screenshot_names",
+        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "thumbnail_timeout", "screenshot_names",
         "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
     ]
 

@@ -29,6 +29,8 @@ enum Usage {
          thumbnail_max_pixels=N      larger images get no thumbnail (EIO; default 250000000)
          thumbnail_memory=N[K|M|G]   what one thumbnail's decode may take; more: EIO
                                      (default a quarter of the memory, 256M to 1G)
+         thumbnail_timeout=SECONDS   CPU time one photo's decode may take in its sandboxed
+                                     worker (default 10; a video's three times it); more: EIO
          thumbnail_ahead=N           thumbnails made ahead of a reader reading a folder's
                                      in order (default one per core, at most 4; 0: none)
          picks_db=PATH               where picks persist (default $XDG_DATA_HOME/albumfs/picks.sqlite)

@@ -1,4 +1,5 @@
 import Glibc
+import AlbumThumbnails
 
 /// The whole program is in functions and types: FUSE callbacks must never be formed in
 /// top-level code (../SWIFT-FUSE.md), and exit codes are decided in one place.
@@ -18,6 +19,12 @@ enum AlbumFSMain {
                 return try IndexCommand.run(options)
             case .status(let mountpoint):
                 return try StatusCommand.run(mountpoint: mountpoint)
+            case .renderWorker(let memory, let maxPixels):
+                return RenderWorkerProcess.serve(memory: memory, maxPixels: maxPixels)
+            case .checkSandbox:
+                let (lines, refused) = RenderWorkerProcess.checkSandbox(memory: 256 << 20)
+                lines.forEach { print($0) }
+                return refused ? ExitCode.success.rawValue : ExitCode.failure.rawValue
             case .mount(let options):
                 return try MountCommand.run(options, arguments: arguments)
             }

@@ -1,0 +1,148 @@
+import AlbumCore
+import AlbumSystem
+import Glibc
+import Synchronization
+
+/// Renders in worker processes of albumfs's own (`RenderWorkerProcess`), a few at a time: the
+/// C decoders never see an original's bytes in the process that serves the mount. Each render
+/// takes an idle worker (or starts one, up to `size`), hands it the original's descriptor and
+/// waits for its answer; a worker that crashes, overruns its time or garbles its answer is ended
+/// and costs that one thumbnail (EIO, the reason naming the signal), and the next render starts
+/// another.
+public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
+    /// What each render may take.
+    public struct Limits: Sendable {
+        /// Bytes a decode may take (`-o thumbnail_memory`): the estimate's limit, and the worker's
+        /// data segment beyond what it holds when it starts.
+        public var memory: Int
+        public var maxPixels: Int
+        /// CPU seconds a photo's render may take (`-o thumbnail_timeout`); a video's, `videoFactor` times it.
+        public var seconds: Int
+        public static let videoFactor = 3
+
+        public init(memory: Int, maxPixels: Int, seconds: Int) {
+            self.memory = memory
+            self.maxPixels = maxPixels
+            self.seconds = seconds
+        }
+
+        /// The CPU seconds a render of `format` may take.
+        func cpuSeconds(_ format: ImageFormat) -> Int { format == .video ? seconds * Self.videoFactor : seconds }
+    }
+
+    /// The albumfs binary the workers run (`/proc/self/exe`: the daemon's own, even if replaced on disk).
+    let executable: String
+    public let limits: Limits
+    /// Workers at most (one per core by default: renders are CPU-bound).
+    public let size: Int
+    private let log: @Sendable (String) -> Void
+    /// Large decodes take turns over every worker, as they do in one process (`DecodeMemory`).
+    private let turn = OneAtATime()
+    // Protects `idle` and `started`; held only to take or give back a worker, never during a render.
+    private let condition = Condition()
+    private var idle: [RenderWorker] = []
+    /// Workers running or being started.
+    private var started = 0
+    private let ended = Atomic<Int>(0)
+
+    public init(executable: String = "/proc/self/exe", limits: Limits, size: Int, log: @escaping @Sendable (String) -> Void) {
+        self.executable = executable
+        self.limits = limits
+        self.size = max(1, size)
+        self.log = log
+    }
+
+    /// Workers running now (status: `render_workers`).
+    public var running: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return started
+    }
+
+    /// Workers that ended in a render (crashed, over a limit, killed at their deadline) and were
+    /// replaced (status: `render_worker_restarts`).
+    public var restarts: Int { ended.load(ordering: .relaxed) }
+
+    public func thumbnail(_ source: SourceImage, box: ThumbnailBox) throws(ThumbnailError) -> RenderedThumbnail {
+        let request = RenderRequest(kind: .thumbnail, source: source, width: box.width, height: box.height,
+                                    cpuSeconds: limits.cpuSeconds(source.format))
+        guard case .thumbnail(let bytes, let plan) = try run(request, fd: source.fd) else { throw ThumbnailError("the render worker answered nonsense") }
+        // (What a worker says is checked like any input: the size every reader was told.)
+        guard bytes.count == FixedSizeJPEG.size(for: box.width, box.height) else {
+            throw ThumbnailError("the render worker answered \(bytes.count) bytes for a \(box) thumbnail")
+        }
+        return RenderedThumbnail(bytes: bytes, plan: plan)
+    }
+
+    public func fitting(_ source: SourceImage, side: Int) throws(ThumbnailError) -> RGBImage {
+        let request = RenderRequest(kind: .fitting, source: source, width: side, height: side, cpuSeconds: limits.cpuSeconds(source.format))
+        guard case .image(let width, let height, let pixels) = try run(request, fd: source.fd), width <= side, height <= side else {
+            throw ThumbnailError("the render worker answered nonsense")
+        }
+        return RGBImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// One render on a worker: its answer, or why there is none.
+    private func run(_ request: RenderRequest, fd: Int32) throws(ThumbnailError) -> WorkerMessage {
+        let worker = try take()
+        // The wall clock's bound: twice the CPU time (a decode on two threads uses it twice as fast;
+        // one waiting on a slow disk, not at all).
+        let answer = worker.render(request, fd: fd, seconds: Double(2 * request.cpuSeconds), turn: turn)
+        switch answer {
+        case .success(.failure(let message, let isReadFailure, let isMissing)):
+            giveBack(worker)
+            throw ThumbnailError(message, isReadFailure: isReadFailure, isMissing: isMissing)
+        case .success(let message):
+            giveBack(worker)
+            return message
+        case .failure(let error):
+            let how = worker.end()
+            giveBack(worker)
+            ended.add(1, ordering: .relaxed)
+            throw ThumbnailError(Self.words(error, how: how, seconds: 2 * request.cpuSeconds))
+        }
+    }
+
+    /// Why a worker gave no answer, for `.albumfs/errors`.
+    static func words(_ error: WorkerChannelError, how: String?, seconds: Int) -> String {
+        switch error {
+        case .timedOut: return "the decoder took over \(seconds) s (-o thumbnail_timeout) and was stopped"
+        case .garbled: return "the render worker answered nonsense and was stopped"
+        case .ended, .broken:
+            return "the render worker ended during the decode (\(how ?? "it exited"))"
+        }
+    }
+
+    /// An idle worker, or a new one while fewer than `size` run; else waits for one to be given back.
+    private func take() throws(ThumbnailError) -> RenderWorker {
+        condition.lock()
+        while idle.isEmpty && started >= size { condition.wait() }
+        if let worker = idle.popLast() {
+            condition.unlock()
+            return worker
+        }
+        started += 1
+        condition.unlock()
+        do {
+            return try RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
+        } catch {
+            condition.lock()
+            started -= 1
+            condition.signal()
+            condition.unlock()
+            log("albumfs: warning: \(error)")
+            throw error
+        }
+    }
+
+    private func giveBack(_ worker: RenderWorker) {
+        condition.lock()
+        if worker.usable { idle.append(worker) } else { started -= 1 }
+        condition.signal()
+        condition.unlock()
+    }
+
+    deinit {
+        for worker in idle { _ = worker.end() }
+    }
+}
