@@ -67,6 +67,6 @@ let package = Package(
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumSystem", "AlbumVFS", "AlbumCore"]),
         .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumSystem", "AlbumLive", "AlbumCore", "AlbumSample", "CJemalloc"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
-        .testTarget(name: "MountTests", dependencies: ["AlbumSystem", "AlbumSample", "AlbumCore", "CSysXattr"]),
+        .testTarget(name: "MountTests", dependencies: ["AlbumSystem", "AlbumSample", "AlbumCore", "CSysXattr", "CZlib"]),
     ]
 )

@@ -185,7 +185,8 @@ final class HEIFImage {
     }
 
     private static func decode(_ handle: OpaquePointer) throws(ThumbnailError) -> RGBImage {
-        try decoded(handle) { (options, colorspace, chroma) in
+        let declared = (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+        return try decoded(handle, declared: declared) { (options, colorspace, chroma) in
             var image: OpaquePointer?
             return (heif_decode_image(handle, &image, colorspace, chroma, options), image)
         }
@@ -193,7 +194,10 @@ final class HEIFImage {
 
     /// What `decode` does to whatever `decoding` decodes with the options, colour space and
     /// chroma it is given: an upright 8-bit RGB image, alpha put on white.
-    private static func decoded(_ handle: OpaquePointer, _ decoding: (UnsafeMutablePointer<heif_decoding_options>, heif_colorspace, heif_chroma)
+    /// An image larger than `declared` (its `ispe`, or the grid's tile size), which the estimate
+    /// of what it takes was made from, is refused.
+    private static func decoded(_ handle: OpaquePointer, declared: (Int, Int),
+                                _ decoding: (UnsafeMutablePointer<heif_decoding_options>, heif_colorspace, heif_chroma)
                                     -> (heif_error, OpaquePointer?)) throws(ThumbnailError) -> RGBImage {
         guard let options = heif_decoding_options_alloc() else { throw ThumbnailError("libheif: out of memory") }
         defer { heif_decoding_options_free(options) }
@@ -209,6 +213,9 @@ final class HEIFImage {
         guard w > 0, h > 0, heif_image_get_bits_per_pixel(image, heif_channel_interleaved) == Int32(8 * channels),
               let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= w * channels
         else { throw ThumbnailError("libheif gave no 8-bit RGB image") }
+        guard w <= declared.0, h <= declared.1 else {
+            throw ThumbnailError("HEIF: its image decodes to \(w)x\(h), larger than the \(declared.0)x\(declared.1) its header says")
+        }
         var pixels = [UInt8](repeating: 0, count: w * h * 3)
         pixels.withUnsafeMutableBufferPointer { out in
             for y in 0..<h {
@@ -325,7 +332,7 @@ final class HEIFImage {
         defer { heif_image_handle_release(handle) }
         do throws(ThumbnailError) {
             for (tx, ty) in tiles {
-                let tile = try Self.decoded(handle) { (options, colorspace, chroma) in
+                let tile = try Self.decoded(handle, declared: (tiling.tileWidth, tiling.tileHeight)) { (options, colorspace, chroma) in
                     var image: OpaquePointer?
                     return (heif_image_handle_decode_image_tile(handle, &image, colorspace, chroma, options, UInt32(tx), UInt32(ty)), image)
                 }

@@ -42,8 +42,9 @@ final class RenderWorker {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let arguments = ["albumfs", "render-worker", String(memory), String(maxPixels)]
-        // (No crash report of its own: a worker that crashes is the daemon's to report.)
-        let environment = ["SWIFT_BACKTRACE=enable=no"]
+        // The daemon's environment (where its libraries are found: LD_LIBRARY_PATH), but no crash
+        // report of the worker's own: a worker that crashes is the daemon's to report.
+        let environment = Self.inherited().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") } + ["SWIFT_BACKTRACE=enable=no"]
         var pid: pid_t = 0
         let spawned = withCStrings(arguments) { argv in
             withCStrings(environment) { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
@@ -53,6 +54,17 @@ final class RenderWorker {
             throw ThumbnailError("cannot start a render worker (\(executable)): \(Errno(rawValue: spawned))")
         }
         return RenderWorker(pid: pid, socket: ends[0])
+    }
+
+    /// The process's environment, as `NAME=value` strings.
+    static func inherited() -> [String] {
+        var all: [String] = []
+        var at = environ
+        while let entry = at.pointee {
+            all.append(String(cString: entry))
+            at += 1
+        }
+        return all
     }
 
     /// Sends `request` with the original's descriptor and waits for the answer, a large decode's

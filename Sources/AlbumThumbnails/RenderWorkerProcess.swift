@@ -1,5 +1,6 @@
 import AlbumCore
 import AlbumSystem
+import CFFmpeg
 import CSandbox
 import Glibc
 
@@ -36,7 +37,8 @@ public enum RenderWorkerProcess {
     static func prepare(memory: Int) -> String? {
         _ = HEIFLibrary.setupFailure
         _ = HEIFLibrary.hevcDecoder
-        _ = FFmpegLibrary.setupFailure
+        // No one allocation of FFmpeg's (a packet, a frame, a sample index) over what a render may take.
+        if FFmpegLibrary.setupFailure == nil { av_max_alloc(memory) }
         guard albumfs_close_from(socketFD + 1) == 0 else { return "close_range: \(Errno.current)" }
         // (A write past RLIMIT_FSIZE fails, rather than ending the worker: a decoder's warning on
         // a stderr that is a file.)

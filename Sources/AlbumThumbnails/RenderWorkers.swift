@@ -85,9 +85,7 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     /// One render on a worker: its answer, or why there is none.
     private func run(_ request: RenderRequest, fd: Int32) throws(ThumbnailError) -> WorkerMessage {
         let worker = try take()
-        // The wall clock's bound: twice the CPU time (a decode on two threads uses it twice as fast;
-        // one waiting on a slow disk, not at all).
-        let answer = worker.render(request, fd: fd, seconds: Double(2 * request.cpuSeconds), turn: turn)
+        let answer = worker.render(request, fd: fd, seconds: Double(Self.wallSeconds(request.cpuSeconds)), turn: turn)
         switch answer {
         case .success(.failure(let message, let isReadFailure, let isMissing)):
             giveBack(worker)
@@ -99,9 +97,13 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
             let how = worker.end()
             giveBack(worker)
             ended.add(1, ordering: .relaxed)
-            throw ThumbnailError(Self.words(error, how: how, seconds: 2 * request.cpuSeconds))
+            throw ThumbnailError(Self.words(error, how: how, seconds: Self.wallSeconds(request.cpuSeconds)))
         }
     }
+
+    /// The wall clock's bound on a render of `cpuSeconds`: twice it and a second (a decode on one
+    /// thread meets its CPU limit first; one waiting on a slow disk uses no CPU at all).
+    static func wallSeconds(_ cpuSeconds: Int) -> Int { 2 * cpuSeconds + 1 }
 
     /// Why a worker gave no answer, for `.albumfs/errors`.
     static func words(_ error: WorkerChannelError, how: String?, seconds: Int) -> String {

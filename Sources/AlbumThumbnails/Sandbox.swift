@@ -62,8 +62,8 @@ enum Sandbox {
         return kb * 1024
     }
 
-    /// Sets the CPU seconds the process may have used when the next render ends: SIGXCPU, which
-    /// ends it, past that.
+    /// Sets the CPU seconds the process may have used when the next render ends (what it used,
+    /// rounded up, and `seconds`): SIGXCPU, which ends it, past that.
     static func limitCPU(seconds: Int) {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -224,8 +224,10 @@ public struct ThumbnailRenderer: Sendable {
     /// stands for it; else, when `cropping` a grid image (an iPhone's 4032x3024 is 8x6 tiles of
     /// 512), only the tiles the centre crop keeps are decoded, on every core.
     func heifDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool) throws(ThumbnailError) -> Decoding {
-        guard original.count <= maxFileBytes else {
-            throw ThumbnailError("the original is \(original.count) bytes, over the \(maxFileBytes)-byte limit")
+        // (libheif reads the file from memory, which counts towards the render's: one larger than
+        // a render may take is refused before a byte is read.)
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
         }
         let image = try HEIFImage(original)
         guard image.width * image.height <= maxPixels else {
@@ -251,7 +253,7 @@ public struct ThumbnailRenderer: Sendable {
 
     /// A video: its first keyframe (`VideoPoster`), shrunk by FFmpeg while it covers 2x the box.
     func videoDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
-        let video = try VideoPoster(original, maxPixels: maxPixels)
+        let video = try VideoPoster(original, maxPixels: maxPixels, memory: memory.limit)
         return Decoding(decode: { () throws(ThumbnailError) in
                             let (image, scale) = try video.decode(boxWidth: bw, boxHeight: bh)
                             return (DecodedImage(whole: image), scale)

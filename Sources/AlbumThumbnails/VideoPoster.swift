@@ -50,7 +50,14 @@ final class VideoPoster {
     /// The still's moment in a Live Photo's motion part, in seconds (nil: the first keyframe).
     private(set) var stillTime: Double?
 
-    init(_ original: Original, maxPixels: Int) throws(ThumbnailError) {
+    /// Pixels a decoded frame may have at most (`AVCodecContext.max_pixels`): what the memory a
+    /// render may take allows, whatever the track says its size is.
+    private let maxFramePixels: Int
+
+    /// - Parameter memory: the bytes a render may take (`decodingBytes` of a frame of the size
+    ///   decoded, not declared, must fit).
+    init(_ original: Original, maxPixels: Int, memory: Int = Int.max) throws(ThumbnailError) {
+        maxFramePixels = min(maxPixels, memory / Self.bytesPerPixel)
         if let failure = FFmpegLibrary.setupFailure { throw ThumbnailError("video: \(failure)") }
         source = Unmanaged.passRetained(VideoSource(original))
         guard let buffer = av_malloc(Self.bufferSize) else { throw ThumbnailError("video: out of memory") }
@@ -89,7 +96,8 @@ final class VideoPoster {
 
     /// The bytes a decode may take: the decoder's frames (a few, YUV 4:2:0 up to 16 bits) and
     /// the RGB image.
-    var decodingBytes: Int { width * height * 12 }
+    var decodingBytes: Int { width * height * Self.bytesPerPixel }
+    static let bytesPerPixel = 12
 
     /// The poster frame as RGB, shrunk by a power of two while it still covers twice the box
     /// (the JPEG rule); `(1, factor)` is the shrink.
@@ -108,12 +116,19 @@ final class VideoPoster {
         var lowres: Int32 = 0
         while (1 << (lowres + 1)) <= factor && lowres < Int32(decoder.pointee.max_lowres) { lowres += 1 }
         codec.pointee.lowres = lowres
+        // (FFmpeg refuses a frame over this before allocating it: a track that says 16x16 over a
+        // 16000x16000 frame.)
+        codec.pointee.max_pixels = Int64(maxFramePixels)
         codec.pointee.thread_count = 0
         codec.pointee.thread_type = FF_THREAD_SLICE
         let opened = avcodec_open2(codec, decoder, nil)
         guard opened >= 0 else { throw Self.failure("cannot open the decoder", opened) }
         let frame = if let stillTime { try self.frame(at: stillTime, codec) } else { try firstKeyframe(codec) }
         defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
+        let (fw, fh) = (Int(frame.pointee.width) << Int(lowres), Int(frame.pointee.height) << Int(lowres))
+        guard fw <= width + (1 << Int(lowres)), fh <= height + (1 << Int(lowres)) else {
+            throw ThumbnailError("video: its frames are \(fw)x\(fh), larger than the \(width)x\(height) its track says")
+        }
         return (try Self.rgb(frame, factor: factor >> Int(lowres)), (1, factor))
     }
 
@@ -235,13 +250,21 @@ final class VideoSource {
     let original: Original
     var position = 0
     var failure: ThumbnailError?
+    /// Bytes one render may read of a video: a phone's keyframe is a few MB, `maxPackets` of a
+    /// 4K clip a few hundred; a clip whose packets claim gigabytes (a sparse file) stops here.
+    static let readBudget = 1 << 30
+    var bytesRead = 0
 
     init(_ original: Original) { self.original = original }
 
     static let readPacket: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buffer, size in
         let source = Unmanaged<VideoSource>.fromOpaque(opaque!).takeUnretainedValue()
         do throws(ThumbnailError) {
+            guard source.bytesRead < readBudget else {
+                throw ThumbnailError("video: over the \(readBudget >> 20) MiB a render may read of it")
+            }
             let bytes = try source.original.read(source.position, Int(size))
+            source.bytesRead += bytes.count
             guard !bytes.isEmpty else { return albumfs_averror_eof() }
             bytes.withUnsafeBufferPointer { buffer!.update(from: $0.baseAddress!, count: $0.count) }
             source.position += bytes.count

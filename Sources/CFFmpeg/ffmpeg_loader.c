@@ -72,6 +72,7 @@
     X(av_freep, (void *p), (p)) \
     X(av_dict_free, (AVDictionary **d), (d)) \
     X(av_log_set_level, (int level), (level)) \
+    X(av_max_alloc, (size_t max), (max)) \
     X(av_display_rotation_set, (int32_t m[9], double angle), (m, angle)) \
     X(av_channel_layout_default, (AVChannelLayout *l, int channels), (l, channels)) \
     X(sws_freeContext, (struct SwsContext *c), (c))

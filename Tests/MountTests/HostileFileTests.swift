@@ -1,7 +1,9 @@
 import AlbumCore
 import AlbumSample
 import Foundation
+import CZlib
 import Glibc
+import Synchronization
 import XCTest
 
 /// docs/security.md, "what runs where": every decode runs in a sandboxed worker process, so a
@@ -29,13 +31,19 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(daemonStatus(m.mountpoint)["render_worker_restarts"], "1")
         XCTAssertEqual(try readFile(m.path("non-screenshots/IMG_0001.HEIC")).get(), heic)
         for i in 2...5 {
-            let other = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/wc", "-c",
+            // (`cat`: `wc -c` of a regular file asks its size, and reads nothing.)
+            let other = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "cat \"$0\" | wc -c",
                                                         m.path("thumbnails/200x200/IMG_000\(i).jpg")], timeout: 20)
-            XCTAssertEqual(other.stdout.split(separator: " ").first, "30000", "another user's read: \(other.stderr)")
+            XCTAssertEqual(other.stdout, "30000\n", "another user's read: \(other.stderr)")
             XCTAssertEqual(try readFile(m.path("non-screenshots/IMG_000\(i).JPG")).get(), plain)
         }
         XCTAssertTrue(eventually { !(readdirNames(m.path("thumbnails/200x200"))?.contains("IMG_0001.jpg") ?? true) }, "left the listing")
         XCTAssertEqual(daemonStatus(m.mountpoint)["render_worker_restarts"], "1", "the crash happened once")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "5")
+        let status = daemonStatus(m.mountpoint)
+        let workers = try XCTUnwrap(status["render_workers"])
+        XCTAssertTrue(["1 of", "2 of", "3 of", "4 of"].contains { workers.hasPrefix($0) } && workers.hasSuffix(" of \(ProcessInfo.processInfo.activeProcessorCount)"),
+                      "\(status)")
         m.finish(allowing: ["cannot make a thumbnail of IMG_0001.HEIC"])
     }
 
@@ -54,6 +62,62 @@ final class HostileFileTests: XCTestCase {
                 XCTAssertTrue(lines.contains("\(tried): refused (Operation not permitted)"), "\(who), \(tried): \(lines)")
             }
         }
+    }
+
+    /// A PNG that takes seconds of CPU to decode (900 MP of black, 2.6 MB) over
+    /// `-o thumbnail_timeout=1`: its worker is ended by its CPU limit (SIGXCPU), the thumbnail
+    /// answers EIO within seconds and says why, and the next render runs in a new worker.
+    func testARenderOverItsCPUTimeIsStoppedAndTheMountGoesOn() throws {
+        let folder = makeTempFolder("cpu")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let png = blackPNG(width: 30_000, height: 30_000)
+        XCTAssertLessThan(png.count, 4 << 20)
+        try SampleLibrary.writeFile(folder + "/huge.png", png, mtime: SampleLibrary.defaultMtime)
+        try SampleLibrary.writeFile(folder + "/small.jpg", try Encoders.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime)
+        let m = try Mount(source: folder, options: ["-o", "thumbnail_max_pixels=1000000000,thumbnail_timeout=1,thumbnail_ahead=0"])
+        let started = Date()
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/huge.jpg")).failure?.code, EIO)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        let errors = (try? String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8)) ?? ""
+        // (Its CPU limit ends it, or, on a machine too busy to give it a core, the wall clock's.)
+        XCTAssertTrue(["huge.png: cannot make a thumbnail: the render worker ended during the decode "
+                       + "(killed by signal \(SIGXCPU) (SIGXCPU: over its CPU time))\n",
+                       "huge.png: cannot make a thumbnail: the decoder took over 3 s (-o thumbnail_timeout) and was stopped\n"].contains(errors),
+                      errors)
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/small.jpg")).get().count, 30_000)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["render_worker_restarts"], "1")
+        m.finish(allowing: ["cannot make a thumbnail of huge.png"])
+    }
+
+    /// A render that takes longer than `-o source_timeout` is not the storage stalling: while
+    /// it runs, the library stays `available` and originals read at once; then it succeeds.
+    func testASlowRenderIsNotAStalledLibrary() throws {
+        let folder = makeTempFolder("slow-render")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SampleLibrary.writeFile(folder + "/big.png", blackPNG(width: 20_000, height: 20_000), mtime: SampleLibrary.defaultMtime)
+        let small = try Encoders.jpeg(.marker(width: 320, height: 240))
+        try SampleLibrary.writeFile(folder + "/small.jpg", small, mtime: SampleLibrary.defaultMtime)
+        let m = try Mount(source: folder, options: ["-o", "source_timeout=1,thumbnail_max_pixels=1000000000,thumbnail_timeout=120"])
+        let done = DispatchSemaphore(value: 0)
+        let thumbnail = Mutex<Result<[UInt8], Errno>?>(nil)
+        let bigThumb = m.path("thumbnails/200x200/big.jpg")
+        let started = Date()
+        Thread.detachNewThread {
+            let read = readFile(bigThumb)
+            thumbnail.withLock { $0 = read }
+            done.signal()
+        }
+        usleep(1_500_000)
+        XCTAssertNil(thumbnail.withLock { $0 }, "the render outlasts source_timeout")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["library_state"], "available")
+        let t = Date()
+        XCTAssertEqual(try readFile(m.path("non-screenshots/small.jpg")).get(), small)
+        XCTAssertLessThan(Date().timeIntervalSince(t), 1)
+        XCTAssertEqual(done.wait(timeout: .now() + 240), .success)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.5)
+        XCTAssertEqual(try XCTUnwrap(thumbnail.withLock { $0 }).get().count, 30_000)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["library_state"], "available")
+        m.finish()
     }
 
     /// A 2x2 grid HEIC (tiles of 64) whose third tile item's `infe` box is renamed `free`: the
@@ -78,3 +142,40 @@ final class HostileFileTests: XCTestCase {
         return (from...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 }
+
+/// A PNG of `width` x `height` black pixels, made without holding its pixels: its one `IDAT` is
+/// zeros deflated a megabyte at a time (a few MB for a 900 MP image, seconds of CPU to decode).
+func blackPNG(width: Int, height: Int) -> [UInt8] {
+    var stream = z_stream()
+    XCTAssertEqual(deflateInit_(&stream, Z_BEST_COMPRESSION, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)), Z_OK)
+    defer { deflateEnd(&stream) }
+    let zeros = [UInt8](repeating: 0, count: 1 << 20)
+    var compressed: [UInt8] = []
+    var output = [UInt8](repeating: 0, count: 1 << 16)
+    var left = height * (1 + width * 3)  // (a filter byte, 0, before each row)
+    repeat {
+        let chunk = min(left, zeros.count)
+        left -= chunk
+        zeros.withUnsafeBufferPointer { input in
+            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.avail_in = UInt32(chunk)
+            repeat {
+                output.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
+                    _ = deflate(&stream, left == 0 ? Z_FINISH : Z_NO_FLUSH)
+                    compressed.append(contentsOf: out[0..<(out.count - Int(stream.avail_out))])
+                }
+            } while stream.avail_out == 0
+        }
+    } while left > 0
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        let crc = body.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, UInt32($0.count))) }
+        return bigEndian(UInt32(data.count)) + body + bigEndian(crc)
+    }
+    let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", compressed) + chunk("IEND", [])
+}
+
+func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }

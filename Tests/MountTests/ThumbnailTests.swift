@@ -506,7 +506,8 @@ final class ThumbnailTests: XCTestCase {
         for bad in ["thumbnail_sizes=200", "thumbnail_sizes=0x0", "thumbnail_sizes=100x100000", "thumbnail_sizes=a,b",
                     "thumbnail_sizes=16x16,17x17,18x18,19x19,20x20,21x21,22x22,23x23,24x24", "cache_size=lots", "cache_size=10",
                     "thumbnail_max_pixels=-1", "thumbnail_memory=1M", "thumbnail_memory=lots", "thumbnail_memory=",
-                    "thumbnail_ahead=-1", "thumbnail_ahead=65", "thumbnail_ahead=two", "thumbnail_ahead"] {
+                    "thumbnail_ahead=-1", "thumbnail_ahead=65", "thumbnail_ahead=two", "thumbnail_ahead",
+                    "thumbnail_timeout=0", "thumbnail_timeout=3601", "thumbnail_timeout=0.5", "thumbnail_timeout"] {
             let r = runCommand(albumfsBinary(), ["-o", bad, "/tmp", "/tmp"])
             XCTAssertEqual(r.status, 2, "\(bad): \(r.stderr)")
         }
