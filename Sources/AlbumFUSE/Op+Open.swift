@@ -9,11 +9,11 @@ extension Operations {
         let opened: Result<UInt64, Errno>
         if ctx.fs.opensSource(inode) {
             // An original's open waits on the library's storage: EIO past `-o source_timeout`.
-            guard let made = ctx.sourceCall(req, { ctx.fs.open(inode, flags: flags) },
+            guard let made = ctx.sourceCall(req, { ctx.fs.open(inode, flags: flags, caller: callerID(req)) },
                                             late: { if case .success(let handle) = $0 { ctx.fs.release(handle) } }) else { return }
             opened = made
         } else {
-            opened = ctx.fs.open(inode, flags: flags)
+            opened = ctx.fs.open(inode, flags: flags, caller: callerID(req))
         }
         switch opened {
         case .success(let handle):

@@ -43,13 +43,13 @@ extension AlbumFileSystem {
     }
 
     /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
-    func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int) -> Result<UInt64, Errno> {
+    func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int, holder: UInt32? = nil) -> Result<UInt64, Errno> {
         let opened = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: inode) }) { photo -> Result<Int32, Errno> in
             openScanned(photo, forUser: true).map(\.fd)
         }
         switch opened.result {
         case .success(let fd):
-            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.relativePath))))
+            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.relativePath, holder: holder))))
         case .failure(let e):
             problems.log(sourceRoot + "/" + opened.photo.relativePath, "albumfs: cannot open \(opened.photo.relativePath): \(e)")
             // A vanished original is "not found"; anything else is the source's fault, not the

@@ -14,6 +14,10 @@ public final class AlbumFileSystem: Sendable {
     // The current library and its node table; replaced whole by `update`.
     private let snapshot: Mutex<(library: Library, table: NodeTable)>
     let files = HandleTable<OpenFile>()
+    /// Originals each user other than the mounting one holds open.
+    let handleQuota = HandleQuota()
+    /// What `.albumfs/status` and `errors` show, shared by their opens.
+    let controlTexts = ControlTexts()
     let thumbnails: ThumbnailProvider?
     /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
     /// scripts read).
@@ -176,7 +180,10 @@ public final class AlbumFileSystem: Sendable {
                 size = thumbnails?.size(for: box) ?? 0
                 shown = owner.photoEntry(s.library.photos[i].access, thumbnail: true)
             // Made fresh for each look; read with direct I/O so a grown text is never cut short.
-            case .status, .errors: size = Int64(controlText(content).utf8.count)
+            // Only the mounting user (and root) may read them: they name the library's files.
+            case .status, .errors:
+                size = Int64(controlBytes(content).count)
+                shown.permissions = owner.mode(0o400)
             }
             return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: links, size: size,
                               mtime: node.mtime, uid: shown.uid, gid: shown.gid)
@@ -185,11 +192,11 @@ public final class AlbumFileSystem: Sendable {
 
     // MARK: Files
 
-    private func controlText(_ content: FileContent) -> String {
+    private func controlBytes(_ content: FileContent) -> [UInt8] {
         switch content {
-        case .status: return status?.statusText() ?? ""
-        case .errors: return status?.errorsText() ?? ""
-        default: return ""
+        case .status: return controlTexts.shared("status", status?.statusText() ?? "")
+        case .errors: return controlTexts.shared("errors", status?.errorsText() ?? "")
+        default: return []
         }
     }
 
@@ -199,8 +206,11 @@ public final class AlbumFileSystem: Sendable {
         return content == .status || content == .errors
     }
 
-    /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS.
-    public func open(_ inode: UInt64, flags: Int32) -> Result<UInt64, Errno> {
+    /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS; `.albumfs/`
+    /// by anyone but the mounting user and root, EACCES; an original by a user who holds
+    /// `HandleQuota.limit` open already, EMFILE.
+    /// - Parameter caller: the user asking (the kernel's request context).
+    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0) -> Result<UInt64, Errno> {
         let tree = pendingChanges.tree
         let s = current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
@@ -214,12 +224,17 @@ public final class AlbumFileSystem: Sendable {
         }
         switch content {
         case .original(let i):
-            return openOriginal(inode, s.library.photos[i], tree: tree)
+            let counted = owner.isPrivileged(caller) ? nil : caller
+            if let counted, !handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
+            let opened = openOriginal(inode, s.library.photos[i], tree: tree, holder: counted)
+            if let counted, case .failure = opened { handleQuota.give(counted) }
+            return opened
         case .thumbnail(let i, let box):
             thumbnailOpened(node, box: box, s)
             return .success(files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box))))
         case .status, .errors:
-            return .success(files.insert(.text(Array(controlText(content).utf8))))
+            guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
+            return .success(files.insert(.text(controlBytes(content))))
         }
     }
 
@@ -292,7 +307,9 @@ public final class AlbumFileSystem: Sendable {
     }
 
     /// The corresponding FUSE operation is `release`.
-    public func release(_ handle: UInt64) { files.remove(handle) }
+    public func release(_ handle: UInt64) {
+        if case .original(let file)? = files.remove(handle), let holder = file.holder { handleQuota.give(holder) }
+    }
 
     /// Open file handles (for leak checks in tests).
     public var openFileCount: Int { files.count }

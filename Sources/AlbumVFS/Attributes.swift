@@ -79,7 +79,12 @@ public struct Owner: Sendable {
     /// Whether the user `caller` may pick, unpick and rename picks: the one who mounted, the
     /// owner the mount shows (`-o uid=`), and root; under `allow_other` nobody else, whatever the
     /// mode bits say (docs/security.md).
-    public func mayChangePicks(_ caller: UInt32) -> Bool { caller == 0 || caller == mountedBy || caller == uid }
+    public func mayChangePicks(_ caller: UInt32) -> Bool { isPrivileged(caller) }
+
+    /// Whether `caller` is the one who mounted, the owner the mount shows (`-o uid=`) or root:
+    /// who may change `picked/`, read `.albumfs/` (which names the library's files), and hold
+    /// any number of originals open.
+    public func isPrivileged(_ caller: UInt32) -> Bool { caller == 0 || caller == mountedBy || caller == uid }
 
     /// `bits` (`0o444`, `0o555`, …) without those of the umask.
     public func mode(_ bits: UInt32) -> UInt32 { bits & ~umask & 0o7777 }

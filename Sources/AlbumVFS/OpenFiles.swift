@@ -7,9 +7,12 @@ final class OpenOriginal: Sendable {
     let fd: Int32
     /// The file's path below SOURCE, for what is logged of it.
     let relativePath: String
-    init(fd: Int32, relativePath: String) {
+    /// The user who opened it, counted in `HandleQuota` until it is released (nil: not counted).
+    let holder: UInt32?
+    init(fd: Int32, relativePath: String, holder: UInt32? = nil) {
         self.fd = fd
         self.relativePath = relativePath
+        self.holder = holder
     }
     deinit { close(fd) }
 }

@@ -105,7 +105,13 @@ final class ExamplesTests: XCTestCase {
         let mnt = makeTempFolder("fstab")
         defer { rmdir(mnt) }
         let bin = URL(fileURLWithPath: albumfsBinary()).deletingLastPathComponent().path
-        let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", "noauto,nofail,allow_other,screenshot_folders=Screenshots|Bildschirmfotos"],
+        // The example's first line, as written (its `user` is mount(8)'s, which mount.fuse3 is not given).
+        let fstab = try String(contentsOfFile: Self.examples + "/fstab", encoding: .utf8)
+        let line = try XCTUnwrap(fstab.split(separator: "\n").first { !$0.hasPrefix("#") }).split(separator: " ", omittingEmptySubsequences: true)
+        XCTAssertEqual(line.count, 6)
+        let options = line[3].split(separator: ",").filter { $0 != "user" }.joined(separator: ",")
+        XCTAssertFalse(options.contains("allow_other"), "the example's default publishes nothing to other users")
+        let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", options],
                            environment: ["PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])

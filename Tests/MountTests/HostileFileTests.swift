@@ -120,6 +120,65 @@ final class HostileFileTests: XCTestCase {
         m.finish()
     }
 
+    /// Under `allow_other`, `.albumfs/status` and `errors` (which name the library's files) are
+    /// the mounting user's: shown 0400, EACCES to another user's open (with or without
+    /// `default_permissions`), read by root.
+    func testTheStateUnderDotAlbumfsIsTheMountingUsersOnly() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        for options in ["allow_other", "allow_other,default_permissions"] {
+            let m = try Mount(source: source.path, options: ["-o", options])
+            for name in ["status", "errors"] {
+                let path = m.path(".albumfs/" + name)
+                XCTAssertEqual(try XCTUnwrap(statOf(path)).st_mode & 0o777, 0o400, name)
+                let other = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/cat", path], timeout: 20)
+                XCTAssertNotEqual(other.status, 0, "\(options): \(name)")
+                XCTAssertTrue(other.stderr.contains("Permission denied"), other.stderr)
+                XCTAssertEqual(other.stdout, "")
+                XCTAssertFalse(try readFile(path).get().isEmpty, "\(options): root reads \(name)")
+            }
+            m.finish()
+        }
+    }
+
+    /// Another user holds at most an eighth of the daemon's descriptors in open originals (here
+    /// 1,024: 128): past that their opens answer EMFILE, while the mounting user's opens and
+    /// thumbnails go on; once theirs are closed they open again.
+    func testAnotherUserHoldsAtMostTheirShareOfDescriptors() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let m = try Mount(source: source.path, options: ["-o", "allow_other"], launcher: ["/usr/bin/prlimit", "--nofile=1024:1024"])
+        let photo = m.path("non-screenshots/IMG_1234.JPG")
+        let hold = """
+            import errno, os, sys
+            held = []
+            try:
+                while len(held) < 1000:
+                    held.append(os.open(sys.argv[1], os.O_RDONLY))
+            except OSError as e:
+                print(len(held), errno.errorcode[e.errno])
+            sys.stdout.flush()
+            sys.stdin.readline()
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", hold, photo]
+        let output = Pipe(), input = Pipe()
+        p.standardOutput = output
+        p.standardInput = input
+        try p.run()
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        XCTAssertEqual(line, "128 EMFILE\n")
+        XCTAssertEqual(try readFile(photo).get().count, try XCTUnwrap(statOf(photo)).st_size, "the mounting user's open")
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
+        try input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+        p.waitUntilExit()
+        let again = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", "cat \"$0\" | wc -c", photo],
+                               timeout: 20)
+        XCTAssertEqual(Int(again.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), Int(try XCTUnwrap(statOf(photo)).st_size))
+        m.finish()
+    }
+
     /// A 2x2 grid HEIC (tiles of 64) whose third tile item's `infe` box is renamed `free`: the
     /// item is in the grid's references and the item locations, with no item information.
     static func gridHEICWithATileWithoutItsInfo() throws -> [UInt8] {
