@@ -1,4 +1,5 @@
 import AlbumCore
+import Dispatch
 import AlbumSystem
 import Glibc
 import Synchronization
@@ -16,6 +17,8 @@ public final class AlbumFileSystem: Sendable {
     let files = HandleTable<OpenFile>()
     /// Originals each user other than the mounting one holds open.
     let handleQuota = HandleQuota()
+    /// Where lost picks' candidates are hashed, one search at a time, off the thread that swaps trees.
+    let pickSearch = DispatchQueue(label: "albumfs.pick-search", qos: .utility)
     /// What `.albumfs/status` and `errors` show, shared by their opens.
     let controlTexts = ControlTexts()
     let thumbnails: ThumbnailProvider?

@@ -31,9 +31,9 @@ final class PickFollowingTests: XCTestCase {
         }
     }
 
-    func photo(_ path: String, inode: UInt64, changedWhenRead: Timestamp? = nil) -> Photo {
+    func photo(_ path: String, inode: UInt64, size: Int64 = 4, changedWhenRead: Timestamp? = nil) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: 5_000).local(offsetSeconds: 0), utcOffsetSeconds: 0)
-        return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg, identity: FileIdentity(inode: inode, size: 4, mtime: Timestamp(seconds: 0)),
+        return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg, identity: FileIdentity(inode: inode, size: size, mtime: Timestamp(seconds: 0)),
                      capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 5_000),
                      screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
                      changedWhenRead: changedWhenRead)
@@ -76,12 +76,14 @@ final class PickFollowingTests: XCTestCase {
         // A tree shown while a first scan still reads: the photo may simply not be in it yet.
         fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)], withPicks: true,
                                      emptyMtime: Timestamp(seconds: 0)), complete: false)
+        fs.waitForPickSearches()
         XCTAssertEqual(storage.saved.first?.sourcePath, "old/x.jpg")
         XCTAssertEqual(storage.hashes, 0)
         // The scan's last tree: the photo of the same name with the pick's bytes takes it.
         let complete = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)], withPicks: true,
                                           emptyMtime: Timestamp(seconds: 0))
         fs.update(complete)
+        fs.waitForPickSearches()
         XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg")
         let target = try fs.readlink(fs.picks!.inode(of: "x.jpg")).get()
         XCTAssertTrue(target.hasPrefix("../by-date/"), target)
@@ -89,13 +91,16 @@ final class PickFollowingTests: XCTestCase {
         // Found: nothing is hashed again at the next swap.
         let hashed = storage.hashes
         fs.update(complete)
+        fs.waitForPickSearches()
         XCTAssertEqual(storage.hashes, hashed)
         XCTAssertEqual(hashed, 2, "other/x.jpg (other bytes) and new/x.jpg")
         // Gone for good, beside a photo of the same name found to hold other bytes: not hashed
         // again at any swap.
         let lonely = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2)], withPicks: true, emptyMtime: Timestamp(seconds: 0))
         fs.update(lonely)
+        fs.waitForPickSearches()
         fs.update(lonely)
+        fs.waitForPickSearches()
         XCTAssertEqual(storage.hashes, hashed)
         XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg", "not moved to other bytes")
         // That photo rewritten in place with the pick's bytes (its inode, size and mtime kept; read
@@ -103,6 +108,7 @@ final class PickFollowingTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/other/x.jpg", contents: Data("PICK".utf8)))
         fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2, changedWhenRead: Timestamp(seconds: 9))], withPicks: true,
                                      emptyMtime: Timestamp(seconds: 0)))
+        fs.waitForPickSearches()
         XCTAssertEqual(storage.hashes, hashed + 1)
         XCTAssertEqual(storage.saved.first?.sourcePath, "other/x.jpg")
     }
@@ -120,7 +126,35 @@ final class PickFollowingTests: XCTestCase {
                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
         fs.update(LibraryViews.build(photos: [photo("C/x.jpg", inode: 3), photo("B/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
                   renamed: [FileMove(from: "A/x.jpg", to: "B/x.jpg", identity: .unknown)])
+        fs.waitForPickSearches()
         XCTAssertEqual(storage.saved.first?.sourcePath, "B/x.jpg")
         XCTAssertEqual(storage.hashes, 1, "B/x.jpg alone")
+    }
+
+    /// A lost pick whose photo the last tree knew is looked for among photos of its size only:
+    /// files of the same name and another size (a planted 16 GB one) are never read; and a file
+    /// over what is left of a search's byte budget is passed over.
+    func testALostPickHashesOnlyPhotosOfItsSizeWithinABudget() throws {
+        let folder = try library([("old/x.jpg", "PICK"), ("big/x.jpg", "ELSE, LONGER"), ("new/x.jpg", "PICK")])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "old/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
+                                        target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
+        fs.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)], withPicks: true,
+                                     emptyMtime: Timestamp(seconds: 0)))
+        fs.waitForPickSearches()
+        XCTAssertEqual(storage.hashes, 1, "new/x.jpg alone")
+        XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg")
+        // Lost with no size known (not in the tree before): the 16 GB one is over the budget.
+        let gone = MemoryPicks([Pick(name: "x.jpg", sourcePath: "gone/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
+                                     target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
+        let fs2 = try AlbumFileSystem(library: LibraryViews.build(photos: [], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: gone, log: { _ in })
+        fs2.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)], withPicks: true,
+                                      emptyMtime: Timestamp(seconds: 0)))
+        fs2.waitForPickSearches()
+        XCTAssertEqual(gone.hashes, 1, "new/x.jpg alone")
+        XCTAssertEqual(gone.saved.first?.sourcePath, "new/x.jpg")
     }
 }
