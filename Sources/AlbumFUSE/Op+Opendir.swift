@@ -4,7 +4,7 @@ extension Operations {
     /// `opendir`: the listing is fixed here, into a handle.
     static func opendir(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
-        switch ctx.fs.openDirectory(UInt64(ino)) {
+        switch ctx.fs.openDirectory(UInt64(ino), caller: callerID(req)) {
         case .success(let handle):
             fi!.pointee.fh = handle
             // The listing of an immutable snapshot may be cached by the kernel, and kept from one

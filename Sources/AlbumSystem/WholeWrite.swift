@@ -22,16 +22,17 @@ public enum WholeWrite {
 
     /// Writes `bytes` to a file of its own in `path`'s folder (mode 0600, no link followed) and
     /// renames it to `path`: a reader sees the old file or the whole new one, never a part. Nil,
-    /// or why not (the temporary file removed).
-    public static func replacing(_ path: String, with bytes: [UInt8]) -> Errno? {
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let temp = folder + "/" + temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    /// or why not (the temporary file removed). `path` is relative to the folder open as `folder`
+    /// (a folder held open, so that its path is not looked up again), or to the current one.
+    public static func replacing(_ path: String, in folder: Int32 = AT_FDCWD, with bytes: [UInt8]) -> Errno? {
+        let dir = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let temp = dir + temporaryPrefix + "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = Errno.retryingInterrupts { openat(folder, temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard fd >= 0 else { return Errno.current }
         var failure = write(fd, bytes)
         if close(fd) != 0, failure == nil { failure = Errno.current }
-        if failure == nil, rename(temp, path) != 0 { failure = Errno.current }
-        if failure != nil { unlink(temp) }
+        if failure == nil, renameat(folder, temp, folder, path) != 0 { failure = Errno.current }
+        if failure != nil { unlinkat(folder, temp, 0) }
         return failure
     }
 }

@@ -22,8 +22,9 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// The specification's sizes: folder name and the side the thumbnail fits.
     public static let sizes: [(folder: String, side: Int)] = [("normal", 128), ("large", 256)]
 
-    /// `$XDG_CACHE_HOME/thumbnails`.
-    let root: String
+    /// `$XDG_CACHE_HOME/thumbnails`, its `normal` and `large` folders held open.
+    public let folders: DesktopThumbnailFolders
+    var root: String { folders.root }
     let mountpoint: String
     let sourceRoot: String
     let renderer: any ThumbnailRendering
@@ -31,13 +32,17 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
     /// URI → the mtime its thumbnails were made for, this mount. Under its own lock.
     private let done = Mutex<[String: Int64]>([:])
+    /// Folders whose pass is queued and not begun: a folder listed again meanwhile queues no other.
+    private let pending = Mutex<Set<String>>([])
+    /// What albumfs's thumbnails there may take in all (`-o desktop_thumbnails_size`).
+    public static let defaultLimit: Int64 = 512 << 20
     /// Thumbnails written and failed, for the status and tests.
     public let written = Atomic<Int>(0)
     public let failed = Atomic<Int>(0)
 
     public init(cacheHome: String, mountpoint: String, sourceRoot: String, renderer: any ThumbnailRendering = ThumbnailRenderer(),
-                log: @escaping @Sendable (String) -> Void) {
-        root = cacheHome + "/thumbnails"
+                limit: Int64 = DesktopThumbnails.defaultLimit, log: @escaping @Sendable (String) -> Void) {
+        folders = DesktopThumbnailFolders(root: cacheHome + "/thumbnails", limit: limit, log: log)
         self.mountpoint = mountpoint
         self.sourceRoot = sourceRoot
         self.renderer = renderer
@@ -45,8 +50,10 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     }
 
     public func listed(folder: String, entries: PhotoEntries) {
+        guard pending.withLock({ $0.insert(folder).inserted }) else { return }
         // Folder after folder; a folder's photos on every core, as a file manager waits for them.
         queue.async { [self] in
+            pending.withLock { _ = $0.remove(folder) }
             DispatchQueue.concurrentPerform(iterations: entries.count) { position in
                 let i = entries.photo(at: position)
                 let uri = Self.uri(mountpoint + "/" + folder + "/" + entries.name(ofPhoto: i))
@@ -62,7 +69,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         guard !Unrenderable.any(photo.problems, format: photo.format), done.withLock({ $0[uri] }) != mtime else { return }
         defer { done.withLock { $0[uri] = mtime } }
         let name = Self.md5(uri) + ".png"
-        let missing = Self.sizes.filter { !Self.isCurrent(root + "/" + $0.folder + "/" + name, mtime: mtime) }
+        let missing = Self.sizes.filter { !Self.isCurrent(folders.head(of: name, in: $0.folder, count: 1024), mtime: mtime) }
         guard !missing.isEmpty else { return }
         do throws(ThumbnailError) {
             let original = try ThumbnailService.openOriginal(photo, sourceRoot: sourceRoot)
@@ -89,22 +96,14 @@ public final class DesktopThumbnails: DesktopThumbnailing {
 
     private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: Int64) throws(ThumbnailError) {
         let png = try PNGWriter.encode(image, text: [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", "albumfs")])
-        let dir = root + "/" + folder
-        // The specification's modes: folders 0700, files 0600.
-        _ = mkdir(root, 0o700)
-        _ = mkdir(dir, 0o700)
-        if let failure = WholeWrite.replacing(dir + "/" + name, with: png) {
-            throw ThumbnailError("cannot write \(dir)/\(name): \(failure)", isReadFailure: true)
-        }
+        // (The specification's modes: folders 0700, files 0600.)
+        try folders.store(png, as: name, in: folder)
     }
 
-    /// Whether the thumbnail at `path` was made for a file of this mtime (its `Thumb::MTime`,
-    /// which this writer puts in the file's first 1 KiB).
-    static func isCurrent(_ path: String, mtime: Int64) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard case .success(let head) = PositionalRead.bytes(fd, count: 1024, at: 0) else { return false }
+    /// Whether a thumbnail whose first bytes are `head` was made for a file of this mtime (its
+    /// `Thumb::MTime`, which this writer puts in the file's first 1 KiB).
+    static func isCurrent(_ head: [UInt8]?, mtime: Int64) -> Bool {
+        guard let head else { return false }
         let key = Array("Thumb::MTime".utf8) + [0]
         guard let at = (0..<max(0, head.count - key.count)).first(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return false }
         let digits = head[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }

@@ -5,8 +5,11 @@ import AlbumSystem
 /// through it by offset, `releasedir` lets it go.
 extension AlbumFileSystem {
     /// The corresponding FUSE operation is `opendir`. The listing is fixed at open, so a
-    /// rebuild during `ls` never skips or repeats an entry.
-    public func openDirectory(_ inode: UInt64) -> Result<UInt64, Errno> {
+    /// rebuild during `ls` never skips or repeats an entry. A folder of photos opened by the
+    /// mounting user (or root) has its desktop thumbnails written: another user's listings
+    /// cost the mounting user's cache nothing.
+    /// - Parameter caller: the user asking (the kernel's request context).
+    public func openDirectory(_ inode: UInt64, caller: UInt32 = 0) -> Result<UInt64, Errno> {
         if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
         guard s.table[inode] != nil else { return .failure(.notFound) }
@@ -15,7 +18,7 @@ extension AlbumFileSystem {
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
-        if let desktopThumbnails, case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
+        if let desktopThumbnails, owner.isPrivileged(caller), case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
            let path = s.table.path(of: inode) {
             desktopThumbnails.listed(folder: path, entries: entries)
         }

@@ -99,7 +99,8 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("render_workers", "\(workers.running) of \(workers.size)"))
         lines.append(("render_worker_restarts", String(workers.restarts)))
         lines.append(("desktop_thumbnails", desktopThumbnails.map {
-            "\($0.written.load(ordering: .relaxed)) written, \($0.failed.load(ordering: .relaxed)) failed"
+            "\($0.written.load(ordering: .relaxed)) written, \($0.failed.load(ordering: .relaxed)) failed, "
+                + "\($0.folders.bytesUsed) of \($0.folders.limit) bytes"
         } ?? "off"))
         lines.append(("original_bytes_read", String(fileSystem?.originalBytesRead.load(ordering: .relaxed) ?? 0)))
         if let cache {

@@ -122,7 +122,8 @@ enum MountCommand {
     /// user's `$XDG_CACHE_HOME/thumbnails`.
     static func desktopThumbnails(_ options: MountOptions, source: String, mountpoint: String, workers: RenderWorkers) -> DesktopThumbnails? {
         guard options.desktopThumbnails else { return nil }
-        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source, renderer: workers, log: { Log.line($0) })
+        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source, renderer: workers,
+                                 limit: options.desktopThumbnailsSize, log: { Log.line($0) })
     }
 
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.

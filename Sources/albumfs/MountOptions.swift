@@ -57,6 +57,8 @@ struct MountOptions {
     /// Whether listed folders' photos get thumbnails where desktop file managers look
     /// (`-o desktop_thumbnails`; `DesktopThumbnails`). Off by default: see docs/cli.md.
     var desktopThumbnails = false
+    /// What albumfs's desktop thumbnails may take in all (`-o desktop_thumbnails_size`).
+    var desktopThumbnailsSize: Int64 = 512 << 20
     /// `-o uid=`, `-o gid=`: who every node belongs to (default: the user who mounts).
     var uid: UInt32?
     var gid: UInt32?
@@ -200,6 +202,11 @@ enum OptionTable {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_memory' takes a size of at least 16M, as in thumbnail_memory=512M (got '\(value ?? "")')")
             }
             options.thumbnailMemory = Int(bytes)
+        case "desktop_thumbnails_size":
+            guard let value, let bytes = parseSize(value), bytes >= 1 << 20 else {
+                throw CLIError(.usage, "albumfs: option 'desktop_thumbnails_size' takes a size of at least 1M, as in desktop_thumbnails_size=512M (got '\(value ?? "")')")
+            }
+            options.desktopThumbnailsSize = bytes
         case "thumbnail_timeout":
             guard let value, let n = Int(value), (1...3600).contains(n) else {
                 throw CLIError(.usage, "albumfs: option 'thumbnail_timeout' takes seconds, 1 to 3600 (got '\(value ?? "")')")
@@ -255,7 +262,7 @@ enum OptionTable {
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
-        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "thumbnail_timeout", "screenshot_names",
+        "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "thumbnail_timeout", "desktop_thumbnails_size", "screenshot_names",
         "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
     ]
 

@@ -52,6 +52,8 @@ enum Usage {
          logfile=PATH                where a background daemon logs (default: none)
          desktop_thumbnails          write file managers' thumbnails (~/.cache/thumbnails) of a
                                      folder's photos when it is listed (default off)
+         desktop_thumbnails_size=N[K|M|G]  what those may take in all, oldest removed
+                                     first (default 512M)
       -h, --help         this text
       -V, --version      the version
 

@@ -82,7 +82,8 @@ final class DesktopThumbnailTests: XCTestCase {
         let red = png.mean(x: 0..<max(1, png.width / 5), y: 0..<max(1, png.height / 5))
         XCTAssertGreaterThan(red.0, 170, "top-left is red \(red)")
         let status = daemonStatus(mount.mountpoint)
-        XCTAssertEqual(status["desktop_thumbnails"], "\(made()) written, 0 failed", "the empty and the cut JPEG not tried")
+        let bytes = written().map(\.1).reduce(0, +)
+        XCTAssertEqual(status["desktop_thumbnails"], "\(made()) written, 0 failed, \(bytes) of 536870912 bytes", "the empty and the cut JPEG not tried")
         XCTAssertEqual(status["original_bytes_read"], "0", "albumfs' own reading is not counted")
         let original = try readFile(mount.path("non-screenshots/wide.jpg")).get()
         XCTAssertEqual(daemonStatus(mount.mountpoint)["original_bytes_read"], String(original.count))
@@ -99,4 +100,73 @@ final class DesktopThumbnailTests: XCTestCase {
         XCTAssertEqual(daemonStatus(mount.mountpoint)["desktop_thumbnails"], "off")
         mount.finish()
     }
+
+    /// The file manager thumbnails albumfs wrote, by folder: (name, bytes).
+    func written() -> [(String, Int)] {
+        ["normal", "large"].flatMap { folder -> [(String, Int)] in
+            let dir = home + "/thumbnails/" + folder
+            return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".png") }.compactMap { name in
+                statOf(dir + "/" + name).map { (folder + "/" + name, Int($0.st_size)) }
+            }
+        }
+    }
+
+    /// Under `allow_other`, another user's listings write nothing into the mounting user's cache;
+    /// the mounting user's do. What albumfs writes there stays within
+    /// `-o desktop_thumbnails_size`, the oldest removed first, and a thumbnail another program
+    /// put there is never removed.
+    func testOnlyTheMountingUsersListingsWriteThemAndTheyStayWithinTheirSize() throws {
+        let folder = makeTempFolder("noisy")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        XCTAssertEqual(chmod(folder, 0o755), 0)
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<30 {
+            let pixels = (0..<(600 * 400 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try Encoders.jpeg(SampleImage(width: 600, height: 400, pixels: pixels)),
+                                        mtime: SampleLibrary.defaultMtime + Int64(i))
+        }
+        try FileManager.default.createDirectory(atPath: home + "/thumbnails/normal", withIntermediateDirectories: true)
+        let others = home + "/thumbnails/normal/0123456789abcdef0123456789abcdef.png"
+        XCTAssertTrue(FileManager.default.createFile(atPath: others, contents: Data(PNGOfAnotherProgram.bytes)))
+        let m = try Mount(source: folder, options: ["-o", "allow_other,desktop_thumbnails,desktop_thumbnails_size=1M"],
+                          launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        let other = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ls", m.path("non-screenshots")], timeout: 20)
+        XCTAssertEqual(other.stdout.split(separator: "\n").count, 30, other.stderr)
+        usleep(2_000_000)
+        XCTAssertEqual(written().count, 1, "another user's listing wrote nothing: \(written())")
+        XCTAssertEqual(try XCTUnwrap(readdirNames(m.path("non-screenshots"))).count, 30)
+        XCTAssertTrue(eventually(60) { daemonStatus(m.mountpoint)["desktop_thumbnails"]?.hasPrefix("60 written") == true },
+                      daemonStatus(m.mountpoint)["desktop_thumbnails"] ?? "")
+        let ours = written().filter { !$0.0.hasSuffix("0123456789abcdef0123456789abcdef.png") }
+        let bytes = ours.reduce(0) { $0 + $1.1 }
+        XCTAssertLessThanOrEqual(bytes, 1 << 20, "within the bound")
+        XCTAssertLessThan(ours.count, 60, "the oldest were removed")
+        XCTAssertGreaterThan(ours.count, 0)
+        XCTAssertNotNil(statOf(others), "another program's thumbnail is kept")
+        let status = try XCTUnwrap(daemonStatus(m.mountpoint)["desktop_thumbnails"])
+        XCTAssertTrue(status.hasSuffix(" of 1048576 bytes"), status)
+        m.finish()
+    }
+
+    /// The thumbnail folder replaced by a link (to a folder the daemon may write) before the
+    /// mount: not followed; nothing is written there, and the log says why once.
+    func testALinkInPlaceOfTheThumbnailFolderIsNotFollowed() throws {
+        let elsewhere = makeTempFolder("elsewhere")
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        try FileManager.default.createDirectory(atPath: home + "/thumbnails", withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(home + "/thumbnails", 0o700), 0)
+        XCTAssertEqual(symlink(elsewhere, home + "/thumbnails/normal"), 0)
+        let m = try Mount(source: source.path, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        XCTAssertNotNil(readdirNames(m.path("non-screenshots")))
+        XCTAssertTrue(eventually(20) { m.stderr.contains("desktop thumbnails are not written") }, m.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [])
+        m.finish(allowing: ["desktop thumbnails are not written"])
+    }
+}
+
+/// A 1x1 PNG as another program would leave it in the thumbnail folder.
+enum PNGOfAnotherProgram {
+    static let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0,
+                                 0x90, 0x77, 0x53, 0xDE, 0, 0, 0, 12, 0x49, 0x44, 0x41, 0x54, 0x08, 0xD7, 0x63, 0xF8, 0xCF, 0xC0, 0, 0, 0x03, 0x01,
+                                 0x01, 0x00, 0x18, 0xDD, 0x8D, 0xB0, 0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
 }

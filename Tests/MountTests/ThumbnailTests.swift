@@ -507,7 +507,8 @@ final class ThumbnailTests: XCTestCase {
                     "thumbnail_sizes=16x16,17x17,18x18,19x19,20x20,21x21,22x22,23x23,24x24", "cache_size=lots", "cache_size=10",
                     "thumbnail_max_pixels=-1", "thumbnail_memory=1M", "thumbnail_memory=lots", "thumbnail_memory=",
                     "thumbnail_ahead=-1", "thumbnail_ahead=65", "thumbnail_ahead=two", "thumbnail_ahead",
-                    "thumbnail_timeout=0", "thumbnail_timeout=3601", "thumbnail_timeout=0.5", "thumbnail_timeout"] {
+                    "thumbnail_timeout=0", "thumbnail_timeout=3601", "thumbnail_timeout=0.5", "thumbnail_timeout",
+                    "desktop_thumbnails_size=10", "desktop_thumbnails_size=lots", "desktop_thumbnails_size"] {
             let r = runCommand(albumfsBinary(), ["-o", bad, "/tmp", "/tmp"])
             XCTAssertEqual(r.status, 2, "\(bad): \(r.stderr)")
         }
