@@ -29,9 +29,11 @@ public enum PrivateFolder {
             if lstat(sofar, &st) != 0 {
                 guard errno == ENOENT, mkdir(sofar, 0o700) == 0 || errno == EEXIST, lstat(sofar, &st) == 0 else { return nil }
             }
-            // A link on the way is followed (a home reached through one); what it leads to is checked.
+            // A link on the way is followed (a home reached through one) when the user or root
+            // made it (another user could point it elsewhere later); what it leads to is checked.
             if st.st_mode & S_IFMT == S_IFLNK {
                 if last { throw Refusal(path: sofar, reason: "a symbolic link") }
+                guard st.st_uid == me || st.st_uid == 0 else { throw Refusal(path: sofar, reason: "a symbolic link owned by uid \(st.st_uid)") }
                 guard stat(sofar, &st) == 0 else { return nil }
             }
             // (A file in the way: it cannot be made, as on a read-only disk; what uses it says why.)

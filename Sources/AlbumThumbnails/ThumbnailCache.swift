@@ -10,6 +10,10 @@ import Synchronization
 /// that died). Safe to delete by hand at any time.
 public final class ThumbnailCache: Sendable {
     public let directory: String
+    /// The folder, checked private once and held open: every file in it is reached relative to
+    /// this descriptor, so its path is never looked up again (a link put in its place later is
+    /// not followed).
+    private let folder: Int32
     public let maxBytes: Int64
     /// Bytes believed to be in the cache; recounted from disk when eviction runs.
     private let usedBytes: Atomic<Int64>
@@ -20,21 +24,31 @@ public final class ThumbnailCache: Sendable {
     /// others, it could hold thumbnails planted for other photos.
     public init?(directory: String, maxBytes: Int64) throws(PrivateFolder.Refusal) {
         guard (try PrivateFolder.make(directory)) != nil, access(directory, W_OK | X_OK) == 0 else { return nil }
+        let fd = Errno.retryingInterrupts { open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        var st = stat()
+        guard fd >= 0, fstat(fd, &st) == 0, st.st_uid == geteuid() else {
+            if fd >= 0 { close(fd) }
+            return nil
+        }
+        folder = fd
         self.directory = directory
         self.maxBytes = maxBytes
-        usedBytes = Atomic(Self.scan(directory).reduce(0) { $0 + $1.size })
+        usedBytes = Atomic(Self.scan(fd).reduce(0) { $0 + $1.size })
     }
+
+    deinit { close(folder) }
 
     public var bytesUsed: Int64 { usedBytes.load(ordering: .relaxed) }
 
-    func path(for key: String) -> String { "\(directory)/\(key.prefix(2))/\(key).jpg" }
+    /// The file of `key`, relative to the folder.
+    func path(for key: String) -> String { "\(key.prefix(2))/\(key).jpg" }
 
     /// The cached bytes, if present, a regular file (no link followed), of the expected size and
     /// a JPEG from its first byte to its last (SOI … EOI): anything else is ignored, and made
     /// again (a folder shared with other daemons or machines may hold what they left).
     public func read(_ key: String, expectedSize: Int) -> [UInt8]? {
         let p = path(for: key)
-        let fd = Errno.retryingInterrupts { open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
+        let fd = Errno.retryingInterrupts { openat(folder, p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
@@ -50,9 +64,8 @@ public final class ThumbnailCache: Sendable {
     /// nothing but the cached copy: the caller keeps the thumbnail in memory and says so once.
     public func write(_ key: String, _ bytes: [UInt8]) throws(Errno) {
         let final = path(for: key)
-        let folder = final.folderBeforeLastSlash
-        mkdir(folder, 0o700)
-        if let failure = WholeWrite.replacing(final, with: bytes) { throw failure }
+        mkdirat(folder, String(key.prefix(2)), 0o700)
+        if let failure = WholeWrite.replacing(final, in: folder, with: bytes) { throw failure }
         let used = usedBytes.add(Int64(bytes.count), ordering: .relaxed).newValue
         if used > maxBytes { evict() }
     }
@@ -66,13 +79,13 @@ public final class ThumbnailCache: Sendable {
         }
         guard mine else { return }
         defer { evicting.withLock { $0 = false } }
-        Self.removeAbandoned(directory)
-        var files = Self.scan(directory)
+        Self.removeAbandoned(folder)
+        var files = Self.scan(folder)
         var total = files.reduce(0) { $0 + $1.size }
         files.sort { $0.mtime < $1.mtime }
         let target = maxBytes / 10 * 9
         for f in files where total > target {
-            if unlink(f.path) == 0 { total -= f.size }
+            if unlinkat(folder, f.path, 0) == 0 { total -= f.size }
         }
         usedBytes.store(total, ordering: .relaxed)
     }
@@ -82,10 +95,10 @@ public final class ThumbnailCache: Sendable {
     static let abandonedAfter: Int64 = 3600
 
     /// Removes the temporary files (`WholeWrite`'s) writers that died left behind.
-    static func removeAbandoned(_ directory: String) {
+    static func removeAbandoned(_ folder: Int32) {
         let now = Int64(Date().timeIntervalSince1970)
-        for file in files(directory, named: { $0.hasPrefix(WholeWrite.temporaryPrefix) }) where now - file.mtime.seconds > abandonedAfter {
-            unlink(file.path)
+        for file in files(folder, named: { $0.hasPrefix(WholeWrite.temporaryPrefix) }) where now - file.mtime.seconds > abandonedAfter {
+            unlinkat(folder, file.path, 0)
         }
     }
 
@@ -96,24 +109,38 @@ public final class ThumbnailCache: Sendable {
     }
 
     /// The thumbnails in the cache.
-    static func scan(_ directory: String) -> [Entry] { files(directory, named: { $0.hasSuffix(".jpg") }) }
+    static func scan(_ folder: Int32) -> [Entry] { files(folder, named: { $0.hasSuffix(".jpg") }) }
 
-    /// The regular files in the cache's folders (`DIR/ab/NAME`, no link followed) whose names pass `named`.
-    static func files(_ directory: String, named: (String) -> Bool) -> [Entry] {
+    /// The regular files of the cache folder open as `folder` (in its subfolders, no link
+    /// followed) whose names pass `named`, their paths relative to it.
+    static func files(_ folder: Int32, named: (String) -> Bool) -> [Entry] {
         var out: [Entry] = []
-        guard let subs = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        for sub in subs {
-            let folder = directory + "/" + sub
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names where named(name) {
+        for sub in names(in: folder, at: ".") {
+            let subfolder = Errno.retryingInterrupts { openat(folder, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+            guard subfolder >= 0 else { continue }
+            defer { close(subfolder) }
+            for name in names(in: subfolder, at: ".") where named(name) {
                 var st = stat()
-                let p = folder + "/" + name
-                guard lstat(p, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
-                out.append(Entry(path: p, size: Int64(st.st_size),
+                guard fstatat(subfolder, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                out.append(Entry(path: sub + "/" + name, size: Int64(st.st_size),
                                  mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: st.st_mtim.tv_nsec)))
             }
         }
         return out
+    }
+
+    /// The names in folder `path` below `folder` (but `.` and `..`).
+    static func names(in folder: Int32, at path: String) -> [String] {
+        let fd = Errno.retryingInterrupts { openat(folder, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { return [] }
+        guard let dir = fdopendir(fd) else { close(fd); return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = direntName(entry)
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// The cache key of a photo's thumbnail in `box` (`key(path:identity:changedWhenRead:orientation:box:)`).

@@ -179,6 +179,40 @@ final class HostileFileTests: XCTestCase {
         m.finish()
     }
 
+    /// A `cache_dir` reached through a link another user owns (and could point elsewhere later)
+    /// is refused at mount, with one line, and thumbnails are made in memory; one through the
+    /// mounting user's own link is used, held open: the link pointed elsewhere afterwards
+    /// changes nothing (no planted thumbnail is served, none is written there).
+    func testACacheFolderIsCheckedThroughItsLinksAndHeldOpen() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let base = makeTempFolder("cache-links")
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        XCTAssertEqual(chmod(base, 0o755), 0)
+        try FileManager.default.createDirectory(atPath: base + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: base + "/planted", withIntermediateDirectories: true)
+        XCTAssertEqual(symlink(base + "/real", base + "/theirs"), 0)
+        XCTAssertEqual(lchown(base + "/theirs", 65534, 65534), 0)
+        let refused = try Mount(source: source.path, options: ["-o", "cache_dir=\(base)/theirs/thumbs"])
+        XCTAssertEqual(try readFile(refused.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
+        XCTAssertTrue(refused.stderr.contains("\(base)/theirs is not private (a symbolic link owned by uid 65534): not used"), refused.stderr)
+        refused.finish(allowing: ["is not private"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: base + "/real"), [], "nothing written through their link")
+
+        XCTAssertEqual(symlink(base + "/real", base + "/mine"), 0)
+        let m = try Mount(source: source.path, options: ["-o", "cache_dir=\(base)/mine/thumbs", "-o", "thumbnail_ahead=0"])
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnail_cache_bytes"], "30000")
+        XCTAssertEqual(unlink(base + "/mine"), 0)
+        XCTAssertEqual(symlink(base + "/planted", base + "/mine"), 0)
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_0001.jpg")).get().count, 30_000)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnail_cache_bytes"], "60000")
+        m.finish()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: base + "/planted"), [], "the folder held open, not the link's new target")
+        let cached = try FileManager.default.subpathsOfDirectory(atPath: base + "/real/thumbs").filter { $0.hasSuffix(".jpg") }
+        XCTAssertEqual(cached.count, 2)
+    }
+
     /// A 2x2 grid HEIC (tiles of 64) whose third tile item's `infe` box is renamed `free`: the
     /// item is in the grid's references and the item locations, with no item information.
     static func gridHEICWithATileWithoutItsInfo() throws -> [UInt8] {
