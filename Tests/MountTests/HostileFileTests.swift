@@ -213,6 +213,39 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(cached.count, 2)
     }
 
+    /// Files whose headers understate what their decoder makes (a video track that says 16x16
+    /// over 1280x720 frames; a HEIC whose `ispe` says 64x64 over a 1280x960 image): the render's
+    /// memory was estimated from the header, so what the decoder makes is checked against it
+    /// (FFmpeg refuses a frame over what the memory allows, before allocating it; a frame or
+    /// image larger than its header says is refused), and the thumbnail answers EIO saying so.
+    func testFilesThatUnderstateTheirSizeAreRefused() throws {
+        let folder = makeTempFolder("understated")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var movie = try Encoders.video(.marker(width: 1280, height: 720), frames: 1)
+        let entry = try XCTUnwrap(Self.find(Array("avc1".utf8), in: movie, from: 0), "an avc1 sample entry") - 4
+        XCTAssertEqual(Array(movie[(entry + 32)..<(entry + 36)]), [0x05, 0x00, 0x02, 0xD0], "1280x720 at its width and height")
+        movie.replaceSubrange((entry + 32)..<(entry + 36), with: [0, 16, 0, 16])
+        try SampleLibrary.writeFile(folder + "/clip.mov", movie, mtime: SampleLibrary.defaultMtime)
+        var heic = try Encoders.heif(.marker(width: 1280, height: 960))
+        let ispe = try XCTUnwrap(Self.find(Array("ispe".utf8), in: heic, from: 0), "an ispe box")
+        XCTAssertEqual(Array(heic[(ispe + 8)..<(ispe + 16)]), [0, 0, 5, 0, 0, 0, 3, 0xC0])
+        heic.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 0, 0, 64, 0, 0, 0, 64])
+        try SampleLibrary.writeFile(folder + "/photo.heic", heic, mtime: SampleLibrary.defaultMtime + 1)
+        try SampleLibrary.writeFile(folder + "/plain.jpg", try Encoders.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime + 2)
+        let m = try Mount(source: folder, options: ["-o", "thumbnail_memory=16M,thumbnail_ahead=0"])
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/clip.jpg")).failure?.code, EIO)
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/photo.jpg")).failure?.code, EIO)
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/plain.jpg")).get().count, 30_000)
+        let errors = ((try? String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        XCTAssertEqual(errors.count, 2, "\(errors)")
+        let clip = try XCTUnwrap(errors.first { $0.hasPrefix("clip.mov: ") })
+        XCTAssertTrue(clip.hasSuffix("video: no keyframe could be decoded in its first 1 packets")
+                      || clip.hasSuffix("video: its frames are 1280x720, larger than the 16x16 its track says"), clip)
+        let photo = try XCTUnwrap(errors.first { $0.hasPrefix("photo.heic: ") })
+        XCTAssertEqual(photo, "photo.heic: cannot make a thumbnail: HEIF: its image decodes to 1280x960, larger than the 64x64 its header says")
+        m.finish(allowing: ["cannot make a thumbnail of clip.mov", "cannot make a thumbnail of photo.heic"])
+    }
+
     /// A 2x2 grid HEIC (tiles of 64) whose third tile item's `infe` box is renamed `free`: the
     /// item is in the grid's references and the item locations, with no item information.
     static func gridHEICWithATileWithoutItsInfo() throws -> [UInt8] {
