@@ -246,6 +246,31 @@ final class HostileFileTests: XCTestCase {
         m.finish(allowing: ["cannot make a thumbnail of clip.mov", "cannot make a thumbnail of photo.heic"])
     }
 
+    /// A small MOV whose sample size table claims 89 million samples of a constant size:
+    /// FFmpeg's mov demuxer allocates a 2 GB index from that count inside
+    /// `avformat_open_input`; in a worker no single allocation may pass `-o thumbnail_memory`,
+    /// so it gets none, and keeps no index (no packet is read: with its index, its one real
+    /// frame would render). EIO, said; the mount and the next thumbnail unharmed.
+    func testAMovieClaimingMillionsOfSamplesIsRefusedWithoutTheMemory() throws {
+        let folder = makeTempFolder("index-bomb")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var movie = try Encoders.video(.marker(width: 64, height: 64), frames: 1)
+        let stsz = try XCTUnwrap(Self.find(Array("stsz".utf8), in: movie, from: 0), "a sample size box")
+        // (version and flags, then the constant size and the count.)
+        movie.replaceSubrange((stsz + 8)..<(stsz + 16), with: [0, 0, 0, 100] + bigEndian(89_000_000))
+        XCTAssertLessThan(movie.count, 8 << 10)
+        try SampleLibrary.writeFile(folder + "/bomb.mov", movie, mtime: SampleLibrary.defaultMtime)
+        try SampleLibrary.writeFile(folder + "/plain.jpg", try Encoders.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime + 1)
+        let m = try Mount(source: folder, options: ["-o", "thumbnail_memory=256M,thumbnail_ahead=0"])
+        let started = Date()
+        XCTAssertEqual(readFile(m.path("thumbnails/200x200/bomb.jpg")).failure?.code, EIO)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        let errors = (try? String(contentsOfFile: m.path(".albumfs/errors"), encoding: .utf8)) ?? ""
+        XCTAssertEqual(errors, "bomb.mov: cannot make a thumbnail: video: no keyframe could be decoded in its first 0 packets\n")
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/plain.jpg")).get().count, 30_000)
+        m.finish(allowing: ["cannot make a thumbnail of bomb.mov"])
+    }
+
     /// A 2x2 grid HEIC (tiles of 64) whose third tile item's `infe` box is renamed `free`: the
     /// item is in the grid's references and the item locations, with no item information.
     static func gridHEICWithATileWithoutItsInfo() throws -> [UInt8] {
