@@ -100,6 +100,10 @@ public enum RenderWorkerProcess {
         tried("socket AF_INET", socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0))
         tried("socket AF_UNIX", socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0))
         tried("kill the parent", kill(getppid(), 0))
+        let child = fork()
+        if child == 0 { _exit(0) }
+        if child > 0 { waitpid(child, nil, 0) }
+        tried("fork", child > 0 ? open("/dev/null", O_RDONLY) : -1)
         return (lines, refused)
     }
 }

@@ -9,11 +9,11 @@ enum Sandbox {
     /// The system calls a worker makes, measured (`strace -f -c` of workers rendering every kind
     /// the tests render) and grouped: memory, threads and their locks, signals, time, the reads
     /// of the descriptors it is handed and the socket it answers on, limits, and what libdispatch
-    /// waits with. Absent: open, openat, socket, connect, execve, ptrace, and every call that
-    /// names a path but `newfstatat`, which glibc's `fstat` is.
+    /// waits with. Absent: open, openat, socket, connect, execve, fork, ptrace, and every call
+    /// that names a path but `newfstatat`, which glibc's `fstat` is. (Threads: `CSandbox`.)
     static let allowed = [
         "brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "membarrier",
-        "clone", "clone3", "exit", "exit_group", "futex", "set_robust_list", "get_robust_list", "rseq", "set_tid_address",
+        "exit", "exit_group", "futex", "set_robust_list", "get_robust_list", "rseq", "set_tid_address",
         "sched_yield", "sched_getaffinity", "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid",
         "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "restart_syscall",
         "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "times",

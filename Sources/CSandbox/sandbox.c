@@ -2,6 +2,7 @@
 #include "sandbox.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -78,6 +79,12 @@ int albumfs_seccomp_allow_only(const char *const *allowed, size_t count, int den
         if (nr == __NR_SCMP_ERROR) continue;
         rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, 0, NULL);
     }
+    // Threads, not processes: clone only with CLONE_THREAD (a process forked from a worker
+    // would outlive the worker the daemon ends), and clone3, whose flags a filter cannot see,
+    // answered ENOSYS, so that glibc falls back to clone.
+    struct scmp_arg_cmp thread = { .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = CLONE_THREAD, .datum_b = CLONE_THREAD };
+    if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, &thread);
+    if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0, NULL);
     struct scmp_arg_cmp own = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = (scmp_datum_t)self };
     if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, &own);
     if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, &own);

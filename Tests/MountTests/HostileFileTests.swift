@@ -58,7 +58,7 @@ final class HostileFileTests: XCTestCase {
             let lines = r.stdout.split(separator: "\n").map(String.init)
             XCTAssertTrue(lines.first?.hasPrefix(who == "root" ? "uid 65534 euid 65534 gid 65534" : "uid 1234 euid 1234 gid 1234") == true,
                           "\(who): \(lines)")
-            for tried in ["open /etc/passwd", "openat /etc/hostname", "socket AF_INET", "socket AF_UNIX", "kill the parent"] {
+            for tried in ["open /etc/passwd", "openat /etc/hostname", "socket AF_INET", "socket AF_UNIX", "kill the parent", "fork"] {
                 XCTAssertTrue(lines.contains("\(tried): refused (Operation not permitted)"), "\(who), \(tried): \(lines)")
             }
         }

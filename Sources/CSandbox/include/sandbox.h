@@ -25,7 +25,8 @@ int albumfs_become(uid_t uid, gid_t gid);
 
 /// Loads a seccomp filter into the calling thread (and the threads it starts): the system calls
 /// named in `allowed` (libseccomp's names; a name unknown on this architecture is passed over)
-/// are allowed, and `kill` and `tgkill` aimed at the process `self` (abort's raise); every other
+/// are allowed, `clone` of threads (not processes; `clone3` answers ENOSYS), and `kill` and
+/// `tgkill` aimed at the process `self` (abort's raise); every other
 /// one fails with `deny_errno`. Sets no_new_privs first (needed without CAP_SYS_ADMIN). Returns
 /// 0, or a negative errno.
 int albumfs_seccomp_allow_only(const char *const *allowed, size_t count, int deny_errno, pid_t self);
