@@ -136,6 +136,33 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(unit.contains("ExecStart=\(work)/prefix/bin/albumfs -f "), unit)
     }
 
+    /// `scripts/mount-library --sample MOUNTPOINT` mounts the sample library at MOUNTPOINT (made
+    /// if missing), saying each step as it goes; here with the binary given (ALBUMFS_BIN) and
+    /// installed under a prefix of the test's own.
+    func testMountLibraryMountsTheSampleWhereItIsToldAndSaysEachStep() throws {
+        let repo = URL(fileURLWithPath: Self.examples).deletingLastPathComponent().path
+        let work = makeTempFolder("mount-library")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let album = work + "/home/Album"
+        var env = ["ALBUMFS_BIN": albumfsBinary(), "PREFIX": work + "/prefix", "HOME": work + "/home",
+                   "XDG_DATA_HOME": work + "/data", "XDG_CACHE_HOME": work + "/cache"]
+        env["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        let r = runCommand("/bin/bash", [repo + "/scripts/mount-library", "--sample", album], timeout: 300, environment: env)
+        defer { runCommand("/usr/bin/fusermount3", ["-u", "-z", album]) }
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        for said in ["mount-library: 1/4 the Debian packages", "mount-library: 2/4 installing " + albumfsBinary(),
+                     "mount-library: 3/4 writing a sample library to \(work)/data/albumfs/sample-library",
+                     "mount-library: 4/4 mounting at \(album) ", "is mounted at \(album) (all in "] {
+            XCTAssertTrue(r.stdout.contains(said), "\(said) in \(r.stdout)")
+        }
+        XCTAssertEqual(readdirNames(album), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: work + "/prefix/bin/albumfs"))
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", album]).status, 0)
+        let usage = runCommand("/bin/bash", [repo + "/scripts/mount-library", "--bogus"], environment: env)
+        XCTAssertEqual(usage.status, 2)
+        XCTAssertTrue(usage.stderr.contains("--sample [MOUNTPOINT"), usage.stderr)
+    }
+
     /// `scripts/package-deb` builds a package of the release binary that lintian passes (no
     /// error), whose data root is 0755, whose user unit starts /usr/bin/albumfs, with the
     /// copyright notices and the dependencies' floors from the libraries' symbols. dpkg installs
