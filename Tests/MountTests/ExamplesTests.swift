@@ -136,6 +136,39 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(unit.contains("ExecStart=\(work)/prefix/bin/albumfs -f "), unit)
     }
 
+    /// The README's console example, typed line by line into a shell in a fresh home, prints
+    /// what the README shows (the home's path for /root, and times and today's date aside).
+    func testTheReadmeConsoleExampleRunsLineByLineAsPrinted() throws {
+        let repo = URL(fileURLWithPath: Self.examples).deletingLastPathComponent().path
+        let readme = try String(contentsOfFile: repo + "/README.md", encoding: .utf8)
+        let block = try XCTUnwrap(readme.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        var steps: [(command: String, output: [String])] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("$ ") { steps.append((String(line.dropFirst(2)), [])) } else if !steps.isEmpty { steps[steps.count - 1].output.append(String(line)) }
+        }
+        XCTAssertGreaterThan(steps.count, 10, block)
+        let home = makeTempFolder("readme")
+        defer {
+            runCommand("/usr/bin/fusermount3", ["-u", "-z", home + "/Album"])
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        let bin = URL(fileURLWithPath: albumfsBinary()).deletingLastPathComponent().path
+        let env = ["HOME": home, "PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin", "TZ": "UTC",
+                   "XDG_CACHE_HOME": home + "/.cache", "XDG_DATA_HOME": home + "/.local/share"]
+        // Words compared, as a terminal lays `ls` out in columns; scan times and today's date vary.
+        func words(_ text: String) -> [String] {
+            text.replacing(/\d+\.\d+ s/, with: "T s").replacing(/[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d/, with: "DATE")
+                .split(whereSeparator: \.isWhitespace).map(String.init)
+        }
+        for step in steps {
+            let r = runCommand("/bin/bash", ["-c", step.command], timeout: 60, environment: env)
+            XCTAssertEqual(r.status, 0, "\(step.command): \(r.stderr)")
+            let expected = step.output.joined(separator: "\n").replacingOccurrences(of: "/root/", with: home + "/")
+            XCTAssertEqual(words(r.stdout + r.stderr), words(expected), step.command)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/Album/by-date"), "the last line unmounts")
+    }
+
     /// `scripts/mount-library --sample MOUNTPOINT` mounts the sample library at MOUNTPOINT (made
     /// if missing), saying each step as it goes; here with the binary given (ALBUMFS_BIN) and
     /// installed under a prefix of the test's own.
