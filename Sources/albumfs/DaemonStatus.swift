@@ -70,7 +70,9 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("scan_state", s.state))
         let stalled = fileSystem?.isSourceStalled ?? false
         lines.append(("library_state", !s.libraryAvailable ? "unavailable" : stalled ? "stalled" : "available"))
-        lines.append(("photos", String(s.photos)))
+        // What the views show now: before the first scan has reported (`loading`, a remount's
+        // check of its snapshot), the photos the first tree shows.
+        lines.append(("photos", String(fileSystem?.library.photos.count ?? s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
         lines.append(("images_not_shown", String(s.imagesNotShown)))
         lines.append(("errors", String(problems.all.count)))

@@ -9,9 +9,15 @@ enum Usage {
            albumfs --help | --version
 
     Mounts the photo library in SOURCE read-only at MOUNTPOINT as virtual folders:
-      by-date/YYYY/YYYY-MM/YYYY-MM-DD/   screenshots/   non-screenshots/   thumbnails/200x200/   picked/
-    newest first, each file's mtime its capture time. Pick photos with ln -s PHOTO MOUNTPOINT/picked/,
-    unpick with rm. Unmount with: fusermount3 -u MOUNTPOINT
+      by-date/YYYY/YYYY-MM/YYYY-MM-DD/  every photo and video once, on the day written on it
+      screenshots/                      screenshots (still images)
+      non-screenshots/                  every other still image
+      videos/                           the videos (MP4, QuickTime, 3GP), not Live Photos' motion
+      thumbnails/200x200/               an exact-size JPEG of each photo and video
+      picked/                           ln -s PHOTO MOUNTPOINT/picked/ picks it, rm unpicks
+      .albumfs/status, .albumfs/errors  the daemon's state; the files it could not read, and why
+    Every listing newest first, each file's mtime its capture time, originals byte-identical.
+    Unmount with: fusermount3 -u MOUNTPOINT
 
     options:
       -f                 stay in the foreground (default: go to the background once mounted)
@@ -63,6 +69,6 @@ enum Usage {
     with --count N it writes N small camera JPEGs instead (for benchmarks).
 
     exit codes: 0 mounted, 1 mount failed, 2 bad command line, 3 bad SOURCE,
-                4 bad MOUNTPOINT, 5 FUSE not available.   See docs/cli.md.
+                4 bad MOUNTPOINT, 5 FUSE not available.   See man albumfs.
     """
 }

@@ -32,14 +32,53 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertFalse(isMounted(mountpoint), file: file, line: line)
     }
 
-    func testHelpAndVersion() {
+    func testHelpAndVersion() throws {
         let help = albumfs(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.stdout.contains("usage: albumfs [options] SOURCE MOUNTPOINT"))
         XCTAssertTrue(help.stdout.contains("exit codes"))
+        XCTAssertFalse(help.stdout.contains("docs/"), "points to nothing a package installs")
+        // Every folder a mount's root shows.
+        let m = try Mount(source: source.path)
+        let views = try XCTUnwrap(readdirNames(m.mountpoint))
+        m.finish()
+        XCTAssertTrue(views.contains("videos"), "\(views)")
+        for view in views {
+            XCTAssertTrue(help.stdout.contains("\n  " + view + "/"), "\(view)/ in --help")
+        }
         let version = albumfs(["--version"])
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.stdout.hasPrefix("albumfs "))
+    }
+
+    /// The man page (installed without the docs it came beside) names every view, every option
+    /// `--help` lists, every exit code, and points to no file of the source tree.
+    func testTheManPageIsCompleteInItself() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let page = try String(contentsOfFile: repo + "/docs/albumfs.1", encoding: .utf8)
+        let rendered = runCommand("/usr/bin/man", ["--warnings", "-l", "-Tutf8", "-Z", repo + "/docs/albumfs.1"], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+        XCTAssertEqual(rendered.stderr, "", "groff has no warning")
+        XCTAssertFalse(page.contains("docs/"), "no pointer to the source tree")
+        let help = albumfs(["--help"]).stdout
+        let block = try XCTUnwrap(help.components(separatedBy: "-o opt[,opt...]").dropFirst().first?.components(separatedBy: "-h, --help").first)
+        var options = Set<String>()
+        for line in block.split(separator: "\n") where line.hasPrefix("     ") && !line.hasPrefix("      ") {
+            // The option column: up to the two spaces before its meaning.
+            let column = String(line.drop { $0 == " " }).components(separatedBy: "  ")[0]
+            for match in column.matches(of: /(?:^|, )([a-z_]+)/) { options.insert(String(match.1)) }
+        }
+        XCTAssertGreaterThan(options.count, 30, "\(options)")
+        for option in options.sorted() {
+            XCTAssertTrue(page.contains(option), "-o \(option) in the man page")
+        }
+        let entries = page.split(separator: "\n").filter { $0.hasPrefix(".B ") }
+        for view in ["by-date/", "screenshots/", "non-screenshots/", "videos/", "thumbnails/200x200/", "picked/", ".albumfs/status", ".albumfs/errors"] {
+            XCTAssertTrue(entries.contains { $0.contains(view) }, "\(view) has its entry")
+        }
+        for code in 0...5 {
+            XCTAssertTrue(page.contains(".SH EXIT STATUS") && page.components(separatedBy: ".SH EXIT STATUS")[1].contains("\n.B \(code)\n"), "exit \(code)")
+        }
     }
 
     /// `-o uid=,gid=,umask=`, as sshfs and rclone mount have them: every node's owner and mode.

@@ -47,6 +47,32 @@ final class StatusTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A remount shows the photos of its views snapshot at once, and `photos` counts them while
+    /// the first scan checks the snapshot (`loading`, `scanning`), not 0.
+    func testPhotosCountsWhatTheViewsShowWhileARemountChecksThem() throws {
+        let big = state + "/big"
+        XCTAssertEqual(runCommand(albumfsBinary(), ["sample", big, "--count", "10000"], timeout: 120).status, 0)
+        let options = ["-o", "index=\(state!)/index.sqlite", "-o", "scan_wait=0"]
+        var m = try Mount(source: big, options: options)
+        XCTAssertTrue(eventually(60) { daemonStatus(m.mountpoint)["scan_state"] == "done" })
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], "10000")
+        m.finish()
+        m = try Mount(source: big, options: options, waitForScan: false)
+        var before: [String] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let status = daemonStatus(m.mountpoint)
+            if status["scan_state"] == "done" { break }
+            if let state = status["scan_state"] { before.append(state + " " + (status["photos"] ?? "?")) }
+            usleep(1_000)
+        }
+        XCTAssertEqual(daemonStatus(m.mountpoint)["first_tree"], "views snapshot")
+        XCTAssertFalse(before.isEmpty, "a status read while the snapshot was checked")
+        XCTAssertEqual(Set(before.map { $0.split(separator: " ")[1] }), ["10000"], "\(Set(before))")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], "10000")
+        m.finish()
+    }
+
     /// The distinct `scan_state` values a mount's status shows, in the order seen, read every 2 ms
     /// until `finished` holds (at most 60 s).
     func states(of m: Mount, until finished: ([String: String]) -> Bool) -> [String] {
