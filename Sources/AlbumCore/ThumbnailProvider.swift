@@ -18,6 +18,13 @@ public protocol ThumbnailProvider: Sendable {
     /// The photos whose thumbnails failed from their content (not a read failure), remembered
     /// until they change: the views list no thumbnail of them any more.
     func unrenderable() -> [UnrenderablePhoto]
+    /// Gets ready to render, in the background: a thumbnails folder was opened, and its reads
+    /// follow. Returns at once.
+    func warmUp()
+}
+
+extension ThumbnailProvider {
+    public func warmUp() {}
 }
 
 /// A photo whose thumbnail could not be made from its content: its path and identity then.

@@ -115,6 +115,26 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         }
     }
 
+    /// Starts the workers not running yet, in the background, each then idle: a folder of
+    /// thumbnails opened is about to be read, and a worker's start (its decoders loaded) is tens
+    /// of milliseconds that the first renders would otherwise wait for.
+    public func warmUp() {
+        condition.lock()
+        let missing = size - started
+        started += max(0, missing)
+        condition.unlock()
+        guard missing > 0 else { return }
+        Threads.detach { [self] in
+            for _ in 0..<missing {
+                let worker = try? RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
+                condition.lock()
+                if let worker { idle.append(worker) } else { started -= 1 }
+                condition.signal()
+                condition.unlock()
+            }
+        }
+    }
+
     /// An idle worker, or a new one while fewer than `size` run; else waits for one to be given back.
     private func take() throws(ThumbnailError) -> RenderWorker {
         condition.lock()

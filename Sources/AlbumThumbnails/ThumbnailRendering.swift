@@ -37,6 +37,12 @@ public protocol ThumbnailRendering: Sendable {
     func thumbnail(_ source: SourceImage, box: ThumbnailBox) throws(ThumbnailError) -> RenderedThumbnail
     /// `source` upright, fitting a `side` square, never enlarged (desktop thumbnails).
     func fitting(_ source: SourceImage, side: Int) throws(ThumbnailError) -> RGBImage
+    /// Gets ready to render, in the background (returns at once).
+    func warmUp()
+}
+
+extension ThumbnailRendering {
+    public func warmUp() {}
 }
 
 extension ThumbnailRenderer: ThumbnailRendering {

@@ -92,6 +92,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         return state.withLock { $0.failures.values.filter { seen.insert($0.photo).inserted } }
     }
 
+    public func warmUp() { renderer.warmUp() }
+
     /// Why the cache's last write failed (its disk full), or nil when writes succeed (status).
     public var cacheWriteFailure: Errno? { state.withLock { $0.cacheWriteFailure } }
 

@@ -18,6 +18,7 @@ extension AlbumFileSystem {
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
+        if case .photos(let entries) = folder.folder.entries, entries.thumbnailBox != nil { thumbnails?.warmUp() }
         if let desktopThumbnails, owner.isPrivileged(caller), case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
            let path = s.table.path(of: inode) {
             desktopThumbnails.listed(folder: path, entries: entries)

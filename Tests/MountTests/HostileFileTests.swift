@@ -47,6 +47,22 @@ final class HostileFileTests: XCTestCase {
         m.finish(allowing: ["cannot make a thumbnail of IMG_0001.HEIC"])
     }
 
+    /// No worker runs until a thumbnail is wanted; opening a thumbnails folder starts them all
+    /// (one per core) in the background, before its first read, and renders nothing.
+    func testOpeningAThumbnailsFolderStartsTheWorkersAhead() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let m = try Mount(source: source.path)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        XCTAssertNotNil(readdirNames(m.path("non-screenshots")))
+        XCTAssertEqual(daemonStatus(m.mountpoint)["render_workers"], "0 of \(cores)")
+        XCTAssertNotNil(readdirNames(m.path("thumbnails/200x200")))
+        XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["render_workers"] == "\(cores) of \(cores)" },
+                      daemonStatus(m.mountpoint)["render_workers"] ?? "")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0")
+        m.finish()
+    }
+
     /// The sandbox a worker decodes in, entered as a worker enters it: no path opens, no socket
     /// is made, no other process is signalled; as root it runs as `nobody`, as another user as
     /// that user.
