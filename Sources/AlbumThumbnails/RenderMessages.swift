@@ -171,6 +171,8 @@ enum WorkerChannelError: Error, Equatable {
     case timedOut
     case garbled
     case broken(Errno)
+    /// The request could not be sent: the worker had ended before it (while idle).
+    case unsent(Errno)
 }
 
 enum WorkerChannel {

@@ -73,7 +73,7 @@ final class RenderWorker {
         let bytes = request.bytes
         guard bytes.withUnsafeBytes({ albumfs_send_with_fd(socket, $0.baseAddress, $0.count, fd) }) == 0 else {
             usable = false
-            return .failure(.broken(Errno.current))
+            return .failure(.unsent(Errno.current))
         }
         var deadline = Condition.deadline(in: seconds)
         var holding = false

@@ -100,6 +100,12 @@ public enum RenderWorkerProcess {
         tried("socket AF_INET", socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0))
         tried("socket AF_UNIX", socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0))
         tried("kill the parent", kill(getppid(), 0))
+        // More than the data segment may grow by: refused at once, nothing taken.
+        let over = memory + Sandbox.threadStacks + (64 << 20)
+        let block = malloc(over)
+        lines.append("allocate \(over >> 20) MB: " + (block == nil ? "refused" : "ALLOWED"))
+        refused = refused && block == nil
+        free(block)
         let child = fork()
         if child == 0 { _exit(0) }
         if child > 0 { waitpid(child, nil, 0) }

@@ -82,10 +82,22 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
-    /// One render on a worker: its answer, or why there is none.
+    /// One render on a worker: its answer, or why there is none. A worker found ended before the
+    /// request reached it (killed while idle) costs nothing: the render goes to another.
     private func run(_ request: RenderRequest, fd: Int32) throws(ThumbnailError) -> WorkerMessage {
-        let worker = try take()
-        let answer = worker.render(request, fd: fd, seconds: Double(Self.wallSeconds(request.cpuSeconds)), turn: turn)
+        for _ in 0...size {
+            let worker = try take()
+            let answer = worker.render(request, fd: fd, seconds: Double(Self.wallSeconds(request.cpuSeconds)), turn: turn)
+            guard case .failure(.unsent) = answer else { return try settle(answer, of: worker, request) }
+            _ = worker.end()
+            giveBack(worker)
+        }
+        throw ThumbnailError("no render worker could be reached")
+    }
+
+    /// A worker's answer as the render's result; a worker that gave none is ended.
+    private func settle(_ answer: Result<WorkerMessage, WorkerChannelError>, of worker: RenderWorker,
+                        _ request: RenderRequest) throws(ThumbnailError) -> WorkerMessage {
         switch answer {
         case .success(.failure(let message, let isReadFailure, let isMissing)):
             giveBack(worker)
@@ -110,7 +122,7 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         switch error {
         case .timedOut: return "the decoder took over \(seconds) s (-o thumbnail_timeout) and was stopped"
         case .garbled: return "the render worker answered nonsense and was stopped"
-        case .ended, .broken:
+        case .ended, .broken, .unsent:
             return "the render worker ended during the decode (\(how ?? "it exited"))"
         }
     }

@@ -70,6 +70,9 @@ enum MountCommand {
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
                 ready.announce(coordinator)
+                // The decoders' workers start now, in the background: the first thumbnails read
+                // do not wait for them (their own processes load the decoders, not the daemon).
+                workers.warmUp()
             }
             coordinator.stop()
             foldDatabases(picks: picks, picksPath: picksPath, index: index)

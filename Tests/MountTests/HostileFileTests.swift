@@ -47,19 +47,43 @@ final class HostileFileTests: XCTestCase {
         m.finish(allowing: ["cannot make a thumbnail of IMG_0001.HEIC"])
     }
 
-    /// No worker runs until a thumbnail is wanted; opening a thumbnails folder starts them all
-    /// (one per core) in the background, before its first read, and renders nothing.
-    func testOpeningAThumbnailsFolderStartsTheWorkersAhead() throws {
+    /// The workers (one per core) start once the mount is ready, in the background, before any
+    /// thumbnail is read, and render nothing; a thumbnails folder opened starts any that ended.
+    func testTheWorkersStartAheadOfTheFirstRead() throws {
         let source = try SampleSource()
         defer { source.remove() }
         let m = try Mount(source: source.path)
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        XCTAssertNotNil(readdirNames(m.path("non-screenshots")))
-        XCTAssertEqual(daemonStatus(m.mountpoint)["render_workers"], "0 of \(cores)")
-        XCTAssertNotNil(readdirNames(m.path("thumbnails/200x200")))
         XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["render_workers"] == "\(cores) of \(cores)" },
                       daemonStatus(m.mountpoint)["render_workers"] ?? "")
         XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0")
+        let daemon = m.process.processIdentifier
+        for pid in workerPIDs(of: daemon) { XCTAssertEqual(kill(pid, SIGKILL), 0) }
+        XCTAssertNotNil(readdirNames(m.path("thumbnails/200x200")))
+        XCTAssertTrue(eventually(10) { workerPIDs(of: daemon).count == cores }, "started anew: \(workerPIDs(of: daemon))")
+        m.finish()
+    }
+
+    /// Workers killed while idle (by an administrator, the kernel's out-of-memory killer) cost
+    /// no thumbnail: the next renders find them gone before handing them anything, and go to
+    /// workers started anew.
+    func testWorkersKilledWhileIdleCostNoThumbnail() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let m = try Mount(source: source.path, options: ["-o", "thumbnail_ahead=0"])
+        let names = try XCTUnwrap(readdirNames(m.path("thumbnails/200x200")))
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["render_workers"] == "\(cores) of \(cores)" })
+        let workers = workerPIDs(of: m.process.processIdentifier)
+        XCTAssertEqual(workers.count, cores, "the daemon's children are its workers")
+        for pid in workers { XCTAssertEqual(kill(pid, SIGKILL), 0) }
+        usleep(200_000)
+        for name in names.filter({ $0.hasSuffix(".jpg") && $0 != "IMG_1234.jpg" }).prefix(6) {
+            XCTAssertEqual(try readFile(m.path("thumbnails/200x200/" + name)).get().count, 30_000, name)
+        }
+        XCTAssertEqual(daemonStatus(m.mountpoint)["render_worker_restarts"], "0")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnail_failures"], "0")
         m.finish()
     }
 
@@ -77,6 +101,8 @@ final class HostileFileTests: XCTestCase {
             for tried in ["open /etc/passwd", "openat /etc/hostname", "socket AF_INET", "socket AF_UNIX", "kill the parent", "fork"] {
                 XCTAssertTrue(lines.contains("\(tried): refused (Operation not permitted)"), "\(who), \(tried): \(lines)")
             }
+            // (256 MB a render may take in the check, the threads' room, and 64 MB more.)
+            XCTAssertTrue(lines.contains("allocate 576 MB: refused"), "\(who): \(lines)")
         }
     }
 
@@ -307,6 +333,17 @@ final class HostileFileTests: XCTestCase {
     static func find(_ needle: [UInt8], in bytes: [UInt8], from: Int) -> Int? {
         guard bytes.count >= needle.count, from <= bytes.count - needle.count else { return nil }
         return (from...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
+/// The daemon's children that run (its render workers), from /proc: reaped ones are gone.
+func workerPIDs(of daemon: Int32) -> [Int32] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon)/task")) ?? []
+    return tasks.flatMap { task in
+        ((try? String(contentsOfFile: "/proc/\(daemon)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
+    }.filter { pid in
+        // (A child killed and not yet reaped is a zombie: state Z.)
+        ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ").first != "Z"
     }
 }
 
