@@ -105,6 +105,12 @@ final class RenderWorker {
         return .failure(e)
     }
 
+    /// Whether an idle worker has ended (its socket closed: an idle worker sends nothing).
+    var hasEnded: Bool {
+        var p = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) != 0
+    }
+
     /// Ends the process (if it still runs: a process that died already keeps the signal that
     /// ended it) and reaps it: how it ended, in words ("killed by signal 11 (SIGSEGV)"), or nil
     /// when it exited 0.

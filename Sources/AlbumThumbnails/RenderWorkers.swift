@@ -132,9 +132,16 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     /// of milliseconds that the first renders would otherwise wait for.
     public func warmUp() {
         condition.lock()
+        // (Idle ones that ended meanwhile, killed by someone, are let go and started anew.)
+        let gone = idle.filter(\.hasEnded)
+        if !gone.isEmpty {
+            idle.removeAll { worker in gone.contains { $0 === worker } }
+            started -= gone.count
+        }
         let missing = size - started
         started += max(0, missing)
         condition.unlock()
+        for worker in gone { _ = worker.end() }
         guard missing > 0 else { return }
         Threads.detach { [self] in
             for _ in 0..<missing {

@@ -101,6 +101,24 @@ final class DesktopThumbnailTests: XCTestCase {
         mount.finish()
     }
 
+    /// `gio list` (GLib's local file enumerator, which GNOME Files and Thunar list folders with)
+    /// does not keep `readdir`'s order: it reads names 1,000 at a time and sorts each chunk by
+    /// inode number (to spare a disk's seeks when it then asks each file's attributes). A
+    /// photo's inode number is its own in every view and across mounts, so no numbering puts
+    /// every view newest first at once; docs/design.md says so. This holds the reason.
+    func testGioListsEachChunkInInodeOrderNotReaddirOrder() throws {
+        let mount = try Mount(source: source.path)
+        let folder = mount.path("non-screenshots")
+        let listed = try XCTUnwrap(readdirNames(folder)).filter { $0 != "." && $0 != ".." }
+        XCTAssertGreaterThan(listed.count, 10)
+        let r = runCommand("/usr/bin/gio", ["list", folder], environment: ["XDG_CACHE_HOME": home, "HOME": home])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let gio = r.stdout.split(separator: "\n").map(String.init)
+        let byInode = listed.sorted { try! XCTUnwrap(statOf(folder + "/" + $0)).st_ino < (try! XCTUnwrap(statOf(folder + "/" + $1)).st_ino) }
+        XCTAssertEqual(gio, byInode)
+        mount.finish()
+    }
+
     /// The file manager thumbnails albumfs wrote, by folder: (name, bytes).
     func written() -> [(String, Int)] {
         ["normal", "large"].flatMap { folder -> [(String, Int)] in
