@@ -210,6 +210,8 @@ final class ExifBlock {
         e.offsetTimeDigitized = exifString(0x9012)
         e.subSecTimeOriginal = exifString(0x9291)
         e.subSecTimeDigitized = exifString(0x9292)
+        e.dateTime = string(EXIF_IFD_0, 0x0132)
+        e.offsetTime = exifString(0x9010)
         e.userComment = userComment()
         e.gpsDateTimeUTC = gpsDateTime()
         // ExposureTime, FNumber, ISOSpeedRatings.

@@ -116,10 +116,7 @@ public enum MetadataReader {
         e.model = header.keys["com.apple.quicktime.model"]
         e.software = header.keys["com.apple.quicktime.software"]
         e.orientation = header.orientation
-        if let xmp = header.xmp {
-            readXMP(xmp, into: &e)
-            e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
-        }
+        if let xmp = header.xmp { readXMP(xmp, into: &e) }
         return true
     }
 
@@ -158,6 +155,7 @@ public enum MetadataReader {
     static func readXMP(_ xmp: String, into e: inout PhotoEvidence) {
         e.xmpDateCreated = XMPProperties.value(of: "photoshop:DateCreated", in: xmp)
         e.xmpDateTimeOriginal = XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp)
+        e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
         e.xmpUserComment = e.xmpUserComment ?? XMPProperties.value(of: "exif:UserComment", in: xmp)
     }
 }
