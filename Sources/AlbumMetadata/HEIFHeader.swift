@@ -16,10 +16,11 @@ public struct HEIFHeader {
     public var height: Int?
     /// Whether the file ended, or a box did, before what it said it held.
     public var truncated = false
-    /// Metadata items skipped for the per-file cap (`MetadataLimits`), by type.
+    /// Metadata items read only as far as the per-file cap (`MetadataLimits`), by type.
     public var overCap: [String] = []
 
-    /// A metadata item larger than this is not read (`MetadataLimits`: real ones are kilobytes).
+    /// A metadata item is read up to this many bytes (`MetadataLimits`: real ones are kilobytes,
+    /// a phone's EXIF with its thumbnail ~190 KB); half the cap each, for EXIF and XMP.
     static let largestMetadata = MetadataLimits.perFile / 2
 
     /// - Parameters:
@@ -38,15 +39,15 @@ public struct HEIFHeader {
             xmp = String(decoding: try metadata(xmpItem), as: UTF8.self)
         }
 
-        /// A metadata item's bytes, at most `largestMetadata`; fewer than it says: cut short.
+        /// A metadata item's bytes, at most `largestMetadata` (more: named in `overCap`); fewer
+        /// than that or than it says: the file is cut short.
         func metadata(_ item: HEIFItemTable.Item) throws(E) -> [UInt8] {
-            // (One byte over the cap tells an item over it from one that fills it.)
-            let data = try items.bytes(of: item, limit: Self.largestMetadata + 1, read: read)
-            guard data.count <= Self.largestMetadata else {
+            let data = try items.bytes(of: item, limit: Self.largestMetadata, read: read)
+            if data.count < min(item.length, Self.largestMetadata) {
+                truncated = true
+            } else if item.length > Self.largestMetadata {
                 overCap.append(item.type)
-                return []
             }
-            if data.count < item.length { truncated = true }
             return data
         }
     }

@@ -87,6 +87,10 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             for keyword in header.damagedText { e.problems.append("damaged compressed text (\(keyword))") }
             for keyword in header.overCap { e.problems.append(MetadataLimits.overCapProblem(keyword)) }
+            if header.exifCut, let exif = header.exif {
+                let unread = ExifReach.unread(in: exif)
+                if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem("eXIf", unread: unread)) }
+            }
             e.pngSoftware = header.text["Software"]
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }
@@ -94,8 +98,15 @@ public enum MetadataReader {
         case .heif:
             let header = try reader.header { try HEIFHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
-            for type in header.overCap { e.problems.append(MetadataLimits.overCapProblem(type)) }
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
+            for type in header.overCap {
+                if type == "Exif" {
+                    let unread = header.exif.map { ExifReach.unread(in: $0) } ?? ["TIFF header"]
+                    if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem(type, unread: unread)) }
+                } else if !XMPProperties.holdsAllRead(header.xmp ?? "") {
+                    e.problems.append(MetadataLimits.cutProblem("XMP", unread: []))
+                }
+            }
         case .video:
             guard try readVideo(reader, into: &e) else { return nil }
         }
@@ -151,6 +162,9 @@ public enum MetadataReader {
             block.read(into: &e)
         }
     }
+
+    /// The XMP properties `readXMP` reads.
+    static let xmpPropertiesRead = ["photoshop:DateCreated", "exif:DateTimeOriginal", "xmp:CreateDate", "exif:UserComment"]
 
     static func readXMP(_ xmp: String, into e: inout PhotoEvidence) {
         e.xmpDateCreated = XMPProperties.value(of: "photoshop:DateCreated", in: xmp)
