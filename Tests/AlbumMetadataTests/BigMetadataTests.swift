@@ -51,6 +51,22 @@ final class BigMetadataTests: FolderTestCase {
         XCTAssertEqual(e.problems, ["metadata over the 256 KiB cap read only as far as the cap (Exif: Exif IFD unread)"])
     }
 
+    /// An EXIF IFD past libexif's 64 KiB, within the cap: read (the block is made compact first).
+    func testAnExifIFDPast64KiBIsRead() throws {
+        var w = ExifWriter(order: .motorola)
+        w.ifd0 = [0x010F: .ascii("FUJIFILM"), 0x02BC: .undefined([UInt8](repeating: 0x20, count: 90_000))]
+        w.exif = [0x9003: .ascii("2017:08:09 10:11:12"), 0x9011: .ascii("+09:00"), 0x829A: .rational(1, 250)]
+        w.gps = [0x0007: .rationals([1, 1, 11, 1, 12, 1]), 0x001D: .ascii("2017:08:09")]
+        let (e, tool) = try read(try Encoders.heif(.marker(width: 64, height: 48), exif: w.payload()), "DSCF0001.HIF")
+        XCTAssertEqual(tool["ExifIFD:DateTimeOriginal"] as? String, "2017:08:09 10:11:12")
+        XCTAssertEqual(e.make, "FUJIFILM")
+        XCTAssertEqual(e.dateTimeOriginal, "2017:08:09 10:11:12")
+        XCTAssertEqual(e.offsetTimeOriginal, "+09:00")
+        XCTAssertEqual(e.gpsDateTimeUTC, "2017:08:09 01:11:12")
+        XCTAssertTrue(e.hasExposureData)
+        XCTAssertEqual(e.problems, [])
+    }
+
     /// A PNG's `eXIf` chunk over the whole cap: read as far as it, the date kept, nothing said.
     func testAPNGWithAnExifChunkOverTheCapKeepsItsDate() throws {
         var exif = SampleExif.camera("Google", "Pixel 7", "2022:03:04 05:06:07")
