@@ -99,6 +99,11 @@ public enum MetadataReader {
             let header = try reader.header { try HEIFHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
+            if header.hasMovie {
+                let movie = try reader.header { try VideoHeader(size: reader.size, read: $0) }
+                e.movieCreationTime = movie.creationTime
+                e.quickTimeCreationDate = movie.keys["com.apple.quicktime.creationdate"]
+            }
             for type in header.overCap {
                 if type == "Exif" {
                     let unread = header.exif.map { ExifReach.unread(in: $0) } ?? ["TIFF header"]

@@ -57,6 +57,18 @@ final class DeviceDatesTests: FolderTestCase {
         XCTAssertEqual(d.time.isoString, "2023-10-11T23:30:09-05:00")
     }
 
+    /// A phone HEIF whose only date is its movie box's (`moov`/`mvhd`, exiftool's QuickTime
+    /// CreateDate), after its image data.
+    func testAHEIFWithAQuickTimeCreateDateOnlyIsDatedByIt() throws {
+        let heif = try Encoders.heif(.marker(width: 64, height: 48)) + Encoders.movieBox(created: 3_723_969_600)  // 2022-01-02T12:00:00Z
+        let (e, d, tool) = try dated(heif, "IMG_20220102.HEIF")
+        XCTAssertEqual(tool["QuickTime:CreateDate"] as? String, "2022:01:02 12:00:00")
+        XCTAssertEqual(e.movieCreationTime, 3_723_969_600)
+        XCTAssertEqual(d.source, .movieHeader)
+        XCTAssertEqual(d.time.local.secondsSinceEpochAsUTC - Int64(try XCTUnwrap(d.time.utcOffsetSeconds)), 1_641_124_800)
+        XCTAssertEqual(e.problems, [])
+    }
+
     /// A JPEG with IFD0 DateTime and OffsetTime alone: the weakest written date, not the mtime.
     func testAJPEGWithDateTimeOnlyIsDatedByIt() throws {
         var w = ExifWriter(order: .intel)

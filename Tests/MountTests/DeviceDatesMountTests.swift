@@ -3,7 +3,7 @@ import Foundation
 import XCTest
 
 /// Files that real devices write, dated by what they carry (XMP CreateDate, the GPS fix, IFD0
-/// DateTime, EXIF past the cap or over two segments, a segment length two bytes short): each on
+/// DateTime, a HEIF's movie header, EXIF past the cap or over two segments, a segment length two bytes short): each on
 /// its day in `by-date/`, saying its date source, none on the day it was copied.
 final class DeviceDatesMountTests: XCTestCase {
     /// A stand-in for an embedded thumbnail of `count` bytes.
@@ -40,6 +40,9 @@ final class DeviceDatesMountTests: XCTestCase {
                                                  into: Encoders.insertingAPP1(Array("Exif\0\0".utf8) + splitPayload[65_000...], into: jpeg)),
              "2018/2018-09/2018-09-10", "exif:DateTimeOriginal"),
             ("short-xmp.jpg", short, "2020/2020-05/2020-05-06", "xmp:photoshop:DateCreated"),
+            // 2022-01-02T12:00:00Z: that day in the daemon's zone, whichever it is.
+            ("movie.heif", try Encoders.heif(.marker(width: 64, height: 48)) + Encoders.movieBox(created: 3_723_969_600),
+             "2022/2022-01/2022-01-02", "quicktime:mvhd"),
         ]
     }
 
