@@ -49,7 +49,8 @@ public enum JPEGSegmentWalk {
                 marker = try MarkerBytes(at: offset, prefix: prefix, read: read)
             }
             guard marker.count >= 2, marker.b0 == 0xFF, marker.b1 != 0xFF, marker.b1 != 0 else {
-                guard let next = try nextMarker(after: offset, read: read) else { return .damaged }
+                // (Not after a run of fill bytes past the bound: erased flash, no header.)
+                guard fill < maxFillBytes, let next = try nextMarker(after: offset, read: read) else { return .damaged }
                 offset = next
                 continue
             }
