@@ -25,7 +25,18 @@ enum ExifReach {
         guard let tiff = TIFFFields(block, at: 6), let ifd0 = tiff.u32(tiff.start + 4) else { return ["TIFF header"] }
         var lost: [String] = []
         walk(tiff, ifd0, "IFD0", ifd0Tags, into: &lost)
+        // Only Apple's maker note holds something the rules read (the Live Photo identifier).
+        if lost.contains("MakerNote"), !isApple(tiff, ifd0) { lost.removeAll { $0 == "MakerNote" } }
         return lost
+    }
+
+    /// Whether IFD0's Make starts with `Apple`.
+    private static func isApple(_ tiff: TIFFFields, _ ifd0: Int) -> Bool {
+        // (Five bytes or more: the value lies out of line, at its offset.)
+        guard let entry = tiff.entry(0x010F, inIFDAt: ifd0), let count = tiff.u32(entry + 4), count >= 5,
+              let offset = tiff.u32(entry + 8), tiff.start + offset + 5 <= tiff.bytes.count else { return false }
+        let at = tiff.start + offset
+        return tiff.bytes[at..<(at + 5)].elementsEqual("Apple".utf8)
     }
 
     private static func walk(_ tiff: TIFFFields, _ ifd: Int, _ name: String, _ used: [Int: String], into lost: inout [String]) {

@@ -90,5 +90,13 @@ final class BigMetadataTests: FolderTestCase {
         XCTAssertEqual(ExifReach.unread(in: Array(whole.prefix(whole.count - 4))), ["GPSDateStamp"])
         XCTAssertEqual(ExifReach.unread(in: Array(whole.prefix(10))), ["TIFF header"])
         XCTAssertEqual(ExifReach.unread(in: Array(whole.prefix(30))), ["IFD0"])
+        // A maker note cut off counts only for Apple's, which holds the Live Photo identifier.
+        for (make, lost) in [("Apple", ["MakerNote"]), ("Canon", [])] {
+            var m = ExifWriter(order: .intel)
+            m.ifd0 = [0x010F: .ascii(make)]
+            m.exif = [0x927C: .undefined([UInt8](repeating: 7, count: 64))]
+            let block = m.payload()
+            XCTAssertEqual(ExifReach.unread(in: Array(block.prefix(block.count - 10))), lost, make)
+        }
     }
 }
