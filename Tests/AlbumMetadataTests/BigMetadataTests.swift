@@ -80,6 +80,25 @@ final class BigMetadataTests: FolderTestCase {
         XCTAssertEqual(e.problems, [])
     }
 
+    /// A HEIF's XMP item over half the cap: read as far as it; said unless every property the
+    /// rules read is in the part read (what follows cannot be known).
+    func testAnXMPItemOverTheCapIsReadAsFarAsIt() throws {
+        func packet(_ properties: String) -> String {
+            #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
+                + #"<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/" "#
+                + #"xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" "# + properties + "/>"
+                + String(repeating: " ", count: 140_000) + "</rdf:RDF></x:xmpmeta>"
+        }
+        let some = try read(try Encoders.heif(.marker(width: 64, height: 48), xmp: packet(#"xmp:CreateDate="2016-01-02T03:04:05""#)), "some.heic").0
+        XCTAssertEqual(some.xmpCreateDate, "2016-01-02T03:04:05")
+        XCTAssertEqual(some.problems, ["metadata over the 256 KiB cap read only as far as the cap (XMP)"])
+        let all = #"xmp:CreateDate="2016-01-02T03:04:05" photoshop:DateCreated="2016-01-02" exif:DateTimeOriginal="2016-01-02T03:04:05" exif:UserComment="x""#
+        let (e, tool) = try read(try Encoders.heif(.marker(width: 64, height: 48), xmp: packet(all)), "all.heic")
+        XCTAssertEqual(tool["XMP-photoshop:DateCreated"] as? String, "2016:01:02")
+        XCTAssertEqual(e.xmpDateCreated, "2016-01-02")
+        XCTAssertEqual(e.problems, [])
+    }
+
     func testReachOfACutBlock() {
         var w = ExifWriter(order: .motorola)
         w.ifd0 = [0x0110: .ascii("Model name")]
