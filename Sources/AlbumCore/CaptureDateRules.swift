@@ -10,6 +10,12 @@ public enum DateSource: String, Sendable, CaseIterable {
     case exifDateTimeDigitized = "exif:DateTimeDigitized"
     case fileName = "filename"
     case fileModificationTime = "mtime"
+    // (The two below come after `mtime` here only because a views snapshot stores a source by
+    // its index; `decide` gives the order.)
+    /// GPSDateStamp + GPSTimeStamp (exiftool's Composite `GPSDateTime`): a UTC instant.
+    case gpsDateTime = "exif:GPSDateTime"
+    /// IFD0 `DateTime` (0x0132, exiftool's `ModifyDate`): the weakest date a device writes.
+    case exifDateTime = "exif:DateTime"
 }
 
 /// The capture time chosen for a photo, and why.
@@ -51,7 +57,7 @@ public struct CaptureDateRules: Sendable {
 
     /// The capture time of a photo or video, strongest source first: EXIF DateTimeOriginal, the
     /// QuickTime creation date, XMP's dates, the movie header's time, EXIF DateTimeDigitized, the
-    /// file name, the mtime. (A still has no QuickTime date nor movie header, a video no EXIF.)
+    /// file name, the GPS fix's time, IFD0 DateTime, the mtime (docs/rules.md says why).
     public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp) -> CaptureDecision {
         var judge = Judge(rules: self, gps: e.gpsDateTimeUTC)
         if let t = judge.exif(e.dateTimeOriginal, sub: e.subSecTimeOriginal, offset: e.offsetTimeOriginal, .exifDateTimeOriginal) {
@@ -75,6 +81,8 @@ public struct CaptureDateRules: Sendable {
                 return judge.decision(time, .fileName)
             }
         }
+        if let t = judge.gps(e) { return judge.decision(t, .gpsDateTime) }
+        if let t = judge.exif(e.dateTime, sub: nil, offset: e.offsetTime, .exifDateTime) { return judge.decision(t, .exifDateTime) }
         // The last resort is always accepted: a photo must land somewhere.
         return judge.decision(Self.inLocalZone(fileMtime), .fileModificationTime)
     }
@@ -111,6 +119,19 @@ public struct CaptureDateRules: Sendable {
             if time.utcOffsetSeconds == nil, let offset { time.utcOffsetSeconds = DateParsing.utcOffset(offset) }
             if time.utcOffsetSeconds == nil { time.utcOffsetSeconds = CaptureDateRules.offsetFromGPS(local: time.local, gps: gps) }
             return accepted(time, raw: raw, source)
+        }
+
+        /// The GPS fix's UTC instant, on the local day its offset gives: a written offset
+        /// (`OffsetTime`, then the original's and the digitized one's), else the one IFD0
+        /// `DateTime` implies against it (`offsetFromGPS`), else UTC itself (`Z`).
+        mutating func gps(_ e: PhotoEvidence) -> CaptureTime? {
+            guard let raw = gps, !DateParsing.trimmed(raw).isEmpty else { return nil }
+            guard let (utc, _) = DateParsing.exifDateTime(raw), utc.isValid else { return unreadable(raw, .gpsDateTime) }
+            let written = [e.offsetTime, e.offsetTimeOriginal, e.offsetTimeDigitized].lazy.compactMap { $0.flatMap(DateParsing.utcOffset) }.first
+            let implied = e.dateTime.flatMap(DateParsing.exifDateTime).flatMap { CaptureDateRules.offsetFromGPS(local: $0.0, gps: raw) }
+            let offset = written ?? implied ?? 0
+            let local = Timestamp(seconds: utc.secondsSinceEpochAsUTC).local(offsetSeconds: offset)
+            return accepted(CaptureTime(local: local, utcOffsetSeconds: offset), raw: raw, .gpsDateTime)
         }
 
         /// An ISO 8601 date (XMP's, QuickTime's creation date), or an EXIF-style one.

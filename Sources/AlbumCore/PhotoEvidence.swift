@@ -9,6 +9,10 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var dateTimeDigitized: String?
     public var subSecTimeDigitized: String?
     public var offsetTimeDigitized: String?
+    /// IFD0 `DateTime` (0x0132): when the file was last written, by the device or by an editor.
+    public var dateTime: String?
+    /// `OffsetTime` (0x9010): the UTC offset of `dateTime`.
+    public var offsetTime: String?
     public var xmpDateCreated: String?
     public var xmpDateTimeOriginal: String?
     /// XMP `xmp:CreateDate` (videos' editors and cameras write it).

@@ -6,7 +6,7 @@ extension LibraryIndex {
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
-    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created"]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t"]
 
     static let migrations = [
         """
@@ -79,6 +79,16 @@ extension LibraryIndex {
         ALTER TABLE files ADD COLUMN mvhd_created TEXT;
         DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.mov' OR path LIKE '%.mp4'
             OR path LIKE '%.m4v' OR path LIKE '%.3gp' OR path LIKE '%.3g2') OR (kind IN ('jpeg', 'heif') AND make LIKE 'Apple%');
+        """,
+        // 11: IFD0 DateTime and its OffsetTime, a still's XMP xmp:CreateDate, EXIF read to the
+        // cap, JPEG segment lengths a little off. Rows stay; stills without DateTimeOriginal, and
+        // those with problems, forget their owner and mode so that a mount reads them again,
+        // once (`IndexedFile.lacksAccess`), as schema 9's rows are.
+        """
+        ALTER TABLE files ADD COLUMN dt TEXT;
+        ALTER TABLE files ADD COLUMN offset_t TEXT;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL
+            WHERE kind IN ('jpeg', 'png', 'heif') AND (dto IS NULL OR problems IS NOT NULL);
         """,
     ]
 }

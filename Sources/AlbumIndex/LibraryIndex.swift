@@ -291,7 +291,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             for text in [e.dateTimeOriginal, e.subSecTimeOriginal, e.offsetTimeOriginal, e.dateTimeDigitized,
                          e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
                          e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC, e.pngComment,
-                         e.xmpCreateDate, e.quickTimeCreationDate, e.contentIdentifier, e.movieCreationTime.map { String($0) }] {
+                         e.xmpCreateDate, e.quickTimeCreationDate, e.contentIdentifier, e.movieCreationTime.map { String($0) },
+                         e.dateTime, e.offsetTime] {
                 try b.text(text)
             }
             try b.int(e.hasExposureData ? 1 : 0)
@@ -327,6 +328,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.gpsDateTimeUTC = text(base + 14); e.pngComment = text(base + 15)
             e.xmpCreateDate = text(base + 16); e.quickTimeCreationDate = text(base + 17); e.contentIdentifier = text(base + 18)
             e.movieCreationTime = text(base + 19).flatMap { Int64($0) }
+            e.dateTime = text(base + 20); e.offsetTime = text(base + 21)
             let after = base + evidenceColumns.count
             e.hasExposureData = int(after) == 1
             e.orientation = int(after + 1).map(Int.init)

@@ -12,7 +12,7 @@ public struct PackedFiles: Sendable {
 
     /// The fields of `PhotoEvidence` that `pack` writes: a field added there must be added here
     /// (a unit test counts them).
-    static let evidenceFieldCount = 26
+    static let evidenceFieldCount = 28
 
     /// The byte that says a photo's format (0 and 1: a file ignored, a problem).
     static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5]
@@ -64,7 +64,10 @@ public struct PackedFiles: Sendable {
             optionalString(e.xmpUserComment); optionalString(e.pngSoftware); optionalString(e.pngComment)
             optionalString(e.xmpCreateDate); optionalString(e.quickTimeCreationDate); optionalString(e.contentIdentifier)
             optionalInt(e.movieCreationTime)
-            bytes.append(e.hasExposureData ? 1 : 0)
+            // Bit 1 of the exposure byte: IFD0 DateTime or OffsetTime follow (none: no byte for them).
+            let modified = e.dateTime != nil || e.offsetTime != nil
+            bytes.append((e.hasExposureData ? 1 : 0) | (modified ? 2 : 0))
+            if modified { optionalString(e.dateTime); optionalString(e.offsetTime) }
             optionalInt(e.orientation.map(Int64.init))
             optionalInt(e.pixelWidth.map(Int64.init))
             optionalInt(e.pixelHeight.map(Int64.init))
@@ -132,7 +135,9 @@ public struct PackedFiles: Sendable {
                 e.xmpUserComment = optionalString(); e.pngSoftware = optionalString(); e.pngComment = optionalString()
                 e.xmpCreateDate = optionalString(); e.quickTimeCreationDate = optionalString(); e.contentIdentifier = optionalString()
                 e.movieCreationTime = optionalInt()
-                e.hasExposureData = byte() == 1
+                let flags = byte()
+                e.hasExposureData = flags & 1 == 1
+                if flags & 2 == 2 { e.dateTime = optionalString(); e.offsetTime = optionalString() }
                 e.orientation = optionalInt().map(Int.init)
                 e.pixelWidth = optionalInt().map(Int.init)
                 e.pixelHeight = optionalInt().map(Int.init)

@@ -47,7 +47,15 @@ final class ExifBlock {
         bytes.withUnsafeBufferPointer { exif_data_load_data(data, $0.baseAddress, UInt32($0.count)) }
         self.data = data
         self.order = exif_data_get_byte_order(data)
-        if (content(EXIF_IFD_0)?.pointee.count ?? 0) == 0 && (content(EXIF_IFD_EXIF)?.pointee.count ?? 0) == 0 { return nil }
+        if (content(EXIF_IFD_0)?.pointee.count ?? 0) == 0 && (content(EXIF_IFD_EXIF)?.pointee.count ?? 0) == 0
+            && !Self.hasEmptyIFD0(bytes) { return nil }
+    }
+
+    /// Whether the block's TIFF header is sound and points at an IFD0 of no entries: an empty
+    /// block, not a corrupt one (exiftool reads it without a warning of damage).
+    static func hasEmptyIFD0(_ bytes: [UInt8]) -> Bool {
+        guard let tiff = TIFFFields(bytes, at: 6), tiff.u16(tiff.start + 2) == 42, let ifd0 = tiff.u32(tiff.start + 4), ifd0 >= 8 else { return false }
+        return tiff.u16(tiff.start + ifd0) == 0
     }
 
     /// Whether `data` was freed already (`close`).
@@ -210,6 +218,8 @@ final class ExifBlock {
         e.offsetTimeDigitized = exifString(0x9012)
         e.subSecTimeOriginal = exifString(0x9291)
         e.subSecTimeDigitized = exifString(0x9292)
+        e.dateTime = string(EXIF_IFD_0, 0x0132)
+        e.offsetTime = exifString(0x9010)
         e.userComment = userComment()
         e.gpsDateTimeUTC = gpsDateTime()
         // ExposureTime, FNumber, ISOSpeedRatings.

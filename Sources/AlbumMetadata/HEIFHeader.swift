@@ -16,10 +16,14 @@ public struct HEIFHeader {
     public var height: Int?
     /// Whether the file ended, or a box did, before what it said it held.
     public var truncated = false
-    /// Metadata items skipped for the per-file cap (`MetadataLimits`), by type.
+    /// Whether the file has a movie box (`moov`) beside its images, as some phones' HEIFs do:
+    /// its movie header and QuickTime Keys date the photo as a video's do (`VideoHeader`).
+    public var hasMovie = false
+    /// Metadata items read only as far as the per-file cap (`MetadataLimits`), by type.
     public var overCap: [String] = []
 
-    /// A metadata item larger than this is not read (`MetadataLimits`: real ones are kilobytes).
+    /// A metadata item is read up to this many bytes (`MetadataLimits`: real ones are kilobytes,
+    /// a phone's EXIF with its thumbnail ~190 KB); half the cap each, for EXIF and XMP.
     static let largestMetadata = MetadataLimits.perFile / 2
 
     /// - Parameters:
@@ -28,6 +32,8 @@ public struct HEIFHeader {
     public init<E: Error>(size: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         let container = try HEIFContainer(size: size, read: read)
         truncated = container.truncated
+        hasMovie = container.boxes.contains { $0.type == "moov" }
+        if !hasMovie { hasMovie = try Self.movieFollows(container, size: size, read: read) }
         guard let items = container.items else { return }
         width = items.primarySize?.width
         height = items.primarySize?.height
@@ -38,17 +44,30 @@ public struct HEIFHeader {
             xmp = String(decoding: try metadata(xmpItem), as: UTF8.self)
         }
 
-        /// A metadata item's bytes, at most `largestMetadata`; fewer than it says: cut short.
+        /// A metadata item's bytes, at most `largestMetadata` (more: named in `overCap`); fewer
+        /// than that or than it says: the file is cut short.
         func metadata(_ item: HEIFItemTable.Item) throws(E) -> [UInt8] {
-            // (One byte over the cap tells an item over it from one that fills it.)
-            let data = try items.bytes(of: item, limit: Self.largestMetadata + 1, read: read)
-            guard data.count <= Self.largestMetadata else {
+            let data = try items.bytes(of: item, limit: Self.largestMetadata, read: read)
+            if data.count < min(item.length, Self.largestMetadata) {
+                truncated = true
+            } else if item.length > Self.largestMetadata {
                 overCap.append(item.type)
-                return []
             }
-            if data.count < item.length { truncated = true }
             return data
         }
+    }
+
+    /// Whether a movie box follows the `meta` box among the top-level boxes (one small read
+    /// each, a handful of boxes; a box cut short ends the look, the image data is no concern of
+    /// the scan's).
+    static func movieFollows<E: Error>(_ container: HEIFContainer, size: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> Bool {
+        guard var offset = container.metaEnd else { return false }
+        for _ in 0..<HEIFContainer.topLevelBoxes where offset < size {
+            guard let box = ISOBoxHeader(try read(offset, 16), at: 0, fileEnd: size - offset) else { return false }
+            if box.type == "moov" { return true }
+            offset += box.length
+        }
+        return false
     }
 
     /// An EXIF item's data as libexif reads it: the item starts with the offset of the TIFF

@@ -25,19 +25,30 @@ public struct JPEGHeader {
                           read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         var exif: [UInt8]?, xmp: String?, width: Int?, height: Int?
         var cutShort = false
+        // Whether the segment before was the EXIF one (or its continuation).
+        var afterExif = false
         let end = try JPEGSegmentWalk.walk(prefix: prefix, read: read) { (type, body, bodyLength) throws(E) -> Bool in
+            let followsExif = afterExif
+            afterExif = false
             switch type {
             case 0xE1:
                 // Only the segments wanted are read whole: phones also write extended XMP here
                 // (depth maps, motion photo indexes: 64 KiB segments, many of them).
-                let (isExif, isXMP) = try Self.bytes(body, min(bodyLength, Self.xmpSignature.count), prefix, read) { signature in
-                    (exif == nil && signature.starts(with: Self.exifSignature), xmp == nil && signature.starts(with: Self.xmpSignature))
+                let (isExif, isXMP, continues) = try Self.bytes(body, min(bodyLength, Self.xmpSignature.count), prefix, read) { signature in
+                    (exif == nil && signature.starts(with: Self.exifSignature), xmp == nil && signature.starts(with: Self.xmpSignature),
+                     followsExif && Self.continuesExif(signature))
                 }
-                guard isExif || isXMP else { return true }
+                guard isExif || isXMP || continues else { return true }
                 let segment = try read(body, bodyLength)
                 if segment.count < bodyLength { cutShort = true }
-                if isExif {
+                if continues, let first = exif {
+                    // EXIF too long for one segment, its rest in the next ones (exiftool:
+                    // "multi-segment EXIF"), each after an `Exif\0\0` of its own.
+                    exif = first + segment.dropFirst(Self.exifSignature.count).prefix(max(0, MetadataLimits.perFile - first.count))
+                    afterExif = true
+                } else if isExif {
                     exif = segment
+                    afterExif = true
                 } else {
                     xmp = String(decoding: segment.dropFirst(Self.xmpSignature.count), as: UTF8.self)
                 }
@@ -64,6 +75,14 @@ public struct JPEGHeader {
         self.height = height
         // Cut short after the frame header: its size is known, the image data is not needed.
         truncated = cutShort || (end == .damaged && width == nil)
+    }
+
+    /// Whether an APP1 segment starting with `signature` continues the EXIF of the one before:
+    /// `Exif\0\0` not followed by a TIFF header (which would start an EXIF block of its own).
+    static func continuesExif(_ signature: UnsafeRawBufferPointer) -> Bool {
+        guard signature.starts(with: exifSignature), signature.count >= 10 else { return false }
+        let order = Array(signature[6..<10])
+        return order != [0x4D, 0x4D, 0, 42] && order != [0x49, 0x49, 42, 0]
     }
 
     /// The bytes at `offset`, from `prefix` when it holds all `count` (no array for them), else

@@ -12,6 +12,10 @@ public enum JPEGSegmentWalk {
     /// Segments walked at most: a real header has a few dozen; the bound stops a crafted file
     /// from looping.
     public static let maxSegments = 512
+    /// Stray bytes looked through for the next marker where one should be: writers that get a
+    /// segment's length a few bytes short leave its last bytes there. libjpeg skips them with a
+    /// warning ("extraneous bytes before marker"), exiftool too ("Skipped unknown bytes").
+    public static let maxStrayBytes = 256
 
     /// How a walk ended.
     public enum End: Sendable, Equatable {
@@ -26,7 +30,8 @@ public enum JPEGSegmentWalk {
     /// Calls `visit(marker, bodyOffset, bodyLength)` for each segment with a length, in file
     /// order, until the first scan. `read(offset, count)` gives up to `count` bytes at `offset`
     /// (fewer at the end of the file); `visit` returns false to stop there. Markers without a
-    /// length (RST0–7, TEM) are stepped over, fill bytes before a marker skipped.
+    /// length (RST0–7, TEM) are stepped over, fill bytes before a marker skipped, and so are a
+    /// few stray bytes where a marker should be (`maxStrayBytes`).
     /// - Parameter prefix: the file's first bytes, already in memory (a scan has read them):
     ///   markers inside it are read from it, not through `read` (which returns a fresh array: a
     ///   dozen allocations per photo; docs/benchmarks.md).
@@ -43,7 +48,12 @@ public enum JPEGSegmentWalk {
                 fill += 1
                 marker = try MarkerBytes(at: offset, prefix: prefix, read: read)
             }
-            guard marker.count >= 2, marker.b0 == 0xFF, marker.b1 != 0xFF else { return .damaged }
+            guard marker.count >= 2, marker.b0 == 0xFF, marker.b1 != 0xFF, marker.b1 != 0 else {
+                // (Not after a run of fill bytes past the bound: erased flash, no header.)
+                guard fill < maxFillBytes, let next = try nextMarker(after: offset, read: read) else { return .damaged }
+                offset = next
+                continue
+            }
             let type = marker.b1
             if type == 0xDA || type == 0xD9 { return .scan }
             if (0xD0...0xD7).contains(type) || type == 0x01 {
@@ -57,6 +67,19 @@ public enum JPEGSegmentWalk {
             offset += 2 + Int64(length)
         }
         return .damaged
+    }
+
+    /// Where the first marker (0xFF and a byte that is neither 0 nor 0xFF) within
+    /// `maxStrayBytes` of `offset` starts; nil when there is none (the file ends, or holds
+    /// something else).
+    @usableFromInline
+    static func nextMarker<E: Error>(after offset: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> Int64? {
+        let bytes = try read(offset, maxStrayBytes + 2)
+        guard bytes.count >= 2 else { return nil }
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] != 0 && bytes[i + 1] != 0xFF {
+            return offset + Int64(i)
+        }
+        return nil
     }
 
     /// The (up to) four bytes of a marker and its length field, by value.

@@ -87,6 +87,10 @@ public enum MetadataReader {
             readCommon(header, into: &e)
             for keyword in header.damagedText { e.problems.append("damaged compressed text (\(keyword))") }
             for keyword in header.overCap { e.problems.append(MetadataLimits.overCapProblem(keyword)) }
+            if header.exifCut, let exif = header.exif {
+                let unread = ExifReach.unread(in: exif)
+                if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem("eXIf", unread: unread)) }
+            }
             e.pngSoftware = header.text["Software"]
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             e.pngComment = [header.text["Comment"], header.text["Description"]].lazy.compactMap { $0 }
@@ -94,8 +98,20 @@ public enum MetadataReader {
         case .heif:
             let header = try reader.header { try HEIFHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
-            for type in header.overCap { e.problems.append(MetadataLimits.overCapProblem(type)) }
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
+            if header.hasMovie {
+                let movie = try reader.header { try VideoHeader(size: reader.size, read: $0) }
+                e.movieCreationTime = movie.creationTime
+                e.quickTimeCreationDate = movie.keys["com.apple.quicktime.creationdate"]
+            }
+            for type in header.overCap {
+                if type == "Exif" {
+                    let unread = header.exif.map { ExifReach.unread(in: $0) } ?? ["TIFF header"]
+                    if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem(type, unread: unread)) }
+                } else if !XMPProperties.holdsAllRead(header.xmp ?? "") {
+                    e.problems.append(MetadataLimits.cutProblem("XMP", unread: []))
+                }
+            }
         case .video:
             guard try readVideo(reader, into: &e) else { return nil }
         }
@@ -116,10 +132,7 @@ public enum MetadataReader {
         e.model = header.keys["com.apple.quicktime.model"]
         e.software = header.keys["com.apple.quicktime.software"]
         e.orientation = header.orientation
-        if let xmp = header.xmp {
-            readXMP(xmp, into: &e)
-            e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
-        }
+        if let xmp = header.xmp { readXMP(xmp, into: &e) }
         return true
     }
 
@@ -149,15 +162,19 @@ public enum MetadataReader {
     static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
         guard let bytes else { return }
         e.contentIdentifier = ExifBlock.appleContentIdentifier(in: bytes)
-        ExifBlock.reading(bytes) { block in
+        ExifBlock.reading(ExifReach.withinReach(bytes)) { block in
             guard let block else { return e.problems.append("corrupt EXIF") }
             block.read(into: &e)
         }
     }
 
+    /// The XMP properties `readXMP` reads.
+    static let xmpPropertiesRead = ["photoshop:DateCreated", "exif:DateTimeOriginal", "xmp:CreateDate", "exif:UserComment"]
+
     static func readXMP(_ xmp: String, into e: inout PhotoEvidence) {
         e.xmpDateCreated = XMPProperties.value(of: "photoshop:DateCreated", in: xmp)
         e.xmpDateTimeOriginal = XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp)
+        e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
         e.xmpUserComment = e.xmpUserComment ?? XMPProperties.value(of: "exif:UserComment", in: xmp)
     }
 }

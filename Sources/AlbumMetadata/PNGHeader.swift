@@ -19,6 +19,8 @@ public struct PNGHeader {
     /// Text chunks the rules use that were skipped for the per-file cap (`MetadataLimits`), by
     /// keyword: said, as a damaged one is.
     public var overCap: [String] = []
+    /// Whether the `eXIf` chunk was over what was left of the cap: read only as far as it.
+    public var exifCut = false
     /// Bytes of metadata kept or inflated so far, against `MetadataLimits.perFile`.
     private var budget = MetadataLimits.perFile
 
@@ -62,9 +64,11 @@ public struct PNGHeader {
                 break
             }
             if Self.isMetadata(type), try isWanted(type, at: offset + 8, length: length, read: read) {
-                let data = try read(offset + 8, length)
-                if data.count < length { truncated = true; return }
-                take(type, data[...])
+                // (EXIF over the cap is read as far as it: its IFDs come first.)
+                let wanted = type == "eXIf" ? min(length, budget) : length
+                let data = try read(offset + 8, wanted)
+                if data.count < wanted { truncated = true; return }
+                take(type, data[...], declared: length)
             }
             offset += 12 + Int64(length)
         }
@@ -74,7 +78,11 @@ public struct PNGHeader {
     /// one the rules use, and it fits in what is left of the per-file cap (else it is named in
     /// `overCap`).
     private mutating func isWanted(_ type: String, at offset: Int64, length: Int, read: (Int64, Int) throws -> [UInt8]) rethrows -> Bool {
-        guard type != "IHDR" && type != "eXIf" else { return length <= budget }
+        guard type != "IHDR" else { return length <= budget }
+        guard type != "eXIf" else {
+            if budget == 0 { overCap.append(type) }
+            return budget > 0
+        }
         let head = try read(offset, min(length, 80))
         guard let nul = head.firstIndex(of: 0) else { return false }
         let keyword = Self.keyword(head[..<nul])
@@ -144,7 +152,13 @@ public struct PNGHeader {
         return nil
     }
 
-    private mutating func take(_ type: String, _ data: ArraySlice<UInt8>) {
+    /// - Parameter declared: the chunk's length, when `data` may be only its start (`eXIf`).
+    private mutating func take(_ type: String, _ data: ArraySlice<UInt8>, declared: Int? = nil) {
+        var data = data
+        if type == "eXIf", max(declared ?? 0, data.count) > budget {
+            data = data.prefix(budget)
+            exifCut = true
+        }
         if type != "IHDR" {
             // (Chunks after the image data come here unchecked: from the tail, already read.)
             if type != "eXIf", let nul = data.firstIndex(of: 0), !Self.wantedKeywords.contains(Self.keyword(data[..<nul])) { return }

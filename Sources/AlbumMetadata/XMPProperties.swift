@@ -6,6 +6,12 @@ import AlbumCore
 /// (`<exif:UserComment><rdf:Alt><rdf:li xml:lang="x-default">…</rdf:li></rdf:Alt></exif:UserComment>`);
 /// both are handled, nested markup is stripped, and the common XML entities are decoded.
 public enum XMPProperties {
+    /// Whether a packet (perhaps cut short) has every property `MetadataReader.readXMP` reads:
+    /// then what may follow the cut cannot change them.
+    static func holdsAllRead(_ xmp: String) -> Bool {
+        MetadataReader.xmpPropertiesRead.allSatisfy { value(of: $0, in: xmp) != nil }
+    }
+
     public static func value(of property: String, in xmp: String) -> String? {
         for quote in ["\"", "'"] {
             if let value = attribute(property, quote: Character(quote), in: xmp) { return value }

@@ -167,6 +167,17 @@ public enum Encoders {
         return Array(main[0..<2]) + segment + Array(main[2...]) + preview
     }
 
+    /// A `moov` box holding only a movie header (version 0) created at `created`, seconds since
+    /// 1904 (UTC): what some phones put beside a HEIF's images (exiftool's QuickTime CreateDate).
+    public static func movieBox(created: UInt32) -> [UInt8] {
+        func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let identity: [UInt32] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000]
+        let body = [0, 0, 0, 0] + be32(created) + be32(created) + be32(600) + be32(0) + be32(0x10000) + [1, 0]
+            + [UInt8](repeating: 0, count: 10) + identity.flatMap(be32) + [UInt8](repeating: 0, count: 24) + be32(2)
+        let mvhd = be32(UInt32(8 + body.count)) + Array("mvhd".utf8) + body
+        return be32(UInt32(8 + mvhd.count)) + Array("moov".utf8) + mvhd
+    }
+
     /// An XMP APP1 payload carrying the given properties (`photoshop:DateCreated`, …).
     public static func xmpPacket(_ properties: [(String, String)]) -> String {
         let attrs = properties.filter { $0.0 != "exif:UserComment" }.map { " \($0.0)=\"\($0.1)\"" }.joined()

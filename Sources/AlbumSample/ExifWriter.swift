@@ -161,6 +161,9 @@ public struct SampleExif {
     public var subSecTimeOriginal: String?
     public var offsetTimeOriginal: String?
     public var dateTimeDigitized: String?
+    /// IFD0 DateTime, written beside a DateTimeOriginal only (nil: none): what editors rewrite,
+    /// so a misleading one, which any other date beats.
+    public var dateTime: String? = "2025:01:01 00:00:00"
     public var userComment: String?
     /// ExposureTime, FNumber, ISO: what makes it a camera exposure.
     public var exposure = false
@@ -195,8 +198,7 @@ public struct SampleExif {
         if let model { w.ifd0[0x0110] = .ascii(model) }
         if let software { w.ifd0[0x0131] = .ascii(software) }
         if let orientation { w.ifd0[0x0112] = .short(orientation) }
-        // DateTime (0x0132) is what editors rewrite; write a misleading one to prove it is ignored.
-        if dateTimeOriginal != nil { w.ifd0[0x0132] = .ascii("2025:01:01 00:00:00") }
+        if dateTimeOriginal != nil, let dateTime { w.ifd0[0x0132] = .ascii(dateTime) }
         if let dateTimeOriginal { w.exif[0x9003] = .ascii(dateTimeOriginal) }
         if let dateTimeDigitized { w.exif[0x9004] = .ascii(dateTimeDigitized) }
         if let subSecTimeOriginal { w.exif[0x9291] = .ascii(subSecTimeOriginal) }

@@ -222,6 +222,8 @@ public enum SampleLibrary {
         var sentinel = SampleExif()
         sentinel.dateTimeOriginal = "0000:00:00 00:00:00"
         sentinel.dateTimeDigitized = "2002:12:08 12:00:00"
+        // (No IFD0 DateTime: the mtime dates it, after its refused dates.)
+        sentinel.dateTime = nil
         b.add("Edge/sentinel.jpg", b.jpeg(sentinel), day: "2018-06-01", source: .fileModificationTime)
         var blank = SampleExif()
         blank.dateTimeOriginal = "    :  :     :  :  "
@@ -229,6 +231,7 @@ public enum SampleLibrary {
         b.add("Edge/blank-date.jpg", b.jpeg(blank), day: "2016-10-10", source: .exifDateTimeDigitized)
         var future = SampleExif()
         future.dateTimeOriginal = "2099:01:01 00:00:00"
+        future.dateTime = nil
         b.add("Edge/future.jpg", b.jpeg(future), day: "2018-06-01", source: .fileModificationTime)
         b.add("Edge/xmp-only.jpg", b.jpeg(nil, xmp: [("photoshop:DateCreated", "2015-05-05T05:05:05+05:30")]),
             day: "2015-05-05", source: .xmpDateCreated)

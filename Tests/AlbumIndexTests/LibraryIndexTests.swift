@@ -299,6 +299,27 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "song.m4a"])
     }
 
+    /// Schema 11 reads IFD0 DateTime, a still's XMP CreateDate and EXIF cut at the cap: stills
+    /// without DateTimeOriginal, or with problems, are read again, once (they lack their owner
+    /// and mode); the rest stays as it is.
+    func testASchemaTenIndexReadsAgainTheStillsThatMayHaveAWeakerDate() throws {
+        let (db, path) = try index(atSchema: 10)
+        let rows: [(String, String, String?, String?)] = [
+            ("dated.jpg", "jpeg", "2020:01:01 10:00:00", nil), ("undated.heic", "heif", nil, nil),
+            ("cut.heic", "heif", "2020:01:01 10:00:00", "metadata over the 256 KiB cap skipped (Exif)"), ("clip.mov", "video", nil, nil),
+            ("n.txt", "ignored", nil, nil),
+        ]
+        for (i, (file, kind, dto, problems)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, dto, problems, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, ?, ?, 1, 0, 0, 420)",
+                         [.text(file), .int(Int64(i)), .text(kind), dto.map { .text($0) }, problems.map { .text($0) }])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        let lacking = try index.loadAll().filter(\.lacksAccess).map(\.relativePath)
+        XCTAssertEqual(Set(lacking), ["undated.heic", "cut.heic"])
+        XCTAssertEqual(try index.loadAll().count, rows.count)
+    }
+
     /// Schema 9 keeps each photo's owner and mode. Rows from before stay, and say they lack them
     /// (a mount reads those photos again, once); a row saved now gives them back.
     func testASchemaEightIndexKeepsItsRowsAndPhotosLearnTheirOwnerAndMode() throws {

@@ -14,6 +14,7 @@ final class PackedFilesTests: XCTestCase {
         e.hasExposureData = true; e.userComment = "Screenshot"; e.xmpUserComment = "Bildschirmfoto"
         e.pngSoftware = "Spectacle"; e.pngComment = "a comment"
         e.xmpCreateDate = "2024-05-19T07:45:04"; e.quickTimeCreationDate = "2024-05-19T07:45:05-0700"
+        e.dateTime = "2024:05:20 08:00:00"; e.offsetTime = "-07:00"
         e.movieCreationTime = 3_799_000_000; e.contentIdentifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
         e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
         e.problems = ["corrupt EXIF", "header truncated", ""]

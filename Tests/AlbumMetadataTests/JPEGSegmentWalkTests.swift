@@ -51,6 +51,16 @@ final class JPEGSegmentWalkTests: XCTestCase {
         XCTAssertEqual(r.seen.count, JPEGSegmentWalk.maxSegments)
     }
 
+    /// A few stray bytes where a marker should be (a segment length a little short) are skipped
+    /// to the next marker, as libjpeg does; more than `maxStrayBytes` end the walk.
+    func testStrayBytesBeforeAMarkerAreSkipped() {
+        let app1 = segment(0xE1, [1, 2, 3]), sof = segment(0xC0, [8, 0, 16, 0, 32, 3])
+        let r = walk([0xFF, 0xD8] + app1 + [0x3F, 0x3E] + sof + segment(0xDA, [0, 0]))
+        XCTAssertEqual(r.end, .scan)
+        XCTAssertEqual(r.seen, [[0xE1, 6, 3], [0xC0, 2 + app1.count + 2 + 4, 6]])
+        XCTAssertEqual(walk([0xFF, 0xD8] + app1 + [UInt8](repeating: 0x12, count: JPEGSegmentWalk.maxStrayBytes + 1) + sof).end, .damaged)
+    }
+
     /// A walk given the file's first bytes in memory finds the same segments, and asks `read` only
     /// for what lies beyond them.
     func testAPrefixInMemoryGivesTheSameWalkWithoutReadsInsideIt() {
