@@ -157,6 +157,7 @@ extension LibraryCoordinator {
         }
         folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
         folderProblems += survey.folderProblems
+        notePassedOver(survey, of: folder)
         if folder.isEmpty { noteAvailability(listed: !survey.unlisted.contains("")) }
     }
 
@@ -197,7 +198,7 @@ extension LibraryCoordinator {
         HeapTuning.trim()
         if setup.first {
             // (Said here, where a user looks, when an iPhone library seems to have lost its photos.)
-            let notShown = state.notShownCount
+            let notShown = statusBox.withLock { $0.imagesNotShown }
             let hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
             log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(tally.reads) read, in \(seconds.fixed(2)) s ("
                 + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
@@ -261,6 +262,17 @@ extension LibraryCoordinator {
         }
     }
 
+    /// Takes in what the walk of `folder` passed over: it replaces what was passed over in the
+    /// folders it listed, not in those it took as they were (`unchangedFolders`) or could not list.
+    func notePassedOver(_ survey: LibraryScanner.Survey, of folder: String) {
+        let unchanged = Set(survey.unchangedFolders)
+        passedOver.removeAll { file in
+            file.path.isWithin(folder: folder) && !unchanged.contains(file.path.folderBeforeLastSlash)
+                && !survey.unlisted.contains { file.path.isWithin(folder: $0) }
+        }
+        passedOver += survey.passedOver
+    }
+
     /// Whether the scan of the whole library could list its folder (`.` in the folder problems
     /// says why not), for the status and the one line logged when that changes.
     func noteAvailability(listed: Bool) {
@@ -293,10 +305,12 @@ extension LibraryCoordinator {
     /// library answer EIO): set together, so a reader that sees `unavailable` sees why too.
     func show(_ report: ScanReport) {
         fs.setLibraryAvailable(availability.isAvailable)
+        let notShown = state.notShown(scanner)
         statusBox.withLock { s in
             s.photos = report.photos.count
             s.filesSeen = report.filesSeen
-            s.imagesNotShown = state.notShownCount
+            (s.notShown, s.imagesNotShown) = notShown
+            s.notShown += passedOver
             s.problems = report.problems
             s.libraryAvailable = availability.isAvailable
         }
