@@ -129,6 +129,25 @@ final class NotShownMountTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// A periodic rescan that takes folders as they were (their times unchanged) keeps naming what
+    /// was passed over in them; one that lists a changed folder names what is new there.
+    func testARescanOfUnchangedFoldersKeepsWhatWasPassedOverInThem() throws {
+        try addFilesNotShown()
+        let m = try Mount(source: source.path, options: ["-o", "max_watches=0,rescan=1"])
+        let first = notShown(m)
+        XCTAssertTrue(first.contains("DCIM/.DS_Store: hidden file (its name starts with a dot)"), "\(first)")
+        XCTAssertTrue(first.contains("Trip/camera: symbolic link, not followed"), "\(first)")
+        func listedNone() -> Bool { daemonStatus(m.mountpoint)["last_scan_folders"]?.hasPrefix("0 listed, ") ?? false }
+        XCTAssertTrue(eventually(12) { listedNone() }, "\(daemonStatus(m.mountpoint))")
+        XCTAssertEqual(notShown(m), first)
+        XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Documents/.~lock.invoice.pdf#", contents: Data([1])))
+        XCTAssertTrue(eventually(8) { self.notShown(m).contains("Documents/.~lock.invoice.pdf#: hidden file (its name starts with a dot)") },
+                      "\(notShown(m))")
+        XCTAssertEqual(Set(notShown(m)).subtracting(first), ["Documents/.~lock.invoice.pdf#: hidden file (its name starts with a dot)"])
+        XCTAssertEqual(Set(first).subtracting(notShown(m)), [])
+        m.finish(allowing: ["max_watches limit"])
+    }
+
     /// A path is escaped as `.albumfs/errors` escapes it: one line per file, and no terminal
     /// escape sequence handed to `cat`. (Who may read it: HostileFileTests.)
     func testLinesAreEscapedAsErrorsLinesAre() throws {
