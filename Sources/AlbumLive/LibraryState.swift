@@ -61,10 +61,11 @@ public struct LibraryState: Sendable {
     func notShown(_ scanner: LibraryScanner) -> (files: [NotShownFile], images: Int) {
         var files: [NotShownFile] = []
         var images = 0
-        for (path, known) in entries {
-            guard case .other(let record) = known, let reason = scanner.notShownReason(record.file) else { continue }
+        // (By index: a photo's path is never touched, so never retained and released.)
+        for i in entries.indices {
+            guard case .other(let record) = entries.values[i], let reason = scanner.notShownReason(record.file) else { continue }
             if case .photo = record.file.kind { images += 1 }
-            files.append(NotShownFile(path: path, reason: reason))
+            files.append(NotShownFile(path: entries.keys[i], reason: reason))
         }
         return (files, images)
     }
