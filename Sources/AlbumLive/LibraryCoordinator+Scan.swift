@@ -262,15 +262,28 @@ extension LibraryCoordinator {
         }
     }
 
-    /// Takes in what the walk of `folder` passed over: it replaces what was passed over in the
-    /// folders it listed, not in those it took as they were (`unchangedFolders`) or could not list.
+    /// Takes in what the walk of `folder` passed over (`passedOver(_:found:under:unchangedFolders:unlisted:)`).
     func notePassedOver(_ survey: LibraryScanner.Survey, of folder: String) {
-        let unchanged = Set(survey.unchangedFolders)
-        passedOver.removeAll { file in
+        passedOver = Self.passedOver(passedOver, found: survey.passedOver, under: folder,
+                                     unchangedFolders: survey.unchangedFolders, unlisted: survey.unlisted)
+    }
+
+    /// What was passed over, after a walk of `folder` found `found` there: it replaces what was
+    /// known in the folders the walk listed, not in those it took as they were (`unchangedFolders`:
+    /// their entries are as they were) or could not list (`unlisted`: not known to be gone).
+    static func passedOver(_ known: [NotShownFile], found: [NotShownFile], under folder: String,
+                           unchangedFolders: [String], unlisted: [String]) -> [NotShownFile] {
+        let unchanged = Set(unchangedFolders)
+        var kept = known
+        kept.removeAll { file in
             file.path.isWithin(folder: folder) && !unchanged.contains(file.path.folderBeforeLastSlash)
-                && !survey.unlisted.contains { file.path.isWithin(folder: $0) }
+                && !unlisted.contains { file.path.isWithin(folder: $0) }
         }
-        passedOver += survey.passedOver
+        guard !unlisted.isEmpty else { return kept + found }
+        // (A folder whose listing failed part way keeps its entries: what the walk found there
+        // again is not named twice.)
+        let there = Set(kept.lazy.filter { file in unlisted.contains { file.path.isWithin(folder: $0) } }.map(\.path))
+        return kept + found.filter { !there.contains($0.path) }
     }
 
     /// Whether the scan of the whole library could list its folder (`.` in the folder problems
