@@ -198,8 +198,9 @@ extension LibraryCoordinator {
         HeapTuning.trim()
         if setup.first {
             // (Said here, where a user looks, when an iPhone library seems to have lost its photos.)
-            let notShown = statusBox.withLock { $0.imagesNotShown }
-            let hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
+            let (notShown, passedOver) = statusBox.withLock { ($0.imagesNotShown, $0.notShown.count) }
+            var hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
+            if passedOver > 0 { hint += "; \(passedOver) not shown in all (.albumfs/not-shown says why)" }
             log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(tally.reads) read, in \(seconds.fixed(2)) s ("
                 + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
         }

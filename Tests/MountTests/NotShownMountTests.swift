@@ -62,6 +62,8 @@ final class NotShownMountTests: SampleLibraryTestCase {
 
         let status = daemonStatus(m.mountpoint)
         XCTAssertEqual(status["not_shown"], String(lines.count))
+        XCTAssertTrue(m.stderr.contains("; 1 HEIC/HEIF image not shown (-o heif=on shows it); \(lines.count) not shown in all (.albumfs/not-shown says why)\n"),
+                      m.stderr)
         XCTAssertEqual(status["images_not_shown"], "1")
         let counts = status["not_shown_by_reason"] ?? ""
         let byReason = Dictionary(uniqueKeysWithValues: counts.split(separator: ", ").compactMap { pair -> (String, Int)? in
