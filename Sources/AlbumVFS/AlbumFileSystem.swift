@@ -199,7 +199,8 @@ public final class AlbumFileSystem: Sendable {
         switch content {
         case .status: return controlTexts.shared("status", status?.statusText() ?? "")
         case .errors: return controlTexts.shared("errors", status?.errorsText() ?? "")
-        case .notShown: return controlTexts.shared("not-shown", status?.notShownText() ?? "")
+        // (Not logged: the status's counts are what covers every line.)
+        case .notShown: return controlTexts.shared("not-shown", status?.notShownText() ?? "", rest: ControlTexts.notShownRest)
         default: return []
         }
     }
