@@ -16,6 +16,7 @@ public enum LibraryViews {
         VirtualFolder(name: control, entries: .files([
             .init(name: "status", content: .status),
             .init(name: "errors", content: .errors),
+            .init(name: "not-shown", content: .notShown),
         ]), emptyMtime: time)
     }
 
@@ -23,7 +24,7 @@ public enum LibraryViews {
     ///   - thumbnailBoxes: the `thumbnails/WxH/` folders to add (none: no `thumbnails/`); at most
     ///     `ThumbnailBox.maxFolders`, duplicates ignored.
     ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
-    ///   - withStatus: add `.albumfs/status` and `.albumfs/errors`.
+    ///   - withStatus: add `.albumfs/status`, `.albumfs/errors` and `.albumfs/not-shown`.
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
     public static func build(photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
                              withPicks: Bool = false, emptyMtime: Timestamp) -> Library {

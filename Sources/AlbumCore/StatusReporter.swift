@@ -4,4 +4,10 @@ public protocol StatusReporter: Sendable {
     func statusText() -> String
     /// One `path: why` line per file that could not be read or decoded.
     func errorsText() -> String
+    /// One `path: why` line per file or folder under the library's folder that no view shows.
+    func notShownText() -> String
+}
+
+extension StatusReporter {
+    public func notShownText() -> String { "" }
 }

@@ -8,12 +8,22 @@ public enum FileContent: Sendable, Hashable {
     case status
     /// `.albumfs/errors`: files that could not be read, made when opened.
     case errors
+    /// `.albumfs/not-shown`: what under the library's folder no view shows, and why, made when opened.
+    case notShown
+
+    /// Whether this is a file of `.albumfs/`, whose text is made when it is opened.
+    public var isControl: Bool {
+        switch self {
+        case .status, .errors, .notShown: return true
+        case .original, .thumbnail: return false
+        }
+    }
 
     /// The photo this file shows, if any.
     public var photo: Int? {
         switch self {
         case .original(let i), .thumbnail(let i, _): return i
-        case .status, .errors: return nil
+        case .status, .errors, .notShown: return nil
         }
     }
 }

@@ -13,7 +13,7 @@ import Glibc
 /// them (docs/design.md, "Views snapshot").
 public enum ViewSnapshot {
     static let magic: UInt64 = 0x3157_4549_5653_4641  // "AFSVIEW1", little-endian
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
 
     /// The snapshot of the index at `indexPath`.
     public static func path(forIndex indexPath: String) -> String { indexPath + ".views" }
@@ -188,7 +188,7 @@ enum FolderRecord {
             w.int(UInt32(files.count))
             for file in files {
                 w.string(file.name)
-                w.int(UInt8(file.content == .status ? 0 : 1))
+                w.int(UInt8(file.content == .status ? 0 : file.content == .errors ? 1 : 2))
             }
         case .photos(let entries):
             w.int(UInt8(2))
@@ -219,7 +219,17 @@ enum FolderRecord {
         case 1:
             let n = try r.count(itemSize: 5)
             var files: [VirtualFolder.ControlFile] = []
-            for _ in 0..<n { files.append(.init(name: try r.string(), content: try r.int(UInt8.self) == 0 ? .status : .errors)) }
+            for _ in 0..<n {
+                let name = try r.string()
+                let content: FileContent
+                switch try r.int(UInt8.self) {
+                case 0: content = .status
+                case 1: content = .errors
+                case 2: content = .notShown
+                default: throw SnapshotRefusal("an unknown control file")
+                }
+                files.append(.init(name: name, content: content))
+            }
             entries = .files(files)
         case 2:
             entries = .photos(try readPhotoEntries(&r, photos: photos))

@@ -157,6 +157,7 @@ extension LibraryCoordinator {
         }
         folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
         folderProblems += survey.folderProblems
+        notePassedOver(survey, of: folder)
         if folder.isEmpty { noteAvailability(listed: !survey.unlisted.contains("")) }
     }
 
@@ -197,8 +198,9 @@ extension LibraryCoordinator {
         HeapTuning.trim()
         if setup.first {
             // (Said here, where a user looks, when an iPhone library seems to have lost its photos.)
-            let notShown = state.notShownCount
-            let hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
+            let (notShown, passedOver) = statusBox.withLock { ($0.imagesNotShown, $0.notShown.count) }
+            var hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
+            if passedOver > 0 { hint += "; \(passedOver) not shown in all (.albumfs/not-shown says why)" }
             log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(tally.reads) read, in \(seconds.fixed(2)) s ("
                 + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
         }
@@ -261,6 +263,30 @@ extension LibraryCoordinator {
         }
     }
 
+    /// Takes in what the walk of `folder` passed over (`passedOver(_:found:under:unchangedFolders:unlisted:)`).
+    func notePassedOver(_ survey: LibraryScanner.Survey, of folder: String) {
+        passedOver = Self.passedOver(passedOver, found: survey.passedOver, under: folder,
+                                     unchangedFolders: survey.unchangedFolders, unlisted: survey.unlisted)
+    }
+
+    /// What was passed over, after a walk of `folder` found `found` there: it replaces what was
+    /// known in the folders the walk listed, not in those it took as they were (`unchangedFolders`:
+    /// their entries are as they were) or could not list (`unlisted`: not known to be gone).
+    static func passedOver(_ known: [NotShownFile], found: [NotShownFile], under folder: String,
+                           unchangedFolders: [String], unlisted: [String]) -> [NotShownFile] {
+        let unchanged = Set(unchangedFolders)
+        var kept = known
+        kept.removeAll { file in
+            file.path.isWithin(folder: folder) && !unchanged.contains(file.path.folderBeforeLastSlash)
+                && !unlisted.contains { file.path.isWithin(folder: $0) }
+        }
+        guard !unlisted.isEmpty else { return kept + found }
+        // (A folder whose listing failed part way keeps its entries: what the walk found there
+        // again is not named twice.)
+        let there = Set(kept.lazy.filter { file in unlisted.contains { file.path.isWithin(folder: $0) } }.map(\.path))
+        return kept + found.filter { !there.contains($0.path) }
+    }
+
     /// Whether the scan of the whole library could list its folder (`.` in the folder problems
     /// says why not), for the status and the one line logged when that changes.
     func noteAvailability(listed: Bool) {
@@ -293,10 +319,12 @@ extension LibraryCoordinator {
     /// library answer EIO): set together, so a reader that sees `unavailable` sees why too.
     func show(_ report: ScanReport) {
         fs.setLibraryAvailable(availability.isAvailable)
+        let notShown = state.notShown(scanner)
         statusBox.withLock { s in
             s.photos = report.photos.count
             s.filesSeen = report.filesSeen
-            s.imagesNotShown = state.notShownCount
+            (s.notShown, s.imagesNotShown) = notShown
+            s.notShown += passedOver
             s.problems = report.problems
             s.libraryAvailable = availability.isAvailable
         }

@@ -45,6 +45,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var filesSeen = 0
         /// Images in a format not shown (HEIF with `-o heif=off`).
         public var imagesNotShown = 0
+        /// Every file and folder under the library's folder that no view shows, with why, in no
+        /// order (sorted when `.albumfs/not-shown` is read: the status needs only their count).
+        public var notShown: [NotShownFile] = []
         public var problems: [ScanProblem] = []
         /// Headers read since the mount (zero on a remount of an unchanged library).
         public var headerReads = 0
@@ -97,6 +100,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// The problems of folders (one that cannot be listed, a name that is not UTF-8) found by the
     /// walks so far: each rescan of a folder replaces those below it.
     var folderProblems: [ScanProblem] = []
+    /// What the walks so far passed over (hidden files, links, system folders), kept as
+    /// `folderProblems` are: each rescan of a folder replaces what it passed over in the folders
+    /// it listed.
+    var passedOver: [NotShownFile] = []
     /// How long the last publish took: publishing during a long scan waits a multiple of it.
     var publishSeconds = 0.0
     var dirty = Set<String>()

@@ -53,15 +53,21 @@ public struct LibraryState: Sendable {
 
     public init() {}
 
-    /// How many images are in the library in a format not shown (HEIF with `-o heif=off`:
-    /// `ScanRules.formats`): files the reader took for images, of which no photo was made. Counted
-    /// when asked (once per publish, beside a rebuild of every view), not kept as a set of paths,
-    /// which an iPhone library mounted without the option would fill with every photo's.
-    var notShownCount: Int {
-        entries.values.reduce(0) { count, known in
-            guard case .other(let record) = known, case .photo = record.file.kind else { return count }
-            return count + 1
+    /// The files read of which no photo is shown, with why (`LibraryScanner.notShownReason`), in
+    /// no order; `images`: how many of them are images in a format not shown (HEIF with
+    /// `-o heif=off`: `ScanRules.formats`), files the reader took for images. Found when asked
+    /// (once per publish, beside a rebuild of every view) in one pass over the files, not kept
+    /// apart as they come and go: every put and drop would look after a second map.
+    func notShown(_ scanner: LibraryScanner) -> (files: [NotShownFile], images: Int) {
+        var files: [NotShownFile] = []
+        var images = 0
+        // (By index: a photo's path is never touched, so never retained and released.)
+        for i in entries.indices {
+            guard case .other(let record) = entries.values[i], let reason = scanner.notShownReason(record.file) else { continue }
+            if case .photo = record.file.kind { images += 1 }
+            files.append(NotShownFile(path: entries.keys[i], reason: reason))
         }
+        return (files, images)
     }
 
     public var photoCount: Int { photos.count }

@@ -28,6 +28,11 @@ extension LibraryScanner {
         /// Folders that are there but could not be listed ("" the library's own folder): what was
         /// known below them is not gone.
         public var unlisted: [String]
+        /// What the walk passed over in the folders it listed (hidden files, links, system
+        /// folders: `WalkTrouble.passedOver`), and the folders it took as they were, whose own
+        /// were passed over as before.
+        public var passedOver: [NotShownFile] = []
+        public var unchangedFolders: [String] = []
         public var filesSeen: Int { reused.count + moved.count + toRead.count + deferred.count }
 
         /// What a walk of the library would say when its folder is there but cannot be scanned
@@ -204,6 +209,8 @@ extension LibraryScanner {
         }
         survey.folderProblems = trouble.problems
         survey.unlisted = trouble.unlisted
+        survey.passedOver = trouble.passedOver
+        survey.unchangedFolders = trouble.unchangedFolders
         return survey
     }
 

@@ -20,6 +20,11 @@ extension LibraryScanner {
         /// or a share gone away (EIO), one made unreadable (EACCES), or the library's own folder
         /// gone (a disk not mounted, a folder renamed) has not lost its photos.
         var unlisted: [String] = []
+        /// What the walk passed over in the folders it listed: hidden files and folders, system
+        /// folders, links, hard links' second names, for `.albumfs/not-shown`.
+        var passedOver: [NotShownFile] = []
+        /// The folders taken as they were (`Skipping`): what was passed over in them is as it was.
+        var unchangedFolders: [String] = []
 
         mutating func cannotList(_ folder: String, _ code: Int32) {
             problems.append(ScanProblem(relativePath: folder.isEmpty ? "." : folder,
@@ -68,6 +73,7 @@ extension LibraryScanner {
         while let folder = pending.popLast() {
             let folderPath = folder.isEmpty ? root : root + "/" + folder
             if let skipping, let subfolders = takeUnchanged(folder, skipping, rootFD: rootFD, &seenFolders, &seenFiles) {
+                trouble.unchangedFolders.append(folder)
                 onFolder(folderPath)
                 pending.append(contentsOf: subfolders.reversed())
                 continue
@@ -106,20 +112,34 @@ extension LibraryScanner {
             }
             let (distinct, shadowed) = Self.distinctNames(entries.sorted(by: { $0.name < $1.name }))
             for (name, kept) in shadowed {
-                trouble.problems.append(ScanProblem(relativePath: folder.isEmpty ? name : folder + "/" + name,
+                let rel = folder.isEmpty ? name : folder + "/" + name
+                trouble.problems.append(ScanProblem(relativePath: rel,
                                                     message: "the name differs from \u{201C}\(kept)\u{201D} only in its Unicode form; skipped (rename one to show both)"))
+                trouble.passedOver.append(NotShownFile(path: rel, reason: .unicodeTwin))
             }
             var subfolders: [String] = []
             let onlyOriginals = Self.isApplePhotoLibrary(folder)
             func enter(_ name: String, _ rel: String) {
-                if !onlyOriginals || Self.appleOriginalsFolders.contains(name) { subfolders.append(rel) }
+                if !onlyOriginals || Self.appleOriginalsFolders.contains(name) {
+                    subfolders.append(rel)
+                } else {
+                    trouble.passedOver.append(NotShownFile(path: rel, reason: .applePhotoLibraryFolder))
+                }
+            }
+            func passOver(_ name: String, _ reason: NotShownReason) {
+                trouble.passedOver.append(NotShownFile(path: folder.isEmpty ? name : Self.path(folder, name), reason: reason))
             }
             var saidUnlisted = false
             for entry in distinct {
                 let (name, type, inode) = (entry.name, entry.type, entry.inode)
                 // (Hidden: a byte test, not `hasPrefix`, which compares Characters; the skipped
                 // names are folders', so a regular file is not hashed to look for it.)
-                if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) { continue }
+                if name.utf8.first == UInt8(ascii: ".") || type == DT_LNK || (type != DT_REG && Self.skippedNames.contains(name)) {
+                    // (The folders' own files are not counted: looking into them is what is spared.)
+                    passOver(name, name.utf8.first == UInt8(ascii: ".") ? (type == DT_DIR ? .hiddenFolder : .hiddenFile)
+                        : type == DT_LNK ? .link : .systemFolder)
+                    continue
+                }
                 let rel = folder.isEmpty ? name : Self.path(folder, name)
                 if let excluded, root + "/" + rel == excluded { continue }
                 if type == DT_DIR {
@@ -131,6 +151,8 @@ extension LibraryScanner {
                     if !realInodes || seenFiles.firstSight(key) {
                         visit(Found(path: rel, identity: FileIdentity(inode: realInodes ? inode : 0, size: -1, mtime: Timestamp(seconds: 0)),
                                            changed: Timestamp(seconds: 0)))
+                    } else {
+                        passOver(name, .hardLink)
                     }
                     continue
                 }
@@ -148,7 +170,10 @@ extension LibraryScanner {
                 // Links are never followed: one out of SOURCE would leave the library, one inside it
                 // would show the same photos twice (or loop), and a rescan of one folder could not
                 // tell which path came first.
-                if (st.st_mode & S_IFMT) == S_IFLNK { continue }
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    passOver(name, .link)
+                    continue
+                }
                 switch st.st_mode & S_IFMT {
                 case S_IFDIR:
                     enter(name, rel)  // (a filesystem without d_type)
@@ -156,9 +181,11 @@ extension LibraryScanner {
                     if !inodes.areReal(on: UInt64(st.st_dev)) || seenFiles.firstSight(FileKey(st)) {
                         visit(Found(path: rel, identity: inodes.identity(st),
                                            changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec))))
+                    } else {
+                        passOver(name, .hardLink)
                     }
                 default:
-                    break  // FIFOs, sockets, devices: never photos, never opened
+                    passOver(name, .notRegular)  // FIFOs, sockets, devices: never photos, never opened
                 }
             }
             if let skipping, !saidUnlisted, trouble.problems.count == problemsBefore {

@@ -184,7 +184,7 @@ public final class AlbumFileSystem: Sendable {
                 shown = owner.photoEntry(s.library.photos[i].access, thumbnail: true)
             // Made fresh for each look; read with direct I/O so a grown text is never cut short.
             // Only the mounting user (and root) may read them: they name the library's files.
-            case .status, .errors:
+            case .status, .errors, .notShown:
                 size = Int64(controlBytes(content).count)
                 shown.permissions = owner.mode(0o400)
             }
@@ -199,6 +199,8 @@ public final class AlbumFileSystem: Sendable {
         switch content {
         case .status: return controlTexts.shared("status", status?.statusText() ?? "")
         case .errors: return controlTexts.shared("errors", status?.errorsText() ?? "")
+        // (Not logged: the status's counts are what covers every line.)
+        case .notShown: return controlTexts.shared("not-shown", status?.notShownText() ?? "", rest: ControlTexts.notShownRest)
         default: return []
         }
     }
@@ -206,7 +208,7 @@ public final class AlbumFileSystem: Sendable {
     /// Whether reads of this inode must bypass the kernel's page cache (content made at open).
     public func needsDirectIO(_ inode: UInt64) -> Bool {
         guard let node = current.table[inode], case .file(let content) = node.kind else { return false }
-        return content == .status || content == .errors
+        return content.isControl
     }
 
     /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS; `.albumfs/`
@@ -235,7 +237,7 @@ public final class AlbumFileSystem: Sendable {
         case .thumbnail(let i, let box):
             thumbnailOpened(node, box: box, s)
             return .success(files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box))))
-        case .status, .errors:
+        case .status, .errors, .notShown:
             guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
             return .success(files.insert(.text(controlBytes(content))))
         }

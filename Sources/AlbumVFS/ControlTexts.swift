@@ -10,8 +10,9 @@ final class ControlTexts: Sendable {
     private let last = Mutex<[String: [UInt8]]>([:])
 
     /// `text`, cut to `maxBytes`, as the bytes shown last for `name` when it is the same.
-    func shared(_ name: String, _ text: String) -> [UInt8] {
-        let bytes = Self.bounded(Array(text.utf8))
+    /// `rest`: where the lines cut off are found whole.
+    func shared(_ name: String, _ text: String, rest: String = defaultRest) -> [UInt8] {
+        let bytes = Self.bounded(Array(text.utf8), rest: rest)
         return last.withLock { last in
             if let kept = last[name], kept == bytes { return kept }
             last[name] = bytes
@@ -19,11 +20,17 @@ final class ControlTexts: Sendable {
         }
     }
 
-    /// `bytes` whole when within `maxBytes`; else its lines that fit, and one saying how many more there are.
-    static func bounded(_ bytes: [UInt8], maxBytes: Int = maxBytes) -> [UInt8] {
+    /// Where the lines of `status` and `errors` cut off are found.
+    static let defaultRest = "the daemon's log has each"
+    /// Where those of `not-shown` are counted (they are not logged).
+    static let notShownRest = "not_shown_by_reason in .albumfs/status counts them all"
+
+    /// `bytes` whole when within `maxBytes`; else its lines that fit, and one saying how many more
+    /// there are and where they are (`rest`).
+    static func bounded(_ bytes: [UInt8], maxBytes: Int = maxBytes, rest: String = defaultRest) -> [UInt8] {
         guard bytes.count > maxBytes else { return bytes }
         let cut = bytes[..<maxBytes].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         let more = bytes[cut...].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        return Array(bytes[..<cut]) + Array("… and \(more) more lines (the daemon's log has each)\n".utf8)
+        return Array(bytes[..<cut]) + Array("… and \(more) more lines (\(rest))\n".utf8)
     }
 }

@@ -75,6 +75,8 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("photos", String(fileSystem?.library.photos.count ?? s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
         lines.append(("images_not_shown", String(s.imagesNotShown)))
+        lines.append(("not_shown", String(s.notShown.count)))
+        lines.append(("not_shown_by_reason", NotShownFile.countsByReason(s.notShown)))
         lines.append(("errors", String(problems.all.count)))
         lines.append(("changes_pending", String(fileSystem?.pendingChanges.count ?? 0)))
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
@@ -113,6 +115,13 @@ final class DaemonStatus: StatusReporter, Sendable {
             lines += [("thumbnail_cache_dir", "none (in memory)")]
         }
         return lines.map { "\($0.0): \($0.1)\n" }.joined()
+    }
+
+    /// One `path: why` line per file or folder no view shows (`NotShownReason`), sorted by path,
+    /// escaped as `errorsText`'s lines are.
+    func notShownText() -> String {
+        let files = (coordinator?.status ?? LibraryCoordinator.Status()).notShown
+        return files.sorted { $0.path < $1.path }.map(\.line).joined()
     }
 
     /// One `path: why` line per problem, escaped as `ls -b` escapes names (`OneLine`), so

@@ -16,6 +16,7 @@ enum Usage {
       thumbnails/200x200/               an exact-size JPEG of each photo and video
       picked/                           ln -s PHOTO MOUNTPOINT/picked/ picks it, rm unpicks
       .albumfs/status, .albumfs/errors  the daemon's state; the files it could not read, and why
+      .albumfs/not-shown                every file under SOURCE no view shows, and why
     Every listing newest first, each file's mtime its capture time, originals byte-identical.
     Unmount with: fusermount3 -u MOUNTPOINT
 

@@ -1,7 +1,9 @@
 import AlbumCore
 import AlbumSystem
 @testable import AlbumLive
+import AlbumMetadata
 import AlbumSample
+import Glibc
 import XCTest
 
 final class LibraryStateTests: XCTestCase {
@@ -148,23 +150,34 @@ final class LibraryStateTests: XCTestCase {
         XCTAssertNil(state.held(at: "a/none.jpg"))
     }
 
-    func testImagesOfAFormatNotShownAreCounted() {
+    func testImagesOfAFormatNotShownAreCountedAndEveryFileNotShownNamed() {
         var state = LibraryState()
-        let heic = { (path: String) in
-            IndexedFile(relativePath: path, identity: FileIdentity(inode: 2, size: 1, mtime: Timestamp(seconds: 0)), kind: .slimPhoto(.heif))
+        let scanner = LibraryScanner(root: "/nowhere", rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)),
+                                                                         formats: [.jpeg, .png, .video]))
+        let identity = FileIdentity(inode: 2, size: 1, mtime: Timestamp(seconds: 0))
+        let heic = { (path: String) in IndexedFile(relativePath: path, identity: identity, kind: .slimPhoto(.heif)) }
+        func notShown() -> [String: NotShownReason] {
+            Dictionary(uniqueKeysWithValues: state.notShown(scanner).files.map { ($0.path, $0.reason) })
         }
         state.put(file("a.jpg"), photo: photo("a.jpg"))
         state.put(heic("b.heic"), photo: nil)
         state.put(heic("c.heic"), photo: nil)
-        state.put(IndexedFile(relativePath: "n.txt", identity: FileIdentity(inode: 3, size: 1, mtime: Timestamp(seconds: 0)), kind: .ignored),
+        state.put(IndexedFile(relativePath: "n.txt", identity: identity, kind: .ignored), photo: nil)
+        state.put(IndexedFile(relativePath: "d/v.mp3", identity: identity, kind: .ignored), photo: nil)
+        state.put(IndexedFile(relativePath: "bad.jpg", identity: identity, kind: .problem("not a JPEG, PNG or HEIF image")), photo: nil)
+        state.put(IndexedFile(relativePath: "locked", identity: identity, kind: .problem(ReadFailure.message(Errno(rawValue: EACCES)))),
                   photo: nil)
-        XCTAssertEqual(state.notShownCount, 2)
+        XCTAssertEqual(state.notShown(scanner).images, 2)
+        XCTAssertEqual(notShown(), ["b.heic": .hiddenByOption, "c.heic": .hiddenByOption, "n.txt": .document, "d/v.mp3": .sound,
+                                    "bad.jpg": .damaged, "locked": .unreadable])
         state.put(heic("b.heic"), photo: nil)  // the same file again: still one
-        XCTAssertEqual(state.notShownCount, 2)
+        XCTAssertEqual(state.notShown(scanner).images, 2)
         state.put(file("c.heic"), photo: photo("c.heic"))  // rewritten as a JPEG
-        XCTAssertEqual(state.notShownCount, 1)
+        XCTAssertEqual(state.notShown(scanner).images, 1)
         state.drop("b.heic")
-        XCTAssertEqual(state.notShownCount, 0)
+        state.drop("d/v.mp3")
+        XCTAssertEqual(state.notShown(scanner).images, 0)
+        XCTAssertEqual(notShown(), ["n.txt": .document, "bad.jpg": .damaged, "locked": .unreadable])
     }
 
     func testTheViewsShareTheStatesArray() {

@@ -12,6 +12,8 @@ final class ControlTextsTests: XCTestCase {
         XCTAssertEqual(Array(lines.prefix(9)), expected, "the 9 whole lines of 7 bytes that fit in 64")
         XCTAssertEqual(lines.last, "… and 91 more lines (the daemon's log has each)")
         XCTAssertEqual(lines.count, 10)
+        let notShown = String(decoding: ControlTexts.bounded(text, maxBytes: 64, rest: ControlTexts.notShownRest), as: UTF8.self)
+        XCTAssertEqual(notShown.split(separator: "\n").last, "… and 91 more lines (not_shown_by_reason in .albumfs/status counts them all)")
     }
 
     /// Opens while a text is unchanged share one buffer: held by a thousand opens, one copy.

@@ -162,7 +162,7 @@ final class HostileFileTests: XCTestCase {
         m.finish()
     }
 
-    /// Under `allow_other`, `.albumfs/status` and `errors` (which name the library's files) are
+    /// Under `allow_other`, `.albumfs/status`, `errors` and `not-shown` (which name the library's files) are
     /// the mounting user's: shown 0400, EACCES to another user's open (with or without
     /// `default_permissions`), read by root.
     func testTheStateUnderDotAlbumfsIsTheMountingUsersOnly() throws {
@@ -170,7 +170,7 @@ final class HostileFileTests: XCTestCase {
         defer { source.remove() }
         for options in ["allow_other", "allow_other,default_permissions"] {
             let m = try Mount(source: source.path, options: ["-o", options])
-            for name in ["status", "errors"] {
+            for name in ["status", "errors", "not-shown"] {
                 let path = m.path(".albumfs/" + name)
                 XCTAssertEqual(try XCTUnwrap(statOf(path)).st_mode & 0o777, 0o400, name)
                 let other = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/cat", path], timeout: 20)
