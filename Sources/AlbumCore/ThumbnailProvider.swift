@@ -21,10 +21,16 @@ public protocol ThumbnailProvider: Sendable {
     /// Gets ready to render, in the background: a thumbnails folder was opened, and its reads
     /// follow. Returns at once.
     func warmUp()
+    /// Whether `photo`, as it is now, is among `unrenderable()`: asked for one thumbnail at each
+    /// lookup and open, so it costs what a lookup does, not a pass over every failure.
+    func isUnrenderable(_ photo: Photo) -> Bool
 }
 
 extension ThumbnailProvider {
     public func warmUp() {}
+    public func isUnrenderable(_ photo: Photo) -> Bool {
+        unrenderable().contains { $0.relativePath == photo.relativePath && $0.identity == photo.identity }
+    }
 }
 
 /// A photo whose thumbnail could not be made from its content: its path and identity then.

@@ -16,12 +16,15 @@ public enum RenderWorkerProcess {
     /// - Parameters:
     ///   - memory: bytes one render may take (`-o thumbnail_memory`).
     ///   - maxPixels: `-o thumbnail_max_pixels`.
-    public static func serve(memory: Int, maxPixels: Int) -> Int32 {
+    ///   - daemon: the daemon's pid: the worker ends with it (`PR_SET_PDEATHSIG`).
+    public static func serve(memory: Int, maxPixels: Int, daemon: pid_t) -> Int32 {
         if let failure = prepare(memory: memory) {
             _ = WorkerMessage.failure(message: "the render worker cannot start: \(failure)", isReadFailure: false, isMissing: false)
                 .send(on: socketFD)
             return 1
         }
+        // (After the sandbox: a change of user clears the parent-death signal.)
+        guard albumfs_die_with_parent(daemon) == 0 else { return 1 }
         let renderer = ThumbnailRenderer(maxPixels: maxPixels,
                                          memory: DecodeMemory(limit: memory, decodesAtOnce: 1, large: DaemonsTurn(socket: socketFD)))
         while let (request, fd) = receive() {

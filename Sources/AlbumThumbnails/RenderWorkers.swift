@@ -38,11 +38,17 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     /// Large decodes take turns over every worker, as they do in one process (`DecodeMemory`).
     private let turn = OneAtATime()
-    // Protects `idle` and `started`; held only to take or give back a worker, never during a render.
+    // Protects the variables below; held only to take or give back a worker or ask for one,
+    // never during a render or a start.
     private let condition = Condition()
     private var idle: [RenderWorker] = []
     /// Workers running or being started.
     private var started = 0
+    /// Workers asked of the spawner and not started yet.
+    private var wanted = 0
+    /// Starts that failed, and why the last one did (a render waiting for a worker gives up on it).
+    private var failedStarts = 0
+    private var lastStartFailure = ThumbnailError("no render worker started")
     private let ended = Atomic<Int>(0)
 
     public init(executable: String = "/proc/self/exe", limits: Limits, size: Int, log: @escaping @Sendable (String) -> Void) {
@@ -50,6 +56,9 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         self.limits = limits
         self.size = max(1, size)
         self.log = log
+        // (Started with the pool, not with the first worker: the daemon's threads are then all
+        // there once it is mounted.)
+        Threads.detach { [self] in spawn() }
     }
 
     /// Workers running now (status: `render_workers`).
@@ -138,52 +147,77 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
             idle.removeAll { worker in gone.contains { $0 === worker } }
             started -= gone.count
         }
-        let missing = size - started
-        started += max(0, missing)
+        askForWorkers(size - started)
         condition.unlock()
         for worker in gone { _ = worker.end() }
-        guard missing > 0 else { return }
-        Threads.detach { [self] in
-            for _ in 0..<missing {
-                let worker = try? RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
-                condition.lock()
-                if let worker { idle.append(worker) } else { started -= 1 }
-                condition.signal()
-                condition.unlock()
+    }
+
+    /// Asks the spawner for `count` more workers (the lock held).
+    private func askForWorkers(_ count: Int) {
+        guard count > 0 else { return }
+        started += count
+        wanted += count
+        condition.broadcast()
+    }
+
+    /// The spawner: one thread for the daemon's life starts every worker, so that each worker's
+    /// parent thread (what `PR_SET_PDEATHSIG` watches) lives as long as the daemon: a daemon that
+    /// dies, even by SIGKILL, takes its workers with it, stopped ones too.
+    private func spawn() {
+        condition.lock()
+        while true {
+            while wanted == 0 { condition.wait() }
+            wanted -= 1
+            condition.unlock()
+            let started = Result { () throws(ThumbnailError) in
+                try RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
             }
+            condition.lock()
+            switch started {
+            case .success(let worker): idle.append(worker)
+            case .failure(let error):
+                self.started -= 1
+                failedStarts += 1
+                lastStartFailure = error
+            }
+            condition.broadcast()
         }
     }
 
-    /// An idle worker, or a new one while fewer than `size` run; else waits for one to be given back.
+    /// An idle worker, or one started for it while fewer than `size` run; else waits for one
+    /// to be given back. Throws when the start it waited for failed.
     private func take() throws(ThumbnailError) -> RenderWorker {
         condition.lock()
-        while idle.isEmpty && started >= size { condition.wait() }
-        if let worker = idle.popLast() {
-            condition.unlock()
-            return worker
-        }
-        started += 1
-        condition.unlock()
-        do {
-            return try RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
-        } catch {
-            condition.lock()
-            started -= 1
-            condition.signal()
-            condition.unlock()
-            log("albumfs: warning: \(error)")
-            throw error
+        defer { condition.unlock() }
+        let failuresBefore = failedStarts
+        while true {
+            if let worker = idle.popLast() { return worker }
+            if failedStarts != failuresBefore && started < size {
+                log("albumfs: warning: \(lastStartFailure)")
+                throw lastStartFailure
+            }
+            if started < size { askForWorkers(1) }
+            condition.wait()
         }
     }
 
     private func giveBack(_ worker: RenderWorker) {
         condition.lock()
         if worker.usable { idle.append(worker) } else { started -= 1 }
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
-    deinit {
-        for worker in idle { _ = worker.end() }
+    /// Ends every idle worker (the mount is over): a worker someone stopped would not see its
+    /// socket close, and would outlive the daemon. Renders still running end with the daemon.
+    public func shutdown() {
+        condition.lock()
+        let all = idle
+        idle = []
+        started -= all.count
+        condition.unlock()
+        for worker in all { _ = worker.end() }
     }
+
+    deinit { shutdown() }
 }

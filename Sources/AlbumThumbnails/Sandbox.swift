@@ -19,12 +19,16 @@ enum Sandbox {
         "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "times",
         "read", "readv", "pread64", "preadv", "write", "writev", "lseek", "close", "fstat", "newfstatat", "statx", "fcntl",
         "recvmsg", "recvfrom", "sendmsg", "sendto", "poll", "ppoll", "shutdown",
-        "getrandom", "uname", "sysinfo", "prlimit64", "getrlimit", "setrlimit", "getrusage", "prctl",
+        "getrandom", "uname", "sysinfo", "getrlimit", "setrlimit", "getrusage", "prctl",
         "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait", "eventfd2", "timerfd_create", "timerfd_settime", "pipe2",
     ]
 
-    /// The user a worker runs as when root mounts: `nobody`.
-    static let unprivileged: uid_t = 65534
+    /// The user a worker runs as when root mounts: one of its own, which no account and no other
+    /// process has (`nobody` is shared: a process running as it could stop or slow the workers),
+    /// in a range no distribution or systemd hands out; `nobody` only where it cannot be had (a
+    /// user namespace that maps fewer users).
+    static let unprivileged: uid_t = 2_147_459_519
+    static let fallback: uid_t = 65534
 
     /// Enters the sandbox, for good: bytes a decode may hold at most `memory` more than the worker
     /// holds now. Nil once inside; else what failed.
@@ -32,7 +36,9 @@ enum Sandbox {
         if let failure = limit(RLIMIT_DATA, Int(Self.dataInUse() + memory + Self.threadStacks)) { return failure }
         if let failure = limit(RLIMIT_FSIZE, 0) ?? limit(RLIMIT_CORE, 0) ?? limit(RLIMIT_NOFILE, 64) { return failure }
         if geteuid() == 0 {
-            guard albumfs_become(unprivileged, unprivileged) == 0 else { return "cannot become user \(unprivileged): \(Errno.current)" }
+            guard albumfs_become(unprivileged, unprivileged) == 0 || albumfs_become(fallback, fallback) == 0 else {
+                return "cannot become user \(unprivileged) or \(fallback): \(Errno.current)"
+            }
         }
         let names = allowed.map { strdup($0) }
         defer { names.forEach { free($0) } }

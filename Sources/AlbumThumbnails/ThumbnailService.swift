@@ -87,6 +87,11 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         }
     }
 
+    public func isUnrenderable(_ photo: Photo) -> Bool {
+        let keys = boxes.map { ThumbnailCache.key(of: photo, box: $0) }
+        return state.withLock { s in keys.contains { s.failures[$0] != nil && !s.failedUnread.contains($0) } }
+    }
+
     public func failures() -> [ThumbnailFailure] {
         var seen = Set<ThumbnailFailure.Photo>()
         return state.withLock { $0.failures.values.filter { seen.insert($0.photo).inserted } }

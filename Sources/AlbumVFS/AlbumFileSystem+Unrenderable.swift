@@ -18,10 +18,11 @@ extension AlbumFileSystem {
         return found
     }
 
-    /// Whether `node` is a thumbnail that is no longer listed.
+    /// Whether `node` is a thumbnail that is no longer listed (its photo's failure looked up,
+    /// not every failure gone through: lookups and opens ask this).
     func isHidden(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Bool {
-        guard case .file(.thumbnail(let i, _)) = node.kind else { return false }
-        return unrenderablePhotos(s).contains(i)
+        guard case .file(.thumbnail(let i, _)) = node.kind, let thumbnails else { return false }
+        return thumbnails.isUnrenderable(s.library.photos[i])
     }
 
     /// The positions in a thumbnails folder not to list, in order.

@@ -41,30 +41,32 @@ enum OpenFile: Sendable {
     case text([UInt8])
 }
 
-/// File and directory handles given to the kernel (`fi->fh`), numbered from 1.
+/// File and directory handles given to the kernel (`fi->fh`), numbered from 1, in shards: every
+/// open, read and release takes one of these locks, and a flood of opens by one user (64 threads
+/// opening and closing in a loop) must not queue everyone else's reads behind one lock.
 final class HandleTable<Value: Sendable>: Sendable {
-    private struct State {
-        var next: UInt64 = 1
-        var open: [UInt64: Value] = [:]
+    private final class Shard: Sendable {
+        // Protects the handles whose number falls to this shard; never held while doing I/O.
+        let handles = Mutex<[UInt64: Value]>([:])
     }
-    // Protects the handle map and the counter; never held while doing I/O.
-    private let state = Mutex(State())
+    private static var shardCount: Int { 16 }
+    private let next = Atomic<UInt64>(1)
+    private let shards: [Shard] = (0..<HandleTable.shardCount).map { _ in Shard() }
+
+    private func shard(_ handle: UInt64) -> Shard { shards[Int(handle % UInt64(Self.shardCount))] }
 
     func insert(_ value: Value) -> UInt64 {
-        state.withLock { s in
-            let h = s.next
-            s.next += 1
-            s.open[h] = value
-            return h
-        }
+        let h = next.add(1, ordering: .relaxed).oldValue
+        shard(h).handles.withLock { $0[h] = value }
+        return h
     }
 
-    func get(_ handle: UInt64) -> Value? { state.withLock { $0.open[handle] } }
+    func get(_ handle: UInt64) -> Value? { shard(handle).handles.withLock { $0[handle] } }
 
     @discardableResult
-    func remove(_ handle: UInt64) -> Value? { state.withLock { $0.open.removeValue(forKey: handle) } }
+    func remove(_ handle: UInt64) -> Value? { shard(handle).handles.withLock { $0.removeValue(forKey: handle) } }
 
-    var count: Int { state.withLock { $0.open.count } }
+    var count: Int { shards.reduce(0) { n, shard in n + shard.handles.withLock { $0.count } } }
 }
 
 /// Logs each problem once, so a broken file read a thousand times fills no log.

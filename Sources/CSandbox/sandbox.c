@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <seccomp.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -64,6 +65,15 @@ ssize_t albumfs_recv_with_fd(int sock, void *buf, size_t len, int *fd) {
 
 int albumfs_close_from(int lowfd) { return close_range((unsigned)lowfd, ~0U, 0); }
 
+int albumfs_die_with_parent(pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
+    if (getppid() != parent) {
+        errno = ESRCH;
+        return -1;
+    }
+    return 0;
+}
+
 int albumfs_become(uid_t uid, gid_t gid) {
     if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0) return -1;
     return 0;
@@ -85,6 +95,9 @@ int albumfs_seccomp_allow_only(const char *const *allowed, size_t count, int den
     struct scmp_arg_cmp thread = { .arg = 0, .op = SCMP_CMP_MASKED_EQ, .datum_a = CLONE_THREAD, .datum_b = CLONE_THREAD };
     if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, &thread);
     if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0, NULL);
+    // Limits of its own only (glibc's setrlimit is prlimit64 of pid 0): not another worker's.
+    struct scmp_arg_cmp me = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = 0 };
+    if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, &me);
     struct scmp_arg_cmp own = { .arg = 0, .op = SCMP_CMP_EQ, .datum_a = (scmp_datum_t)self };
     if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, &own);
     if (rc == 0) rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, &own);

@@ -7,7 +7,7 @@ enum Command {
     case status(mountpoint: String)
     case index(MountOptions)
     /// The daemon's sandboxed decoder (`RenderWorkerProcess`): not for users, left out of `--help`.
-    case renderWorker(memory: Int, maxPixels: Int)
+    case renderWorker(memory: Int, maxPixels: Int, daemon: Int32)
     /// The sandbox a worker enters, tried: what it refuses (tests, docs/security.md).
     case checkSandbox
 }
@@ -19,10 +19,11 @@ enum CommandLineParser {
         if args.first == "sample" { return try parseSample(Array(args.dropFirst())) }
         if args.first == "render-worker" {
             if args.count == 2, args[1] == "--check-sandbox" { return .checkSandbox }
-            guard args.count == 3, let memory = Int(args[1]), let maxPixels = Int(args[2]), memory > 0, maxPixels > 0 else {
+            guard args.count == 4, let memory = Int(args[1]), let maxPixels = Int(args[2]), let daemon = Int32(args[3]),
+                  memory > 0, maxPixels > 0, daemon > 0 else {
                 throw CLIError(.usage, "albumfs render-worker: started by the daemon only")
             }
-            return .renderWorker(memory: memory, maxPixels: maxPixels)
+            return .renderWorker(memory: memory, maxPixels: maxPixels, daemon: daemon)
         }
         if args.first == "index" { return try parseIndex(Array(args.dropFirst())) }
         if args.first == "status" {

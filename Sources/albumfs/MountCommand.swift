@@ -75,6 +75,7 @@ enum MountCommand {
                 workers.warmUp()
             }
             coordinator.stop()
+            workers.shutdown()
             foldDatabases(picks: picks, picksPath: picksPath, index: index)
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")

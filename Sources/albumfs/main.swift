@@ -19,8 +19,8 @@ enum AlbumFSMain {
                 return try IndexCommand.run(options)
             case .status(let mountpoint):
                 return try StatusCommand.run(mountpoint: mountpoint)
-            case .renderWorker(let memory, let maxPixels):
-                return RenderWorkerProcess.serve(memory: memory, maxPixels: maxPixels)
+            case .renderWorker(let memory, let maxPixels, let daemon):
+                return RenderWorkerProcess.serve(memory: memory, maxPixels: maxPixels, daemon: daemon)
             case .checkSandbox:
                 let (lines, refused) = RenderWorkerProcess.checkSandbox(memory: 256 << 20)
                 lines.forEach { print($0) }

@@ -59,9 +59,49 @@ final class HostileFileTests: XCTestCase {
         XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0")
         let daemon = m.process.processIdentifier
         for pid in workerPIDs(of: daemon) { XCTAssertEqual(kill(pid, SIGKILL), 0) }
+        XCTAssertTrue(eventually(5) { workerPIDs(of: daemon).isEmpty }, "the killed workers have ended")
         XCTAssertNotNil(readdirNames(m.path("thumbnails/200x200")))
         XCTAssertTrue(eventually(10) { workerPIDs(of: daemon).count == cores }, "started anew: \(workerPIDs(of: daemon))")
         m.finish()
+    }
+
+    /// Another user cannot stop, signal or limit the workers of a root mount (they run as a user
+    /// of their own, not `nobody`); and a worker stopped while idle (by root) does not outlive
+    /// the mount: the unmount ends every worker.
+    func testAnotherUserCannotTouchTheWorkersAndNoneOutlivesTheMount() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let m = try Mount(source: source.path, options: ["-o", "allow_other"])
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        XCTAssertTrue(eventually(10) { workerPIDs(of: m.process.processIdentifier).count == cores })
+        let workers = workerPIDs(of: m.process.processIdentifier)
+        for pid in workers {
+            for command in [["/bin/kill", "-STOP", String(pid)], ["/usr/bin/prlimit", "--pid", String(pid), "--nofile=0:0"]] {
+                let r = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups"] + command, timeout: 20)
+                XCTAssertNotEqual(r.status, 0, "\(command): \(r.stdout)")
+                XCTAssertTrue(r.stderr.contains("not permitted"), r.stderr)
+            }
+        }
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
+        XCTAssertEqual(kill(workers[0], SIGSTOP), 0)
+        m.finish()
+        XCTAssertTrue(eventually(5) { workers.allSatisfy { access("/proc/\($0)", F_OK) != 0 } }, "workers left: \(workers)")
+    }
+
+    /// A daemon that dies, even by SIGKILL, takes its workers with it (each asked for SIGKILL when
+    /// the daemon's thread that started it ends: `PR_SET_PDEATHSIG`), a stopped one too.
+    func testWorkersEndWithAKilledDaemon() throws {
+        let source = try SampleSource()
+        defer { source.remove() }
+        let m = try Mount(source: source.path, options: ["-o", "auto_unmount"])
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        XCTAssertTrue(eventually(10) { workerPIDs(of: m.process.processIdentifier).count == cores })
+        let workers = workerPIDs(of: m.process.processIdentifier)
+        XCTAssertEqual(kill(workers[0], SIGSTOP), 0)
+        XCTAssertEqual(kill(m.process.processIdentifier, SIGKILL), 0)
+        m.process.waitUntilExit()
+        XCTAssertTrue(eventually(5) { workers.allSatisfy { access("/proc/\($0)", F_OK) != 0 } }, "workers left: \(workers)")
+        XCTAssertTrue(eventually(5) { !isMounted(m.mountpoint) }, "auto_unmount cleared the mount")
     }
 
     /// Workers killed while idle (by an administrator, the kernel's out-of-memory killer) cost
@@ -96,7 +136,8 @@ final class HostileFileTests: XCTestCase {
             let r = runCommand(command[0], Array(command.dropFirst()), timeout: 20)
             XCTAssertEqual(r.status, 0, "\(who): \(r.stdout) \(r.stderr)")
             let lines = r.stdout.split(separator: "\n").map(String.init)
-            XCTAssertTrue(lines.first?.hasPrefix(who == "root" ? "uid 65534 euid 65534 gid 65534" : "uid 1234 euid 1234 gid 1234") == true,
+            // (Root's workers run as a user of their own, which no account or other process has.)
+            XCTAssertTrue(lines.first?.hasPrefix(who == "root" ? "uid 2147459519 euid 2147459519 gid 2147459519" : "uid 1234 euid 1234 gid 1234") == true,
                           "\(who): \(lines)")
             for tried in ["open /etc/passwd", "openat /etc/hostname", "socket AF_INET", "socket AF_UNIX", "kill the parent", "fork"] {
                 XCTAssertTrue(lines.contains("\(tried): refused (Operation not permitted)"), "\(who), \(tried): \(lines)")
@@ -209,7 +250,12 @@ final class HostileFileTests: XCTestCase {
         p.standardOutput = output
         p.standardInput = input
         try p.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += String(decoding: chunk, as: UTF8.self)
+        }
         XCTAssertEqual(line, "128 EMFILE\n")
         XCTAssertEqual(try readFile(photo).get().count, try XCTUnwrap(statOf(photo)).st_size, "the mounting user's open")
         XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get().count, 30_000)
@@ -336,14 +382,18 @@ final class HostileFileTests: XCTestCase {
     }
 }
 
-/// The daemon's children that run (its render workers), from /proc: reaped ones are gone.
+/// The daemon's render workers that run, from /proc: its children whose command is
+/// `albumfs render-worker` (not `fusermount3`, which `auto_unmount` starts), not yet reaped.
 func workerPIDs(of daemon: Int32) -> [Int32] {
     let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon)/task")) ?? []
     return tasks.flatMap { task in
         ((try? String(contentsOfFile: "/proc/\(daemon)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
     }.filter { pid in
+        let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        let isWorker = command.split(separator: 0).dropFirst().first.map { String(decoding: $0, as: UTF8.self) } == "render-worker"
         // (A child killed and not yet reaped is a zombie: state Z.)
-        ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ").first != "Z"
+        let state = ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ").first
+        return isWorker && state != "Z"
     }
 }
 

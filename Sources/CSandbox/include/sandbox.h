@@ -23,9 +23,15 @@ int albumfs_close_from(int lowfd);
 /// setresgid are declared only under _GNU_SOURCE). Returns 0, or -1 with errno set.
 int albumfs_become(uid_t uid, gid_t gid);
 
+/// Asks for SIGKILL when the thread that started this process ends (`PR_SET_PDEATHSIG`; prctl is
+/// variadic), then checks that process `parent` is still the parent (it may have died before).
+/// Returns 0, or -1 (errno set, or ESRCH when the parent is gone).
+int albumfs_die_with_parent(pid_t parent);
+
 /// Loads a seccomp filter into the calling thread (and the threads it starts): the system calls
 /// named in `allowed` (libseccomp's names; a name unknown on this architecture is passed over)
-/// are allowed, `clone` of threads (not processes; `clone3` answers ENOSYS), and `kill` and
+/// are allowed, `clone` of threads (not processes; `clone3` answers ENOSYS), `prlimit64` of
+/// itself, and `kill` and
 /// `tgkill` aimed at the process `self` (abort's raise); every other
 /// one fails with `deny_errno`. Sets no_new_privs first (needed without CAP_SYS_ADMIN). Returns
 /// 0, or a negative errno.
