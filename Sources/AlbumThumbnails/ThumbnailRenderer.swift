@@ -105,6 +105,7 @@ public struct ThumbnailRenderer: Sendable {
         case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping)
         case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
         case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .webp: decoding = try webpDecoding(original, boxWidth: bw, boxHeight: bh)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
@@ -209,6 +210,23 @@ public struct ThumbnailRenderer: Sendable {
         return Decoding(decode: decode, need: need, what: size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG",
                         plan: Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil),
                         profile: PNGDecoder.iccProfile(original))
+    }
+
+    /// A WebP: read whole (libwebp decodes from memory), a still shrunk by libwebp as it is
+    /// decoded to at least twice the box each way, an animation's first frame at full size.
+    func webpDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        let plan = try WebPDecoder.plan(data, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh)
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (DecodedImage(whole: try WebPDecoder.decode(data, plan)), (1, plan.factor))
+                        },
+                        need: data.count + plan.bytes,
+                        what: "a \(plan.width)x\(plan.height) \(plan.animated ? "animated " : "")WebP",
+                        plan: Plan(sourceSize: (plan.width, plan.height), dctScale: (1, plan.factor), decodedSize: (0, 0), preview: nil),
+                        profile: nil)
     }
 
     /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA), each

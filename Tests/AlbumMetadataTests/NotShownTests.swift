@@ -13,7 +13,7 @@ final class NotShownTests: FolderTestCase {
             ("notes.txt", .document, "document (txt)"),
             ("Music/voice.m4a", .sound, "sound (m4a)"),
             ("Music/song.mp4", .sound, "sound (mp4 with no video track)"),
-            ("x/IMG-WA0001.webp", .imageFormat, "unsupported image format (webp)"),
+            ("x/scan.bmp", .imageFormat, "unsupported image format (bmp)"),
             ("scan.TIFF", .imageFormat, "unsupported image format (tiff)"),
             ("RAW/DSC_0001.NEF", .imageFormat, "unsupported image format (nef)"),
             ("a.gif", .imageFormat, "unsupported image format (gif)"),
