@@ -21,6 +21,7 @@ public struct IndexedFile: Sendable, Equatable {
             case .heif: slimHEIF
             case .video: slimVideo
             case .webp: slimWebP
+            case .gif: slimGIF
             }
         }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
@@ -28,6 +29,7 @@ public struct IndexedFile: Sendable, Equatable {
         private static let slimHEIF = Kind.photo(.heif, PhotoEvidence())
         private static let slimVideo = Kind.photo(.video, PhotoEvidence())
         private static let slimWebP = Kind.photo(.webp, PhotoEvidence())
+        private static let slimGIF = Kind.photo(.gif, PhotoEvidence())
     }
 
     public var relativePath: String

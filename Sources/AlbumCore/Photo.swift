@@ -13,6 +13,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case video
     /// WebP, lossy or lossless, still or animated (Android screenshots, messaging apps).
     case webp
+    /// GIF, still or animated (downloads, messaging apps): its first image.
+    case gif
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
     public var isStill: Bool { self != .video }
@@ -33,6 +35,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .heif: Self.heifExtensions
         case .video: Self.videoExtensions
         case .webp: Self.webpExtensions
+        case .gif: Self.gifExtensions
         }
     }
     // (Made once: every name in a listing asks.)
@@ -41,6 +44,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     private static let heifExtensions = ["heic", "heif", "hif", "avif"]
     private static let videoExtensions = ["mp4", "mov", "m4v", "3gp", "3g2"]
     private static let webpExtensions = ["webp"]
+    private static let gifExtensions = ["gif"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

@@ -95,5 +95,9 @@ extension LibraryIndex {
         """
         DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.webp';
         """,
+        // 13: GIF images are photos now (kind 'gif'), read again as schema 12's WebP.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.gif';
+        """,
     ]
 }

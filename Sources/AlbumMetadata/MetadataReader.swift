@@ -17,6 +17,7 @@ extension PNGHeader: ImageHeader {}
 extension HEIFHeader: ImageHeader {}
 extension VideoHeader: ImageHeader {}
 extension WebPHeader: ImageHeader {}
+extension GIFHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -124,6 +125,8 @@ public enum MetadataReader {
                 if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem("EXIF", unread: unread)) }
             }
             if header.xmpOverCap { e.problems.append(MetadataLimits.overCapProblem("XMP")) }
+        case .gif:
+            readCommon(try reader.header { try GIFHeader(read: $0) }, into: &e)
         }
         return format
     }

@@ -106,6 +106,7 @@ public struct ThumbnailRenderer: Sendable {
         case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
         case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
         case .webp: decoding = try webpDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .gif: decoding = try gifDecoding(original)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
@@ -227,6 +228,21 @@ public struct ThumbnailRenderer: Sendable {
                         what: "a \(plan.width)x\(plan.height) \(plan.animated ? "animated " : "")WebP",
                         plan: Plan(sourceSize: (plan.width, plan.height), dctScale: (1, plan.factor), decodedSize: (0, 0), preview: nil),
                         profile: nil)
+    }
+
+    /// A GIF: read whole, its first image decoded onto the logical screen the header sizes.
+    func gifDecoding(_ original: Original) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        guard let (w, h) = GIFDecoder.size(data), w > 0, h > 0 else { throw ThumbnailError("not a decodable GIF: no screen size") }
+        guard w * h <= maxPixels else { throw ThumbnailError("GIF of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (DecodedImage(whole: try GIFDecoder.decode(data, width: w, height: h)), (1, 1))
+                        },
+                        need: data.count + GIFDecoder.bytes(width: w, height: h), what: "a \(w)x\(h) GIF",
+                        plan: Plan(sourceSize: (w, h), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
     }
 
     /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA), each

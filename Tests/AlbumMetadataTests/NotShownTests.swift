@@ -16,7 +16,7 @@ final class NotShownTests: FolderTestCase {
             ("x/scan.bmp", .imageFormat, "unsupported image format (bmp)"),
             ("scan.TIFF", .imageFormat, "unsupported image format (tiff)"),
             ("RAW/DSC_0001.NEF", .imageFormat, "unsupported image format (nef)"),
-            ("a.gif", .imageFormat, "unsupported image format (gif)"),
+            ("a.psd", .imageFormat, "unsupported image format (psd)"),
             ("clip.mkv", .videoFormat, "unsupported video format (mkv)"),
             ("IMG_1.JPG.xmp", .sidecar, "sidecar, not read (xmp)"),
             ("Takeout/IMG_1.jpg.json", .sidecar, "sidecar, not read (json)"),

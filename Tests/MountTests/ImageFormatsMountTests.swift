@@ -58,4 +58,46 @@ final class ImageFormatsMountTests: XCTestCase {
         XCTAssertEqual(daemonStatus(mount.mountpoint)["images_not_shown"], "0")
         mount.finish()
     }
+
+    /// GIFs as downloads and messaging apps hold them: a screenshot dated by its name, an
+    /// interlaced animation whose first frame (the marker) is its thumbnail, dated by mtime (a
+    /// GIF carries no date), and one named `.png`.
+    func testGIFFilesAreListedDatedAndThumbnailed() throws {
+        let source = makeTempFolder("gif")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        let marker = SampleImage.marker(width: 320, height: 240)
+        let blue = SampleImage.solid(width: 320, height: 240, 0, 0, 255)
+        let files: [(name: String, bytes: [UInt8], day: String, source: String, view: String)] = [
+            ("Screenshot_20220304-101112.gif", try Encoders.gif([marker]), "2022/2022-03/2022-03-04", "filename", "screenshots"),
+            ("party.gif", try Encoders.gif([marker, blue], interlaced: true), "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
+            ("IMG-20230405-WA0002.png", try Encoders.gif([marker]), "2023/2023-04/2023-04-05", "filename", "non-screenshots"),
+        ]
+        for f in files {
+            let path = source + "/" + f.name
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(f.bytes)), f.name)
+            // What an outside reader makes of the fixture: a GIF of the marker's size, its frames counted.
+            let identify = shell("/usr/bin/identify -format '%m %wx%h\\n' '\(path)'")
+            XCTAssertEqual(identify.status, 0, "\(f.name): \(identify.stderr)")
+            XCTAssertEqual(identify.stdout, String(repeating: "GIF 320x240\n", count: f.name == "party.gif" ? 2 : 1), f.name)
+        }
+        var times = [timespec(tv_sec: 1_577_966_400, tv_nsec: 0), timespec(tv_sec: 1_577_966_400, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, source + "/party.gif", &times, 0), 0)
+
+        let mount = try Mount(source: source)
+        for f in files {
+            let shown = f.name.hasSuffix(".png") ? f.name.replacingOccurrences(of: ".png", with: ".gif") : f.name
+            let dated = mount.path("by-date/\(f.day)/\(shown)")
+            XCTAssertNotNil(statOf(dated), "\(f.name) in by-date/\(f.day): \(readdirNames(mount.path("by-date")) ?? [])")
+            XCTAssertEqual(try readFile(dated).get(), f.bytes, f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.format"), "gif", f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.date_source"), f.source, f.name)
+            XCTAssertNil(xattr(dated, "user.albumfs.problems"), f.name)
+            XCTAssertNotNil(statOf(mount.path("\(f.view)/\(shown)")), "\(f.name) in \(f.view)")
+            let stem = shown.split(separator: ".").dropLast().joined(separator: ".")
+            let thumbnail = mount.path("thumbnails/200x200/\(stem).jpg")
+            XCTAssertEqual(statOf(thumbnail)?.st_size, 30_000, f.name)
+            try assertMarkerUpright(thumbnail, f.name)
+        }
+        mount.finish()
+    }
 }
