@@ -22,6 +22,7 @@ public struct IndexedFile: Sendable, Equatable {
             case .video: slimVideo
             case .webp: slimWebP
             case .gif: slimGIF
+            case .tiff: slimTIFF
             }
         }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
@@ -30,6 +31,7 @@ public struct IndexedFile: Sendable, Equatable {
         private static let slimVideo = Kind.photo(.video, PhotoEvidence())
         private static let slimWebP = Kind.photo(.webp, PhotoEvidence())
         private static let slimGIF = Kind.photo(.gif, PhotoEvidence())
+        private static let slimTIFF = Kind.photo(.tiff, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -15,6 +15,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case webp
     /// GIF, still or animated (downloads, messaging apps): its first image.
     case gif
+    /// TIFF (scans, editors' exports): its first image. Camera RAWs built on TIFF are not.
+    case tiff
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
     public var isStill: Bool { self != .video }
@@ -36,6 +38,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .video: Self.videoExtensions
         case .webp: Self.webpExtensions
         case .gif: Self.gifExtensions
+        case .tiff: Self.tiffExtensions
         }
     }
     // (Made once: every name in a listing asks.)
@@ -45,6 +48,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     private static let videoExtensions = ["mp4", "mov", "m4v", "3gp", "3g2"]
     private static let webpExtensions = ["webp"]
     private static let gifExtensions = ["gif"]
+    private static let tiffExtensions = ["tif", "tiff"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

@@ -99,5 +99,9 @@ extension LibraryIndex {
         """
         DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.gif';
         """,
+        // 14: TIFF images are photos now (kind 'tiff'), read again as schema 12's WebP.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.tif' OR path LIKE '%.tiff');
+        """,
     ]
 }

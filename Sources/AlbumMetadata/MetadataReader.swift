@@ -18,6 +18,7 @@ extension HEIFHeader: ImageHeader {}
 extension VideoHeader: ImageHeader {}
 extension WebPHeader: ImageHeader {}
 extension GIFHeader: ImageHeader {}
+extension TIFFHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -127,6 +128,11 @@ public enum MetadataReader {
             if header.xmpOverCap { e.problems.append(MetadataLimits.overCapProblem("XMP")) }
         case .gif:
             readCommon(try reader.header { try GIFHeader(read: $0) }, into: &e)
+        case .tiff:
+            let header = try reader.header { try TIFFHeader(size: reader.size, read: $0) }
+            // (A camera RAW is left to what reads RAWs: not shown as a TIFF.)
+            guard !header.looksRaw else { return nil }
+            readCommon(header, into: &e)
         }
         return format
     }

@@ -107,6 +107,7 @@ public struct ThumbnailRenderer: Sendable {
         case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
         case .webp: decoding = try webpDecoding(original, boxWidth: bw, boxHeight: bh)
         case .gif: decoding = try gifDecoding(original)
+        case .tiff: decoding = try tiffDecoding(original)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
@@ -242,6 +243,22 @@ public struct ThumbnailRenderer: Sendable {
                             (DecodedImage(whole: try GIFDecoder.decode(data, width: w, height: h)), (1, 1))
                         },
                         need: data.count + GIFDecoder.bytes(width: w, height: h), what: "a \(w)x\(h) GIF",
+                        plan: Plan(sourceSize: (w, h), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
+    }
+
+    /// A TIFF: read whole, its first image decoded by libtiff at the size its IFD0 says.
+    func tiffDecoding(_ original: Original) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        guard let (w, h) = TIFFDecoder.size(data), w > 0, h > 0 else { throw ThumbnailError("not a decodable TIFF: no image size") }
+        guard w * h <= maxPixels else { throw ThumbnailError("TIFF of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (DecodedImage(whole: try TIFFDecoder.decode(data, width: w, height: h)), (1, 1))
+                        },
+                        // The RGBA raster and the RGB image.
+                        need: data.count + w * h * 7, what: "a \(w)x\(h) TIFF",
                         plan: Plan(sourceSize: (w, h), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
     }
 

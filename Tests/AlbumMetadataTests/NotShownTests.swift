@@ -14,7 +14,7 @@ final class NotShownTests: FolderTestCase {
             ("Music/voice.m4a", .sound, "sound (m4a)"),
             ("Music/song.mp4", .sound, "sound (mp4 with no video track)"),
             ("x/scan.bmp", .imageFormat, "unsupported image format (bmp)"),
-            ("scan.TIFF", .imageFormat, "unsupported image format (tiff)"),
+            ("scan.BMP", .imageFormat, "unsupported image format (bmp)"),
             ("RAW/DSC_0001.NEF", .imageFormat, "unsupported image format (nef)"),
             ("a.psd", .imageFormat, "unsupported image format (psd)"),
             ("clip.mkv", .videoFormat, "unsupported video format (mkv)"),

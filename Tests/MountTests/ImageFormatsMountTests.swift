@@ -100,4 +100,52 @@ final class ImageFormatsMountTests: XCTestCase {
         }
         mount.finish()
     }
+
+    /// TIFFs as scanners and editors write them: IFD0 `DateTime` (LZW), a big-endian file turned
+    /// by its Orientation whose `DateTimeOriginal` exiftool added, a scan past the metadata cap
+    /// with its directory at the end; and a DNG, which is no TIFF photo.
+    func testTIFFFilesAreListedDatedAndThumbnailed() throws {
+        let source = makeTempFolder("tiff")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        let marker = SampleImage.marker(width: 320, height: 240)
+        var files: [(name: String, bytes: [UInt8], day: String, source: String)] = [
+            ("scan 1.tif", try Encoders.tiff(marker, dateTime: "2016:03:04 05:06:07"), "2016/2016-03/2016-03-04", "exif:DateTime"),
+            ("photo.tiff", try Encoders.tiff(marker.stored(forOrientation: 6), orientation: 6, bigEndian: true), "2017/2017-05/2017-05-06",
+             "exif:DateTimeOriginal"),
+            ("big scan.tif", try Encoders.tiff(.marker(width: 700, height: 500), compression: .none, dateTime: "2015:01:02 03:04:05"),
+             "2015/2015-01/2015-01-02", "exif:DateTime"),
+        ]
+        for f in files {
+            XCTAssertTrue(FileManager.default.createFile(atPath: source + "/" + f.name, contents: Data(f.bytes)), f.name)
+        }
+        let tagged = shell("exiftool -q -overwrite_original -DateTimeOriginal='2017:05:06 07:08:09' '\(source)/photo.tiff'")
+        XCTAssertEqual(tagged.status, 0, tagged.stderr)
+        files[1].bytes = try XCTUnwrap(FileManager.default.contents(atPath: source + "/photo.tiff")).map { $0 }
+        for f in files {
+            // What an outside reader makes of the fixture: a TIFF of the marker's size.
+            let info = shell("tiffinfo '\(source)/\(f.name)'")
+            XCTAssertEqual(info.status, 0, "\(f.name): \(info.stderr)")
+            XCTAssertTrue(info.stdout.contains("Image Width: \(f.name.hasPrefix("big") ? 700 : f.name == "photo.tiff" ? 240 : 320)"), info.stdout)
+        }
+        let dng: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0xC6, 1, 0, 4, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0]
+        XCTAssertTrue(FileManager.default.createFile(atPath: source + "/DNG_0001.dng", contents: Data(dng)))
+
+        let mount = try Mount(source: source)
+        for f in files {
+            let dated = mount.path("by-date/\(f.day)/\(f.name)")
+            XCTAssertNotNil(statOf(dated), "\(f.name) in by-date/\(f.day): \(readdirNames(mount.path("by-date")) ?? [])")
+            XCTAssertEqual(try readFile(dated).get(), f.bytes, f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.format"), "tiff", f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.date_source"), f.source, f.name)
+            XCTAssertNil(xattr(dated, "user.albumfs.problems"), f.name)
+            XCTAssertNotNil(statOf(mount.path("non-screenshots/\(f.name)")), f.name)
+            let stem = f.name.split(separator: ".").dropLast().joined(separator: ".")
+            let thumbnail = mount.path("thumbnails/200x200/\(stem).jpg")
+            XCTAssertEqual(statOf(thumbnail)?.st_size, 30_000, f.name)
+            try assertMarkerUpright(thumbnail, f.name)
+        }
+        let notShown = (try? String(contentsOfFile: mount.path(".albumfs/not-shown"), encoding: .utf8)) ?? ""
+        XCTAssertTrue(notShown.contains("DNG_0001.dng: unsupported image format (dng)"), notShown)
+        mount.finish()
+    }
 }

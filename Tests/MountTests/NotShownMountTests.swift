@@ -18,8 +18,11 @@ final class NotShownMountTests: SampleLibraryTestCase {
             // A 1x1 GIF89a, which is shown: header, screen, a two-colour table, the image, its LZW data, the end.
             ("Downloads/party.gif", Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF,
                                                                 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0, 0x3B]),
-            // Little-endian TIFF: its byte order, 42, the first IFD at 8, holding no entry.
+            // Little-endian TIFF, which is shown (a damaged photo): its byte order, 42, the first
+            // IFD at 8, holding no entry.
             ("Scans/page 1.tif", Array("II".utf8) + [42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+            // A Photoshop document: its signature, version 1.
+            ("Design/poster.psd", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 3]),
             ("Music/song.mp4", try Encoders.soundOnly()),
             ("DCIM/.DS_Store", Array("Bud1".utf8)),
         ]
@@ -44,7 +47,7 @@ final class NotShownMountTests: SampleLibraryTestCase {
         let lines = notShown(m)
         for expected in [
             "Documents/invoice.pdf: document (pdf)",
-            "Scans/page 1.tif: unsupported image format (tif)",
+            "Design/poster.psd: unsupported image format (psd)",
             "Music/voice.m4a: sound (m4a)",
             "Music/song.mp4: sound (mp4 with no video track)",
             "Edge/notes.txt: document (txt)",
@@ -56,10 +59,11 @@ final class NotShownMountTests: SampleLibraryTestCase {
         ] {
             XCTAssertTrue(lines.contains(expected), "\(expected) in\n\(lines.joined(separator: "\n"))")
         }
-        // WebP and GIF are photos: the WebP shown on the day its WhatsApp name says, not named here.
+        // WebP, GIF and TIFF are photos: the WebP shown on the day its WhatsApp name says, not named here.
         XCTAssertFalse(lines.contains { $0.hasPrefix("Android/IMG-20240101-WA0001.webp") }, lines.joined(separator: "\n"))
         XCTAssertEqual(xattr(m.path("by-date/2024/2024-01/2024-01-01/IMG-20240101-WA0001.webp"), "user.albumfs.format"), "webp")
         XCTAssertFalse(lines.contains { $0.hasPrefix("Downloads/party.gif") }, "a GIF is a photo too")
+        XCTAssertFalse(lines.contains { $0.hasPrefix("Scans/page 1.tif") }, "and a TIFF")
         XCTAssertEqual(lines, lines.sorted { $0.split(separator: ":")[0] < $1.split(separator: ":")[0] }, "sorted by path")
 
         let status = daemonStatus(m.mountpoint)
