@@ -19,6 +19,8 @@ enum FuzzTarget: String, CaseIterable {
     case video
     /// A WebP's RIFF chunks (`RIFF` size `WEBP` put in front where missing).
     case webp
+    /// A TIFF's directories and the EXIF block made of them (`II*\0` and IFD0 at 8 put in front where missing).
+    case tiff
     /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
     case exif
     /// An XMP packet: the properties the rules read.
@@ -31,6 +33,7 @@ enum FuzzTarget: String, CaseIterable {
     static let heifSignature: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
     static let videoSignature: [UInt8] = [0, 0, 0, 0x14] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("mp41".utf8)
     static let webpSignature: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
+    static let tiffSignature: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
 
     /// Runs the parser on `input`; a wrong answer traps (the fuzzer keeps the input).
@@ -48,6 +51,7 @@ enum FuzzTarget: String, CaseIterable {
             }
             precondition(moment.map { $0.isFinite && $0 >= 0 } ?? true, "video: a still-image-time of \(moment!)")
         case .webp: Self.parseTwice(WebPHeader.isWebP(input) ? input : Self.webpSignature + input)
+        case .tiff: Self.parseTwice(TIFFHeader.isTIFF(input) ? input : Self.tiffSignature + input)
         case .exif:
             let block = Self.prefixed(input, Self.exifSignature)
             precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")
