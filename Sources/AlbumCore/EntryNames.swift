@@ -45,7 +45,7 @@ public enum EntryNames {
         let (stem, ext) = split(fileName)
         let type = ext.dropFirst().lowercased()
         if format.extensions.contains(type) { return fileName }
-        let otherFormat = [ImageFormat.jpeg, .png, .heif, .video].contains { $0.extensions.contains(type) }
+        let otherFormat = ImageFormat.allCases.contains { $0.extensions.contains(type) }
         return (otherFormat ? stem : fileName) + "." + format.extensions[0]
     }
 

@@ -20,12 +20,18 @@ public struct IndexedFile: Sendable, Equatable {
             case .png: slimPNG
             case .heif: slimHEIF
             case .video: slimVideo
+            case .webp: slimWebP
+            case .gif: slimGIF
+            case .tiff: slimTIFF
             }
         }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
         private static let slimPNG = Kind.photo(.png, PhotoEvidence())
         private static let slimHEIF = Kind.photo(.heif, PhotoEvidence())
         private static let slimVideo = Kind.photo(.video, PhotoEvidence())
+        private static let slimWebP = Kind.photo(.webp, PhotoEvidence())
+        private static let slimGIF = Kind.photo(.gif, PhotoEvidence())
+        private static let slimTIFF = Kind.photo(.tiff, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -1,13 +1,22 @@
 import Glibc
 
 /// The formats of a library's photos and videos, recognised by content.
-public enum ImageFormat: String, Sendable {
+///
+/// Cases are added at the end: the raw value is what an index stores, and the position what a
+/// views snapshot and a render request carry.
+public enum ImageFormat: String, Sendable, CaseIterable {
     case jpeg
     case png
     /// HEIF images: HEIC (iPhones since 2017, many Android phones and cameras' `.HIF`), AVIF.
     case heif
     /// Videos in ISO base media files: QuickTime (`.MOV`), MP4, M4V, 3GP.
     case video
+    /// WebP, lossy or lossless, still or animated (Android screenshots, messaging apps).
+    case webp
+    /// GIF, still or animated (downloads, messaging apps): its first image.
+    case gif
+    /// TIFF (scans, editors' exports): its first image. Camera RAWs built on TIFF are not.
+    case tiff
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
     public var isStill: Bool { self != .video }
@@ -27,6 +36,9 @@ public enum ImageFormat: String, Sendable {
         case .png: Self.pngExtensions
         case .heif: Self.heifExtensions
         case .video: Self.videoExtensions
+        case .webp: Self.webpExtensions
+        case .gif: Self.gifExtensions
+        case .tiff: Self.tiffExtensions
         }
     }
     // (Made once: every name in a listing asks.)
@@ -34,6 +46,9 @@ public enum ImageFormat: String, Sendable {
     private static let pngExtensions = ["png"]
     private static let heifExtensions = ["heic", "heif", "hif", "avif"]
     private static let videoExtensions = ["mp4", "mov", "m4v", "3gp", "3g2"]
+    private static let webpExtensions = ["webp"]
+    private static let gifExtensions = ["gif"]
+    private static let tiffExtensions = ["tif", "tiff"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

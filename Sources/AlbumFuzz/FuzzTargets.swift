@@ -17,6 +17,10 @@ enum FuzzTarget: String, CaseIterable {
     case heif
     /// A video's boxes (an MP4 `ftyp` put in front where missing), and a Live Photo's still-image-time.
     case video
+    /// A WebP's RIFF chunks (`RIFF` size `WEBP` put in front where missing).
+    case webp
+    /// A TIFF's directories and the EXIF block made of them (`II*\0` and IFD0 at 8 put in front where missing).
+    case tiff
     /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
     case exif
     /// An XMP packet: the properties the rules read.
@@ -28,6 +32,8 @@ enum FuzzTarget: String, CaseIterable {
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     static let heifSignature: [UInt8] = [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
     static let videoSignature: [UInt8] = [0, 0, 0, 0x14] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("mp41".utf8)
+    static let webpSignature: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
+    static let tiffSignature: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
 
     /// Runs the parser on `input`; a wrong answer traps (the fuzzer keeps the input).
@@ -44,6 +50,8 @@ enum FuzzTarget: String, CaseIterable {
                 Array(file[Int(min(offset, Int64(file.count)))..<min(file.count, Int(offset) + count)])
             }
             precondition(moment.map { $0.isFinite && $0 >= 0 } ?? true, "video: a still-image-time of \(moment!)")
+        case .webp: Self.parseTwice(WebPHeader.isWebP(input) ? input : Self.webpSignature + input)
+        case .tiff: Self.parseTwice(TIFFHeader.isTIFF(input) ? input : Self.tiffSignature + input)
         case .exif:
             let block = Self.prefixed(input, Self.exifSignature)
             precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")

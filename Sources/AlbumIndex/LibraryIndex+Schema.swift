@@ -90,5 +90,18 @@ extension LibraryIndex {
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL
             WHERE kind IN ('jpeg', 'png', 'heif') AND (dto IS NULL OR problems IS NOT NULL);
         """,
+        // 12: WebP images are photos now (kind 'webp'). Files kept as not photos or as problems
+        // that may be one (by their name) are read again, once.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.webp';
+        """,
+        // 13: GIF images are photos now (kind 'gif'), read again as schema 12's WebP.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.gif';
+        """,
+        // 14: TIFF images are photos now (kind 'tiff'), read again as schema 12's WebP.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.tif' OR path LIKE '%.tiff');
+        """,
     ]
 }

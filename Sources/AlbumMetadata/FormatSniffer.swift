@@ -24,6 +24,9 @@ public enum FormatSniffer {
         let b = Array(header.prefix(headerLength))
         if b.count >= 3, b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF { return .jpeg }
         if b.count >= 8, b == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return .png }
+        if WebPHeader.isWebP(header) { return .webp }
+        if GIFHeader.isGIF(header) { return .gif }
+        if TIFFHeader.isTIFF(header) { return .tiff }
         guard b.count == 8 else { return nil }
         let firstBox = String(decoding: b[4...], as: UTF8.self)
         if firstBox == "ftyp" {

@@ -16,6 +16,9 @@ extension JPEGHeader: ImageHeader {}
 extension PNGHeader: ImageHeader {}
 extension HEIFHeader: ImageHeader {}
 extension VideoHeader: ImageHeader {}
+extension WebPHeader: ImageHeader {}
+extension GIFHeader: ImageHeader {}
+extension TIFFHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -114,6 +117,22 @@ public enum MetadataReader {
             }
         case .video:
             guard try readVideo(reader, into: &e) else { return nil }
+        case .webp:
+            let header = try reader.header { try WebPHeader(size: reader.size, read: $0) }
+            readCommon(header, into: &e)
+            if let xmp = header.xmp { readXMP(xmp, into: &e) }
+            if header.exifCut, let exif = header.exif {
+                let unread = ExifReach.unread(in: exif)
+                if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem("EXIF", unread: unread)) }
+            }
+            if header.xmpOverCap { e.problems.append(MetadataLimits.overCapProblem("XMP")) }
+        case .gif:
+            readCommon(try reader.header { try GIFHeader(read: $0) }, into: &e)
+        case .tiff:
+            let header = try reader.header { try TIFFHeader(size: reader.size, read: $0) }
+            // (A camera RAW is left to what reads RAWs: not shown as a TIFF.)
+            guard !header.looksRaw else { return nil }
+            readCommon(header, into: &e)
         }
         return format
     }

@@ -105,6 +105,9 @@ public struct ThumbnailRenderer: Sendable {
         case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping)
         case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
         case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .webp: decoding = try webpDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .gif: decoding = try gifDecoding(original)
+        case .tiff: decoding = try tiffDecoding(original)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
@@ -209,6 +212,54 @@ public struct ThumbnailRenderer: Sendable {
         return Decoding(decode: decode, need: need, what: size.map { "a \($0.width)x\($0.height) PNG" } ?? "a PNG",
                         plan: Plan(sourceSize: size ?? (0, 0), dctScale: (1, 1), decodedSize: (0, 0), preview: nil),
                         profile: PNGDecoder.iccProfile(original))
+    }
+
+    /// A WebP: read whole (libwebp decodes from memory), a still shrunk by libwebp as it is
+    /// decoded to at least twice the box each way, an animation's first frame at full size.
+    func webpDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        let plan = try WebPDecoder.plan(data, maxPixels: maxPixels, minWidth: 2 * bw, minHeight: 2 * bh)
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (DecodedImage(whole: try WebPDecoder.decode(data, plan)), (1, plan.factor))
+                        },
+                        need: data.count + plan.bytes,
+                        what: "a \(plan.width)x\(plan.height) \(plan.animated ? "animated " : "")WebP",
+                        plan: Plan(sourceSize: (plan.width, plan.height), dctScale: (1, plan.factor), decodedSize: (0, 0), preview: nil),
+                        profile: nil)
+    }
+
+    /// A GIF: read whole, its first image decoded onto the logical screen the header sizes.
+    func gifDecoding(_ original: Original) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        guard let (w, h) = GIFDecoder.size(data), w > 0, h > 0 else { throw ThumbnailError("not a decodable GIF: no screen size") }
+        guard w * h <= maxPixels else { throw ThumbnailError("GIF of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (DecodedImage(whole: try GIFDecoder.decode(data, width: w, height: h)), (1, 1))
+                        },
+                        need: data.count + GIFDecoder.bytes(width: w, height: h), what: "a \(w)x\(h) GIF",
+                        plan: Plan(sourceSize: (w, h), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
+    }
+
+    /// A TIFF: read whole, its first image decoded by libtiff at the size its IFD0 says.
+    func tiffDecoding(_ original: Original) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        guard let (w, h) = TIFFDecoder.size(data), w > 0, h > 0 else { throw ThumbnailError("not a decodable TIFF: no image size") }
+        guard w * h <= maxPixels else { throw ThumbnailError("TIFF of \(w)x\(h) is over the \(maxPixels)-pixel limit") }
+        return Decoding(decode: { () throws(ThumbnailError) in
+                            (DecodedImage(whole: try TIFFDecoder.decode(data, width: w, height: h)), (1, 1))
+                        },
+                        // The RGBA raster and the RGB image.
+                        need: data.count + w * h * 7, what: "a \(w)x\(h) TIFF",
+                        plan: Plan(sourceSize: (w, h), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
     }
 
     /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA), each

@@ -281,6 +281,45 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "bad.jpg"])
     }
 
+    /// Schema 12 shows WebP images: files kept as not photos, or as problems, that a WebP's name
+    /// are read again, once; the rest stays.
+    func testASchemaElevenIndexReadsAgainWhatMayBeAWebP() throws {
+        let (db, path) = try index(atSchema: 11)
+        let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("IMG-20240101-WA0001.webp", "ignored"),
+                                        ("b/sticker.WEBP", "problem"), ("a.bmp", "ignored")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation, dto) VALUES (?, ?, 3, 4, ?, 1, '2020:01:02 03:04:05')",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "a.bmp"])
+    }
+
+    /// Schema 13 shows GIF images: as schema 12 for WebP.
+    func testASchemaTwelveIndexReadsAgainWhatMayBeAGIF() throws {
+        let (db, path) = try index(atSchema: 12)
+        let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("party.gif", "ignored"), ("b/c.GIF", "problem"), ("s.psd", "ignored")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation, dto) VALUES (?, ?, 3, 4, ?, 1, '2020:01:02 03:04:05')",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "s.psd"])
+    }
+
+    /// Schema 14 shows TIFF images: as schema 12 for WebP.
+    func testASchemaThirteenIndexReadsAgainWhatMayBeATIFF() throws {
+        let (db, path) = try index(atSchema: 13)
+        let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("scan.tif", "ignored"), ("b/c.TIFF", "problem"), ("s.psd", "ignored")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation, dto) VALUES (?, ?, 3, 4, ?, 1, '2020:01:02 03:04:05')",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "s.psd"])
+    }
+
     /// Schema 10 shows videos and reads Apple's Live Photo identifiers: files kept as not photos
     /// that a video's name, and Apple's stills, are read again, once; the rest stays.
     func testASchemaNineIndexReadsAgainWhatMayBeAVideoAndApplesStills() throws {

@@ -31,7 +31,10 @@ final class MetadataReaderTests: FolderTestCase {
         let png = try Encoders.png(.marker(width: 8, height: 8))
         XCTAssertEqual(FormatSniffer.sniff(jpeg), .jpeg)
         XCTAssertEqual(FormatSniffer.sniff(png), .png)
-        XCTAssertNil(FormatSniffer.sniff(Array("GIF89a..".utf8)))
+        XCTAssertEqual(FormatSniffer.sniff(Array("GIF89a..".utf8)), .gif)
+        XCTAssertEqual(FormatSniffer.sniff(Array("RIFF\0\0\0\0WEBPVP8 ".utf8)), .webp)
+        XCTAssertEqual(FormatSniffer.sniff([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]), .tiff)
+        XCTAssertNil(FormatSniffer.sniff(Array("BM6\0\0\0\0\0".utf8)), "BMP is not read")
         XCTAssertNil(FormatSniffer.sniff([]))
         XCTAssertNil(FormatSniffer.sniff([0xFF, 0xD8]))
     }
