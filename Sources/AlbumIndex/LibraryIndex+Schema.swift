@@ -90,5 +90,15 @@ extension LibraryIndex {
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL
             WHERE kind IN ('jpeg', 'png', 'heif') AND (dto IS NULL OR problems IS NOT NULL);
         """,
+        // 12: thumbnails that failed from their photo's content, with the photo's identity then
+        // (`RecordedThumbnailFailure`): a remount lists no thumbnail of them. No generation is
+        // counted for them: the views snapshot does not show them.
+        """
+        CREATE TABLE thumbnail_failures (
+            path TEXT PRIMARY KEY,
+            inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER,
+            reason TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 }

@@ -6,6 +6,7 @@ import AlbumLive
 import AlbumMetadata
 import AlbumThumbnails
 import AlbumVFS
+import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -42,7 +43,7 @@ enum MountCommand {
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let workers = renderWorkers(options)
-        let thumbnails = thumbnailService(options, cache: cache, workers: workers)
+        let thumbnails = thumbnailService(options, cache: cache, workers: workers, index: index)
         let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint, workers: workers)
         let status = DaemonStatus(thumbnails: thumbnails, workers: workers, cache: cache, index: index, headerReads: scanner.readMethod,
                                   firstTree: first.origin,
@@ -75,6 +76,7 @@ enum MountCommand {
                 workers.warmUp()
             }
             coordinator.stop()
+            thumbnailFailureWrites.sync {}
             foldDatabases(picks: picks, picksPath: picksPath, index: index)
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")
@@ -115,10 +117,22 @@ enum MountCommand {
                       size: ProcessInfo.processInfo.activeProcessorCount, log: { Log.line($0) })
     }
 
-    /// The thumbnail service, its renders made by `workers`.
-    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers) -> ThumbnailService {
-        ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers,
-                         ahead: options.thumbnailAhead, debug: options.debug, log: { Log.line($0) })
+    /// Where thumbnail failures are written to the index, in order; emptied at unmount.
+    static let thumbnailFailureWrites = DispatchQueue(label: "albumfs.thumbnail-failures")
+
+    /// The thumbnail service, its renders made by `workers`, the failures from photos' content
+    /// kept in `index` across mounts (written on a queue of their own: a read never waits for
+    /// SQLite).
+    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers,
+                                 index: LibraryIndex?) -> ThumbnailService {
+        var record: (@Sendable (RecordedThumbnailFailure) -> Void)?
+        if let index {
+            // (The index is a cache: a failure not kept is met again at a read.)
+            record = { failure in thumbnailFailureWrites.async { try? index.saveThumbnailFailure(failure) } }
+        }
+        let recorded = (try? index?.thumbnailFailures()) ?? []
+        return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers, ahead: options.thumbnailAhead,
+                                debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
     }
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting

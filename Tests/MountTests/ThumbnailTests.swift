@@ -392,6 +392,32 @@ final class ThumbnailTests: XCTestCase {
         XCTAssertEqual(mount.stderr.components(separatedBy: "cannot make a thumbnail of Edge/undecodable.jpg").count, 2, mount.stderr)
     }
 
+    /// A failure met at a read is kept in the index with the photo's identity: after a remount
+    /// that thumbnail is not listed from the start, nothing is decoded again, and a first `tar`
+    /// of `thumbnails/` exits 0; `.albumfs/errors` still names it.
+    func testAFailureMetAtAReadIsNotListedAfterARemount() throws {
+        let folder = makeTempFolder("kept-failure")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SampleLibrary.writeFile(folder + "/undecodable.jpg", SampleLibrary.undecodableJPEG(), mtime: SampleLibrary.defaultMtime)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/good.jpg", contents: Data(try Encoders.jpeg(.marker(width: 96, height: 64)))))
+        var mount = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["good.jpg", "undecodable.jpg"], "listed until a read fails")
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/undecodable.jpg")).failure?.code, EIO)
+        mount.finish(allowing: ["cannot make a thumbnail of undecodable.jpg"])
+
+        mount = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200")), ["good.jpg"], "not listed from the start")
+        XCTAssertNil(statOf(mount.path("thumbnails/200x200/undecodable.jpg")))
+        let tar = runCommand("/bin/bash", ["-o", "pipefail", "-c", "tar -C \(mount.path("thumbnails")) -cf - 200x200 | wc -c"])
+        XCTAssertEqual(tar.status, 0, tar.stderr)
+        XCTAssertGreaterThan(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 30_000, "good.jpg's thumbnail is in it")
+        XCTAssertTrue(try String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8).contains("undecodable.jpg: cannot make a thumbnail"))
+        let status = daemonStatus(mount.mountpoint)
+        XCTAssertEqual(status["thumbnails_rendered"], "1", "good.jpg alone: the failure kept is not decoded again")
+        XCTAssertEqual(status["thumbnail_failures"], "1")
+        mount.finish()
+    }
+
     func testPixelLimitGivesEIO() throws {
         let source = try SampleSource()
         defer { source.remove() }

@@ -1,0 +1,71 @@
+import AlbumCore
+import AlbumSystem
+@testable import AlbumIndex
+import Foundation
+import XCTest
+
+/// Thumbnail failures kept between mounts (schema 12).
+final class LibraryIndexThumbnailFailuresTests: XCTestCase {
+    var folder: String!
+
+    override func setUp() {
+        folder = NSTemporaryDirectory() + "albumfs-index-failures-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    let identity = FileIdentity(inode: 7, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 5))
+    let ctime = Timestamp(seconds: 1_700_000_010, nanoseconds: 9)
+
+    func failure(_ path: String, ctime: Timestamp?) -> RecordedThumbnailFailure {
+        RecordedThumbnailFailure(relativePath: path, identity: identity, changedWhenRead: ctime, reason: "JPEG data cut short")
+    }
+
+    /// A failure kept is there, as it was, for the next mount's index; the views' generation does
+    /// not move (a views snapshot stays usable).
+    func testAFailureKeptIsReadBackByTheNextOpen() throws {
+        let path = folder + "/index.sqlite"
+        do {
+            let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
+            try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime))
+            try index.saveThumbnailFailure(failure("b/old.jpg", ctime: nil))
+            XCTAssertEqual(try index.generation(), 0)
+        }
+        let reopened = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
+        XCTAssertEqual(Set(try reopened.thumbnailFailures()), [failure("a/cut.jpg", ctime: ctime), failure("b/old.jpg", ctime: nil)])
+    }
+
+    /// A failure is forgotten when its file is written as another file (rewritten, repaired in
+    /// place: another ctime) or removed; a row of the same file written again keeps it.
+    func testAFailureIsForgottenWhenItsFileChanges() throws {
+        let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
+        for path in ["same.jpg", "repaired.jpg", "rewritten.jpg", "removed.jpg"] { try index.saveThumbnailFailure(failure(path, ctime: ctime)) }
+        var rewritten = identity
+        rewritten.size += 1
+        try index.save(upserts: [
+            IndexedFile(relativePath: "same.jpg", identity: identity, kind: .photo(.jpeg, PhotoEvidence()), changedWhenRead: ctime),
+            IndexedFile(relativePath: "repaired.jpg", identity: identity, kind: .photo(.jpeg, PhotoEvidence()),
+                        changedWhenRead: Timestamp(seconds: 1_700_000_020)),
+            IndexedFile(relativePath: "rewritten.jpg", identity: rewritten, kind: .photo(.jpeg, PhotoEvidence()), changedWhenRead: ctime),
+        ], removals: ["removed.jpg"])
+        XCTAssertEqual(try index.thumbnailFailures().map(\.relativePath), ["same.jpg"])
+    }
+
+    /// Schema 12 adds the table to an index of schema 11 and keeps its rows.
+    func testASchemaElevenIndexKeepsItsRowsAndKeepsFailures() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/schema-11.sqlite"
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
+            try db.migrate(Array(LibraryIndex.migrations.prefix(11)))
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation) VALUES ('x.jpg', 1, 3, 4, 'jpeg', 1)")
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try index.loadAll().map(\.relativePath), ["x.jpg"])
+        XCTAssertEqual(try index.thumbnailFailures(), [])
+        try index.saveThumbnailFailure(failure("x.jpg", ctime: nil))
+        XCTAssertEqual(try index.thumbnailFailures().count, 1)
+    }
+}
