@@ -100,5 +100,11 @@ extension LibraryIndex {
             reason TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
+        // 13: the scan tells a HEIF without its image data and a video whose samples lie past
+        // its end (`Unrenderable`). Videos, and HEIF images with problems, forget their owner
+        // and mode so that a mount reads them again, once (`IndexedFile.lacksAccess`).
+        """
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'video' OR (kind = 'heif' AND problems IS NOT NULL);
+        """,
     ]
 }

@@ -94,6 +94,21 @@ extension Encoders {
         return try muxer.finish()
     }
 
+    /// `movie` with every `stco` entry moved `delta` bytes on (as a file whose media data was
+    /// cut off after its movie box was written for it).
+    public static func movingChunks(of movie: [UInt8], by delta: UInt32) -> [UInt8] {
+        var bytes = movie
+        guard let at = (4..<(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual("stco".utf8) }) else { return bytes }
+        func be32(_ i: Int) -> UInt32 { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | UInt32($1) } }
+        let count = Int(be32(at + 8))
+        for k in 0..<count {
+            let i = at + 12 + 4 * k
+            let moved = be32(i) &+ delta
+            for b in 0..<4 { bytes[i + b] = UInt8(truncatingIfNeeded: moved >> (24 - 8 * b)) }
+        }
+        return bytes
+    }
+
     /// A top-level XMP box (`uuid` with XMP's identifier) appended to an ISO media file: where
     /// MP4 writers (Adobe's, exiftool) keep XMP.
     public static func appendingXMP(_ properties: [(String, String)], to file: [UInt8]) -> [UInt8] {

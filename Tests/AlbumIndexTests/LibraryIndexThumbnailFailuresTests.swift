@@ -68,4 +68,28 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         try index.saveThumbnailFailure(failure("x.jpg", ctime: nil))
         XCTAssertEqual(try index.thumbnailFailures().count, 1)
     }
+
+    /// Schema 13: videos and HEIF images with problems are read again, once (the scan now tells
+    /// those with nothing to decode); the rest stays as it is.
+    func testASchemaTwelveIndexReadsAgainVideosAndDamagedHEIFs() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/schema-12.sqlite"
+        let rows: [(String, String, String?)] = [
+            ("clip.mp4", "video", nil), ("cut.heic", "heif", "header truncated"), ("good.heic", "heif", nil), ("x.jpg", "jpeg", nil),
+        ]
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
+            try db.migrate(Array(LibraryIndex.migrations.prefix(12)))
+            for (i, (file, kind, problems)) in rows.enumerated() {
+                try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, dto, problems, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, '2020:01:01 10:00:00', ?, 1, 0, 0, 420)",
+                             [.text(file), .int(Int64(i)), .text(kind), problems.map { .text($0) }])
+            }
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(Set(try index.loadAll().filter(\.lacksAccess).map(\.relativePath)), ["clip.mp4", "cut.heic"])
+        XCTAssertEqual(try index.loadAll().count, rows.count)
+    }
+
 }

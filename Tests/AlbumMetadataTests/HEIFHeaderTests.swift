@@ -179,7 +179,7 @@ final class HEIFHeaderTests: FolderTestCase {
         let metaEnd = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
         let cut = try XCTUnwrap(try read(Array(heic.prefix(metaEnd / 2))))
         XCTAssertEqual(cut.format, .heif)
-        XCTAssertEqual(cut.evidence.problems, ["header truncated"])
+        XCTAssertEqual(cut.evidence.problems, ["header truncated", Unrenderable.noImageData], "cut before its items: nothing to decode")
         XCTAssertNil(cut.evidence.dateTimeOriginal)
         var random = SeededGenerator.forTest(0x4E1F)
         for _ in 0..<300 {
@@ -193,6 +193,24 @@ final class HEIFHeaderTests: FolderTestCase {
             let fromMemory = bytes.withUnsafeBytes { MetadataReader.read(bytes: $0) }
             XCTAssertEqual(fromFile?.evidence, fromMemory?.evidence, "from a file and from memory alike: \(random)")
         }
+    }
+
+    /// A HEIF whose primary image's data `iloc` places past the file's end (cut in its `mdat`)
+    /// has nothing to decode, known from its boxes: its thumbnail is not listed. Whole, or cut
+    /// after its image data, it has.
+    func testAHEIFCutBeforeItsImageDataIsKnownUnrenderable() throws {
+        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload())
+        let mdat = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) }) - 4
+        let cut = try XCTUnwrap(try read(Array(heic.prefix(mdat + 8 + 4))))
+        XCTAssertEqual(cut.evidence.pixelWidth, 64, "its boxes still read")
+        XCTAssertTrue(cut.evidence.problems.contains(Unrenderable.noImageData), "\(cut.evidence.problems)")
+        XCTAssertTrue(Unrenderable.any(cut.evidence.problems, format: .heif))
+        let whole = try XCTUnwrap(try read(heic))
+        XCTAssertEqual(whole.evidence.problems, [])
+        XCTAssertFalse(Unrenderable.any(whole.evidence.problems, format: .heif))
+        // Trailing bytes after the image data cut off: still whole where it counts.
+        let trailed = try XCTUnwrap(try read(heic + [0, 0, 0, 8] + Array("free".utf8)))
+        XCTAssertFalse(trailed.evidence.problems.contains(Unrenderable.noImageData))
     }
 
     // A box: 32-bit size, type, body.

@@ -418,6 +418,31 @@ final class ThumbnailTests: XCTestCase {
         mount.finish()
     }
 
+    /// Thumbnails whose failure is certain from the scan's header reads are not listed at all: a
+    /// HEIF cut before its image data, a movie whose samples lie past the file's end. A first
+    /// `tar` of `thumbnails/` exits 0; `.albumfs/errors` says why for each.
+    func testThumbnailsCertainToFailFromTheHeaderAreNotListed() throws {
+        let folder = makeTempFolder("certain-failures")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let heic = try Encoders.heif(.marker(width: 64, height: 48))
+        let mdat = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) }) - 4
+        let movie = try Encoders.video(.marker(width: 96, height: 64), container: .mp4)
+        for (name, bytes) in [("cut.heic", Array(heic.prefix(mdat + 12))), ("lost.mp4", Encoders.movingChunks(of: movie, by: 1 << 30)),
+                              ("good.heic", heic), ("clip.mp4", movie)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)))
+        }
+        let mount = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["clip.jpg", "good.jpg"])
+        XCTAssertNotNil(statOf(mount.path("by-date")), "the files themselves are shown")
+        let tar = runCommand("/bin/bash", ["-o", "pipefail", "-c", "tar -C \(mount.path("thumbnails")) -cf - 200x200 | wc -c"])
+        XCTAssertEqual(tar.status, 0, tar.stderr)
+        let errors = try String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)
+        XCTAssertTrue(errors.contains("cut.heic: ") && errors.contains(Unrenderable.noImageData), errors)
+        XCTAssertTrue(errors.contains("lost.mp4: ") && errors.contains(Unrenderable.samplesPastEnd), errors)
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["thumbnails_rendered"], "2", "the two whole files' thumbnails only")
+        mount.finish()
+    }
+
     func testPixelLimitGivesEIO() throws {
         let source = try SampleSource()
         defer { source.remove() }
