@@ -120,4 +120,17 @@ final class VideoHeaderTests: FolderTestCase {
         XCTAssertTrue(Unrenderable.any(m.evidence.problems, format: .video))
         XCTAssertEqual(m.evidence.pixelWidth, 96, "its header still read")
     }
+
+    /// A `.3gp` whose first track is sound: its size is its video track's, read as exiftool
+    /// reads it.
+    func testAClipWhoseFirstTrackIsSoundHasItsVideosSize() throws {
+        let clip = try Encoders.clip(tracks: [.sound, .video(.marker(width: 96, height: 64))])
+        let m = try XCTUnwrap(try read(clip, name: "VID_0001.3gp"))
+        XCTAssertEqual(m.format, .video)
+        XCTAssertEqual(m.evidence.pixelWidth, 96)
+        XCTAssertEqual(m.evidence.pixelHeight, 64)
+        XCTAssertEqual(m.evidence.problems, [])
+        XCTAssertEqual(try exiftool(folder + "/VID_0001.3gp", ["ImageWidth", "ImageHeight"]), ["96", "64"])
+    }
+
 }
