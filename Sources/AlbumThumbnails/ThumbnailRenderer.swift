@@ -239,7 +239,10 @@ public struct ThumbnailRenderer: Sendable {
         let decode = { () throws(ThumbnailError) -> Decoded in
             try image.load(preview)
             if let tiled { return (try image.decodeTiles(covering: crop, of: tiled), (1, 1)) }
-            return (DecodedImage(whole: try image.decode(thumbnail: preview)), (1, 1))
+            let decoded = try image.decode(thumbnail: preview)
+            // (Thrown with a preview, the primary image is decoded instead: `shrunk`.)
+            if preview != nil, PreviewBands.doubtful(decoded) { throw ThumbnailError("HEIF: its thumbnail has a black band the image may not have") }
+            return (DecodedImage(whole: decoded), (1, 1))
         }
         let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
         let decoded = tiled.map { $0.span(covering: crop, width: image.width, height: image.height) }.map { ($0.width, $0.height) } ?? source
