@@ -213,6 +213,22 @@ final class HEIFHeaderTests: FolderTestCase {
         XCTAssertFalse(trailed.evidence.problems.contains(Unrenderable.noImageData))
     }
 
+    /// A HEIF that holds metadata only (an EXIF item, no primary image: what a tool that
+    /// strips images leaves) has nothing to decode, known from its boxes; its date is read.
+    func testAHEIFWithMetadataOnlyIsKnownUnrenderable() throws {
+        let exif = Self.exifItem(SampleExif.camera("Main", "M", "2022:02:02 02:02:02").payload())
+        let iinf = fullBox("iinf", version: 0, Self.be16(1) + fullBox("infe", version: 2, Self.be16(10) + [0, 0] + Array("Exif".utf8) + [0]))
+        // iloc v1: offset 4 bytes, length 4; item 10 in idat.
+        let iloc = fullBox("iloc", version: 1, [0x44, 0x00] + Self.be16(1)
+                           + Self.be16(10) + Self.be16(1) + [0, 0] + Self.be16(1) + Self.be32(0) + Self.be32(UInt32(exif.count)))
+        let meta = fullBox("meta", version: 0, box("hdlr", [UInt8](repeating: 0, count: 8) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                           + iinf + iloc + box("idat", exif))
+        let e = try XCTUnwrap(try read(fileType("heic", ["mif1", "heic"]) + meta)).evidence
+        XCTAssertEqual(e.dateTimeOriginal, "2022:02:02 02:02:02")
+        XCTAssertTrue(e.problems.contains(Unrenderable.noImageData), "\(e.problems)")
+        XCTAssertTrue(Unrenderable.any(e.problems, format: .heif))
+    }
+
     // A box: 32-bit size, type, body.
     func box(_ type: String, _ body: [UInt8]) -> [UInt8] { Self.be32(UInt32(8 + body.count)) + Array(type.utf8) + body }
     func fullBox(_ type: String, version: UInt8, _ body: [UInt8]) -> [UInt8] { box(type, [version, 0, 0, 0] + body) }
