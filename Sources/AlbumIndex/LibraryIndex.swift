@@ -258,8 +258,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         precondition(columns.first == "path")
         let sql = "INSERT OR REPLACE INTO files (\(columns.joined(separator: ", "))) SELECT ?, \(columns.dropFirst().joined(separator: ", ")) "
             + "FROM files WHERE path = ? AND inode = ? AND size = ? AND mtime_ns = ?"
+        // A thumbnail failure follows its photo (same identity) to its new path.
+        let failures = "UPDATE OR REPLACE thumbnail_failures SET path = ? WHERE path = ? AND inode = ? AND size = ? AND mtime_ns = ?"
         try writing { () throws(SQLiteDatabase.Failure) in
-            try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
+            for sql in [sql, failures] { try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
                 for move in moves {
                     try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in
                         try b.text(move.to)
@@ -269,7 +271,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                         try b.int(Self.nanoseconds(move.identity.mtime))
                     })
                 }
-            }
+            } }
         }
     }
 

@@ -51,6 +51,21 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         XCTAssertEqual(try index.thumbnailFailures().map(\.relativePath), ["same.jpg"])
     }
 
+    /// A photo found at a new path (its folder renamed) takes its failure along; another file
+    /// moved to a path does not take one.
+    func testAFailureFollowsItsPhotoToItsNewPath() throws {
+        let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
+        try index.save(upserts: [IndexedFile(relativePath: "a/cut.jpg", identity: identity, kind: .photo(.jpeg, PhotoEvidence()),
+                                             changedWhenRead: ctime)], removals: [])
+        try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime))
+        try index.saveThumbnailFailure(failure("c/other.jpg", ctime: ctime))
+        var another = identity
+        another.inode += 1
+        try index.save(moves: [FileMove(from: "a/cut.jpg", to: "b/cut.jpg", identity: identity),
+                               FileMove(from: "c/other.jpg", to: "d/other.jpg", identity: another)])
+        XCTAssertEqual(Set(try index.thumbnailFailures().map(\.relativePath)), ["b/cut.jpg", "c/other.jpg"])
+    }
+
     /// Schema 12 adds the table to an index of schema 11 and keeps its rows.
     func testASchemaElevenIndexKeepsItsRowsAndKeepsFailures() throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
