@@ -91,13 +91,15 @@ extension LibraryIndex {
             WHERE kind IN ('jpeg', 'png', 'heif') AND (dto IS NULL OR problems IS NOT NULL);
         """,
         // 12: thumbnails that failed from their photo's content, with the photo's identity then
-        // (`RecordedThumbnailFailure`): a remount lists no thumbnail of them. No generation is
-        // counted for them: the views snapshot does not show them.
+        // (`RecordedThumbnailFailure`) and the render settings they failed under: a remount with
+        // the same settings lists no thumbnail of them. No generation is counted for them: the
+        // views snapshot does not show them.
         """
         CREATE TABLE thumbnail_failures (
             path TEXT PRIMARY KEY,
             inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER,
-            reason TEXT NOT NULL
+            reason TEXT NOT NULL,
+            settings TEXT NOT NULL       -- the limits and pipeline version of the render that failed
         ) WITHOUT ROWID;
         """,
         // 13: the scan tells a HEIF without its image data and a video whose samples lie past

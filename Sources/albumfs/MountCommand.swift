@@ -125,12 +125,16 @@ enum MountCommand {
     /// SQLite).
     static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers,
                                  index: LibraryIndex?) -> ThumbnailService {
+        // What else a render's outcome depends on: a failure kept under other limits (a larger
+        // -o thumbnail_memory) or another pipeline is tried again.
+        let limits = workers.limits
+        let settings = "pipeline \(ThumbnailRenderer.pipelineVersion); pixels \(limits.maxPixels); memory \(limits.memory); seconds \(limits.seconds)"
         var record: (@Sendable (RecordedThumbnailFailure) -> Void)?
         if let index {
             // (The index is a cache: a failure not kept is met again at a read.)
-            record = { failure in thumbnailFailureWrites.async { try? index.saveThumbnailFailure(failure) } }
+            record = { failure in thumbnailFailureWrites.async { try? index.saveThumbnailFailure(failure, settings: settings) } }
         }
-        let recorded = (try? index?.thumbnailFailures()) ?? []
+        let recorded = (try? index?.thumbnailFailures(settings: settings)) ?? []
         return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers, ahead: options.thumbnailAhead,
                                 debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
     }

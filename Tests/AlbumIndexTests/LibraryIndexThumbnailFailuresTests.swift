@@ -16,30 +16,33 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
 
     let identity = FileIdentity(inode: 7, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 5))
     let ctime = Timestamp(seconds: 1_700_000_010, nanoseconds: 9)
+    let settings = "pipeline 3; pixels 1000"
 
     func failure(_ path: String, ctime: Timestamp?) -> RecordedThumbnailFailure {
         RecordedThumbnailFailure(relativePath: path, identity: identity, changedWhenRead: ctime, reason: "JPEG data cut short")
     }
 
-    /// A failure kept is there, as it was, for the next mount's index; the views' generation does
-    /// not move (a views snapshot stays usable).
+    /// A failure kept is there, as it was, for the next mount's index under the same render
+    /// settings, not under others; the views' generation does not move (a views snapshot stays
+    /// usable).
     func testAFailureKeptIsReadBackByTheNextOpen() throws {
         let path = folder + "/index.sqlite"
         do {
             let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
-            try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime))
-            try index.saveThumbnailFailure(failure("b/old.jpg", ctime: nil))
+            try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime), settings: settings)
+            try index.saveThumbnailFailure(failure("b/old.jpg", ctime: nil), settings: settings)
             XCTAssertEqual(try index.generation(), 0)
         }
         let reopened = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
-        XCTAssertEqual(Set(try reopened.thumbnailFailures()), [failure("a/cut.jpg", ctime: ctime), failure("b/old.jpg", ctime: nil)])
+        XCTAssertEqual(Set(try reopened.thumbnailFailures(settings: settings)), [failure("a/cut.jpg", ctime: ctime), failure("b/old.jpg", ctime: nil)])
+        XCTAssertEqual(try reopened.thumbnailFailures(settings: "pipeline 3; pixels 2000"), [], "under other limits: tried again")
     }
 
     /// A failure is forgotten when its file is written as another file (rewritten, repaired in
     /// place: another ctime) or removed; a row of the same file written again keeps it.
     func testAFailureIsForgottenWhenItsFileChanges() throws {
         let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
-        for path in ["same.jpg", "repaired.jpg", "rewritten.jpg", "removed.jpg"] { try index.saveThumbnailFailure(failure(path, ctime: ctime)) }
+        for path in ["same.jpg", "repaired.jpg", "rewritten.jpg", "removed.jpg"] { try index.saveThumbnailFailure(failure(path, ctime: ctime), settings: settings) }
         var rewritten = identity
         rewritten.size += 1
         try index.save(upserts: [
@@ -48,7 +51,7 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
                         changedWhenRead: Timestamp(seconds: 1_700_000_020)),
             IndexedFile(relativePath: "rewritten.jpg", identity: rewritten, kind: .photo(.jpeg, PhotoEvidence()), changedWhenRead: ctime),
         ], removals: ["removed.jpg"])
-        XCTAssertEqual(try index.thumbnailFailures().map(\.relativePath), ["same.jpg"])
+        XCTAssertEqual(try index.thumbnailFailures(settings: settings).map(\.relativePath), ["same.jpg"])
     }
 
     /// A photo found at a new path (its folder renamed) takes its failure along; another file
@@ -57,13 +60,13 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
         try index.save(upserts: [IndexedFile(relativePath: "a/cut.jpg", identity: identity, kind: .photo(.jpeg, PhotoEvidence()),
                                              changedWhenRead: ctime)], removals: [])
-        try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime))
-        try index.saveThumbnailFailure(failure("c/other.jpg", ctime: ctime))
+        try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime), settings: settings)
+        try index.saveThumbnailFailure(failure("c/other.jpg", ctime: ctime), settings: settings)
         var another = identity
         another.inode += 1
         try index.save(moves: [FileMove(from: "a/cut.jpg", to: "b/cut.jpg", identity: identity),
                                FileMove(from: "c/other.jpg", to: "d/other.jpg", identity: another)])
-        XCTAssertEqual(Set(try index.thumbnailFailures().map(\.relativePath)), ["b/cut.jpg", "c/other.jpg"])
+        XCTAssertEqual(Set(try index.thumbnailFailures(settings: settings).map(\.relativePath)), ["b/cut.jpg", "c/other.jpg"])
     }
 
     /// Schema 12 adds the table to an index of schema 11 and keeps its rows.
@@ -79,9 +82,9 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
         XCTAssertEqual(try index.loadAll().map(\.relativePath), ["x.jpg"])
-        XCTAssertEqual(try index.thumbnailFailures(), [])
-        try index.saveThumbnailFailure(failure("x.jpg", ctime: nil))
-        XCTAssertEqual(try index.thumbnailFailures().count, 1)
+        XCTAssertEqual(try index.thumbnailFailures(settings: settings), [])
+        try index.saveThumbnailFailure(failure("x.jpg", ctime: nil), settings: settings)
+        XCTAssertEqual(try index.thumbnailFailures(settings: settings).count, 1)
     }
 
     /// Schema 13: videos and HEIF images with problems are read again, once (the scan now tells

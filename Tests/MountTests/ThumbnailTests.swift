@@ -398,7 +398,8 @@ final class ThumbnailTests: XCTestCase {
 
     /// A failure met at a read is kept in the index with the photo's identity: after a remount
     /// that thumbnail is not listed from the start, nothing is decoded again, and a first `tar`
-    /// of `thumbnails/` exits 0; `.albumfs/errors` still names it.
+    /// of `thumbnails/` exits 0; `.albumfs/errors` still names it. A mount with other render
+    /// limits tries it again.
     func testAFailureMetAtAReadIsNotListedAfterARemount() throws {
         let folder = makeTempFolder("kept-failure")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -420,6 +421,12 @@ final class ThumbnailTests: XCTestCase {
         XCTAssertEqual(status["thumbnails_rendered"], "1", "good.jpg alone: the failure kept is not decoded again")
         XCTAssertEqual(status["thumbnail_failures"], "1")
         mount.finish()
+
+        // Under other limits (the failure might be theirs), it is listed and tried again.
+        mount = try Mount(source: folder, options: ["-o", "thumbnail_max_pixels=100000000"])
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["good.jpg", "undecodable.jpg"])
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/undecodable.jpg")).failure?.code, EIO)
+        mount.finish(allowing: ["cannot make a thumbnail of undecodable.jpg"])
     }
 
     /// Thumbnails whose failure is certain from the scan's header reads are not listed at all: a
