@@ -164,7 +164,12 @@ public struct ThumbnailRenderer: Sendable {
         let whole = preview != nil
         let part = cropping ? { (w: Int, h: Int) in CoverCrop(width: w, height: h, boxWidth: bw, boxHeight: bh).pixels } : nil
         return Decoding(decode: { () throws(ThumbnailError) in
-                            (try source.decode(scale: factor, memoryLimit: limit, whole: whole, part: part), factor)
+                            let decoded = try source.decode(scale: factor, memoryLimit: limit, whole: whole, part: part)
+                            // (Thrown with a preview, the photo itself is decoded instead: `shrunk`.)
+                            if whole, PreviewBands.doubtful(decoded.image) {
+                                throw ThumbnailError("JPEG: its preview has a black band the photo may not have")
+                            }
+                            return (decoded, factor)
                         },
                         need: source.decodingBytes(scale: factor),
                         what: "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG",
