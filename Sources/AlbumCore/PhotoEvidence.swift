@@ -77,8 +77,12 @@ public enum Unrenderable {
     /// A JPEG or PNG header cut before its frame header or image data: nothing follows it. (A
     /// HEIF file's or a video's boxes may be cut after the image they hold.)
     public static let headerTruncated = "header truncated"
+    /// A HEIF file without a primary image, or whose image data `iloc` places past its end.
+    public static let noImageData = "no image data (cut short, or metadata only)"
+    /// A video whose first video sample `stco`/`co64` places past the file's end.
+    public static let samplesPastEnd = "video samples past the end of the file: cut short?"
 
-    static let always: Set<String> = [empty, tooShort, noMovie]
+    static let always: Set<String> = [empty, tooShort, noMovie, noImageData, samplesPastEnd]
 
     /// Whether a photo with `problems` has nothing to render.
     public static func any(_ problems: [String], format: ImageFormat) -> Bool {

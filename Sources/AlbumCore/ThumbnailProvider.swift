@@ -37,10 +37,29 @@ extension ThumbnailProvider {
 public struct UnrenderablePhoto: Sendable, Hashable {
     public let relativePath: String
     public let identity: FileIdentity
+    /// Its ctime when the scan read it (nil: unknown): one rewritten in place keeps its identity.
+    public let changedWhenRead: Timestamp?
 
-    public init(relativePath: String, identity: FileIdentity) {
+    public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp? = nil) {
         self.relativePath = relativePath
         self.identity = identity
+        self.changedWhenRead = changedWhenRead
+    }
+}
+
+/// A thumbnail failure from a photo's content, as the index keeps it between mounts: the photo
+/// as it was (path, identity, ctime when read) and why. It holds while the photo is that file.
+public struct RecordedThumbnailFailure: Sendable, Hashable {
+    public let relativePath: String
+    public let identity: FileIdentity
+    public let changedWhenRead: Timestamp?
+    public let reason: String
+
+    public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, reason: String) {
+        self.relativePath = relativePath
+        self.identity = identity
+        self.changedWhenRead = changedWhenRead
+        self.reason = reason
     }
 }
 

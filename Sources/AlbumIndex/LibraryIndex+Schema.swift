@@ -103,5 +103,23 @@ extension LibraryIndex {
         """
         DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.tif' OR path LIKE '%.tiff');
         """,
+        // 15: thumbnails that failed from their photo's content, with the photo's identity then
+        // (`RecordedThumbnailFailure`) and the render settings they failed under: a remount with
+        // the same settings lists no thumbnail of them. No generation is counted for them: the
+        // views snapshot does not show them.
+        """
+        CREATE TABLE thumbnail_failures (
+            path TEXT PRIMARY KEY,
+            inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER,
+            reason TEXT NOT NULL,
+            settings TEXT NOT NULL       -- the limits and pipeline version of the render that failed
+        ) WITHOUT ROWID;
+        """,
+        // 16: the scan tells a HEIF without its image data and a video whose samples lie past
+        // its end (`Unrenderable`). Videos, and HEIF images with problems, forget their owner
+        // and mode so that a mount reads them again, once (`IndexedFile.lacksAccess`).
+        """
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'video' OR (kind = 'heif' AND problems IS NOT NULL);
+        """,
     ]
 }

@@ -17,7 +17,7 @@ import Glibc
 public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each transaction whole.
-    private let db: SQLiteDatabase
+    let db: SQLiteDatabase
     private let lock = Mutex<Void>(())
     public let path: String
 
@@ -224,7 +224,24 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     public func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {
         guard !upserts.isEmpty || !removals.isEmpty else { return }
         try writing { () throws(SQLiteDatabase.Failure) in
-            for path in removals { try db.query("DELETE FROM files WHERE path = ?", [.text(path)]) }
+            for path in removals {
+                try db.query("DELETE FROM files WHERE path = ?", [.text(path)])
+                try db.query("DELETE FROM thumbnail_failures WHERE path = ?", [.text(path)])
+            }
+            // A thumbnail failure holds while its photo is the file that failed: one read again
+            // as another file (rewritten, replaced, repaired in place) is tried again.
+            try db.prepared("DELETE FROM thumbnail_failures WHERE path = ? AND NOT (inode = ? AND size = ? AND mtime_ns = ? AND ctime_ns IS ?)") {
+                statement throws(SQLiteDatabase.Failure) in
+                for file in upserts {
+                    try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in
+                        try b.text(file.relativePath)
+                        try b.int(Int64(bitPattern: file.identity.inode))
+                        try b.int(file.identity.size)
+                        try b.int(Self.nanoseconds(file.identity.mtime))
+                        try b.int(file.changedWhenRead.map(Self.nanoseconds))
+                    })
+                }
+            }
             let columns = Self.rowColumns
             let sql = "INSERT OR REPLACE INTO files (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
@@ -241,8 +258,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         precondition(columns.first == "path")
         let sql = "INSERT OR REPLACE INTO files (\(columns.joined(separator: ", "))) SELECT ?, \(columns.dropFirst().joined(separator: ", ")) "
             + "FROM files WHERE path = ? AND inode = ? AND size = ? AND mtime_ns = ?"
+        // A thumbnail failure follows its photo (same identity) to its new path.
+        let failures = "UPDATE OR REPLACE thumbnail_failures SET path = ? WHERE path = ? AND inode = ? AND size = ? AND mtime_ns = ?"
         try writing { () throws(SQLiteDatabase.Failure) in
-            try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
+            for sql in [sql, failures] { try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
                 for move in moves {
                     try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in
                         try b.text(move.to)
@@ -252,7 +271,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                         try b.int(Self.nanoseconds(move.identity.mtime))
                     })
                 }
-            }
+            } }
         }
     }
 
@@ -349,7 +368,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     }
 
     @discardableResult
-    private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
+    func run<T>(_ body: () throws -> T) throws(Errno) -> T {
         try SQLiteDatabase.locked(lock, body)
     }
 }

@@ -122,6 +122,8 @@ public struct HEIFItemTable: Sendable {
     public private(set) var primary: UInt32?
     /// Item → the items it describes (`cdsc` references: EXIF and XMP of an image).
     public private(set) var describes: [UInt32: [UInt32]] = [:]
+    /// Item → the items it is made of (`dimg` references: a grid's tiles).
+    public private(set) var madeOf: [UInt32: [UInt32]] = [:]
     public private(set) var primarySize: (width: Int, height: Int)?
     public private(set) var truncated = false
     private var idat: [UInt8] = []
@@ -164,6 +166,17 @@ public struct HEIFItemTable: Sendable {
             .sorted { $0.key < $1.key }
         let forPrimary = candidates.first { id, _ in primary.map { describes[id]?.contains($0) } == true }
         return (forPrimary ?? candidates.first { describes[$0.key] == nil })?.value
+    }
+
+    /// Whether the primary image cannot be decoded whatever its data holds: there is none, or
+    /// the coded data it needs (its own, or its tiles') lies past the end of a file of `size`
+    /// bytes. (What `iloc` says, no read: an item in `idat` is inside the `meta` box.)
+    public func primaryDataMissing(fileSize size: Int64) -> Bool {
+        guard let primary, let item = items[primary] else { return true }
+        let needed = madeOf[primary].map { $0.compactMap { items[$0] } } ?? [item]
+        return needed.contains { item in
+            item.constructionMethod == 0 && item.extents.contains { $0.offset < 0 || $0.length < 0 || $0.offset > size - $0.length }
+        }
     }
 
     /// An item's bytes, its extents one after the other (at most `limit`).
@@ -257,15 +270,18 @@ public struct HEIFItemTable: Sendable {
     private mutating func readReferences(_ v: BoxFields) {
         let idLength = v.version == 0 ? 2 : 4
         var found: [UInt32: [UInt32]] = [:]
-        for (type, box) in boxes(in: v.bytes, from: 4) where type == "cdsc" {
+        var tiles: [UInt32: [UInt32]] = [:]
+        for (type, box) in boxes(in: v.bytes, from: 4) where type == "cdsc" || type == "dimg" {
             let r = BoxFields(box, fullBox: false)
             let id: (Int) -> UInt32? = { idLength == 2 ? r.u16($0).map(UInt32.init) : r.u32($0) }
             guard let from = id(0), let count = r.u16(idLength) else { continue }
             for k in 0..<Int(count) {
-                if let to = id(idLength + 2 + k * idLength) { found[from, default: []].append(to) }
+                guard let to = id(idLength + 2 + k * idLength) else { continue }
+                if type == "cdsc" { found[from, default: []].append(to) } else { tiles[from, default: []].append(to) }
             }
         }
         describes = found
+        madeOf = tiles
     }
 
     /// `ipma`: item → the 1-based indices of its properties in `ipco`.

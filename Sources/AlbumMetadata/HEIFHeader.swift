@@ -21,6 +21,9 @@ public struct HEIFHeader {
     public var hasMovie = false
     /// Metadata items read only as far as the per-file cap (`MetadataLimits`), by type.
     public var overCap: [String] = []
+    /// Whether the file holds no primary image to decode, from its boxes alone: no `meta` box
+    /// (the file ends before it, or has none), no primary item, or its coded data past the end.
+    public var imageMissing = false
 
     /// A metadata item is read up to this many bytes (`MetadataLimits`: real ones are kilobytes,
     /// a phone's EXIF with its thumbnail ~190 KB); half the cap each, for EXIF and XMP.
@@ -34,6 +37,8 @@ public struct HEIFHeader {
         truncated = container.truncated
         hasMovie = container.boxes.contains { $0.type == "moov" }
         if !hasMovie { hasMovie = try Self.movieFollows(container, size: size, read: read) }
+        // (A `meta` box over the scan's limit is not read: nothing is known of its items.)
+        imageMissing = container.items?.primaryDataMissing(fileSize: size) ?? !container.boxes.contains { $0.type == "meta" }
         guard let items = container.items else { return }
         width = items.primarySize?.width
         height = items.primarySize?.height

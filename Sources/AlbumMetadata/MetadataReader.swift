@@ -101,6 +101,7 @@ public enum MetadataReader {
         case .heif:
             let header = try reader.header { try HEIFHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
+            if header.imageMissing { e.problems.append(Unrenderable.noImageData) }
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
             if header.hasMovie {
                 let movie = try reader.header { try VideoHeader(size: reader.size, read: $0) }
@@ -144,6 +145,7 @@ public enum MetadataReader {
         guard header.hasVideoTrack || !header.hasMovie else { return false }
         readCommon(header, into: &e)
         if !header.hasMovie { e.problems.append(Unrenderable.noMovie) }
+        if header.samplesPastEnd { e.problems.append(Unrenderable.samplesPastEnd) }
         e.movieCreationTime = header.creationTime
         e.quickTimeCreationDate = header.keys["com.apple.quicktime.creationdate"]
         e.contentIdentifier = header.keys["com.apple.quicktime.content.identifier"]

@@ -27,6 +27,11 @@ public struct VideoHeader {
     public var hasMovie = false
     /// Whether it has a video track (an `.m4a` has sound only).
     public var hasVideoTrack = false
+    /// Whether the first video track's first chunk (`stco`/`co64`) starts at or past the file's
+    /// end: no frame of it can be decoded.
+    public var samplesPastEnd = false
+
+    private let fileSize: Int64
 
     /// Top-level boxes looked at at most (a phone's file has three or four; an edited one a few more).
     static let topLevelBoxes = 64
@@ -49,6 +54,7 @@ public struct VideoHeader {
     ///   - size: the file's length (a box may say "to the end of the file").
     ///   - read: reads `count` bytes at an offset (fewer at end of file).
     public init<E: Error>(size: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
+        fileSize = size
         var walk = BoxWalk(fileSize: size)
         for box in try walk.children(from: 0, to: size, limit: Self.topLevelBoxes, read) {
             switch box.type {
@@ -97,20 +103,39 @@ public struct VideoHeader {
                                               _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         var header: BoxFields?
         var handler: String?
+        var media: PlacedBox?
         for box in try walk.children(inside: track, limit: Self.childBoxes, read) {
             if box.type == "tkhd", let body = try walk.body(box, read) { header = BoxFields(body) }
             guard box.type == "mdia" else { continue }
-            for child in try walk.children(inside: box, limit: Self.childBoxes, read) where child.type == "hdlr" {
-                handler = try walk.body(child, read).flatMap { BoxFields($0).fourCC(8) }
+            for child in try walk.children(inside: box, limit: Self.childBoxes, read) {
+                if child.type == "hdlr" { handler = try walk.body(child, read).flatMap { BoxFields($0).fourCC(8) } }
+                if child.type == "minf" { media = child }
             }
         }
         guard handler == "vide", let header else { return }
         hasVideoTrack = true
+        if let media, let first = try firstChunkOffset(&walk, media, read) { samplesPastEnd = first >= fileSize }
         // Version 1 has 64-bit times: the matrix and the size sit 12 bytes further.
         let base = header.version == 1 ? 52 : 40
         rotation = Self.rotation(matrix: (0..<4).map { header.u32(base + [0, 4, 12, 16][$0]).map { Int32(bitPattern: $0) } ?? 0 })
         width = header.u32(base + 36).map { Int($0 >> 16) }
         height = header.u32(base + 40).map { Int($0 >> 16) }
+    }
+
+    /// Where a track's first chunk of samples starts (`minf/stbl/stco` or `co64`: its first
+    /// entry, a read of 16 bytes at most; the table itself, megabytes in a long clip, is never
+    /// read); nil when it has none.
+    private func firstChunkOffset<E: Error>(_ walk: inout BoxWalk, _ media: PlacedBox,
+                                            _ read: (Int64, Int) throws(E) -> [UInt8]) throws(E) -> Int64? {
+        for table in try walk.children(inside: media, limit: Self.childBoxes, read) where table.type == "stbl" {
+            for box in try walk.children(inside: table, limit: Self.childBoxes, read) where box.type == "stco" || box.type == "co64" {
+                let wide = box.type == "co64"
+                let fields = BoxFields(try read(box.bodyStart, wide ? 16 : 12))
+                guard let count = fields.u32(4), count > 0 else { return nil }
+                return wide ? fields.uint(8, size: 8) : fields.u32(8).map(Int64.init)
+            }
+        }
+        return nil
     }
 
     /// The clockwise rotation a track's matrix (its a, b, c, d, 16.16 fixed point) shows its

@@ -14,12 +14,13 @@ extension Encoders {
     /// applies the boxes shows it turned as EXIF's `orientation` says. An iPhone writes the same
     /// value in EXIF too (pass it in `exif`), which a reader must not apply a second time.
     /// `thumbnail` embeds a smaller copy fitting a square of that side (as phones embed a
-    /// 320x240 one); `alpha` gives every pixel that opacity in an alpha channel (an iOS sticker's
+    /// 320x240 one), of `thumbnailShows` when given (a preview showing another picture); `alpha` gives every pixel that opacity in an alpha channel (an iOS sticker's
     /// kind of HEIC); `tile` stores the image as a grid of squares of that side, as iPhones do
     /// (the ICC profile then goes to the thumbnail only: a grid's own profile is not written here).
     public static func heif(_ image: SampleImage, codec: HEIFCodec = .hevc, quality: Int32 = 60, exif: [UInt8]? = nil,
                             xmp: String? = nil, orientation: Int = 1, iccProfile: [UInt8]? = nil,
-                            thumbnail: Int? = nil, alpha: UInt8? = nil, tile: Int? = nil) throws(EncodeError) -> [UInt8] {
+                            thumbnail: Int? = nil, thumbnailShows: SampleImage? = nil, alpha: UInt8? = nil,
+                            tile: Int? = nil) throws(EncodeError) -> [UInt8] {
         if let failure = HEIFLibrary.setupFailure { throw EncodeError(description: "libheif init: " + failure) }
         guard let context = heif_context_alloc() else { throw EncodeError(description: "heif_context_alloc failed") }
         defer { heif_context_free(context) }
@@ -40,7 +41,12 @@ extension Encoders {
         defer { heif_image_handle_release(handle) }
         if let thumbnail {
             var thumbnailHandle: OpaquePointer?
-            try check(heif_context_encode_thumbnail(context, picture, handle, encoder, options, Int32(thumbnail), &thumbnailHandle), "thumbnail")
+            // (`thumbnailShows`: another picture of the same shape, as a camera's padded preview.)
+            let shown = try thumbnailShows.map { other throws(EncodeError) in
+                try Self.heifImage(other, PixelRect(x: 0, y: 0, width: other.width, height: other.height), alpha: alpha, iccProfile: iccProfile)
+            }
+            defer { if let shown { heif_image_release(shown) } }
+            try check(heif_context_encode_thumbnail(context, shown ?? picture, handle, encoder, options, Int32(thumbnail), &thumbnailHandle), "thumbnail")
             heif_image_handle_release(thumbnailHandle)
         }
         if let exif { try check(heif_context_add_exif_metadata(context, handle, exif, Int32(exif.count)), "EXIF") }

@@ -66,6 +66,76 @@ extension Encoders {
 
     /// An `.m4a` as iTunes and phones' voice recorders write one: AAC sound only (a tenth of a
     /// second of silence), brand `M4A `.
+    /// One track of `clip(tracks:)`: AAC silence, or 5 frames of an image in H.264 (MPEG-4
+    /// Part 2 without x264).
+    public enum Track: Sendable {
+        case sound
+        case video(SampleImage)
+    }
+
+    /// A clip with `tracks` in this order (a phone's `.3gp` with its sound first; a file with
+    /// two video tracks), every track enabled.
+    public static func clip(tracks: [Track], container: String = "3gp") throws(EncodeError) -> [UInt8] {
+        if let failure = FFmpegLibrary.setupFailure { throw EncodeError(description: "FFmpeg: " + failure) }
+        guard let aac = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw EncodeError(description: "FFmpeg has no AAC encoder") }
+        guard let h264 = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4) else {
+            throw EncodeError(description: "FFmpeg has no H.264 or MPEG-4 encoder")
+        }
+        let muxer = try Muxer(container, metadata: [])
+        var encoders: [(CodecContext, UnsafeMutablePointer<AVStream>, Track)] = []
+        for track in tracks {
+            let encoder: CodecContext
+            switch track {
+            case .sound:
+                encoder = try CodecContext(aac) { c in
+                    c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+                    c.pointee.sample_rate = 44_100
+                    av_channel_layout_default(&c.pointee.ch_layout, 1)
+                    c.pointee.time_base = AVRational(num: 1, den: 44_100)
+                    c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+                }
+            case .video(let image):
+                encoder = try CodecContext(h264) { c in
+                    c.pointee.width = Int32(image.width)
+                    c.pointee.height = Int32(image.height)
+                    c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+                    c.pointee.time_base = AVRational(num: 1, den: 10)
+                    c.pointee.framerate = AVRational(num: 10, den: 1)
+                    c.pointee.gop_size = 5
+                    c.pointee.max_b_frames = 0
+                    c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+                    _ = av_opt_set(c.pointee.priv_data, "preset", "ultrafast", 0)
+                }
+            }
+            let stream = try muxer.add(encoder)
+            // Every track enabled, as some editors write them (FFmpeg's muxer enables the first
+            // of each kind alone): a reader's choice of track is then its own.
+            stream.pointee.disposition = AV_DISPOSITION_DEFAULT
+            encoders.append((encoder, stream, track))
+        }
+        try muxer.start()
+        for (var encoder, stream, track) in encoders {
+            switch track {
+            case .sound:
+                for index in 0..<4 {
+                    guard let frame = av_frame_alloc() else { throw EncodeError(description: "out of memory") }
+                    frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+                    frame.pointee.nb_samples = encoder.context.pointee.frame_size
+                    frame.pointee.sample_rate = 44_100
+                    av_channel_layout_default(&frame.pointee.ch_layout, 1)
+                    frame.pointee.pts = Int64(index) * Int64(encoder.context.pointee.frame_size)
+                    try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
+                    if let samples = frame.pointee.data.0 { memset(samples, 0, Int(frame.pointee.linesize.0)) }
+                    try encoder.send(frame, to: muxer, stream: stream)
+                }
+            case .video(let image):
+                for index in 0..<5 { try encoder.send(try Self.yuvFrame(image, pts: Int64(index)), to: muxer, stream: stream) }
+            }
+            try encoder.send(nil, to: muxer, stream: stream)
+        }
+        return try muxer.finish()
+    }
+
     public static func soundOnly() throws(EncodeError) -> [UInt8] {
         if let failure = FFmpegLibrary.setupFailure { throw EncodeError(description: "FFmpeg: " + failure) }
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw EncodeError(description: "FFmpeg has no AAC encoder") }
@@ -92,6 +162,21 @@ extension Encoders {
         }
         try encoder.send(nil, to: muxer, stream: stream)
         return try muxer.finish()
+    }
+
+    /// `movie` with every `stco` entry moved `delta` bytes on (as a file whose media data was
+    /// cut off after its movie box was written for it).
+    public static func movingChunks(of movie: [UInt8], by delta: UInt32) -> [UInt8] {
+        var bytes = movie
+        guard let at = (4..<(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual("stco".utf8) }) else { return bytes }
+        func be32(_ i: Int) -> UInt32 { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | UInt32($1) } }
+        let count = Int(be32(at + 8))
+        for k in 0..<count {
+            let i = at + 12 + 4 * k
+            let moved = be32(i) &+ delta
+            for b in 0..<4 { bytes[i + b] = UInt8(truncatingIfNeeded: moved >> (24 - 8 * b)) }
+        }
+        return bytes
     }
 
     /// A top-level XMP box (`uuid` with XMP's identifier) appended to an ISO media file: where

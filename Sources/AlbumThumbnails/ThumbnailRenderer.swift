@@ -167,7 +167,12 @@ public struct ThumbnailRenderer: Sendable {
         let whole = preview != nil
         let part = cropping ? { (w: Int, h: Int) in CoverCrop(width: w, height: h, boxWidth: bw, boxHeight: bh).pixels } : nil
         return Decoding(decode: { () throws(ThumbnailError) in
-                            (try source.decode(scale: factor, memoryLimit: limit, whole: whole, part: part), factor)
+                            let decoded = try source.decode(scale: factor, memoryLimit: limit, whole: whole, part: part)
+                            // (Thrown with a preview, the photo itself is decoded instead: `shrunk`.)
+                            if whole, PreviewBands.doubtful(decoded.image) {
+                                throw ThumbnailError("JPEG: its preview has a black band the photo may not have")
+                            }
+                            return (decoded, factor)
                         },
                         need: source.decodingBytes(scale: factor),
                         what: "a \(source.width)x\(source.height) \(source.progressive ? "progressive " : "")JPEG",
@@ -290,7 +295,10 @@ public struct ThumbnailRenderer: Sendable {
         let decode = { () throws(ThumbnailError) -> Decoded in
             try image.load(preview)
             if let tiled { return (try image.decodeTiles(covering: crop, of: tiled), (1, 1)) }
-            return (DecodedImage(whole: try image.decode(thumbnail: preview)), (1, 1))
+            let decoded = try image.decode(thumbnail: preview)
+            // (Thrown with a preview, the primary image is decoded instead: `shrunk`.)
+            if preview != nil, PreviewBands.doubtful(decoded) { throw ThumbnailError("HEIF: its thumbnail has a black band the image may not have") }
+            return (DecodedImage(whole: decoded), (1, 1))
         }
         let source = preview.map { ($0.width, $0.height) } ?? (image.width, image.height)
         let decoded = tiled.map { $0.span(covering: crop, width: image.width, height: image.height) }.map { ($0.width, $0.height) } ?? source

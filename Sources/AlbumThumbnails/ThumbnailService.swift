@@ -46,6 +46,11 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         /// until a read meets its failure (a reader that listed the folder gets EIO, as it would
         /// have without the render ahead, not ENOENT), then leaves the listing.
         var failedUnread: Set<String> = []
+        /// Failures kept by the index from an earlier mount, by path: they hold while their photo
+        /// is the same file (identity and ctime when read), with no render tried.
+        var recorded: [String: RecordedThumbnailFailure] = [:]
+        /// Failures handed to `record` already (each is written once).
+        var kept: Set<RecordedThumbnailFailure> = []
     }
 
     private final class Flight: Sendable {
@@ -58,10 +63,18 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// Thumbnails kept in memory at most while the cache cannot be written (1,000 of 200x200
     /// are ~30 MB).
     private let memoryCap: Int
+    /// Keeps a failure from a photo's content beyond this mount (the index); must return at once.
+    private let record: (@Sendable (RecordedThumbnailFailure) -> Void)?
 
     /// - Parameter ahead: how many renders asked for ahead of a reader (`prepare`) run at once.
+    /// - Parameter recorded: the failures an earlier mount kept (`record`): their thumbnails are
+    ///   not listed, and a read answers the failure kept, while their photo is the same file.
+    /// - Parameter record: keeps each failure met from a photo's content; called on the request's
+    ///   thread, so it must not wait for its write.
     public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: any ThumbnailRendering = ThumbnailRenderer(),
-                memoryCap: Int = 1000, ahead: Int = 0, debug: Bool = false, log: @escaping @Sendable (String) -> Void) {
+                memoryCap: Int = 1000, ahead: Int = 0, debug: Bool = false,
+                recorded: [RecordedThumbnailFailure] = [], record: (@Sendable (RecordedThumbnailFailure) -> Void)? = nil,
+                log: @escaping @Sendable (String) -> Void) {
         self.boxes = boxes
         self.renderAhead = max(0, ahead)
         self.cache = cache
@@ -69,6 +82,12 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         self.renderer = renderer
         self.debug = debug
         self.log = log
+        self.record = record
+        let recorded = Dictionary(recorded.map { ($0.relativePath, $0) }, uniquingKeysWith: { _, last in last })
+        state.withLock {
+            $0.recorded = recorded
+            $0.kept = Set(recorded.values)
+        }
     }
 
     /// How many renders ran (for tests and status).
@@ -81,9 +100,10 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// the original are not among them (they are tried again; the scan names an unreadable file).
     public func unrenderable() -> [UnrenderablePhoto] {
         state.withLock { s in
-            s.failures.isEmpty ? [] : s.failures.compactMap { key, failure in
-                s.failedUnread.contains(key) ? nil : UnrenderablePhoto(relativePath: failure.photo.relativePath, identity: failure.photo.identity)
-            }
+            (s.failures.isEmpty ? [] : s.failures.compactMap { key, failure in
+                s.failedUnread.contains(key) ? nil : UnrenderablePhoto(relativePath: failure.photo.relativePath, identity: failure.photo.identity,
+                                                                       changedWhenRead: failure.photo.changedWhenRead)
+            }) + s.recorded.values.map { UnrenderablePhoto(relativePath: $0.relativePath, identity: $0.identity, changedWhenRead: $0.changedWhenRead) }
         }
     }
 
@@ -94,7 +114,18 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     public func failures() -> [ThumbnailFailure] {
         var seen = Set<ThumbnailFailure.Photo>()
-        return state.withLock { $0.failures.values.filter { seen.insert($0.photo).inserted } }
+        return state.withLock { s in
+            s.failures.values.filter { seen.insert($0.photo).inserted }
+                + s.recorded.values.map { ThumbnailFailure(photo: .init(relativePath: $0.relativePath, identity: $0.identity,
+                                                                       changedWhenRead: $0.changedWhenRead), error: ThumbnailError($0.reason)) }
+                    .filter { seen.insert($0.photo).inserted }
+        }
+    }
+
+    /// The failure an earlier mount kept for `photo`, if it is still the file that failed.
+    private static func recordedFailure(of photo: Photo, _ s: State) -> RecordedThumbnailFailure? {
+        guard let r = s.recorded[photo.relativePath], r.identity == photo.identity, r.changedWhenRead == photo.changedWhenRead else { return nil }
+        return r
     }
 
     public func warmUp() { renderer.warmUp() }
@@ -116,7 +147,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     public func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox) {
         let key = ThumbnailCache.key(of: photo, box: box)
         let start = state.withLock { s -> Bool in
-            guard s.aheadRunning < renderAhead, s.inFlight[key] == nil, s.failures[key] == nil, s.memory[key] == nil else { return false }
+            guard s.aheadRunning < renderAhead, s.inFlight[key] == nil, s.failures[key] == nil, s.memory[key] == nil,
+                  Self.recordedFailure(of: photo, s) == nil else { return false }
             s.aheadRunning += 1
             return true
         }
@@ -152,6 +184,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         let step = state.withLock { s -> Step in
             if let bytes = s.memory[key] { return .done(.success(bytes)) }
             if let f = s.failures[key] { return .done(.failure(f.error)) }
+            if let r = Self.recordedFailure(of: photo, s) { return .done(.failure(ThumbnailError(r.reason))) }
             if let f = s.inFlight[key] { return .wait(f) }
             let f = Flight()
             s.inFlight[key] = f
@@ -188,6 +221,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                     }
                 }
             }
+            var kept: RecordedThumbnailFailure?
             let firstFailure = state.withLock { s -> Bool in
                 s.inFlight[key] = nil
                 switch result {
@@ -203,10 +237,14 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
                     if ahead { s.failedUnread.insert(key) }
                     s.failures[key] = ThumbnailFailure(photo: .init(relativePath: photo.relativePath, identity: photo.identity,
                                                                            changedWhenRead: photo.changedWhenRead), error: e)
+                    let failure = RecordedThumbnailFailure(relativePath: photo.relativePath, identity: photo.identity,
+                                                           changedWhenRead: photo.changedWhenRead, reason: e.description)
+                    if s.kept.insert(failure).inserted { kept = failure }
                     return true
                 }
             }
             if firstFailure, case .failure(let e) = result { log("albumfs: cannot make a thumbnail of \(photo.relativePath): \(e)") }
+            if let kept, let record { record(kept) }
             flight.result.withLock { $0 = result }
             flight.done.signal()
             return result

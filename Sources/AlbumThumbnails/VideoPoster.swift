@@ -71,9 +71,13 @@ final class VideoPoster {
         // (On failure avformat_open_input frees the context and empties `format`.)
         let opened = avformat_open_input(&format, nil, av_find_input_format("mov"), nil)
         guard opened == 0 else { throw source.takeUnretainedValue().failure ?? Self.failure("cannot open the video", opened) }
-        var found: UnsafePointer<AVCodec>?
-        stream = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &found, 0)
-        guard stream >= 0, let found else { throw Self.failure("no video stream that can be decoded", stream) }
+        // The first video track, as the scan reads its size and rotation (`VideoHeader`): FFmpeg's
+        // "best" one (`av_find_best_stream`) is another when several are enabled, the largest.
+        stream = Self.firstVideoStream(context)
+        guard stream >= 0 else { throw ThumbnailError("video: no video stream") }
+        guard let found = avcodec_find_decoder(context.pointee.streams[Int(stream)]!.pointee.codecpar!.pointee.codec_id) else {
+            throw ThumbnailError("video: no decoder for its video stream")
+        }
         decoder = found
         let parameters = format!.pointee.streams[Int(stream)]!.pointee.codecpar!.pointee
         (width, height) = (Int(parameters.width), Int(parameters.height))
@@ -82,6 +86,17 @@ final class VideoPoster {
         stillTime = try StillImageTime.seconds(size: Int64(original.count)) { (offset, count) throws(ThumbnailError) in
             try original.read(Int(offset), count)
         }
+    }
+
+    /// The index of the first video stream that is no attached picture (cover art), or -1.
+    static func firstVideoStream(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int32 {
+        for i in 0..<Int(format.pointee.nb_streams) {
+            guard let stream = format.pointee.streams[i], let parameters = stream.pointee.codecpar else { continue }
+            if parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO && stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0 {
+                return Int32(i)
+            }
+        }
+        return -1
     }
 
     deinit {

@@ -12,7 +12,8 @@ extension AlbumFileSystem {
         var found: Set<Int> = []
         for photo in failed {
             guard let number = inodes.photoNumber(source: photo.relativePath), let i = s.table.photo(number: number),
-                  s.library.photos[i].identity == photo.identity else { continue }
+                  s.library.photos[i].identity == photo.identity,
+                  photo.changedWhenRead == nil || s.library.photos[i].changedWhenRead == photo.changedWhenRead else { continue }
             found.insert(i)
         }
         return found

@@ -6,6 +6,7 @@ import AlbumLive
 import AlbumMetadata
 import AlbumThumbnails
 import AlbumVFS
+import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -42,7 +43,7 @@ enum MountCommand {
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let workers = renderWorkers(options)
-        let thumbnails = thumbnailService(options, cache: cache, workers: workers)
+        let thumbnails = thumbnailService(options, cache: cache, workers: workers, index: index)
         let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint, workers: workers)
         let status = DaemonStatus(thumbnails: thumbnails, workers: workers, cache: cache, index: index, headerReads: scanner.readMethod,
                                   firstTree: first.origin,
@@ -76,6 +77,7 @@ enum MountCommand {
             }
             coordinator.stop()
             workers.shutdown()
+            thumbnailFailureWrites.sync {}
             foldDatabases(picks: picks, picksPath: picksPath, index: index)
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")
@@ -116,10 +118,26 @@ enum MountCommand {
                       size: ProcessInfo.processInfo.activeProcessorCount, log: { Log.line($0) })
     }
 
-    /// The thumbnail service, its renders made by `workers`.
-    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers) -> ThumbnailService {
-        ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers,
-                         ahead: options.thumbnailAhead, debug: options.debug, log: { Log.line($0) })
+    /// Where thumbnail failures are written to the index, in order; emptied at unmount.
+    static let thumbnailFailureWrites = DispatchQueue(label: "albumfs.thumbnail-failures")
+
+    /// The thumbnail service, its renders made by `workers`, the failures from photos' content
+    /// kept in `index` across mounts (written on a queue of their own: a read never waits for
+    /// SQLite).
+    static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers,
+                                 index: LibraryIndex?) -> ThumbnailService {
+        // What else a render's outcome depends on: a failure kept under other limits (a larger
+        // -o thumbnail_memory) or another pipeline is tried again.
+        let limits = workers.limits
+        let settings = "pipeline \(ThumbnailRenderer.pipelineVersion); pixels \(limits.maxPixels); memory \(limits.memory); seconds \(limits.seconds)"
+        var record: (@Sendable (RecordedThumbnailFailure) -> Void)?
+        if let index {
+            // (The index is a cache: a failure not kept is met again at a read.)
+            record = { failure in thumbnailFailureWrites.async { try? index.saveThumbnailFailure(failure, settings: settings) } }
+        }
+        let recorded = (try? index?.thumbnailFailures(settings: settings)) ?? []
+        return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers, ahead: options.thumbnailAhead,
+                                debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
     }
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting

@@ -179,7 +179,7 @@ final class HEIFHeaderTests: FolderTestCase {
         let metaEnd = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
         let cut = try XCTUnwrap(try read(Array(heic.prefix(metaEnd / 2))))
         XCTAssertEqual(cut.format, .heif)
-        XCTAssertEqual(cut.evidence.problems, ["header truncated"])
+        XCTAssertEqual(cut.evidence.problems, ["header truncated", Unrenderable.noImageData], "cut before its items: nothing to decode")
         XCTAssertNil(cut.evidence.dateTimeOriginal)
         var random = SeededGenerator.forTest(0x4E1F)
         for _ in 0..<300 {
@@ -193,6 +193,40 @@ final class HEIFHeaderTests: FolderTestCase {
             let fromMemory = bytes.withUnsafeBytes { MetadataReader.read(bytes: $0) }
             XCTAssertEqual(fromFile?.evidence, fromMemory?.evidence, "from a file and from memory alike: \(random)")
         }
+    }
+
+    /// A HEIF whose primary image's data `iloc` places past the file's end (cut in its `mdat`)
+    /// has nothing to decode, known from its boxes: its thumbnail is not listed. Whole, or cut
+    /// after its image data, it has.
+    func testAHEIFCutBeforeItsImageDataIsKnownUnrenderable() throws {
+        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload())
+        let mdat = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) }) - 4
+        let cut = try XCTUnwrap(try read(Array(heic.prefix(mdat + 8 + 4))))
+        XCTAssertEqual(cut.evidence.pixelWidth, 64, "its boxes still read")
+        XCTAssertTrue(cut.evidence.problems.contains(Unrenderable.noImageData), "\(cut.evidence.problems)")
+        XCTAssertTrue(Unrenderable.any(cut.evidence.problems, format: .heif))
+        let whole = try XCTUnwrap(try read(heic))
+        XCTAssertEqual(whole.evidence.problems, [])
+        XCTAssertFalse(Unrenderable.any(whole.evidence.problems, format: .heif))
+        // Trailing bytes after the image data cut off: still whole where it counts.
+        let trailed = try XCTUnwrap(try read(heic + [0, 0, 0, 8] + Array("free".utf8)))
+        XCTAssertFalse(trailed.evidence.problems.contains(Unrenderable.noImageData))
+    }
+
+    /// A HEIF that holds metadata only (an EXIF item, no primary image: what a tool that
+    /// strips images leaves) has nothing to decode, known from its boxes; its date is read.
+    func testAHEIFWithMetadataOnlyIsKnownUnrenderable() throws {
+        let exif = Self.exifItem(SampleExif.camera("Main", "M", "2022:02:02 02:02:02").payload())
+        let iinf = fullBox("iinf", version: 0, Self.be16(1) + fullBox("infe", version: 2, Self.be16(10) + [0, 0] + Array("Exif".utf8) + [0]))
+        // iloc v1: offset 4 bytes, length 4; item 10 in idat.
+        let iloc = fullBox("iloc", version: 1, [0x44, 0x00] + Self.be16(1)
+                           + Self.be16(10) + Self.be16(1) + [0, 0] + Self.be16(1) + Self.be32(0) + Self.be32(UInt32(exif.count)))
+        let meta = fullBox("meta", version: 0, box("hdlr", [UInt8](repeating: 0, count: 8) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                           + iinf + iloc + box("idat", exif))
+        let e = try XCTUnwrap(try read(fileType("heic", ["mif1", "heic"]) + meta)).evidence
+        XCTAssertEqual(e.dateTimeOriginal, "2022:02:02 02:02:02")
+        XCTAssertTrue(e.problems.contains(Unrenderable.noImageData), "\(e.problems)")
+        XCTAssertTrue(Unrenderable.any(e.problems, format: .heif))
     }
 
     // A box: 32-bit size, type, body.

@@ -106,4 +106,31 @@ final class VideoHeaderTests: FolderTestCase {
             _ = MetadataReader.read(bytes: UnsafeRawBufferPointer(start: mov, count: length))
         }
     }
+
+    /// A movie whose first video chunk `stco` places past the file's end (its media data lost,
+    /// its movie box kept) has no frame to decode, known from its header: its thumbnail is not
+    /// listed. The same movie whole has one.
+    func testAMovieWhoseSamplesLiePastTheEndIsKnownUnrenderable() throws {
+        let movie = try Encoders.video(.marker(width: 96, height: 64), container: .mp4)
+        let whole = try XCTUnwrap(try read(movie, name: "whole.mp4"))
+        XCTAssertFalse(whole.evidence.problems.contains(Unrenderable.samplesPastEnd), "\(whole.evidence.problems)")
+        let lost = Encoders.movingChunks(of: movie, by: 1 << 30)
+        let m = try XCTUnwrap(try read(lost, name: "lost.mp4"))
+        XCTAssertTrue(m.evidence.problems.contains(Unrenderable.samplesPastEnd), "\(m.evidence.problems)")
+        XCTAssertTrue(Unrenderable.any(m.evidence.problems, format: .video))
+        XCTAssertEqual(m.evidence.pixelWidth, 96, "its header still read")
+    }
+
+    /// A `.3gp` whose first track is sound: its size is its video track's, read as exiftool
+    /// reads it.
+    func testAClipWhoseFirstTrackIsSoundHasItsVideosSize() throws {
+        let clip = try Encoders.clip(tracks: [.sound, .video(.marker(width: 96, height: 64))])
+        let m = try XCTUnwrap(try read(clip, name: "VID_0001.3gp"))
+        XCTAssertEqual(m.format, .video)
+        XCTAssertEqual(m.evidence.pixelWidth, 96)
+        XCTAssertEqual(m.evidence.pixelHeight, 64)
+        XCTAssertEqual(m.evidence.problems, [])
+        XCTAssertEqual(try exiftool(folder + "/VID_0001.3gp", ["ImageWidth", "ImageHeight"]), ["96", "64"])
+    }
+
 }

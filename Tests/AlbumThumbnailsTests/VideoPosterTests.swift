@@ -46,3 +46,47 @@ final class VideoPosterTests: XCTestCase {
         try isStill(try render(late), "a moment past the end")
     }
 }
+
+/// A clip whose first track is not its video, or with several: its poster is its first *video*
+/// track's.
+final class SoundFirstVideoPosterTests: XCTestCase {
+    /// A `.3gp` as some phones write it, its sound first.
+    func testAClipWhoseFirstTrackIsSoundGetsItsVideosPoster() throws {
+        let clip = try Encoders.clip(tracks: [.sound, .video(.marker(width: 96, height: 64))])
+        XCTAssertEqual(Self.trackHandlers(clip), ["soun", "vide"])
+        let thumbnail = try ThumbnailRenderer().render(clip, format: .video, orientation: 1, box: .default)
+        XCTAssertEqual(thumbnail.count, 30_000)
+    }
+}
+
+extension SoundFirstVideoPosterTests {
+    /// Of two video tracks, the first is the poster's (the scan takes its size and rotation
+    /// from it), though the second is larger and at a higher bit rate (FFmpeg's "best").
+    func testTheFirstVideoTrackIsThePosters() throws {
+        let clip = try Encoders.clip(tracks: [.sound, .video(.solid(width: 64, height: 64, 220, 20, 20)),
+                                              .video(.marker(width: 320, height: 240))], container: "mp4")
+        XCTAssertEqual(Self.trackHandlers(clip), ["soun", "vide", "vide"])
+        let thumbnail = try ThumbnailRenderer().render(clip, format: .video, orientation: 1, box: .default)
+        let image = try JPEGStream(bytes: thumbnail).decode(scale: (1, 1)).image
+        var sum = (0, 0, 0)
+        for i in stride(from: 0, to: image.pixels.count, by: 3) {
+            sum.0 += Int(image.pixels[i]); sum.1 += Int(image.pixels[i + 1]); sum.2 += Int(image.pixels[i + 2])
+        }
+        let n = image.pixels.count / 3
+        XCTAssertTrue(sum.0 / n > 180 && sum.1 / n < 60 && sum.2 / n < 60, "the first video track's red: \((sum.0 / n, sum.1 / n, sum.2 / n))")
+    }
+
+    /// The handler types of `movie`'s tracks, in order (each track's first `hdlr`: its media's).
+    static func trackHandlers(_ movie: [UInt8]) -> [String] {
+        var handlers: [String] = []
+        var at = 0
+        func find(_ type: String, from: Int) -> Int? {
+            (from..<max(from, movie.count - 4)).first { movie[$0..<($0 + 4)].elementsEqual(type.utf8) }
+        }
+        while let trak = find("trak", from: at), let hdlr = find("hdlr", from: trak), hdlr + 16 <= movie.count {
+            handlers.append(String(decoding: movie[(hdlr + 12)..<(hdlr + 16)], as: UTF8.self))
+            at = hdlr
+        }
+        return handlers
+    }
+}

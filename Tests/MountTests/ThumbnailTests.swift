@@ -293,7 +293,11 @@ final class ThumbnailTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Int(status["thumbnails_rendered_ahead"] ?? "") ?? 0, 6, "made ahead of the reader: \(status)")
         ahead.finish(allowing: ["pixel limit"])
 
-        let none = try Mount(source: folder, options: limit + ["-o", "thumbnail_ahead=0"])
+        // (An index of its own: the first mount's index keeps IMG_1005's failure, which would
+        // leave it unlisted from the start.)
+        let fresh = makeTempFolder("ahead-index")
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        let none = try Mount(source: folder, options: limit + ["-o", "thumbnail_ahead=0", "-o", "index=\(fresh)/index.sqlite"])
         for name in listed where name != "IMG_1005.jpg" { XCTAssertEqual(try readFile(none.path("thumbnails/200x200/" + name)).get(), made[name], name) }
         XCTAssertEqual(readFile(none.path("thumbnails/200x200/IMG_1005.jpg")).failure?.code, EIO)
         status = daemonStatus(none.mountpoint)
@@ -390,6 +394,64 @@ final class ThumbnailTests: XCTestCase {
         XCTAssertTrue(eventually(10) { (try? readFile(thumb).get())?.count == 30_000 }, "rendered once fixed")
         mount.finish(allowing: ["cannot make a thumbnail of Edge/undecodable.jpg"])
         XCTAssertEqual(mount.stderr.components(separatedBy: "cannot make a thumbnail of Edge/undecodable.jpg").count, 2, mount.stderr)
+    }
+
+    /// A failure met at a read is kept in the index with the photo's identity: after a remount
+    /// that thumbnail is not listed from the start, nothing is decoded again, and a first `tar`
+    /// of `thumbnails/` exits 0; `.albumfs/errors` still names it. A mount with other render
+    /// limits tries it again.
+    func testAFailureMetAtAReadIsNotListedAfterARemount() throws {
+        let folder = makeTempFolder("kept-failure")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SampleLibrary.writeFile(folder + "/undecodable.jpg", SampleLibrary.undecodableJPEG(), mtime: SampleLibrary.defaultMtime)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/good.jpg", contents: Data(try Encoders.jpeg(.marker(width: 96, height: 64)))))
+        var mount = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["good.jpg", "undecodable.jpg"], "listed until a read fails")
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/undecodable.jpg")).failure?.code, EIO)
+        mount.finish(allowing: ["cannot make a thumbnail of undecodable.jpg"])
+
+        mount = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200")), ["good.jpg"], "not listed from the start")
+        XCTAssertNil(statOf(mount.path("thumbnails/200x200/undecodable.jpg")))
+        let tar = runCommand("/bin/bash", ["-o", "pipefail", "-c", "tar -C \(mount.path("thumbnails")) -cf - 200x200 | wc -c"])
+        XCTAssertEqual(tar.status, 0, tar.stderr)
+        XCTAssertGreaterThan(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 30_000, "good.jpg's thumbnail is in it")
+        XCTAssertTrue(try String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8).contains("undecodable.jpg: cannot make a thumbnail"))
+        let status = daemonStatus(mount.mountpoint)
+        XCTAssertEqual(status["thumbnails_rendered"], "1", "good.jpg alone: the failure kept is not decoded again")
+        XCTAssertEqual(status["thumbnail_failures"], "1")
+        mount.finish()
+
+        // Under other limits (the failure might be theirs), it is listed and tried again.
+        mount = try Mount(source: folder, options: ["-o", "thumbnail_max_pixels=100000000"])
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["good.jpg", "undecodable.jpg"])
+        XCTAssertEqual(readFile(mount.path("thumbnails/200x200/undecodable.jpg")).failure?.code, EIO)
+        mount.finish(allowing: ["cannot make a thumbnail of undecodable.jpg"])
+    }
+
+    /// Thumbnails whose failure is certain from the scan's header reads are not listed at all: a
+    /// HEIF cut before its image data, a movie whose samples lie past the file's end. A first
+    /// `tar` of `thumbnails/` exits 0; `.albumfs/errors` says why for each.
+    func testThumbnailsCertainToFailFromTheHeaderAreNotListed() throws {
+        let folder = makeTempFolder("certain-failures")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let heic = try Encoders.heif(.marker(width: 64, height: 48))
+        let mdat = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) }) - 4
+        let movie = try Encoders.video(.marker(width: 96, height: 64), container: .mp4)
+        for (name, bytes) in [("cut.heic", Array(heic.prefix(mdat + 12))), ("lost.mp4", Encoders.movingChunks(of: movie, by: 1 << 30)),
+                              ("good.heic", heic), ("clip.mp4", movie)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)))
+        }
+        let mount = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["clip.jpg", "good.jpg"])
+        XCTAssertNotNil(statOf(mount.path("by-date")), "the files themselves are shown")
+        let tar = runCommand("/bin/bash", ["-o", "pipefail", "-c", "tar -C \(mount.path("thumbnails")) -cf - 200x200 | wc -c"])
+        XCTAssertEqual(tar.status, 0, tar.stderr)
+        let errors = try String(contentsOfFile: mount.path(".albumfs/errors"), encoding: .utf8)
+        XCTAssertTrue(errors.contains("cut.heic: ") && errors.contains(Unrenderable.noImageData), errors)
+        XCTAssertTrue(errors.contains("lost.mp4: ") && errors.contains(Unrenderable.samplesPastEnd), errors)
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["thumbnails_rendered"], "2", "the two whole files' thumbnails only")
+        mount.finish()
     }
 
     func testPixelLimitGivesEIO() throws {
