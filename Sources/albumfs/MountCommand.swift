@@ -20,7 +20,7 @@ enum MountCommand {
         let mountpoint = try Preflight.checkMountpoint(options.mountpoint, source: source, allowNonEmpty: options.allowNonEmptyMountpoint)
         // Said once, by the process the user started (a daemon it launches would say it again).
         if options.heif && options.readyFD == nil,
-           let warning = HEIFLibrary.versionWarning(installHint: "scripts/install-deps installs libheif 1.19 from bookworm-backports") {
+           let warning = HEIFLibrary.versionWarning(installHint: "apt-get install -t bookworm-backports libheif1 (on Debian bookworm; scripts/install-deps does it)") {
             Log.line("albumfs: warning: " + warning)
         }
         if !options.foreground && options.readyFD == nil {

@@ -433,10 +433,10 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         // goes on: the first batch may or may not be in the index yet.
         let first = try Mount(source: big, options: ["-o", "index=" + indexPath, "-o", "scan_wait=0"], waitForScan: false)
         var seen: [String: String] = [:]
-        _ = eventually(10) {
+        XCTAssertTrue(eventually(10) {
             seen = daemonStatus(first.mountpoint)
             return seen["scan_state"] == "done" || (Int(seen["scan_progress"]?.split(separator: "/").first ?? "") ?? 0) >= 3000
-        }
+        }, "3,000 files read, or the scan done: \(seen)")
         let unmounting = Date()
         XCTAssertEqual(first.unmount(), 0, first.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(unmounting), 5, "the daemon does not finish the scan first")
