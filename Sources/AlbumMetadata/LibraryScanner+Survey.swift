@@ -29,8 +29,8 @@ extension LibraryScanner {
         /// known below them is not gone.
         public var unlisted: [String]
         /// What the walk passed over in the folders it listed (hidden files, links, system
-        /// folders: `WalkTrouble.passedOver`), and the folders it took as they were, whose own
-        /// were passed over as before.
+        /// folders: `WalkTrouble.passedOver`), and the folders it took without listing them: what
+        /// was passed over in those stays as the last listing found it.
         public var passedOver: [NotShownFile] = []
         public var unchangedFolders: [String] = []
         public var filesSeen: Int { reused.count + moved.count + toRead.count + deferred.count }
