@@ -73,11 +73,18 @@ public enum Threads {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    /// Runs `body` on a new detached thread.
+    /// Runs `body` on a new detached thread, which never takes the signals that end the mount
+    /// (SIGTERM, SIGINT, SIGHUP, SIGQUIT): libfuse's handler must run on the thread that waits in
+    /// its loop (its own workers block them too), or the loop is not woken and the daemon does not
+    /// end until the next request.
     public static func detach(_ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
+            var ending = sigset_t()
+            sigemptyset(&ending)
+            for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT] { sigaddset(&ending, signal) }
+            pthread_sigmask(SIG_BLOCK, &ending, nil)
             Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
             return nil
         }, start)
