@@ -117,17 +117,7 @@ extension Encoders {
         for (var encoder, stream, track) in encoders {
             switch track {
             case .sound:
-                for index in 0..<4 {
-                    guard let frame = av_frame_alloc() else { throw EncodeError(description: "out of memory") }
-                    frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-                    frame.pointee.nb_samples = encoder.context.pointee.frame_size
-                    frame.pointee.sample_rate = 44_100
-                    av_channel_layout_default(&frame.pointee.ch_layout, 1)
-                    frame.pointee.pts = Int64(index) * Int64(encoder.context.pointee.frame_size)
-                    try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
-                    if let samples = frame.pointee.data.0 { memset(samples, 0, Int(frame.pointee.linesize.0)) }
-                    try encoder.send(frame, to: muxer, stream: stream)
-                }
+                try Self.sendSilence(&encoder, to: muxer, stream: stream)
             case .video(let image):
                 for index in 0..<5 { try encoder.send(try Self.yuvFrame(image, pts: Int64(index)), to: muxer, stream: stream) }
             }
@@ -149,6 +139,13 @@ extension Encoders {
         }
         let stream = try muxer.add(encoder)
         try muxer.start()
+        try Self.sendSilence(&encoder, to: muxer, stream: stream)
+        try encoder.send(nil, to: muxer, stream: stream)
+        return try muxer.finish()
+    }
+
+    /// Four frames of mono silence at 44.1 kHz (a tenth of a second) through an AAC `encoder`.
+    private static func sendSilence(_ encoder: inout CodecContext, to muxer: Muxer, stream: UnsafeMutablePointer<AVStream>) throws(EncodeError) {
         for index in 0..<4 {
             guard let frame = av_frame_alloc() else { throw EncodeError(description: "out of memory") }
             frame.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
@@ -160,8 +157,6 @@ extension Encoders {
             if let samples = frame.pointee.data.0 { memset(samples, 0, Int(frame.pointee.linesize.0)) }
             try encoder.send(frame, to: muxer, stream: stream)
         }
-        try encoder.send(nil, to: muxer, stream: stream)
-        return try muxer.finish()
     }
 
     /// `movie` with every `stco` entry moved `delta` bytes on (as a file whose media data was

@@ -3,6 +3,7 @@ import AlbumSample
 @testable import AlbumThumbnails
 import Foundation
 import Synchronization
+import AlbumSystem
 import XCTest
 
 /// Failures from a photo's content kept beyond one mount (`ThumbnailService`'s `recorded` and
@@ -21,8 +22,8 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
 
         let kept = Mutex<[RecordedThumbnailFailure]>([])
         let first = ThumbnailService(boxes: [.default, small], cache: nil, record: { f in kept.withLock { $0.append(f) } }, log: { _ in })
-        XCTAssertNil(try? first.thumbnail(of: photo, sourceRoot: folder, box: .default).get())
-        XCTAssertNil(try? first.thumbnail(of: photo, sourceRoot: folder, box: small).get())
+        XCTAssertEqual(Self.errno(first.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
+        XCTAssertEqual(Self.errno(first.thumbnail(of: photo, sourceRoot: folder, box: small)), .ioError)
         let records = kept.withLock { $0 }
         XCTAssertEqual(records.map(\.relativePath), ["bad.jpg"], "kept once")
         XCTAssertEqual(records.first?.identity, photo.identity)
@@ -32,7 +33,7 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
         let next = ThumbnailService(boxes: [.default], cache: nil, recorded: records, record: { _ in XCTFail("kept already") }, log: { _ in })
         XCTAssertEqual(next.unrenderable(), [UnrenderablePhoto(relativePath: "bad.jpg", identity: photo.identity, changedWhenRead: photo.changedWhenRead)])
         XCTAssertEqual(next.failures().map(\.error.description), [records[0].reason], "named in .albumfs/errors")
-        XCTAssertNil(try? next.thumbnail(of: photo, sourceRoot: folder, box: .default).get())
+        XCTAssertEqual(Self.errno(next.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
         XCTAssertEqual(next.renderCount, 0, "not decoded again")
 
         // The same path as another file (repaired, rewritten): tried again, and kept again.
@@ -40,8 +41,14 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
                                              changedWhenRead: Timestamp(seconds: 1), reason: records[0].reason)
         let again = Mutex(0)
         let changed = ThumbnailService(boxes: [.default], cache: nil, recorded: [stale], record: { _ in again.withLock { $0 += 1 } }, log: { _ in })
-        XCTAssertNil(try? changed.thumbnail(of: photo, sourceRoot: folder, box: .default).get())
+        XCTAssertEqual(Self.errno(changed.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
         XCTAssertEqual(changed.renderCount, 1)
         XCTAssertEqual(again.withLock { $0 }, 1)
+    }
+
+    /// The errno a thumbnail read answered, nil when it made one.
+    static func errno(_ result: Result<[UInt8], Errno>) -> Errno? {
+        if case .failure(let e) = result { return e }
+        return nil
     }
 }
