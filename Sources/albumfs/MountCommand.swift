@@ -110,12 +110,13 @@ enum MountCommand {
         }
     }
 
-    /// The sandboxed processes every decode runs in, one per core, bounded by
+    /// The sandboxed processes every decode runs in, one per core and one more (a reader's own
+    /// render beside those made ahead of it), bounded by
     /// `-o thumbnail_max_pixels`, `thumbnail_memory` and `thumbnail_timeout`.
     static func renderWorkers(_ options: MountOptions) -> RenderWorkers {
         RenderWorkers(limits: .init(memory: options.thumbnailMemory ?? DecodeMemory.defaultLimit, maxPixels: options.thumbnailMaxPixels,
                                     seconds: options.thumbnailTimeout),
-                      size: ProcessInfo.processInfo.activeProcessorCount, log: { Log.line($0) })
+                      size: ProcessInfo.processInfo.activeProcessorCount + 1, log: { Log.line($0) })
     }
 
     /// Where thumbnail failures are written to the index, in order; emptied at unmount.
