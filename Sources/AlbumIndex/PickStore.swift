@@ -33,8 +33,17 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         """,
     ]
 
-    /// Opens (creating folders and schema as needed) the picks database at `path`.
-    public init(path: String, library: String) throws(Errno) {
+    /// Why the picks database cannot be used: its errno, and SQLite's words for a caller's warning
+    /// (a file written by a newer albumfs says so).
+    public struct OpenFailure: Error, CustomStringConvertible {
+        public let errno: Errno
+        public let message: String
+        public var description: String { "\(errno): \(message)" }
+    }
+
+    /// Opens (creating folders and schema as needed) the picks database at `path`. A database of a
+    /// newer schema is refused and left as it is: picks are the user's data.
+    public init(path: String, library: String) throws(OpenFailure) {
         self.path = path
         self.library = library
         try? FileManager.default.createDirectory(atPath: path.folderBeforeLastSlash, withIntermediateDirectories: true)
@@ -45,7 +54,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
             try db.execute("PRAGMA synchronous = FULL")
             try db.migrate(Self.migrations)
         } catch {
-            throw error.errno
+            throw OpenFailure(errno: error.errno, message: error.message)
         }
     }
 

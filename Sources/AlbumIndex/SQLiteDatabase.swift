@@ -244,8 +244,13 @@ final class SQLiteDatabase {
     }
 
     /// Applies numbered migrations above the stored `user_version`, each in its own transaction.
+    /// A file of a later version than `migrations` knows was written by a newer albumfs: its
+    /// tables may mean something else, so it is refused (`SQLITE_NOTADB`), never read.
     func migrate(_ migrations: [String]) throws(Failure) {
         let current = Int(try userVersion)
+        guard current <= migrations.count else {
+            throw Failure(code: SQLITE_NOTADB, message: "written by a newer albumfs (schema \(current); this albumfs reads up to \(migrations.count))")
+        }
         for (i, sql) in migrations.enumerated() where i + 1 > current {
             try execute("BEGIN IMMEDIATE")
             do {

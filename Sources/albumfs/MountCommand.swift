@@ -237,8 +237,14 @@ enum MountCommand {
             Log.line("albumfs: warning: the picks database's folder \(error); picked/ shows no picks and takes none for this mount")
             return UnsavedPicks()
         }
+        let store: PickStore
+        do throws(PickStore.OpenFailure) {
+            store = try PickStore(path: path, library: source)
+        } catch {
+            Log.line("albumfs: warning: the picks database \(path) cannot be used (\(error)); picked/ shows no picks and takes none for this mount")
+            return UnsavedPicks()
+        }
         do throws(Errno) {
-            let store = try PickStore(path: path, library: source)
             do {
                 if let old = try store.takeOverPicksOfMovedLibrary() {
                     Log.line("albumfs: the picks of \(old) (no library there now) follow the library to \(source)")

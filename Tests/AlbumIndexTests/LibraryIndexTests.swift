@@ -53,6 +53,28 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("index.sqlite.broken-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count, 1)
     }
 
+    /// An index written by a newer albumfs (a schema above the migrations this one knows) may
+    /// hold columns that mean something else: it is moved aside with one warning that says so, its
+    /// rows kept there untouched, and a new index is made; it is never read.
+    func testAnIndexOfANewerSchemaIsMovedAsideNotRead() throws {
+        let path = folder + "/index.sqlite"
+        do {
+            let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
+            try index.save(upserts: [IndexedFile(relativePath: "a/IMG_1.JPG", identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 1)), kind: .ignored)], removals: [])
+        }
+        let newer = LibraryIndex.migrations.count + 3
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = \(newer)")
+        var warnings: [String] = []
+        let rebuilt = try LibraryIndex.openOrRebuild(path: path) { warnings.append($0) }
+        XCTAssertEqual(warnings.count, 1, "\(warnings)")
+        XCTAssertTrue(warnings.first?.contains("written by a newer albumfs (schema \(newer); this albumfs reads up to \(LibraryIndex.migrations.count))") ?? false, "\(warnings)")
+        XCTAssertEqual(try rebuilt.loadAll().count, 0, "a new index, not the newer one read")
+        let aside = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("index.sqlite.broken-") && !$0.contains("-wal") && !$0.contains("-shm") })
+        let kept = try SQLiteDatabase(path: folder + "/" + aside)
+        XCTAssertEqual(try kept.userVersion, Int64(newer), "the newer file is kept as it was")
+        XCTAssertEqual(try kept.query("SELECT count(*) FROM files").first?.first?.int, 1)
+    }
+
     /// A path where no file can be made (here below a regular file; also a read-only folder or
     /// filesystem) is an error to the caller, not an index to move aside.
     func testAnIndexThatCannotBeOpenedIsNotMovedAside() throws {

@@ -37,6 +37,22 @@ final class PickStoreTests: XCTestCase {
         XCTAssertEqual(try PickStore(path: path, library: "/lib/two").loadPicks().map(\.name), ["a"])
     }
 
+    /// A picks database written by a newer albumfs is refused with words that say so, and left
+    /// byte for byte as it was: picks are the user's data, never read under a schema this build
+    /// does not know, nor moved aside.
+    func testAPicksDatabaseOfANewerSchemaIsRefusedAndLeftAsItIs() throws {
+        let path = folder + "/picks.sqlite"
+        try PickStore(path: path, library: "/lib").insert(pick("a", 1))
+        let newer = PickStore.migrations.count + 1
+        try SQLiteDatabase(path: path).execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA user_version = \(newer)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PickStore(path: path, library: "/lib")) { error in
+            XCTAssertTrue("\(error)".contains("written by a newer albumfs (schema \(newer); this albumfs reads up to \(PickStore.migrations.count))"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, ["picks.sqlite"])
+    }
+
     /// A library moved (its old folder gone or empty) gets a copy of its picks, if its photos are
     /// here; a copy of the library (the old folder still there), other photos, or a library with
     /// picks of its own do not.
