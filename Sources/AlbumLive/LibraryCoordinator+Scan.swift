@@ -114,10 +114,11 @@ extension LibraryCoordinator {
         var hooks = ScanPipeline.Hooks()
         hooks.onFolder = { [watcher] in watcher?.watch($0) }
         hooks.progress = { [self] done, total in
-            statusBox.withLock { $0.progressDone = done }
+            // The stream's own total: the batches merged (`handedOff`) lag behind those read.
+            statusBox.withLock { $0.progressDone = done; $0.progressTotal = max($0.progressTotal, total) }
             progress?(done, total, false)
         }
-        hooks.handedOff = { [self] count in statusBox.withLock { $0.progressTotal = count } }
+        hooks.handedOff = { [self] count in statusBox.withLock { $0.progressTotal = max($0.progressTotal, count) } }
         hooks.merged = { [self] p in
             // A tree build just before the scan's own last one would only delay it.
             guard p.merged < p.batches, !p.finishingSoon, pacing.isDue(at: Date(), publishSeconds: publishSeconds) else { return }

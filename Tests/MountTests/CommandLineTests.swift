@@ -140,6 +140,35 @@ final class CommandLineTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// `-o screenshot_folders` replaces the folder list: a photo whose only evidence is its folder
+    /// is a screenshot in a folder of the new list and no longer in one of the default list.
+    func testScreenshotFoldersReplaceTheDefaultList() throws {
+        let byDefault = "Pictures/Screenshots/clip.png", byOption = "Captures/clip.png"
+        try FileManager.default.createDirectory(atPath: source.path + "/Captures", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: source.path + "/" + byDefault, toPath: source.path + "/" + byOption)
+        let names: (Mount) -> (shots: [String], others: [String]) = { m in
+            (readdirNames(m.path("screenshots")) ?? [], readdirNames(m.path("non-screenshots")) ?? [])
+        }
+        let sources: (Mount, String) -> [String] = { m, view in
+            (readdirNames(m.path(view)) ?? []).compactMap { xattr(m.path(view + "/" + $0), "user.albumfs.source") }
+        }
+        do {
+            let m = try Mount(source: source.path, options: ["-o", "index=\(state!)/default.sqlite"])
+            XCTAssertFalse(names(m).shots.isEmpty, "the default list marks screenshots")
+            XCTAssertTrue(sources(m, "screenshots").contains(source.path + "/" + byDefault), "the default folder marks it")
+            XCTAssertTrue(sources(m, "non-screenshots").contains(source.path + "/" + byOption), "a folder not in the default list does not")
+            m.finish()
+        }
+        let m = try Mount(source: source.path, options: ["-o", "screenshot_folders=Captures|Bildschirmfotos,index=\(state!)/option.sqlite"])
+        let shots = sources(m, "screenshots"), others = sources(m, "non-screenshots")
+        XCTAssertTrue(shots.contains(source.path + "/" + byOption), "the folder of the option marks it: \(shots)")
+        XCTAssertTrue(others.contains(source.path + "/" + byDefault), "the default folder no longer does: \(others)")
+        let shown = try XCTUnwrap(readdirNames(m.path("screenshots"))?.first { xattr(m.path("screenshots/" + $0), "user.albumfs.source") == source.path + "/" + byOption })
+        let why = xattr(m.path("screenshots/" + shown), "user.albumfs.screenshot") ?? ""
+        XCTAssertTrue(why.hasPrefix("yes (") && why.contains("Captures"), why)
+        m.finish()
+    }
+
     func testSourceErrors() {
         expectError([source.path + "/missing", mountpoint], code: 3, message: "No such file or directory")
         expectError([source.path + "/Edge/no-exif.jpg", mountpoint], code: 3, message: "is not a directory")

@@ -73,6 +73,89 @@ final class StatusTests: SampleLibraryTestCase {
         m.finish()
     }
 
+    /// `-o scan_wait` and `scan_progress` by what they do. With `scan_wait=0` the launcher returns
+    /// while the first scan of 6,000 new files runs, and `scan_progress` (headers read / to read)
+    /// climbs through it, never past its total nor back, to every file read; with a wait longer
+    /// than the scan the launcher returns once the scan is done.
+    func testScanWaitAndScanProgressFollowTheFirstScan() throws {
+        let big = state + "/big", total = 6000
+        XCTAssertEqual(runCommand(albumfsBinary(), ["sample", big, "--count", String(total)], timeout: 120).status, 0)
+        let quick = try launch(big, index: "quick", scanWait: 0)
+        defer { unmountLaunched(quick) }
+        var status = daemonStatus(quick)
+        XCTAssertNotEqual(status["scan_state"], "done", "scan_wait=0 returns before the scan ends: \(status)")
+        var samples: [(read: Int, toRead: Int)] = []
+        XCTAssertTrue(eventually(120) {
+            status = daemonStatus(quick)
+            if let parts = status["scan_progress"]?.split(separator: "/").compactMap({ Int($0) }), parts.count == 2 { samples.append((parts[0], parts[1])) }
+            return status["scan_state"] == "done"
+        }, "the first scan ends: \(status)")
+        XCTAssertFalse(samples.isEmpty, "scan_progress is in the status")
+        XCTAssertTrue(samples.allSatisfy { $0.read <= $0.toRead }, "never past its total: \(samples.suffix(5))")
+        XCTAssertTrue(zip(samples, samples.dropFirst()).allSatisfy { $0.read <= $1.read }, "never back")
+        XCTAssertTrue(samples.contains { $0.read > 0 && $0.read < total }, "seen part way: \(samples.prefix(5))")
+        XCTAssertEqual(status["header_reads"], String(total))
+        XCTAssertEqual(status["scan_progress"], "\(total)/\(total)", "every file read, of every file to read")
+
+        let waited = try launch(big, index: "waited", scanWait: 300)
+        defer { unmountLaunched(waited) }
+        status = daemonStatus(waited)
+        XCTAssertEqual(status["scan_state"], "done", "a scan_wait longer than the scan returns once it is done: \(status)")
+        XCTAssertEqual(status["photos"], String(total))
+        XCTAssertEqual(status["scan_progress"], "\(total)/\(total)")
+    }
+
+    /// A mount made as a script makes it (the launcher returns once the mount answers, after at
+    /// most `scan_wait`), with an index of its own and the test's cache; its mount point.
+    func launch(_ source: String, index: String, scanWait: Int) throws -> String {
+        let mountpoint = makeTempFolder("mnt")
+        let r = runCommand(albumfsBinary(), [source, mountpoint, "-o", "scan_wait=\(scanWait),index=\(state!)/\(index).sqlite",
+                                             "-o", "cache_dir=\(state!)/cache-\(index),picks_db=\(state!)/picks-\(index).sqlite"], timeout: 400)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        guard isMounted(mountpoint) else { throw HarnessError(message: "not mounted: \(r.stderr)") }
+        return mountpoint
+    }
+
+    func unmountLaunched(_ mountpoint: String) {
+        XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mountpoint]).status, 0)
+        XCTAssertTrue(eventually(20) { !isMounted(mountpoint) }, "unmounted")
+        rmdir(mountpoint)
+    }
+
+    /// `thumbnail_cache_writes` says when the cache cannot take a thumbnail (here a cache on a
+    /// filesystem of the test's own, filled up): the thumbnail is still served, kept in memory,
+    /// and the key goes back to `ok` once a write succeeds again.
+    func testThumbnailCacheWritesSaysWhenTheCacheCannotBeWritten() throws {
+        let disk = makeTempFolder("smallfs")
+        XCTAssertEqual(runCommand("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", disk]).status, 0)
+        defer {
+            XCTAssertEqual(runCommand("/usr/bin/umount", [disk]).status, 0)
+            rmdir(disk)
+        }
+        let m = try Mount(source: source.path, options: ["-o", "cache_dir=\(disk)/cache"])
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnail_cache_writes"], "ok")
+        // The disk filled to its last few bytes.
+        let filler = disk + "/filler"
+        let fd = open(filler, O_WRONLY | O_CREAT, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        let block = [UInt8](repeating: 7, count: 4096)
+        while write(fd, block, block.count) == block.count {}
+        close(fd)
+        let first = try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get()
+        XCTAssertNotNil(DecodedImage(jpeg: first), "served though not cached")
+        var status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["thumbnail_cache_writes"], "failing (No space left on device): kept in memory", "\(status)")
+        let rendered = status["thumbnails_rendered"]
+        XCTAssertEqual(try readFile(m.path("thumbnails/200x200/IMG_1234.jpg")).get(), first)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], rendered, "kept in memory: not made again")
+        XCTAssertEqual(unlink(filler), 0)
+        _ = try readFile(m.path("thumbnails/200x200/DSC01234.jpg")).get()
+        status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["thumbnail_cache_writes"], "ok", "a write that succeeds again: \(status)")
+        XCTAssertNotEqual(status["thumbnail_cache_bytes"], "0")
+        m.finish(allowing: ["warning: thumbnail cache \(disk)/cache cannot be written"])
+    }
+
     /// The distinct `scan_state` values a mount's status shows, in the order seen, read every 2 ms
     /// until `finished` holds (at most 60 s).
     func states(of m: Mount, until finished: ([String: String]) -> Bool) -> [String] {
