@@ -74,12 +74,12 @@ final class StatusTests: SampleLibraryTestCase {
     }
 
     /// `-o scan_wait` and `scan_progress` by what they do. With `scan_wait=0` the launcher returns
-    /// while the first scan of 6,000 new files runs, and `scan_progress` (headers read / to read)
+    /// while the first scan of 20,000 new files runs (about a second), and `scan_progress` (headers read / to read)
     /// climbs through it, never past its total nor back, to every file read; with a wait longer
     /// than the scan the launcher returns once the scan is done.
     func testScanWaitAndScanProgressFollowTheFirstScan() throws {
-        let big = state + "/big", total = 6000
-        XCTAssertEqual(runCommand(albumfsBinary(), ["sample", big, "--count", String(total)], timeout: 120).status, 0)
+        let big = state + "/big", total = 20_000
+        try copies(total, into: big)
         let quick = try launch(big, index: "quick", scanWait: 0)
         defer { unmountLaunched(quick) }
         var status = daemonStatus(quick)
@@ -103,6 +103,21 @@ final class StatusTests: SampleLibraryTestCase {
         XCTAssertEqual(status["scan_state"], "done", "a scan_wait longer than the scan returns once it is done: \(status)")
         XCTAssertEqual(status["photos"], String(total))
         XCTAssertEqual(status["scan_progress"], "\(total)/\(total)")
+    }
+
+    /// `count` new photos in `folder`: the sample generator's 500 dated camera photos, and copies
+    /// of them under other names in 39 more folders (quicker to write than to generate).
+    func copies(_ count: Int, into folder: String) throws {
+        let made = runCommand(albumfsBinary(), ["sample", folder + "/0", "--count", "500"], timeout: 120)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: folder + "/0")?.allObjects as? [String])
+            .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".JPG") }.map { folder + "/0/" + $0 }
+        XCTAssertEqual(files.count, 500, "the sample's photos")
+        let contents = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for copy in 1..<(count / files.count) {
+            try FileManager.default.createDirectory(atPath: folder + "/\(copy)", withIntermediateDirectories: true)
+            for (i, data) in contents.enumerated() { try data.write(to: URL(fileURLWithPath: folder + "/\(copy)/IMG_\(i).JPG")) }
+        }
     }
 
     /// A mount made as a script makes it (the launcher returns once the mount answers, after at
