@@ -21,9 +21,6 @@ enum JXLDecoder {
         /// The upright size, the image's as decoded.
         var width: Int
         var height: Int
-        var orientation: Int
-        /// The size as coded (before the orientation turns it).
-        var codedSize: (width: Int, height: Int) { orientation > 4 ? (height, width) : (width, height) }
 
         /// The bytes the decode takes besides the file: libjxl's frame in 32-bit floats, 3
         /// channels, twice (its passes and its colour conversion), the RGBA output and the RGB copy.
@@ -43,7 +40,7 @@ enum JXLDecoder {
             throw ThumbnailError("JPEG XL image of \(w)x\(h) is over the \(maxPixels)-pixel limit")
         }
         guard !header.truncated else { throw ThumbnailError("JPEG XL image cut short: its codestream ends early") }
-        return Plan(width: w, height: h, orientation: header.orientation)
+        return Plan(width: w, height: h)
     }
 
     /// The image's first frame, as `plan` says.
@@ -86,13 +83,13 @@ enum JXLDecoder {
 
         init(_ plan: Plan) { self.plan = plan }
 
-        /// The codestream's size against the header's; RGBA when the image has alpha.
+        /// The codestream's size against the header's; RGBA when the image has alpha. (libjxl
+        /// gives the size upright, as it turns the image.)
         mutating func check(_ decoder: OpaquePointer) throws(ThumbnailError) {
             var info = JxlBasicInfo()
             guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw ThumbnailError("libjxl gives no basic info") }
-            let coded = plan.codedSize
-            guard Int(info.xsize) == coded.width, Int(info.ysize) == coded.height else {
-                throw ThumbnailError("JPEG XL image of \(info.xsize)x\(info.ysize) where its header says \(coded.width)x\(coded.height)")
+            guard Int(info.xsize) == plan.width, Int(info.ysize) == plan.height else {
+                throw ThumbnailError("JPEG XL image of \(info.xsize)x\(info.ysize) where its header says \(plan.width)x\(plan.height)")
             }
             format.num_channels = info.alpha_bits > 0 ? 4 : 3
             checked = true
