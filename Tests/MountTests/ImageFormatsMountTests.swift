@@ -161,12 +161,14 @@ final class ImageFormatsMountTests: XCTestCase {
         let marker = SampleImage.marker(width: 320, height: 240)
         let exif = Array(SampleExif.camera("Google", "Pixel 7", "2021:06:15 10:20:30").payload().dropFirst(6))
         let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        let turnedExif = Array(SampleExif.camera("Canon", "EOS R6", "2018:07:08 09:10:11", orientation: 6).payload().dropFirst(6))
         let files: [(name: String, bytes: [UInt8], day: String, source: String, view: String)] = [
             ("PXL_camera.jxl", try Encoders.jxl(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
             ("export.jxl", try Encoders.jxl(marker, xmp: xmp), "2019/2019-02/2019-02-03", "xmp:photoshop:DateCreated", "non-screenshots"),
             ("Screenshot_20220304-101112.jxl", try Encoders.jxl(marker, lossless: true), "2022/2022-03/2022-03-04", "filename", "screenshots"),
-            ("turned.jxl", try Encoders.jxl(marker.stored(forOrientation: 6), orientation: 6), "2020/2020-01/2020-01-02", "mtime",
-             "non-screenshots"),
+            // Turned in its codestream and, as a converted camera JPEG is, in its EXIF too.
+            ("turned.jxl", try Encoders.jxl(marker.stored(forOrientation: 6), orientation: 6, exifTIFF: turnedExif), "2018/2018-07/2018-07-08",
+             "exif:DateTimeOriginal", "non-screenshots"),
             ("packed.jxl", try Encoders.jxl(marker, exifTIFF: exif, compressBoxes: true), "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
             ("named-wrong.png", try Encoders.jxl(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
         ]
