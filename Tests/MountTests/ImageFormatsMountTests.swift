@@ -190,6 +190,8 @@ final class ImageFormatsMountTests: XCTestCase {
             XCTAssertEqual(xattr(dated, "user.albumfs.date_source"), f.source, f.name)
             let problems = xattr(dated, "user.albumfs.problems")
             XCTAssertEqual(problems, f.name == "packed.jxl" ? "EXIF stored Brotli-compressed (brob) not read" : nil, f.name)
+            // (turned.jxl's EXIF says 6: libjxl turns it, nothing turns it again.)
+            XCTAssertEqual(xattr(dated, "user.albumfs.orientation"), "1", f.name)
             XCTAssertNotNil(statOf(mount.path("\(f.view)/\(shown)")), "\(f.name) in \(f.view)")
             let stem = shown.split(separator: ".").dropLast().joined(separator: ".")
             let thumbnail = mount.path("thumbnails/200x200/\(stem).jpg")
