@@ -81,6 +81,8 @@ public struct JXLHeader {
         }
         for _ in 0..<Self.mostBoxes where offset < size {
             guard let box = try JXLBox(at: offset, size: size, read: read) else { return }
+            // (A codestream's box cut short still gives the size, read from what is there.)
+            guard box.whole || ["jxlc", "jxlp"].contains(box.type) else { return }
             switch box.type {
             case "jxlc", "jxlp":
                 let isPart = box.type == "jxlp"
@@ -89,7 +91,8 @@ public struct JXLHeader {
                 guard counter.count == skip else { return }
                 let wanted = max(0, min(Self.codestreamPrefix - codestream.count, Int(box.length) - skip))
                 if wanted > 0 { codestream += try read(box.body + Int64(skip), wanted) }
-                codestreamWhole = !isPart || counter[0] & 0x80 != 0
+                codestreamWhole = box.whole && (!isPart || counter[0] & 0x80 != 0)
+                guard box.whole else { return }
             case "Exif" where exif == nil:
                 let wanted = Int(min(box.length, Int64(budget)))
                 exifCut = Int64(wanted) < box.length
@@ -130,9 +133,12 @@ public struct JXLHeader {
 struct JXLBox {
     var type: String
     var body: Int64
+    /// The payload's length within the file (less than its header says when the file is cut).
     var length: Int64
+    /// Whether the whole payload lies within the file.
+    var whole: Bool
 
-    /// The box at `offset`; nil when its header or payload runs past the file's end.
+    /// The box at `offset`; nil when its header runs past the file's end or its length is none.
     init?(at offset: Int64, size: Int64, read: (Int64, Int) throws -> [UInt8]) rethrows {
         let head = try read(offset, 16)
         guard head.count >= 8, let short = head.be32(0) else { return nil }
@@ -150,7 +156,9 @@ struct JXLBox {
             body = offset + 8
             length = Int64(short) - 8
         }
-        guard length >= 0, body <= size, length <= size - body else { return nil }
+        guard length >= 0, body <= size else { return nil }
+        whole = length <= size - body
+        length = min(length, size - body)
     }
 }
 

@@ -87,7 +87,9 @@ final class JXLHeaderTests: XCTestCase {
     func testACutFileIsTruncatedAndEveryCutReadsSafely() throws {
         let bytes = try Encoders.jxl(.marker(width: 64, height: 48), exifTIFF: exif)
         let codestream = try XCTUnwrap(boxPayload("jxlc", in: bytes))
-        XCTAssertTrue(header(Array(bytes[..<(codestream + 10)])).truncated, "its codestream runs past the end")
+        let cutInCodestream = header(Array(bytes[..<(codestream + 10)]))
+        XCTAssertTrue(cutInCodestream.truncated, "its codestream runs past the end")
+        XCTAssertEqual(cutInCodestream.width, 64, "the size from what is there")
         for cut in 0..<bytes.count {
             // (Cut after the codestream's box, only metadata is lost.)
             let found = header(Array(bytes[..<cut]))
