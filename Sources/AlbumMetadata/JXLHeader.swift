@@ -174,7 +174,7 @@ struct JXLSizeHeader {
 
     /// Nil when `bytes` end before the fields do.
     init?(_ bytes: some Collection<UInt8>) {
-        var bits = BitReader(Array(bytes))
+        var bits = JXLBitReader(Array(bytes))
         guard let small = bits.read(1) else { return nil }
         func side() -> Int? {
             if small == 1 { return bits.read(5).map { ($0 + 1) * 8 } }
@@ -206,7 +206,7 @@ struct JXLSizeHeader {
 }
 
 /// Bits out of bytes, least significant bit of each byte first.
-struct BitReader {
+struct JXLBitReader {
     let bytes: [UInt8]
     var position = 0
 
