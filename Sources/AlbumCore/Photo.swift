@@ -17,6 +17,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case gif
     /// TIFF (scans, editors' exports): its first image. Camera RAWs built on TIFF are not.
     case tiff
+    /// JPEG XL, bare codestream or container (cameras, editors' and browsers' exports).
+    case jxl
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
     public var isStill: Bool { self != .video }
@@ -25,8 +27,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// be applied: HEIF's rotation and mirror (`irot`, `imir`) are part of the image, which libheif
     /// applies, and the EXIF Orientation such files also carry (iPhones write both) only repeats
     /// them: applying both would turn the photo twice. (ISO/IEC 23008-12 makes the boxes the ones
-    /// that count; Apple, libvips and browsers read it so.)
-    public var decodesUpright: Bool { self == .heif }
+    /// that count; Apple, libvips and browsers read it so.) JPEG XL's orientation is in its
+    /// codestream, which libjxl applies; an `Exif` box's Orientation is to be ignored (ISO/IEC
+    /// 18181-2).
+    public var decodesUpright: Bool { self == .heif || self == .jxl }
 
     /// The extensions a file of this format is named with (lowercase, without the dot); the first
     /// is the one the views give a file named otherwise.
@@ -39,6 +43,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .webp: Self.webpExtensions
         case .gif: Self.gifExtensions
         case .tiff: Self.tiffExtensions
+        case .jxl: Self.jxlExtensions
         }
     }
     // (Made once: every name in a listing asks.)
@@ -49,6 +54,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     private static let webpExtensions = ["webp"]
     private static let gifExtensions = ["gif"]
     private static let tiffExtensions = ["tif", "tiff"]
+    private static let jxlExtensions = ["jxl"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

@@ -74,7 +74,8 @@ public enum Unrenderable {
     public static let empty = "empty file"
     public static let tooShort = "too short to be an image"
     public static let noMovie = "no movie box (moov): cut short?"
-    /// A JPEG or PNG header cut before its frame header or image data: nothing follows it. (A
+    /// A JPEG or PNG header cut before its frame header or image data, a JPEG XL codestream cut
+    /// short or missing: nothing decodes. (A
     /// HEIF file's or a video's boxes may be cut after the image they hold.)
     public static let headerTruncated = "header truncated"
     /// A HEIF file without a primary image, or whose image data `iloc` places past its end.
@@ -86,6 +87,6 @@ public enum Unrenderable {
 
     /// Whether a photo with `problems` has nothing to render.
     public static func any(_ problems: [String], format: ImageFormat) -> Bool {
-        problems.contains { always.contains($0) || ($0 == headerTruncated && (format == .jpeg || format == .png)) }
+        problems.contains { always.contains($0) || ($0 == headerTruncated && [.jpeg, .png, .jxl].contains(format)) }
     }
 }

@@ -21,6 +21,9 @@ enum FuzzTarget: String, CaseIterable {
     case webp
     /// A TIFF's directories and the EXIF block made of them (`II*\0` and IFD0 at 8 put in front where missing).
     case tiff
+    /// A JPEG XL container's boxes and the codestream's size header (the container's signature
+    /// box put in front where the input starts like neither a container nor a bare codestream).
+    case jxl
     /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
     case exif
     /// An XMP packet: the properties the rules read.
@@ -34,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
     static let videoSignature: [UInt8] = [0, 0, 0, 0x14] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("mp41".utf8)
     static let webpSignature: [UInt8] = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8)
     static let tiffSignature: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
+    static let jxlSignature: [UInt8] = JXLHeader.containerSignature
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
 
     /// Runs the parser on `input`; a wrong answer traps (the fuzzer keeps the input).
@@ -52,6 +56,7 @@ enum FuzzTarget: String, CaseIterable {
             precondition(moment.map { $0.isFinite && $0 >= 0 } ?? true, "video: a still-image-time of \(moment!)")
         case .webp: Self.parseTwice(WebPHeader.isWebP(input) ? input : Self.webpSignature + input)
         case .tiff: Self.parseTwice(TIFFHeader.isTIFF(input) ? input : Self.tiffSignature + input)
+        case .jxl: Self.parseTwice(JXLHeader.isJXL(input) ? input : Self.jxlSignature + input)
         case .exif:
             let block = Self.prefixed(input, Self.exifSignature)
             precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")

@@ -121,5 +121,9 @@ extension LibraryIndex {
         """
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'video' OR (kind = 'heif' AND problems IS NOT NULL);
         """,
+        // 17: JPEG XL images are photos now (kind 'jxl'), read again as schema 12's WebP.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.jxl';
+        """,
     ]
 }

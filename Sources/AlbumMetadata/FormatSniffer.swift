@@ -27,6 +27,7 @@ public enum FormatSniffer {
         if WebPHeader.isWebP(header) { return .webp }
         if GIFHeader.isGIF(header) { return .gif }
         if TIFFHeader.isTIFF(header) { return .tiff }
+        if JXLHeader.isJXL(header.prefix(JXLHeader.containerSignature.count)) { return .jxl }
         guard b.count == 8 else { return nil }
         let firstBox = String(decoding: b[4...], as: UTF8.self)
         if firstBox == "ftyp" {

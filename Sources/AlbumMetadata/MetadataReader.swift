@@ -19,6 +19,7 @@ extension VideoHeader: ImageHeader {}
 extension WebPHeader: ImageHeader {}
 extension GIFHeader: ImageHeader {}
 extension TIFFHeader: ImageHeader {}
+extension JXLHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -134,6 +135,8 @@ public enum MetadataReader {
             // (A camera RAW is left to what reads RAWs: not shown as a TIFF.)
             guard !header.looksRaw else { return nil }
             readCommon(header, into: &e)
+        case .jxl:
+            readJXL(try reader.header { try JXLHeader(size: reader.size, read: $0) }, into: &e)
         }
         return format
     }
@@ -155,6 +158,19 @@ public enum MetadataReader {
         e.orientation = header.orientation
         if let xmp = header.xmp { readXMP(xmp, into: &e) }
         return true
+    }
+
+    /// A JPEG XL file's header into `e`: its boxes' EXIF and XMP, and what was left unread (a
+    /// compressed box is inflated only by the decoder, in a render worker: the date falls back).
+    private static func readJXL(_ header: JXLHeader, into e: inout PhotoEvidence) {
+        readCommon(header, into: &e)
+        if let xmp = header.xmp { readXMP(xmp, into: &e) }
+        if header.exifCut, let exif = header.exif {
+            let unread = ExifReach.unread(in: exif)
+            if !unread.isEmpty { e.problems.append(MetadataLimits.cutProblem("Exif", unread: unread)) }
+        }
+        if header.xmpOverCap { e.problems.append(MetadataLimits.overCapProblem("xml")) }
+        for type in header.compressed { e.problems.append(JXLHeader.compressedProblem(type)) }
     }
 
     /// The same for a whole file already in memory (the fuzz targets: nothing is read from disk).

@@ -40,6 +40,7 @@ public enum RenderWorkerProcess {
     static func prepare(memory: Int) -> String? {
         _ = HEIFLibrary.setupFailure
         _ = HEIFLibrary.hevcDecoder
+        _ = JXLLibrary.setupFailure
         // No one allocation of FFmpeg's (a packet, a frame, a sample index) over what a render may take.
         if FFmpegLibrary.setupFailure == nil { av_max_alloc(memory) }
         guard albumfs_close_from(socketFD + 1) == 0 else { return "close_range: \(Errno.current)" }

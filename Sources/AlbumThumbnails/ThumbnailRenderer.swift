@@ -108,6 +108,7 @@ public struct ThumbnailRenderer: Sendable {
         case .webp: decoding = try webpDecoding(original, boxWidth: bw, boxHeight: bh)
         case .gif: decoding = try gifDecoding(original)
         case .tiff: decoding = try tiffDecoding(original)
+        case .jxl: decoding = try jxlDecoding(original)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
@@ -265,6 +266,19 @@ public struct ThumbnailRenderer: Sendable {
                         // The RGBA raster and the RGB image.
                         need: data.count + w * h * 7, what: "a \(w)x\(h) TIFF",
                         plan: Plan(sourceSize: (w, h), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
+    }
+
+    /// A JPEG XL image: read whole (libjxl decodes from memory), its first frame decoded at full
+    /// size (libjxl shrinks nothing on load) and upright, at the size its codestream header says.
+    func jxlDecoding(_ original: Original) throws(ThumbnailError) -> Decoding {
+        guard original.count <= min(maxFileBytes, memory.limit) else {
+            throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
+        }
+        let data = try original.all()
+        let plan = try JXLDecoder.plan(data, maxPixels: maxPixels)
+        return Decoding(decode: { () throws(ThumbnailError) in (DecodedImage(whole: try JXLDecoder.decode(data, plan)), (1, 1)) },
+                        need: data.count + plan.bytes, what: "a \(plan.width)x\(plan.height) JPEG XL image",
+                        plan: Plan(sourceSize: (plan.width, plan.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil), profile: nil)
     }
 
     /// What shrinking a PNG of `size` while decoding it takes at most: its row (RGBA), each

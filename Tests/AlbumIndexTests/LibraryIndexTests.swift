@@ -342,6 +342,22 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "s.psd"])
     }
 
+    /// The schema that shows JPEG XL images reads again, as schema 12 for WebP, the files named
+    /// `.jxl` an older scan kept as not photos or problems. (Found by what it does: other
+    /// migrations may come before it.)
+    func testAnIndexFromBeforeJPEGXLReadsAgainWhatMayBeAJPEGXL() throws {
+        let jxl = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("'%.jxl'") })
+        let (db, path) = try index(atSchema: jxl)
+        let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("art.jxl", "ignored"), ("b/c.JXL", "problem"),
+                                        ("s.psd", "ignored"), ("d.tif", "tiff")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation, dto) VALUES (?, ?, 3, 4, ?, 1, '2020:01:02 03:04:05')",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "s.psd", "d.tif"])
+    }
+
     /// Schema 10 shows videos and reads Apple's Live Photo identifiers: files kept as not photos
     /// that a video's name, and Apple's stills, are read again, once; the rest stays.
     func testASchemaNineIndexReadsAgainWhatMayBeAVideoAndApplesStills() throws {
