@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Data flows one way: source folder → AlbumMetadata (scan, EXIF) → index (AlbumCore's PhotoIndex)
-// → AlbumCore views → AlbumVFS (POSIX terms) → AlbumFUSE (kernel). See docs/design.md.
+// Data flows one way: source folder → AlbumMetadata (scan, EXIF) → AlbumLive's ScanPipeline →
+// index (AlbumIndex's LibraryIndex) → AlbumCore views → AlbumVFS (POSIX terms) → AlbumFUSE
+// (kernel). See docs/design.md.
 let package = Package(
     name: "albumfs",
     products: [

@@ -3,7 +3,7 @@ import CFuse3
 /// The one table that wires FUSE low-level operations to their handlers (one file each).
 ///
 /// Built inside a function, never at top level of `main.swift`: `@convention(c)` closures made
-/// there inherit main-actor isolation and trap on a FUSE worker thread (../SWIFT-FUSE.md).
+/// there inherit main-actor isolation and trap on a FUSE worker thread (docs/swift-fuse.md).
 enum Operations {
     static func table() -> fuse_lowlevel_ops {
         var ops = fuse_lowlevel_ops()

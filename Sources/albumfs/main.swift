@@ -2,7 +2,7 @@ import Glibc
 import AlbumThumbnails
 
 /// The whole program is in functions and types: FUSE callbacks must never be formed in
-/// top-level code (../SWIFT-FUSE.md), and exit codes are decided in one place.
+/// top-level code (docs/swift-fuse.md), and exit codes are decided in one place.
 enum AlbumFSMain {
     static func main(_ arguments: [String]) -> Int32 {
         do throws(CLIError) {
