@@ -84,6 +84,7 @@ final class ExiftoolInteropTests: FolderTestCase {
         let phones = try SampleLibrary.items().filter { $0.path.hasPrefix("Phone/") || $0.path == "Nikon/DSC_0002.JPG" }
         XCTAssertEqual(phones.count, 4)
         var makerNotes: Set<String> = []
+        var gpsCompared = 0, videosCompared = 0
         for item in phones {
             let path = folder + "/" + item.path.replacingOccurrences(of: "/", with: "-")
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(item.bytes)))
@@ -94,12 +95,16 @@ final class ExiftoolInteropTests: FolderTestCase {
             XCTAssertEqual(e.offsetTimeOriginal, tags["ExifIFD:OffsetTimeOriginal"] as? String, item.path)
             if let date = tags["GPS:GPSDateStamp"] as? String, let time = tags["GPS:GPSTimeStamp"] as? String {
                 XCTAssertEqual(e.gpsDateTimeUTC, date + " " + time, item.path)
+                gpsCompared += 1
             }
             makerNotes.formUnion(["Apple", "Samsung", "Nikon"].filter { group in tags.keys.contains { $0.hasPrefix(group + ":") } })
             if let offset = tags["XMP-GCamera:MicroVideoOffset"] as? Int {
                 XCTAssertEqual(Array(item.bytes[(item.bytes.count - offset + 4)...].prefix(4)), Array("ftyp".utf8), "the video starts where the XMP says")
+                videosCompared += 1
             }
         }
+        XCTAssertGreaterThan(gpsCompared, 0, "a GPS date was compared")
+        XCTAssertGreaterThan(videosCompared, 0, "a motion photo's video offset was compared")
         XCTAssertEqual(makerNotes, ["Apple", "Samsung", "Nikon"], "each maker note is read as its maker's")
         XCTAssertEqual(try phones.filter { try exiftool(folder + "/" + $0.path.replacingOccurrences(of: "/", with: "-"))["IFD1:ThumbnailLength"] != nil }.count, 3)
     }

@@ -791,9 +791,22 @@ final class ThumbnailPipelineTests: XCTestCase {
         }
     }
 
+    /// Large decodes one at a time, counting those that came to the gate (the test's sign that a
+    /// second one waits).
+    final class CountingGate: LargeDecodeGate, @unchecked Sendable {
+        let arrived = Atomic<Int>(0)
+        private let inner = OneAtATime()
+        func enter() {
+            arrived.add(1, ordering: .relaxed)
+            inner.enter()
+        }
+        func leave() { inner.leave() }
+    }
+
     /// A large decode waiting for another holds no decode slot: a small one goes ahead.
     func testASmallDecodeIsNotHeldUpByLargeOnesWaiting() throws {
-        let memory = DecodeMemory(limit: 1 << 30, oneAtATime: 1 << 20, decodesAtOnce: 2)
+        let gate = CountingGate()
+        let memory = DecodeMemory(limit: 1 << 30, oneAtATime: 1 << 20, decodesAtOnce: 2, large: gate)
         let firstIn = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
         let order = Mutex<[String]>([])
         DispatchQueue.global().async(group: done) {
@@ -807,7 +820,9 @@ final class ThumbnailPipelineTests: XCTestCase {
         DispatchQueue.global().async(group: done) {
             _ = try? memory.reserving(2 << 20, for: "large 2") { () throws(ThumbnailError) in order.withLock { $0.append("large 2") } }
         }
-        usleep(50_000)  // large 2 is waiting for large 1 by now
+        let deadline = Date().addingTimeInterval(5)
+        while gate.arrived.load(ordering: .relaxed) < 2 && Date() < deadline { usleep(1_000) }
+        XCTAssertEqual(gate.arrived.load(ordering: .relaxed), 2, "large 2 waits at the gate for large 1")
         let small = DispatchSemaphore(value: 0)
         DispatchQueue.global().async(group: done) {
             _ = try? memory.reserving(1 << 10, for: "small") { () throws(ThumbnailError) in order.withLock { $0.append("small") } }

@@ -20,7 +20,8 @@ final class ExamplesTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: dest) }
         let r = shell("'\(Self.examples)/copy-newest.sh' '\(mount.mountpoint)' '\(dest)' 4")
         XCTAssertEqual(r.status, 0, r.stderr)
-        let newest = Array(readdirNames(mount.path("non-screenshots"))!.prefix(4))
+        let newest = Array(try XCTUnwrap(readdirNames(mount.path("non-screenshots"))).prefix(4))
+        XCTAssertEqual(newest.count, 4, "the view holds the four to copy")
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dest)), Set(newest))
         for name in newest {
             XCTAssertEqual(FileManager.default.contents(atPath: dest + "/" + name), FileManager.default.contents(atPath: mount.path("non-screenshots/" + name)))
@@ -65,7 +66,8 @@ final class ExamplesTests: XCTestCase {
         defer { source.remove() }
         let mount = try Mount(source: source.path)
         XCTAssertEqual(shell("'\(Self.examples)/pick-newest.sh' '\(mount.mountpoint)' 3").status, 0)
-        let newest = Array(readdirNames(mount.path("non-screenshots"))!.prefix(3))
+        let newest = Array(try XCTUnwrap(readdirNames(mount.path("non-screenshots"))).prefix(3))
+        XCTAssertEqual(newest.count, 3, "the view holds the three to pick")
         XCTAssertEqual(readdirNames(mount.path("picked")), newest)
         let dest = makeTempFolder("picks-out")
         defer { try? FileManager.default.removeItem(atPath: dest) }
