@@ -63,7 +63,7 @@ let package = Package(
             name: "albumfs",
             dependencies: ["AlbumSystem", "AlbumCore", "AlbumIndex", "AlbumLive", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS",
                            "AlbumFUSE"]),
-        .executableTarget(name: "AlbumFuzz", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata"]),
+        .executableTarget(name: "AlbumFuzz", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "AlbumIndex", "AlbumThumbnails"]),
 
         .testTarget(name: "AlbumSystemTests", dependencies: ["AlbumSystem", "AlbumCore"]),
         .testTarget(name: "AlbumCoreTests", dependencies: ["AlbumSystem", "AlbumCore"]),

@@ -1,6 +1,8 @@
 import AlbumCore
+import AlbumIndex
 import AlbumSystem
 import AlbumMetadata
+import AlbumThumbnails
 
 /// The parsers of untrusted bytes, one fuzz target each (docs/security.md, "Fuzzing").
 ///
@@ -30,6 +32,14 @@ enum FuzzTarget: String, CaseIterable {
     case xmp
     /// A file name: every date pattern the capture-date rules know.
     case filename
+    /// A thumbnail rendered from the bytes as a render worker renders it (the decoders: libjpeg
+    /// with its embedded previews and colour profiles, libpng, libheif, FFmpeg, libwebp, giflib,
+    /// libtiff, libjxl), under small limits: the format the header reader finds, else the one the
+    /// first byte names. A render answers an exact-size JPEG or an error, never a trap.
+    case render
+    /// A views snapshot (`ViewSnapshot.decode`, what a remount loads): a valid header for its key
+    /// put in front where the input lacks one, so the fuzzer explores the records.
+    case snapshot
 
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -65,12 +75,37 @@ enum FuzzTarget: String, CaseIterable {
             for property in ["photoshop:DateCreated", "exif:DateTimeOriginal", "exif:UserComment"] {
                 precondition(XMPProperties.value(of: property, in: packet) == XMPProperties.value(of: property, in: packet), "xmp: two answers")
             }
+        case .render: Self.render(input)
+        case .snapshot:
+            let file = input.starts(with: Self.snapshotHeader.prefix(8)) ? input : Self.snapshotHeader + input
+            let first = file.withUnsafeBytes { try? ViewSnapshot.decode($0, key: "fuzz", generation: 1) }
+            let second = file.withUnsafeBytes { try? ViewSnapshot.decode($0, key: "fuzz", generation: 1) }
+            precondition(first?.photos.count == second?.photos.count, "snapshot: two answers")
         case .filename:
             let name = FileNameBytes.string(input.filter { $0 != 0 && $0 != UInt8(ascii: "/") })
             let rules = CaptureDateRules(now: Timestamp(seconds: 1_900_000_000))
             let decided = rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000))
             precondition(decided == rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000)), "filename: two answers")
         }
+    }
+
+    /// The header of an empty library's snapshot under the key "fuzz", generation 1: what comes
+    /// before its table of strings.
+    static let snapshotHeader: [UInt8] = {
+        let empty = LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 0))
+        return Array(ViewSnapshot.encode(empty, key: "fuzz", generation: 1).prefix(8 + 4 + 4 + 4 + 8))
+    }()
+
+    /// A render worker's renderer with small limits: 4 MP, 64 MB, one decode at a time.
+    static let renderer = ThumbnailRenderer(maxPixels: 4_000_000, memory: DecodeMemory(limit: 64 << 20, oneAtATime: 64 << 20, decodesAtOnce: 1))
+
+    private static func render(_ input: [UInt8]) {
+        let formats = ImageFormat.allCases
+        let found = input.withUnsafeBytes { MetadataReader.read(bytes: $0) }
+        let format = found?.format ?? formats[Int(input.first ?? 0) % formats.count]
+        let box = ThumbnailBox(width: 64, height: 48)!
+        guard let bytes = try? renderer.render(input, format: format, orientation: Int(input.last ?? 1) % 9, box: box) else { return }
+        precondition(bytes.starts(with: [0xFF, 0xD8, 0xFF]) && bytes.count >= 64 * 48 / 8, "render: \(bytes.count) bytes that are no JPEG thumbnail")
     }
 
     private static func prefixed(_ input: [UInt8], _ signature: [UInt8]) -> [UInt8] {

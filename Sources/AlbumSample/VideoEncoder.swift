@@ -9,16 +9,24 @@ extension Encoders {
         case mov, mp4
     }
 
+    /// The codec a sample video is encoded in: H.264 (x264), or HEVC (x265) as iPhones record
+    /// by default. A missing encoder is an error, never another codec in its place.
+    public enum VideoCodec: String, Sendable {
+        case h264 = "libx264", hevc = "libx265"
+
+        var encoder: UnsafePointer<AVCodec>? { avcodec_find_encoder_by_name(rawValue) }
+    }
+
     /// A short video of `image` (`frames` frames at 10 a second, one keyframe first), encoded with
-    /// FFmpeg's libraries: H.264 (x264) where Debian's libavcodec has it, else MPEG-4 Part 2.
+    /// FFmpeg's libraries in `codec` (H.264 by default).
     /// `metadata` goes into the movie: `creation_time` (ISO 8601) becomes the movie header's
     /// time, and every other key (`com.apple.quicktime.creationdate`,
     /// `com.apple.quicktime.content.identifier`) QuickTime Keys metadata, as iPhones write it.
     /// `rotation` (clockwise degrees) goes into the track's matrix: `image` is then the stored
     /// frame, shown turned.
     public static func video(_ image: SampleImage, container: VideoContainer = .mov, frames: Int = 5,
-                             metadata: [(String, String)] = [], rotation: Int = 0) throws(EncodeError) -> [UInt8] {
-        try video(of: Array(repeating: image, count: frames), container: container, metadata: metadata, rotation: rotation)
+                             metadata: [(String, String)] = [], rotation: Int = 0, codec: VideoCodec = .h264) throws(EncodeError) -> [UInt8] {
+        try video(of: Array(repeating: image, count: frames), container: container, metadata: metadata, rotation: rotation, codec: codec)
     }
 
     /// A Live Photo's motion part as an iPhone writes it: `opening` for its first `stillFrame`
@@ -33,11 +41,11 @@ extension Encoders {
 
     /// The frames `images` at 10 a second, one keyframe first (no other: x264's scene cuts off).
     public static func video(of images: [SampleImage], container: VideoContainer, metadata: [(String, String)],
-                      rotation: Int) throws(EncodeError) -> [UInt8] {
+                      rotation: Int, codec videoCodec: VideoCodec = .h264) throws(EncodeError) -> [UInt8] {
         let image = images[0]
         if let failure = FFmpegLibrary.setupFailure { throw EncodeError(description: "FFmpeg: " + failure) }
-        guard let codec = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4) else {
-            throw EncodeError(description: "FFmpeg has no H.264 or MPEG-4 encoder")
+        guard let codec = videoCodec.encoder else {
+            throw EncodeError(description: "FFmpeg has no \(videoCodec.rawValue) encoder (Debian's libavcodec59 has it)")
         }
         let muxer = try Muxer(container.rawValue, metadata: metadata)
         var encoder = try CodecContext(codec) { c in
@@ -51,6 +59,7 @@ extension Encoders {
             c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
             _ = av_opt_set(c.pointee.priv_data, "preset", "ultrafast", 0)
             _ = av_opt_set(c.pointee.priv_data, "x264-params", "scenecut=0", 0)
+            _ = av_opt_set(c.pointee.priv_data, "x265-params", "scenecut=0:log-level=error", 0)
         }
         let stream = try muxer.add(encoder)
         if rotation != 0, let matrix = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 36) {
@@ -64,10 +73,7 @@ extension Encoders {
         return try muxer.finish()
     }
 
-    /// An `.m4a` as iTunes and phones' voice recorders write one: AAC sound only (a tenth of a
-    /// second of silence), brand `M4A `.
-    /// One track of `clip(tracks:)`: AAC silence, or 5 frames of an image in H.264 (MPEG-4
-    /// Part 2 without x264).
+    /// One track of `clip(tracks:)`: AAC silence, or 5 frames of an image in H.264.
     public enum Track: Sendable {
         case sound
         case video(SampleImage)
@@ -78,8 +84,8 @@ extension Encoders {
     public static func clip(tracks: [Track], container: String = "3gp") throws(EncodeError) -> [UInt8] {
         if let failure = FFmpegLibrary.setupFailure { throw EncodeError(description: "FFmpeg: " + failure) }
         guard let aac = avcodec_find_encoder(AV_CODEC_ID_AAC) else { throw EncodeError(description: "FFmpeg has no AAC encoder") }
-        guard let h264 = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_MPEG4) else {
-            throw EncodeError(description: "FFmpeg has no H.264 or MPEG-4 encoder")
+        guard let h264 = VideoCodec.h264.encoder else {
+            throw EncodeError(description: "FFmpeg has no libx264 encoder (Debian's libavcodec59 has it)")
         }
         let muxer = try Muxer(container, metadata: [])
         var encoders: [(CodecContext, UnsafeMutablePointer<AVStream>, Track)] = []
