@@ -44,7 +44,7 @@ public enum LivePhotos {
         for i in photos.indices where photos[i].format.isStill && partners[Int32(i)] == nil {
             guard let candidates = byStem[stemKey(photos[i])] else { continue }
             if let v = candidates.first(where: { partners[Int32($0)] == nil && sameStem(photos[i], photos[$0])
-                && abs(photos[i].captureInstant.seconds - photos[$0].captureInstant.seconds) <= nameWindow }) {
+                && Self.within(nameWindow, photos[i].captureInstant.seconds, photos[$0].captureInstant.seconds) }) {
                 pair(i, v)
             }
         }
@@ -74,5 +74,12 @@ public enum LivePhotos {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in bytes { h = (h ^ UInt64(fold(b))) &* 0x100_0000_01B3 }
         return h
+    }
+
+    /// Whether two times in seconds lie at most `window` apart (times from hostile files or a
+    /// filesystem's odd mtimes may lie at the ends of Int64, where a difference overflows).
+    static func within(_ window: Int64, _ a: Int64, _ b: Int64) -> Bool {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return !overflow && difference.magnitude <= UInt64(window)
     }
 }

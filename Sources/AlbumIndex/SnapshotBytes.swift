@@ -94,7 +94,7 @@ struct SnapshotReader {
         let seconds = try int(Int64.self)
         let nanoseconds = try int(Int32.self)
         // (Within what `Timestamp.nanosecondsSinceEpoch` holds, as every time the index keeps is.)
-        guard (-999_999_999...999_999_999).contains(nanoseconds), abs(seconds) < Int64.max / 1_000_000_000 - 1 else {
+        guard (-999_999_999...999_999_999).contains(nanoseconds), seconds.magnitude < UInt64(Int64.max / 1_000_000_000 - 1) else {
             throw SnapshotRefusal("a time out of range")
         }
         return Timestamp(seconds: seconds, nanoseconds: Int(nanoseconds))

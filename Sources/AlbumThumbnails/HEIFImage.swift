@@ -79,9 +79,11 @@ final class HEIFImage {
         var error = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, original.count, nil)
         if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
         guard error.code == heif_error_Ok, let handle else {
+            // libheif's message may live in the context: read before the context goes.
+            let failure = Self.error(error)
             heif_context_free(context)
             free(base)
-            throw Self.error(error)
+            throw failure
         }
         self.context = context
         self.handle = handle
