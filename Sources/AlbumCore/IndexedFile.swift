@@ -23,6 +23,7 @@ public struct IndexedFile: Sendable, Equatable {
             case .webp: slimWebP
             case .gif: slimGIF
             case .tiff: slimTIFF
+            case .raw: slimRAW
             }
         }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
@@ -32,6 +33,7 @@ public struct IndexedFile: Sendable, Equatable {
         private static let slimWebP = Kind.photo(.webp, PhotoEvidence())
         private static let slimGIF = Kind.photo(.gif, PhotoEvidence())
         private static let slimTIFF = Kind.photo(.tiff, PhotoEvidence())
+        private static let slimRAW = Kind.photo(.raw, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -17,6 +17,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case gif
     /// TIFF (scans, editors' exports): its first image. Camera RAWs built on TIFF are not.
     case tiff
+    /// Camera RAW (DNG, CR2, CR3, NEF, ARW, ORF, RAF, RW2, PEF, SRW): dated from its own EXIF,
+    /// shown through its embedded preview, made upright by the render (LibRaw's `flip`).
+    case raw
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
     public var isStill: Bool { self != .video }
@@ -26,7 +29,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// applies, and the EXIF Orientation such files also carry (iPhones write both) only repeats
     /// them: applying both would turn the photo twice. (ISO/IEC 23008-12 makes the boxes the ones
     /// that count; Apple, libvips and browsers read it so.)
-    public var decodesUpright: Bool { self == .heif }
+    public var decodesUpright: Bool { self == .heif || self == .raw }
 
     /// The extensions a file of this format is named with (lowercase, without the dot); the first
     /// is the one the views give a file named otherwise.
@@ -39,6 +42,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .webp: Self.webpExtensions
         case .gif: Self.gifExtensions
         case .tiff: Self.tiffExtensions
+        case .raw: Self.rawExtensions
         }
     }
     // (Made once: every name in a listing asks.)
@@ -49,6 +53,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     private static let webpExtensions = ["webp"]
     private static let gifExtensions = ["gif"]
     private static let tiffExtensions = ["tif", "tiff"]
+    public static let rawExtensions = ["dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "raf", "rw2", "pef", "srw"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

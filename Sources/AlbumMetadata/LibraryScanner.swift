@@ -25,8 +25,9 @@ public struct LibraryScanner: Sendable {
     ]
     /// Extensions of files that are photos even when their content cannot be read to prove it
     /// (HEIF's only where HEIF images are shown: `NameHint`).
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif",
-                                                      "mov", "mp4", "m4v", "3gp", "3g2", "webp", "gif", "tif", "tiff"]
+    public static let photoExtensions = Set<String>(["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif",
+                                                      "mov", "mp4", "m4v", "3gp", "3g2", "webp", "gif", "tif", "tiff"])
+        .union(ImageFormat.rawExtensions)
 
     /// An absolute folder never to enter: the mount point, when it lies inside the library.
     public let excluded: String?
@@ -293,6 +294,7 @@ public struct LibraryScanner: Sendable {
             case "webp": .webp
             case "gif": .gif
             case "tif", "tiff": .tiff
+            case _ where ImageFormat.rawExtensions.contains(ext): .raw
             default: .jpeg
             }
             likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext) && formats.contains(guessed)

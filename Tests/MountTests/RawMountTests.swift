@@ -1,0 +1,72 @@
+import AlbumSample
+import Foundation
+import Glibc
+import XCTest
+
+/// Camera RAWs as a mount shows them: dated by their EXIF (read by albumfs's own readers), named
+/// `raw` in `user.albumfs.format`, thumbnailed by LibRaw in the render workers from their
+/// embedded preview (or a half-size decode where there is none), upright and colour-true.
+final class RawMountTests: XCTestCase {
+    /// Fixtures from the project's own DNG writer, each read by LibRaw's `raw-identify` and by
+    /// exiftool: a phone's DNG with a JPEG preview turned by Orientation 6, one with an RGB
+    /// preview, one with no preview at all; and a DNG cut in half, which costs its thumbnail only.
+    func testDNGsAreListedDatedAndThumbnailedUpright() throws {
+        let source = makeTempFolder("raw")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        let scene = SampleImage.marker(width: 640, height: 480), small = SampleImage.marker(width: 320, height: 240)
+        let files: [(name: String, bytes: [UInt8], day: String)] = [
+            ("PXL_turned.dng", try Encoders.dng(scene.stored(forOrientation: 6), preview: .jpeg(small.stored(forOrientation: 6)), orientation: 6,
+                                                dateTimeOriginal: "2021:07:08 09:10:11"), "2021/2021-07/2021-07-08"),
+            ("rgb-preview.dng", try Encoders.dng(scene, preview: .rgb(small), dateTimeOriginal: "2020:05:06 07:08:09"), "2020/2020-05/2020-05-06"),
+            ("no-preview.DNG", try Encoders.dng(scene, preview: .none, dateTimeOriginal: "2019:03:04 05:06:07"), "2019/2019-03/2019-03-04"),
+        ]
+        for f in files {
+            let path = source + "/" + f.name
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(f.bytes)), f.name)
+            // What outside readers make of the fixture: LibRaw's own tool knows the camera, exiftool the date.
+            let identify = shell("raw-identify '\(path)'")
+            XCTAssertEqual(identify.status, 0, "\(f.name): \(identify.stdout)\(identify.stderr)")
+            XCTAssertTrue(identify.stdout.contains("is a albumfs Sample DNG image"), identify.stdout)
+            let exif = shell("exiftool -s3 -FileType -DateTimeOriginal -Orientation# '\(path)'")
+            let expected = f.day.split(separator: "/").last!.replacingOccurrences(of: "-", with: ":")
+            XCTAssertTrue(exif.stdout.hasPrefix("DNG\n\(expected) "), "\(f.name): \(exif.stdout)")
+        }
+        let cut = Array(files[0].bytes.prefix(files[0].bytes.count / 2))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source + "/cut.dng", contents: Data(cut)))
+
+        let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])
+        for f in files {
+            let dated = mount.path("by-date/\(f.day)/\(f.name)")
+            XCTAssertNotNil(statOf(dated), "\(f.name) in by-date/\(f.day): \(readdirNames(mount.path("by-date")) ?? [])")
+            XCTAssertEqual(try readFile(dated).get(), f.bytes, f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.format"), "raw", f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.date_source"), "exif:DateTimeOriginal", f.name)
+            XCTAssertNil(xattr(dated, "user.albumfs.problems"), f.name)
+            XCTAssertNotNil(statOf(mount.path("non-screenshots/\(f.name)")), f.name)
+            let thumbnail = mount.path("thumbnails/200x200/\(f.name.split(separator: ".")[0]).jpg")
+            XCTAssertEqual(statOf(thumbnail)?.st_size, 30_000, f.name)
+            let image = try XCTUnwrap(DecodedImage(jpeg: try readFile(thumbnail).get()), f.name)
+            XCTAssertEqual(image.width, 200, f.name)
+            XCTAssertEqual(image.height, 200, f.name)
+            if f.name == "no-preview.DNG" {
+                // A half-size decode of the sensor, through LibRaw's colour pipeline: the marker's
+                // red corner stays where it is, and the reddest.
+                let red = image.mean(x: 3..<20, y: 5..<40), other = image.mean(x: 180..<197, y: 160..<195)
+                XCTAssertGreaterThan(red.0 - red.1, 80, "top-left is red: \(red)")
+                XCTAssertLessThan(other.0 - other.1, 40, "bottom-right is not: \(other)")
+            } else {
+                try assertMarkerUpright(thumbnail, f.name)
+                // Colour-true: the marker's middle is (100, 128, 100) in the photo; the crop keeps it in the middle.
+                assertColour(image.mean(x: 95..<105, y: 95..<105), (100, 128, 100), tolerance: 12, f.name)
+            }
+        }
+        // The cut DNG: listed on its file's day, its thumbnail an error (or not listed), the mount unharmed.
+        let cutShown = try XCTUnwrap(readdirNames(mount.path("non-screenshots"))?.contains("cut.dng"))
+        XCTAssertTrue(cutShown)
+        if let listed = readdirNames(mount.path("thumbnails/200x200")), listed.contains("cut.jpg") {
+            XCTAssertEqual(readFile(mount.path("thumbnails/200x200/cut.jpg")).failure?.code, EIO)
+        }
+        XCTAssertEqual(statOf(mount.path("thumbnails/200x200/rgb-preview.jpg"))?.st_size, 30_000, "the mount goes on")
+        mount.finish(allowing: ["cut.dng"])
+    }
+}
