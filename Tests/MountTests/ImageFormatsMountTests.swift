@@ -147,6 +147,6 @@ final class ImageFormatsMountTests: XCTestCase {
         let notShown = (try? String(contentsOfFile: mount.path(".albumfs/not-shown"), encoding: .utf8)) ?? ""
         XCTAssertFalse(notShown.contains("DNG_0001.dng"), notShown)
         XCTAssertEqual(xattr(mount.path("non-screenshots/DNG_0001.dng"), "user.albumfs.format"), "raw")
-        mount.finish()
+        mount.finish(allowing: ["DNG_0001.dng"])
     }
 }

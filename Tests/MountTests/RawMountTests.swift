@@ -31,8 +31,10 @@ final class RawMountTests: XCTestCase {
             let expected = f.day.split(separator: "/").last!.replacingOccurrences(of: "-", with: ":")
             XCTAssertTrue(exif.stdout.hasPrefix("DNG\n\(expected) "), "\(f.name): \(exif.stdout)")
         }
-        let cut = Array(files[0].bytes.prefix(files[0].bytes.count / 2))
-        XCTAssertTrue(FileManager.default.createFile(atPath: source + "/cut.dng", contents: Data(cut)))
+        // Cut in its preview, and in its raw data.
+        for (name, length) in [("cut-early.dng", 2_000), ("cut.dng", files[0].bytes.count / 2)] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: source + "/" + name, contents: Data(files[0].bytes.prefix(length))))
+        }
 
         let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])
         for f in files {
@@ -60,13 +62,17 @@ final class RawMountTests: XCTestCase {
                 assertColour(image.mean(x: 95..<105, y: 95..<105), (100, 128, 100), tolerance: 12, f.name)
             }
         }
-        // The cut DNG: listed on its file's day, its thumbnail an error (or not listed), the mount unharmed.
-        let cutShown = try XCTUnwrap(readdirNames(mount.path("non-screenshots"))?.contains("cut.dng"))
-        XCTAssertTrue(cutShown)
-        if let listed = readdirNames(mount.path("thumbnails/200x200")), listed.contains("cut.jpg") {
-            XCTAssertEqual(readFile(mount.path("thumbnails/200x200/cut.jpg")).failure?.code, EIO)
+        // The cut DNGs: listed, dated by their EXIF (the directories come first); each thumbnail
+        // what LibRaw can make of what is there, or EIO; no worker ends, the mount goes on.
+        for name in ["cut-early", "cut"] {
+            XCTAssertEqual(xattr(mount.path("by-date/2021/2021-07/2021-07-08/\(name).dng"), "user.albumfs.format"), "raw", name)
+            switch readFile(mount.path("thumbnails/200x200/\(name).jpg")) {
+            case .success(let bytes): XCTAssertEqual(DecodedImage(jpeg: bytes)?.width, 200, name)
+            case .failure(let error): XCTAssertEqual(error.code, EIO, name)
+            }
         }
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["render_worker_restarts"], "0")
         XCTAssertEqual(statOf(mount.path("thumbnails/200x200/rgb-preview.jpg"))?.st_size, 30_000, "the mount goes on")
-        mount.finish(allowing: ["cut.dng"])
+        mount.finish(allowing: ["cut-early.dng", "cut.dng"])
     }
 }
