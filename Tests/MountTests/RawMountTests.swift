@@ -75,4 +75,45 @@ final class RawMountTests: XCTestCase {
         XCTAssertEqual(statOf(mount.path("thumbnails/200x200/rgb-preview.jpg"))?.st_size, 30_000, "the mount goes on")
         mount.finish(allowing: ["cut-early.dng", "cut.dng"])
     }
+
+    /// A camera's RAW+JPEG shot: the two side by side in `by-date/`, linked both ways
+    /// (`user.albumfs.raw` on the JPEG, `user.albumfs.raw_of` on the RAW), the JPEG alone in
+    /// `non-screenshots/`. A lone RAW, and a RAW whose same-named JPEG was taken an hour later,
+    /// are photos of their own there.
+    func testARawAndItsJPEGArePairedBothWaysAndTheJPEGAloneIsFlat() throws {
+        let source = makeTempFolder("rawpair")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        XCTAssertEqual(mkdir(source + "/DCIM", 0o755), 0)
+        let scene = SampleImage.marker(width: 320, height: 240)
+        func jpeg(_ date: String) throws -> [UInt8] {
+            Encoders.insertingAPP1(SampleExif.camera("albumfs", "Sample DNG", date).payload(), into: try Encoders.jpeg(scene))
+        }
+        let files: [(String, [UInt8])] = [
+            ("DSC_0001.dng", try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:11:12")),
+            ("DSC_0001.JPG", try jpeg("2022:08:09 10:11:13")),
+            ("DSC_0002.dng", try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:12:00")),
+            ("DSC_0003.dng", try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:13:00")),
+            ("DSC_0003.jpg", try jpeg("2022:08:09 11:13:00")),
+        ]
+        for (name, bytes) in files {
+            XCTAssertTrue(FileManager.default.createFile(atPath: source + "/DCIM/" + name, contents: Data(bytes)), name)
+        }
+        XCTAssertEqual(shell("exiftool -s3 -DateTimeOriginal '\(source)/DCIM/DSC_0001.JPG'").stdout, "2022:08:09 10:11:13\n")
+
+        let mount = try Mount(source: source)
+        let day = "by-date/2022/2022-08/2022-08-09"
+        XCTAssertEqual(readdirNames(mount.path(day)).map(Set.init), Set(files.map(\.0)))
+        XCTAssertEqual(xattr(mount.path("\(day)/DSC_0001.JPG"), "user.albumfs.raw"), "\(day)/DSC_0001.dng")
+        XCTAssertEqual(xattr(mount.path("\(day)/DSC_0001.dng"), "user.albumfs.raw_of"), "\(day)/DSC_0001.JPG")
+        XCTAssertEqual(xattr(mount.path("non-screenshots/DSC_0001.dng"), "user.albumfs.raw_of"), nil, "not in the flat view")
+        for name in ["DSC_0002.dng", "DSC_0003.dng", "DSC_0003.jpg"] {
+            XCTAssertNil(xattr(mount.path("\(day)/\(name)"), "user.albumfs.raw"), name)
+            XCTAssertNil(xattr(mount.path("\(day)/\(name)"), "user.albumfs.raw_of"), name)
+        }
+        XCTAssertEqual(readdirNames(mount.path("non-screenshots")).map(Set.init), ["DSC_0001.JPG", "DSC_0002.dng", "DSC_0003.dng", "DSC_0003.jpg"])
+        XCTAssertEqual(readdirNames(mount.path("screenshots")), [])
+        // Each of the pair has its thumbnail (one name tagged: both are DSC_0001.jpg).
+        XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.filter { $0.hasPrefix("DSC_0001") }.count, 2)
+        mount.finish()
+    }
 }
