@@ -94,15 +94,25 @@ public struct TIFFHeader {
                 if at + length <= Int(size) { spans.append(at..<(at + length)) } else { truncated = true }
             }
         }
-        let low = spans.map(\.lowerBound).min()!, high = spans.map(\.upperBound).max()!
+        let end = spans.map(\.upperBound).max()!
         let prefix = Array("Exif".utf8) + [0, 0]
-        if high <= MetadataLimits.perFile {
-            var all = try read(0, high)
+        if end <= MetadataLimits.perFile {
+            var all = try read(0, end)
             if all.count >= 4 { all.replaceSubrange(0..<4, with: standard) }
             exif = prefix + all
             return
         }
-        guard high - low <= MetadataLimits.perFile else { return }
+        // The directories, and as many values as the cap leaves room for: a value far from them
+        // (a camera RAW's private data at the end of the file) is left out, its offset put past
+        // the block, where libexif passes over it.
+        let directorySpans = directories.map { $0.offset..<($0.offset + 2 + $0.bytes.count) }
+        var window = directorySpans.dropFirst().reduce(directorySpans[0]) { min($0.lowerBound, $1.lowerBound)..<max($0.upperBound, $1.upperBound) }
+        guard window.count <= MetadataLimits.perFile else { return }
+        for s in spans.sorted(by: { $0.count < $1.count }) {
+            let wider = min(window.lowerBound, s.lowerBound)..<max(window.upperBound, s.upperBound)
+            if wider.count <= MetadataLimits.perFile { window = wider }
+        }
+        let (low, high) = (window.lowerBound, window.upperBound)
         // A new header, the span after it: every offset into the span moves by `shift`.
         let shift = low - 8
         var block = standard + [0, 0, 0, 0] + (try read(Int64(low), high - low))
@@ -118,7 +128,9 @@ public struct TIFFHeader {
                 let type = e.type < typeSizes.count ? typeSizes[e.type] : 0
                 let (length, overflow) = type.multipliedReportingOverflow(by: e.count)
                 let pointer = d.offset == ifd0.offset && (e.tag == Self.exifPointer || e.tag == Self.gpsPointer)
-                if pointer || (!overflow && length > 4) { put32(max(0, u32(d.bytes, e.at + 8) - shift), base + e.at + 8) }
+                let at = u32(d.bytes, e.at + 8)
+                let moved = !overflow && at >= low && at + length <= high ? at - shift : 0xFFFF_FF00
+                if pointer || (!overflow && length > 4) { put32(moved, base + e.at + 8) }
             }
             // (No next directory: IFD1, a thumbnail, is not read.)
             put32(0, base + d.count * 12)

@@ -63,6 +63,23 @@ final class RawHeaderTests: XCTestCase {
         XCTAssertEqual(plain.evidence.dateTimeOriginal, "2020:01:02 03:04:05")
     }
 
+    /// A RAW's large private data at the end of the file, pointed at from IFD0 (Adobe's
+    /// `DNGPrivateData`): left out of the block libexif reads, the date read all the same.
+    func testAValueFarFromTheDirectoriesIsLeftOutAndTheDateKept() throws {
+        var bytes = try Encoders.dng(.marker(width: 32, height: 24), preview: .rgb(.marker(width: 16, height: 12)),
+                                     dateTimeOriginal: "2021:07:08 09:10:11")
+        let far = MetadataLimits.perFile + 4096
+        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+        let entry = try XCTUnwrap((0..<(bytes.count - 12)).first { bytes[$0] == 0x12 && bytes[$0 + 1] == 0xC6 }, "DNGVersion's entry")
+        // (IFD0's DNGVersion entry becomes a BYTE value of `far` bytes at the file's end.)
+        let at = bytes.count
+        bytes.replaceSubrange(entry..<(entry + 12), with: [0x34, 0xC6, 1, 0] + le32(far) + le32(at))
+        bytes += [UInt8](repeating: 7, count: far)
+        let read = try XCTUnwrap(read(bytes))
+        XCTAssertEqual(read.evidence.dateTimeOriginal, "2021:07:08 09:10:11")
+        XCTAssertEqual(read.format, .raw, "a SubIFD and a CFA still mark it")
+    }
+
     /// ORF and RW2 are TIFF under another magic number: read as TIFF, the magic put back for libexif.
     func testORFAndRW2AreReadAsTheTIFFTheyAre() throws {
         var w = ExifWriter(order: .intel)
