@@ -102,16 +102,8 @@ public struct TIFFHeader {
             exif = prefix + all
             return
         }
-        // The directories, and as many values as the cap leaves room for: a value far from them
-        // (a camera RAW's private data at the end of the file) is left out, its offset put past
-        // the block, where libexif passes over it.
-        let directorySpans = directories.map { $0.offset..<($0.offset + 2 + $0.bytes.count) }
-        var window = directorySpans.dropFirst().reduce(directorySpans[0]) { min($0.lowerBound, $1.lowerBound)..<max($0.upperBound, $1.upperBound) }
-        guard window.count <= MetadataLimits.perFile else { return }
-        for s in spans.sorted(by: { $0.count < $1.count }) {
-            let wider = min(window.lowerBound, s.lowerBound)..<max(window.upperBound, s.upperBound)
-            if wider.count <= MetadataLimits.perFile { window = wider }
-        }
+        guard let window = Self.window(directories: directories.map { $0.offset..<($0.offset + 2 + $0.bytes.count) }, values: spans)
+        else { return }
         let (low, high) = (window.lowerBound, window.upperBound)
         // A new header, the span after it: every offset into the span moves by `shift`.
         let shift = low - 8
@@ -136,5 +128,20 @@ public struct TIFFHeader {
             put32(0, base + d.count * 12)
         }
         exif = prefix + block
+    }
+
+    /// The bytes to read: every directory, and as many values as the cap leaves room for, the
+    /// smallest first. A value far from the directories (a camera RAW's private data at the end
+    /// of the file) is left out; its offset is put past the block, where libexif passes over it.
+    /// Nil when the directories alone span more than the cap.
+    static func window(directories: [Range<Int>], values: [Range<Int>]) -> Range<Int>? {
+        guard var window = directories.first else { return nil }
+        for d in directories { window = min(window.lowerBound, d.lowerBound)..<max(window.upperBound, d.upperBound) }
+        guard window.count <= MetadataLimits.perFile else { return nil }
+        for s in values.sorted(by: { $0.count < $1.count }) {
+            let wider = min(window.lowerBound, s.lowerBound)..<max(window.upperBound, s.upperBound)
+            if wider.count <= MetadataLimits.perFile { window = wider }
+        }
+        return window
     }
 }
