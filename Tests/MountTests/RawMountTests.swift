@@ -116,4 +116,46 @@ final class RawMountTests: XCTestCase {
         XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.filter { $0.hasPrefix("DSC_0001") }.count, 2)
         mount.finish()
     }
+
+    /// The other containers, as the scan reads them (their sensor data left out: LibRaw is not
+    /// asked here): a Canon CR3 (`CMT1`, `CMT2`), a Fujifilm RAF (its embedded JPEG's EXIF), an
+    /// Olympus ORF and a Panasonic RW2 (TIFF under their own magic). exiftool reads each
+    /// fixture's date where albumfs does; the mount lists each on that day as a `raw`.
+    func testCR3RAFORFAndRW2AreDatedByTheirOwnMetadata() throws {
+        let source = makeTempFolder("rawkinds")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        func tiff(_ magic: String, _ date: String) -> [UInt8] {
+            var w = ExifWriter(order: .intel)
+            w.ifd0 = [0x010F: .ascii("OLYMPUS"), 0x0110: .ascii("E-M1")]
+            w.exif = [0x9003: .ascii(date)]
+            var bytes = w.tiff()
+            bytes.replaceSubrange(0..<4, with: Array(magic.utf8))
+            return bytes
+        }
+        let files: [(name: String, bytes: [UInt8], date: String)] = [
+            ("IMG_0001.CR3", Encoders.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R5")],
+                                          exif: [0x9003: .ascii("2022:03:04 05:06:07")]), "2022:03:04 05:06:07"),
+            ("DSCF0001.RAF", try Encoders.raf(preview: .marker(width: 160, height: 120),
+                                              exif: SampleExif.camera("FUJIFILM", "X-T3", "2018:09:10 11:12:13").payload()), "2018:09:10 11:12:13"),
+            ("P0001.ORF", tiff("IIRO", "2019:02:03 04:05:06"), "2019:02:03 04:05:06"),
+            ("P0002.RW2", tiff("IIU\0", "2017:06:07 08:09:10"), "2017:06:07 08:09:10"),
+        ]
+        for f in files {
+            XCTAssertTrue(FileManager.default.createFile(atPath: source + "/" + f.name, contents: Data(f.bytes)), f.name)
+            let exif = shell("exiftool -s3 -DateTimeOriginal '\(source)/\(f.name)'")
+            XCTAssertEqual(exif.stdout, f.date + "\n", "\(f.name): \(exif.stderr)")
+        }
+        let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])
+        for f in files {
+            let d = f.date.prefix(10).split(separator: ":")
+            let dated = mount.path("by-date/\(d[0])/\(d[0])-\(d[1])/\(d[0])-\(d[1])-\(d[2])/\(f.name)")
+            XCTAssertEqual(xattr(dated, "user.albumfs.format"), "raw", f.name)
+            XCTAssertEqual(xattr(dated, "user.albumfs.date_source"), "exif:DateTimeOriginal", f.name)
+            XCTAssertNil(xattr(dated, "user.albumfs.problems"), f.name)
+            XCTAssertEqual(try readFile(dated).get(), f.bytes, f.name)
+            XCTAssertNotNil(statOf(mount.path("non-screenshots/\(f.name)")), f.name)
+        }
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["images_not_shown"], "0")
+        mount.finish()
+    }
 }
