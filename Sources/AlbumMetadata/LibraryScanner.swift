@@ -288,6 +288,8 @@ public struct LibraryScanner: Sendable {
             let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
             let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
             guessed = switch ext {
+            // (A JPEG's name first: the RAW list below is searched only for other names.)
+            case "jpg", "jpeg", "jpe": .jpeg
             case "png": .png
             case "heic", "heif", "hif", "avif": .heif
             case "mov", "mp4", "m4v", "3gp", "3g2": .video
