@@ -66,8 +66,9 @@ public struct RawHeader {
         truncated = jpeg.truncated
     }
 
-    /// CR3: `moov`, then the `uuid` box of Canon's UUID, then `CMT1` (IFD0 as a TIFF) and `CMT2`
-    /// (the EXIF IFD as a TIFF of its own), joined into one block (`CanonMetadata`).
+    /// CR3: `moov`, then the `uuid` box of Canon's UUID, then `CMT1` (IFD0 as a TIFF), `CMT2`
+    /// (the EXIF IFD as a TIFF of its own) and `CMT4` (the GPS IFD, likewise), joined into one
+    /// block (`CanonMetadata`).
     private mutating func readCR3<E: Error>(size: Int64, read: (Int64, Int) throws(E) -> [UInt8]) throws(E) {
         func children(from start: Int64, to end: Int64) throws(E) -> [PlacedBox] {
             var boxes: [PlacedBox] = []
@@ -86,13 +87,13 @@ public struct RawHeader {
         }
         guard let canon else { truncated = true; return }
         var parts: [String: [UInt8]] = [:]
-        for box in try children(from: canon.bodyStart + 16, to: canon.end) where ["CMT1", "CMT2"].contains(box.type) {
+        for box in try children(from: canon.bodyStart + 16, to: canon.end) where ["CMT1", "CMT2", "CMT4"].contains(box.type) {
             guard box.header.bodyLength <= MetadataLimits.perFile else { continue }
             let body = try read(box.bodyStart, box.header.bodyLength)
             if body.count < box.header.bodyLength { truncated = true }
             parts[box.type] = body
         }
-        exif = CanonMetadata.exifBlock(ifd0: parts["CMT1"], exifIFD: parts["CMT2"])
+        exif = CanonMetadata.exifBlock(ifd0: parts["CMT1"], exifIFD: parts["CMT2"], gps: parts["CMT4"])
     }
 }
 
@@ -100,9 +101,9 @@ public struct RawHeader {
 enum CanonMetadata {
     /// `exifIFD` (a TIFF whose first directory is the EXIF IFD) kept whole, with a new IFD0
     /// after it: `ifd0`'s entries (their out-of-line values in a copy of `ifd0` appended, each
-    /// offset moved by where it lies) and an EXIF pointer to the first directory. Nil when
-    /// `exifIFD` is no TIFF.
-    static func exifBlock(ifd0: [UInt8]?, exifIFD: [UInt8]?) -> [UInt8]? {
+    /// offset moved by where it lies), an EXIF pointer to the first directory, and a GPS pointer
+    /// to a copy of `gps`'s first directory made the same way. Nil when `exifIFD` is no TIFF.
+    static func exifBlock(ifd0: [UInt8]?, exifIFD: [UInt8]?, gps: [UInt8]? = nil) -> [UInt8]? {
         guard var block = exifIFD, block.count >= 8, TIFFHeader.isTIFF(block) else { return nil }
         let order = TIFFByteOrder(little: block[0] == 0x49)
         guard let exifAt = order.u32(block, 4), exifAt >= 8, exifAt < block.count else { return nil }
@@ -113,11 +114,19 @@ enum CanonMetadata {
             block += ifd0
             entries += order.entries(ofFirstDirectoryIn: ifd0, movedBy: base)
         }
+        if let gps, gps.count >= 8, Array(gps[0..<4]) == Array(block[0..<4]) {
+            if block.count % 2 == 1 { block.append(0) }
+            let base = block.count
+            block += gps
+            let gpsEntries = order.entries(ofFirstDirectoryIn: gps, movedBy: base)
+            if !gpsEntries.isEmpty {
+                entries.append((0x8825, order.entry(tag: 0x8825, type: 4, count: 1, value: block.count)))
+                block += order.directory(gpsEntries)
+            }
+        }
         if block.count % 2 == 1 { block.append(0) }
         let at = block.count
-        block += order.u16Bytes(entries.count)
-        for e in entries.sorted(by: { $0.tag < $1.tag }) { block += e.bytes }
-        block += [0, 0, 0, 0]
+        block += order.directory(entries)
         block.replaceSubrange(4..<8, with: order.u32Bytes(at))
         return Array("Exif\0\0".utf8) + block
     }
@@ -147,6 +156,12 @@ struct TIFFByteOrder {
         let b = [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
         return little ? b.reversed() : b
     }
+    /// A directory of `entries`, in tag order, with no next one (its length is even: a directory
+    /// appended after it starts on a word boundary).
+    func directory(_ entries: [(tag: Int, bytes: [UInt8])]) -> [UInt8] {
+        u16Bytes(entries.count) + entries.sorted(by: { $0.tag < $1.tag }).flatMap(\.bytes) + [0, 0, 0, 0]
+    }
+
     func entry(tag: Int, type: Int, count: Int, value: Int) -> [UInt8] {
         u16Bytes(tag) + u16Bytes(type) + u32Bytes(count) + u32Bytes(value)
     }

@@ -119,6 +119,19 @@ final class RawHeaderTests: XCTestCase {
         XCTAssertEqual(read.evidence.problems, [])
     }
 
+    /// A CR3 without `DateTimeOriginal` but with GPS (`CMT4`): its GPS date and time read, as
+    /// the GPS IFD of the block.
+    func testACR3sGPSBoxIsRead() throws {
+        let bytes = Encoders.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0132: .ascii("2022:03:04 14:06:07")], exif: [0x9291: .ascii("42")],
+                                 gps: [0x0000: .bytes([2, 3, 0, 0]), 0x0001: .ascii("N"), 0x0002: .rationals([48, 1, 51, 1, 2_940, 100]),
+                                       0x0007: .rationals([5, 1, 6, 1, 7, 1]), 0x001D: .ascii("2022:03:04")])
+        let read = try XCTUnwrap(read(bytes))
+        XCTAssertEqual(read.evidence.gpsDateTimeUTC, "2022:03:04 05:06:07")
+        XCTAssertEqual(read.evidence.dateTime, "2022:03:04 14:06:07")
+        XCTAssertEqual(read.evidence.subSecTimeOriginal, "42")
+        XCTAssertEqual(read.evidence.problems, [])
+    }
+
     /// Every RAW cut anywhere reads without a crash; cut in its metadata, it says so.
     func testCutRawsReadSafely() throws {
         let exif = SampleExif.camera("FUJIFILM", "X-T3", "2018:09:10 11:12:13").payload()

@@ -134,7 +134,9 @@ final class RawMountTests: XCTestCase {
         }
         let files: [(name: String, bytes: [UInt8], date: String)] = [
             ("IMG_0001.CR3", Encoders.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R5")],
-                                          exif: [0x9003: .ascii("2022:03:04 05:06:07")]), "2022:03:04 05:06:07"),
+                                          exif: [0x9003: .ascii("2022:03:04 05:06:07")],
+                                          gps: [0x0000: .bytes([2, 3, 0, 0]), 0x001D: .ascii("2022:03:04"), 0x0007: .rationals([4, 1, 6, 1, 7, 1])]),
+             "2022:03:04 05:06:07"),
             ("DSCF0001.RAF", try Encoders.raf(preview: .marker(width: 160, height: 120),
                                               exif: SampleExif.camera("FUJIFILM", "X-T3", "2018:09:10 11:12:13").payload()), "2018:09:10 11:12:13"),
             ("P0001.ORF", tiff("IIRO", "2019:02:03 04:05:06"), "2019:02:03 04:05:06"),
@@ -145,6 +147,8 @@ final class RawMountTests: XCTestCase {
             let exif = shell("exiftool -s3 -DateTimeOriginal '\(source)/\(f.name)'")
             XCTAssertEqual(exif.stdout, f.date + "\n", "\(f.name): \(exif.stderr)")
         }
+        // The CR3's CMT4 where exiftool looks for its GPS IFD.
+        XCTAssertEqual(shell("exiftool -s3 -GPSDateStamp -GPSTimeStamp '\(source)/IMG_0001.CR3'").stdout, "2022:03:04\n04:06:07\n")
         let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])
         for f in files {
             let d = f.date.prefix(10).split(separator: ":")
