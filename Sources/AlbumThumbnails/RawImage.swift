@@ -121,12 +121,12 @@ final class RawImage {
 
         deinit { libraw_dcraw_clear_mem(image) }
 
-        /// The bytes LibRaw made (`data_size` of them from `data`).
+        /// The bytes LibRaw made: `data_size` of them from `data` (a C flexible array member,
+        /// which Swift imports as one byte: reached by its offset in the struct).
         var bytes: [UInt8] {
             let count = Int(image.pointee.data_size)
-            return withUnsafeMutablePointer(to: &image.pointee.data) { first in
-                first.withMemoryRebound(to: UInt8.self, capacity: count) { [UInt8](UnsafeBufferPointer(start: $0, count: count)) }
-            }
+            let data = UnsafeRawPointer(image) + MemoryLayout<libraw_processed_image_t>.offset(of: \.data)!
+            return [UInt8](UnsafeRawBufferPointer(start: data, count: count))
         }
 
         func rgb() throws(ThumbnailError) -> RGBImage {
