@@ -162,4 +162,29 @@ final class RawMountTests: XCTestCase {
         XCTAssertEqual(daemonStatus(mount.mountpoint)["images_not_shown"], "0")
         mount.finish()
     }
+
+    /// A camera's card copied file by file: the RAW first, shown alone in `non-screenshots/`; its
+    /// JPEG copied in while mounted pairs them, and the RAW leaves the flat view; the JPEG
+    /// deleted parts them again.
+    func testAJPEGCopiedInBesideAShownRawPairsThemLive() throws {
+        let source = makeTempFolder("rawlive")
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        let scene = SampleImage.marker(width: 320, height: 240)
+        let raw = try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:11:12")
+        XCTAssertTrue(FileManager.default.createFile(atPath: source + "/DSC_0001.NEF", contents: Data(raw)))
+        let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])
+        XCTAssertEqual(readdirNames(mount.path("non-screenshots")), ["DSC_0001.NEF"])
+        let jpeg = Encoders.insertingAPP1(SampleExif.camera("albumfs", "Sample DNG", "2022:08:09 10:11:12").payload(), into: try Encoders.jpeg(scene))
+        XCTAssertTrue(FileManager.default.createFile(atPath: source + "/DSC_0001.JPG", contents: Data(jpeg)))
+        XCTAssertTrue(eventually(10) { readdirNames(mount.path("non-screenshots")) == ["DSC_0001.JPG"] },
+                      "\(readdirNames(mount.path("non-screenshots")) ?? [])")
+        let day = "by-date/2022/2022-08/2022-08-09"
+        XCTAssertEqual(readdirNames(mount.path(day)).map(Set.init), ["DSC_0001.JPG", "DSC_0001.NEF"])
+        XCTAssertEqual(xattr(mount.path("\(day)/DSC_0001.NEF"), "user.albumfs.raw_of"), "\(day)/DSC_0001.JPG")
+        XCTAssertEqual(unlink(source + "/DSC_0001.JPG"), 0)
+        XCTAssertTrue(eventually(10) { readdirNames(mount.path("non-screenshots")) == ["DSC_0001.NEF"] },
+                      "\(readdirNames(mount.path("non-screenshots")) ?? [])")
+        XCTAssertNil(xattr(mount.path("\(day)/DSC_0001.NEF"), "user.albumfs.raw_of"))
+        mount.finish()
+    }
 }
