@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "CFFmpeg", dependencies: ["CLoader"]),
         // libjxl's API (JPEG XL thumbnails, the sample's JPEG XL files), the library loaded on first use.
         .target(name: "CJXL", dependencies: ["CLoader"]),
+        // LibRaw's API (camera RAWs' thumbnails, in the render workers only), loaded on first use.
+        .target(name: "CRaw", dependencies: ["CLoader"]),
         // libexif's allocations for one EXIF block from an arena of the reading thread.
         .target(name: "CExifArena", linkerSettings: [.linkedLibrary("exif")]),
 
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "AlbumCore", dependencies: ["AlbumSystem"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CGIF", "CTIFF", "CZlib", "CHeif", "CFFmpeg", "CJXL"]),
-        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CSandbox", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CWebP", "CGIF", "CTIFF", "CHeif", "CFFmpeg", "CJXL", "CZlib", "CMD"]),
+        .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CSandbox", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CWebP", "CGIF", "CTIFF", "CHeif", "CFFmpeg", "CJXL", "CRaw", "CZlib", "CMD"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumSystem", "AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumSystem", "AlbumVFS", "CFuse3"]),

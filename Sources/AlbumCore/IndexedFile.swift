@@ -24,6 +24,7 @@ public struct IndexedFile: Sendable, Equatable {
             case .gif: slimGIF
             case .tiff: slimTIFF
             case .jxl: slimJXL
+            case .raw: slimRAW
             }
         }
         private static let slimJPEG = Kind.photo(.jpeg, PhotoEvidence())
@@ -34,6 +35,7 @@ public struct IndexedFile: Sendable, Equatable {
         private static let slimGIF = Kind.photo(.gif, PhotoEvidence())
         private static let slimTIFF = Kind.photo(.tiff, PhotoEvidence())
         private static let slimJXL = Kind.photo(.jxl, PhotoEvidence())
+        private static let slimRAW = Kind.photo(.raw, PhotoEvidence())
     }
 
     public var relativePath: String

@@ -19,7 +19,12 @@ extension LibraryViews {
         let partners = LivePhotos.partners(photos)
         guard let shownPairs = changes.renumbered(previous.livePartners), pairedAnewWhenAdded(partners, shownPairs, changes.added, photos)
         else { return nil }
+        // A RAW paired or parted leaves or joins a flat view though it was not added: built anew.
+        let pairs = RawPairs.partners(photos)
+        guard let shownRawPairs = changes.renumbered(previous.rawPartners), rawPairedAnewWhenAdded(pairs, shownRawPairs, changes.added, photos)
+        else { return nil }
         let added = changes.added
+        let flatStill = { (i: Int) in photos[i].format.isStill && !RawPairs.hidesFromFlatViews(i, photos, pairs) }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
         let views = previous.root.subfolders
         func view(_ name: String) -> VirtualFolder? { views.first { $0.name == name } }
@@ -27,8 +32,8 @@ extension LibraryViews {
             view(name).flatMap { updatedFlat($0, photos, changes, added.filter(keep), emptyMtime) }
         }
         guard let dates = view(byDate).flatMap({ updatedByDate($0, previous.photos, photos, changes, emptyMtime) }),
-              let shots = flat(screenshots, { photos[$0].format.isStill && photos[$0].screenshot.isScreenshot }),
-              let others = flat(nonScreenshots, { photos[$0].format.isStill && !photos[$0].screenshot.isScreenshot }),
+              let shots = flat(screenshots, { flatStill($0) && photos[$0].screenshot.isScreenshot }),
+              let others = flat(nonScreenshots, { flatStill($0) && !photos[$0].screenshot.isScreenshot }),
               let clips = flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) else { return nil }
         var top = [dates, shots, others, clips]
         if !boxes.isEmpty {
@@ -40,7 +45,7 @@ extension LibraryViews {
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
-                       livePartners: partners)
+                       livePartners: partners, rawPartners: pairs)
     }
 
     /// Whether the Live Photo pairs now are those shown (in the indices now) and pairs whose video
@@ -52,6 +57,17 @@ extension LibraryViews {
         let addedSet = Set(added)
         return now.allSatisfy { photo, partner in
             shown[photo] != nil || addedSet.contains(Int(photos[Int(photo)].format.isStill ? partner : photo))
+        }
+    }
+
+    /// Whether the RAW+JPEG pairs now are those shown (in the indices now) and pairs whose RAW
+    /// was added (a RAW added paired stays out of the flat views, as `build` leaves it out).
+    static func rawPairedAnewWhenAdded(_ now: [Int32: Int32], _ shown: [Int32: Int32], _ added: [Int], _ photos: [Photo]) -> Bool {
+        guard shown.allSatisfy({ now[$0.key] == $0.value }) else { return false }
+        guard now.count > shown.count else { return true }
+        let addedSet = Set(added)
+        return now.allSatisfy { photo, partner in
+            shown[photo] != nil || addedSet.contains(Int(photos[Int(photo)].format == .raw ? photo : partner))
         }
     }
 

@@ -34,9 +34,12 @@ public enum LibraryViews {
             if a.instant != b.instant { return a.instant > b.instant }
             return newestFirst(photos[a.index], photos[b.index])
         }.map(\.index)
-        // Stills only, as the phones' pickers' image filter; videos have a view of their own.
-        let shots = order.filter { photos[$0].format.isStill && photos[$0].screenshot.isScreenshot }
-        let others = order.filter { photos[$0].format.isStill && !photos[$0].screenshot.isScreenshot }
+        // Stills only, as the phones' pickers' image filter; videos have a view of their own. A
+        // RAW with its JPEG is in `by-date/` only (`RawPairs`).
+        let pairs = RawPairs.partners(photos)
+        let flat = { (i: Int) in photos[i].format.isStill && !RawPairs.hidesFromFlatViews(i, photos, pairs) }
+        let shots = order.filter { flat($0) && photos[$0].screenshot.isScreenshot }
+        let others = order.filter { flat($0) && !photos[$0].screenshot.isScreenshot }
         // A Live Photo's motion part is no video of its own, as in the Photos app's Videos album.
         let partners = LivePhotos.partners(photos)
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
@@ -53,7 +56,7 @@ public enum LibraryViews {
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
-                       livePartners: partners)
+                       livePartners: partners, rawPartners: pairs)
     }
 
     /// A folder of originals in the given order, names made unique.

@@ -19,6 +19,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case tiff
     /// JPEG XL, bare codestream or container (cameras, editors' and browsers' exports).
     case jxl
+    /// Camera RAW (DNG, CR2, CR3, NEF, ARW, ORF, RAF, RW2, PEF, SRW): dated from its own EXIF,
+    /// shown through its embedded preview, made upright by the render (LibRaw's `flip`).
+    case raw
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
     public var isStill: Bool { self != .video }
@@ -29,8 +32,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// them: applying both would turn the photo twice. (ISO/IEC 23008-12 makes the boxes the ones
     /// that count; Apple, libvips and browsers read it so.) JPEG XL's orientation is in its
     /// codestream, which libjxl applies; an `Exif` box's Orientation is to be ignored (ISO/IEC
-    /// 18181-2).
-    public var decodesUpright: Bool { self == .heif || self == .jxl }
+    /// 18181-2). A camera RAW is turned by its render (LibRaw's `flip`).
+    public var decodesUpright: Bool { self == .heif || self == .jxl || self == .raw }
 
     /// The extensions a file of this format is named with (lowercase, without the dot); the first
     /// is the one the views give a file named otherwise.
@@ -44,6 +47,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .gif: Self.gifExtensions
         case .tiff: Self.tiffExtensions
         case .jxl: Self.jxlExtensions
+        case .raw: Self.rawExtensions
         }
     }
     // (Made once: every name in a listing asks.)
@@ -55,6 +59,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     private static let gifExtensions = ["gif"]
     private static let tiffExtensions = ["tif", "tiff"]
     private static let jxlExtensions = ["jxl"]
+    public static let rawExtensions = ["dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "raf", "rw2", "pef", "srw"]
 }
 
 /// Which file on disk a photo is, for noticing changes (inode, size, mtime) and for cache keys.

@@ -283,10 +283,15 @@ public struct Library: Sendable {
     public let root: VirtualFolder
     /// Live Photos: photo index → its partner's (`LivePhotos.partners`).
     public let livePartners: [Int32: Int32]
+    /// RAW+JPEG pairs: photo index → its partner's (`RawPairs.partners`).
+    public let rawPartners: [Int32: Int32]
 
-    public init(photos: [Photo], root: VirtualFolder, livePartners: [Int32: Int32] = [:]) {
+    /// - Parameter rawPartners: the pairs `root` was built with (nil: found again from
+    ///   `photos`, as a views snapshot, which does not keep them, is loaded).
+    public init(photos: [Photo], root: VirtualFolder, livePartners: [Int32: Int32] = [:], rawPartners: [Int32: Int32]? = nil) {
         self.photos = photos
         self.root = root
         self.livePartners = livePartners
+        self.rawPartners = rawPartners ?? RawPairs.partners(photos)
     }
 }

@@ -26,6 +26,10 @@ enum FuzzTarget: String, CaseIterable {
     /// A JPEG XL container's boxes and the codestream's size header (the container's signature
     /// box put in front where the input starts like neither a container nor a bare codestream).
     case jxl
+    /// A Fujifilm RAF's header and its embedded JPEG's (`FUJIFILMCCD-RAW ` put in front where missing).
+    case raf
+    /// A Canon CR3's boxes and the EXIF block made of `CMT1` and `CMT2` (an `ftyp crx ` box put in front where missing).
+    case cr3
     /// An EXIF block through libexif (`Exif\0\0` put in front where missing).
     case exif
     /// An XMP packet: the properties the rules read.
@@ -49,6 +53,8 @@ enum FuzzTarget: String, CaseIterable {
     static let tiffSignature: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
     static let jxlSignature: [UInt8] = JXLHeader.containerSignature
     static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
+    static let rafSignature: [UInt8] = Array("FUJIFILMCCD-RAW ".utf8)
+    static let cr3Signature: [UInt8] = [0, 0, 0, 0x18] + Array("ftypcrx ".utf8) + [0, 0, 0, 1] + Array("crx isom".utf8)
 
     /// Runs the parser on `input`; a wrong answer traps (the fuzzer keeps the input).
     func run(_ input: [UInt8]) {
@@ -67,6 +73,8 @@ enum FuzzTarget: String, CaseIterable {
         case .webp: Self.parseTwice(WebPHeader.isWebP(input) ? input : Self.webpSignature + input)
         case .tiff: Self.parseTwice(TIFFHeader.isTIFF(input) ? input : Self.tiffSignature + input)
         case .jxl: Self.parseTwice(JXLHeader.isJXL(input) ? input : Self.jxlSignature + input)
+        case .raf: Self.parseTwice(Self.prefixed(input, Self.rafSignature))
+        case .cr3: Self.parseTwice(RawContainer.sniff(input) == .cr3 ? input : Self.cr3Signature + input)
         case .exif:
             let block = Self.prefixed(input, Self.exifSignature)
             precondition(MetadataReader.evidence(fromExif: block) == MetadataReader.evidence(fromExif: block), "exif: two answers")

@@ -125,5 +125,13 @@ extension LibraryIndex {
         """
         DELETE FROM files WHERE kind IN ('ignored', 'problem') AND path LIKE '%.jxl';
         """,
+        // 18: camera RAWs are photos now (kind 'raw'), read again as schema 12's WebP; a RAW named
+        // .tif, kept as not a photo, is read again too.
+        """
+        DELETE FROM files WHERE kind IN ('ignored', 'problem') AND (path LIKE '%.tif' OR path LIKE '%.tiff' OR
+            path LIKE '%.dng' OR path LIKE '%.cr2' OR path LIKE '%.cr3' OR path LIKE '%.nef' OR path LIKE '%.nrw' OR
+            path LIKE '%.arw' OR path LIKE '%.srf' OR path LIKE '%.sr2' OR path LIKE '%.orf' OR path LIKE '%.raf' OR
+            path LIKE '%.rw2' OR path LIKE '%.pef' OR path LIKE '%.srw');
+        """,
     ]
 }

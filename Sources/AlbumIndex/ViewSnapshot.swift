@@ -162,7 +162,7 @@ enum PhotoRecord {
                                source: DateSource.allCases[source], rejected: try r.sharedList())
     }
 
-    static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl]
+    static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]
     static func formatCode(_ f: ImageFormat) -> Int { formats.firstIndex(of: f)! }
     static func format(_ code: UInt8) throws(SnapshotRefusal) -> ImageFormat {
         guard Int(code) < formats.count else { throw SnapshotRefusal("an unknown format") }

@@ -15,7 +15,7 @@ public struct PackedFiles: Sendable {
     static let evidenceFieldCount = 28
 
     /// The byte that says a photo's format (0 and 1: a file ignored, a problem).
-    static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5, .webp: 6, .gif: 7, .tiff: 8, .jxl: 9]
+    static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5, .webp: 6, .gif: 7, .tiff: 8, .jxl: 9, .raw: 10]
     static let formats: [Int: ImageFormat] = Dictionary(uniqueKeysWithValues: tags.map { (Int($1), $0) })
 
     /// (Inlinable: compiled for the caller's collection, not through generic metadata at run time,

@@ -26,8 +26,10 @@ public enum FormatSniffer {
         if b.count >= 8, b == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return .png }
         if WebPHeader.isWebP(header) { return .webp }
         if GIFHeader.isGIF(header) { return .gif }
+        // (A RAW on plain TIFF is told apart by its IFD0: `MetadataReader`.)
         if TIFFHeader.isTIFF(header) { return .tiff }
         if JXLHeader.isJXL(header.prefix(JXLHeader.containerSignature.count)) { return .jxl }
+        if RawContainer.sniff(header) != nil { return .raw }
         guard b.count == 8 else { return nil }
         let firstBox = String(decoding: b[4...], as: UTF8.self)
         if firstBox == "ftyp" {

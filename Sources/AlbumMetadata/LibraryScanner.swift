@@ -25,8 +25,9 @@ public struct LibraryScanner: Sendable {
     ]
     /// Extensions of files that are photos even when their content cannot be read to prove it
     /// (HEIF's only where HEIF images are shown: `NameHint`).
-    public static let photoExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif",
-                                                      "mov", "mp4", "m4v", "3gp", "3g2", "webp", "gif", "tif", "tiff", "jxl"]
+    public static let photoExtensions = Set<String>(["jpg", "jpeg", "jpe", "png", "heic", "heif", "hif", "avif",
+                                                      "mov", "mp4", "m4v", "3gp", "3g2", "webp", "gif", "tif", "tiff", "jxl"])
+        .union(ImageFormat.rawExtensions)
 
     /// An absolute folder never to enter: the mount point, when it lies inside the library.
     public let excluded: String?
@@ -287,6 +288,8 @@ public struct LibraryScanner: Sendable {
             let dot = name.utf8.lastIndex(of: UInt8(ascii: "."))
             let ext = dot.map { name[name.utf8.index(after: $0)...].lowercased() } ?? ""
             guessed = switch ext {
+            // (A JPEG's name first: the RAW list below is searched only for other names.)
+            case "jpg", "jpeg", "jpe": .jpeg
             case "png": .png
             case "heic", "heif", "hif", "avif": .heif
             case "mov", "mp4", "m4v", "3gp", "3g2": .video
@@ -294,6 +297,7 @@ public struct LibraryScanner: Sendable {
             case "gif": .gif
             case "tif", "tiff": .tiff
             case "jxl": .jxl
+            case _ where ImageFormat.rawExtensions.contains(ext): .raw
             default: .jpeg
             }
             likelyPhoto = dot != nil && LibraryScanner.photoExtensions.contains(ext) && formats.contains(guessed)

@@ -20,6 +20,7 @@ extension WebPHeader: ImageHeader {}
 extension GIFHeader: ImageHeader {}
 extension TIFFHeader: ImageHeader {}
 extension JXLHeader: ImageHeader {}
+extension RawHeader: ImageHeader {}
 
 /// What one file turned out to be.
 public struct FileMetadata: Sendable {
@@ -132,13 +133,26 @@ public enum MetadataReader {
             readCommon(try reader.header { try GIFHeader(read: $0) }, into: &e)
         case .tiff:
             let header = try reader.header { try TIFFHeader(size: reader.size, read: $0) }
-            // (A camera RAW is left to what reads RAWs: not shown as a TIFF.)
-            guard !header.looksRaw else { return nil }
             readCommon(header, into: &e)
+            // (A DNG, CR2, NEF, ARW, PEF or SRW: a camera RAW, not a TIFF photo.)
+            if header.looksRaw { return .raw }
+        case .raw:
+            try readRaw(reader, container: RawContainer.sniff(first), into: &e)
         case .jxl:
             readJXL(try reader.header { try JXLHeader(size: reader.size, read: $0) }, into: &e)
         }
         return format
+    }
+
+    /// A camera RAW's EXIF, read by albumfs's own readers (no C library sees a RAW in the
+    /// daemon): an Olympus or Panasonic one as the TIFF it is, a RAF or CR3 through its container.
+    private static func readRaw(_ reader: CachedReader, container: RawContainer?, into e: inout PhotoEvidence) throws(Errno) {
+        switch container {
+        case .raf?, .cr3?:
+            readCommon(try reader.header { try RawHeader(container!, size: reader.size, read: $0) }, into: &e)
+        default:
+            readCommon(try reader.header { try TIFFHeader(size: reader.size, read: $0) }, into: &e)
+        }
     }
 
     /// A video's header into `e`; false when the file is no video (a movie without a video

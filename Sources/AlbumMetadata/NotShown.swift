@@ -123,8 +123,7 @@ public enum NotShownReason: UInt8, Sendable, CaseIterable, Comparable {
     static let soundExtensions: Set<String> = ["mp3", "m4a", "aac", "wav", "flac", "ogg", "oga", "opus", "amr", "wma", "aif", "aiff",
                                                "mid", "midi", "caf", "m4b", "ape", "alac"]
     static let imageExtensions: Set<String> = ["bmp", "jp2", "j2k", "psd", "svg", "ico", "tga",
-                                               "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "orf", "raf", "rw2",
-                                               "pef", "srw", "x3f", "raw", "rwl", "3fr", "erf", "kdc", "mrw", "iiq", "heics", "apng", "jfif", "xcf"]
+                                               "crw", "x3f", "raw", "rwl", "3fr", "erf", "kdc", "mrw", "iiq", "heics", "apng", "jfif", "xcf"]
     static let videoExtensions: Set<String> = ["avi", "mkv", "webm", "wmv", "mpg", "mpeg", "mts", "m2ts", "ts", "flv", "vob", "ogv",
                                                "asf", "divx", "insv", "lrv"]
     static let documentExtensions: Set<String> = ["pdf", "txt", "md", "rtf", "doc", "docx", "odt", "ods", "odp", "xls", "xlsx",

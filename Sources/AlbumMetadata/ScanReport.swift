@@ -10,7 +10,7 @@ public struct ScanRules: Sendable {
     /// decision, not evidence, changing it needs no file read again.
     public var formats: Set<ImageFormat>
 
-    public static let defaultFormats: Set<ImageFormat> = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl]
+    public static let defaultFormats: Set<ImageFormat> = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]
 
     /// The date rule reads screenshot names with the screenshot rule's words (`-o screenshot_names`).
     public init(dates: CaptureDateRules, screenshots: ScreenshotRules = ScreenshotRules(), zone: any UTCOffsets = SystemZone(),

@@ -12,7 +12,8 @@ public struct TIFFHeader {
     /// `Exif\0\0` and the TIFF data libexif reads.
     public var exif: [UInt8]?
     /// Whether IFD0 is a camera RAW's (a DNG's `DNGVersion`, `SubIFDs` holding the raw data, a
-    /// reduced-resolution first image, Canon's `CR` mark): a RAW is not a TIFF photo.
+    /// reduced-resolution first image, Canon's `CR` mark, a colour filter array, a camera maker's
+    /// own compression), or the file an Olympus or Panasonic one: a RAW is not a TIFF photo.
     public var looksRaw = false
 
     public static func isTIFF(_ b: some Collection<UInt8>) -> Bool {
@@ -23,6 +24,9 @@ public struct TIFFHeader {
     /// Directories with more entries than this are not a photo's.
     static let mostEntries = 1024
     static let exifPointer = 0x8769, gpsPointer = 0x8825
+    /// Compression numbers only camera RAWs use (exiftool's list: Sony ARW, Panasonic,
+    /// Samsung SRW, Nikon NEF, Kodak, Pentax PEF).
+    static let rawCompressions: Set<Int> = [32767, 32769, 32770, 32772, 32867, 34713, 65000, 65535]
 
     /// One directory as found: where it is and its entries' bytes.
     private struct Directory {
@@ -33,12 +37,15 @@ public struct TIFFHeader {
 
     public init(size: Int64, read: (Int64, Int) throws -> [UInt8]) rethrows {
         let head = try read(0, 8)
-        guard head.count == 8, Self.isTIFF(head) else { truncated = true; return }
+        let rawMagic = [.orf, .rw2].contains(RawContainer.sniff(head))
+        guard head.count == 8, Self.isTIFF(head) || rawMagic else { truncated = true; return }
         let little = head[0] == 0x49
+        // (What libexif reads is a TIFF: an ORF's or RW2's own magic number is put back.)
+        let standard: [UInt8] = little ? [0x49, 0x49, 0x2A, 0x00] : [0x4D, 0x4D, 0x00, 0x2A]
         func u16(_ b: [UInt8], _ at: Int) -> Int { little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1]) }
         func u32(_ b: [UInt8], _ at: Int) -> Int { little ? u16(b, at) | u16(b, at + 2) << 16 : u16(b, at) << 16 | u16(b, at + 2) }
         let canonMark = try read(8, 2)
-        looksRaw = canonMark == Array("CR".utf8)
+        looksRaw = rawMagic || canonMark == Array("CR".utf8)
         func directory(at offset: Int) throws -> Directory? {
             guard offset >= 8, Int64(offset) + 2 <= size else { return nil }
             let countBytes = try read(Int64(offset), 2)
@@ -65,6 +72,10 @@ public struct TIFFHeader {
             case 0x101: height = value(ifd0, e)
             case 0xFE: if value(ifd0, e) & 1 != 0 { looksRaw = true }
             case 0x14A, 0xC612: looksRaw = true
+            // A colour filter array (CFA, or DNG's LinearRaw), or compression numbered in the
+            // range TIFF leaves to vendors (Sony's, Panasonic's, Samsung's, Nikon's, Pentax's).
+            case 0x106 where [32803, 34892].contains(value(ifd0, e)): looksRaw = true
+            case 0x103 where Self.rawCompressions.contains(value(ifd0, e)): looksRaw = true
             case Self.exifPointer, Self.gpsPointer:
                 if let d = try directory(at: value(ifd0, e)) { directories.append(d) }
             default: break
@@ -83,16 +94,20 @@ public struct TIFFHeader {
                 if at + length <= Int(size) { spans.append(at..<(at + length)) } else { truncated = true }
             }
         }
-        let low = spans.map(\.lowerBound).min()!, high = spans.map(\.upperBound).max()!
+        let end = spans.map(\.upperBound).max()!
         let prefix = Array("Exif".utf8) + [0, 0]
-        if high <= MetadataLimits.perFile {
-            exif = prefix + (try read(0, high))
+        if end <= MetadataLimits.perFile {
+            var all = try read(0, end)
+            if all.count >= 4 { all.replaceSubrange(0..<4, with: standard) }
+            exif = prefix + all
             return
         }
-        guard high - low <= MetadataLimits.perFile else { return }
+        guard let window = Self.window(directories: directories.map { $0.offset..<($0.offset + 2 + $0.bytes.count) }, values: spans)
+        else { return }
+        let (low, high) = (window.lowerBound, window.upperBound)
         // A new header, the span after it: every offset into the span moves by `shift`.
         let shift = low - 8
-        var block = Array(head[0..<4]) + [0, 0, 0, 0] + (try read(Int64(low), high - low))
+        var block = standard + [0, 0, 0, 0] + (try read(Int64(low), high - low))
         guard block.count == 8 + high - low else { truncated = true; return }
         func put32(_ v: Int, _ at: Int) {
             let bytes = [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
@@ -105,11 +120,28 @@ public struct TIFFHeader {
                 let type = e.type < typeSizes.count ? typeSizes[e.type] : 0
                 let (length, overflow) = type.multipliedReportingOverflow(by: e.count)
                 let pointer = d.offset == ifd0.offset && (e.tag == Self.exifPointer || e.tag == Self.gpsPointer)
-                if pointer || (!overflow && length > 4) { put32(max(0, u32(d.bytes, e.at + 8) - shift), base + e.at + 8) }
+                let at = u32(d.bytes, e.at + 8)
+                let moved = !overflow && at >= low && at + length <= high ? at - shift : 0xFFFF_FF00
+                if pointer || (!overflow && length > 4) { put32(moved, base + e.at + 8) }
             }
             // (No next directory: IFD1, a thumbnail, is not read.)
             put32(0, base + d.count * 12)
         }
         exif = prefix + block
+    }
+
+    /// The bytes to read: every directory, and as many values as the cap leaves room for, the
+    /// smallest first. A value far from the directories (a camera RAW's private data at the end
+    /// of the file) is left out; its offset is put past the block, where libexif passes over it.
+    /// Nil when the directories alone span more than the cap.
+    static func window(directories: [Range<Int>], values: [Range<Int>]) -> Range<Int>? {
+        guard var window = directories.first else { return nil }
+        for d in directories { window = min(window.lowerBound, d.lowerBound)..<max(window.upperBound, d.upperBound) }
+        guard window.count <= MetadataLimits.perFile else { return nil }
+        for s in values.sorted(by: { $0.count < $1.count }) {
+            let wider = min(window.lowerBound, s.lowerBound)..<max(window.upperBound, s.upperBound)
+            if wider.count <= MetadataLimits.perFile { window = wider }
+        }
+        return window
     }
 }

@@ -10,19 +10,24 @@ public struct ExifWriter {
         case byte(UInt8)
         case bytes([UInt8])
         case short(UInt16)
+        /// Several SHORTs: BitsPerSample of an RGB image, a CFA's repeat pattern.
+        case shorts([UInt16])
         case long(UInt32)
         case rational(UInt32, UInt32)
         /// Several RATIONALs: GPS coordinates and time stamps are three each.
         case rationals([UInt32])
+        /// Several SRATIONALs (numerator, denominator pairs): a DNG's colour matrices.
+        case srationals([Int32])
         case undefined([UInt8])
 
         var type: UInt16 {
             switch self {
             case .byte, .bytes: return 1
             case .ascii: return 2
-            case .short: return 3
+            case .short, .shorts: return 3
             case .long: return 4
             case .rational, .rationals: return 5
+            case .srationals: return 10
             case .undefined: return 7
             }
         }
@@ -124,7 +129,9 @@ public struct ExifWriter {
         case .ascii(let s): return s.utf8.count + 1
         case .byte, .short, .long, .rational: return 1
         case .rationals(let parts): return parts.count / 2
+        case .srationals(let parts): return parts.count / 2
         case .bytes(let b), .undefined(let b): return b.count
+        case .shorts(let s): return s.count
         }
     }
 
@@ -136,7 +143,9 @@ public struct ExifWriter {
         case .long(let n): return u32(n)
         case .rational(let a, let b): return u32(a) + u32(b)
         case .rationals(let parts): return parts.flatMap(u32)
+        case .srationals(let parts): return parts.flatMap { u32(UInt32(bitPattern: $0)) }
         case .bytes(let b), .undefined(let b): return b
+        case .shorts(let s): return s.flatMap(u16)
         }
     }
 

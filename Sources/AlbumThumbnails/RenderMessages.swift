@@ -18,7 +18,7 @@ struct RenderRequest: Equatable {
     var cpuSeconds: Int
 
     static let byteCount = 32
-    static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl]
+    static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]
 
     var bytes: [UInt8] {
         var w = ByteWriter()

@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumSystem
 import CFFmpeg
+import CRaw
 import CSandbox
 import Glibc
 
@@ -41,6 +42,8 @@ public enum RenderWorkerProcess {
         _ = HEIFLibrary.setupFailure
         _ = HEIFLibrary.hevcDecoder
         _ = JXLLibrary.setupFailure
+        // (A failure is said by each RAW's render: `RawImage`.)
+        _ = albumfs_raw_load()
         // No one allocation of FFmpeg's (a packet, a frame, a sample index) over what a render may take.
         if FFmpegLibrary.setupFailure == nil { av_max_alloc(memory) }
         guard albumfs_close_from(socketFD + 1) == 0 else { return "close_range: \(Errno.current)" }

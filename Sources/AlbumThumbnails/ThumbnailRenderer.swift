@@ -109,6 +109,7 @@ public struct ThumbnailRenderer: Sendable {
         case .gif: decoding = try gifDecoding(original)
         case .tiff: decoding = try tiffDecoding(original)
         case .jxl: decoding = try jxlDecoding(original)
+        case .raw: decoding = try rawDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in

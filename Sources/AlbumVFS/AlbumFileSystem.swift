@@ -351,7 +351,8 @@ public final class AlbumFileSystem: Sendable {
         guard case .file(let content) = node.kind else { return .success([]) }
         guard let photo = content.photo else { return .success([]) }
         let partner = s.library.livePartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
-        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner))
+        let raw = s.library.rawPartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
+        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner, rawPartner: raw))
     }
 
     // MARK: Filesystem

@@ -6,8 +6,11 @@ enum ExtendedAttributes {
     static let namespace = "user."
     static let prefix = "user.albumfs."
 
-    /// - Parameter livePartner: the mount-relative `by-date/` path of its Live Photo partner.
-    static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil) -> [(String, String)] {
+    /// - Parameters:
+    ///   - livePartner: the mount-relative `by-date/` path of its Live Photo partner.
+    ///   - rawPartner: the same of its RAW+JPEG partner: named `raw` on the JPEG (its RAW),
+    ///     `raw_of` on the RAW (the JPEG it is the raw of).
+    static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil, rawPartner: String? = nil) -> [(String, String)] {
         var list: [(String, String)] = [
             ("source", sourceRoot + "/" + photo.relativePath),
             ("capture_time", photo.capture.time.isoString),
@@ -18,6 +21,7 @@ enum ExtendedAttributes {
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
         if let livePartner { list.append(("live_photo", livePartner)) }
+        if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         return list.map { (prefix + $0.0, $0.1) }
     }

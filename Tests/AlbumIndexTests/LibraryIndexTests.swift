@@ -342,6 +342,21 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "s.psd"])
     }
 
+    /// Camera RAWs became photos in the migration that names `.dng`: the files with a RAW's
+    /// extension (or a TIFF's: a DNG named .tif) kept as not photos are read again, the rest stay.
+    func testAnIndexBeforeRawsReadsAgainWhatMayBeARaw() throws {
+        let raws = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("'%.dng'") })
+        let (db, path) = try index(atSchema: raws)
+        let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("DSC_0001.NEF", "ignored"), ("b/IMG_1.CR3", "problem"),
+                                        ("c/PXL.dng", "ignored"), ("scan.tif", "ignored"), ("s.psd", "ignored"), ("o.ORF", "ignored")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation, dto) VALUES (?, ?, 3, 4, ?, 1, '2020:01:02 03:04:05')",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "s.psd"])
+    }
+
     /// The schema that shows JPEG XL images reads again, as schema 12 for WebP, the files named
     /// `.jxl` an older scan kept as not photos or problems. (Found by what it does: other
     /// migrations may come before it.)

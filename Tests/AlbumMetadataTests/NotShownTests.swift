@@ -15,7 +15,7 @@ final class NotShownTests: FolderTestCase {
             ("Music/song.mp4", .sound, "sound (mp4 with no video track)"),
             ("x/scan.bmp", .imageFormat, "unsupported image format (bmp)"),
             ("scan.BMP", .imageFormat, "unsupported image format (bmp)"),
-            ("RAW/DSC_0001.NEF", .imageFormat, "unsupported image format (nef)"),
+            ("RAW/SDIM0001.X3F", .imageFormat, "unsupported image format (x3f)"),
             ("a.psd", .imageFormat, "unsupported image format (psd)"),
             ("clip.mkv", .videoFormat, "unsupported video format (mkv)"),
             ("IMG_1.JPG.xmp", .sidecar, "sidecar, not read (xmp)"),

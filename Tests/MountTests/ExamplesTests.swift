@@ -229,7 +229,7 @@ final class ExamplesTests: XCTestCase {
         XCTAssertFalse(lint.stdout.split(separator: "\n").contains { $0.hasPrefix("E: ") }, lint.stdout)
 
         let depends = runCommand("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).stdout
-        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16", "libheif1 (>= 1.19)", "libjxl0"] {
+        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16", "libheif1 (>= 1.19)", "libjxl0", "libraw20"] {
             XCTAssertTrue(depends.contains(package), "\(package) in \(depends)")
         }
         // Floors from the symbols the binary uses, not this machine's patch level.
