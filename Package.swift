@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumSystem", "AlbumIndex", "AlbumCore"]),
         .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumSystem", "AlbumThumbnails", "AlbumMetadata", "AlbumSample", "CTurboJPEG"]),
         .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumSystem", "AlbumVFS", "AlbumCore"]),
+        .testTarget(name: "AlbumFUSETests", dependencies: ["AlbumSystem", "AlbumFUSE", "CFuse3"]),
         .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumSystem", "AlbumLive", "AlbumCore", "AlbumSample", "CJemalloc"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
         .testTarget(name: "MountTests", dependencies: ["AlbumSystem", "AlbumSample", "AlbumCore", "CSysXattr", "CZlib"]),

@@ -19,6 +19,8 @@ final class SourceDeadlines: @unchecked Sendable {
     /// Told each time the storage becomes stalled or answers again, with the change's number
     /// (told outside the lock, so two changes may arrive out of order: the later number wins).
     private let onStall: @Sendable (Bool, UInt64) -> Void
+    /// How the watchdog answers a request past its deadline (EIO to the kernel; a test's own sink).
+    private let answerLate: @Sendable (PendingRequest) -> Void
     // Protects the variables below; never held while a request waits on the storage or is answered.
     private let condition = Condition()
     private var waiting: [UInt64: Waiting] = [:]
@@ -39,8 +41,10 @@ final class SourceDeadlines: @unchecked Sendable {
     }
 
     /// The watchdog starts with the mount (a thread from the start, none started while serving).
-    init(timeout: Double, onStall: @escaping @Sendable (Bool, UInt64) -> Void) {
+    init(timeout: Double, answerLate: @escaping @Sendable (PendingRequest) -> Void = { Reply.error($0.req, .ioError) },
+         onStall: @escaping @Sendable (Bool, UInt64) -> Void) {
         self.timeout = timeout
+        self.answerLate = answerLate
         self.onStall = onStall
         if timeout > 0 { Threads.detach { [self] in watch() } }
     }
@@ -107,7 +111,7 @@ final class SourceDeadlines: @unchecked Sendable {
             let change = stallChanges
             condition.unlock()
             if stalls { onStall(true, change) }
-            for request in late.values { Reply.error(request.request.req, .ioError) }
+            for request in late.values { answerLate(request.request) }
             condition.lock()
         }
     }
