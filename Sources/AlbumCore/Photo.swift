@@ -28,6 +28,12 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// that count; Apple, libvips and browsers read it so.)
     public var decodesUpright: Bool { self == .heif }
 
+    /// Whether a sidecar's dates beat the file's own. MWG's guidelines make an XMP sidecar the
+    /// place a RAW's edits and corrections live (the RAW itself is never rewritten), while a
+    /// JPEG's, HEIF's or PNG's embedded EXIF is the capture record and beats any sidecar. No
+    /// format read now is a RAW; a RAW kind answers true here.
+    public var sidecarDatesWin: Bool { false }
+
     /// The extensions a file of this format is named with (lowercase, without the dot); the first
     /// is the one the views give a file named otherwise.
     public var extensions: [String] {
