@@ -14,7 +14,7 @@ final class FuzzInputsTests: XCTestCase {
         let targets = runCommand(replay, ["--targets"])
         XCTAssertEqual(targets.status, 0, targets.stderr)
         let names = targets.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "exif", "xmp", "filename"])
+        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "exif", "xmp", "filename", "takeout", "xmpsidecar"])
         let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzInputs").path
         for target in names {
             let folder = inputs + "/" + target
