@@ -15,6 +15,8 @@ public struct FolderSidecars: Sendable {
     /// From the names of one folder's files.
     public init(names: some Sequence<String>) {
         for name in names {
+            // (Most names end in neither: one byte tells, before any string work.)
+            guard let last = name.utf8.last, last | 0x20 == UInt8(ascii: "p") || last == UInt8(ascii: "n") else { continue }
             if let stem = Self.stem(name, droppingExtension: "xmp") {
                 xmp[stem] = xmp[stem].map { min($0, name) } ?? name
             } else if name.utf8.count > 5, name.hasSuffix(".json") {
@@ -39,6 +41,12 @@ public struct FolderSidecars: Sendable {
     /// is said as a sidecar, not as a document.
     public static func maySidecar(_ name: String) -> Bool {
         stem(name, droppingExtension: "xmp") != nil || name.hasSuffix(".json")
+    }
+
+    /// Whether a file named `sidecar` may be the sidecar of the photo named `photo`, by name.
+    public static func mayBelong(_ sidecar: String, to photo: String) -> Bool {
+        if let stem = stem(sidecar, droppingExtension: "xmp") { return stem == photo || stem == Self.stem(photo) }
+        return sidecar.hasSuffix(".json") && takeoutNames(for: photo).contains(sidecar)
     }
 
     /// The names Takeout may give the JSON of `photo`, most specific first.

@@ -4,6 +4,7 @@ import AlbumCore
 /// stays dated by its own evidence.
 public enum SidecarFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// Larger than the kind's cap (`XMPSidecar.sizeLimit`, `TakeoutSidecar.sizeLimit`): not read.
+    /// (`size` is what was read: the cap and one byte, when read from a file.)
     case tooBig(size: Int, limit: Int)
     /// Not JSON, or JSON too deeply nested.
     case notJSON
@@ -14,7 +15,7 @@ public enum SidecarFailure: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .tooBig(let size, let limit): "sidecar of \(size) bytes over the \(limit / 1024) KiB cap, not read"
+        case .tooBig(_, let limit): "sidecar larger than the \(limit / 1024) KiB cap, not read"
         case .notJSON: "sidecar is not valid JSON, not read"
         case .notTakeout: "JSON sidecar holds no Google Takeout metadata (photoTakenTime, geoData), not read"
         case .notXMP: "XMP sidecar holds no XMP packet, not read"

@@ -65,7 +65,7 @@ final class SidecarReadingTests: FolderTestCase {
         let s = try? XMPSidecar.parse(cut, relativePath: "a.xmp").get()
         XCTAssertNil(s?.rating, "a rating outside -1…5 is none")
         XCTAssertEqual(SidecarFailure.tooBig(size: 2_000_000, limit: 1 << 20).description,
-                       "sidecar of 2000000 bytes over the 1024 KiB cap, not read")
+                       "sidecar larger than the 1024 KiB cap, not read")
     }
 
     func testATakeoutSidecarReadsItsTimePlaceFavouriteAndDescription() throws {
