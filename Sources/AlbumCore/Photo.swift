@@ -111,7 +111,9 @@ public struct Photo: Sendable {
     public var identity: FileIdentity
     /// `st_mtime` and the sort key: the capture time as an instant.
     public var captureInstant: Timestamp
-    public var problems: [String]
+    /// `problems`, then `sidecarAttributes`, in one array: a second would take 8 bytes of every
+    /// photo, and most have neither.
+    private var texts: [String]
     /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (0: none; an
     /// optional would take 16 bytes of every photo, not 8).
     public var liveIdentifier: UInt64 = 0
@@ -121,7 +123,27 @@ public struct Photo: Sendable {
     private var accessPacked: FileAccess
     public var capture: CaptureDecision
     private var orientationStored: UInt8
+    /// How many of `texts` are problems (at most 255 are kept).
+    private var problemCount: UInt8
     public var format: ImageFormat
+
+    /// What went wrong reading it (`user.albumfs.problems`).
+    public var problems: [String] {
+        get { Int(problemCount) == texts.count ? texts : Array(texts.prefix(Int(problemCount))) }
+        set {
+            let kept = newValue.prefix(Int(UInt8.max))
+            texts = Array(kept) + sidecarAttributes
+            problemCount = UInt8(kept.count)
+        }
+    }
+
+    /// What its sidecar says that `user.albumfs.*` shows, as attribute names and values in turn
+    /// (`SidecarEvidence.attributes`; the sidecar's own name, not its path: it moves with its
+    /// photo). Empty for a photo without one.
+    public var sidecarAttributes: [String] {
+        get { Int(problemCount) == texts.count ? [] : Array(texts.dropFirst(Int(problemCount))) }
+        set { texts = problems + newValue }
+    }
 
     /// The source file's own name: `relativePath`'s last component.
     public var fileName: String { Self.lastComponent(relativePath) }
@@ -148,7 +170,9 @@ public struct Photo: Sendable {
         self.captureInstant = captureInstant
         self.screenshot = screenshot
         orientationStored = (1...8).contains(orientation) ? UInt8(orientation) : 1
-        self.problems = problems
+        let kept = problems.prefix(Int(UInt8.max))
+        texts = Array(kept)
+        problemCount = UInt8(kept.count)
         accessPacked = access ?? .unknown
         changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }
@@ -225,7 +249,7 @@ extension Photo {
         h.combine(screenshot.isScreenshot)
         h.combine(screenshot.reason)
         h.combine(orientation)
-        h.combine(problems)
+        h.combine(texts)
         h.combine(access)
         h.combine(liveIdentifier)
         h.combine(changedWhenRead)

@@ -45,6 +45,18 @@ public struct SidecarEvidence: Sendable, Equatable {
 }
 
 extension SidecarEvidence {
+    /// The attributes a photo with this sidecar shows (docs/xattrs.md), names and values in turn:
+    /// `sidecar` (its name), then `rating`, `favorited`, `keywords` (joined by `, `) and
+    /// `description` where it says them.
+    public var attributes: [String] {
+        var list = ["sidecar", String(relativePath.nameAfterLastSlash)]
+        if let rating { list += ["rating", String(rating)] }
+        if let favorited { list += ["favorited", favorited ? "yes" : "no"] }
+        if !keywords.isEmpty { list += ["keywords", keywords.joined(separator: ", ")] }
+        if let description { list += ["description", description] }
+        return list
+    }
+
     /// One text for the index and the packed records: a line per field, `key:value`, a keyword
     /// a line of its own; `\` and newlines in a value escaped. Read back by `init?(encoded:)`.
     public var encoded: String {

@@ -319,6 +319,7 @@ public struct LibraryScanner: Sendable {
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
+        if let sidecar = e.sidecar { photo.sidecarAttributes = sidecar.attributes }
         return photo
     }
 }

@@ -72,6 +72,18 @@ final class SidecarMountTests: XCTestCase {
             if let time { XCTAssertEqual(xattr(path, "user.albumfs.capture_time"), time, day) }
             XCTAssertNil(xattr(path, "user.albumfs.problems"), day)
         }
+        // What the sidecars say, on their photos.
+        let plain = m.path("by-date/2021/2021-03/2021-03-04/plain.jpg")
+        XCTAssertEqual(xattr(plain, "user.albumfs.sidecar"), source + "/Darktable/plain.jpg.xmp")
+        XCTAssertEqual(xattr(plain, "user.albumfs.rating"), "3")
+        XCTAssertEqual(xattr(plain, "user.albumfs.keywords"), "Lyon")
+        XCTAssertNil(xattr(plain, "user.albumfs.favorited"))
+        let copy = m.path("non-screenshots/IMG_1234(1).jpg")
+        XCTAssertEqual(xattr(copy, "user.albumfs.sidecar"), source + "/Takeout/IMG_1234.jpg(1).json")
+        XCTAssertEqual(xattr(copy, "user.albumfs.favorited"), "yes")
+        XCTAssertEqual(xattr(m.path("non-screenshots/camera.jpg"), "user.albumfs.sidecar"), source + "/Takeout/camera.jpg.json",
+                       "a sidecar that gives no date is still named")
+        XCTAssertNil(xattr(m.path("non-screenshots/IMG_1234.jpg"), "user.albumfs.favorited"), "Takeout said nothing of it")
         // Nowhere in the mount is a sidecar a file.
         let everything = FileManager.default.enumerator(atPath: m.mountpoint)?.compactMap { $0 as? String } ?? []
         XCTAssertGreaterThan(everything.filter { $0.hasPrefix("by-date/") && $0.hasSuffix(".jpg") }.count, 4)
