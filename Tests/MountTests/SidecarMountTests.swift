@@ -56,6 +56,9 @@ final class SidecarMountTests: XCTestCase {
         write("Takeout/camera.jpg", camera)
         write("Takeout/camera.jpg.json", Array(SidecarWriter.takeout(title: "camera.jpg", takenTime: 1_562_265_000).utf8))
         write("Takeout/orphan.json", Array(#"{"title": "an album's metadata"}"#.utf8))
+        // A sidecar that cannot be read: said on its photo, which keeps its own date.
+        write("Broken/bad.jpg", try plainJPEG(60))
+        write("Broken/bad.jpg.json", Array(#"{"photoTakenTime": {"timestamp": "#.utf8))
 
         let m = try mount()
         let expected = [
@@ -84,6 +87,10 @@ final class SidecarMountTests: XCTestCase {
         XCTAssertEqual(xattr(m.path("non-screenshots/camera.jpg"), "user.albumfs.sidecar"), source + "/Takeout/camera.jpg.json",
                        "a sidecar that gives no date is still named")
         XCTAssertNil(xattr(m.path("non-screenshots/IMG_1234.jpg"), "user.albumfs.favorited"), "Takeout said nothing of it")
+        let bad = m.path("non-screenshots/bad.jpg")
+        XCTAssertEqual(xattr(bad, "user.albumfs.problems"), "sidecar bad.jpg.json: sidecar is not valid JSON, not read")
+        XCTAssertEqual(xattr(bad, "user.albumfs.date_source"), "mtime")
+        XCTAssertNil(xattr(bad, "user.albumfs.sidecar"))
         // Nowhere in the mount is a sidecar a file.
         let everything = FileManager.default.enumerator(atPath: m.mountpoint)?.compactMap { $0 as? String } ?? []
         XCTAssertGreaterThan(everything.filter { $0.hasPrefix("by-date/") && $0.hasSuffix(".jpg") }.count, 4)
@@ -93,7 +100,7 @@ final class SidecarMountTests: XCTestCase {
         let notShown = ((try? String(contentsOfFile: m.path(".albumfs/not-shown"), encoding: .utf8)) ?? "").split(separator: "\n")
         XCTAssertTrue(notShown.contains("Darktable/plain.jpg.xmp: sidecar (xmp)"), "\(notShown)")
         XCTAssertTrue(notShown.contains("Takeout/orphan.json: sidecar (json)"), "\(notShown)")
-        XCTAssertEqual(daemonStatus(m.mountpoint)["not_shown_by_reason"], "sidecars 6")
+        XCTAssertEqual(daemonStatus(m.mountpoint)["not_shown_by_reason"], "sidecars 7")
         m.finish()
     }
 
