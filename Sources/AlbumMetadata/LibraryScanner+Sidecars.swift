@@ -9,15 +9,23 @@ import Synchronization
 final class SidecarFolders: Sendable {
     /// Protects the folders' names (relative path, "" the library's own); taken alone.
     private let folders = Mutex<[String: FolderSidecars]>([:])
+    /// How many folders `folders` holds: a library without sidecars asks no lock, per photo read.
+    private let count = Atomic<Int>(0)
 
     /// A folder just listed, with its entries' names.
     func listed(_ folder: String, names: some Sequence<String>) {
         let found = FolderSidecars(names: names)
-        folders.withLock { $0[folder] = found.isEmpty ? nil : found }
+        guard !found.isEmpty || count.load(ordering: .relaxed) > 0 else { return }
+        let held = folders.withLock {
+            $0[folder] = found.isEmpty ? nil : found
+            return $0.count
+        }
+        count.store(held, ordering: .relaxed)
     }
 
     /// The sidecar of the photo at `relativePath`, if its folder's last listing held one.
     func sidecar(of relativePath: String) -> (path: String, kind: SidecarEvidence.Kind)? {
+        guard count.load(ordering: .relaxed) > 0 else { return nil }
         let folder = relativePath.folderBeforeLastSlash
         guard let found = folders.withLock({ $0[folder] })?.sidecar(of: String(relativePath.nameAfterLastSlash)) else { return nil }
         return (folder.isEmpty ? found.name : folder + "/" + found.name, found.kind)
@@ -53,15 +61,23 @@ extension LibraryScanner {
     /// at its path: a sidecar's change is a change of its photo, whose own identity stays as it
     /// was. The sidecar's own identity is its row's (it is a file of the library, not shown), so
     /// a change made while unmounted shows at the next mount as one made while mounted does.
+    /// Whether a path's last byte is that of `.xmp` (any case) or `.json`: a library's paths are
+    /// mostly photos', told apart by one byte before any string is made of them.
+    static func endsLikeSidecar(_ path: String) -> Bool {
+        guard let last = path.utf8.last else { return false }
+        return last | 0x20 == UInt8(ascii: "p") || last == UInt8(ascii: "n")
+    }
+
     func readingAgainPhotosOfChangedSidecars(_ survey: inout Survey, previous: some KnownFiles, under folder: String) {
         var touched: [String: [String]] = [:]
         func touch(_ path: String) { touched[path.folderBeforeLastSlash, default: []].append(String(path.nameAfterLastSlash)) }
-        for item in survey.toRead where FolderSidecars.maySidecar(String(item.path.nameAfterLastSlash)) { touch(item.path) }
+        for item in survey.toRead where Self.endsLikeSidecar(item.path) && FolderSidecars.maySidecar(String(item.path.nameAfterLastSlash)) {
+            touch(item.path)
+        }
         var known: [String] = []
         if !previous.isEmpty {
             previous.forEachPath { path in
-                // (One byte first: a library's paths are mostly photos', and this runs every scan.)
-                guard let last = path.utf8.last, last | 0x20 == UInt8(ascii: "p") || last == UInt8(ascii: "n") else { return }
+                guard Self.endsLikeSidecar(path) else { return }
                 if FolderSidecars.maySidecar(String(path.nameAfterLastSlash)), path.isWithin(folder: folder) { known.append(path) }
             }
         }
