@@ -16,6 +16,12 @@ public enum DateSource: String, Sendable, CaseIterable {
     case gpsDateTime = "exif:GPSDateTime"
     /// IFD0 `DateTime` (0x0132, exiftool's `ModifyDate`): the weakest date a device writes.
     case exifDateTime = "exif:DateTime"
+    /// A sidecar's XMP dates (`NAME.xmp`, `NAME.EXT.xmp`), named apart from the file's own XMP.
+    case sidecarXMPDateCreated = "xmp-sidecar:photoshop:DateCreated"
+    case sidecarXMPDateTimeOriginal = "xmp-sidecar:exif:DateTimeOriginal"
+    case sidecarXMPCreateDate = "xmp-sidecar:xmp:CreateDate"
+    /// Google Takeout's JSON `photoTakenTime.timestamp`: a UTC instant.
+    case takeoutPhotoTakenTime = "takeout:photoTakenTime"
 }
 
 /// The capture time chosen for a photo, and why.
@@ -56,10 +62,17 @@ public struct CaptureDateRules: Sendable {
     }
 
     /// The capture time of a photo or video, strongest source first: EXIF DateTimeOriginal, the
-    /// QuickTime creation date, XMP's dates, the movie header's time, EXIF DateTimeDigitized, the
-    /// file name, the GPS fix's time, IFD0 DateTime, the mtime (docs/rules.md says why).
-    public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp) -> CaptureDecision {
+    /// QuickTime creation date, XMP's dates, an XMP sidecar's dates, the movie header's time, EXIF
+    /// DateTimeDigitized, Google Takeout's photoTakenTime, the file name, the GPS fix's time, IFD0
+    /// DateTime, the mtime; a sidecar first of all for a `format` whose sidecar wins
+    /// (`ImageFormat.sidecarDatesWin`: docs/rules.md says why).
+    public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp, format: ImageFormat? = nil) -> CaptureDecision {
+        decide(e, fileName: fileName, fileMtime: fileMtime, sidecarFirst: format?.sidecarDatesWin ?? false)
+    }
+
+    func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp, sidecarFirst: Bool) -> CaptureDecision {
         var judge = Judge(rules: self, gps: e.gpsDateTimeUTC)
+        if sidecarFirst, let d = judge.sidecarXMP(e.sidecar) ?? judge.takeout(e.sidecar) { return d }
         if let t = judge.exif(e.dateTimeOriginal, sub: e.subSecTimeOriginal, offset: e.offsetTimeOriginal, .exifDateTimeOriginal) {
             return judge.decision(t, .exifDateTimeOriginal)
         }
@@ -68,10 +81,12 @@ public struct CaptureDateRules: Sendable {
         if let t = judge.iso(e.xmpDateCreated, .xmpDateCreated) { return judge.decision(t, .xmpDateCreated) }
         if let t = judge.iso(e.xmpDateTimeOriginal, .xmpDateTimeOriginal) { return judge.decision(t, .xmpDateTimeOriginal) }
         if let t = judge.iso(e.xmpCreateDate, .xmpCreateDate) { return judge.decision(t, .xmpCreateDate) }
+        if !sidecarFirst, let d = judge.sidecarXMP(e.sidecar) { return d }
         if let t = judge.movieHeader(e.movieCreationTime) { return judge.decision(t, .movieHeader) }
         if let t = judge.exif(e.dateTimeDigitized, sub: e.subSecTimeDigitized, offset: e.offsetTimeDigitized, .exifDateTimeDigitized) {
             return judge.decision(t, .exifDateTimeDigitized)
         }
+        if !sidecarFirst, let d = judge.takeout(e.sidecar) { return d }
         let named = (fileNamePatterns.lazy.compactMap({ $0.match(fileName) }).first ?? screenshotNames.match(fileName))
             .map { CaptureTime(local: $0) } ?? FileNameInstant.match(fileName).map(Self.inLocalZone)
         if let time = named {
@@ -141,6 +156,32 @@ public struct CaptureDateRules: Sendable {
             return accepted(CaptureTime(local: local, utcOffsetSeconds: offset), raw: raw, source)
         }
 
+        /// An XMP sidecar's dates, in the order of the file's own XMP.
+        mutating func sidecarXMP(_ s: SidecarEvidence?) -> CaptureDecision? {
+            guard let s, s.kind == .xmp else { return nil }
+            if let t = iso(s.xmpDateCreated, .sidecarXMPDateCreated) { return decision(t, .sidecarXMPDateCreated) }
+            if let t = iso(s.xmpDateTimeOriginal, .sidecarXMPDateTimeOriginal) { return decision(t, .sidecarXMPDateTimeOriginal) }
+            if let t = iso(s.xmpCreateDate, .sidecarXMPCreateDate) { return decision(t, .sidecarXMPCreateDate) }
+            return nil
+        }
+
+        /// Google Takeout's `photoTakenTime`: a UTC instant, on the local day of the zone its
+        /// place gives (`CaptureDateRules.takeoutOffset`).
+        mutating func takeout(_ s: SidecarEvidence?) -> CaptureDecision? {
+            guard let s, s.kind == .takeout, let seconds = s.takenTime else { return nil }
+            let source = DateSource.takeoutPhotoTakenTime
+            // Years 1900 to 9999: outside, the value is no time a photo was taken.
+            guard (-2_208_988_800...253_402_300_799).contains(seconds) else {
+                _ = unreadable(String(seconds), source)
+                return nil
+            }
+            let instant = Timestamp(seconds: seconds)
+            let offset = CaptureDateRules.takeoutOffset(at: instant, longitude: s.longitude)
+            let time = CaptureTime(local: instant.local(offsetSeconds: offset), utcOffsetSeconds: offset)
+            guard let kept = accepted(time, raw: String(seconds), source) else { return nil }
+            return decision(kept, source)
+        }
+
         /// A movie header's creation time: an instant (UTC by the specification), shown in the
         /// daemon's zone as an mtime is. Some Android phones write their local time there instead;
         /// it is read as UTC all the same (nothing in the file says which), hours off at worst.
@@ -165,6 +206,18 @@ public struct CaptureDateRules: Sendable {
     static func inLocalZone(_ instant: Timestamp) -> CaptureTime {
         let zone = SystemZone().secondsEastOfUTC(at: instant.seconds)
         return CaptureTime(local: instant.local(offsetSeconds: zone), utcOffsetSeconds: zone)
+    }
+
+    /// The UTC offset a Takeout instant is shown at: the daemon's zone (`TZ`), unless the photo's
+    /// place (`geoData`) lies more than two hours from it by its nautical zone (longitude / 15°,
+    /// rounded): a photo taken at home keeps the home zone's daylight saving time and its
+    /// country's real offset, one taken abroad lands on its own local day. No place→zone table is
+    /// consulted; an offset an hour or two off moves only photos near midnight.
+    public static func takeoutOffset(at instant: Timestamp, longitude: Double?, zone daemonZone: some UTCOffsets = SystemZone()) -> Int {
+        let zone = daemonZone.secondsEastOfUTC(at: instant.seconds)
+        guard let longitude, longitude.isFinite, abs(longitude) <= 180 else { return zone }
+        let nautical = Int((longitude / 15).rounded()) * 3600
+        return abs(nautical - zone) <= 2 * 3600 ? zone : nautical
     }
 
     /// The UTC offset implied by a GPS fix taken at the same moment: local − UTC, when it is a

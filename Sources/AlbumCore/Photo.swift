@@ -35,6 +35,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// 18181-2). A camera RAW is turned by its render (LibRaw's `flip`).
     public var decodesUpright: Bool { self == .heif || self == .jxl || self == .raw }
 
+    /// Whether a sidecar's dates beat the file's own. MWG's guidelines make an XMP sidecar the
+    /// place a RAW's edits and corrections live (the RAW itself is never rewritten), while a
+    /// JPEG's, HEIF's or PNG's embedded EXIF is the capture record and beats any sidecar.
+    public var sidecarDatesWin: Bool { self == .raw }
+
     /// The extensions a file of this format is named with (lowercase, without the dot); the first
     /// is the one the views give a file named otherwise.
     public var extensions: [String] {
@@ -116,7 +121,9 @@ public struct Photo: Sendable {
     public var identity: FileIdentity
     /// `st_mtime` and the sort key: the capture time as an instant.
     public var captureInstant: Timestamp
-    public var problems: [String]
+    /// `problems`, then `sidecarAttributes`, in one array: a second would take 8 bytes of every
+    /// photo, and most have neither.
+    private var texts: [String]
     /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (0: none; an
     /// optional would take 16 bytes of every photo, not 8).
     public var liveIdentifier: UInt64 = 0
@@ -126,7 +133,27 @@ public struct Photo: Sendable {
     private var accessPacked: FileAccess
     public var capture: CaptureDecision
     private var orientationStored: UInt8
+    /// How many of `texts` are problems (at most 255 are kept).
+    private var problemCount: UInt8
     public var format: ImageFormat
+
+    /// What went wrong reading it (`user.albumfs.problems`).
+    public var problems: [String] {
+        get { Int(problemCount) == texts.count ? texts : Array(texts.prefix(Int(problemCount))) }
+        set {
+            let kept = newValue.prefix(Int(UInt8.max))
+            texts = Array(kept) + sidecarAttributes
+            problemCount = UInt8(kept.count)
+        }
+    }
+
+    /// What its sidecar says that `user.albumfs.*` shows, as attribute names and values in turn
+    /// (`SidecarEvidence.attributes`; the sidecar's own name, not its path: it moves with its
+    /// photo). Empty for a photo without one.
+    public var sidecarAttributes: [String] {
+        get { Int(problemCount) == texts.count ? [] : Array(texts.dropFirst(Int(problemCount))) }
+        set { texts = problems + newValue }
+    }
 
     /// The source file's own name: `relativePath`'s last component.
     public var fileName: String { Self.lastComponent(relativePath) }
@@ -153,7 +180,9 @@ public struct Photo: Sendable {
         self.captureInstant = captureInstant
         self.screenshot = screenshot
         orientationStored = (1...8).contains(orientation) ? UInt8(orientation) : 1
-        self.problems = problems
+        let kept = problems.prefix(Int(UInt8.max))
+        texts = Array(kept)
+        problemCount = UInt8(kept.count)
         accessPacked = access ?? .unknown
         changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }
@@ -230,7 +259,7 @@ extension Photo {
         h.combine(screenshot.isScreenshot)
         h.combine(screenshot.reason)
         h.combine(orientation)
-        h.combine(problems)
+        h.combine(texts)
         h.combine(access)
         h.combine(liveIdentifier)
         h.combine(changedWhenRead)

@@ -52,6 +52,8 @@ public struct PhotoEvidence: Sendable, Equatable {
     /// The file's owner and mode when read (`fstat`, not its content: kept with the rest, since a
     /// change to either moves the ctime and the file is read again).
     public var access: FileAccess?
+    /// What a sidecar beside the file says (XMP, Google Takeout's JSON), if there is one.
+    public var sidecar: SidecarEvidence?
 
     public init() {}
 

@@ -44,6 +44,10 @@ enum FuzzTarget: String, CaseIterable {
     /// A views snapshot (`ViewSnapshot.decode`, what a remount loads): a valid header for its key
     /// put in front where the input lacks one, so the fuzzer explores the records.
     case snapshot
+    /// A Google Takeout JSON sidecar, and the capture date the rules make of it.
+    case takeout
+    /// An XMP sidecar (a whole file: dates, GPS, rating, keywords), and the capture date of it.
+    case xmpsidecar
 
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -94,6 +98,8 @@ enum FuzzTarget: String, CaseIterable {
             let rules = CaptureDateRules(now: Timestamp(seconds: 1_900_000_000))
             let decided = rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000))
             precondition(decided == rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000)), "filename: two answers")
+        case .takeout: Self.parseSidecarTwice(input, .takeout)
+        case .xmpsidecar: Self.parseSidecarTwice(input, .xmp)
         }
     }
 
@@ -114,6 +120,20 @@ enum FuzzTarget: String, CaseIterable {
         let box = ThumbnailBox(width: 64, height: 48)!
         guard let bytes = try? renderer.render(input, format: format, orientation: Int(input.last ?? 1) % 9, box: box) else { return }
         precondition(bytes.starts(with: [0xFF, 0xD8, 0xFF]) && bytes.count >= 64 * 48 / 8, "render: \(bytes.count) bytes that are no JPEG thumbnail")
+    }
+
+    /// A sidecar's parse, twice, and the date the rules make of it (a JPEG's, and a format
+    /// whose sidecar wins): the same answer each time, never a trap.
+    private static func parseSidecarTwice(_ input: [UInt8], _ kind: SidecarEvidence.Kind) {
+        let first = SidecarReading.evidence(input, kind: kind, relativePath: "a.jpg.json")
+        precondition(first == SidecarReading.evidence(input, kind: kind, relativePath: "a.jpg.json"), "\(kind): two answers")
+        guard case .success(let sidecar) = first else { return }
+        var e = PhotoEvidence()
+        e.sidecar = sidecar
+        let rules = CaptureDateRules(now: Timestamp(seconds: 1_900_000_000))
+        let decided = rules.decide(e, fileName: "a.jpg", fileMtime: Timestamp(seconds: 1_600_000_000), format: .jpeg)
+        precondition(decided == rules.decide(e, fileName: "a.jpg", fileMtime: Timestamp(seconds: 1_600_000_000), format: .jpeg),
+                     "\(kind): two dates")
     }
 
     private static func prefixed(_ input: [UInt8], _ signature: [UInt8]) -> [UInt8] {

@@ -6,7 +6,7 @@ extension LibraryIndex {
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
-    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t"]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t", "sidecar"]
 
     static let migrations = [
         """
@@ -132,6 +132,17 @@ extension LibraryIndex {
             path LIKE '%.dng' OR path LIKE '%.cr2' OR path LIKE '%.cr3' OR path LIKE '%.nef' OR path LIKE '%.nrw' OR
             path LIKE '%.arw' OR path LIKE '%.srf' OR path LIKE '%.sr2' OR path LIKE '%.orf' OR path LIKE '%.raf' OR
             path LIKE '%.rw2' OR path LIKE '%.pef' OR path LIKE '%.srw');
+        """,
+        // 19: a photo's sidecar (XMP, Google Takeout's JSON: `SidecarEvidence.encoded`). Photos in
+        // a folder that holds a file named like a sidecar forget their owner and mode so that a
+        // mount reads them again, once, with it (`IndexedFile.lacksAccess`).
+        """
+        ALTER TABLE files ADD COLUMN sidecar TEXT;
+        CREATE TEMP TABLE sidecar_folders AS SELECT DISTINCT rtrim(path, replace(path, '/', '')) AS folder FROM files
+            WHERE kind = 'ignored' AND (lower(path) LIKE '%.xmp' OR path LIKE '%.json');
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL
+            WHERE kind NOT IN ('ignored', 'problem') AND rtrim(path, replace(path, '/', '')) IN (SELECT folder FROM sidecar_folders);
+        DROP TABLE sidecar_folders;
         """,
     ]
 }

@@ -201,6 +201,7 @@ extension LibraryScanner {
             }
         }
         askElsewhere()
+        readingAgainPhotosOfChangedSidecars(&survey, previous: previous, under: folder)
         if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
         if let times = folders?.times {
             // A folder with a file still being written is listed again, whatever its times.

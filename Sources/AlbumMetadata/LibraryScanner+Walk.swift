@@ -111,6 +111,7 @@ extension LibraryScanner {
                 continue
             }
             let (distinct, shadowed) = Self.distinctNames(entries.sorted(by: { $0.name < $1.name }))
+            sidecarFolders.listed(folder, names: distinct.lazy.map(\.name))
             for (name, kept) in shadowed {
                 let rel = folder.isEmpty ? name : folder + "/" + name
                 trouble.problems.append(ScanProblem(relativePath: rel,

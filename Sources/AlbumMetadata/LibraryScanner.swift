@@ -14,6 +14,8 @@ public struct LibraryScanner: Sendable {
     public let rules: ScanRules
     /// What each filesystem's inode numbers are worth (shared by every copy of the scanner).
     let inodes = InodeNumbers()
+    /// The folders holding files named like sidecars, as the walks listed them (shared likewise).
+    let sidecarFolders = SidecarFolders()
 
     /// Folder names that hold thumbnails, NAS metadata or trash, never photos of the library.
     public static let skippedNames: Set<String> = [
@@ -146,7 +148,7 @@ public struct LibraryScanner: Sendable {
         case .open(let open):
             do {
                 let meta = try MetadataReader.read(open.file, size: Int64(open.status.st_size), name: relativePath)
-                return understood(meta, open, walked: walked)
+                return understood(meta, open, walked: walked, rootFD: rootFD)
             } catch {
                 return failed(error, relativePath, walked: walked)
             }
@@ -180,7 +182,7 @@ public struct LibraryScanner: Sendable {
                 var evidence = PhotoEvidence()
                 let format = try MetadataReader.read(opened[i].open.file, first: first.get(), size: Int64(opened[i].open.status.st_size),
                                                      into: &evidence)
-                results[position] = understood(format, consume evidence, opened[i].open, walked: opened[i].walked)
+                results[position] = understood(format, consume evidence, opened[i].open, walked: opened[i].walked, rootFD: rootFD)
             } catch {
                 results[position] = failed(error, opened[i].open.relativePath, walked: opened[i].walked)
             }
@@ -227,18 +229,20 @@ public struct LibraryScanner: Sendable {
     }
 
     /// What a read header (`meta`: nil when the content is no JPEG, PNG or HEIF image) makes of a file.
-    private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
-        understood(meta?.format, meta?.evidence ?? PhotoEvidence(), open, walked: walked)
+    private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity, rootFD: Int32) -> IndexedFile {
+        understood(meta?.format, meta?.evidence ?? PhotoEvidence(), open, walked: walked, rootFD: rootFD)
     }
 
     /// The same, from the format read (nil: the content is no JPEG, PNG or HEIF image) and its
     /// evidence, moved into the record.
-    private func understood(_ format: ImageFormat?, _ evidence: consuming PhotoEvidence, _ open: OpenFile, walked: FileIdentity) -> IndexedFile {
+    private func understood(_ format: ImageFormat?, _ evidence: consuming PhotoEvidence, _ open: OpenFile, walked: FileIdentity,
+                            rootFD: Int32) -> IndexedFile {
         let relativePath = open.relativePath
         let identity = inodes.identity(open.status)
         var evidence = evidence
         evidence.access = FileAccess(open.status)
         if let format {
+            withSidecar(&evidence, of: relativePath, rootFD: rootFD)
             // (Only a photo its content made has it: `LibraryIndex.holds` takes that for the sign
             // of one, which may stand for a file of another name.)
             let changed = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
@@ -310,7 +314,7 @@ public struct LibraryScanner: Sendable {
         guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
         let relativePath = file.relativePath
         let fileName = String(relativePath.nameAfterLastSlash)
-        let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime)
+        let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime, format: format)
         let folders = { relativePath.split(separator: "/").dropLast().map(String.init) }
         let shot = format == .video ? rules.screenshots.decideRecording(e, fileName: fileName, folders: folders())
             : rules.screenshots.decide(e, fileName: fileName, folders: folders())
@@ -320,6 +324,7 @@ public struct LibraryScanner: Sendable {
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
+        if let sidecar = e.sidecar { photo.sidecarAttributes = sidecar.attributes }
         return photo
     }
 }

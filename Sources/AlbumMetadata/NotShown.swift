@@ -12,7 +12,8 @@ public enum NotShownReason: UInt8, Sendable, CaseIterable, Comparable {
     case imageFormat
     /// A video in a container albumfs does not read (Matroska, AVI, MPEG-TS, …).
     case videoFormat
-    /// Metadata kept beside a photo (XMP, Google Takeout's JSON, Apple's AAE), not read yet.
+    /// Metadata kept beside a photo (XMP, Google Takeout's JSON, Apple's AAE): XMP and Takeout's
+    /// are read with their photo (`FolderSidecars`), never shown themselves.
     case sidecar
     /// Any other file.
     case other
@@ -74,7 +75,7 @@ public enum NotShownReason: UInt8, Sendable, CaseIterable, Comparable {
             return ImageFormat.video.extensions.contains(ext) ? "sound (\(ext) with no video track)" : "sound" + named
         case .imageFormat: return "unsupported image format" + named
         case .videoFormat: return "unsupported video format" + named
-        case .sidecar: return "sidecar, not read" + named
+        case .sidecar: return "sidecar" + named
         case .other: return ext.isEmpty ? "not a photo or video (no extension)" : "not a photo or video" + named
         case .hiddenByOption: return "HEIF image, hidden by -o heif=off"
         case .damaged: return "damaged (.albumfs/errors says why)"

@@ -16,7 +16,18 @@ public enum XMPProperties {
         for quote in ["\"", "'"] {
             if let value = attribute(property, quote: Character(quote), in: xmp) { return value }
         }
-        // Element form: `<prop>` or `<prop attr="…">`, up to `</prop>`.
+        return element(property, in: xmp).flatMap(innerText)
+    }
+
+    /// The items of a list property (`rdf:Bag`, `rdf:Seq`: `dc:subject`'s keywords), each as
+    /// plain text; empty when there is none.
+    public static func items(of property: String, in xmp: String) -> [String] {
+        guard let inner = element(property, in: xmp) else { return [] }
+        return languageItems(inner)?.compactMap { plainText($0.text) } ?? []
+    }
+
+    /// An element's content: `<prop>` or `<prop attr="…">`, up to `</prop>`.
+    static func element(_ property: String, in xmp: String) -> Substring? {
         var search = xmp.startIndex
         while let open = xmp.utf8[search...].firstRange(of: ("<" + property).utf8) {
             search = open.upperBound
@@ -24,7 +35,7 @@ public enum XMPProperties {
                   let tagEnd = xmp[open.upperBound...].firstIndex(of: ">") else { continue }
             let contentStart = xmp.index(after: tagEnd)
             guard let close = xmp.utf8[contentStart...].firstRange(of: ("</" + property + ">").utf8) else { return nil }
-            return innerText(xmp[contentStart..<close.lowerBound])
+            return xmp[contentStart..<close.lowerBound]
         }
         return nil
     }

@@ -23,6 +23,18 @@ enum ExtendedAttributes {
         if let livePartner { list.append(("live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
+        list += sidecarAttributes(of: photo, sourceRoot: sourceRoot)
         return list.map { (prefix + $0.0, $0.1) }
+    }
+
+    /// `sidecar` (its path: beside the photo, wherever the photo is now), `rating`, `favorited`,
+    /// `keywords`, `description`.
+    static func sidecarAttributes(of photo: Photo, sourceRoot: String) -> [(String, String)] {
+        let pairs = photo.sidecarAttributes
+        return stride(from: 0, to: pairs.count - 1, by: 2).map { i in
+            guard pairs[i] == "sidecar" else { return (pairs[i], pairs[i + 1]) }
+            let folder = photo.relativePath.folderBeforeLastSlash
+            return ("sidecar", sourceRoot + "/" + (folder.isEmpty ? "" : folder + "/") + pairs[i + 1])
+        }
     }
 }

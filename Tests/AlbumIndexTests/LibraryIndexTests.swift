@@ -93,6 +93,9 @@ final class LibraryIndexTests: XCTestCase {
         e.xmpDateCreated = "2024-05-17"; e.xmpDateTimeOriginal = "2024-05-17T14:03"; e.make = "Canon"; e.model = "R6"
         e.software = "fw"; e.userComment = "c"; e.xmpUserComment = "x"; e.pngSoftware = "p"; e.pngComment = "Screenshot"; e.gpsDateTimeUTC = "2024:05:17 12:03:04"
         e.hasExposureData = true; e.orientation = 6; e.pixelWidth = 4000; e.pixelHeight = 3000; e.problems = ["a", "b"]
+        var sidecar = SidecarEvidence(kind: .xmp, relativePath: "a/p.xmp")
+        sidecar.xmpDateCreated = "2021-03-04"; sidecar.rating = 2; sidecar.keywords = ["x", "y\nz"]; sidecar.latitude = 48.5
+        e.sidecar = sidecar
         let id = FileIdentity(inode: 42, size: 1234, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 123))
         // Empty (not absent) texts stay empty, and other scripts than ASCII stay whole.
         var blank = PhotoEvidence()
@@ -231,6 +234,23 @@ final class LibraryIndexTests: XCTestCase {
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
         return index
+    }
+
+    /// The sidecar migration: photos in a folder holding a file named like a sidecar forget their
+    /// owner and mode (so a mount reads them again, once, with it); the others keep theirs.
+    func testPhotosBesideSidecarsAreReadAgainOnceAfterTheSidecarMigration() throws {
+        let before = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN sidecar") })
+        let (db, path) = try index(atSchema: before)
+        let rows = [("Takeout/a.jpg", "jpeg"), ("Takeout/a.jpg.json", "ignored"), ("Other/b.jpg", "jpeg"), ("Other/notes.txt", "ignored"),
+                    ("c.heic", "heif"), ("c.XMP", "ignored"), ("Deep/Takeout/d.jpg", "jpeg")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, 1, 0, 0, 420)",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        let lacking = try index.loadAll().filter(\.lacksAccess).map(\.relativePath).sorted()
+        XCTAssertEqual(lacking, ["Takeout/a.jpg", "c.heic"])
     }
 
     func testASchemaOneIndexIsMigratedAndReadAgain() throws {

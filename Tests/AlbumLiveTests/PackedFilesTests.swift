@@ -19,6 +19,11 @@ final class PackedFilesTests: XCTestCase {
         e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
         e.problems = ["corrupt EXIF", "header truncated", ""]
         e.access = FileAccess(uid: .max, gid: 100, mode: 0o4755)
+        var sidecar = SidecarEvidence(kind: .takeout, relativePath: "2024/IMG_0001.JPG.json")
+        sidecar.xmpDateCreated = "2024-05-19"; sidecar.xmpDateTimeOriginal = "2024-05-19T07:45:06"; sidecar.xmpCreateDate = "2024"
+        sidecar.takenTime = -1; sidecar.latitude = -33.5; sidecar.longitude = 151.25; sidecar.rating = -1; sidecar.favorited = false
+        sidecar.keywords = ["a\\b", "two\nlines", "", "k:v"]; sidecar.description = "line\n\\n"
+        e.sidecar = sidecar
         return e
     }
 

@@ -14,7 +14,7 @@ final class FuzzInputsTests: XCTestCase {
         let targets = runCommand(replay, ["--targets"])
         XCTAssertEqual(targets.status, 0, targets.stderr)
         let names = targets.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "jxl", "raf", "cr3", "exif", "xmp", "filename", "render", "snapshot"])
+        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "jxl", "raf", "cr3", "exif", "xmp", "filename", "render", "snapshot", "takeout", "xmpsidecar"])
         let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzInputs").path
         for target in names {
             let folder = inputs + "/" + target
