@@ -52,6 +52,9 @@ public struct PhotoEvidence: Sendable, Equatable {
     /// The file's owner and mode when read (`fstat`, not its content: kept with the rest, since a
     /// change to either moves the ctime and the file is read again).
     public var access: FileAccess?
+    /// An Android motion photo's video: where it lies in the file (`MotionPhoto` in
+    /// AlbumMetadata found it and checked it starts with an `ftyp` box).
+    public var motionVideo: ByteRange?
 
     public init() {}
 
@@ -87,5 +90,15 @@ public enum Unrenderable {
     /// Whether a photo with `problems` has nothing to render.
     public static func any(_ problems: [String], format: ImageFormat) -> Bool {
         problems.contains { always.contains($0) || ($0 == headerTruncated && (format == .jpeg || format == .png)) }
+    }
+}
+
+/// A part of a file: `length` bytes from `offset`.
+public struct ByteRange: Sendable, Hashable {
+    public var offset: Int64
+    public var length: Int64
+    public init(offset: Int64, length: Int64) {
+        self.offset = offset
+        self.length = length
     }
 }

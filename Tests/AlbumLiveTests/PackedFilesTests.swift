@@ -19,6 +19,7 @@ final class PackedFilesTests: XCTestCase {
         e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
         e.problems = ["corrupt EXIF", "header truncated", ""]
         e.access = FileAccess(uid: .max, gid: 100, mode: 0o4755)
+        e.motionVideo = ByteRange(offset: 1_234_000, length: 5_000_000_000)
         return e
     }
 
