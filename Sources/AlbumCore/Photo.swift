@@ -116,6 +116,24 @@ public struct Photo: Sendable {
     public var capture: CaptureDecision
     private var orientationStored: UInt8
     public var format: ImageFormat
+    /// `motionVideo`, boxed: 8 bytes a photo (nil for all but motion photos), where the range
+    /// inline would take 24 of every photo.
+    private var motionVideoBox: MotionVideoBox?
+
+    /// An Android motion photo's video (`PhotoEvidence.motionVideo`): on the still, where its
+    /// video lies in its file; on that video's own entry (`MotionPhotos`), the bytes it serves.
+    public var motionVideo: ByteRange? {
+        get { motionVideoBox?.range }
+        set { motionVideoBox = newValue.map(MotionVideoBox.init) }
+    }
+
+    /// Whether this is a motion photo's video, made from its still (`MotionPhotos.video(of:)`):
+    /// its bytes are `motionVideo` of the still's file, at `sourcePath`.
+    public var isEmbeddedVideo: Bool { format == .video && motionVideoBox != nil }
+
+    /// The path of the file holding its bytes, below the library root: `relativePath`, but for a
+    /// motion photo's video, whose own path names it beneath its still's (no file can be there).
+    public var sourcePath: String { isEmbeddedVideo ? relativePath.folderBeforeLastSlash : relativePath }
 
     /// The source file's own name: `relativePath`'s last component.
     public var fileName: String { Self.lastComponent(relativePath) }
@@ -158,6 +176,12 @@ public struct Photo: Sendable {
     public var folders: [String] {
         relativePath.split(separator: "/").dropLast().map(String.init)
     }
+}
+
+/// A motion photo's video range, shared by every copy of its photo.
+final class MotionVideoBox: Sendable {
+    let range: ByteRange
+    init(_ range: ByteRange) { self.range = range }
 }
 
 /// Newest first; ties broken by name, then by source path, so every listing is deterministic.
@@ -223,12 +247,19 @@ extension Photo {
         h.combine(access)
         h.combine(liveIdentifier)
         h.combine(changedWhenRead)
+        h.combine(motionVideo)
         return h.finalize()
     }
 
     /// The same for a whole library, whatever the photos' order: equal for two arrays of the
-    /// same photos, whose views are then the same.
+    /// same photos, whose views are then the same. Motion photos' videos are left out: their
+    /// stills' fingerprints hold them, and a library's photos have them where a scan's do not.
     public static func fingerprint(_ photos: [Photo]) -> Int {
-        photos.reduce(photos.count) { $0 &+ $1.fingerprint }
+        var count = 0, sum = 0
+        for photo in photos where !photo.isEmbeddedVideo {
+            count += 1
+            sum = sum &+ photo.fingerprint
+        }
+        return sum &+ count
     }
 }

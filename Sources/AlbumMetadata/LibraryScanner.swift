@@ -315,6 +315,7 @@ public struct LibraryScanner: Sendable {
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
+        if format.isStill { photo.motionVideo = e.motionVideo }
         return photo
     }
 }

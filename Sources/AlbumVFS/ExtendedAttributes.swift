@@ -6,10 +6,11 @@ enum ExtendedAttributes {
     static let namespace = "user."
     static let prefix = "user.albumfs."
 
-    /// - Parameter livePartner: the mount-relative `by-date/` path of its Live Photo partner.
-    static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil) -> [(String, String)] {
+    /// - Parameter partner: the mount-relative `by-date/` path of its Live Photo partner, or of
+    ///   its motion photo's still or video (`MotionPhotos`).
+    static func of(_ photo: Photo, sourceRoot: String, partner: String? = nil) -> [(String, String)] {
         var list: [(String, String)] = [
-            ("source", sourceRoot + "/" + photo.relativePath),
+            ("source", sourceRoot + "/" + photo.sourcePath),
             ("capture_time", photo.capture.time.isoString),
             ("date_source", photo.capture.source.rawValue),
         ]
@@ -17,7 +18,7 @@ enum ExtendedAttributes {
         list.append(("screenshot", photo.screenshot.description))
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
-        if let livePartner { list.append(("live_photo", livePartner)) }
+        if let partner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", partner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         return list.map { (prefix + $0.0, $0.1) }
     }
