@@ -101,12 +101,19 @@ public struct PhotoEntries: Sendable {
         self.slot = slot
         let defaults = members.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
         let (names, byName) = EntryNames.assignAndOrder(defaults, nearlyByName: Self.inPhotoOrder(members, of: photos.count)) {
-            photos[members[$0]].relativePath
+            Self.collisionKey(photos[members[$0]])
         }
         var renamed: [Int32: String] = [:]
         for (k, name) in names.enumerated() where name != defaults[k] { renamed[Int32(members[k])] = name }
         self.renamed = renamed
         self.byName = ContiguousArray(byName.lazy.map { Int32($0) })
+    }
+
+    /// What orders photos wanting one name (the first keeps it) and tags the others: the source
+    /// path, after every real one for a motion photo's video, so that a file of SOURCE keeps its
+    /// own name beside a video made from a still.
+    static func collisionKey(_ photo: Photo) -> String {
+        photo.isEmbeddedVideo ? "\u{10FFFF}" + photo.relativePath : photo.relativePath
     }
 
     /// Positions of `members` ordered by photo index. The photo array is mostly in walk order
