@@ -291,6 +291,10 @@ public struct Library: Sendable {
     /// Live Photos: photo index → its partner's (`LivePhotos.partners`).
     public let livePartners: [Int32: Int32]
 
+    /// How many of `photos` are files of the library: all but motion photos' videos, which
+    /// `MotionPhotos.adding` puts last.
+    public var filePhotoCount: Int { photos.count - photos.lazy.reversed().prefix(while: \.isEmbeddedVideo).count }
+
     public init(photos: [Photo], root: VirtualFolder, livePartners: [Int32: Int32] = [:]) {
         self.photos = photos
         self.root = root

@@ -20,6 +20,8 @@ public struct SampleItem: Sendable {
     public var expectedVideo = false
     /// Its Live Photo partner's source path (a Live Photo's motion part is in no flat view).
     public var expectedLivePartner: String?
+    /// A motion photo's video: its bytes, shown beside the still in `by-date/` alone.
+    public var expectedMotionVideo: [UInt8]?
 
     /// Whether it holds nothing to render (empty, a JPEG cut in its header, a video without its
     /// movie box): listed, but with no thumbnail entry.
@@ -268,9 +270,11 @@ public enum SampleLibrary {
             SampleItem(path: path, bytes: bytes, mtime: mtime, expectedDay: day, expectedScreenshot: false,
                        expectedDateSource: .exifDateTimeOriginal, expectedCaptureTime: time)
         }
+        var motion = item(motionPhotoPath, Encoders.motionPhoto(pixelStill, video: try motionClip.get(), layout: .googleContainer),
+                          day: "2023-10-10", mtime: 1_696_922_101, time: "2023-10-10T08:15:00.123+01:00")
+        motion.expectedMotionVideo = try motionClip.get()
         return [
-            item(motionPhotoPath, Encoders.motionPhoto(pixelStill, video: try motionClip.get(), layout: .googleContainer),
-                 day: "2023-10-10", mtime: 1_696_922_101, time: "2023-10-10T08:15:00.123+01:00"),
+            motion,
             item("Phone/IMG_5001.JPG", Encoders.insertingAPP1(iPhone.payload(), into: withICC, afterLeadingSegments: 1),
                  day: "2023-10-11", mtime: 1_697_081_412, time: "2023-10-11T23:30:10.045-05:00"),
             item("Phone/20231012_101010.jpg", Encoders.insertingAPP1(samsung.payload(), into: photo),
