@@ -10,10 +10,11 @@ public enum LivePhotos {
     /// iPhone's video starts 1.5 s before its still).
     public static let nameWindow: Int64 = 2
 
-    /// A content identifier as a photo keeps it: 64 bits of its bytes (FNV-1a), ASCII case folded
+    /// A content identifier as a photo keeps it: 63 bits of its bytes (FNV-1a), ASCII case folded
     /// (identifiers are UUIDs, written upper case by iOS, lower case by some tools).
     public static func identifierKey(_ identifier: String) -> UInt64 {
-        max(1, foldedHash(identifier.utf8[...]))  // (0 is "none")
+        // (0 is "none"; the top bit clear leaves it for a motion photo's range: `MotionVideoBits`.)
+        max(1, foldedHash(identifier.utf8[...]) >> 1)
     }
 
     /// Photo index → its partner's index, both ways.

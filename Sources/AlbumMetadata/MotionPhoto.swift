@@ -67,6 +67,7 @@ public struct MotionPhoto: Sendable, Equatable {
         static let notISOMedia = Refusal(text: "no ftyp box where the video should start")
         static let tooShort = Refusal(text: "video range too short")
         static let badTrailer = Refusal(text: "damaged trailer directory")
+        static let tooFar = Refusal(text: "video over 1 TiB or more than 8 MiB before the file's end")
     }
 
     /// `range` if it lies within the file and starts with an `ftyp` box (one 8-byte read).
@@ -76,6 +77,7 @@ public struct MotionPhoto: Sendable, Equatable {
             return .failure(.pastEnd)
         }
         guard range.length >= 16 else { return .failure(.tooShort) }
+        guard MotionVideoBits.fits(range, fileSize: size) else { return .failure(.tooFar) }
         let head = try read(range.offset, 8)
         guard head.count == 8, let boxSize = head.be32(0), head.starts(with: Array("ftyp".utf8), at: 4),
               boxSize >= 8, Int64(boxSize) <= range.length else { return .failure(.notISOMedia) }
