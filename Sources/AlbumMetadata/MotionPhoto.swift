@@ -92,13 +92,19 @@ enum GoogleMotionPhoto {
     static func claim(xmp: String, size: Int64) -> (range: ByteRange, layout: MotionPhoto.Layout)? {
         if XMPProperties.value(of: "GCamera:MotionPhoto", in: xmp)?.trimmedValue == "1",
            let length = motionItemLength(xmp) {
-            return (ByteRange(offset: size - length, length: length), .googleContainer)
+            return (lastBytes(length, of: size), .googleContainer)
         }
         if XMPProperties.value(of: "GCamera:MicroVideo", in: xmp)?.trimmedValue == "1",
            let text = XMPProperties.value(of: "GCamera:MicroVideoOffset", in: xmp), let length = Int64(text.trimmedValue) {
-            return (ByteRange(offset: size - length, length: length), .googleMicroVideo)
+            return (lastBytes(length, of: size), .googleMicroVideo)
         }
         return nil
+    }
+
+    /// The last `length` bytes of a file of `size`; a length that is negative or longer than the
+    /// file gives an offset of -1, which no range check passes (and `size - length` could overflow).
+    static func lastBytes(_ length: Int64, of size: Int64) -> ByteRange {
+        ByteRange(offset: length >= 0 && length <= size ? size - length : -1, length: length)
     }
 
     /// The `Item:Length` of the directory's item whose `Item:Semantic` is `MotionPhoto`: each

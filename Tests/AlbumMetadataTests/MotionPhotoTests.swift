@@ -69,6 +69,8 @@ final class MotionPhotoTests: FolderTestCase {
             ("\(clip.count + 100)", .googleMicroVideo, "no ftyp box where the video should start"),
             ("\(clip.count - 4)", .googleMicroVideo, "no ftyp box where the video should start"),
             ("99999999999999999999", .googleMicroVideo, ""),
+            ("-9223372036854775808", .googleMicroVideo, "video range outside the file"),
+            ("9223372036854775807", .googleContainer, "video range outside the file"),
             ("\(total * 2)", .googleContainer, "video range outside the file"),
             ("\(clip.count / 2)", .googleContainer, "no ftyp box where the video should start"),
         ]

@@ -14,7 +14,7 @@ final class FuzzInputsTests: XCTestCase {
         let targets = runCommand(replay, ["--targets"])
         XCTAssertEqual(targets.status, 0, targets.stderr)
         let names = targets.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "exif", "xmp", "filename"])
+        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "exif", "xmp", "filename", "motionPhoto"])
         let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzInputs").path
         for target in names {
             let folder = inputs + "/" + target
@@ -26,7 +26,7 @@ final class FuzzInputsTests: XCTestCase {
         let source = try SampleSource()
         defer { source.remove() }
         let files = source.items.map { source.path + "/" + $0.path }
-        for target in ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "filename"] {
+        for target in ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "filename", "motionPhoto"] {
             let r = runCommand(replay, [target] + files, timeout: 60)
             XCTAssertEqual(r.status, 0, "\(target): \(r.stderr)")
             XCTAssertEqual(r.stdout, "albumfs-fuzz: \(files.count) inputs of \(target) parsed\n")
