@@ -55,9 +55,14 @@ public struct MotionPhoto: Sendable, Equatable {
     /// The problem a still is named with when its video is refused.
     public static func problem(_ refusal: String) -> String { "motion photo without its video (\(refusal))" }
 
+    /// (Compared as bytes, ASCII case folded: every JPEG with a maker is asked.)
     static func isSamsung(_ make: String?) -> Bool {
         guard let make else { return false }
-        return make.trimmedValue.lowercased() == "samsung"
+        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0 }
+        let bytes = make.utf8
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return false }
+        let trimmed = bytes[first...last]
+        return trimmed.count == 7 && zip(trimmed, "samsung".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// Why an announced range is not a video.

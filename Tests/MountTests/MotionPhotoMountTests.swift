@@ -182,6 +182,23 @@ final class MotionPhotoMountTests: XCTestCase {
         XCTAssertTrue(try readFile(second.path(f.day + "/" + name)).get() == clip, "the clip's bytes")
     }
 
+    /// A motion photo copied in while mounted shows its video beside it; removed, both go.
+    func testAMotionPhotoAddedWhileMountedShowsItsVideoAndGoesWithIt() throws {
+        let mount = try Mount(source: folder)
+        defer { mount.finish() }
+        let image = try Encoders.jpeg(.marker(width: 96, height: 64))
+        let still = Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 9", "2025:01:02 03:04:05").payload(), into: image)
+        let path = folder + "/New/PXL_20250102_030405000.MP.jpg"
+        try SampleLibrary.writeFile(path, Encoders.motionPhoto(still, video: clip, layout: .googleContainer), mtime: SampleLibrary.defaultMtime)
+        let day = mount.path("by-date/2025/2025-01/2025-01-02")
+        XCTAssertTrue(eventually(10) { readdirNames(day) == ["PXL_20250102_030405000.MP.jpg", "PXL_20250102_030405000.MP.mp4"] },
+                      "\(readdirNames(day) ?? [])")
+        XCTAssertTrue(try readFile(day + "/PXL_20250102_030405000.MP.mp4").get() == clip)
+        XCTAssertEqual(readdirNames(mount.path("videos")), ["20240601_120000.mp4"], "still in no flat view")
+        XCTAssertEqual(unlink(path), 0)
+        XCTAssertTrue(eventually(10) { readdirNames(day) == nil }, "\(readdirNames(day) ?? [])")
+    }
+
     // MARK: Helpers
 
     /// The entry of `f`'s video in its day folder, as its still's attribute names it.
