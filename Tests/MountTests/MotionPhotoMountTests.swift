@@ -199,6 +199,22 @@ final class MotionPhotoMountTests: XCTestCase {
         XCTAssertTrue(eventually(10) { readdirNames(day) == nil }, "\(readdirNames(day) ?? [])")
     }
 
+    /// `-o desktop_thumbnails`: a listed day folder gets its still's thumbnails and none for the
+    /// video (a part of the still's file), and nothing fails.
+    func testDesktopThumbnailsAreMadeForTheStillAlone() throws {
+        let home = makeTempFolder("motion-desktop")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let mount = try Mount(source: folder, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        defer { mount.finish() }
+        XCTAssertEqual(readdirNames(mount.path(fixtures["pixel"]!.day))?.count, 2)
+        // Folders are done one after another: once the next folder's still is written, the
+        // first folder's pass is over.
+        XCTAssertEqual(readdirNames(mount.path(fixtures["bad"]!.day))?.count, 1)
+        let status = { daemonStatus(mount.mountpoint)["desktop_thumbnails"] ?? "" }
+        XCTAssertTrue(eventually(60) { status().hasPrefix("4 written") }, status())
+        XCTAssertTrue(status().hasPrefix("4 written, 0 failed"), "normal and large of each still, none of the video: \(status())")
+    }
+
     // MARK: Helpers
 
     /// The entry of `f`'s video in its day folder, as its still's attribute names it.
