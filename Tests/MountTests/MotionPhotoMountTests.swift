@@ -167,6 +167,12 @@ final class MotionPhotoMountTests: XCTestCase {
         XCTAssertEqual(readdirNames(mount.path("picked")), ["20240601_120000.jpg"])
         XCTAssertTrue(try readFile(mount.path("picked/20240601_120000.jpg")).get() == f.bytes, "the still whole, its video inside")
         XCTAssertEqual(xattr(mount.path("picked/20240601_120000.jpg"), "user.albumfs.motion_photo"), f.day + "/" + (videoEntry(of: f, in: mount) ?? ""))
+        // The video can be picked too, and reads as itself.
+        let pixel = fixtures["pixel"]!
+        let video = try XCTUnwrap(videoEntry(of: pixel, in: mount))
+        XCTAssertEqual(symlink("../" + pixel.day + "/" + video, mount.path("picked/" + video)), 0, String(cString: strerror(errno)))
+        XCTAssertTrue(try readFile(mount.path("picked/" + video)).get() == clip)
+        XCTAssertEqual(Set(readdirNames(mount.path("picked")) ?? []), ["20240601_120000.jpg", video])
     }
 
     /// A remount reads no file again: the range comes from the index, and serves the same bytes.
