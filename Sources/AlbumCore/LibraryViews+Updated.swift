@@ -14,8 +14,12 @@ extension LibraryViews {
 
     public static func updated(_ previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
                                withPicks: Bool = false, emptyMtime: Timestamp) -> Library? {
-        guard let changes = PhotoChanges(before: previous.photos, after: photos, most: mostChanged),
-              !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count else { return nil }
+        // Motion photos' videos are entries made from their stills, not from the scan: `build`
+        // makes them again with the rest, for views that show one or a change that adds one.
+        guard previous.filePhotoCount == previous.photos.count,
+              let changes = PhotoChanges(before: previous.photos, after: photos, most: mostChanged),
+              !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count,
+              !changes.added.contains(where: { photos[$0].motionVideo != nil }) else { return nil }
         let partners = LivePhotos.partners(photos)
         guard let shownPairs = changes.renumbered(previous.livePartners), pairedAnewWhenAdded(partners, shownPairs, changes.added, photos)
         else { return nil }

@@ -26,8 +26,10 @@ public enum LibraryViews {
     ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
     ///   - withStatus: add `.albumfs/status`, `.albumfs/errors` and `.albumfs/not-shown`.
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
-    public static func build(photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
+    public static func build(photos scanned: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
                              withPicks: Bool = false, emptyMtime: Timestamp) -> Library {
+        // Motion photos' videos join the photos (`MotionPhotos`), paired with their stills.
+        let (photos, motionPartners) = MotionPhotos.adding(to: scanned)
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
         let keys = photos.indices.map { (instant: photos[$0].captureInstant, index: $0) }
         let order = keys.sorted { a, b in
@@ -41,7 +43,7 @@ public enum LibraryViews {
         let shots = order.filter { flat($0) && photos[$0].screenshot.isScreenshot }
         let others = order.filter { flat($0) && !photos[$0].screenshot.isScreenshot }
         // A Live Photo's motion part is no video of its own, as in the Photos app's Videos album.
-        let partners = LivePhotos.partners(photos)
+        let partners = motionPartners.isEmpty ? LivePhotos.partners(photos) : LivePhotos.partners(photos).merging(motionPartners) { a, _ in a }
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
         let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
         // The views are independent: built side by side (a publish at 100,000 photos is the last
@@ -51,12 +53,18 @@ public enum LibraryViews {
             { flatFolder(screenshots, photos, shots, emptyMtime) },
             { flatFolder(nonScreenshots, photos, others, emptyMtime) },
             { flatFolder(videos, photos, clips, emptyMtime) },
-        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) }, boxes, emptyMtime) }])
+        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime) }])
         var top = Parallel.all(builders)
         if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)
+    }
+
+    /// Whether a photo has a thumbnail entry: something to render, and not a motion photo's
+    /// video (its still's thumbnail shows it; it is in no flat view).
+    static func hasThumbnail(_ photo: Photo) -> Bool {
+        !photo.isEmbeddedVideo && !Unrenderable.any(photo.problems, format: photo.format)
     }
 
     /// A folder of originals in the given order, names made unique.

@@ -10,15 +10,17 @@ public enum LivePhotos {
     /// iPhone's video starts 1.5 s before its still).
     public static let nameWindow: Int64 = 2
 
-    /// A content identifier as a photo keeps it: 64 bits of its bytes (FNV-1a), ASCII case folded
+    /// A content identifier as a photo keeps it: 63 bits of its bytes (FNV-1a), ASCII case folded
     /// (identifiers are UUIDs, written upper case by iOS, lower case by some tools).
     public static func identifierKey(_ identifier: String) -> UInt64 {
-        max(1, foldedHash(identifier.utf8[...]))  // (0 is "none")
+        // (0 is "none"; the top bit clear leaves it for a motion photo's range: `MotionVideoBits`.)
+        max(1, foldedHash(identifier.utf8[...]) >> 1)
     }
 
     /// Photo index → its partner's index, both ways.
     public static func partners(_ photos: [Photo]) -> [Int32: Int32] {
-        let videos = photos.indices.filter { photos[$0].format == .video }
+        // (A motion photo and its video are paired apart: `MotionPhotos`.)
+        let videos = photos.indices.filter { photos[$0].format == .video && photos[$0].motionVideo == nil }
         guard !videos.isEmpty else { return [:] }
         var partners: [Int32: Int32] = [:]
         func pair(_ still: Int, _ video: Int) {
@@ -28,7 +30,7 @@ public enum LivePhotos {
         // By identifier: each video with the still of its identifier (the one of its own name
         // first: an edited copy, `IMG_E1234.JPG`, keeps the original's identifier).
         var byIdentifier: [UInt64: [Int]] = [:]
-        for i in photos.indices where photos[i].format.isStill {
+        for i in photos.indices where photos[i].format.isStill && photos[i].motionVideo == nil {
             let key = photos[i].liveIdentifier
             if key != 0 { byIdentifier[key, default: []].append(i) }
         }
@@ -41,7 +43,7 @@ public enum LivePhotos {
         var byStem: [UInt64: [Int]] = [:]
         for v in videos where partners[Int32(v)] == nil { byStem[stemKey(photos[v]), default: []].append(v) }
         guard !byStem.isEmpty else { return partners }
-        for i in photos.indices where photos[i].format.isStill && partners[Int32(i)] == nil {
+        for i in photos.indices where photos[i].format.isStill && photos[i].motionVideo == nil && partners[Int32(i)] == nil {
             guard let candidates = byStem[stemKey(photos[i])] else { continue }
             if let v = candidates.first(where: { partners[Int32($0)] == nil && sameStem(photos[i], photos[$0])
                 && Self.within(nameWindow, photos[i].captureInstant.seconds, photos[$0].captureInstant.seconds) }) {

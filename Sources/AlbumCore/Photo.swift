@@ -124,9 +124,10 @@ public struct Photo: Sendable {
     /// `problems`, then `sidecarAttributes`, in one array: a second would take 8 bytes of every
     /// photo, and most have neither.
     private var texts: [String]
-    /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (0: none; an
-    /// optional would take 16 bytes of every photo, not 8).
-    public var liveIdentifier: UInt64 = 0
+    /// `liveIdentifier`, or `motionVideo` packed (`MotionVideoBits`): a still is a Live Photo's or
+    /// a motion photo, never both (`LivePhotos` leaves motion photos out), so one field of 8
+    /// bytes holds either.
+    private var pairing: UInt64 = 0
     private var changedWhenReadPacked: PackedTimestamp
     public var screenshot: ScreenshotDecision
     /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
@@ -154,6 +155,35 @@ public struct Photo: Sendable {
         get { Int(problemCount) == texts.count ? [] : Array(texts.dropFirst(Int(problemCount))) }
         set { texts = problems + newValue }
     }
+
+    /// An Android motion photo's video (`PhotoEvidence.motionVideo`): on the still, where its
+    /// video lies in its file; on that video's own entry (`MotionPhotos`), the bytes it serves.
+    /// A range `MotionVideoBits` cannot hold is not kept (`MotionPhoto` refuses those at scan time).
+    public var motionVideo: ByteRange? {
+        get { MotionVideoBits.range(pairing, fileSize: identity.size) }
+        set {
+            if let newValue, let bits = MotionVideoBits.bits(newValue, fileSize: identity.size) {
+                pairing = bits
+            } else if MotionVideoBits.holdsRange(pairing) {
+                pairing = 0
+            }
+        }
+    }
+
+    /// Its Apple content identifier, as `LivePhotos.identifierKey` keeps it (0: none). Setting
+    /// one drops a motion video's range.
+    public var liveIdentifier: UInt64 {
+        get { MotionVideoBits.holdsRange(pairing) ? 0 : pairing }
+        set { pairing = newValue & ~MotionVideoBits.flag }
+    }
+
+    /// Whether this is a motion photo's video, made from its still (`MotionPhotos.video(of:)`):
+    /// its bytes are `motionVideo` of the still's file, at `sourcePath`.
+    public var isEmbeddedVideo: Bool { format == .video && MotionVideoBits.holdsRange(pairing) }
+
+    /// The path of the file holding its bytes, below the library root: `relativePath`, but for a
+    /// motion photo's video, whose own path names it beneath its still's (no file can be there).
+    public var sourcePath: String { isEmbeddedVideo ? relativePath.folderBeforeLastSlash : relativePath }
 
     /// The source file's own name: `relativePath`'s last component.
     public var fileName: String { Self.lastComponent(relativePath) }
@@ -197,6 +227,33 @@ public struct Photo: Sendable {
     /// Folders between the library root and the file.
     public var folders: [String] {
         relativePath.split(separator: "/").dropLast().map(String.init)
+    }
+}
+
+/// A motion photo's video range in 64 bits, beside a file of known size: the top bit set, then
+/// how many bytes follow the video in the file (23 bits: Samsung's trailer directory, a few
+/// dozen bytes, and blocks of kilobytes), then its length (40 bits: up to 1 TiB). A Live Photo
+/// identifier is a hash with the top bit clear (`LivePhotos.identifierKey`).
+public enum MotionVideoBits {
+    static let flag: UInt64 = 1 << 63
+    public static let maxTail: Int64 = 1 << 23 - 1
+    public static let maxLength: Int64 = 1 << 40 - 1
+
+    static func holdsRange(_ bits: UInt64) -> Bool { bits & flag != 0 }
+
+    /// Whether a range of a file of `fileSize` bytes fits.
+    public static func fits(_ range: ByteRange, fileSize: Int64) -> Bool { bits(range, fileSize: fileSize) != nil }
+
+    static func bits(_ range: ByteRange, fileSize: Int64) -> UInt64? {
+        let tail = fileSize - range.offset - range.length
+        guard range.offset >= 0, range.length > 0, range.length <= maxLength, tail >= 0, tail <= maxTail else { return nil }
+        return flag | UInt64(tail) << 40 | UInt64(range.length)
+    }
+
+    static func range(_ bits: UInt64, fileSize: Int64) -> ByteRange? {
+        guard holdsRange(bits) else { return nil }
+        let length = Int64(bits & UInt64(maxLength)), tail = Int64(bits >> 40 & UInt64(maxTail))
+        return ByteRange(offset: fileSize - tail - length, length: length)
     }
 }
 
@@ -263,12 +320,19 @@ extension Photo {
         h.combine(access)
         h.combine(liveIdentifier)
         h.combine(changedWhenRead)
+        h.combine(motionVideo)
         return h.finalize()
     }
 
     /// The same for a whole library, whatever the photos' order: equal for two arrays of the
-    /// same photos, whose views are then the same.
+    /// same photos, whose views are then the same. Motion photos' videos are left out: their
+    /// stills' fingerprints hold them, and a library's photos have them where a scan's do not.
     public static func fingerprint(_ photos: [Photo]) -> Int {
-        photos.reduce(photos.count) { $0 &+ $1.fingerprint }
+        var count = 0, sum = 0
+        for photo in photos where !photo.isEmbeddedVideo {
+            count += 1
+            sum = sum &+ photo.fingerprint
+        }
+        return sum &+ count
     }
 }

@@ -54,6 +54,9 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var access: FileAccess?
     /// What a sidecar beside the file says (XMP, Google Takeout's JSON), if there is one.
     public var sidecar: SidecarEvidence?
+    /// An Android motion photo's video: where it lies in the file (`MotionPhoto` in
+    /// AlbumMetadata found it and checked it starts with an `ftyp` box).
+    public var motionVideo: ByteRange?
 
     public init() {}
 
@@ -90,5 +93,15 @@ public enum Unrenderable {
     /// Whether a photo with `problems` has nothing to render.
     public static func any(_ problems: [String], format: ImageFormat) -> Bool {
         problems.contains { always.contains($0) || ($0 == headerTruncated && [.jpeg, .png, .jxl].contains(format)) }
+    }
+}
+
+/// A part of a file: `length` bytes from `offset`.
+public struct ByteRange: Sendable, Hashable {
+    public var offset: Int64
+    public var length: Int64
+    public init(offset: Int64, length: Int64) {
+        self.offset = offset
+        self.length = length
     }
 }

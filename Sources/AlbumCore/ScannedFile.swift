@@ -44,7 +44,7 @@ public struct ScannedFile: Sendable, Hashable {
     }
 
     public init(_ photo: Photo) {
-        self.init(relativePath: photo.relativePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead)
+        self.init(relativePath: photo.sourcePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead)
     }
 
     /// Whether an open file is this one: a regular file with the inode (where the filesystem's

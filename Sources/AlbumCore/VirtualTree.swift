@@ -101,12 +101,19 @@ public struct PhotoEntries: Sendable {
         self.slot = slot
         let defaults = members.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
         let (names, byName) = EntryNames.assignAndOrder(defaults, nearlyByName: Self.inPhotoOrder(members, of: photos.count)) {
-            photos[members[$0]].relativePath
+            Self.collisionKey(photos[members[$0]])
         }
         var renamed: [Int32: String] = [:]
         for (k, name) in names.enumerated() where name != defaults[k] { renamed[Int32(members[k])] = name }
         self.renamed = renamed
         self.byName = ContiguousArray(byName.lazy.map { Int32($0) })
+    }
+
+    /// What orders photos wanting one name (the first keeps it) and tags the others: the source
+    /// path, after every real one for a motion photo's video, so that a file of SOURCE keeps its
+    /// own name beside a video made from a still.
+    static func collisionKey(_ photo: Photo) -> String {
+        photo.isEmbeddedVideo ? "\u{10FFFF}" + photo.relativePath : photo.relativePath
     }
 
     /// Positions of `members` ordered by photo index. The photo array is mostly in walk order
@@ -285,6 +292,10 @@ public struct Library: Sendable {
     public let livePartners: [Int32: Int32]
     /// RAW+JPEG pairs: photo index → its partner's (`RawPairs.partners`).
     public let rawPartners: [Int32: Int32]
+
+    /// How many of `photos` are files of the library: all but motion photos' videos, which
+    /// `MotionPhotos.adding` puts last.
+    public var filePhotoCount: Int { photos.count - photos.lazy.reversed().prefix(while: \.isEmbeddedVideo).count }
 
     /// - Parameter rawPartners: the pairs `root` was built with (nil: found again from
     ///   `photos`, as a views snapshot, which does not keep them, is loaded).

@@ -48,6 +48,9 @@ enum FuzzTarget: String, CaseIterable {
     case takeout
     /// An XMP sidecar (a whole file: dates, GPS, rating, keywords), and the capture date of it.
     case xmpsidecar
+    /// An Android motion photo's video range: its XMP offsets and Samsung's trailer, the input
+    /// a whole JPEG file (its signature put in front where missing), read as a Samsung phone's.
+    case motionPhoto
 
     static let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
     static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -100,6 +103,24 @@ enum FuzzTarget: String, CaseIterable {
             precondition(decided == rules.decide(PhotoEvidence(), fileName: name, fileMtime: Timestamp(seconds: 1_600_000_000)), "filename: two answers")
         case .takeout: Self.parseSidecarTwice(input, .takeout)
         case .xmpsidecar: Self.parseSidecarTwice(input, .xmp)
+        case .motionPhoto:
+            Self.locateMotionVideo(Self.prefixed(input, Self.jpegSignature))
+        }
+    }
+
+    /// A motion photo's range, found twice alike, and only ever within the file at an `ftyp` box.
+    private static func locateMotionVideo(_ file: [UInt8]) {
+        func read(_ offset: Int64, _ count: Int) -> [UInt8] {
+            guard offset >= 0, offset < Int64(file.count), count > 0 else { return [] }
+            return Array(file[Int(offset)..<Int(min(Int64(file.count), offset + Int64(count)))])
+        }
+        let xmp = (try? JPEGHeader(read: { (offset: Int64, count: Int) throws(Errno) in read(offset, count) }))?.xmp
+        let size = Int64(file.count)
+        let found = MotionPhoto.locate(xmp: xmp, make: "samsung", size: size, read: read)
+        precondition(found == MotionPhoto.locate(xmp: xmp, make: "samsung", size: size, read: read), "motionPhoto: two answers")
+        if let range = found.video {
+            precondition(range.offset >= 0 && range.length >= 16 && range.offset + range.length <= size
+                         && read(range.offset + 4, 4) == Array("ftyp".utf8), "motionPhoto: a range that is no video in the file")
         }
     }
 

@@ -144,5 +144,15 @@ extension LibraryIndex {
             WHERE kind NOT IN ('ignored', 'problem') AND rtrim(path, replace(path, '/', '')) IN (SELECT folder FROM sidecar_folders);
         DROP TABLE sidecar_folders;
         """,
+        // 20: Android motion photos: a JPEG's embedded video range (`PhotoEvidence.motionVideo`).
+        // Only JPEGs that may hold one are read again, once (they forget their owner and mode,
+        // `IndexedFile.lacksAccess`): those of the makers that write motion photos and those
+        // named as Pixel and older Android cameras name them; the rest keep their rows.
+        """
+        ALTER TABLE files ADD COLUMN motion_offset INTEGER;
+        ALTER TABLE files ADD COLUMN motion_length INTEGER;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'jpeg' AND (make LIKE 'samsung%' OR make LIKE 'Google%'
+            OR make LIKE 'Xiaomi%' OR make LIKE 'OnePlus%' OR make LIKE 'motorola%' OR path LIKE '%.MP.jp%g' OR path LIKE '%MVIMG%');
+        """,
     ]
 }

@@ -160,7 +160,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     /// A row's columns, in the order `bind` gives and `decode` takes them.
     static let rowColumns = ["path", "inode", "size", "mtime_ns", "ctime_ns", "kind", "message"] + evidenceColumns
-        + ["exposure", "orientation", "width", "height", "problems", "uid", "gid", "mode"]
+        + ["exposure", "orientation", "width", "height", "problems", "uid", "gid", "mode", "motion_offset", "motion_length"]
 
     public func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {
         try run {
@@ -320,6 +320,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             try b.int(e.pixelHeight.map(Int64.init))
             try b.text(e.problems.isEmpty ? nil : e.problems.joined(separator: "\n"))
             for value in [e.access?.uid, e.access?.gid, e.access?.mode] { try b.int(value.map(Int64.init)) }
+            try b.int(e.motionVideo?.offset)
+            try b.int(e.motionVideo?.length)
         }
         // (The columns not bound, the evidence of a file that is not a photo, stay NULL.)
     }
@@ -358,6 +360,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             if let uid = int(after + 5), let gid = int(after + 6), let mode = int(after + 7) {
                 e.access = FileAccess(uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), mode: UInt32(truncatingIfNeeded: mode))
             }
+            if let offset = int(after + 8), let length = int(after + 9) { e.motionVideo = ByteRange(offset: offset, length: length) }
             return IndexedFile(relativePath: path, identity: identity, kind: .photo(ImageFormat(rawValue: format) ?? .jpeg, e), changedWhenRead: changed)
         case nil: return IndexedFile(relativePath: path, identity: identity, kind: .ignored, changedWhenRead: changed)
         }

@@ -119,6 +119,7 @@ enum PhotoRecord {
         w.int(p.liveIdentifier)
         if let t = p.changedWhenRead { w.int(UInt8(1)); w.time(t) } else { w.int(UInt8(0)) }
         w.shared(p.sidecarAttributes)
+        if let m = p.motionVideo { w.int(UInt8(1)); w.int(m.offset); w.int(m.length) } else { w.int(UInt8(0)) }
     }
 
     static func read(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> Photo {
@@ -134,9 +135,11 @@ enum PhotoRecord {
         let live: UInt64 = try r.int()
         let changed: Timestamp? = try r.int(UInt8.self) == 1 ? try r.time() : nil
         let sidecar = try r.sharedList()
+        let motion: ByteRange? = try r.int(UInt8.self) == 1 ? ByteRange(offset: try r.int(), length: try r.int()) : nil
         var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
                           screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
+        photo.motionVideo = motion
         photo.sidecarAttributes = sidecar
         return photo
     }

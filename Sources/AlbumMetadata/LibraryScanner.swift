@@ -325,6 +325,7 @@ public struct LibraryScanner: Sendable {
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
         if let sidecar = e.sidecar { photo.sidecarAttributes = sidecar.attributes }
+        if format.isStill { photo.motionVideo = e.motionVideo }
         return photo
     }
 }

@@ -87,6 +87,7 @@ public enum MetadataReader {
             let header = try reader.header { try JPEGHeader(prefix: first, read: $0) }
             readCommon(header, into: &e)
             if let xmp = header.xmp { readXMP(xmp, into: &e) }
+            try readMotionVideo(reader, xmp: header.xmp, into: &e)
         case .png:
             let header = try reader.header { try PNGHeader(size: reader.size, read: $0) }
             readCommon(header, into: &e)
@@ -185,6 +186,14 @@ public enum MetadataReader {
         }
         if header.xmpOverCap { e.problems.append(MetadataLimits.overCapProblem("xml")) }
         for type in header.compressed { e.problems.append(JXLHeader.compressedProblem(type)) }
+    }
+
+    /// A motion photo's video range into `e`; a video announced but not where its marker says is
+    /// named among the problems (the still stays a photo).
+    private static func readMotionVideo(_ reader: CachedReader, xmp: String?, into e: inout PhotoEvidence) throws(Errno) {
+        let motion = try reader.header { try MotionPhoto.locate(xmp: xmp, make: e.make, size: reader.size, read: $0) }
+        e.motionVideo = motion.video
+        if let refusal = motion.refusal { e.problems.append(MotionPhoto.problem(refusal)) }
     }
 
     /// The same for a whole file already in memory (the fuzz targets: nothing is read from disk).

@@ -101,19 +101,6 @@ public enum Encoders {
         return Array(jpeg[0..<at]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + Array(jpeg[at...])
     }
 
-    /// A Google motion photo as Pixel and Samsung phones write it (MicroVideo): the still with
-    /// XMP that gives the video's offset from the end of the file, and the video after EOI.
-    public static func motionPhoto(_ still: [UInt8], video: [UInt8]) -> [UInt8] {
-        let packet = """
-        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-        <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MicroVideo="1" \
-        GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\(video.count)" GCamera:MicroVideoPresentationTimestampUs="1500000"/>
-        </rdf:RDF></x:xmpmeta><?xpacket end="w"?>
-        """
-        return insertingAPP1(xmpAPP1(packet), into: still) + video
-    }
-
     /// An ISO base media stream of `length` bytes (at least 40): an `ftyp` box (`isom`) and an
     /// `mdat` box of filler. It stands where a phone's video is, for readers that must step over
     /// it and copies that must keep it; it does not play.

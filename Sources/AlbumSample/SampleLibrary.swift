@@ -20,6 +20,8 @@ public struct SampleItem: Sendable {
     public var expectedVideo = false
     /// Its Live Photo partner's source path (a Live Photo's motion part is in no flat view).
     public var expectedLivePartner: String?
+    /// A motion photo's video: its bytes, shown beside the still in `by-date/` alone.
+    public var expectedMotionVideo: [UInt8]?
 
     /// Whether it holds nothing to render (empty, a JPEG cut in its header, a video without its
     /// movie box): listed, but with no thumbnail entry.
@@ -268,9 +270,11 @@ public enum SampleLibrary {
             SampleItem(path: path, bytes: bytes, mtime: mtime, expectedDay: day, expectedScreenshot: false,
                        expectedDateSource: .exifDateTimeOriginal, expectedCaptureTime: time)
         }
+        var motion = item(motionPhotoPath, Encoders.motionPhoto(pixelStill, video: try motionClip.get(), layout: .googleContainer),
+                          day: "2023-10-10", mtime: 1_696_922_101, time: "2023-10-10T08:15:00.123+01:00")
+        motion.expectedMotionVideo = try motionClip.get()
         return [
-            item("Phone/PXL_20231010_081500123.MP.jpg", Encoders.motionPhoto(pixelStill, video: Encoders.isoMediaStub(length: 6_000)),
-                 day: "2023-10-10", mtime: 1_696_922_101, time: "2023-10-10T08:15:00.123+01:00"),
+            motion,
             item("Phone/IMG_5001.JPG", Encoders.insertingAPP1(iPhone.payload(), into: withICC, afterLeadingSegments: 1),
                  day: "2023-10-11", mtime: 1_697_081_412, time: "2023-10-11T23:30:10.045-05:00"),
             item("Phone/20231012_101010.jpg", Encoders.insertingAPP1(samsung.payload(), into: photo),
@@ -278,6 +282,13 @@ public enum SampleLibrary {
             item("Nikon/DSC_0002.JPG", Encoders.insertingAPP1(nikon.payload(), into: photo),
                  day: "2020-03-01", mtime: 1_583_060_000, time: "2020-03-01T08:00:00"),
         ]
+    }
+
+    /// The sample's Pixel motion photo (Google's container layout), and its video: 5 frames of
+    /// 96x64 at 10 a second in MP4, as Android phones write it. Encoded once per process.
+    public static let motionPhotoPath = "Phone/PXL_20231010_081500123.MP.jpg"
+    public static let motionClip = Result { () throws(EncodeError) in
+        try Encoders.video(SampleImage.marker(width: 96, height: 64, tint: 90), container: .mp4)
     }
 
     /// Live Photos: one pair known by its Apple content identifier (the still's maker note, the

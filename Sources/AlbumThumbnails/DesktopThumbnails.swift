@@ -65,8 +65,10 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// Both sizes of one photo's thumbnail, unless they are there for its mtime already.
     func write(_ photo: Photo, uri: String) {
         let mtime = photo.captureInstant.seconds
-        // (Nothing to render: a file manager draws its own "broken" icon.)
-        guard !Unrenderable.any(photo.problems, format: photo.format), done.withLock({ $0[uri] }) != mtime else { return }
+        // (Nothing to render: a file manager draws its own "broken" icon. A motion photo's video
+        // is a part of its still's file, which the renderers read whole: none is made for it.)
+        guard !Unrenderable.any(photo.problems, format: photo.format), !photo.isEmbeddedVideo,
+              done.withLock({ $0[uri] }) != mtime else { return }
         defer { done.withLock { $0[uri] = mtime } }
         let name = Self.md5(uri) + ".png"
         let missing = Self.sizes.filter { !Self.isCurrent(folders.head(of: name, in: $0.folder, count: 1024), mtime: mtime) }

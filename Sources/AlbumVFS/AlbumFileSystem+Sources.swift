@@ -49,9 +49,10 @@ extension AlbumFileSystem {
         }
         switch opened.result {
         case .success(let fd):
-            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.relativePath, holder: holder))))
+            let range = opened.photo.isEmbeddedVideo ? opened.photo.motionVideo : nil
+            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.sourcePath, holder: holder, range: range))))
         case .failure(let e):
-            problems.log(sourceRoot + "/" + opened.photo.relativePath, "albumfs: cannot open \(opened.photo.relativePath): \(e)")
+            problems.log(sourceRoot + "/" + opened.photo.sourcePath, "albumfs: cannot open \(opened.photo.sourcePath): \(e)")
             // A vanished original is "not found"; anything else is the source's fault, not the
             // caller's: EIO (docs/errno.md). So is the whole library gone (a disk unplugged, a
             // share down: the views keep its photos), as sshfs answers when its server is,
@@ -74,7 +75,7 @@ extension AlbumFileSystem {
     }
 
     /// Hands a photo whose file is not the one scanned (gone, replaced, rewritten) to be rescanned.
-    func reportStale(_ photo: Photo) { staleFile.withLock { $0 }?(photo.relativePath) }
+    func reportStale(_ photo: Photo) { staleFile.withLock { $0 }?(photo.sourcePath) }
 
     /// Who rescans a file found changed or replaced when opened (the library's follower).
     public func onStaleFile(_ handler: @escaping @Sendable (String) -> Void) { staleFile.withLock { $0 = handler } }
@@ -112,7 +113,7 @@ extension AlbumFileSystem {
 
     /// Whether the photo's source file is not at its path (ENOENT, not some other failure).
     func isMissing(_ photo: Photo) -> Bool {
-        access(sourceRoot + "/" + photo.relativePath, F_OK) != 0 && errno == ENOENT
+        access(sourceRoot + "/" + photo.sourcePath, F_OK) != 0 && errno == ENOENT
     }
 
     /// The photo a file inode (an original or a thumbnail) shows in the current tree.

@@ -176,7 +176,7 @@ public final class AlbumFileSystem: Sendable {
             var shown = (permissions: owner.mode(0o444), uid: owner.uid, gid: owner.gid)
             switch content {
             case .original(let i):
-                size = s.library.photos[i].identity.size
+                size = s.library.photos[i].isEmbeddedVideo ? s.library.photos[i].motionVideo!.length : s.library.photos[i].identity.size
                 shown = owner.photoEntry(s.library.photos[i].access, thumbnail: false)
                 links = s.table.viewCount(ofPhoto: i)
             case .thumbnail(let i, let box):
@@ -301,8 +301,9 @@ public final class AlbumFileSystem: Sendable {
     }
 
     private func read(_ file: OpenOriginal, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return .success(0) }
-        let (filled, error) = PositionalRead.fill(file.fd, into: base, count: buffer.count, at: offset)
+        let (at, count) = file.sourceRead(at: offset, count: buffer.count)
+        guard let base = buffer.baseAddress, count > 0 else { return .success(0) }
+        let (filled, error) = PositionalRead.fill(file.fd, into: base, count: count, at: at)
         if let error {
             problems.log("read:" + file.relativePath, "albumfs: cannot read \(file.relativePath): \(error)")
             return .failure(.ioError)

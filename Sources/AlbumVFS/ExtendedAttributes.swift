@@ -7,12 +7,13 @@ enum ExtendedAttributes {
     static let prefix = "user.albumfs."
 
     /// - Parameters:
-    ///   - livePartner: the mount-relative `by-date/` path of its Live Photo partner.
+    ///   - livePartner: the mount-relative `by-date/` path of its Live Photo partner, or of its
+    ///     motion photo's still or video (`MotionPhotos`).
     ///   - rawPartner: the same of its RAW+JPEG partner: named `raw` on the JPEG (its RAW),
     ///     `raw_of` on the RAW (the JPEG it is the raw of).
     static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil, rawPartner: String? = nil) -> [(String, String)] {
         var list: [(String, String)] = [
-            ("source", sourceRoot + "/" + photo.relativePath),
+            ("source", sourceRoot + "/" + photo.sourcePath),
             ("capture_time", photo.capture.time.isoString),
             ("date_source", photo.capture.source.rawValue),
         ]
@@ -20,7 +21,7 @@ enum ExtendedAttributes {
         list.append(("screenshot", photo.screenshot.description))
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
-        if let livePartner { list.append(("live_photo", livePartner)) }
+        if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         list += sidecarAttributes(of: photo, sourceRoot: sourceRoot)

@@ -9,10 +9,21 @@ final class OpenOriginal: Sendable {
     let relativePath: String
     /// The user who opened it, counted in `HandleQuota` until it is released (nil: not counted).
     let holder: UInt32?
-    init(fd: Int32, relativePath: String, holder: UInt32? = nil) {
+    /// The part of the file the handle reads (a motion photo's video), nil: all of it.
+    let range: ByteRange?
+    init(fd: Int32, relativePath: String, holder: UInt32? = nil, range: ByteRange? = nil) {
         self.fd = fd
         self.relativePath = relativePath
         self.holder = holder
+        self.range = range
+    }
+
+    /// Where a read of `count` bytes at `offset` of the handle's file lies in the source file,
+    /// and how many bytes it may take (0 at or past the range's end).
+    func sourceRead(at offset: Int64, count: Int) -> (offset: Int64, count: Int) {
+        guard let range else { return (offset, count) }
+        guard offset < range.length else { return (range.offset + range.length, 0) }
+        return (range.offset + offset, Int(min(Int64(count), range.length - offset)))
     }
     deinit { close(fd) }
 }

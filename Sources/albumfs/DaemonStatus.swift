@@ -72,7 +72,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("library_state", !s.libraryAvailable ? "unavailable" : stalled ? "stalled" : "available"))
         // What the views show now: before the first scan has reported (`loading`, a remount's
         // check of its snapshot), the photos the first tree shows.
-        lines.append(("photos", String(fileSystem?.library.photos.count ?? s.photos)))
+        lines.append(("photos", String(fileSystem?.library.filePhotoCount ?? s.photos)))
         lines.append(("files_seen", String(s.filesSeen)))
         lines.append(("images_not_shown", String(s.imagesNotShown)))
         lines.append(("not_shown", String(s.notShown.count)))

@@ -63,7 +63,7 @@ enum MountCommand {
             let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout), mountpoint: mountpoint,
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
-            let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.photos.count,
+            let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.filePhotoCount,
                               source: source, mountpoint: mountpoint, started: started)
             first.library = nil
             let handoff = Handoff(first.known.take())

@@ -12,7 +12,7 @@ enum Usage {
       by-date/YYYY/YYYY-MM/YYYY-MM-DD/  every photo and video once, on the day written on it
       screenshots/                      screenshots (still images)
       non-screenshots/                  every other still image
-      videos/                           the videos (MP4, QuickTime, 3GP), not Live Photos' motion
+      videos/                           the videos (MP4, QuickTime, 3GP), not Live or motion photos' own
       thumbnails/200x200/               an exact-size JPEG of each photo and video
       picked/                           ln -s PHOTO MOUNTPOINT/picked/ picks it, rm unpicks
       .albumfs/status, .albumfs/errors  the daemon's state; the files it could not read, and why

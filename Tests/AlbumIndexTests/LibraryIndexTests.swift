@@ -455,4 +455,29 @@ final class LibraryIndexTests: XCTestCase {
         guard case .photo(_, let read) = back.kind else { return XCTFail("\(back.kind)") }
         XCTAssertEqual(read.access, FileAccess(uid: 1000, gid: 100, mode: 0o640), "the permission bits only")
     }
+
+    /// The motion photos migration: only JPEGs that may be motion photos (by their maker, by
+    /// their name) are read again, once; every other row stays as it was. A row saved now keeps
+    /// its video's range.
+    func testTheMotionPhotoMigrationReadsAgainOnlyWhatMayBeAMotionPhoto() throws {
+        let before = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("motion_offset") })
+        let (db, path) = try index(atSchema: before)
+        let rows: [(String, String, String?)] = [("a.jpg", "jpeg", "samsung"), ("b.jpg", "jpeg", "Google"), ("c.jpg", "jpeg", "Canon"),
+                                                 ("PXL_1.MP.jpg", "jpeg", nil), ("MVIMG_1.jpg", "jpeg", nil), ("d.png", "png", "samsung")]
+        for (i, (file, kind, make)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, make, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, ?, 1, 0, 0, 420)",
+                         [.text(file), .int(Int64(i)), .text(kind), make.map { .text($0) }])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        let loaded = try index.loadAll()
+        let lacking = Dictionary(uniqueKeysWithValues: loaded.map { ($0.relativePath, $0.lacksAccess) })
+        XCTAssertEqual(lacking, ["a.jpg": true, "b.jpg": true, "c.jpg": false, "PXL_1.MP.jpg": true, "MVIMG_1.jpg": true, "d.png": false])
+        var e = PhotoEvidence()
+        e.access = FileAccess(uid: 0, gid: 0, mode: 0o644)
+        e.motionVideo = ByteRange(offset: 12_345, length: 6_000_000_000)
+        let saved = IndexedFile(relativePath: "m.jpg", identity: FileIdentity(inode: 99, size: 6_000_012_345, mtime: Timestamp(seconds: 4)),
+                                kind: .photo(.jpeg, e))
+        try index.save(upserts: [saved], removals: [])
+        XCTAssertEqual(try index.loadAll().first { $0.relativePath == "m.jpg" }, saved)
+    }
 }

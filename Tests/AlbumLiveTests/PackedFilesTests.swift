@@ -24,6 +24,7 @@ final class PackedFilesTests: XCTestCase {
         sidecar.takenTime = -1; sidecar.latitude = -33.5; sidecar.longitude = 151.25; sidecar.rating = -1; sidecar.favorited = false
         sidecar.keywords = ["a\\b", "two\nlines", "", "k:v"]; sidecar.description = "line\n\\n"
         e.sidecar = sidecar
+        e.motionVideo = ByteRange(offset: 1_234_000, length: 5_000_000_000)
         return e
     }
 

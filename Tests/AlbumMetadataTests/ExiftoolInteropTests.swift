@@ -102,6 +102,12 @@ final class ExiftoolInteropTests: FolderTestCase {
                 XCTAssertEqual(Array(item.bytes[(item.bytes.count - offset + 4)...].prefix(4)), Array("ftyp".utf8), "the video starts where the XMP says")
                 videosCompared += 1
             }
+            // Google's Motion Photo 1.0, as exiftool names it: albumfs finds its video at an `ftyp` box.
+            if tags["XMP-GCamera:MotionPhoto"] as? Int == 1 || tags["XMP-GCamera:MicroVideo"] as? Int == 1 {
+                let video = try XCTUnwrap(e.motionVideo, item.path)
+                XCTAssertEqual(Array(item.bytes[Int(video.offset + 4)..<Int(video.offset + 8)]), Array("ftyp".utf8), item.path)
+                videosCompared += 1
+            }
         }
         XCTAssertGreaterThan(gpsCompared, 0, "a GPS date was compared")
         XCTAssertGreaterThan(videosCompared, 0, "a motion photo's video offset was compared")

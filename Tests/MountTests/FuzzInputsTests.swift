@@ -14,7 +14,7 @@ final class FuzzInputsTests: XCTestCase {
         let targets = runCommand(replay, ["--targets"])
         XCTAssertEqual(targets.status, 0, targets.stderr)
         let names = targets.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "jxl", "raf", "cr3", "exif", "xmp", "filename", "render", "snapshot", "takeout", "xmpsidecar"])
+        XCTAssertEqual(Set(names), ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "jxl", "raf", "cr3", "exif", "xmp", "filename", "render", "snapshot", "takeout", "xmpsidecar", "motionPhoto"])
         let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzInputs").path
         for target in names {
             let folder = inputs + "/" + target
@@ -26,7 +26,7 @@ final class FuzzInputsTests: XCTestCase {
         let source = try SampleSource()
         defer { source.remove() }
         let files = source.items.map { source.path + "/" + $0.path }
-        for target in ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "jxl", "raf", "cr3", "filename", "render", "snapshot"] {
+        for target in ["header", "jpeg", "png", "heif", "video", "webp", "tiff", "jxl", "raf", "cr3", "filename", "render", "snapshot", "motionPhoto"] {
             let r = runCommand(replay, [target] + files, timeout: 60)
             XCTAssertEqual(r.status, 0, "\(target): \(r.stderr)")
             XCTAssertEqual(r.stdout, "albumfs-fuzz: \(files.count) inputs of \(target) parsed\n")

@@ -42,10 +42,19 @@ final class LibraryLayoutTests: XCTestCase {
     /// recording too), but for a Live Photo's motion part, which is in `by-date/` only, beside its
     /// still; both name the other's `by-date/` path in `user.albumfs.live_photo`.
     func testEveryPhotoIsOnceInByDateOnItsDayAndInExactlyOneFlatView() {
-        var byDate: [String: [String]] = [:]
+        var byDate: [String: [String]] = [:], motionVideos: [String: [String]] = [:]
         for f in files(under: "by-date") {
-            let src = xattr(mount.path(f), "user.albumfs.source")!
-            byDate[String(src.dropFirst(source.path.count + 1)), default: []].append(f)
+            let src = String(xattr(mount.path(f), "user.albumfs.source")!.dropFirst(source.path.count + 1))
+            if isMotionVideo(f) { motionVideos[src, default: []].append(f) } else { byDate[src, default: []].append(f) }
+        }
+        // A motion photo's video: beside its still, in its day folder, and nowhere else.
+        for item in source.items {
+            let videos = motionVideos[item.path] ?? []
+            XCTAssertEqual(videos.count, item.expectedMotionVideo == nil ? 0 : 1, "\(item.path)'s motion video: \(videos)")
+            if let video = videos.first, let still = byDate[item.path]?.first {
+                XCTAssertEqual(video.folderBeforeLastSlash, still.folderBeforeLastSlash, item.path)
+                XCTAssertEqual(xattr(mount.path(still), "user.albumfs.motion_photo"), video, item.path)
+            }
         }
         func counts(_ view: String) -> [String: Int] {
             var n: [String: Int] = [:]
@@ -107,6 +116,11 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertGreaterThan(folders, 10)
     }
 
+    /// Whether a listed file is a motion photo's video (made from its still: `MotionPhotos`).
+    func isMotionVideo(_ f: String) -> Bool {
+        xattr(mount.path(f), "user.albumfs.format") == "video" && xattr(mount.path(f), "user.albumfs.motion_photo") != nil
+    }
+
     func testCaptureTimeIsTheMtime() throws {
         // The Pixel photo: 2024:05:17 14:03:04.567 at +02:00 is 12:03:04.567 UTC.
         let st = try XCTUnwrap(statOf(mount.path("by-date/2024/2024-05/2024-05-17/PXL_20240517_120304567.jpg")))
@@ -121,7 +135,14 @@ final class LibraryLayoutTests: XCTestCase {
         for f in files(under: "by-date") + files(under: "screenshots") {
             let src = xattr(mount.path(f), "user.albumfs.source")!
             let viaMount = try Data(contentsOf: URL(fileURLWithPath: mount.path(f)))
-            let original = try Data(contentsOf: URL(fileURLWithPath: src))
+            var original = try Data(contentsOf: URL(fileURLWithPath: src))
+            if isMotionVideo(f) {
+                // A motion photo's video: its range of the still's file.
+                let item = try XCTUnwrap(source.items.first { source.path + "/" + $0.path == src }, f)
+                let clip = try XCTUnwrap(item.expectedMotionVideo, f)
+                XCTAssertEqual(original.suffix(clip.count), Data(clip), f)
+                original = Data(clip)
+            }
             XCTAssertEqual(viaMount, original, f)
             XCTAssertEqual(Int(statOf(mount.path(f))!.st_size), original.count, f)
             checked += 1
@@ -328,14 +349,14 @@ final class LibraryLayoutTests: XCTestCase {
             checked += 1
         }
         var places: [String: String] = [:]
-        for f in files(under: "by-date") { places[xattr(mount.path(f), "user.albumfs.source") ?? ""] = f }
+        for f in files(under: "by-date") where !isMotionVideo(f) { places[xattr(mount.path(f), "user.albumfs.source") ?? ""] = f }
         for item in stills where !item.path.hasSuffix(".HEIC") {
             let place = try XCTUnwrap(places[source.path + "/" + item.path], item.path)
             let r = runCommand("/usr/bin/gdk-pixbuf-thumbnailer", ["-s", "128", mount.path(place), out + "/o.png"])
             XCTAssertEqual(r.status, 0, "\(item.path): \(r.stderr)")
         }
         XCTAssertGreaterThan(checked, 50)
-        let sizes = source.items.filter { $0.expectedDay != nil }.reduce(0) { $0 + $1.bytes.count }
+        let sizes = source.items.filter { $0.expectedDay != nil }.reduce(0) { $0 + $1.bytes.count + ($1.expectedMotionVideo?.count ?? 0) }
         let du = shell("cd '\(mount.mountpoint)' && du -s -b by-date screenshots non-screenshots videos | awk '{ s += $1 } END { print s }'")
         let folders = Int(shell("cd '\(mount.mountpoint)' && find by-date screenshots non-screenshots videos -type d | wc -l").stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
@@ -348,9 +369,10 @@ final class LibraryLayoutTests: XCTestCase {
         let total = source.items.filter { $0.expectedDay != nil }.count
         let motion = source.items.filter { $0.expectedVideo && $0.expectedLivePartner != nil }.count
             + source.items.filter(\.expectedWithoutThumbnail).count
+        let motionVideos = source.items.filter { $0.expectedMotionVideo != nil }.count
         let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot && !$0.expectedVideo }.count
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total - motion,
-                       "by-date + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders)")
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total - motion + motionVideos,
+                       "by-date + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), and a motion photo's video in by-date")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         // Every original reads (an empty one is an empty file), and no thumbnail is listed for a

@@ -1,0 +1,44 @@
+/// Android motion photos: a still whose file holds a short video after its image (Pixel,
+/// Samsung). The video is shown beside its still in `by-date/` as a file of its own, `STEM.mp4`,
+/// whose bytes are that part of the still's file; it is in no flat view, and the two name each
+/// other as a Live Photo's still and video do.
+///
+/// The video's entry is a `Photo` made from its still when the views are built: its path is the
+/// still's path and its own name beneath it (`IMG.jpg/IMG.mp4`, which no file can have, so it
+/// is numbered and named as no other file is), its identity the still's (the file opened and
+/// checked is the still's), its time the still's, its bytes `motionVideo`.
+public enum MotionPhotos {
+    /// The reason its screenshot attribute gives.
+    public static let screenshotReason = "motion photo's video"
+
+    /// The video entry of a still holding one (nil for any other photo).
+    public static func video(of still: Photo) -> Photo? {
+        guard still.format.isStill, let range = still.motionVideo else { return nil }
+        let name = EntryNames.replacingExtension(of: still.fileName, with: ".mp4")
+        var video = Photo(relativePath: still.relativePath + "/" + name, format: .video, identity: still.identity,
+                          capture: still.capture, captureInstant: still.captureInstant,
+                          screenshot: ScreenshotDecision(isScreenshot: false, reason: screenshotReason), orientation: 1,
+                          problems: [], changedWhenRead: still.changedWhenRead, access: still.access)
+        video.motionVideo = range
+        return video
+    }
+
+    /// `photos` with the video entry of each motion photo after them, and each still's and
+    /// video's partner (both ways). The array is copied only when there is a video to add.
+    public static func adding(to photos: [Photo]) -> (photos: [Photo], partners: [Int32: Int32]) {
+        var videos: [(still: Int, video: Photo)] = []
+        for i in photos.indices where photos[i].motionVideo != nil && !photos[i].isEmbeddedVideo {
+            if let video = video(of: photos[i]) { videos.append((i, video)) }
+        }
+        guard !videos.isEmpty else { return (photos, [:]) }
+        var all = photos
+        all.reserveCapacity(photos.count + videos.count)
+        var partners: [Int32: Int32] = [:]
+        for (still, video) in videos {
+            partners[Int32(still)] = Int32(all.count)
+            partners[Int32(all.count)] = Int32(still)
+            all.append(video)
+        }
+        return (all, partners)
+    }
+}
