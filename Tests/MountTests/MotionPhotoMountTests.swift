@@ -55,7 +55,12 @@ final class MotionPhotoMountTests: XCTestCase {
     func testEachLayoutsVideoIsBesideItsStillAndIsTheOriginalsRange() throws {
         let mount = try Mount(source: folder)
         defer { mount.finish() }
-        let reference = try exiftoolVideo(folder + "/../" + (folder as NSString).lastPathComponent + "-clip.mp4", write: clip)
+        let clipPath = folder + "/../" + (folder as NSString).lastPathComponent + "-clip.mp4"
+        let reference = try exiftoolVideo(clipPath, write: clip)
+        XCTAssertTrue(FileManager.default.createFile(atPath: clipPath, contents: Data(clip)))
+        let decoded = ffprobeFrames(clipPath)
+        try? FileManager.default.removeItem(atPath: clipPath)
+        XCTAssertTrue(decoded.hasPrefix("h264,96,64,") && !decoded.hasSuffix(",0"), "ffprobe decodes the clip: \(decoded)")
         for key in ["pixel", "older", "samsung"] {
             let f = fixtures[key]!
             let stillName = (f.path as NSString).lastPathComponent
@@ -71,6 +76,7 @@ final class MotionPhotoMountTests: XCTestCase {
             let cmp = runCommand("/usr/bin/cmp", ["-n", "\(clip.count)", "-i", "0:\(offset)", video, folder + "/" + f.path])
             XCTAssertEqual(cmp.status, 0, "\(key): \(cmp.stdout)\(cmp.stderr)")
             XCTAssertEqual(try exiftoolVideo(video), reference, key)
+            XCTAssertEqual(ffprobeFrames(video), decoded, "\(key): ffprobe decodes the mounted file as the clip")
             XCTAssertEqual(xattr(still, "user.albumfs.motion_photo"), f.day + "/" + videoName, key)
             XCTAssertEqual(xattr(video, "user.albumfs.motion_photo"), f.day + "/" + stillName, key)
             XCTAssertEqual(xattr(video, "user.albumfs.format"), "video", key)
@@ -234,8 +240,15 @@ final class MotionPhotoMountTests: XCTestCase {
         return (0...(haystack.count - needle.count)).first { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
     }
 
-    /// What exiftool reads of a video: its codec, frame size and duration (ffprobe is not
-    /// installed on this machine kind).
+    /// What ffprobe makes of a video, decoding it whole: codec, frame size, frames decoded.
+    func ffprobeFrames(_ path: String) -> String {
+        let out = runCommand("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                                  "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0", path])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// What exiftool reads of a video: its codec, frame size and duration.
     func exiftoolVideo(_ path: String, write bytes: [UInt8]? = nil) throws -> String {
         if let bytes { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes))) }
         defer { if bytes != nil { try? FileManager.default.removeItem(atPath: path) } }
