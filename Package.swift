@@ -27,7 +27,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .systemLibrary(name: "CMD", path: "Sources/CMD"),
         // jemalloc as the process's malloc, its settings and its control call (docs/design.md).
-        .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
+        // (Not linked in a ThreadSanitizer build, whose allocator must serve every allocation: scripts/tsan.)
+        .target(name: "CJemalloc", linkerSettings: Context.environment["ALBUMFS_NO_JEMALLOC"] == nil ? [.linkedLibrary("jemalloc")] : []),
         // Batched reads through io_uring: three calls over liburing, whose header Swift cannot import.
         .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
         // A huge PNG read row by row (libpng's longjmp kept in C): docs/thumbnails.md.

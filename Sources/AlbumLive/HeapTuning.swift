@@ -10,7 +10,7 @@ public enum HeapTuning {
     /// holds), instead of in a second or so.
     public static func trim() {
         // "arena.<i>.purge" with i = MALLCTL_ARENAS_ALL (4096): every arena.
-        _ = mallctl("arena.4096.purge", nil, nil, nil, 0)
+        _ = albumfs_mallctl("arena.4096.purge", nil, nil, nil, 0)
     }
 
     /// jemalloc's version, when it is the allocator (nil if it is not linked: then the settings
@@ -18,7 +18,7 @@ public enum HeapTuning {
     public static var allocator: String? {
         var version: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
-        guard mallctl("version", &version, &size, nil, 0) == 0, let version else { return nil }
+        guard albumfs_mallctl("version", &version, &size, nil, 0) == 0, let version else { return nil }
         return "jemalloc " + String(cString: version)
     }
 }
