@@ -87,8 +87,9 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         }
     }
 
-    /// One size of the thumbnails of a folder's photos, in listing order (newest first: what a
-    /// window shows first), `width` at once, while `going` says so; how many it wrote. (Passes
+    /// One size of the thumbnails of a folder's photos, in name order (what pcmanfm, Thunar and
+    /// Nautilus sort by unless told otherwise, so the first window's icons come first), `width`
+    /// at once, while `going` says so; how many it wrote. (Passes
     /// nobody waits for take one render worker, so that a listing's pass finds the others free.)
     @discardableResult
     func pass(_ folder: String, _ entries: PhotoEntries, size: (folder: String, side: Int), width: Int,
@@ -99,7 +100,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
             while going() {
                 let position = next.add(1, ordering: .relaxed).oldValue
                 guard position < entries.count else { return }
-                let i = entries.photo(at: position)
+                let i = entries.photo(atRank: position)
                 if write(entries.photos[i], uri: Self.uri(mountpoint + "/" + folder + "/" + entries.name(ofPhoto: i)), size: size) {
                     wrote.add(1, ordering: .relaxed)
                 }
