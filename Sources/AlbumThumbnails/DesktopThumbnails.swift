@@ -87,8 +87,8 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         }
     }
 
-    /// One size of the thumbnails of a folder's photos, in name order (what pcmanfm, Thunar and
-    /// Nautilus sort by unless told otherwise, so the first window's icons come first), `width`
+    /// One size of the thumbnails of a folder's photos, in the order file managers sort names
+    /// unless told otherwise (`FileManagerOrder`: the first window's icons come first), `width`
     /// at once, while `going` says so; how many it wrote. (Passes
     /// nobody waits for take one render worker, so that a listing's pass finds the others free.)
     @discardableResult
@@ -96,12 +96,13 @@ public final class DesktopThumbnails: DesktopThumbnailing {
               while going: @Sendable () -> Bool = { true }) -> Int {
         let next = Atomic<Int>(0)
         let wrote = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: min(width, entries.count)) { _ in
+        let order = FileManagerOrder.sorted((0..<entries.count).map { entries.photo(at: $0) }) { entries.name(ofPhoto: $0) }
+        DispatchQueue.concurrentPerform(iterations: min(width, order.count)) { _ in
             while going() {
                 let position = next.add(1, ordering: .relaxed).oldValue
-                guard position < entries.count else { return }
-                let i = entries.photo(atRank: position)
-                if write(entries.photos[i], uri: Self.uri(mountpoint + "/" + folder + "/" + entries.name(ofPhoto: i)), size: size) {
+                guard position < order.count else { return }
+                let (i, name) = order[position]
+                if write(entries.photos[i], uri: Self.uri(mountpoint + "/" + folder + "/" + name), size: size) {
                     wrote.add(1, ordering: .relaxed)
                 }
             }
