@@ -35,7 +35,7 @@ extension Operations {
 }
 
 /// A copy of an `opendir`'s `fuse_file_info`, handed to the thread that answers it.
-/// (`@unchecked Sendable`: a plain C struct, copied; its one pointer-free value travels once.)
+/// (`@unchecked Sendable`: a C struct of plain values, copied, and read by one thread at a time.)
 struct OpenInfo: @unchecked Sendable {
     let value: fuse_file_info
     init(_ value: fuse_file_info) { self.value = value }
