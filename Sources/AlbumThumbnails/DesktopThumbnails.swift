@@ -37,7 +37,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// The `large` ones, and the fill ahead: what nobody waits for.
     private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
     /// Size and URI → the mtime its thumbnail was made for, this mount. Under its own lock.
-    private let done = Mutex<[String: Int64]>([:])
+    private let done = Mutex<[String: String]>([:])
     /// Folders whose pass is queued and not begun, with the listings waiting for it: a folder
     /// listed again meanwhile queues no other pass, only its wait.
     private let pending = Mutex<[String: [ReadyOnce]]>([:])
@@ -134,7 +134,9 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// One size of one photo's thumbnail, unless it is there for its mtime already; whether it
     /// wrote it.
     func write(_ photo: Photo, uri: String, size: (folder: String, side: Int)) -> Bool {
-        let mtime = photo.captureInstant.seconds
+        // (Whole seconds, as the specification says and GLib checks: a fraction makes GIO call it
+        // invalid.)
+        let mtime = String(photo.captureInstant.seconds)
         let key = size.folder + " " + uri
         // (Nothing to render: a file manager draws its own "broken" icon.)
         guard !Unrenderable.any(photo.problems, format: photo.format), done.withLock({ $0[key] }) != mtime else { return false }
@@ -163,20 +165,22 @@ public final class DesktopThumbnails: DesktopThumbnailing {
                                       height: max(1, Int((Double(image.height) * scale).rounded())))
     }
 
-    private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: Int64) throws(ThumbnailError) {
-        let png = try PNGWriter.encode(image, text: [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", "albumfs")])
+    private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: String) throws(ThumbnailError) {
+        let png = try PNGWriter.encode(image, text: [("Thumb::URI", uri), ("Thumb::MTime", mtime), ("Software", "albumfs")])
         // (The specification's modes: folders 0700, files 0600.)
         try folders.store(png, as: name, in: folder)
     }
 
     /// Whether a thumbnail whose first bytes are `head` was made for a file of this mtime (its
-    /// `Thumb::MTime`, which this writer puts in the file's first 1 KiB).
-    static func isCurrent(_ head: [UInt8]?, mtime: Int64) -> Bool {
+    /// `Thumb::MTime` text chunk, which this writer puts in the file's first 1 KiB).
+    static func isCurrent(_ head: [UInt8]?, mtime: String) -> Bool {
         guard let head else { return false }
         let key = Array("Thumb::MTime".utf8) + [0]
-        guard let at = (0..<max(0, head.count - key.count)).first(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return false }
-        let digits = head[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
-        return Int64(String(decoding: digits, as: UTF8.self)) == mtime
+        guard let at = (8..<max(8, head.count - key.count)).first(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return false }
+        // (The chunk's length, 8 bytes before its data, says where the value ends.)
+        let length = head[(at - 8)..<(at - 4)].reduce(0) { $0 << 8 | Int($1) }
+        guard length >= key.count, at + length <= head.count else { return false }
+        return head[(at + key.count)..<(at + length)].elementsEqual(Array(mtime.utf8))
     }
 
     /// A path's `file://` URI as GLib writes it (`g_filename_to_uri`): its bytes, each escaped as

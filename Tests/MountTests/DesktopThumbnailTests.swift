@@ -132,8 +132,8 @@ final class DesktopThumbnailTests: XCTestCase {
     /// An outside reader of the `normal` thumbnails (in the folder `argv[1]`) of the files
     /// `argv[2...]`, named and checked as the specification says: for each, the thumbnail's name
     /// (MD5 of the file's URI, escaped as GLib escapes it) and "ok" when the chunks' CRCs hold,
-    /// it fits 128x128 and its `Thumb::URI` and `Thumb::MTime` are the file's; otherwise what is
-    /// wrong.
+    /// it fits 128x128 and its `Thumb::URI` and `Thumb::MTime` are the file's (whole seconds);
+    /// otherwise what is wrong.
     static let pngChecker = """
         import hashlib, os, struct, sys, urllib.parse, zlib
         for path in sys.argv[2:]:
@@ -152,7 +152,7 @@ final class DesktopThumbnailTests: XCTestCase {
                 if kind == b"tEXt": k, v = body.split(b"\\0", 1); text[k.decode()] = v.decode()
                 at += 12 + n
                 if kind == b"IEND": break
-            mtime = str(int(os.stat(path).st_mtime))
+            mtime = str(os.stat(path).st_mtime_ns // 10**9)
             good = ok and size and max(size) <= 128 and text.get("Thumb::URI") == uri and text.get("Thumb::MTime") == mtime
             print(name, "ok" if good else "bad crc=%s size=%s text=%s mtime=%s" % (ok, size, text, mtime))
         """
