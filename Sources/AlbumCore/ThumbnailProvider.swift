@@ -67,6 +67,17 @@ public struct RecordedThumbnailFailure: Sendable, Hashable {
 /// specification), for a folder's photos when it is listed (AlbumThumbnails implements it).
 public protocol DesktopThumbnailing: Sendable {
     /// `folder`: the folder's path in the mount (`by-date/2024/2024-05/2024-05-17`); `entries`:
-    /// its photos and videos, as listed. Returns at once: the work is the service's.
-    func listed(folder: String, entries: PhotoEntries)
+    /// its photos and videos, as listed. Returns at once: the work is the service's. `ready` is
+    /// called once, on another thread, when every entry has its `normal` thumbnail (or cannot
+    /// have one) or when the service's wait bound has passed, whichever comes first: what a
+    /// listing waits for, so that a file manager finds the thumbnails it looks for next.
+    func listed(folder: String, entries: PhotoEntries, ready: @escaping @Sendable () -> Void)
+    /// After a scan: `folders` (paths in the mount and their photos, newest first), to have their
+    /// thumbnails before anybody lists them, as far as the service's bound allows. Returns at once.
+    func fillAhead(_ folders: [(path: String, entries: PhotoEntries)])
+}
+
+extension DesktopThumbnailing {
+    /// As `listed(folder:entries:ready:)`, nobody waiting.
+    public func listed(folder: String, entries: PhotoEntries) { listed(folder: folder, entries: entries, ready: {}) }
 }

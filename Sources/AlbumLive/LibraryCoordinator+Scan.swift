@@ -206,6 +206,7 @@ extension LibraryCoordinator {
                 + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
         }
         lookAgainLater(at: tally.deferred)
+        if setup.first { fs.fillDesktopThumbnailsAhead() }
         // (Once the scan is done, not at the first live change, which would wait for a pass over
         // every path; the map compacted after the views are shown, which do not need it.)
         if setup.first {

@@ -14,10 +14,13 @@ import Synchronization
 /// atomically, mode 0600. A file manager that finds a valid one reads nothing of the original;
 /// without it, it reads every original of the folder whole to draw its own.
 ///
-/// Written for a folder's photos when the folder is listed, in the background (a folder of
-/// 100,000 photos takes its time, and a request never waits for it), each file once per
-/// mount unless its mtime (its capture time) changed, and not at all when an up-to-date one is
-/// there already (a remount, another view of the same photo is another URI).
+/// Written for a folder's photos when the folder is listed: the `normal` size first, while the
+/// listing waits for them (at most `waitBound`: a file manager looks for them as soon as it has the
+/// listing, and makes its own from the original for each one missing), then the `large` size in
+/// the background. Each file once per mount and size unless its mtime (its capture time) changed,
+/// and not at all when an up-to-date one is there already (a remount; another view of the same
+/// photo is another URI). After a scan, `fillAhead` makes the `normal` ones of the newest folders
+/// before they are opened, within a share of `-o desktop_thumbnails_size`.
 public final class DesktopThumbnails: DesktopThumbnailing {
     /// The specification's sizes: folder name and the side the thumbnail fits.
     public static let sizes: [(folder: String, side: Int)] = [("normal", 128), ("large", 256)]
@@ -29,62 +32,130 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     let sourceRoot: String
     let renderer: any ThumbnailRendering
     private let log: @Sendable (String) -> Void
+    /// Listed folders' `normal` thumbnails, which a listing waits for: folder after folder.
+    private let firstQueue = DispatchQueue(label: "albumfs.desktop-thumbnails.normal", qos: .userInitiated)
+    /// The `large` ones, and the fill ahead: what nobody waits for.
     private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
-    /// URI → the mtime its thumbnails were made for, this mount. Under its own lock.
-    private let done = Mutex<[String: Int64]>([:])
-    /// Folders whose pass is queued and not begun: a folder listed again meanwhile queues no other.
-    private let pending = Mutex<Set<String>>([])
+    /// Size and URI → the mtime its thumbnail was made for, this mount. Under its own lock.
+    private let done = Mutex<[String: String]>([:])
+    /// Folders whose pass is queued and not begun, with the listings waiting for it: a folder
+    /// listed again meanwhile queues no other pass, only its wait.
+    private let pending = Mutex<[String: [ReadyOnce]]>([:])
+    /// Renders at once in a listing's pass: one per render worker, so none idles while a thread encodes.
+    let width: Int
     /// What albumfs's thumbnails there may take in all (`-o desktop_thumbnails_size`).
     public static let defaultLimit: Int64 = 512 << 20
-    /// Thumbnails written and failed, for the status and tests.
+    /// Seconds a listing waits for its folder's `normal` thumbnails (`-o desktop_thumbnails_wait`).
+    public static let defaultWait = 1.5
+    public let waitBound: Double
+    /// Thumbnails written and failed, and listings answered before their folder's were all made.
     public let written = Atomic<Int>(0)
     public let failed = Atomic<Int>(0)
+    public let answeredEarly = Atomic<Int>(0)
+    /// The fill ahead after the first scan: asked, finished, and what it wrote.
+    private let fillStarted = Atomic<Bool>(false)
+    private let fillDone = Atomic<Bool>(false)
+    private let filledAhead = Atomic<Int>(0)
 
     public init(cacheHome: String, mountpoint: String, sourceRoot: String, renderer: any ThumbnailRendering = ThumbnailRenderer(),
-                limit: Int64 = DesktopThumbnails.defaultLimit, log: @escaping @Sendable (String) -> Void) {
+                limit: Int64 = DesktopThumbnails.defaultLimit, wait: Double = DesktopThumbnails.defaultWait, width: Int = 3,
+                log: @escaping @Sendable (String) -> Void) {
         folders = DesktopThumbnailFolders(root: cacheHome + "/thumbnails", limit: limit, log: log)
         self.mountpoint = mountpoint
         self.sourceRoot = sourceRoot
         self.renderer = renderer
+        self.waitBound = wait
+        self.width = max(1, width)
         self.log = log
     }
 
-    public func listed(folder: String, entries: PhotoEntries) {
-        guard pending.withLock({ $0.insert(folder).inserted }) else { return }
-        // Folder after folder; a folder's photos on every core, as a file manager waits for them.
-        queue.async { [self] in
-            pending.withLock { _ = $0.remove(folder) }
-            DispatchQueue.concurrentPerform(iterations: entries.count) { position in
-                let i = entries.photo(at: position)
-                let uri = Self.uri(mountpoint + "/" + folder + "/" + entries.name(ofPhoto: i))
-                write(entries.photos[i], uri: uri)
-            }
+    public func listed(folder: String, entries: PhotoEntries, ready: @escaping @Sendable () -> Void) {
+        let waiter = ReadyOnce(ready)
+        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + waitBound) { [self] in
+            if waiter.fire() { answeredEarly.add(1, ordering: .relaxed) }
+        }
+        let first = pending.withLock { (queued: inout [String: [ReadyOnce]]) -> Bool in
+            defer { queued[folder, default: []].append(waiter) }
+            return queued[folder] == nil
+        }
+        guard first else { return }
+        firstQueue.async { [self] in
+            let waiters = pending.withLock { $0.removeValue(forKey: folder) ?? [] }
+            pass(folder, entries, size: Self.sizes[0], width: width)
+            waiters.forEach { _ = $0.fire() }
+            queue.async { [self] in pass(folder, entries, size: Self.sizes[1], width: 1) }
         }
     }
 
-    /// Both sizes of one photo's thumbnail, unless they are there for its mtime already.
-    func write(_ photo: Photo, uri: String) {
-        let mtime = photo.captureInstant.seconds
+    /// One size of the thumbnails of a folder's photos, in the order file managers sort names
+    /// unless told otherwise (`FileManagerOrder`: the first window's icons come first), `width`
+    /// at once, while `going` says so; how many it wrote. (Passes
+    /// nobody waits for take one render worker, so that a listing's pass finds the others free.)
+    @discardableResult
+    func pass(_ folder: String, _ entries: PhotoEntries, size: (folder: String, side: Int), width: Int,
+              while going: @Sendable () -> Bool = { true }) -> Int {
+        let next = Atomic<Int>(0)
+        let wrote = Atomic<Int>(0)
+        let order = FileManagerOrder.sorted((0..<entries.count).map { entries.photo(at: $0) }) { entries.name(ofPhoto: $0) }
+        DispatchQueue.concurrentPerform(iterations: min(width, order.count)) { _ in
+            while going() {
+                let position = next.add(1, ordering: .relaxed).oldValue
+                guard position < order.count else { return }
+                let (i, name) = order[position]
+                if write(entries.photos[i], uri: Self.uri(mountpoint + "/" + folder + "/" + name), size: size) {
+                    wrote.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        return wrote.load(ordering: .relaxed)
+    }
+
+    /// After a scan: the `normal` thumbnails of `folders` (newest first), while albumfs's own take
+    /// less than half of `-o desktop_thumbnails_size`, so that what is filled ahead never pushes
+    /// out what a user opened. Nobody waits for it; listings' passes go first. Once per mount.
+    public func fillAhead(_ folders: [(path: String, entries: PhotoEntries)]) {
+        guard !fillStarted.exchange(true, ordering: .relaxed) else { return }
+        queue.async { [self] in
+            let room: @Sendable () -> Bool = { self.folders.bytesUsed < self.folders.limit / 2 }
+            for (path, entries) in folders where room() {
+                filledAhead.add(pass(path, entries, size: Self.sizes[0], width: 1, while: room), ordering: .relaxed)
+            }
+            fillDone.store(true, ordering: .releasing)
+        }
+    }
+
+    /// What the fill ahead did, for the status: not begun, writing, or done, and how many it wrote.
+    public var fillAheadState: String {
+        guard fillStarted.load(ordering: .relaxed) else { return "waiting for the scan" }
+        let state = fillDone.load(ordering: .acquiring) ? "done" : "filling"
+        return "\(filledAhead.load(ordering: .relaxed)) written, \(state)"
+    }
+
+    /// One size of one photo's thumbnail, unless it is there for its mtime already; whether it
+    /// wrote it.
+    func write(_ photo: Photo, uri: String, size: (folder: String, side: Int)) -> Bool {
+        // (Whole seconds, as the specification says and GLib checks: a fraction makes GIO call it
+        // invalid.)
+        let mtime = String(photo.captureInstant.seconds)
+        let key = size.folder + " " + uri
         // (Nothing to render: a file manager draws its own "broken" icon. A motion photo's video
         // is a part of its still's file, which the renderers read whole: none is made for it.)
         guard !Unrenderable.any(photo.problems, format: photo.format), !photo.isEmbeddedVideo,
-              done.withLock({ $0[uri] }) != mtime else { return }
-        defer { done.withLock { $0[uri] = mtime } }
+              done.withLock({ $0[key] }) != mtime else { return false }
+        defer { done.withLock { $0[key] = mtime } }
         let name = Self.md5(uri) + ".png"
-        let missing = Self.sizes.filter { !Self.isCurrent(folders.head(of: name, in: $0.folder, count: 1024), mtime: mtime) }
-        guard !missing.isEmpty else { return }
+        guard !Self.isCurrent(folders.head(of: name, in: size.folder, count: 1024), mtime: mtime) else { return false }
         do throws(ThumbnailError) {
             let original = try ThumbnailService.openOriginal(photo, sourceRoot: sourceRoot)
             defer { close(original.fd) }
-            // Decoded once, for the largest size wanted; the smaller made from it.
-            let largest = try renderer.fitting(SourceImage(original, photo), side: missing.map(\.side).max()!)
-            for (folder, side) in missing {
-                try store(Self.fit(largest, side: side), folder: folder, name: name, uri: uri, mtime: mtime)
-                written.add(1, ordering: .relaxed)
-            }
+            let image = try renderer.fitting(SourceImage(original, photo), side: size.side)
+            try store(image, folder: size.folder, name: name, uri: uri, mtime: mtime)
+            written.add(1, ordering: .relaxed)
+            return true
         } catch {
             // (The thumbnails/ view says why a photo cannot be rendered; a file manager draws its own.)
             failed.add(1, ordering: .relaxed)
+            return false
         }
     }
 
@@ -96,20 +167,22 @@ public final class DesktopThumbnails: DesktopThumbnailing {
                                       height: max(1, Int((Double(image.height) * scale).rounded())))
     }
 
-    private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: Int64) throws(ThumbnailError) {
-        let png = try PNGWriter.encode(image, text: [("Thumb::URI", uri), ("Thumb::MTime", String(mtime)), ("Software", "albumfs")])
+    private func store(_ image: RGBImage, folder: String, name: String, uri: String, mtime: String) throws(ThumbnailError) {
+        let png = try PNGWriter.encode(image, text: [("Thumb::URI", uri), ("Thumb::MTime", mtime), ("Software", "albumfs")])
         // (The specification's modes: folders 0700, files 0600.)
         try folders.store(png, as: name, in: folder)
     }
 
     /// Whether a thumbnail whose first bytes are `head` was made for a file of this mtime (its
-    /// `Thumb::MTime`, which this writer puts in the file's first 1 KiB).
-    static func isCurrent(_ head: [UInt8]?, mtime: Int64) -> Bool {
+    /// `Thumb::MTime` text chunk, which this writer puts in the file's first 1 KiB).
+    static func isCurrent(_ head: [UInt8]?, mtime: String) -> Bool {
         guard let head else { return false }
         let key = Array("Thumb::MTime".utf8) + [0]
-        guard let at = (0..<max(0, head.count - key.count)).first(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return false }
-        let digits = head[(at + key.count)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
-        return Int64(String(decoding: digits, as: UTF8.self)) == mtime
+        guard let at = (8..<max(8, head.count - key.count)).first(where: { head[$0..<($0 + key.count)].elementsEqual(key) }) else { return false }
+        // (The chunk's length, 8 bytes before its data, says where the value ends.)
+        let length = head[(at - 8)..<(at - 4)].reduce(0) { $0 << 8 | Int($1) }
+        guard length >= key.count, at + length <= head.count else { return false }
+        return head[(at + key.count)..<(at + length)].elementsEqual(Array(mtime.utf8))
     }
 
     /// A path's `file://` URI as GLib writes it (`g_filename_to_uri`): its bytes, each escaped as
@@ -139,6 +212,21 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBufferPointer { MD5Data($0.baseAddress, $0.count, &hex) }
         return String(decoding: hex.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A listing's wait for its folder's thumbnails, ended once: by the pass or by the bound.
+final class ReadyOnce: Sendable {
+    private let ready: @Sendable () -> Void
+    private let fired = Atomic<Bool>(false)
+
+    init(_ ready: @escaping @Sendable () -> Void) { self.ready = ready }
+
+    /// Calls `ready` unless it was called already; true if this call did.
+    func fire() -> Bool {
+        guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+        ready()
+        return true
     }
 }
 

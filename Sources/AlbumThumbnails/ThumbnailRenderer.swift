@@ -158,7 +158,7 @@ public struct ThumbnailRenderer: Sendable {
         }
         let header = try JPEGHeaderSegments(original)
         // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
-        let preview = previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh) : nil
+        let preview = previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh, fitting: !cropping) : nil
         let source = preview ?? main
         let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
         // (Read before decoding, which lets go of the header. Its EXIF may name Adobe RGB where
@@ -340,8 +340,11 @@ public struct ThumbnailRenderer: Sendable {
     /// The smallest embedded preview (MPF image or EXIF thumbnail) with the main image's aspect
     /// ratio (within 1%) that still holds at least twice the pixels the box needs each way, its
     /// header read. (A preview that is no decodable JPEG is passed over.)
-    static func usablePreview(_ original: Original, header: JPEGHeaderSegments, main: JPEGStream, boxWidth: Int, boxHeight: Int)
-        throws(ThumbnailError) -> JPEGStream? {
+    /// - Parameter fitting: the image is to fit the box (a desktop thumbnail), not cover it: the
+    ///   preview's longer side is what must hold 2x the box (a camera's 160x120 EXIF thumbnail
+    ///   serves a 128 px `normal` one).
+    static func usablePreview(_ original: Original, header: JPEGHeaderSegments, main: JPEGStream, boxWidth: Int, boxHeight: Int,
+                              fitting: Bool = false) throws(ThumbnailError) -> JPEGStream? {
         let aspect = Double(main.width) / Double(main.height)
         var best: JPEGStream?
         for range in try EmbeddedPreviews.find(in: header, of: original) {
@@ -353,8 +356,8 @@ public struct ThumbnailRenderer: Sendable {
                 continue
             }
             guard preview.width < main.width, abs(Double(preview.width) / Double(preview.height) / aspect - 1) < 0.01 else { continue }
-            let cover = max(Double(boxWidth) / Double(preview.width), Double(boxHeight) / Double(preview.height))
-            guard cover <= 0.5 else { continue }
+            let scales = (Double(boxWidth) / Double(preview.width), Double(boxHeight) / Double(preview.height))
+            guard (fitting ? min(scales.0, scales.1) : max(scales.0, scales.1)) <= 0.5 else { continue }
             if best == nil || preview.width < best!.width { best = preview }
         }
         return best

@@ -5,11 +5,47 @@ import AlbumSystem
 /// through it by offset, `releasedir` lets it go.
 extension AlbumFileSystem {
     /// The corresponding FUSE operation is `opendir`. The listing is fixed at open, so a
-    /// rebuild during `ls` never skips or repeats an entry. A folder of photos opened by the
-    /// mounting user (or root) has its desktop thumbnails written: another user's listings
-    /// cost the mounting user's cache nothing.
-    /// - Parameter caller: the user asking (the kernel's request context).
+    /// rebuild during `ls` never skips or repeats an entry.
     public func openDirectory(_ inode: UInt64, caller: UInt32 = 0) -> Result<UInt64, Errno> {
+        opened(inode, caller: caller).map(\.handle)
+    }
+
+    /// As `openDirectory`, answered through `answer`: at once, or, for a folder of photos opened
+    /// by the mounting user (or root) with desktop thumbnails on, once the folder's `normal`
+    /// thumbnails are written or the writer's wait bound has passed, from the writer's thread
+    /// (no thread waits meanwhile). A file manager looks for them as soon as it has the listing.
+    /// Another user's listings cost the mounting user's cache nothing, and wait for nothing.
+    /// - Parameter caller: the user asking (the kernel's request context).
+    public func openDirectory(_ inode: UInt64, caller: UInt32, answer: @escaping @Sendable (Result<UInt64, Errno>) -> Void) {
+        switch opened(inode, caller: caller) {
+        case .success(let (handle, desktop)):
+            guard let desktop, let desktopThumbnails else { return answer(.success(handle)) }
+            desktopThumbnails.listed(folder: desktop.path, entries: desktop.entries) { answer(.success(handle)) }
+        case .failure(let e): answer(.failure(e))
+        }
+    }
+
+    /// After a scan, with desktop thumbnails on: `by-date/`'s day folders, newest first, handed
+    /// to the writer to have their thumbnails before a file manager opens them.
+    public func fillDesktopThumbnailsAhead() {
+        guard let desktopThumbnails else { return }
+        let s = current
+        guard let root = s.table.folders[NodeTable.rootInode],
+              let byDate = root.childInodes.first(where: { s.table.folders[$0]?.name == "by-date" }) else { return }
+        var days: [(path: String, entries: PhotoEntries)] = []
+        var stack = [byDate]
+        while let inode = stack.popLast(), let folder = s.table.folders[inode] {
+            if case .photos(let entries) = folder.folder.entries, let path = s.table.path(of: inode) {
+                days.append((path, entries))
+            }
+            stack += folder.childInodes.filter { s.table.folders[$0] != nil }
+        }
+        // (`by-date/YYYY/YYYY-MM/YYYY-MM-DD`: the paths sort as the days do.)
+        desktopThumbnails.fillAhead(days.sorted { $0.path > $1.path })
+    }
+
+    /// A new listing's handle, and the folder whose desktop thumbnails are to be written for it.
+    private func opened(_ inode: UInt64, caller: UInt32) -> Result<(handle: UInt64, desktop: (path: String, entries: PhotoEntries)?), Errno> {
         if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
         guard s.table[inode] != nil else { return .failure(.notFound) }
@@ -19,11 +55,12 @@ extension AlbumFileSystem {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
         if case .photos(let entries) = folder.folder.entries, entries.thumbnailBox != nil { thumbnails?.warmUp() }
-        if let desktopThumbnails, owner.isPrivileged(caller), case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
+        var desktop: (path: String, entries: PhotoEntries)?
+        if desktopThumbnails != nil, owner.isPrivileged(caller), case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
            let path = s.table.path(of: inode) {
-            desktopThumbnails.listed(folder: path, entries: entries)
+            desktop = (path, entries)
         }
-        return .success(directories.insert(listing))
+        return .success((directories.insert(listing), desktop))
     }
 
     /// The corresponding FUSE operation is `readdirplus`. Offsets: 0 is the start, entry k

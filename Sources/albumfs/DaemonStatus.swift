@@ -104,8 +104,10 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("render_worker_restarts", String(workers.restarts)))
         lines.append(("desktop_thumbnails", desktopThumbnails.map {
             "\($0.written.load(ordering: .relaxed)) written, \($0.failed.load(ordering: .relaxed)) failed, "
-                + "\($0.folders.bytesUsed) of \($0.folders.limit) bytes"
+                + "\($0.folders.bytesUsed) of \($0.folders.limit) bytes, "
+                + "\($0.answeredEarly.load(ordering: .relaxed)) listings answered at the wait bound"
         } ?? "off"))
+        lines.append(("desktop_thumbnails_ahead", desktopThumbnails?.fillAheadState ?? "off"))
         lines.append(("original_bytes_read", String(fileSystem?.originalBytesRead.load(ordering: .relaxed) ?? 0)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),

@@ -146,7 +146,7 @@ enum MountCommand {
     static func desktopThumbnails(_ options: MountOptions, source: String, mountpoint: String, workers: RenderWorkers) -> DesktopThumbnails? {
         guard options.desktopThumbnails else { return nil }
         return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source, renderer: workers,
-                                 limit: options.desktopThumbnailsSize, log: { Log.line($0) })
+                                 limit: options.desktopThumbnailsSize, width: workers.size, log: { Log.line($0) })
     }
 
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.

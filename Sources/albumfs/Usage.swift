@@ -58,7 +58,8 @@ enum Usage {
                                      off: JPEG, PNG and videos only)
          logfile=PATH                where a background daemon logs (default: none)
          desktop_thumbnails          write file managers' thumbnails (~/.cache/thumbnails) of a
-                                     folder's photos when it is listed (default off)
+                                     folder's photos before its listing is answered (at most
+                                     1.5 s), and of the newest days after the scan (default off)
          desktop_thumbnails_size=N[K|M|G]  what those may take in all, oldest removed
                                      first (default 512M)
       -h, --help         this text

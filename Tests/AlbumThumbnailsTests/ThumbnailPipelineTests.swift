@@ -555,6 +555,26 @@ final class ThumbnailPipelineTests: XCTestCase {
         XCTAssertNil(try ThumbnailCache(directory: "/proc/albumfs-cannot", maxBytes: 1 << 20))
     }
 
+    /// A desktop thumbnail fits its side: a camera's 160x120 preview serves the 128 px `normal`
+    /// one (its longer side covers it), not the 256 px `large` one, made from the photo itself.
+    /// (Preview and photo differ in colour, so the pixels say which was decoded.)
+    func testADesktopThumbnailFitsFromA160x120Preview() throws {
+        let main = try Encoders.jpeg(.solid(width: 1600, height: 1200, 220, 20, 20))
+        let camera = Encoders.withMPFPreview(main, preview: try Encoders.jpeg(.solid(width: 160, height: 120, 20, 20, 220)))
+        let path = NSTemporaryDirectory() + "albumfs-fit-\(getpid()).jpg"
+        defer { unlink(path) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(camera)))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let renderer = ThumbnailRenderer()
+        let normal = try renderer.fitting(file: fd, size: camera.count, format: .jpeg, orientation: 1, side: 128)
+        XCTAssertEqual([normal.width, normal.height], [128, 96])
+        XCTAssertGreaterThan(normal.pixels[2], 150, "blue: the preview's pixels")
+        let large = try renderer.fitting(file: fd, size: camera.count, format: .jpeg, orientation: 1, side: 256)
+        XCTAssertEqual([large.width, large.height], [256, 192])
+        XCTAssertGreaterThan(large.pixels[0], 150, "red: the photo's own")
+    }
+
     func testMPFPreviewIsUsedWhenLargeEnough() throws {
         let main = try Encoders.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20))
         let preview = try Encoders.jpeg(.solid(width: 960, height: 640, 20, 200, 20))

@@ -43,10 +43,11 @@ final class DesktopThumbnailTests: XCTestCase {
         try SampleLibrary.writeFile(source.path + "/Big/wide.jpg", try Encoders.jpeg(.marker(width: 1000, height: 600)), mtime: SampleLibrary.defaultMtime)
         let mount = try Mount(source: source.path, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
         XCTAssertNil(gioThumbnail(mount.path("non-screenshots/IMG_0001.JPG")).path, "none before the folder is listed")
+        let filled = try filledAhead(mount)
         let names = try XCTUnwrap(readdirNames(mount.path("non-screenshots")))
         let shots = try XCTUnwrap(readdirNames(mount.path("screenshots")))
-        // Normal and large for each, but the two with nothing to decode.
-        let expected = 2 * (names.count + shots.count - ["empty.jpg", "truncated.jpg"].count)
+        // Normal and large for each, but the two with nothing to decode; and what the fill wrote.
+        let expected = filled + 2 * (names.count + shots.count - ["empty.jpg", "truncated.jpg"].count)
         func made() -> Int {
             ["normal", "large"].reduce(0) { $0 + ((try? FileManager.default.contentsOfDirectory(atPath: self.home + "/thumbnails/" + $1))?
                 .filter { $0.hasSuffix(".png") }.count ?? 0) }
@@ -83,11 +84,118 @@ final class DesktopThumbnailTests: XCTestCase {
         XCTAssertGreaterThan(red.0, 170, "top-left is red \(red)")
         let status = daemonStatus(mount.mountpoint)
         let bytes = written().map(\.1).reduce(0, +)
-        XCTAssertEqual(status["desktop_thumbnails"], "\(made()) written, 0 failed, \(bytes) of 536870912 bytes", "the empty and the cut JPEG not tried")
+        XCTAssertEqual(made(), expected)
+        XCTAssertEqual(status["desktop_thumbnails"], "\(made()) written, 0 failed, \(bytes) of 536870912 bytes, 0 listings answered at the wait bound",
+                       "the empty and the cut JPEG not tried")
         XCTAssertEqual(status["original_bytes_read"], "0", "albumfs' own reading is not counted")
         let original = try readFile(mount.path("non-screenshots/wide.jpg")).get()
         XCTAssertEqual(daemonStatus(mount.mountpoint)["original_bytes_read"], String(original.count))
         mount.finish()
+    }
+
+    /// A folder's first listing by the mounting user is answered once each of its photos has its
+    /// `normal` thumbnail, so that a file manager, which looks for them as soon as it has the
+    /// names, finds them all and reads no original: checked file by file right after `readdir`
+    /// (an outside PNG reader: chunks, CRCs, size, `Thumb::URI`, `Thumb::MTime` as GIO sees the
+    /// entry) and then through GIO itself.
+    func testAFoldersListingWaitsForItsNormalThumbnailsAndGioReadsNoOriginal() throws {
+        let mount = try Mount(source: source.path, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        _ = try filledAhead(mount)
+        let folder = "non-screenshots"
+        let names = try XCTUnwrap(readdirNames(mount.path(folder)))
+        // What the cache holds right after the listing: nothing waited for here.
+        let cached = Set((try? FileManager.default.contentsOfDirectory(atPath: home + "/thumbnails/normal")) ?? [])
+        let photos = names.filter { !["empty.jpg", "truncated.jpg"].contains($0) }
+        XCTAssertGreaterThan(photos.count, 10)
+        let paths = photos.map { mount.path(folder + "/" + $0) }
+        let checked = runCommand("/usr/bin/python3", ["-c", Self.pngChecker, home + "/thumbnails/normal"] + paths, timeout: 60)
+        let lines = checked.stdout.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1).map(String.init) }
+        XCTAssertEqual(lines.count, photos.count, checked.stdout + checked.stderr)
+        for (line, name) in zip(lines, photos) {
+            XCTAssertEqual(line.last, "ok", "\(name): \(line)")
+            XCTAssertTrue(cached.contains(line[0]), "\(name): \(line[0]) was there when the listing was answered")
+        }
+        let identified = runCommand("/usr/bin/identify", ["-format", "%m %w %h\n"] + lines.map { home + "/thumbnails/normal/" + $0[0] })
+        XCTAssertEqual(identified.status, 0, identified.stderr)
+        XCTAssertEqual(identified.stdout.split(separator: "\n").filter { $0.hasPrefix("PNG ") }.count, photos.count, identified.stdout)
+        for name in ["IMG_0001.JPG", "orient-6.jpg", photos.last!] {
+            let (thumb, valid) = gioThumbnail(mount.path(folder + "/" + name))
+            XCTAssertNotNil(thumb, "\(name): GIO finds its thumbnail")
+            XCTAssertTrue(valid, "\(name): valid for GIO")
+        }
+        let status = daemonStatus(mount.mountpoint)
+        XCTAssertEqual(status["original_bytes_read"], "0", "no original read by a client")
+        XCTAssertTrue(status["desktop_thumbnails"]?.hasSuffix(", 0 listings answered at the wait bound") == true, status["desktop_thumbnails"] ?? "")
+        mount.finish()
+    }
+
+    /// An outside reader of the `normal` thumbnails (in the folder `argv[1]`) of the files
+    /// `argv[2...]`, named and checked as the specification says: for each, the thumbnail's name
+    /// (MD5 of the file's URI, escaped as GLib escapes it) and "ok" when the chunks' CRCs hold,
+    /// it fits 128x128 and its `Thumb::URI` and `Thumb::MTime` are the file's (whole seconds);
+    /// otherwise what is wrong.
+    static let pngChecker = """
+        import hashlib, os, struct, sys, urllib.parse, zlib
+        for path in sys.argv[2:]:
+            uri = "file://" + urllib.parse.quote(path, safe="/!$&'()*+,;=:@~")
+            name = hashlib.md5(uri.encode()).hexdigest() + ".png"
+            try:
+                data = open(os.path.join(sys.argv[1], name), "rb").read()
+            except OSError as e:
+                print(name, "missing"); continue
+            ok, at, text, size = data[:8] == b"\\x89PNG\\r\\n\\x1a\\n", 8, {}, None
+            while ok and at + 12 <= len(data):
+                n, kind = struct.unpack(">I4s", data[at:at + 8])
+                body = data[at + 8:at + 8 + n]
+                ok = zlib.crc32(kind + body) == struct.unpack(">I", data[at + 8 + n:at + 12 + n])[0]
+                if kind == b"IHDR": size = struct.unpack(">II", body[:8])
+                if kind == b"tEXt": k, v = body.split(b"\\0", 1); text[k.decode()] = v.decode()
+                at += 12 + n
+                if kind == b"IEND": break
+            mtime = str(os.stat(path).st_mtime_ns // 10**9)
+            good = ok and size and max(size) <= 128 and text.get("Thumb::URI") == uri and text.get("Thumb::MTime") == mtime
+            print(name, "ok" if good else "bad crc=%s size=%s text=%s mtime=%s" % (ok, size, text, mtime))
+        """
+
+    /// After the first scan the `normal` thumbnails of `by-date/`'s day folders are written
+    /// before anything is listed: newest first, until albumfs's own take half of
+    /// `-o desktop_thumbnails_size`, no original read by a client, no `large` ones.
+    func testTheCacheIsFilledAheadNewestFirstWithinHalfItsSize() throws {
+        let folder = makeTempFolder("days")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var generator = SeededGenerator(seed: 51)
+        let days = 40
+        for i in 0..<days {
+            let pixels = (0..<(400 * 300 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try Encoders.jpeg(SampleImage(width: 400, height: 300, pixels: pixels)),
+                                        mtime: SampleLibrary.defaultMtime + Int64(i) * 86_400)
+        }
+        let m = try Mount(source: folder, options: ["-o", "desktop_thumbnails,desktop_thumbnails_size=1M"],
+                          launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        let filled = try filledAhead(m)
+        // Each photo's place in by-date/, found by lookup (no folder listed).
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy/yyyy-MM/yyyy-MM-dd"
+        let has = try (0..<days).map { i -> Bool in
+            let day = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(SampleLibrary.defaultMtime + Int64(i) * 86_400)))
+            let path = m.path("by-date/" + day + "/noise-\(i).jpg")
+            XCTAssertNotNil(statOf(path), path)
+            return FileManager.default.fileExists(atPath: home + "/thumbnails/normal/" + md5(uri(path)) + ".png")
+        }
+        let count = has.filter { $0 }.count
+        XCTAssertEqual(count, filled)
+        XCTAssertGreaterThan(count, 3, "some filled ahead: \(has)")
+        XCTAssertLessThan(count, days, "the bound stopped it: \(has)")
+        XCTAssertEqual(has, (0..<days).map { $0 >= days - count }, "the newest days first")
+        let ours = written()
+        XCTAssertEqual(ours.filter { $0.0.hasPrefix("large/") }.count, 0, "the normal size only")
+        let largest = try XCTUnwrap(ours.map(\.1).max())
+        XCTAssertLessThan(ours.map(\.1).reduce(0, +), (1 << 19) + largest, "half the bound, and the one written when under it")
+        XCTAssertGreaterThanOrEqual(ours.map(\.1).reduce(0, +), (1 << 19), "it went on until half the bound")
+        let identified = runCommand("/usr/bin/identify", ["-format", "%m %w %h\n"] + ours.map { home + "/thumbnails/" + $0.0 })
+        XCTAssertEqual(identified.stdout.split(separator: "\n").filter { $0 == "PNG 128 96" }.count, count, identified.stdout + identified.stderr)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["original_bytes_read"], "0")
+        m.finish()
     }
 
     /// Off by default: listing writes nothing into the user's cache.
@@ -98,6 +206,7 @@ final class DesktopThumbnailTests: XCTestCase {
         usleep(500_000)
         XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/thumbnails"))
         XCTAssertEqual(daemonStatus(mount.mountpoint)["desktop_thumbnails"], "off")
+        XCTAssertEqual(daemonStatus(mount.mountpoint)["desktop_thumbnails_ahead"], "off")
         mount.finish()
     }
 
@@ -117,6 +226,14 @@ final class DesktopThumbnailTests: XCTestCase {
         let byInode = listed.sorted { try! XCTUnwrap(statOf(folder + "/" + $0)).st_ino < (try! XCTUnwrap(statOf(folder + "/" + $1)).st_ino) }
         XCTAssertEqual(gio, byInode)
         mount.finish()
+    }
+
+    /// How many thumbnails the fill ahead after the first scan wrote, once it is done.
+    func filledAhead(_ mount: Mount) throws -> Int {
+        XCTAssertTrue(eventually(120) { daemonStatus(mount.mountpoint)["desktop_thumbnails_ahead"]?.hasSuffix(" written, done") == true },
+                      daemonStatus(mount.mountpoint)["desktop_thumbnails_ahead"] ?? "")
+        let state = try XCTUnwrap(daemonStatus(mount.mountpoint)["desktop_thumbnails_ahead"])
+        return try XCTUnwrap(Int(state.prefix { $0.isNumber }), state)
     }
 
     /// The file manager thumbnails albumfs wrote, by folder: (name, bytes).
@@ -148,21 +265,23 @@ final class DesktopThumbnailTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: others, contents: Data(PNGOfAnotherProgram.bytes)))
         let m = try Mount(source: folder, options: ["-o", "allow_other,desktop_thumbnails,desktop_thumbnails_size=1M"],
                           launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        let filled = try filledAhead(m)
+        let before = written().map(\.0)
         let other = runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/ls", m.path("non-screenshots")], timeout: 20)
         XCTAssertEqual(other.stdout.split(separator: "\n").count, 30, other.stderr)
         usleep(2_000_000)
-        XCTAssertEqual(written().count, 1, "another user's listing wrote nothing: \(written())")
+        XCTAssertEqual(written().map(\.0), before, "another user's listing wrote nothing")
         XCTAssertEqual(try XCTUnwrap(readdirNames(m.path("non-screenshots"))).count, 30)
-        XCTAssertTrue(eventually(60) { daemonStatus(m.mountpoint)["desktop_thumbnails"]?.hasPrefix("60 written") == true },
+        XCTAssertTrue(eventually(60) { daemonStatus(m.mountpoint)["desktop_thumbnails"]?.hasPrefix("\(filled + 60) written") == true },
                       daemonStatus(m.mountpoint)["desktop_thumbnails"] ?? "")
         let ours = written().filter { !$0.0.hasSuffix("0123456789abcdef0123456789abcdef.png") }
         let bytes = ours.reduce(0) { $0 + $1.1 }
         XCTAssertLessThanOrEqual(bytes, 1 << 20, "within the bound")
-        XCTAssertLessThan(ours.count, 60, "the oldest were removed")
+        XCTAssertLessThan(ours.count, filled + 60, "the oldest were removed")
         XCTAssertGreaterThan(ours.count, 0)
         XCTAssertNotNil(statOf(others), "another program's thumbnail is kept")
         let status = try XCTUnwrap(daemonStatus(m.mountpoint)["desktop_thumbnails"])
-        XCTAssertTrue(status.hasSuffix(" of 1048576 bytes"), status)
+        XCTAssertTrue(status.contains(" of 1048576 bytes, "), status)
         m.finish()
     }
 
