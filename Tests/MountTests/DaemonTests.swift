@@ -48,7 +48,8 @@ final class DaemonTests: SampleLibraryTestCase {
             added[label] = threadCount(m.process.processIdentifier) - before
             m.finish()
         }
-        XCTAssertEqual(added["-s"], 0, "threads started under -s")
+        // (At most 0: a background thread of albumfs's own, an idle header reader say, may end meanwhile.)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(added["-s"]), 0, "threads started under -s")
         XCTAssertGreaterThan(added["default"] ?? 0, 0, "the multi-threaded loop starts workers (else this test shows nothing)")
     }
 
