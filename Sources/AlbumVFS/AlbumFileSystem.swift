@@ -188,8 +188,12 @@ public final class AlbumFileSystem: Sendable {
                 size = Int64(controlBytes(content).count)
                 shown.permissions = owner.mode(0o400)
             }
+            // With desktop thumbnails, whole seconds: tumbler (Thunar) holds a thumbnail current only
+            // when its `Thumb::MTime` equals the file's mtime to the microsecond, and GLib holds one
+            // with a fraction there invalid (the specification's is whole seconds).
+            let mtime = desktopThumbnails == nil ? node.mtime : Timestamp(seconds: node.mtime.seconds)
             return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: links, size: size,
-                              mtime: node.mtime, uid: shown.uid, gid: shown.gid)
+                              mtime: mtime, uid: shown.uid, gid: shown.gid)
         }
     }
 

@@ -199,6 +199,25 @@ final class DesktopThumbnailTests: XCTestCase {
     }
 
     /// Off by default: listing writes nothing into the user's cache.
+    /// With the option, a photo's mtime is its capture time in whole seconds (tumbler compares a
+    /// thumbnail's `Thumb::MTime` with it to the microsecond, and GLib holds a fraction there
+    /// invalid); without it, the capture's fraction of a second shows.
+    func testMtimesAreWholeSecondsWhereDesktopThumbnailsAreMade() throws {
+        let fractions: (Mount) -> [Int] = { m in
+            (readdirNames(m.path("non-screenshots")) ?? []).compactMap { statOf(m.path("non-screenshots/" + $0))?.st_mtim.tv_nsec }
+        }
+        let plain = try Mount(source: source.path, launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        let shown = fractions(plain)
+        plain.finish()
+        XCTAssertGreaterThan(shown.count, 20)
+        XCTAssertTrue(shown.contains { $0 != 0 }, "the sample has captures with a fraction of a second")
+        let desktop = try Mount(source: source.path, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        let whole = fractions(desktop)
+        desktop.finish()
+        XCTAssertEqual(whole.count, shown.count)
+        XCTAssertEqual(Set(whole), [0], "whole seconds with the option")
+    }
+
     func testNothingIsWrittenByDefault() throws {
         let mount = try Mount(source: source.path, launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
         XCTAssertNotNil(readdirNames(mount.path("non-screenshots")))
