@@ -26,8 +26,9 @@ public enum LibraryViews {
     ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
     ///   - withStatus: add `.albumfs/status`, `.albumfs/errors` and `.albumfs/not-shown`.
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
+    ///   - views: the top-level views shown (`-o views=`); `.albumfs/` is not one of them.
     public static func build(photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                             withPicks: Bool = false, emptyMtime: Timestamp) -> Library {
+                             withPicks: Bool = false, views: ShownViews = .all, emptyMtime: Timestamp) -> Library {
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
         let keys = photos.indices.map { (instant: photos[$0].captureInstant, index: $0) }
         let order = keys.sorted { a, b in
@@ -43,17 +44,22 @@ public enum LibraryViews {
         // A Live Photo's motion part is no video of its own, as in the Photos app's Videos album.
         let partners = LivePhotos.partners(photos)
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
-        let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
+        let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
-        let builders: [@Sendable () -> VirtualFolder] = [
-            { byDateView(photos, order, emptyMtime) },
-            { flatFolder(screenshots, photos, shots, emptyMtime) },
-            { flatFolder(nonScreenshots, photos, others, emptyMtime) },
-            { flatFolder(videos, photos, clips, emptyMtime) },
-        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) }, boxes, emptyMtime) }])
-        var top = Parallel.all(builders)
-        if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
+        let builders: [(String, @Sendable () -> VirtualFolder)] = [
+            (byDate, { byDateView(photos, order, emptyMtime) }),
+            (screenshots, { flatFolder(screenshots, photos, shots, emptyMtime) }),
+            (nonScreenshots, { flatFolder(nonScreenshots, photos, others, emptyMtime) }),
+            (videos, { flatFolder(videos, photos, clips, emptyMtime) }),
+            (byCamera, { byCameraView(photos, order, partners, emptyMtime) }),
+        ]
+        let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
+            thumbnailsView(photos, order.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) }, boxes, emptyMtime)
+        }
+        let all = builders + (boxes.isEmpty ? [] : [(thumbnails, thumbnailsBuilder)])
+        var top = Parallel.all(all.filter { views.contains($0.0) }.map { $0.1 })
+        if withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)

@@ -113,6 +113,9 @@ public struct FileAccess: Hashable, Sendable {
 public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
     public var relativePath: String
+    /// Its `by-camera/` folder's name (`CameraNames.folderName`): kept decided, since the make
+    /// and model it comes from are dropped with the rest of the evidence.
+    public var camera: String = CameraNames.unknown
     public var identity: FileIdentity
     /// `st_mtime` and the sort key: the capture time as an instant.
     public var captureInstant: Timestamp
@@ -221,6 +224,7 @@ extension Photo {
     public var fingerprint: Int {
         var h = Hasher()
         h.combine(relativePath)
+        h.combine(camera)
         h.combine(format)
         h.combine(identity)
         h.combine(capture.time)

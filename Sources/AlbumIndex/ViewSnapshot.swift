@@ -13,7 +13,7 @@ import Glibc
 /// them (docs/design.md, "Views snapshot").
 public enum ViewSnapshot {
     static let magic: UInt64 = 0x3157_4549_5653_4641  // "AFSVIEW1", little-endian
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
 
     /// The snapshot of the index at `indexPath`.
     public static func path(forIndex indexPath: String) -> String { indexPath + ".views" }
@@ -97,7 +97,7 @@ public enum ViewSnapshot {
 /// One photo's fields in a snapshot.
 enum PhotoRecord {
     /// The fewest bytes a photo takes (an empty path, no lists, no owner).
-    static let minimumSize = 80
+    static let minimumSize = 84
 
     static func write(_ p: Photo, to w: inout SnapshotWriter) {
         w.string(p.relativePath)
@@ -118,6 +118,7 @@ enum PhotoRecord {
         }
         w.int(p.liveIdentifier)
         if let t = p.changedWhenRead { w.int(UInt8(1)); w.time(t) } else { w.int(UInt8(0)) }
+        w.shared(p.camera)
     }
 
     static func read(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> Photo {
@@ -132,9 +133,11 @@ enum PhotoRecord {
         let access: FileAccess? = try r.int(UInt8.self) == 1 ? FileAccess(uid: try r.int(), gid: try r.int(), mode: try r.int()) : nil
         let live: UInt64 = try r.int()
         let changed: Timestamp? = try r.int(UInt8.self) == 1 ? try r.time() : nil
+        let camera = try r.shared()
         var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
                           screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
+        photo.camera = camera
         return photo
     }
 

@@ -320,6 +320,7 @@ public struct LibraryScanner: Sendable {
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
+        photo.camera = CameraNames.folderName(make: e.make, model: e.model)
         return photo
     }
 }

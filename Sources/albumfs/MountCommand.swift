@@ -53,6 +53,7 @@ enum MountCommand {
         var scheduling = LibraryCoordinator.Options(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval,
                                                     maxWatches: options.maxWatches)
         scheduling.fullRescanInterval = options.fullRescanInterval
+        scheduling.views = options.views
         let coordinator = LibraryCoordinator(
             scanner: scanner, index: index, fs: fs, options: scheduling,
             progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,

@@ -21,6 +21,8 @@ struct MountOptions {
     /// Where a background daemon writes its log (default: nowhere, like sshfs).
     var logFile: String?
     var thumbnailBoxes: [ThumbnailBox] = [.default]
+    /// `-o views=LIST`: the top-level views shown (default: all).
+    var views = ShownViews.all
     /// Default: `$XDG_CACHE_HOME/albumfs/thumbnails` (or `~/.cache/albumfs/thumbnails`).
     var cacheDir: String?
     var cacheSize: Int64 = 1 << 30
@@ -231,6 +233,8 @@ enum OptionTable {
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'thumbnail_sizes' needs a value, as in thumbnail_sizes=200x200,400x300") }
             options.thumbnailBoxes = []
             for size in value.split(separator: ":") { try addThumbnailBox(String(size), to: &options) }
+        case "views":
+            options.views = try views(value)
         case "cache_dir":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'cache_dir' needs a path") }
             options.cacheDir = value
@@ -259,11 +263,21 @@ enum OptionTable {
         }
     }
 
+    /// `-o views=LIST`: names separated by commas, each a view's (`ShownViews.names`).
+    static func views(_ value: String?) throws(CLIError) -> ShownViews {
+        let known = ShownViews.names.joined(separator: ",")
+        guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'views' needs a list, as in views=\(known)") }
+        switch ShownViews.parse(value) {
+        case .success(let views): return views
+        case .failure(let unknown): throw CLIError(.usage, "albumfs: option 'views': no view is called '\(unknown.name)' (views: \(known))")
+        }
+    }
+
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
         "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "thumbnail_timeout", "desktop_thumbnails_size", "screenshot_names",
-        "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
+        "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails", "views",
     ]
 
     /// The known word closest to `word` (at most 2 edits away, or a third of its length), if any.

@@ -70,7 +70,7 @@ final class AlbumFileSystemTests: XCTestCase {
         let h = try fs.openDirectory(1).get()
         defer { fs.releaseDirectory(h) }
         let all = try fs.readDirectory(h, from: 0).get()
-        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos"])
+        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera"])
         var names: [String] = []
         var offset = 0
         while true {
