@@ -1,3 +1,4 @@
+import Synchronization
 /// Names a photo's camera as people say it ("Nikon D850", "Apple iPhone 15 Pro"), from the EXIF
 /// `Make` and `Model` (or a video's QuickTime make and model keys) as they were written: the
 /// `by-camera/` folder it is listed in (docs/rules.md, "Cameras").
@@ -36,10 +37,14 @@ public enum CameraNames {
             return EntryNames.sanitise(rest.isEmpty ? modelBrand : modelBrand + " " + rest)
         }
         // A model that repeats the make as written ("KODAK" + "KODAK Z990") says it once.
-        let makeWords = make.lowercased().split(separator: " "), modelWords = model.split(separator: " ")
-        let repeatsMake = !makeWords.isEmpty && modelWords.count > makeWords.count
-            && zip(makeWords, modelWords).allSatisfy { $0 == $1.lowercased() }
-        let shown = repeatsMake ? modelWords.dropFirst(makeWords.count).joined(separator: " ") : model
+        let modelWords = model.split(separator: " ")
+        func repeats(_ name: String) -> Int? {
+            let words = name.lowercased().split(separator: " ")
+            guard !words.isEmpty, modelWords.count > words.count, zip(words, modelWords).allSatisfy({ $0 == $1.lowercased() }) else { return nil }
+            return words.count
+        }
+        let repeated = repeats(make) ?? repeats(makeBrand) ?? 0
+        let shown = modelWords.dropFirst(repeated).joined(separator: " ")
         switch (makeBrand.isEmpty, shown.isEmpty) {
         case (true, true): return unknown
         case (true, false): return EntryNames.sanitise(shown)
@@ -66,4 +71,25 @@ public enum CameraNames {
     static func firstWord(_ s: String) -> String? { s.split(separator: " ").first.map { $0.lowercased() } }
 
     static func afterFirstWord(_ s: String) -> String { s.split(separator: " ").dropFirst().joined(separator: " ") }
+}
+
+/// The camera folder names a scanner has made, by make and model: every photo of one camera
+/// shares one string (a phone's name is past Swift's 15-byte inline strings, and a library holds
+/// thousands of photos per camera).
+public final class CameraNameCache: Sendable {
+    /// Make and model as written → the name (`CameraNames.folderName`).
+    private let names = Mutex<[String: String]>([:])
+
+    public init() {}
+
+    public func folderName(make: String?, model: String?) -> String {
+        guard make != nil || model != nil else { return CameraNames.unknown }
+        let key = (make ?? "") + "\u{1F}" + (model ?? "")
+        return names.withLock { names in
+            if let known = names[key] { return known }
+            let name = CameraNames.folderName(make: make, model: model)
+            names[key] = name
+            return name
+        }
+    }
 }

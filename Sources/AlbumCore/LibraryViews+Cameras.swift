@@ -27,8 +27,11 @@ extension LibraryViews {
     /// or nil when it is to be built again. A folder left empty goes.
     static func updatedByCamera(_ folder: VirtualFolder, _ photos: [Photo], _ changes: PhotoChanges,
                                 _ livePartners: [Int32: Int32], _ emptyMtime: Timestamp) -> VirtualFolder? {
-        // A Live Photo's part added or changed may move its partner, which was not: built again.
-        guard !changes.added.contains(where: { livePartners[Int32($0)] != nil }) else { return nil }
+        // A Live Photo's still added or changed while its video was not may move that video: built again.
+        let added = Set(changes.added)
+        guard !changes.added.contains(where: { i in
+            photos[i].format.isStill && livePartners[Int32(i)].map { !added.contains(Int($0)) } == true
+        }) else { return nil }
         var addedByCamera: [String: [Int]] = [:]
         for i in changes.added { addedByCamera[cameraFolder(i, photos, livePartners), default: []].append(i) }
         var folders: [VirtualFolder] = []

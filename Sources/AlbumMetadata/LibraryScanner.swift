@@ -14,6 +14,7 @@ public struct LibraryScanner: Sendable {
     public let rules: ScanRules
     /// What each filesystem's inode numbers are worth (shared by every copy of the scanner).
     let inodes = InodeNumbers()
+    let cameraNames = CameraNameCache()
 
     /// Folder names that hold thumbnails, NAS metadata or trash, never photos of the library.
     public static let skippedNames: Set<String> = [
@@ -320,7 +321,7 @@ public struct LibraryScanner: Sendable {
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
-        photo.camera = CameraNames.folderName(make: e.make, model: e.model)
+        photo.camera = cameraNames.folderName(make: e.make, model: e.model)
         return photo
     }
 }

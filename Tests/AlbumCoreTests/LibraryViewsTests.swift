@@ -100,7 +100,7 @@ final class LibraryViewsTests: XCTestCase {
                                                          withStatus: true, withPicks: true, views: views, emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(updated.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
         guard case .folder(let cameras)? = updated.root.child(named: "by-camera") else { return XCTFail("no by-camera/") }
-        XCTAssertEqual(names(cameras.child(named: "Unknown")).prefix(2), ["y.jpg", "x.jpg"])
+        XCTAssertEqual(names(cameras.child(named: "Unknown")).prefix(3), ["y.jpg", "shot.png", "x.jpg"])
     }
 
     func testEmptyLibrary() {
