@@ -83,7 +83,8 @@ final class ViewsSnapshotMountTests: SampleLibraryTestCase {
         XCTAssertEqual(truncate(snapshotPath, st.st_size / 2), 0)
         m = try mount()
         XCTAssertEqual(daemonStatus(m.mountpoint)["first_tree"], "index")
-        XCTAssertTrue(m.stderr.contains("is not used (cut short)"), m.stderr)
+        // Cut short where a count says more follows, or inside a value.
+        XCTAssertTrue(m.stderr.contains("is not used (cut short)") || m.stderr.contains("is not used (a count past the end)"), m.stderr)
         XCTAssertEqual(tree(m), shown)
         m.finish(allowing: ["is not used"])
         XCTAssertTrue(FileManager.default.createFile(atPath: snapshotPath, contents: Data(repeating: 0x41, count: 4096)))
