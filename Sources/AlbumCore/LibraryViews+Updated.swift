@@ -38,6 +38,7 @@ extension LibraryViews {
             (nonScreenshots, { flat(nonScreenshots, { flatStill($0) && !photos[$0].screenshot.isScreenshot }) }),
             (videos, { flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) }),
             (byCamera, { view(byCamera).flatMap { updatedByCamera($0, photos, changes, partners, emptyMtime) } }),
+            (favorites, { flat(favorites, { photos[$0].isFavorite && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) }) }),
         ]
         var top: [VirtualFolder] = []
         for (name, update) in updaters where views.contains(name) {
@@ -85,6 +86,7 @@ extension LibraryViews {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
             && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.camera == b.camera
+            && a.isFavorite == b.isFavorite
     }
 
     /// `build`'s order: newest first, ties by name, then path.

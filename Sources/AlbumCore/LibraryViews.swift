@@ -10,6 +10,8 @@ public enum LibraryViews {
     public static let thumbnails = "thumbnails"
     public static let control = ".albumfs"
     public static let picked = "picked"
+    /// Photos rated at or above `-o favorite_rating` (`FavoriteRules`), flat.
+    public static let favorites = "favorites"
 
     /// `.albumfs/`: read-only files about the daemon itself; last in the root, hidden by its dot.
     static func statusFolder(_ time: Timestamp) -> VirtualFolder {
@@ -44,6 +46,8 @@ public enum LibraryViews {
         // A Live Photo's motion part is no video of its own, as in the Photos app's Videos album.
         let partners = LivePhotos.partners(photos)
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
+        // Favourites as the flat views list them: not a Live Photo's motion part, nor a RAW with its JPEG.
+        let favs = order.filter { photos[$0].isFavorite && (photos[$0].format.isStill ? flat($0) : partners[Int32($0)] == nil) }
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -53,6 +57,7 @@ public enum LibraryViews {
             (nonScreenshots, { flatFolder(nonScreenshots, photos, others, emptyMtime) }),
             (videos, { flatFolder(videos, photos, clips, emptyMtime) }),
             (byCamera, { byCameraView(photos, order, partners, emptyMtime) }),
+            (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
             thumbnailsView(photos, order.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) }, boxes, emptyMtime)

@@ -130,6 +130,17 @@ public struct Photo: Sendable {
     public var capture: CaptureDecision
     private var orientationStored: UInt8
     public var format: ImageFormat
+    /// Its rating, -1 to 5 (0: none), and where it came from (`FavoriteRules.rating`).
+    private var ratingStored: Int8 = 0
+    public var ratingSource: RatingSource = .none
+    /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
+    public var isFavorite = false
+
+    /// Its rating, -1 (rejected) to 5, or nil when it has none.
+    public var rating: Int? {
+        get { ratingSource == .none ? nil : Int(ratingStored) }
+        set { ratingStored = Int8(clamping: newValue ?? 0) }
+    }
 
     /// The source file's own name: `relativePath`'s last component.
     public var fileName: String { Self.lastComponent(relativePath) }
@@ -238,6 +249,9 @@ extension Photo {
         h.combine(access)
         h.combine(liveIdentifier)
         h.combine(changedWhenRead)
+        h.combine(rating)
+        h.combine(ratingSource)
+        h.combine(isFavorite)
         return h.finalize()
     }
 

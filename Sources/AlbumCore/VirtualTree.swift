@@ -55,16 +55,17 @@ public enum PhotoSlot {
     public static let byDate = 0
     public static let flat = 1
     public static let byCamera = 2
-    public static func thumbnail(_ k: Int) -> Int { 3 + k }
-    /// Slots a photo can have: by-date, flat, by-camera, and up to `ThumbnailBox.maxFolders` thumbnails.
-    public static let count = 3 + ThumbnailBox.maxFolders
+    public static let favorites = 3
+    public static func thumbnail(_ k: Int) -> Int { 4 + k }
+    /// Slots a photo can have: by-date, flat, by-camera, favorites, and up to `ThumbnailBox.maxFolders` thumbnails.
+    public static let count = 4 + ThumbnailBox.maxFolders
     /// The slots whose entries are the photo's original (one inode between them).
-    public static let originals = [byDate, flat, byCamera]
+    public static let originals = [byDate, flat, byCamera, favorites]
 
     /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
     /// inode in `by-date/`, in its flat view and in `by-camera/` (hard links: `du` counts it
     /// once, `cp -a`, `rsync -H` and `tar` keep it one file); each thumbnail is a file of its own.
-    public static func inodeSlot(_ slot: Int) -> Int { slot == flat || slot == byCamera ? byDate : slot }
+    public static func inodeSlot(_ slot: Int) -> Int { originals.contains(slot) ? byDate : slot }
 }
 
 /// Where an entry of a folder of photos is: its readdir position, and its rank by name (byte order).

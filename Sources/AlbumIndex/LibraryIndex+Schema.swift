@@ -6,7 +6,8 @@ extension LibraryIndex {
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
-    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t"]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t",
+                                                     "xmp_rating", "exif_rating"]
 
     static let migrations = [
         """
@@ -132,6 +133,14 @@ extension LibraryIndex {
             path LIKE '%.dng' OR path LIKE '%.cr2' OR path LIKE '%.cr3' OR path LIKE '%.nef' OR path LIKE '%.nrw' OR
             path LIKE '%.arw' OR path LIKE '%.srf' OR path LIKE '%.sr2' OR path LIKE '%.orf' OR path LIKE '%.raf' OR
             path LIKE '%.rw2' OR path LIKE '%.pef' OR path LIKE '%.srw');
+        """,
+        // 19: a photo's rating (XMP xmp:Rating, EXIF Rating) for favorites/. Stills that may
+        // carry one (every still format with EXIF or XMP) forget their owner and mode so that a
+        // mount reads them again, once (`IndexedFile.lacksAccess`): one header read per still.
+        """
+        ALTER TABLE files ADD COLUMN xmp_rating TEXT;
+        ALTER TABLE files ADD COLUMN exif_rating TEXT;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
         """,
     ]
 }

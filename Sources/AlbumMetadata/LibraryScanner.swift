@@ -322,6 +322,13 @@ public struct LibraryScanner: Sendable {
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
         photo.camera = cameraNames.folderName(make: e.make, model: e.model)
+        if let (rating, source) = FavoriteRules.rating(e) {
+            photo.rating = rating
+            photo.ratingSource = source
+        }
+        // The favourite mark a sidecar gives (Takeout's `favorited`) is the rule's second input;
+        // nothing in a photo's own bytes gives one.
+        photo.isFavorite = rules.favorites.isFavorite(rating: photo.rating, favorited: nil)
         return photo
     }
 }

@@ -196,9 +196,11 @@ enum MountCommand {
     }
 
     static func rules(_ options: MountOptions) -> ScanRules {
-        ScanRules(dates: CaptureDateRules(now: Timestamp.now),
-                  screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders),
-                  formats: options.heif ? ScanRules.defaultFormats : ScanRules.defaultFormats.subtracting([.heif]))
+        var rules = ScanRules(dates: CaptureDateRules(now: Timestamp.now),
+                              screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders),
+                              formats: options.heif ? ScanRules.defaultFormats : ScanRules.defaultFormats.subtracting([.heif]))
+        rules.favorites = FavoriteRules(threshold: options.favoriteRating)
+        return rules
     }
 
     /// The library's index (`-o index=`, or one file per library under the cache folder).

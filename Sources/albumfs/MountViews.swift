@@ -24,7 +24,7 @@ struct MountViews {
     /// the program itself (another build may decide otherwise).
     static func key(_ options: MountOptions) -> String {
         ["albumfs views", "boxes=" + options.thumbnailBoxes.map(\.description).joined(separator: ","),
-         "views=" + options.views.description,
+         "views=" + options.views.description, "favorite_rating=\(options.favoriteRating)",
          "heif=\(options.heif)", "screenshot_names=" + options.screenshotNames.joined(separator: "\u{1F}"),
          "screenshot_folders=" + options.screenshotFolders.joined(separator: "\u{1F}"),
          "program=" + ViewSnapshot.programIdentity].joined(separator: "\n")

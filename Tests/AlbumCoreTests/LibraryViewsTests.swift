@@ -28,7 +28,7 @@ final class LibraryViewsTests: XCTestCase {
             makePhoto("b/new.jpg", (2024, 5, 17, 10)),
         ]
         let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera"])
+        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites"])
         let byDate = lib.root.child(named: "by-date")
         XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
         guard case .folder(let y2024)? = byDate.flatMap({ n -> VirtualNode? in if case .folder(let f) = n { return f.child(named: "2024") }; return nil }),
@@ -80,6 +80,25 @@ final class LibraryViewsTests: XCTestCase {
         XCTAssertEqual(canon.mtime, photos[1].captureInstant)
     }
 
+    /// `favorites/`: the favourites of every kind, newest first, but a Live Photo's motion part.
+    func testFavoritesListTheFavouritesAsTheFlatViewsDo() {
+        var photos = [
+            makePhoto("a/old.jpg", (2020, 1, 1, 10)),
+            makePhoto("a/new.jpg", (2024, 5, 17, 10)),
+            makePhoto("a/plain.jpg", (2023, 5, 17, 10)),
+            makePhoto("b/IMG_0001.JPG", (2023, 3, 1, 10)),
+            makePhoto("b/IMG_0001.MOV", (2023, 3, 1, 10)),
+            makePhoto("c/clip.mp4", (2021, 1, 1, 10)),
+        ]
+        for i in [0, 1, 3, 4, 5] { photos[i].isFavorite = true }
+        photos[3].liveIdentifier = 7
+        photos[4].liveIdentifier = 7
+        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(names(lib.root.child(named: "favorites")), ["new.jpg", "IMG_0001.JPG", "clip.mp4", "old.jpg"])
+        guard case .folder(let favorites)? = lib.root.child(named: "favorites"), case .photos(let entries) = favorites.entries else { return XCTFail() }
+        XCTAssertEqual(PhotoSlot.inodeSlot(entries.slot), PhotoSlot.byDate)
+    }
+
     /// `-o views=`: only the views named are built; `.albumfs/` stays.
     func testOnlyTheViewsShownAreBuilt() throws {
         let photos = [makePhoto("a/x.jpg", (2020, 1, 1, 10)), makePhoto("s/shot.png", (2023, 3, 1, 10), screenshot: true)]
@@ -88,7 +107,7 @@ final class LibraryViewsTests: XCTestCase {
                                      emptyMtime: Timestamp(seconds: 0))
         XCTAssertEqual(lib.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
         let all = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(ShownViews.parse("by-date,favourites"), .failure(ShownViews.UnknownView(name: "favourites")))
         XCTAssertEqual(ShownViews.parse("by-date,,videos"), .failure(ShownViews.UnknownView(name: "")))
         XCTAssertEqual(views.description, "screenshots,by-camera,thumbnails")

@@ -55,6 +55,7 @@ final class LibraryViewsUpdatedTests: XCTestCase {
                               screenshot: random(6) == 0, second: random(2))
             if random(10) == 0 { p.problems = [Unrenderable.empty] }
             p.camera = cameras[random(cameras.count)]
+            p.isFavorite = random(4) == 0
             return p
         }
         // As `LibraryState` changes its array: a photo added at the end, a photo removed leaves
@@ -71,6 +72,7 @@ final class LibraryViewsUpdatedTests: XCTestCase {
                               screenshot: random(6) == 0, second: random(2))
             if random(10) == 0 { p.problems = [Unrenderable.empty] }
             p.camera = cameras[random(cameras.count)]
+            p.isFavorite = random(4) == 0
             photos[i] = p
         }
         var merged: [String: Int] = [:]

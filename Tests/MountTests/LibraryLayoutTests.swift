@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
     }
 
     /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
@@ -290,11 +290,11 @@ final class LibraryLayoutTests: XCTestCase {
         XCTAssertEqual(statOf(mount.path("videos/IMG_1401.MOV"))?.st_ino, statOf(mount.path("by-date/2024/2024-05/2024-05-18/IMG_1401.MOV"))?.st_ino)
         XCTAssertEqual(statOf(mount.path("by-date/2024/2024-05/2024-05-20/IMG_1402.MOV"))?.st_nlink, 2, "a Live Photo's motion part")
         // du of the originals' views counts each file once: as much as by-date/ alone, and the
-        // three flat folders, by-camera/ and its camera folders themselves (4096 bytes each).
+        // three flat folders, favorites/, by-camera/ and its camera folders themselves (4096 bytes each).
         func du(_ args: String) -> Int { Int(shell("cd '\(mount.mountpoint)' && du -s --apparent-size -B1 \(args) | tail -1 | cut -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
         let cameras = try XCTUnwrap(readdirNames(mount.path("by-camera"))).count
         XCTAssertGreaterThan(cameras, 5)
-        XCTAssertEqual(du("-c by-date screenshots non-screenshots videos by-camera"), du("-c by-date") + (4 + cameras) * 4096)
+        XCTAssertEqual(du("-c by-date screenshots non-screenshots videos favorites by-camera"), du("-c by-date") + (5 + cameras) * 4096)
         // cp -a of two views keeps one file.
         let out = makeTempFolder("links")
         defer { try? FileManager.default.removeItem(atPath: out) }
