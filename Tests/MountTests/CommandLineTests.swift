@@ -152,6 +152,13 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertEqual(symlink("../" + canon + "/IMG_0001.JPG", m.path("picked/IMG_0001.JPG")), 0, "a pick from by-camera/: \(errno)")
         XCTAssertTrue(eventually { readdirNames(m.path("picked")) == ["IMG_0001.JPG"] })
         XCTAssertEqual(statOf(m.path("picked/IMG_0001.JPG"))?.st_ino, shown.st_ino, "the pick leads to the photo")
+
+        // by-date alone: no picked/, no thumbnails/; the photos as in the full tree.
+        let dated = try Mount(source: source.path, options: ["-o", "views=by-date"])
+        defer { dated.finish() }
+        XCTAssertEqual(readdirNames(dated.mountpoint), ["by-date", ".albumfs"])
+        XCTAssertEqual(readdirNames(dated.path("by-date/2023/2023-07/2023-07-14")), ["IMG_0002.JPG", "IMG_0001.JPG", "IMG_0001~e008fe.JPG"])
+        XCTAssertEqual(statOf(dated.path("by-date/2023/2023-07/2023-07-14/IMG_0002.JPG"))?.st_nlink, 1, "one view lists it")
     }
 
     /// `-o screenshot_names=` replaces the default list of screenshot name prefixes: a name only
