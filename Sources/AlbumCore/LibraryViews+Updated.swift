@@ -13,7 +13,7 @@ extension LibraryViews {
     static let mostChanged = 4096
 
     public static func updated(_ previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                               withPicks: Bool = false, emptyMtime: Timestamp) -> Library? {
+                               withPicks: Bool = false, views: ShownViews = .all, emptyMtime: Timestamp) -> Library? {
         // Motion photos' videos are entries made from their stills, not from the scan: `build`
         // makes them again with the rest, for views that show one or a change that adds one.
         guard previous.filePhotoCount == previous.photos.count,
@@ -29,24 +29,33 @@ extension LibraryViews {
         else { return nil }
         let added = changes.added
         let flatStill = { (i: Int) in photos[i].format.isStill && !RawPairs.hidesFromFlatViews(i, photos, pairs) }
-        let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
-        let views = previous.root.subfolders
-        func view(_ name: String) -> VirtualFolder? { views.first { $0.name == name } }
+        let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
+        let shown = previous.root.subfolders
+        func view(_ name: String) -> VirtualFolder? { shown.first { $0.name == name } }
         func flat(_ name: String, _ keep: (Int) -> Bool) -> VirtualFolder? {
             view(name).flatMap { updatedFlat($0, photos, changes, added.filter(keep), emptyMtime) }
         }
-        guard let dates = view(byDate).flatMap({ updatedByDate($0, previous.photos, photos, changes, emptyMtime) }),
-              let shots = flat(screenshots, { flatStill($0) && photos[$0].screenshot.isScreenshot }),
-              let others = flat(nonScreenshots, { flatStill($0) && !photos[$0].screenshot.isScreenshot }),
-              let clips = flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) else { return nil }
-        var top = [dates, shots, others, clips]
+        // Each view shown is updated, or the whole tree is built again (nil).
+        let updaters: [(String, () -> VirtualFolder?)] = [
+            (byDate, { view(byDate).flatMap { updatedByDate($0, previous.photos, photos, changes, emptyMtime) } }),
+            (screenshots, { flat(screenshots, { flatStill($0) && photos[$0].screenshot.isScreenshot }) }),
+            (nonScreenshots, { flat(nonScreenshots, { flatStill($0) && !photos[$0].screenshot.isScreenshot }) }),
+            (videos, { flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) }),
+            (byCamera, { view(byCamera).flatMap { updatedByCamera($0, photos, changes, partners, emptyMtime) } }),
+            (favorites, { flat(favorites, { photos[$0].isFavorite && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) }) }),
+        ]
+        var top: [VirtualFolder] = []
+        for (name, update) in updaters where views.contains(name) {
+            guard let folder = update() else { return nil }
+            top.append(folder)
+        }
         if !boxes.isEmpty {
             guard let shown = view(thumbnails), shown.subfolders.map(\.name) == boxes.map(\.description),
                   let folders = updatedThumbnails(shown, photos, changes, added.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) },
                                                   boxes, emptyMtime) else { return nil }
             top.append(folders)
         }
-        if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
+        if withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)
@@ -80,7 +89,8 @@ extension LibraryViews {
     static func sameInViews(_ a: Photo, _ b: Photo) -> Bool {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
-            && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems
+            && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.camera == b.camera
+            && a.isFavorite == b.isFavorite
     }
 
     /// `build`'s order: newest first, ties by name, then path.

@@ -10,6 +10,8 @@ public enum LibraryViews {
     public static let thumbnails = "thumbnails"
     public static let control = ".albumfs"
     public static let picked = "picked"
+    /// Photos rated at or above `-o favorite_rating` (`FavoriteRules`), flat.
+    public static let favorites = "favorites"
 
     /// `.albumfs/`: read-only files about the daemon itself; last in the root, hidden by its dot.
     static func statusFolder(_ time: Timestamp) -> VirtualFolder {
@@ -26,8 +28,9 @@ public enum LibraryViews {
     ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
     ///   - withStatus: add `.albumfs/status`, `.albumfs/errors` and `.albumfs/not-shown`.
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
+    ///   - views: the top-level views shown (`-o views=`); `.albumfs/` is not one of them.
     public static func build(photos scanned: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                             withPicks: Bool = false, emptyMtime: Timestamp) -> Library {
+                             withPicks: Bool = false, views: ShownViews = .all, emptyMtime: Timestamp) -> Library {
         // Motion photos' videos join the photos (`MotionPhotos`), paired with their stills.
         let (photos, motionPartners) = MotionPhotos.adding(to: scanned)
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
@@ -45,17 +48,25 @@ public enum LibraryViews {
         // A Live Photo's motion part is no video of its own, as in the Photos app's Videos album.
         let partners = motionPartners.isEmpty ? LivePhotos.partners(photos) : LivePhotos.partners(photos).merging(motionPartners) { a, _ in a }
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
-        let boxes = Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders))
+        // Favourites as the flat views list them: not a Live Photo's motion part, nor a RAW with its JPEG.
+        let favs = order.filter { photos[$0].isFavorite && (photos[$0].format.isStill ? flat($0) : partners[Int32($0)] == nil) }
+        let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
-        let builders: [@Sendable () -> VirtualFolder] = [
-            { byDateView(photos, order, emptyMtime) },
-            { flatFolder(screenshots, photos, shots, emptyMtime) },
-            { flatFolder(nonScreenshots, photos, others, emptyMtime) },
-            { flatFolder(videos, photos, clips, emptyMtime) },
-        ] + (boxes.isEmpty ? [] : [{ thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime) }])
-        var top = Parallel.all(builders)
-        if withPicks { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
+        let builders: [(String, @Sendable () -> VirtualFolder)] = [
+            (byDate, { byDateView(photos, order, emptyMtime) }),
+            (screenshots, { flatFolder(screenshots, photos, shots, emptyMtime) }),
+            (nonScreenshots, { flatFolder(nonScreenshots, photos, others, emptyMtime) }),
+            (videos, { flatFolder(videos, photos, clips, emptyMtime) }),
+            (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
+            (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
+        ]
+        let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
+            thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime)
+        }
+        let all = builders + (boxes.isEmpty ? [] : [(thumbnails, thumbnailsBuilder)])
+        var top = Parallel.all(all.filter { views.contains($0.0) }.map { $0.1 })
+        if withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)

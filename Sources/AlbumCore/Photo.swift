@@ -118,6 +118,9 @@ public struct FileAccess: Hashable, Sendable {
 public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
     public var relativePath: String
+    /// Its `by-camera/` folder's name (`CameraNames.folderName`): kept decided, since the make
+    /// and model it comes from are dropped with the rest of the evidence.
+    public var camera: String = CameraNames.unknown
     public var identity: FileIdentity
     /// `st_mtime` and the sort key: the capture time as an instant.
     public var captureInstant: Timestamp
@@ -137,6 +140,17 @@ public struct Photo: Sendable {
     /// How many of `texts` are problems (at most 255 are kept).
     private var problemCount: UInt8
     public var format: ImageFormat
+    /// Its rating, -1 to 5 (0: none), and where it came from (`FavoriteRules.rating`).
+    private var ratingStored: Int8 = 0
+    public var ratingSource: RatingSource = .none
+    /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
+    public var isFavorite = false
+
+    /// Its rating, -1 (rejected) to 5, or nil when it has none.
+    public var rating: Int? {
+        get { ratingSource == .none ? nil : Int(ratingStored) }
+        set { ratingStored = Int8(clamping: newValue ?? 0) }
+    }
 
     /// What went wrong reading it (`user.albumfs.problems`).
     public var problems: [String] {
@@ -307,6 +321,7 @@ extension Photo {
     public var fingerprint: Int {
         var h = Hasher()
         h.combine(relativePath)
+        h.combine(camera)
         h.combine(format)
         h.combine(identity)
         h.combine(capture.time)
@@ -321,6 +336,9 @@ extension Photo {
         h.combine(liveIdentifier)
         h.combine(changedWhenRead)
         h.combine(motionVideo)
+        h.combine(rating)
+        h.combine(ratingSource)
+        h.combine(isFavorite)
         return h.finalize()
     }
 

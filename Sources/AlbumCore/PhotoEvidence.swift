@@ -28,6 +28,10 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var contentIdentifier: String?
     public var make: String?
     public var model: String?
+    /// XMP `xmp:Rating` as written (`-1` rejected, `0` not rated, `1`–`5` stars).
+    public var xmpRating: String?
+    /// EXIF IFD0 `Rating` (0x4746), 0–5.
+    public var exifRating: Int?
     public var software: String?
     /// The GPS fix's UTC time, `YYYY:MM:DD HH:MM:SS` (GPSDateStamp + GPSTimeStamp): it gives the
     /// UTC offset of a capture time that has none.

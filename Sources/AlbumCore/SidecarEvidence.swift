@@ -46,11 +46,10 @@ public struct SidecarEvidence: Sendable, Equatable {
 
 extension SidecarEvidence {
     /// The attributes a photo with this sidecar shows (docs/xattrs.md), names and values in turn:
-    /// `sidecar` (its name), then `rating`, `favorited`, `keywords` (joined by `, `) and
-    /// `description` where it says them.
+    /// `sidecar` (its name), then `favorited`, `keywords` (joined by `, `) and `description`
+    /// where it says them. (Its rating is the photo's `rating`, with its source: `FavoriteRules`.)
     public var attributes: [String] {
         var list = ["sidecar", String(relativePath.nameAfterLastSlash)]
-        if let rating { list += ["rating", String(rating)] }
         if let favorited { list += ["favorited", favorited ? "yes" : "no"] }
         if !keywords.isEmpty { list += ["keywords", keywords.joined(separator: ", ")] }
         if let description { list += ["description", description] }

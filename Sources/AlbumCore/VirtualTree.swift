@@ -49,19 +49,23 @@ public enum VirtualNode: Sendable {
 }
 
 /// Which of a photo's places a photo folder holds. Every photo has one entry per slot (its day
-/// folder, its flat view, one per thumbnail size), which is what lets the filesystem number the
-/// entries from the photo alone instead of keeping a node per entry.
+/// folder, its flat view, its camera's folder, one per thumbnail size), which is what lets the
+/// filesystem number the entries from the photo alone instead of keeping a node per entry.
 public enum PhotoSlot {
     public static let byDate = 0
     public static let flat = 1
-    public static func thumbnail(_ k: Int) -> Int { 2 + k }
-    /// Slots a photo can have: by-date, flat, and up to `ThumbnailBox.maxFolders` thumbnails.
-    public static let count = 2 + ThumbnailBox.maxFolders
+    public static let byCamera = 2
+    public static let favorites = 3
+    public static func thumbnail(_ k: Int) -> Int { 4 + k }
+    /// Slots a photo can have: by-date, flat, by-camera, favorites, and up to `ThumbnailBox.maxFolders` thumbnails.
+    public static let count = 4 + ThumbnailBox.maxFolders
+    /// The slots whose entries are the photo's original (one inode between them).
+    public static let originals = [byDate, flat, byCamera, favorites]
 
     /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
-    /// inode in `by-date/` and in its flat view (hard links: `du` counts it once, `cp -a`,
-    /// `rsync -H` and `tar` keep it one file); each thumbnail is a file of its own.
-    public static func inodeSlot(_ slot: Int) -> Int { slot == flat ? byDate : slot }
+    /// inode in `by-date/`, in its flat view and in `by-camera/` (hard links: `du` counts it
+    /// once, `cp -a`, `rsync -H` and `tar` keep it one file); each thumbnail is a file of its own.
+    public static func inodeSlot(_ slot: Int) -> Int { originals.contains(slot) ? byDate : slot }
 }
 
 /// Where an entry of a folder of photos is: its readdir position, and its rank by name (byte order).

@@ -6,7 +6,8 @@ extension LibraryIndex {
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
-    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t", "sidecar"]
+    static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t",
+                                                     "sidecar", "xmp_rating", "exif_rating"]
 
     static let migrations = [
         """
@@ -153,6 +154,14 @@ extension LibraryIndex {
         ALTER TABLE files ADD COLUMN motion_length INTEGER;
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'jpeg' AND (make LIKE 'samsung%' OR make LIKE 'Google%'
             OR make LIKE 'Xiaomi%' OR make LIKE 'OnePlus%' OR make LIKE 'motorola%' OR path LIKE '%.MP.jp%g' OR path LIKE '%MVIMG%');
+        """,
+        // 21: a photo's rating (XMP xmp:Rating, EXIF Rating) for favorites/. Stills that may
+        // carry one (every still format with EXIF or XMP) forget their owner and mode so that a
+        // mount reads them again, once (`IndexedFile.lacksAccess`): one header read per still.
+        """
+        ALTER TABLE files ADD COLUMN xmp_rating TEXT;
+        ALTER TABLE files ADD COLUMN exif_rating TEXT;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
         """,
     ]
 }

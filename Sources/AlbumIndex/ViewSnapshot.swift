@@ -97,7 +97,7 @@ public enum ViewSnapshot {
 /// One photo's fields in a snapshot.
 enum PhotoRecord {
     /// The fewest bytes a photo takes (an empty path, no lists, no owner).
-    static let minimumSize = 80
+    static let minimumSize = 87
 
     static func write(_ p: Photo, to w: inout SnapshotWriter) {
         w.string(p.relativePath)
@@ -120,6 +120,8 @@ enum PhotoRecord {
         if let t = p.changedWhenRead { w.int(UInt8(1)); w.time(t) } else { w.int(UInt8(0)) }
         w.shared(p.sidecarAttributes)
         if let m = p.motionVideo { w.int(UInt8(1)); w.int(m.offset); w.int(m.length) } else { w.int(UInt8(0)) }
+        w.shared(p.camera)
+        w.int(Int8(clamping: p.rating ?? 0)); w.int(p.ratingSource.rawValue); w.int(UInt8(p.isFavorite ? 1 : 0))
     }
 
     static func read(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> Photo {
@@ -136,11 +138,19 @@ enum PhotoRecord {
         let changed: Timestamp? = try r.int(UInt8.self) == 1 ? try r.time() : nil
         let sidecar = try r.sharedList()
         let motion: ByteRange? = try r.int(UInt8.self) == 1 ? ByteRange(offset: try r.int(), length: try r.int()) : nil
+        let camera = try r.shared()
+        let rating = Int(try r.int(Int8.self))
+        guard let source = RatingSource(rawValue: try r.int(UInt8.self)) else { throw SnapshotRefusal("an unknown rating source") }
+        let favorite = try r.int(UInt8.self) == 1
         var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
                           screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
         photo.motionVideo = motion
         photo.sidecarAttributes = sidecar
+        photo.camera = camera
+        photo.rating = rating
+        photo.ratingSource = source
+        photo.isFavorite = favorite
         return photo
     }
 

@@ -303,9 +303,9 @@ extension LibraryCoordinator {
         let report = state.report(folderProblems: folderProblems)
         // (A few photos added, gone or changed: merged into, or taken out of, the views shown.)
         let library = LibraryViews.updated(fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                           withPicks: true, emptyMtime: Timestamp.now)
+                                           withPicks: true, views: options.views, emptyMtime: Timestamp.now)
             ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                  withPicks: true, emptyMtime: Timestamp.now)
+                                  withPicks: true, views: options.views, emptyMtime: Timestamp.now)
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })

@@ -31,6 +31,8 @@ public final class LibraryCoordinator: @unchecked Sendable {
         /// or else once its mtime and ctime are this many seconds old.
         public var settle: Double = 1.0
         public var maxWatches: Int?
+        /// The top-level views shown (`-o views=`).
+        public var views = ShownViews.all
         public init(thumbnailBoxes: [ThumbnailBox], rescanInterval: Double, maxWatches: Int?) {
             self.thumbnailBoxes = thumbnailBoxes
             self.rescanInterval = rescanInterval
@@ -161,9 +163,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// before the background scan has looked at anything. Rows are decided as they are read, so
     /// the evidence of 100,000 files is never in memory at once.
     public static func libraryFromIndex(_ index: FileIndexStore?, scanner: LibraryScanner, boxes: [ThumbnailBox],
-                                        log: (String) -> Void) -> (Library, LibraryState) {
+                                        views: ShownViews = .all, log: (String) -> Void) -> (Library, LibraryState) {
         let state = ScanPipeline.known(from: index, scanner: scanner) { log("albumfs: " + $0) }
-        return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
+        return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, views: views,
                                    emptyMtime: Timestamp.now), state)
     }
 

@@ -211,6 +211,7 @@ final class ExifBlock {
         e.make = string(EXIF_IFD_0, 0x010F)
         e.model = string(EXIF_IFD_0, 0x0110)
         e.software = string(EXIF_IFD_0, 0x0131)
+        e.exifRating = wholeNumber(EXIF_IFD_0, 0x4746)
         e.orientation = wholeNumber(EXIF_IFD_0, 0x0112)
         e.dateTimeOriginal = exifString(0x9003)
         e.dateTimeDigitized = exifString(0x9004)

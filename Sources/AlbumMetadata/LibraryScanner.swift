@@ -16,6 +16,7 @@ public struct LibraryScanner: Sendable {
     let inodes = InodeNumbers()
     /// The folders holding files named like sidecars, as the walks listed them (shared likewise).
     let sidecarFolders = SidecarFolders()
+    let cameraNames = CameraNameCache()
 
     /// Folder names that hold thumbnails, NAS metadata or trash, never photos of the library.
     public static let skippedNames: Set<String> = [
@@ -326,6 +327,13 @@ public struct LibraryScanner: Sendable {
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
         if let sidecar = e.sidecar { photo.sidecarAttributes = sidecar.attributes }
         if format.isStill { photo.motionVideo = e.motionVideo }
+        photo.camera = cameraNames.folderName(make: e.make, model: e.model)
+        if let (rating, source) = FavoriteRules.rating(e) {
+            photo.rating = rating
+            photo.ratingSource = source
+        }
+        // The favourite mark only a sidecar gives (Takeout's `favorited`) is the rule's second input.
+        photo.isFavorite = rules.favorites.isFavorite(rating: photo.rating, favorited: e.sidecar?.favorited)
         return photo
     }
 }

@@ -235,6 +235,7 @@ public enum MetadataReader {
         e.xmpDateCreated = XMPProperties.value(of: "photoshop:DateCreated", in: xmp)
         e.xmpDateTimeOriginal = XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp)
         e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
+        e.xmpRating = XMPProperties.value(of: "xmp:Rating", in: xmp)
         e.xmpUserComment = e.xmpUserComment ?? XMPProperties.value(of: "exif:UserComment", in: xmp)
     }
 }

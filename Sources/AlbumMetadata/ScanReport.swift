@@ -9,6 +9,7 @@ public struct ScanRules: Sendable {
     /// The formats shown. HEIF is read by every scan, and hidden with `-o heif=off`: being a
     /// decision, not evidence, changing it needs no file read again.
     public var formats: Set<ImageFormat>
+    public var favorites = FavoriteRules()
 
     public static let defaultFormats: Set<ImageFormat> = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]
 

@@ -179,6 +179,16 @@ public enum Encoders {
         """
     }
 
+    /// An XMP packet with `xmp:Rating`, as Lightroom, digiKam, darktable and Windows write it.
+    public static func ratingXMP(_ rating: String) -> String {
+        """
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\(rating)"/>
+        </rdf:RDF></x:xmpmeta><?xpacket end="w"?>
+        """
+    }
+
     public static func xmpAPP1(_ packet: String) -> [UInt8] {
         Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(packet.utf8)
     }

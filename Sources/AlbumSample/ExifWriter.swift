@@ -174,6 +174,8 @@ public struct SampleExif {
     /// so a misleading one, which any other date beats.
     public var dateTime: String? = "2025:01:01 00:00:00"
     public var userComment: String?
+    /// IFD0 Rating (0x4746), as Windows writes it.
+    public var rating: UInt16?
     /// ExposureTime, FNumber, ISO: what makes it a camera exposure.
     public var exposure = false
     /// GPSDateStamp and GPSTimeStamp (UTC), `YYYY:MM:DD` and hour, minute, second, with a
@@ -207,6 +209,7 @@ public struct SampleExif {
         if let model { w.ifd0[0x0110] = .ascii(model) }
         if let software { w.ifd0[0x0131] = .ascii(software) }
         if let orientation { w.ifd0[0x0112] = .short(orientation) }
+        if let rating { w.ifd0[0x4746] = .short(rating) }
         if dateTimeOriginal != nil, let dateTime { w.ifd0[0x0132] = .ascii(dateTime) }
         if let dateTimeOriginal { w.exif[0x9003] = .ascii(dateTimeOriginal) }
         if let dateTimeDigitized { w.exif[0x9004] = .ascii(dateTimeDigitized) }

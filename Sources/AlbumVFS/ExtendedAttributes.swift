@@ -21,6 +21,7 @@ enum ExtendedAttributes {
         list.append(("screenshot", photo.screenshot.description))
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
+        if let rating = photo.rating { list.append(("rating", "\(rating) (\(photo.ratingSource.name))")) }
         if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }

@@ -158,8 +158,12 @@ struct NodeTable: Sendable {
     private func photoEntry(_ inode: UInt64) -> (photo: Int, slot: Int)? {
         guard let (number, slot) = InodeAllocator.split(inode), number < photoOfNumber.count else { return nil }
         let photo = Int(photoOfNumber[number])
-        guard photo >= 0, !folderOfPhoto[slot].isEmpty, folderOfPhoto[slot][photo] != UInt32.max else { return nil }
-        return (photo, slot)
+        guard photo >= 0 else { return nil }
+        // An original's inode is its by-date slot's; with `by-date/` not shown (`-o views=`) its
+        // node is its entry in another view of originals.
+        let candidates = slot == PhotoSlot.byDate ? PhotoSlot.originals : [slot]
+        guard let found = candidates.first(where: { !folderOfPhoto[$0].isEmpty && folderOfPhoto[$0][photo] != UInt32.max }) else { return nil }
+        return (photo, found)
     }
 
     /// The inode of a photo's entry in a slot.
@@ -227,15 +231,16 @@ struct NodeTable: Sendable {
         return parts.reversed().joined(separator: "/")
     }
 
-    /// How many views list a photo's original (its `st_nlink`): `by-date/` and its flat view.
+    /// How many views list a photo's original (its `st_nlink`): `by-date/`, its flat view and `by-camera/`.
     func viewCount(ofPhoto i: Int) -> UInt32 {
         func listed(_ slot: Int) -> UInt32 { !folderOfPhoto[slot].isEmpty && folderOfPhoto[slot][i] != UInt32.max ? 1 : 0 }
-        return listed(PhotoSlot.byDate) + listed(PhotoSlot.flat)
+        return PhotoSlot.originals.reduce(0) { $0 + listed($1) }
     }
 
-    /// A photo's path in `by-date/`, or nil.
+    /// A photo's path in `by-date/` (or, with that view not shown, in the first view that lists
+    /// its original), or nil.
     func canonicalPath(ofPhoto i: Int) -> String? {
-        guard i < numberOfPhoto.count, place(ofPhoto: i, slot: PhotoSlot.byDate) != nil else { return nil }
+        guard i < numberOfPhoto.count, PhotoSlot.originals.contains(where: { place(ofPhoto: i, slot: $0) != nil }) else { return nil }
         return path(of: inode(ofPhoto: i, slot: PhotoSlot.byDate))
     }
 

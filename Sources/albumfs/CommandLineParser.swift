@@ -100,14 +100,23 @@ enum CommandLineParser {
 
     static func applyOptions(_ list: String, _ options: inout MountOptions) throws(CLIError) {
         var previousKey = ""
+        var viewsList = ""
         for word in list.split(separator: ",", omittingEmptySubsequences: true).map(String.init) {
             // `thumbnail_sizes=200x200,400x300`: the comma that separates -o words also separates sizes.
             if previousKey == "thumbnail_sizes", !word.contains("="), word.first?.isNumber == true {
                 try OptionTable.addThumbnailBox(word, to: &options)
                 continue
             }
+            // `views=by-date,videos`: likewise; a word that is no option continues the list (and
+            // is a usage error there when it is no view either).
+            if previousKey == "views", !word.contains("="), !OptionTable.knownWords.contains(word) {
+                viewsList += "," + word
+                options.views = try OptionTable.views(viewsList)
+                continue
+            }
             try OptionTable.apply(word, to: &options)
             previousKey = word.split(separator: "=").first.map(String.init) ?? word
+            if previousKey == "views" { viewsList = String(word.dropFirst("views=".count)) }
         }
     }
 

@@ -53,6 +53,7 @@ enum MountCommand {
         var scheduling = LibraryCoordinator.Options(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval,
                                                     maxWatches: options.maxWatches)
         scheduling.fullRescanInterval = options.fullRescanInterval
+        scheduling.views = options.views
         let coordinator = LibraryCoordinator(
             scanner: scanner, index: index, fs: fs, options: scheduling,
             progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
@@ -195,9 +196,11 @@ enum MountCommand {
     }
 
     static func rules(_ options: MountOptions) -> ScanRules {
-        ScanRules(dates: CaptureDateRules(now: Timestamp.now),
-                  screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders),
-                  formats: options.heif ? ScanRules.defaultFormats : ScanRules.defaultFormats.subtracting([.heif]))
+        var rules = ScanRules(dates: CaptureDateRules(now: Timestamp.now),
+                              screenshots: ScreenshotRules(namePrefixes: options.screenshotNames, folderNames: options.screenshotFolders),
+                              formats: options.heif ? ScanRules.defaultFormats : ScanRules.defaultFormats.subtracting([.heif]))
+        rules.favorites = FavoriteRules(threshold: options.favoriteRating)
+        return rules
     }
 
     /// The library's index (`-o index=`, or one file per library under the cache folder).

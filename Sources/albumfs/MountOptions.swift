@@ -21,6 +21,10 @@ struct MountOptions {
     /// Where a background daemon writes its log (default: nowhere, like sshfs).
     var logFile: String?
     var thumbnailBoxes: [ThumbnailBox] = [.default]
+    /// `-o favorite_rating=N`: the lowest rating `favorites/` lists (1–5).
+    var favoriteRating = FavoriteRules.defaultThreshold
+    /// `-o views=LIST`: the top-level views shown (default: all).
+    var views = ShownViews.all
     /// Default: `$XDG_CACHE_HOME/albumfs/thumbnails` (or `~/.cache/albumfs/thumbnails`).
     var cacheDir: String?
     var cacheSize: Int64 = 1 << 30
@@ -231,6 +235,13 @@ enum OptionTable {
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'thumbnail_sizes' needs a value, as in thumbnail_sizes=200x200,400x300") }
             options.thumbnailBoxes = []
             for size in value.split(separator: ":") { try addThumbnailBox(String(size), to: &options) }
+        case "views":
+            options.views = try views(value)
+        case "favorite_rating":
+            guard let value, let n = Int(value), (1...5).contains(n) else {
+                throw CLIError(.usage, "albumfs: option 'favorite_rating' takes a rating from 1 to 5 (got '\(value ?? "")')")
+            }
+            options.favoriteRating = n
         case "cache_dir":
             guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'cache_dir' needs a path") }
             options.cacheDir = value
@@ -259,11 +270,21 @@ enum OptionTable {
         }
     }
 
+    /// `-o views=LIST`: names separated by commas, each a view's (`ShownViews.names`).
+    static func views(_ value: String?) throws(CLIError) -> ShownViews {
+        let known = ShownViews.names.joined(separator: ",")
+        guard let value, !value.isEmpty else { throw CLIError(.usage, "albumfs: option 'views' needs a list, as in views=\(known)") }
+        switch ShownViews.parse(value) {
+        case .success(let views): return views
+        case .failure(let unknown): throw CLIError(.usage, "albumfs: option 'views': no view is called '\(unknown.name)' (views: \(known))")
+        }
+    }
+
     /// Every `-o` word albumfs knows, for suggestions.
     static let knownWords: [String] = Array(fuseFlags) + Array(fuseValues) + Array(mountHelperNoise) + Array(fuse2Defaults) + [
         "nonempty", "uid", "gid", "umask", "thumbnail_sizes", "cache_dir", "cache_size", "index", "rescan", "scan_wait",
         "source_timeout", "full_rescan", "max_watches", "picks_db", "max_picks", "thumbnail_max_pixels", "thumbnail_memory", "thumbnail_ahead", "thumbnail_timeout", "desktop_thumbnails_size", "screenshot_names",
-        "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails",
+        "screenshot_folders", "io_uring", "heif", "logfile", "desktop_thumbnails", "views", "favorite_rating",
     ]
 
     /// The known word closest to `word` (at most 2 edits away, or a third of its length), if any.

@@ -24,6 +24,7 @@ struct MountViews {
     /// the program itself (another build may decide otherwise).
     static func key(_ options: MountOptions) -> String {
         ["albumfs views", "boxes=" + options.thumbnailBoxes.map(\.description).joined(separator: ","),
+         "views=" + options.views.description, "favorite_rating=\(options.favoriteRating)",
          "heif=\(options.heif)", "screenshot_names=" + options.screenshotNames.joined(separator: "\u{1F}"),
          "screenshot_folders=" + options.screenshotFolders.joined(separator: "\u{1F}"),
          "program=" + ViewSnapshot.programIdentity].joined(separator: "\n")
@@ -78,7 +79,7 @@ struct FirstTree {
         views = MountViews(index: index, options: options)
         snapshotGeneration = nil
         (library, known) = LibraryCoordinator.libraryFromIndex(index, scanner: scanner, boxes: options.thumbnailBoxes,
-                                                              log: { Log.line($0) })
+                                                              views: options.views, log: { Log.line($0) })
     }
 
     /// Where the tree came from, as `.albumfs/status` says (`first_tree`).

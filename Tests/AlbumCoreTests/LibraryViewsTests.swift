@@ -28,7 +28,7 @@ final class LibraryViewsTests: XCTestCase {
             makePhoto("b/new.jpg", (2024, 5, 17, 10)),
         ]
         let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos"])
+        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites"])
         let byDate = lib.root.child(named: "by-date")
         XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
         guard case .folder(let y2024)? = byDate.flatMap({ n -> VirtualNode? in if case .folder(let f) = n { return f.child(named: "2024") }; return nil }),
@@ -48,6 +48,78 @@ final class LibraryViewsTests: XCTestCase {
         guard case .folder(let byDate)? = lib.root.child(named: "by-date"), case .folder(let y)? = byDate.child(named: "2024"),
               case .folder(let m)? = y.child(named: "2024-05") else { return XCTFail() }
         XCTAssertEqual(m.children.map(\.name), ["2024-05-17"])
+    }
+
+    /// `by-camera/`: a folder per camera by name, newest first inside, a Live Photo's video with
+    /// its still whatever its own keys say, every entry the by-date entry's inode slot.
+    func testByCameraGroupsEveryPhotoAndVideoUnderItsCamera() {
+        var photos = [
+            makePhoto("a/r5-old.jpg", (2020, 1, 1, 10)),
+            makePhoto("a/r5-new.jpg", (2024, 5, 17, 10)),
+            makePhoto("b/IMG_0001.HEIC", (2023, 3, 1, 10)),
+            makePhoto("b/IMG_0001.MOV", (2023, 3, 1, 10)),
+            makePhoto("c/scan.png", (2022, 1, 1, 10)),
+            makePhoto("d/clip.mp4", (2021, 1, 1, 10)),
+        ]
+        for i in [0, 1] { photos[i].camera = "Canon EOS R5" }
+        photos[2].camera = "Apple iPhone 15 Pro"
+        photos[2].format = .heif
+        photos[2].liveIdentifier = 42
+        photos[3].liveIdentifier = 42  // its keys name no camera: it goes with its still
+        photos[5].camera = "GoPro HERO11 Black"
+        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(lib.livePartners[3], 2, "the pair is a Live Photo")
+        guard case .folder(let cameras)? = lib.root.child(named: "by-camera") else { return XCTFail("no by-camera/") }
+        XCTAssertEqual(cameras.children.map(\.name), ["Apple iPhone 15 Pro", "Canon EOS R5", "GoPro HERO11 Black", "Unknown"])
+        XCTAssertEqual(names(cameras.child(named: "Canon EOS R5")), ["r5-new.jpg", "r5-old.jpg"])
+        XCTAssertEqual(names(cameras.child(named: "Apple iPhone 15 Pro")), ["IMG_0001.HEIC", "IMG_0001.MOV"])
+        XCTAssertEqual(names(cameras.child(named: "Unknown")), ["scan.png"])
+        guard case .folder(let canon)? = cameras.child(named: "Canon EOS R5"), case .photos(let entries) = canon.entries else { return XCTFail() }
+        XCTAssertEqual(entries.slot, PhotoSlot.byCamera)
+        XCTAssertEqual(PhotoSlot.inodeSlot(entries.slot), PhotoSlot.byDate, "an original has one inode in every view")
+        XCTAssertEqual(canon.mtime, photos[1].captureInstant)
+    }
+
+    /// `favorites/`: the favourites of every kind, newest first, but a Live Photo's motion part.
+    func testFavoritesListTheFavouritesAsTheFlatViewsDo() {
+        var photos = [
+            makePhoto("a/old.jpg", (2020, 1, 1, 10)),
+            makePhoto("a/new.jpg", (2024, 5, 17, 10)),
+            makePhoto("a/plain.jpg", (2023, 5, 17, 10)),
+            makePhoto("b/IMG_0001.JPG", (2023, 3, 1, 10)),
+            makePhoto("b/IMG_0001.MOV", (2023, 3, 1, 10)),
+            makePhoto("c/clip.mp4", (2021, 1, 1, 10)),
+        ]
+        for i in [0, 1, 3, 4, 5] { photos[i].isFavorite = true }
+        photos[3].liveIdentifier = 7
+        photos[4].liveIdentifier = 7
+        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(names(lib.root.child(named: "favorites")), ["new.jpg", "IMG_0001.JPG", "clip.mp4", "old.jpg"])
+        guard case .folder(let favorites)? = lib.root.child(named: "favorites"), case .photos(let entries) = favorites.entries else { return XCTFail() }
+        XCTAssertEqual(PhotoSlot.inodeSlot(entries.slot), PhotoSlot.byDate)
+    }
+
+    /// `-o views=`: only the views named are built; `.albumfs/` stays.
+    func testOnlyTheViewsShownAreBuilt() throws {
+        let photos = [makePhoto("a/x.jpg", (2020, 1, 1, 10)), makePhoto("s/shot.png", (2023, 3, 1, 10), screenshot: true)]
+        let views = try ShownViews.parse("by-camera,screenshots,thumbnails").get()
+        let lib = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, views: views,
+                                     emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(lib.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
+        let all = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(ShownViews.parse("by-date,favourites"), .failure(ShownViews.UnknownView(name: "favourites")))
+        XCTAssertEqual(ShownViews.parse("by-date,,videos"), .failure(ShownViews.UnknownView(name: "")))
+        XCTAssertEqual(views.description, "screenshots,by-camera,thumbnails")
+        // A photo added is merged into the views shown, and no other view comes.
+        let many = photos + (0..<40).map { makePhoto("z/\($0).jpg", (2019, 1, 1, 10)) }
+        let before = LibraryViews.build(photos: many, thumbnailBoxes: [.default], withStatus: true, withPicks: true, views: views,
+                                        emptyMtime: Timestamp(seconds: 0))
+        let updated = try XCTUnwrap(LibraryViews.updated(before, photos: many + [makePhoto("a/y.jpg", (2024, 1, 1, 10))], thumbnailBoxes: [.default],
+                                                         withStatus: true, withPicks: true, views: views, emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertEqual(updated.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
+        guard case .folder(let cameras)? = updated.root.child(named: "by-camera") else { return XCTFail("no by-camera/") }
+        XCTAssertEqual(names(cameras.child(named: "Unknown")).prefix(3), ["y.jpg", "shot.png", "x.jpg"])
     }
 
     func testEmptyLibrary() {

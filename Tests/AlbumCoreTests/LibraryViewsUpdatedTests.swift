@@ -39,6 +39,8 @@ final class LibraryViewsUpdatedTests: XCTestCase {
         }
         var serial = 0
         var paths: Set<String> = []
+        // A photo changed may move to another camera's folder, or leave one empty.
+        let cameras = [CameraNames.unknown, "Canon EOS R5", "Apple iPhone 15 Pro", "Nikon D850"]
         func newPhoto() -> Photo {
             serial += 1
             var path: String
@@ -52,6 +54,8 @@ final class LibraryViewsUpdatedTests: XCTestCase {
                               (2024, 1 + random(2), 1 + random(3), random(3) * 8), offset: [0, 3600, -18000][random(3)],
                               screenshot: random(6) == 0, second: random(2))
             if random(10) == 0 { p.problems = [Unrenderable.empty] }
+            p.camera = cameras[random(cameras.count)]
+            p.isFavorite = random(4) == 0
             return p
         }
         // As `LibraryState` changes its array: a photo added at the end, a photo removed leaves
@@ -67,6 +71,8 @@ final class LibraryViewsUpdatedTests: XCTestCase {
             var p = makePhoto(photos[i].relativePath, (2024, 1 + random(2), 1 + random(3), random(3) * 8), offset: [0, 3600, -18000][random(3)],
                               screenshot: random(6) == 0, second: random(2))
             if random(10) == 0 { p.problems = [Unrenderable.empty] }
+            p.camera = cameras[random(cameras.count)]
+            p.isFavorite = random(4) == 0
             photos[i] = p
         }
         var merged: [String: Int] = [:]

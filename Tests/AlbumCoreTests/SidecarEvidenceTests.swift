@@ -20,7 +20,7 @@ final class SidecarEvidenceTests: XCTestCase {
         var s = SidecarEvidence(kind: .takeout, relativePath: "Takeout/IMG_1.jpg.json")
         XCTAssertEqual(s.attributes, ["sidecar", "IMG_1.jpg.json"])
         s.rating = 4; s.favorited = false; s.keywords = ["Lyon", "Night"]; s.description = "Fête"
-        XCTAssertEqual(s.attributes, ["sidecar", "IMG_1.jpg.json", "rating", "4", "favorited", "no", "keywords", "Lyon, Night",
+        XCTAssertEqual(s.attributes, ["sidecar", "IMG_1.jpg.json", "favorited", "no", "keywords", "Lyon, Night",
                                       "description", "Fête"])
     }
 }

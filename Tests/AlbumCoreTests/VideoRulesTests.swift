@@ -99,6 +99,7 @@ final class VideoRulesTests: XCTestCase {
 /// at): what a field added costs is seen here.
 final class PhotoSizeTests: XCTestCase {
     func testAPhotoStaysSmall() {
-        XCTAssertLessThanOrEqual(MemoryLayout<Photo>.stride, 160, "\(MemoryLayout<Photo>.stride) bytes")
+        // 16 of them the camera's folder name (a string shared by the camera's photos).
+        XCTAssertLessThanOrEqual(MemoryLayout<Photo>.stride, 176, "\(MemoryLayout<Photo>.stride) bytes")
     }
 }

@@ -39,6 +39,12 @@ final class ViewSnapshotTests: XCTestCase {
                               changedWhenRead: k % 2 == 0 ? Timestamp(seconds: Int64(1_700_000_000 + k)) : nil,
                               access: k % 3 == 0 ? nil : FileAccess(uid: UInt32(k), gid: 100, mode: 0o640))
             photo.liveIdentifier = k == 3 || k == 4 ? 42 : 0
+            photo.camera = ["Canon EOS R5", CameraNames.unknown, "Apple iPhone 15 Pro"][k % 3]
+            if k % 5 == 1 {
+                photo.rating = [-1, 3, 4, 5][k % 4]
+                photo.ratingSource = k % 2 == 0 ? .xmp : .exif
+                photo.isFavorite = photo.rating! >= 4
+            }
             photos.append(photo)
         }
         return photos

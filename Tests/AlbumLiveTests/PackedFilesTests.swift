@@ -17,6 +17,7 @@ final class PackedFilesTests: XCTestCase {
         e.dateTime = "2024:05:20 08:00:00"; e.offsetTime = "-07:00"
         e.movieCreationTime = 3_799_000_000; e.contentIdentifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
         e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
+        e.xmpRating = "5"; e.exifRating = 4
         e.problems = ["corrupt EXIF", "header truncated", ""]
         e.access = FileAccess(uid: .max, gid: 100, mode: 0o4755)
         var sidecar = SidecarEvidence(kind: .takeout, relativePath: "2024/IMG_0001.JPG.json")

@@ -123,9 +123,42 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["-o", "full_rescan=hourly", source.path, mountpoint], code: 2, message: "option 'full_rescan' takes a number of seconds (got 'hourly')")
         expectError(["-o", "full_rescan=-1", source.path, mountpoint], code: 2, message: "option 'full_rescan' takes a number of seconds")
         expectError(["-o", "full_rescann=60", source.path, mountpoint], code: 2, message: "did you mean 'full_rescan'?")
+        expectError(["-o", "views=by-date,favourites", source.path, mountpoint], code: 2,
+                    message: "option 'views': no view is called 'favourites' (views: by-date,screenshots,non-screenshots,videos,by-camera,favorites,thumbnails,picked)")
+        expectError(["-o", "views=by-day", source.path, mountpoint], code: 2, message: "option 'views': no view is called 'by-day'")
+        expectError(["-o", "views=", source.path, mountpoint], code: 2, message: "option 'views' needs a list")
         expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
         expectError(["sample"], code: 2, message: "albumfs sample: need a folder")
         expectError(["sample", "x", "--count", "0"], code: 2, message: "--count needs a number")
+    }
+
+    /// `-o views=` shows only the views named, in the root's order whatever the list's; a photo
+    /// reached through them is the one file it is in the full tree (its inode, its bytes), and
+    /// picks work from a view other than `by-date/`.
+    func testViewsOptionShowsOnlyTheViewsNamed() throws {
+        let m = try Mount(source: source.path, options: ["-o", "views=by-camera,screenshots,picked"])
+        defer { m.finish() }
+        XCTAssertEqual(readdirNames(m.mountpoint), ["screenshots", "by-camera", "picked", ".albumfs"])
+        for hidden in ["by-date", "non-screenshots", "videos", "favorites", "thumbnails"] {
+            XCTAssertNil(statOf(m.path(hidden)), "\(hidden) is not shown")
+            XCTAssertEqual(errno, ENOENT)
+        }
+        let canon = "by-camera/Canon EOS 5D Mark IV"
+        XCTAssertEqual(readdirNames(m.path(canon)), ["IMG_0002.JPG", "IMG_0001.JPG"])
+        let shown = try XCTUnwrap(statOf(m.path(canon + "/IMG_0001.JPG")))
+        XCTAssertEqual(FileManager.default.contents(atPath: m.path(canon + "/IMG_0001.JPG")),
+                       FileManager.default.contents(atPath: source.path + "/DCIM/100CANON/IMG_0001.JPG"))
+        XCTAssertEqual(shown.st_nlink, 1, "one view lists it")
+        XCTAssertEqual(symlink("../" + canon + "/IMG_0001.JPG", m.path("picked/IMG_0001.JPG")), 0, "a pick from by-camera/: \(errno)")
+        XCTAssertTrue(eventually { readdirNames(m.path("picked")) == ["IMG_0001.JPG"] })
+        XCTAssertEqual(statOf(m.path("picked/IMG_0001.JPG"))?.st_ino, shown.st_ino, "the pick leads to the photo")
+
+        // by-date alone: no picked/, no thumbnails/; the photos as in the full tree.
+        let dated = try Mount(source: source.path, options: ["-o", "views=by-date"])
+        defer { dated.finish() }
+        XCTAssertEqual(readdirNames(dated.mountpoint), ["by-date", ".albumfs"])
+        XCTAssertEqual(readdirNames(dated.path("by-date/2023/2023-07/2023-07-14")), ["IMG_0002.JPG", "IMG_0001.JPG", "IMG_0001~e008fe.JPG"])
+        XCTAssertEqual(statOf(dated.path("by-date/2023/2023-07/2023-07-14/IMG_0002.JPG"))?.st_nlink, 1, "one view lists it")
     }
 
     /// `-o screenshot_names=` replaces the default list of screenshot name prefixes: a name only
@@ -221,7 +254,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: full + "/x", contents: Data("kept".utf8)))
         let r = albumfs(["-o", "nonempty,index=\(state!)/index.sqlite", source.path, full])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(readdirNames(full), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(full), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", full]).status, 0)
         XCTAssertEqual(FileManager.default.contents(atPath: full + "/x"), Data("kept".utf8))
     }
@@ -282,7 +315,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(isMounted(mountpoint))
         // The very next command sees the tree.
-        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
         let mounts = readProcFile("/proc/self/mounts") ?? ""
         let line = mounts.split(separator: "\n").first { $0.hasPrefix("mylib \(mountpoint!) fuse.albumfs ") }
         XCTAssertNotNil(line, mounts.split(separator: "\n").filter { $0.contains("fuse") }.joined(separator: "; "))

@@ -11,7 +11,7 @@ final class GoldenTreeTests: XCTestCase {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden/sample-tree.txt").path
     /// The attributes shown, in this order (`user.albumfs.source` relative to SOURCE).
-    static let attributes = ["source", "capture_time", "date_source", "date_rejected", "screenshot", "format", "orientation", "live_photo", "problems"]
+    static let attributes = ["source", "capture_time", "date_source", "date_rejected", "screenshot", "format", "orientation", "rating", "live_photo", "problems"]
 
     func testTheSampleLibraryShowsAsTheGoldenTree() throws {
         let source = try SampleSource()
@@ -45,8 +45,10 @@ final class GoldenTreeTests: XCTestCase {
                 guard let st = statOf(m.path(path)) else { out.append(path + " (stat failed: \(errno))"); continue }
                 let isFolder = st.st_mode & S_IFMT == S_IFDIR
                 var line = "\(path)\t\(isFolder ? "d" : "f")\(String(st.st_mode & 0o7777, radix: 8))\t\(isFolder ? "-" : String(st.st_size))"
-                // An empty picked/ shows the time of the mount: said, not written.
-                line += "\t" + (path == "picked" ? "(mount time)" : Self.utc(st.st_mtim.tv_sec))
+                // An empty folder (picked/, favorites/ of the sample, which rates nothing) shows
+                // the time of the mount: said, not written.
+                let empty = isFolder && readdirNames(m.path(path))?.isEmpty == true
+                line += "\t" + (empty ? "(mount time)" : Self.utc(st.st_mtim.tv_sec))
                 if path.hasPrefix(".albumfs") {
                     out.append(path)
                     continue

@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
     }
 
     /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
@@ -106,7 +106,11 @@ final class LibraryLayoutTests: XCTestCase {
                 // Year, month and day folders: names newest first.
                 XCTAssertEqual(names, names.sorted(by: >), "folder order in \(f)")
             }
-            if !f.isEmpty && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
+            if f == "by-camera" {
+                // Camera folders: by name, in byte order.
+                XCTAssertEqual(names, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "folder order in \(f)")
+            }
+            if !f.isEmpty && f != "by-camera" && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
                 XCTAssertEqual(times, times.sorted(by: >), "readdir order vs mtime in \(f): \(names)")
             }
             for (name, st) in zip(names, stats) where st.st_mode & S_IFMT == S_IFDIR {
@@ -294,20 +298,24 @@ final class LibraryLayoutTests: XCTestCase {
 
     /// A photo is one file in every view it is in (one inode, `st_nlink` the number of views), so
     /// `du` counts it once and `cp -a` keeps the views' copies one file; a thumbnail is its own
-    /// file; a Live Photo's motion part, in `by-date/` alone, has one link.
+    /// file; a Live Photo's motion part, in `by-date/` and `by-camera/` only, has two links.
     func testOnePhotoIsOneInodeInEveryView() throws {
         let day = "by-date/2023/2023-07/2023-07-14/IMG_0001.JPG"
         let a = try XCTUnwrap(statOf(mount.path(day))), b = try XCTUnwrap(statOf(mount.path("non-screenshots/IMG_0001.JPG")))
+        let c = try XCTUnwrap(statOf(mount.path("by-camera/Canon EOS 5D Mark IV/IMG_0001.JPG")))
         XCTAssertEqual(a.st_ino, b.st_ino)
-        XCTAssertEqual(a.st_nlink, 2)
-        XCTAssertEqual(b.st_nlink, 2)
+        XCTAssertEqual(a.st_ino, c.st_ino)
+        XCTAssertEqual(a.st_nlink, 3)
+        XCTAssertEqual(b.st_nlink, 3)
         XCTAssertNotEqual(statOf(mount.path("thumbnails/200x200/IMG_0001.jpg"))?.st_ino, a.st_ino)
         XCTAssertEqual(statOf(mount.path("videos/IMG_1401.MOV"))?.st_ino, statOf(mount.path("by-date/2024/2024-05/2024-05-18/IMG_1401.MOV"))?.st_ino)
-        XCTAssertEqual(statOf(mount.path("by-date/2024/2024-05/2024-05-20/IMG_1402.MOV"))?.st_nlink, 1, "a Live Photo's motion part")
+        XCTAssertEqual(statOf(mount.path("by-date/2024/2024-05/2024-05-20/IMG_1402.MOV"))?.st_nlink, 2, "a Live Photo's motion part")
         // du of the originals' views counts each file once: as much as by-date/ alone, and the
-        // three flat folders themselves (4096 bytes each).
+        // three flat folders, favorites/, by-camera/ and its camera folders themselves (4096 bytes each).
         func du(_ args: String) -> Int { Int(shell("cd '\(mount.mountpoint)' && du -s --apparent-size -B1 \(args) | tail -1 | cut -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
-        XCTAssertEqual(du("-c by-date screenshots non-screenshots videos"), du("-c by-date") + 3 * 4096)
+        let cameras = try XCTUnwrap(readdirNames(mount.path("by-camera"))).count
+        XCTAssertGreaterThan(cameras, 5)
+        XCTAssertEqual(du("-c by-date screenshots non-screenshots videos favorites by-camera"), du("-c by-date") + (5 + cameras) * 4096)
         // cp -a of two views keeps one file.
         let out = makeTempFolder("links")
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -371,8 +379,8 @@ final class LibraryLayoutTests: XCTestCase {
             + source.items.filter(\.expectedWithoutThumbnail).count
         let motionVideos = source.items.filter { $0.expectedMotionVideo != nil }.count
         let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot && !$0.expectedVideo }.count
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 3 * total - motion + motionVideos,
-                       "by-date + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), and a motion photo's video in by-date")
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos,
+                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), and a motion photo's video in by-date")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         // Every original reads (an empty one is an empty file), and no thumbnail is listed for a

@@ -218,13 +218,22 @@ final class MotionPhotoMountTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let mount = try Mount(source: folder, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
         defer { mount.finish() }
-        XCTAssertEqual(readdirNames(mount.path(fixtures["pixel"]!.day))?.count, 2)
-        // Folders are done one after another: once the next folder's still is written, the
-        // first folder's pass is over.
-        XCTAssertEqual(readdirNames(mount.path(fixtures["bad"]!.day))?.count, 1)
-        let status = { daemonStatus(mount.mountpoint)["desktop_thumbnails"] ?? "" }
-        XCTAssertTrue(eventually(60) { status().hasPrefix("4 written") }, status())
-        XCTAssertTrue(status().hasPrefix("4 written, 0 failed"), "normal and large of each still, none of the video: \(status())")
+        let day = mount.path(fixtures["pixel"]!.day)
+        let names = try XCTUnwrap(readdirNames(day))
+        XCTAssertEqual(names.count, 2)
+        let video = try XCTUnwrap(names.first { $0.hasSuffix(".mp4") }), still = try XCTUnwrap(names.first { !$0.hasSuffix(".mp4") })
+        // The freedesktop name: the MD5 of the entry's file:// URI (the test's paths need no escaping).
+        let png = { (name: String, size: String) in
+            home + "/thumbnails/\(size)/" + runCommand("/usr/bin/python3", ["-c", "import hashlib,sys; print(hashlib.md5(sys.argv[1].encode()).hexdigest(), end='')",
+                                                                       "file://" + day + "/" + name]).stdout + ".png"
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: png(still, "normal")), "the still's, written before its listing was answered")
+        let status = { daemonStatus(mount.mountpoint) }
+        XCTAssertTrue(eventually(60) { FileManager.default.fileExists(atPath: png(still, "large")) && status()["desktop_thumbnails_ahead"]?.hasSuffix("done") == true },
+                      "\(status())")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: png(video, "normal")), "none for the video")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: png(video, "large")), "none for the video")
+        XCTAssertTrue(status()["desktop_thumbnails"]?.contains(" 0 failed") == true, "\(status())")
     }
 
     // MARK: Helpers

@@ -78,7 +78,7 @@ final class SidecarMountTests: XCTestCase {
         // What the sidecars say, on their photos.
         let plain = m.path("by-date/2021/2021-03/2021-03-04/plain.jpg")
         XCTAssertEqual(xattr(plain, "user.albumfs.sidecar"), source + "/Darktable/plain.jpg.xmp")
-        XCTAssertEqual(xattr(plain, "user.albumfs.rating"), "3")
+        XCTAssertEqual(xattr(plain, "user.albumfs.rating"), "3 (xmp-sidecar:Rating)")
         XCTAssertEqual(xattr(plain, "user.albumfs.keywords"), "Lyon")
         XCTAssertNil(xattr(plain, "user.albumfs.favorited"))
         let copy = m.path("non-screenshots/IMG_1234(1).jpg")
@@ -87,6 +87,10 @@ final class SidecarMountTests: XCTestCase {
         XCTAssertEqual(xattr(m.path("non-screenshots/camera.jpg"), "user.albumfs.sidecar"), source + "/Takeout/camera.jpg.json",
                        "a sidecar that gives no date is still named")
         XCTAssertNil(xattr(m.path("non-screenshots/IMG_1234.jpg"), "user.albumfs.favorited"), "Takeout said nothing of it")
+        // favorites/: Takeout's `favorited` makes one; a sidecar's rating of 3 does not (below 4).
+        let favorites = try XCTUnwrap(readdirNames(m.path("favorites")))
+        XCTAssertTrue(favorites.contains("IMG_1234(1).jpg"), "\(favorites)")
+        XCTAssertFalse(favorites.contains("plain.jpg"), "\(favorites)")
         let bad = m.path("non-screenshots/bad.jpg")
         XCTAssertEqual(xattr(bad, "user.albumfs.problems"), "sidecar bad.jpg.json: sidecar is not valid JSON, not read")
         XCTAssertEqual(xattr(bad, "user.albumfs.date_source"), "mtime")

@@ -1,0 +1,95 @@
+import Synchronization
+/// Names a photo's camera as people say it ("Nikon D850", "Apple iPhone 15 Pro"), from the EXIF
+/// `Make` and `Model` (or a video's QuickTime make and model keys) as they were written: the
+/// `by-camera/` folder it is listed in (docs/rules.md, "Cameras").
+public enum CameraNames {
+    /// The folder of photos that name no camera.
+    public static let unknown = "Unknown"
+
+    /// Makers' brands as people write them, keyed by the first word of `Make` (or of `Model`),
+    /// lowercased: makers write their company's name ("NIKON CORPORATION", "OLYMPUS IMAGING
+    /// CORP.", "RICOH IMAGING COMPANY, LTD."), often in capitals, where people say the brand.
+    static let brands: [String: String] = [
+        "apple": "Apple", "canon": "Canon", "nikon": "Nikon", "sony": "Sony", "fujifilm": "Fujifilm", "fuji": "Fujifilm",
+        "samsung": "Samsung", "google": "Google", "huawei": "Huawei", "honor": "Honor", "xiaomi": "Xiaomi",
+        "oneplus": "OnePlus", "motorola": "Motorola", "lge": "LG", "lg": "LG", "panasonic": "Panasonic",
+        "olympus": "Olympus", "om": "OM System", "pentax": "Pentax", "ricoh": "Ricoh", "dji": "DJI", "gopro": "GoPro",
+        "leica": "Leica", "hasselblad": "Hasselblad", "sigma": "Sigma", "kodak": "Kodak", "eastman": "Kodak",
+        "casio": "Casio", "minolta": "Minolta", "konica": "Konica Minolta", "htc": "HTC", "asus": "ASUS",
+        "oppo": "OPPO", "vivo": "vivo", "realme": "realme", "nokia": "Nokia", "hmd": "Nokia", "zte": "ZTE",
+        "nothing": "Nothing", "fairphone": "Fairphone", "microsoft": "Microsoft", "blackberry": "BlackBerry",
+        "insta360": "Insta360", "parrot": "Parrot", "phase": "Phase One", "mamiya": "Mamiya", "epson": "Epson",
+    ]
+
+    /// Words that say which company, not which brand: dropped from a `Make` no table names.
+    static let companyWords: Set<String> = ["corporation", "corp.", "corp", "co.,ltd.", "co.,", "co.", "ltd.", "ltd", "inc.", "inc",
+                                            "company,", "company", "gmbh", "ag", "s.a.", "imaging", "electronics", "optical", "limited"]
+
+    /// The folder name for a camera, `Unknown` when neither value names one.
+    public static func folderName(make: String?, model: String?) -> String {
+        let make = clean(make), model = clean(model)
+        let modelBrand = firstWord(model).flatMap { brands[$0] }
+        let makeBrand = brand(ofMake: make)
+        // A model that starts with a brand ("Canon EOS R5", "PENTAX K-1" under "RICOH IMAGING")
+        // names it: that word is the brand, the rest the model.
+        if let modelBrand {
+            let rest = afterFirstWord(model)
+            return EntryNames.sanitise(rest.isEmpty ? modelBrand : modelBrand + " " + rest)
+        }
+        // A model that repeats the make as written ("KODAK" + "KODAK Z990") says it once.
+        let modelWords = model.split(separator: " ")
+        func repeats(_ name: String) -> Int? {
+            let words = name.lowercased().split(separator: " ")
+            guard !words.isEmpty, modelWords.count > words.count, zip(words, modelWords).allSatisfy({ $0 == $1.lowercased() }) else { return nil }
+            return words.count
+        }
+        let repeated = repeats(make) ?? repeats(makeBrand) ?? 0
+        let shown = modelWords.dropFirst(repeated).joined(separator: " ")
+        switch (makeBrand.isEmpty, shown.isEmpty) {
+        case (true, true): return unknown
+        case (true, false): return EntryNames.sanitise(shown)
+        case (false, true): return EntryNames.sanitise(makeBrand)
+        case (false, false): return EntryNames.sanitise(makeBrand + " " + shown)
+        }
+    }
+
+    /// The brand a `Make` names: the table's, else the make without its company words.
+    static func brand(ofMake make: String) -> String {
+        let words = make.split(separator: " ").map(String.init)
+        guard let first = words.first?.lowercased() else { return "" }
+        if let brand = brands[first] { return brand }
+        let kept = words.enumerated().filter { $0.offset == 0 || !companyWords.contains($0.element.lowercased()) }.map(\.element)
+        return kept.joined(separator: " ")
+    }
+
+    /// Trimmed of EXIF padding, its blanks run together (writers pad with spaces and NULs).
+    static func clean(_ value: String?) -> String {
+        guard let value else { return "" }
+        return value.trimmedValue.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
+    static func firstWord(_ s: String) -> String? { s.split(separator: " ").first.map { $0.lowercased() } }
+
+    static func afterFirstWord(_ s: String) -> String { s.split(separator: " ").dropFirst().joined(separator: " ") }
+}
+
+/// The camera folder names a scanner has made, by make and model: every photo of one camera
+/// shares one string (a phone's name is past Swift's 15-byte inline strings, and a library holds
+/// thousands of photos per camera).
+public final class CameraNameCache: Sendable {
+    /// Make and model as written → the name (`CameraNames.folderName`).
+    private let names = Mutex<[String: String]>([:])
+
+    public init() {}
+
+    public func folderName(make: String?, model: String?) -> String {
+        guard make != nil || model != nil else { return CameraNames.unknown }
+        let key = (make ?? "") + "\u{1F}" + (model ?? "")
+        return names.withLock { names in
+            if let known = names[key] { return known }
+            let name = CameraNames.folderName(make: make, model: model)
+            names[key] = name
+            return name
+        }
+    }
+}

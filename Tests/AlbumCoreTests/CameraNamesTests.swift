@@ -1,0 +1,60 @@
+@testable import AlbumCore
+import XCTest
+
+final class CameraNamesTests: XCTestCase {
+    /// (Make, Model) as devices write them → the folder docs/rules.md ("Cameras") says.
+    static let table: [(make: String?, model: String?, folder: String)] = [
+        ("Apple", "iPhone 15 Pro", "Apple iPhone 15 Pro"),
+        ("Canon", "Canon EOS R5", "Canon EOS R5"),
+        ("Canon", "Canon", "Canon"),
+        ("NIKON CORPORATION", "NIKON D850", "Nikon D850"),
+        ("NIKON", "COOLPIX P900", "Nikon COOLPIX P900"),
+        ("samsung", "SM-S911B", "Samsung SM-S911B"),
+        ("SAMSUNG", "Galaxy S23", "Samsung Galaxy S23"),
+        ("OLYMPUS IMAGING CORP.", "E-M5", "Olympus E-M5"),
+        ("OLYMPUS CORPORATION", "E-M1MarkII", "Olympus E-M1MarkII"),
+        ("OM Digital Solutions", "OM-1", "OM System OM-1"),
+        ("Google", "Pixel 8", "Google Pixel 8"),
+        ("SONY", "ILCE-7M3", "Sony ILCE-7M3"),
+        ("FUJIFILM", "X-T4", "Fujifilm X-T4"),
+        ("HUAWEI", "ELE-L29", "Huawei ELE-L29"),
+        ("Xiaomi", "Redmi Note 8", "Xiaomi Redmi Note 8"),
+        ("OnePlus", "ONEPLUS A6003", "OnePlus A6003"),
+        ("motorola", "moto g(7) power", "Motorola moto g(7) power"),
+        ("LGE", "LM-G900", "LG LM-G900"),
+        ("Panasonic", "DC-GH5", "Panasonic DC-GH5"),
+        ("PENTAX Corporation", "PENTAX K-5", "Pentax K-5"),
+        ("RICOH IMAGING COMPANY, LTD.", "PENTAX K-3 Mark III", "Pentax K-3 Mark III"),
+        ("RICOH IMAGING COMPANY, LTD.", "GR III", "Ricoh GR III"),
+        ("DJI", "FC3170", "DJI FC3170"),
+        ("GoPro", "HERO11 Black", "GoPro HERO11 Black"),
+        ("EASTMAN KODAK COMPANY", "KODAK Z990 DIGITAL CAMERA", "Kodak Z990 DIGITAL CAMERA"),
+        ("Leica Camera AG", "LEICA Q2", "Leica Q2"),
+        // Padding and blanks as EXIF writers leave them.
+        ("Canon\0\0\0", "  Canon  EOS   80D ", "Canon EOS 80D"),
+        // A maker no table names: its company words dropped, its model said once.
+        ("ACME Optical Co., Ltd.", "ACME X1", "ACME X1"),
+        ("Zeiss Ikon AG", "Contax", "Zeiss Ikon Contax"),
+        // One of the two, or neither.
+        ("Apple", nil, "Apple"),
+        (nil, "Canon EOS R5", "Canon EOS R5"),
+        (nil, "iPhone 12", "iPhone 12"),
+        (nil, nil, "Unknown"),
+        ("   ", "\0", "Unknown"),
+        // Names that are no path component made one.
+        ("A/B", "C", "A_B C"),
+        (".", nil, "_."),
+    ]
+
+    func testEveryRowOfTheTable() {
+        for row in Self.table {
+            XCTAssertEqual(CameraNames.folderName(make: row.make, model: row.model), row.folder, "\(row.make ?? "nil") / \(row.model ?? "nil")")
+        }
+    }
+
+    func testANameIsBoundedToOnePathComponent() {
+        let long = CameraNames.folderName(make: "Canon", model: String(repeating: "é", count: 300))
+        XCTAssertLessThanOrEqual(long.utf8.count, EntryNames.maxBytes)
+        XCTAssertTrue(long.hasPrefix("Canon é"))
+    }
+}
