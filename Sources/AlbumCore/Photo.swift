@@ -259,14 +259,17 @@ public enum MotionVideoBits {
     public static func fits(_ range: ByteRange, fileSize: Int64) -> Bool { bits(range, fileSize: fileSize) != nil }
 
     static func bits(_ range: ByteRange, fileSize: Int64) -> UInt64? {
+        // (Checked before any arithmetic: a damaged views snapshot may hold any values.)
+        guard range.offset >= 0, range.length > 0, range.length <= maxLength, fileSize >= 0, range.offset <= fileSize else { return nil }
         let tail = fileSize - range.offset - range.length
-        guard range.offset >= 0, range.length > 0, range.length <= maxLength, tail >= 0, tail <= maxTail else { return nil }
+        guard tail >= 0, tail <= maxTail else { return nil }
         return flag | UInt64(tail) << 40 | UInt64(range.length)
     }
 
     static func range(_ bits: UInt64, fileSize: Int64) -> ByteRange? {
         guard holdsRange(bits) else { return nil }
         let length = Int64(bits & UInt64(maxLength)), tail = Int64(bits >> 40 & UInt64(maxTail))
+        guard fileSize >= tail + length else { return nil }
         return ByteRange(offset: fileSize - tail - length, length: length)
     }
 }
