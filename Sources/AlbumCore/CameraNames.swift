@@ -73,9 +73,8 @@ public enum CameraNames {
     static func afterFirstWord(_ s: String) -> String { s.split(separator: " ").dropFirst().joined(separator: " ") }
 }
 
-/// The camera folder names a scanner has made, by make and model: every photo of one camera
-/// shares one string (a phone's name is past Swift's 15-byte inline strings, and a library holds
-/// thousands of photos per camera).
+/// The camera folder names a scanner has made, by make and model: names each pair once (a
+/// library holds thousands of photos per camera).
 public final class CameraNameCache: Sendable {
     /// Make and model as written → the name (`CameraNames.folderName`).
     private let names = Mutex<[String: String]>([:])
@@ -91,5 +90,40 @@ public final class CameraNameCache: Sendable {
             names[key] = name
             return name
         }
+    }
+}
+
+/// Every camera folder name of this process, each stored once: a photo keeps its camera as a
+/// two-byte code into this table (`Photo.camera`), where a string would take 16 bytes of every
+/// photo (a million photos name a few dozen cameras). Codes are never reused; the table only
+/// grows, and at its 65,536 names, new ones are `Unknown` (docs/rules.md, "Cameras").
+public final class CameraTable: Sendable {
+    public static let shared = CameraTable()
+
+    /// The names by code, and the codes by name (`Unknown` is code 0).
+    private struct Names {
+        var byCode = [CameraNames.unknown]
+        var byName = [CameraNames.unknown: UInt16(0)]
+    }
+    /// Guards the two maps, written together.
+    private let names = Mutex(Names())
+
+    init() {}
+
+    /// The code of `name`, given one if it has none (`Unknown`'s once the table is full).
+    public func code(_ name: String) -> UInt16 {
+        names.withLock { names in
+            if let known = names.byName[name] { return known }
+            guard names.byCode.count <= Int(UInt16.max) else { return 0 }
+            let code = UInt16(names.byCode.count)
+            names.byCode.append(name)
+            names.byName[name] = code
+            return code
+        }
+    }
+
+    /// The name of `code` (`Unknown` for a code this table never gave).
+    public func name(_ code: UInt16) -> String {
+        names.withLock { names in Int(code) < names.byCode.count ? names.byCode[Int(code)] : CameraNames.unknown }
     }
 }

@@ -89,7 +89,7 @@ extension LibraryViews {
     static func sameInViews(_ a: Photo, _ b: Photo) -> Bool {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
-            && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.camera == b.camera
+            && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.cameraCode == b.cameraCode
             && a.isFavorite == b.isFavorite
     }
 

@@ -118,9 +118,6 @@ public struct FileAccess: Hashable, Sendable {
 public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
     public var relativePath: String
-    /// Its `by-camera/` folder's name (`CameraNames.folderName`): kept decided, since the make
-    /// and model it comes from are dropped with the rest of the evidence.
-    public var camera: String = CameraNames.unknown
     public var identity: FileIdentity
     /// `st_mtime` and the sort key: the capture time as an instant.
     public var captureInstant: Timestamp
@@ -133,6 +130,8 @@ public struct Photo: Sendable {
     private var pairing: UInt64 = 0
     private var changedWhenReadPacked: PackedTimestamp
     public var screenshot: ScreenshotDecision
+    /// `camera`'s code in `CameraTable.shared` (in the padding between the decision's flag and `accessPacked`).
+    public private(set) var cameraCode: UInt16 = 0
     /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
     private var accessPacked: FileAccess
     public var capture: CaptureDecision
@@ -145,6 +144,12 @@ public struct Photo: Sendable {
     public var ratingSource: RatingSource = .none
     /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
     public var isFavorite = false
+    /// Its `by-camera/` folder's name (`CameraNames.folderName`): kept decided, since the make
+    /// and model it comes from are dropped with the rest of the evidence.
+    public var camera: String {
+        get { CameraTable.shared.name(cameraCode) }
+        set { cameraCode = CameraTable.shared.code(newValue) }
+    }
 
     /// Its rating, -1 (rejected) to 5, or nil when it has none.
     public var rating: Int? {

@@ -58,3 +58,39 @@ final class CameraNamesTests: XCTestCase {
         XCTAssertTrue(long.hasPrefix("Canon é"))
     }
 }
+
+final class CameraTableTests: XCTestCase {
+    func testANameHasOneCodeAndTheCodeGivesItBack() {
+        let table = CameraTable()
+        XCTAssertEqual(table.code(CameraNames.unknown), 0)
+        let pixel = table.code("Google Pixel 8"), canon = table.code("Canon EOS R5")
+        XCTAssertNotEqual(pixel, canon)
+        XCTAssertNotEqual(pixel, 0)
+        XCTAssertEqual(table.code("Google Pixel 8"), pixel)
+        XCTAssertEqual(table.name(pixel), "Google Pixel 8")
+        XCTAssertEqual(table.name(canon), "Canon EOS R5")
+        XCTAssertEqual(table.name(9_999), CameraNames.unknown, "a code the table never gave")
+    }
+
+    /// A hostile library naming a new camera in every file fills the table once: then its new
+    /// names are `Unknown`, and the names it holds keep their codes.
+    func testAFullTableNamesNewCamerasUnknown() {
+        let table = CameraTable()
+        for i in 1...Int(UInt16.max) { XCTAssertEqual(table.code("Camera \(i)"), UInt16(i)) }
+        XCTAssertEqual(table.code("One more"), 0)
+        XCTAssertEqual(table.name(0), CameraNames.unknown)
+        XCTAssertEqual(table.code("Camera 7"), 7)
+        XCTAssertEqual(table.name(UInt16.max), "Camera \(UInt16.max)")
+    }
+
+    func testAPhotoKeepsItsCameraAsACode() {
+        var photo = Photo(relativePath: "a.jpg", format: .jpeg, identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)),
+                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
+                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: "no"),
+                          orientation: 1, problems: [])
+        XCTAssertEqual(photo.camera, CameraNames.unknown)
+        photo.camera = "Apple iPhone 15 Pro"
+        XCTAssertEqual(photo.camera, "Apple iPhone 15 Pro")
+        XCTAssertEqual(photo.cameraCode, CameraTable.shared.code("Apple iPhone 15 Pro"))
+    }
+}
