@@ -292,8 +292,9 @@ public enum SampleLibrary {
     }
 
     /// Live Photos: one pair known by its Apple content identifier (the still's maker note, the
-    /// video's Keys), one by name and time alone (copied off the phone without them), and a still
-    /// and a video of one name taken an hour apart, which are not one.
+    /// video's Keys), one as iPhones write them by default (a HEIC and an HEVC QuickTime movie,
+    /// their identifier in the HEIC's maker note), one by name and time alone (copied off the
+    /// phone without them), and a still and a video of one name taken an hour apart, which are not one.
     static func livePhotoItems(_ frame: SampleImage) throws(EncodeError) -> [SampleItem] {
         let still = try Encoders.jpeg(frame)
         let identifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
@@ -307,7 +308,7 @@ public enum SampleLibrary {
         let plainStill = Encoders.insertingAPP1(SampleExif.camera("Apple", "iPhone 8", "2021:04:05 06:07:08").payload(), into: still)
         let nearby = try Encoders.video(frame, container: .mov, metadata: [("com.apple.quicktime.creationdate", "2021-04-05T06:07:07")])
         let later = try Encoders.video(frame, container: .mov, metadata: [("com.apple.quicktime.creationdate", "2021-04-05T07:07:08")])
-        return [
+        return try heicLivePhotoItems(frame) + [
             clip("iPhone/IMG_1402.JPG", Encoders.insertingAPP1(tagged.payload(), into: still), day: "2024-05-20",
                  source: .exifDateTimeOriginal, time: "2024-05-20T09:00:00-07:00", partner: "iPhone/IMG_1402.MOV", video: false),
             clip("iPhone/IMG_1402.MOV", motion, day: "2024-05-20", source: .quickTimeCreationDate, partner: "iPhone/IMG_1402.JPG"),
@@ -316,6 +317,26 @@ public enum SampleLibrary {
             clip("Imported/IMG_0300.mov", nearby, day: "2021-04-05", source: .quickTimeCreationDate, partner: "Imported/IMG_0300.JPG"),
             clip("Imported/IMG_0301.JPG", plainStill, day: "2021-04-05", source: .exifDateTimeOriginal, video: false),
             clip("Imported/IMG_0301.mov", later, day: "2021-04-05", source: .quickTimeCreationDate),
+        ]
+    }
+
+    /// The HEIC + HEVC MOV Live Photo pair's identifier (in the HEIC's Apple maker note and the movie's Keys).
+    public static let heicLiveIdentifier = "3B7C9D21-6E4F-4A8B-B1C2-D3E4F5A6B7C8"
+
+    /// A Live Photo as an iPhone writes it by default: `IMG_1410.HEIC` (its identifier in the
+    /// maker note of the HEIF's EXIF item) and `IMG_1410.MOV` (HEVC, the identifier in its Keys).
+    static func heicLivePhotoItems(_ frame: SampleImage) throws(EncodeError) -> [SampleItem] {
+        var exif = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:21 18:30:00", order: .motorola, subSec: "250", offset: "-07:00")
+        exif.makerNote = .apple(mediaGroup: heicLiveIdentifier)
+        let still = try Encoders.heif(frame, exif: exif.payload())
+        let motion = try Encoders.livePhotoMotion(opening: frame, still: frame, stillFrame: 3, metadata: [
+            ("com.apple.quicktime.creationdate", "2024-05-21T18:29:59-0700"), ("com.apple.quicktime.content.identifier", heicLiveIdentifier),
+            ("com.apple.quicktime.make", "Apple"), ("com.apple.quicktime.model", "iPhone 15 Pro"),
+        ], codec: .hevc)
+        return [
+            clip("iPhone/IMG_1410.HEIC", still, day: "2024-05-21", source: .exifDateTimeOriginal, time: "2024-05-21T18:30:00.25-07:00",
+                 partner: "iPhone/IMG_1410.MOV", video: false),
+            clip("iPhone/IMG_1410.MOV", motion, day: "2024-05-21", source: .quickTimeCreationDate, partner: "iPhone/IMG_1410.HEIC"),
         ]
     }
 

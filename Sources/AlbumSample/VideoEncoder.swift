@@ -33,9 +33,10 @@ extension Encoders {
     /// frames (the keyframe among them), then `still` from the moment the still was taken,
     /// which its still-image-time track names (`addingStillImageTime`).
     public static func livePhotoMotion(opening: SampleImage, still: SampleImage, stillFrame: Int, frames: Int = 5,
-                                       metadata: [(String, String)], placement: StillTimePlacement = .editList) throws(EncodeError) -> [UInt8] {
+                                       metadata: [(String, String)], placement: StillTimePlacement = .editList,
+                                       codec: VideoCodec = .h264) throws(EncodeError) -> [UInt8] {
         let images = Array(repeating: opening, count: stillFrame) + Array(repeating: still, count: frames - stillFrame)
-        let movie = try video(of: images, container: .mov, metadata: metadata, rotation: 0)
+        let movie = try video(of: images, container: .mov, metadata: metadata, rotation: 0, codec: codec)
         return try addingStillImageTime(seconds: Double(stillFrame) / 10, placement: placement, to: movie)
     }
 

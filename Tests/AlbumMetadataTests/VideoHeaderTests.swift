@@ -133,4 +133,20 @@ final class VideoHeaderTests: FolderTestCase {
         XCTAssertEqual(try exiftool(folder + "/VID_0001.3gp", ["ImageWidth", "ImageHeight"]), ["96", "64"])
     }
 
+
+    /// A Live Photo as iPhones write it by default: the HEIC's identifier comes from the maker
+    /// note in its EXIF item, the HEVC movie's from its Keys; one value, as exiftool reads both.
+    func testTheHEICLivePhotoPairsIdentifierIsReadFromBothParts() throws {
+        let items = try SampleLibrary.items()
+        for name in ["IMG_1410.HEIC", "IMG_1410.MOV"] {
+            let item = try XCTUnwrap(items.first { $0.path == "iPhone/" + name })
+            let path = write(item.bytes, name)
+            let meta = try XCTUnwrap(try MetadataReader.read(SourceFile(path: path), name: name))
+            XCTAssertEqual(meta.format, name.hasSuffix(".MOV") ? .video : .heif)
+            // (exiftool names Apple's maker note tag 0x0011 MediaGroupUUID.)
+            let tool = try exiftool(path, [name.hasSuffix(".MOV") ? "ContentIdentifier" : "MediaGroupUUID"])
+            XCTAssertEqual(tool, [SampleLibrary.heicLiveIdentifier], name)
+            XCTAssertEqual(meta.evidence.contentIdentifier, SampleLibrary.heicLiveIdentifier, name)
+        }
+    }
 }

@@ -44,6 +44,7 @@ final class VideoFixturesTests: XCTestCase {
         (stream["side_data_list"] as? [[String: Any]])?.compactMap { $0["rotation"] as? Int }.first
     }
 
+    /// H.264, but the HEIC Live Photo's movie: HEVC, as iPhones record by default.
     func testTheSamplesVideosAreH264OfTheirFrameAndTheIPhonesIsTurned() throws {
         let items = try SampleLibrary.items()
         let movies = items.filter { [".mov", ".mp4"].contains(($0.path as NSString).pathExtension.lowercased().prepending(".")) && !$0.path.hasPrefix("Damaged/") }
@@ -51,7 +52,7 @@ final class VideoFixturesTests: XCTestCase {
         for item in movies {
             let probed = try probe(item.bytes, item.path.replacingOccurrences(of: "/", with: "-"))
             let stream = try video(probed.streams)
-            XCTAssertEqual(stream["codec_name"] as? String, "h264", item.path)
+            XCTAssertEqual(stream["codec_name"] as? String, item.path == "iPhone/IMG_1410.MOV" ? "hevc" : "h264", item.path)
             let size = [stream["width"] as? Int ?? 0, stream["height"] as? Int ?? 0]
             XCTAssertTrue([[96, 64], [64, 96], [64, 128]].contains(size), "\(item.path): \(size)")
         }
@@ -68,6 +69,31 @@ final class VideoFixturesTests: XCTestCase {
         XCTAssertEqual(try video(probed.streams)["codec_name"] as? String, "h264")
         XCTAssertTrue(probed.streams.contains { $0["codec_type"] as? String == "data" && ($0["codec_tag_string"] as? String) == "mebx" },
                       "the still-image-time metadata track: \(probed.streams.map { $0["codec_tag_string"] ?? "?" })")
+    }
+
+    /// The HEIC + MOV pair as iPhones write it by default: ffprobe reads the movie's identifier,
+    /// its HEVC stream and still-image-time track; exiftool reads the HEIC's maker note identifier.
+    func testTheHEICLivePhotoPairCarriesOneIdentifierInBothParts() throws {
+        let items = try SampleLibrary.items()
+        let movie = try XCTUnwrap(items.first { $0.path == "iPhone/IMG_1410.MOV" })
+        let probed = try probe(movie.bytes, "live-hevc.mov")
+        XCTAssertEqual(probed.tags["com.apple.quicktime.content.identifier"] as? String, SampleLibrary.heicLiveIdentifier)
+        XCTAssertEqual(try video(probed.streams)["codec_name"] as? String, "hevc")
+        XCTAssertTrue(probed.streams.contains { ($0["codec_tag_string"] as? String) == "mebx" }, "the still-image-time track")
+        let still = try XCTUnwrap(items.first { $0.path == "iPhone/IMG_1410.HEIC" })
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("albumfs-live-\(getpid()).heic").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(still.bytes)))
+        let exiftool = Process()
+        exiftool.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        // (exiftool names Apple's tag 0x0011 MediaGroupUUID: the content identifier iOS writes.)
+        exiftool.arguments = ["-s3", "-MediaGroupUUID", "-FileType", file]
+        let out = Pipe()
+        exiftool.standardOutput = out
+        try exiftool.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        exiftool.waitUntilExit()
+        XCTAssertEqual(said.split(separator: "\n").map(String.init), [SampleLibrary.heicLiveIdentifier, "HEIC"])
     }
 
     /// HEVC, as iPhones record by default: ffprobe reads the stream, and the poster shows the frame.
