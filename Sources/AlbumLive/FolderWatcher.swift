@@ -34,6 +34,9 @@ public final class FolderWatcher: @unchecked Sendable {
     // Protects the watch maps; the reader thread and the scanner's `watch` calls share them.
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
+    /// A pipe `stop` writes a byte to, waking the reader thread at once (read end, write end; -1s:
+    /// none could be made, and the thread wakes every half second to look at `stopping`).
+    private let wake: (read: Int32, write: Int32)
 
     static let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY
                                      | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
@@ -55,6 +58,7 @@ public final class FolderWatcher: @unchecked Sendable {
         }
         self.fd = fd
         mountTable = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+        wake = Self.wakePipe()
         self.maxWatches = maxWatches
         self.onChange = onChange
         self.onMountsChanged = onMountsChanged
@@ -64,6 +68,7 @@ public final class FolderWatcher: @unchecked Sendable {
     deinit {
         close(fd)
         if mountTable >= 0 { close(mountTable) }
+        if wake.read >= 0 { close(wake.read); close(wake.write) }
     }
 
     /// Watches a folder (idempotent). At the watch limit: one warning, and no more watches.
@@ -94,6 +99,18 @@ public final class FolderWatcher: @unchecked Sendable {
         if first { warn("albumfs: warning: \(which) is reached; folders beyond it are seen by the periodic rescan only") }
     }
 
+    /// A pipe closed on exec whose write end never blocks, or -1s.
+    static func wakePipe() -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return (-1, -1) }
+        guard fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0,
+              fcntl(ends[1], F_SETFL, O_NONBLOCK) == 0 else {
+            close(ends[0]); close(ends[1])
+            return (-1, -1)
+        }
+        return (ends[0], ends[1])
+    }
+
     public var watchCount: Int { state.withLock { $0.pathByWatch.count } }
     public var isAtLimit: Bool { state.withLock { $0.limitReached } }
 
@@ -102,10 +119,11 @@ public final class FolderWatcher: @unchecked Sendable {
         Threads.detach { [self] in
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             // (A negative descriptor is ignored by poll.)
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: mountTable, events: Int16(POLLPRI), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: mountTable, events: Int16(POLLPRI), revents: 0),
+                       pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             while !stopping.load(ordering: .relaxed) {
-                // Wake up now and then to notice `stop`.
-                guard poll(&fds, nfds_t(fds.count), 500) > 0 else { continue }
+                // (`stop` wakes it through `wake`; without one, it wakes now and then to look.)
+                guard poll(&fds, nfds_t(fds.count), wake.read >= 0 ? -1 : 500) > 0 else { continue }
                 if fds[1].revents & Int16(POLLPRI | POLLERR) != 0 { onMountsChanged() }
                 guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
                 let n = read(fd, &buffer, buffer.count)
@@ -164,5 +182,12 @@ public final class FolderWatcher: @unchecked Sendable {
         return changed
     }
 
-    public func stop() { stopping.store(true, ordering: .relaxed) }
+    /// Ends the reader thread: at once, or within half a second where no eventfd could be made.
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        guard wake.write >= 0 else { return }
+        var byte: UInt8 = 1
+        // (Non-blocking: it fails only when the pipe is full, and then a wake is pending anyway.)
+        _ = write(wake.write, &byte, 1)
+    }
 }

@@ -40,6 +40,25 @@ final class FolderWatcherTests: XCTestCase {
         XCTAssertTrue(eventually { seen.complete("synced.jpg") == true })
     }
 
+    /// A watcher stopped ends its thread (woken through its pipe, not a timeout) and closes every
+    /// descriptor it opened: inotify's, the mount table's, both ends of the pipe.
+    func testAStoppedWatcherEndsAndClosesItsDescriptors() throws {
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
+        let before = openDescriptors()
+        XCTAssertGreaterThan(before, 0)
+        weak var gone: FolderWatcher?
+        do {
+            let watcher = try XCTUnwrap(FolderWatcher(maxWatches: nil, onChange: { _, _ in }, warn: { XCTFail($0) }))
+            XCTAssertEqual(openDescriptors(), before + 4, "inotify, /proc/self/mountinfo, the wake pipe's two ends")
+            watcher.start()
+            gone = watcher
+            watcher.stop()
+        }
+        for _ in 0..<250 where gone != nil { usleep(20_000) }
+        XCTAssertNil(gone, "the thread let go of the watcher")
+        XCTAssertEqual(openDescriptors(), before)
+    }
+
     /// A folder renamed away and back (or another made under its name) is watched under its name
     /// again: its events name the path it has now, not the one it had between.
     func testAFolderRenamedBackReportsItsPathAgain() throws {
