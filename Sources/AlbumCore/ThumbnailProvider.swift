@@ -72,9 +72,37 @@ public protocol DesktopThumbnailing: Sendable {
     /// have one) or when the service's wait bound has passed, whichever comes first: what a
     /// listing waits for, so that a file manager finds the thumbnails it looks for next.
     func listed(folder: String, entries: PhotoEntries, ready: @escaping @Sendable () -> Void)
-    /// After a scan: `folders` (paths in the mount and their photos, newest first), to have their
-    /// thumbnails before anybody lists them, as far as the service's bound allows. Returns at once.
-    func fillAhead(_ folders: [(path: String, entries: PhotoEntries)])
+    /// After a scan: `plan`'s folders, to have their thumbnails before anybody lists them, as far
+    /// as the service's bound allows. Returns at once.
+    func fillAhead(_ plan: FillAheadPlan)
+}
+
+/// A folder of photos in the mount: its path below the mount point, and what it lists.
+public struct MountFolder: Sendable {
+    public let path: String
+    public let entries: PhotoEntries
+
+    public init(path: String, entries: PhotoEntries) {
+        self.path = path
+        self.entries = entries
+    }
+}
+
+/// What desktop thumbnails are made ahead of, in order: the first `firstEntries` of each `flat`
+/// folder (in the order file managers sort names: what a first window shows), then the `days`
+/// (newest first), then the rest of the flat folders. A flat view lists the whole library in one
+/// folder, where a listing's own pass cannot write a thousand thumbnails within its wait bound on
+/// a busy machine; a day is small.
+public struct FillAheadPlan: Sendable {
+    public var flat: [MountFolder]
+    public var days: [MountFolder]
+    public var firstEntries: Int
+
+    public init(flat: [MountFolder], days: [MountFolder], firstEntries: Int = 1_000) {
+        self.flat = flat
+        self.days = days
+        self.firstEntries = firstEntries
+    }
 }
 
 extension DesktopThumbnailing {

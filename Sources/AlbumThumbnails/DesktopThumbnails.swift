@@ -88,15 +88,15 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     }
 
     /// One size of the thumbnails of a folder's photos, in the order file managers sort names
-    /// unless told otherwise (`FileManagerOrder`: the first window's icons come first), `width`
-    /// at once, while `going` says so; how many it wrote. (Passes
+    /// unless told otherwise (`FileManagerOrder`: the first window's icons come first), the
+    /// `first` of them, `width` at once, while `going` says so; how many it wrote. (Passes
     /// nobody waits for take one render worker, so that a listing's pass finds the others free.)
     @discardableResult
     func pass(_ folder: String, _ entries: PhotoEntries, size: (folder: String, side: Int), width: Int,
-              while going: @Sendable () -> Bool = { true }) -> Int {
+              first: Int = .max, while going: @Sendable () -> Bool = { true }) -> Int {
         let next = Atomic<Int>(0)
         let wrote = Atomic<Int>(0)
-        let order = FileManagerOrder.sorted((0..<entries.count).map { entries.photo(at: $0) }) { entries.name(ofPhoto: $0) }
+        let order = FileManagerOrder.sorted((0..<entries.count).map { entries.photo(at: $0) }) { entries.name(ofPhoto: $0) }.prefix(first)
         DispatchQueue.concurrentPerform(iterations: min(width, order.count)) { _ in
             while going() {
                 let position = next.add(1, ordering: .relaxed).oldValue
@@ -110,15 +110,17 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         return wrote.load(ordering: .relaxed)
     }
 
-    /// After a scan: the `normal` thumbnails of `folders` (newest first), while albumfs's own take
-    /// less than half of `-o desktop_thumbnails_size`, so that what is filled ahead never pushes
-    /// out what a user opened. Nobody waits for it; listings' passes go first. Once per mount.
-    public func fillAhead(_ folders: [(path: String, entries: PhotoEntries)]) {
+    /// After a scan: the `normal` thumbnails of `plan`'s folders in its order, while albumfs's own
+    /// take less than half of `-o desktop_thumbnails_size`, so that what is filled ahead never
+    /// pushes out what a user opened. Nobody waits for it; listings' passes go first. Once per mount.
+    public func fillAhead(_ plan: FillAheadPlan) {
         guard !fillStarted.exchange(true, ordering: .relaxed) else { return }
         queue.async { [self] in
             let room: @Sendable () -> Bool = { self.folders.bytesUsed < self.folders.limit / 2 }
-            for (path, entries) in folders where room() {
-                filledAhead.add(pass(path, entries, size: Self.sizes[0], width: 1, while: room), ordering: .relaxed)
+            let passes = plan.flat.map { ($0, plan.firstEntries) } + (plan.days + plan.flat).map { ($0, Int.max) }
+            for (folder, first) in passes where room() {
+                filledAhead.add(pass(folder.path, folder.entries, size: Self.sizes[0], width: 1, first: first, while: room),
+                                ordering: .relaxed)
             }
             fillDone.store(true, ordering: .releasing)
         }

@@ -25,27 +25,30 @@ extension AlbumFileSystem {
         }
     }
 
-    /// After a scan, with desktop thumbnails on: `by-date/`'s day folders, newest first, handed
-    /// to the writer to have their thumbnails before a file manager opens them.
+    /// After a scan, with desktop thumbnails on: the flat folders of photos (every folder of
+    /// photos outside `by-date/` and `thumbnails/`) and `by-date/`'s day folders, newest first,
+    /// handed to the writer to have their thumbnails before a file manager opens them.
     public func fillDesktopThumbnailsAhead() {
         guard let desktopThumbnails else { return }
         let s = current
-        guard let root = s.table.folders[NodeTable.rootInode],
-              let byDate = root.childInodes.first(where: { s.table.folders[$0]?.name == "by-date" }) else { return }
-        var days: [(path: String, entries: PhotoEntries)] = []
-        var stack = [byDate]
-        while let inode = stack.popLast(), let folder = s.table.folders[inode] {
-            if case .photos(let entries) = folder.folder.entries, let path = s.table.path(of: inode) {
-                days.append((path, entries))
+        guard let root = s.table.folders[NodeTable.rootInode] else { return }
+        var days: [MountFolder] = [], flat: [MountFolder] = []
+        for top in root.childInodes {
+            guard let name = s.table.folders[top]?.name, name != "thumbnails" else { continue }
+            var stack = [top]
+            while let inode = stack.popLast(), let folder = s.table.folders[inode] {
+                if case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil, let path = s.table.path(of: inode) {
+                    if name == "by-date" { days.append(MountFolder(path: path, entries: entries)) } else { flat.append(MountFolder(path: path, entries: entries)) }
+                }
+                stack += folder.childInodes.filter { s.table.folders[$0] != nil }
             }
-            stack += folder.childInodes.filter { s.table.folders[$0] != nil }
         }
         // (`by-date/YYYY/YYYY-MM/YYYY-MM-DD`: the paths sort as the days do.)
-        desktopThumbnails.fillAhead(days.sorted { $0.path > $1.path })
+        desktopThumbnails.fillAhead(FillAheadPlan(flat: flat.sorted { $0.path < $1.path }, days: days.sorted { $0.path > $1.path }))
     }
 
     /// A new listing's handle, and the folder whose desktop thumbnails are to be written for it.
-    private func opened(_ inode: UInt64, caller: UInt32) -> Result<(handle: UInt64, desktop: (path: String, entries: PhotoEntries)?), Errno> {
+    private func opened(_ inode: UInt64, caller: UInt32) -> Result<(handle: UInt64, desktop: MountFolder?), Errno> {
         if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
         guard s.table[inode] != nil else { return .failure(.notFound) }
@@ -55,10 +58,10 @@ extension AlbumFileSystem {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
         if case .photos(let entries) = folder.folder.entries, entries.thumbnailBox != nil { thumbnails?.warmUp() }
-        var desktop: (path: String, entries: PhotoEntries)?
+        var desktop: MountFolder?
         if desktopThumbnails != nil, owner.isPrivileged(caller), case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
            let path = s.table.path(of: inode) {
-            desktop = (path, entries)
+            desktop = MountFolder(path: path, entries: entries)
         }
         return .success((directories.insert(listing), desktop))
     }

@@ -42,12 +42,14 @@ final class DesktopThumbnailTests: XCTestCase {
     func testAListedFolderGetsThumbnailsFileManagersFindValid() throws {
         try SampleLibrary.writeFile(source.path + "/Big/wide.jpg", try Encoders.jpeg(.marker(width: 1000, height: 600)), mtime: SampleLibrary.defaultMtime)
         let mount = try Mount(source: source.path, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
-        XCTAssertNil(gioThumbnail(mount.path("non-screenshots/IMG_0001.JPG")).path, "none before the folder is listed")
         let filled = try filledAhead(mount)
+        XCTAssertNotNil(gioThumbnail(mount.path("non-screenshots/IMG_0001.JPG")).path, "a flat view's filled ahead before it is listed")
+        XCTAssertEqual(written().filter { $0.0.hasPrefix("large/") }.count, 0, "no large one before a listing")
         let names = try XCTUnwrap(readdirNames(mount.path("non-screenshots")))
         let shots = try XCTUnwrap(readdirNames(mount.path("screenshots")))
-        // Normal and large for each, but the two with nothing to decode; and what the fill wrote.
-        let expected = filled + 2 * (names.count + shots.count - ["empty.jpg", "truncated.jpg"].count)
+        // What the fill wrote (the flat views' normal ones among it), and the large one of each
+        // listed, but the two with nothing to decode.
+        let expected = filled + names.count + shots.count - ["empty.jpg", "truncated.jpg"].count
         func made() -> Int {
             ["normal", "large"].reduce(0) { $0 + ((try? FileManager.default.contentsOfDirectory(atPath: self.home + "/thumbnails/" + $1))?
                 .filter { $0.hasSuffix(".png") }.count ?? 0) }
@@ -170,7 +172,8 @@ final class DesktopThumbnailTests: XCTestCase {
             try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try Encoders.jpeg(SampleImage(width: 400, height: 300, pixels: pixels)),
                                         mtime: SampleLibrary.defaultMtime + Int64(i) * 86_400)
         }
-        let m = try Mount(source: folder, options: ["-o", "desktop_thumbnails,desktop_thumbnails_size=1M"],
+        // (by-date/ alone: the flat views' first entries come before the days, `testTheFlatViewsFirstEntriesAreFilledAheadBeforeTheDays`.)
+        let m = try Mount(source: folder, options: ["-o", "desktop_thumbnails,desktop_thumbnails_size=1M,views=by-date"],
                           launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
         let filled = try filledAhead(m)
         // Each photo's place in by-date/, found by lookup (no folder listed).
@@ -194,6 +197,39 @@ final class DesktopThumbnailTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ours.map(\.1).reduce(0, +), (1 << 19), "it went on until half the bound")
         let identified = runCommand("/usr/bin/identify", ["-format", "%m %w %h\n"] + ours.map { home + "/thumbnails/" + $0.0 })
         XCTAssertEqual(identified.stdout.split(separator: "\n").filter { $0 == "PNG 128 96" }.count, count, identified.stdout + identified.stderr)
+        XCTAssertEqual(daemonStatus(m.mountpoint)["original_bytes_read"], "0")
+        m.finish()
+    }
+
+    /// A flat view lists the whole library in one folder, more than a listing's own pass can
+    /// write within its wait bound on a busy machine: its first entries (as file managers sort
+    /// names) are filled ahead first, then the days, each keyed by its own path's URI.
+    func testTheFlatViewsFirstEntriesAreFilledAheadBeforeTheDays() throws {
+        let folder = makeTempFolder("flat")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let count = 12
+        for i in 0..<count {
+            try SampleLibrary.writeFile(folder + "/IMG_\(i).jpg", try Encoders.jpeg(.marker(width: 96, height: 64, tint: UInt8(i * 20))),
+                                        mtime: SampleLibrary.defaultMtime + Int64(i) * 86_400)
+        }
+        let m = try Mount(source: folder, options: ["-o", "desktop_thumbnails,views=by-date,non-screenshots"],
+                          launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
+        XCTAssertEqual(try filledAhead(m), 2 * count, "each photo in its day and in non-screenshots/")
+        func thumbnail(_ path: String) -> stat? { statOf(home + "/thumbnails/normal/" + md5(uri(m.path(path))) + ".png") }
+        let flat = (0..<count).map { thumbnail("non-screenshots/IMG_\($0).jpg") }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy/yyyy-MM/yyyy-MM-dd"
+        let days = (0..<count).map { i in
+            thumbnail("by-date/" + formatter.string(from: Date(timeIntervalSince1970: TimeInterval(SampleLibrary.defaultMtime + Int64(i) * 86_400)))
+                      + "/IMG_\(i).jpg")
+        }
+        XCTAssertEqual(flat.compactMap { $0 }.count, count, "non-screenshots/ filled ahead")
+        XCTAssertEqual(days.compactMap { $0 }.count, count, "by-date/ filled ahead")
+        // (One writer, one at a time: the order written is the order of the files' change times.)
+        func written(_ s: stat) -> Double { Double(s.st_ctim.tv_sec) + Double(s.st_ctim.tv_nsec) / 1e9 }
+        let lastFlat = try XCTUnwrap(flat.compactMap { $0 }.map(written).max())
+        let firstDay = try XCTUnwrap(days.compactMap { $0 }.map(written).min())
+        XCTAssertLessThanOrEqual(lastFlat, firstDay, "the flat view's first, then the days")
         XCTAssertEqual(daemonStatus(m.mountpoint)["original_bytes_read"], "0")
         m.finish()
     }
