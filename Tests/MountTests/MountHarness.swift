@@ -135,6 +135,29 @@ func unmountTestDisk(_ path: String) {
 }
 
 /// Whether `path` is a mount point right now.
+/// The pid of the albumfs daemon serving `mountpoint`, from /proc.
+func daemonPid(for mountpoint: String) -> pid_t? {
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = pid_t(entry),
+              let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+        let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if args.contains(mountpoint) && args.contains(where: { $0.hasPrefix("--daemon-ready-fd") }) { return pid }
+    }
+    return nil
+}
+
+/// Waits (bounded) until a process no longer runs; a zombie counts as gone.
+func waitUntilGone(_ pid: pid_t?) -> Bool {
+    guard let pid else { return false }
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+        guard let stat = readProcFile("/proc/\(pid)/stat"), !stat.isEmpty else { return true }
+        if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
+        usleep(10_000)
+    }
+    return false
+}
+
 func isMounted(_ path: String) -> Bool {
     guard let mounts = readProcFile("/proc/self/mounts") else { return false }
     return mounts.split(separator: "\n").contains { $0.split(separator: " ").dropFirst().first.map(String.init) == path }

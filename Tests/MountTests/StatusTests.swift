@@ -131,9 +131,14 @@ final class StatusTests: SampleLibraryTestCase {
         return mountpoint
     }
 
+    /// Unmounts and waits for the daemon to end: it writes its views snapshot into the test's
+    /// state folder after the unmount, which the test removes next.
     func unmountLaunched(_ mountpoint: String) {
+        let pid = daemonPid(for: mountpoint)
+        XCTAssertNotNil(pid, "the daemon of \(mountpoint)")
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mountpoint]).status, 0)
         XCTAssertTrue(eventually(20) { !isMounted(mountpoint) }, "unmounted")
+        XCTAssertTrue(waitUntilGone(pid), "the daemon ended")
         rmdir(mountpoint)
     }
 
