@@ -145,6 +145,21 @@ public struct Photo: Sendable {
     public var ratingSource: RatingSource = .none
     /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
     public var isFavorite = false
+    /// The rows of `MediaKindRules.table` that held for it, a bit each (in what would be padding).
+    public var kindSignals: UInt16 = 0
+
+    /// Its kinds (`media-types/`), but Live Photos, which are pairs (`LivePhotos`).
+    public var kinds: MediaKinds {
+        MediaKindRules.kinds(signals: UInt32(kindSignals), format: format, isScreenRecording: screenshot.isScreenshot)
+    }
+
+    /// The burst it was shot in (Apple's `BurstUUID`, Google's `GCamera:BurstID`), kept among the
+    /// attribute pairs as `burst` (`user.albumfs.burst`): only a burst's photos pay for it.
+    public var burstIdentifier: String? {
+        let pairs = sidecarAttributes
+        return stride(from: 0, to: pairs.count - 1, by: 2).first { pairs[$0] == Self.burstAttribute }.map { pairs[$0 + 1] }
+    }
+    public static let burstAttribute = "burst"
 
     /// Its rating, -1 (rejected) to 5, or nil when it has none.
     public var rating: Int? {
@@ -164,7 +179,7 @@ public struct Photo: Sendable {
 
     /// What its sidecar says that `user.albumfs.*` shows, as attribute names and values in turn
     /// (`SidecarEvidence.attributes`; the sidecar's own name, not its path: it moves with its
-    /// photo). Empty for a photo without one.
+    /// photo), then its burst's identifier (`burstIdentifier`). Empty for a photo without either.
     public var sidecarAttributes: [String] {
         get { Int(problemCount) == texts.count ? [] : Array(texts.dropFirst(Int(problemCount))) }
         set { texts = problems + newValue }
@@ -342,6 +357,7 @@ extension Photo {
         h.combine(rating)
         h.combine(ratingSource)
         h.combine(isFavorite)
+        h.combine(kindSignals)
         return h.finalize()
     }
 
