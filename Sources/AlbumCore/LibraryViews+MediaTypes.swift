@@ -68,12 +68,24 @@ extension LibraryViews {
     }
 
     /// `media-types/` with each kind's folder updated as a flat view is, or nil (built again)
-    /// when a burst's photo came or went (a burst's folder name is its first photo's).
+    /// when a burst's photo came or went (a burst's folder name is its first photo's), or a Live
+    /// Photo's part (its still, not added, may join or leave `live-photos/`).
     static func updatedMediaTypes(_ folder: VirtualFolder, _ changes: PhotoChanges, _ members: KindMembership,
-                                  _ before: [Photo], _ emptyMtime: Timestamp) -> VirtualFolder? {
-        let photos = members.photos
+                                  _ previous: Library, _ emptyMtime: Timestamp) -> VirtualFolder? {
+        let photos = members.photos, before = previous.photos
+        let added = Set(changes.added), gone = Set(changes.gone)
+        // A video gone whose still stays: that still leaves `live-photos/` (built again).
+        func stillStays(_ i: Int) -> Bool {
+            !before[i].format.isStill && previous.livePartners[Int32(i)].map { !gone.contains(Int($0)) } == true
+        }
         guard !changes.added.contains(where: { photos[$0].burstIdentifier != nil }),
-              !changes.gone.contains(where: { $0 < before.count && before[$0].burstIdentifier != nil }) else { return nil }
+              !changes.gone.contains(where: { $0 < before.count && (before[$0].burstIdentifier != nil || stillStays($0)) })
+        else { return nil }
+        // A video added to a still shown: the still joins `live-photos/`.
+        let joining = changes.added.compactMap { i -> Int? in
+            guard !photos[i].format.isStill, let still = members.livePartners[Int32(i)].map(Int.init), !added.contains(still) else { return nil }
+            return members.contains(still, .livePhotos) ? still : nil
+        }
         var folders: [VirtualFolder] = []
         for kind in MediaKind.allCases {
             guard let shown = folder.subfolders.first(where: { $0.name == kind.name }) else { return nil }
@@ -87,7 +99,8 @@ extension LibraryViews {
                 folders.append(VirtualFolder(name: kind.name, entries: .folders(bursts), emptyMtime: emptyMtime))
                 continue
             }
-            let added = changes.added.filter { members.contains($0, kind) }
+            var added = changes.added.filter { members.contains($0, kind) }
+            if kind == .livePhotos && !joining.isEmpty { added = (added + joining).sorted { precedes(photos, $0, $1) } }
             guard let updated = updatedFlat(shown, photos, changes, added, emptyMtime) else { return nil }
             folders.append(updated)
         }

@@ -44,7 +44,7 @@ extension LibraryViews {
             (byCamera, { view(byCamera).flatMap { updatedByCamera($0, photos, changes, partners, emptyMtime) } }),
             (favorites, { flat(favorites, { photos[$0].isFavorite && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) }) }),
             (mediaTypes, { view(mediaTypes).flatMap {
-                updatedMediaTypes($0, changes, KindMembership(photos: photos, livePartners: partners, flatStill: flatStill), previous.photos, emptyMtime)
+                updatedMediaTypes($0, changes, KindMembership(photos: photos, livePartners: partners, flatStill: flatStill), previous, emptyMtime)
             } }),
         ]
         var top: [VirtualFolder] = []

@@ -133,6 +133,9 @@ public struct Photo: Sendable {
     private var pairing: UInt64 = 0
     private var changedWhenReadPacked: PackedTimestamp
     public var screenshot: ScreenshotDecision
+    /// The rows of `MediaKindRules.table` that held for it, a bit each (in the padding after
+    /// `screenshot`'s flag).
+    public var kindSignals: UInt16 = 0
     /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
     private var accessPacked: FileAccess
     public var capture: CaptureDecision
@@ -145,8 +148,6 @@ public struct Photo: Sendable {
     public var ratingSource: RatingSource = .none
     /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
     public var isFavorite = false
-    /// The rows of `MediaKindRules.table` that held for it, a bit each (in what would be padding).
-    public var kindSignals: UInt16 = 0
 
     /// Its kinds (`media-types/`), but Live Photos, which are pairs (`LivePhotos`).
     public var kinds: MediaKinds {
