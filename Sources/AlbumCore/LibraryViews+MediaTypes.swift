@@ -47,7 +47,7 @@ extension LibraryViews {
             kind == .bursts ? burstsFolder(photos, lists[kind.rawValue], emptyMtime)
                 : flatFolder(kind.name, photos, lists[kind.rawValue], emptyMtime, slot: PhotoSlot.mediaType(kind))
         }
-        return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime)
+        return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
     }
 
     /// `bursts/`: a folder per burst, named after its first photo (the earliest) without its
@@ -104,6 +104,6 @@ extension LibraryViews {
             guard let updated = updatedFlat(shown, photos, changes, added, emptyMtime) else { return nil }
             folders.append(updated)
         }
-        return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime)
+        return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
     }
 }
