@@ -238,14 +238,20 @@ public final class VirtualFolder: Sendable {
     /// Name → position, for the small kinds (a photo folder searches its name order instead).
     private let indexByName: [String: Int]
 
+    /// A folder shown with the time it was shown with before (a views snapshot's).
+    public convenience init(name: String, entries: Entries, mtime: Timestamp) {
+        self.init(name: name, entries: entries, emptyMtime: mtime, exactly: true)
+    }
+
     /// - Parameter ignoringEmpty: a folder of folders takes the newest time of those not empty (a
     ///   folder listed empty, such as a kind with no photo, shows `emptyMtime`, not a capture).
-    public init(name: String, entries: Entries, emptyMtime: Timestamp, ignoringEmpty: Bool = false) {
+    /// - Parameter exactly: `emptyMtime` is the folder's time, whatever it holds.
+    public init(name: String, entries: Entries, emptyMtime: Timestamp, ignoringEmpty: Bool = false, exactly: Bool = false) {
         self.name = name
         self.entries = entries
         switch entries {
         case .folders(let folders):
-            mtime = folders.lazy.filter { !ignoringEmpty || $0.count > 0 }.map(\.mtime).max() ?? emptyMtime
+            mtime = exactly ? emptyMtime : folders.lazy.filter { !ignoringEmpty || $0.count > 0 }.map(\.mtime).max() ?? emptyMtime
             indexByName = Dictionary(folders.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         case .files(let files):
             mtime = emptyMtime

@@ -255,7 +255,7 @@ enum FolderRecord {
         default:
             throw SnapshotRefusal("an unknown kind of folder")
         }
-        return VirtualFolder(name: name, entries: entries, emptyMtime: mtime)
+        return VirtualFolder(name: name, entries: entries, mtime: mtime)
     }
 
     static func readPhotoEntries(_ r: inout SnapshotReader, photos: [Photo]) throws(SnapshotRefusal) -> PhotoEntries {
