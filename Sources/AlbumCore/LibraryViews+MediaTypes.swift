@@ -107,3 +107,13 @@ extension LibraryViews {
         return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
     }
 }
+
+extension Library {
+    /// A photo's kinds as `media-types/` lists it: its tags' kinds, and `livePhotos` for a
+    /// still paired with its video (for a filter over kinds: `MediaKind(name:)` gives a kind's bit).
+    public func kinds(ofPhoto i: Int) -> MediaKinds {
+        var kinds = photos[i].kinds
+        if photos[i].format.isStill && livePartners[Int32(i)] != nil { kinds.insert(MediaKind.livePhotos.bit) }
+        return kinds
+    }
+}

@@ -129,5 +129,13 @@ final class MediaKindsTests: XCTestCase {
         XCTAssertEqual(listed("bursts/IMG_0001~" + EntryNames.tag(for: "A", hexDigits: 6)), ["IMG_0002.JPG", "IMG_0001.JPG"])
         XCTAssertEqual(listed("selfies"), [])
         XCTAssertEqual(listed("raw"), [])
+        XCTAssertEqual(lib.kinds(ofPhoto: 3).kinds, [.panoramas])
+        XCTAssertEqual(lib.kinds(ofPhoto: 5).kinds, [])
+        var still = makePhoto("l/LIVE.jpg", (2024, 1, 1, 9)), motion = makePhoto("l/LIVE.mov", (2024, 1, 1, 9))
+        still.liveIdentifier = 7
+        motion.liveIdentifier = 7
+        let live = LibraryViews.build(photos: [still, motion], emptyMtime: Timestamp(seconds: 0))
+        XCTAssertEqual(live.kinds(ofPhoto: 0).kinds, [.livePhotos])
+        XCTAssertEqual(live.kinds(ofPhoto: 1).kinds, [], "the motion part is no Live Photo of its own")
     }
 }
