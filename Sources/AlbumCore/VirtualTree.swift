@@ -58,6 +58,7 @@ public enum PhotoSlot {
     public static let favorites = 3
     /// A kind's folder in `media-types/` (a photo may be of several kinds: a slot each).
     public static func mediaType(_ kind: MediaKind) -> Int { 4 + kind.rawValue }
+    public static let mediaTypes = MediaKind.allCases.map(mediaType)
     public static func thumbnail(_ k: Int) -> Int { 4 + MediaKind.allCases.count + k }
     /// Slots a photo can have: by-date, flat, by-camera, favorites, a media type each, and up to
     /// `ThumbnailBox.maxFolders` thumbnails.

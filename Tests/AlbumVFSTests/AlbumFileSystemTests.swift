@@ -445,3 +445,20 @@ final class LockedLog: @unchecked Sendable {
     func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
     func withLock<T>(_ body: ([String]) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(lines) }
 }
+
+/// A slot's photo-to-folder table: a map while few photos are in it, the same answers once dense.
+final class SlotFoldersTests: XCTestCase {
+    func testAFewPhotosAreMappedAndManyTurnItDenseWithTheSameAnswers() {
+        var slot = SlotFolders()
+        XCTAssertTrue(slot.isEmpty)
+        slot.set(5, 2, photoCount: 80, sparse: true)
+        slot.set(70, 3, photoCount: 80, sparse: true)
+        XCTAssertFalse(slot.isEmpty)
+        XCTAssertEqual([slot[5], slot[70], slot[6]], [2, 3, .max])
+        for p in 10..<20 { slot.set(p, 4, photoCount: 80, sparse: true) }  // past an eighth: dense
+        XCTAssertEqual([slot[5], slot[70], slot[6], slot[15]], [2, 3, .max, 4])
+        var dense = SlotFolders()
+        dense.set(1, 0, photoCount: 3, sparse: false)
+        XCTAssertEqual([dense[0], dense[1], dense[2]], [.max, 0, .max])
+    }
+}
