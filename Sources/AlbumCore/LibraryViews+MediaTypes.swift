@@ -27,8 +27,9 @@ extension LibraryViews {
         /// Whether it may be of any kind (most photos are of none: one test, not eleven).
         func mayBeOfAKind(_ i: Int) -> Bool {
             let photo = photos[i]
-            return photo.kindSignals != 0 || photo.format == .raw || livePartners[Int32(i)] != nil
-                || (!photo.format.isStill && photo.screenshot.isScreenshot)
+            // (The map last: the photo's own fields answer for most.)
+            return photo.kindSignals != 0 || photo.format == .raw || (!photo.format.isStill && photo.screenshot.isScreenshot)
+                || (!livePartners.isEmpty && livePartners[Int32(i)] != nil)
         }
 
         /// Each kind's photos in `order`, by `MediaKind.rawValue`.

@@ -92,17 +92,18 @@ final class ExifBlock {
         return (tiff, makerNote)
     }
 
-    /// An Apple maker note's tag 0x0011 (exiftool's MediaGroupUUID): the identifier a Live
-    /// Photo's still shares with its video (`com.apple.quicktime.content.identifier`). Read here,
-    /// not by libexif, which is never shown maker notes (`init`).
-    static func appleContentIdentifier(in bytes: [UInt8]) -> String? {
-        appleMakerNote(in: bytes).flatMap { appleString(0x0011, in: $0) }
+    /// What an Apple maker note says: its tag 0x0011 (exiftool's MediaGroupUUID), the identifier a
+    /// Live Photo's still shares with its video (`com.apple.quicktime.content.identifier`), and
+    /// the tags of the photo's kind (`appleKindTags`), the note found once for all. Read here, not
+    /// by libexif, which is never shown maker notes (`init`).
+    static func readAppleMakerNote(in bytes: [UInt8], into e: inout PhotoEvidence) {
+        guard let note = appleMakerNote(in: bytes) else { return }
+        e.contentIdentifier = appleString(0x0011, in: note)
+        appleKindTags(note, into: &e.kinds)
     }
 
-    /// What an Apple maker note says of a photo's kind: `BurstUUID` (0x000B) and
-    /// `FrontFacingCamera` (0x0045), as exiftool's Apple table names them.
-    static func appleKindTags(in bytes: [UInt8], into k: inout KindEvidence) {
-        guard let note = appleMakerNote(in: bytes) else { return }
+    /// `BurstUUID` (0x000B) and `FrontFacingCamera` (0x0045), as exiftool's Apple table names them.
+    static func appleKindTags(_ note: TIFFFields, into k: inout KindEvidence) {
         k.appleBurstUUID = appleString(0x000B, in: note)
         // An int32s in the entry's own value field (big-endian, as the whole note is).
         if let entry = note.entry(0x0045, inIFDAt: 14), note.u16(entry + 2) == 9, note.u32(entry + 4) == 1,

@@ -223,8 +223,7 @@ public enum MetadataReader {
 
     static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
         guard let bytes else { return }
-        e.contentIdentifier = ExifBlock.appleContentIdentifier(in: bytes)
-        ExifBlock.appleKindTags(in: bytes, into: &e.kinds)
+        ExifBlock.readAppleMakerNote(in: bytes, into: &e)
         ExifBlock.reading(ExifReach.withinReach(bytes)) { block in
             guard let block else { return e.problems.append("corrupt EXIF") }
             block.read(into: &e)
