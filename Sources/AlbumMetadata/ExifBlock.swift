@@ -105,8 +105,8 @@ final class ExifBlock {
     /// `BurstUUID` (0x000B) and `FrontFacingCamera` (0x0045), as exiftool's Apple table names them.
     static func appleKindTags(_ note: TIFFFields, into k: inout KindEvidence) {
         k.appleBurstUUID = appleString(0x000B, in: note)
-        // An int32s in the entry's own value field (big-endian, as the whole note is).
-        if let entry = note.entry(0x0045, inIFDAt: 14), note.u16(entry + 2) == 9, note.u32(entry + 4) == 1,
+        // An int32s (SLONG; a LONG read alike) in the entry's own value field, big-endian as the note is.
+        if let entry = note.entry(0x0045, inIFDAt: 14), [4, 9].contains(note.u16(entry + 2)), note.u32(entry + 4) == 1,
            let value = note.u32(entry + 8) { k.appleFrontFacing = value }
     }
 

@@ -224,7 +224,7 @@ public enum SampleLibrary {
         b.add("Kinds/IMG_2002.JPG", b.jpeg(portrait), day: "2024-06-02", source: .exifDateTimeOriginal)
         for (k, second) in ["10", "11", "12"].enumerated() {
             var frame = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:03 12:00:\(second)", order: .motorola, offset: "+02:00")
-            frame.makerNote = .appleBurst("5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C")
+            frame.makerNote = .appleKinds(burst: "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C", frontFacing: false)
             b.add("Kinds/IMG_210\(k + 1).JPG", b.jpeg(frame), day: "2024-06-03", source: .exifDateTimeOriginal)
         }
         let pixelPortrait = [("GCamera:SpecialTypeID", "com.google.android.apps.camera.gallery.specialtype.SpecialType-PORTRAIT")]
