@@ -50,6 +50,7 @@ public enum LibraryViews {
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
         // Favourites as the flat views list them: not a Live Photo's motion part, nor a RAW with its JPEG.
         let favs = order.filter { photos[$0].isFavorite && (photos[$0].format.isStill ? flat($0) : partners[Int32($0)] == nil) }
+        let kinds = views.contains(mediaTypes) ? KindMembership(photos: photos, livePartners: partners, flatStill: flat).lists(order) : []
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -60,6 +61,7 @@ public enum LibraryViews {
             (videos, { flatFolder(videos, photos, clips, emptyMtime) }),
             (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
+            (mediaTypes, { mediaTypesView(photos, kinds, emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
             thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime)

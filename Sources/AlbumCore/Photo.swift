@@ -135,21 +135,43 @@ public struct Photo: Sendable {
     /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
     private var accessPacked: FileAccess
     public var capture: CaptureDecision
+    /// `orientation` (1–8) in the low bits, `isFavorite` in the top one: the small fields after
+    /// `capture` fill its 7 bytes of padding exactly.
     private var orientationStored: UInt8
+    /// The rows of `MediaKindRules.table` that held for it, a bit each.
+    public var kindSignals: UInt16 = 0
     /// How many of `texts` are problems (at most 255 are kept).
     private var problemCount: UInt8
     public var format: ImageFormat
     /// Its rating, -1 to 5 (0: none), and where it came from (`FavoriteRules.rating`).
     private var ratingStored: Int8 = 0
     public var ratingSource: RatingSource = .none
+
     /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
-    public var isFavorite = false
+    public var isFavorite: Bool {
+        get { orientationStored & Self.favoriteBit != 0 }
+        set { orientationStored = orientationStored & ~Self.favoriteBit | (newValue ? Self.favoriteBit : 0) }
+    }
+    private static let favoriteBit: UInt8 = 0x80
     /// Its `by-camera/` folder's name (`CameraNames.folderName`): kept decided, since the make
     /// and model it comes from are dropped with the rest of the evidence.
     public var camera: String {
         get { CameraTable.shared.name(cameraCode) }
         set { cameraCode = CameraTable.shared.code(newValue) }
     }
+
+    /// Its kinds (`media-types/`), but Live Photos, which are pairs (`LivePhotos`).
+    public var kinds: MediaKinds {
+        MediaKindRules.kinds(signals: UInt32(kindSignals), format: format, isScreenRecording: screenshot.isScreenshot)
+    }
+
+    /// The burst it was shot in (Apple's `BurstUUID`, Google's `GCamera:BurstID`), kept among the
+    /// attribute pairs as `burst` (`user.albumfs.burst`): only a burst's photos pay for it.
+    public var burstIdentifier: String? {
+        let pairs = sidecarAttributes
+        return stride(from: 0, to: pairs.count - 1, by: 2).first { pairs[$0] == Self.burstAttribute }.map { pairs[$0 + 1] }
+    }
+    public static let burstAttribute = "burst"
 
     /// Its rating, -1 (rejected) to 5, or nil when it has none.
     public var rating: Int? {
@@ -169,7 +191,7 @@ public struct Photo: Sendable {
 
     /// What its sidecar says that `user.albumfs.*` shows, as attribute names and values in turn
     /// (`SidecarEvidence.attributes`; the sidecar's own name, not its path: it moves with its
-    /// photo). Empty for a photo without one.
+    /// photo), then its burst's identifier (`burstIdentifier`). Empty for a photo without either.
     public var sidecarAttributes: [String] {
         get { Int(problemCount) == texts.count ? [] : Array(texts.dropFirst(Int(problemCount))) }
         set { texts = problems + newValue }
@@ -209,8 +231,8 @@ public struct Photo: Sendable {
 
     /// EXIF orientation 1–8 (anything else read as 1).
     public var orientation: Int {
-        get { Int(orientationStored) }
-        set { orientationStored = (1...8).contains(newValue) ? UInt8(newValue) : 1 }
+        get { Int(orientationStored & ~Self.favoriteBit) }
+        set { orientationStored = orientationStored & Self.favoriteBit | ((1...8).contains(newValue) ? UInt8(newValue) : 1) }
     }
 
     /// The source file's owner and mode when read (nil: not known; the mount's owner and 0444 shown).
@@ -347,6 +369,7 @@ extension Photo {
         h.combine(rating)
         h.combine(ratingSource)
         h.combine(isFavorite)
+        h.combine(kindSignals)
         return h.finalize()
     }
 

@@ -32,6 +32,8 @@ public struct PhotoEvidence: Sendable, Equatable {
     public var xmpRating: String?
     /// EXIF IFD0 `Rating` (0x4746), 0–5.
     public var exifRating: Int?
+    /// The tags that tell its kind (`MediaKindRules`): panorama, portrait, selfie, burst, slow motion.
+    public var kinds = KindEvidence()
     public var software: String?
     /// The GPS fix's UTC time, `YYYY:MM:DD HH:MM:SS` (GPSDateStamp + GPSTimeStamp): it gives the
     /// UTC offset of a capture time that has none.

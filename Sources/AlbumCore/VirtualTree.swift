@@ -56,11 +56,15 @@ public enum PhotoSlot {
     public static let flat = 1
     public static let byCamera = 2
     public static let favorites = 3
-    public static func thumbnail(_ k: Int) -> Int { 4 + k }
-    /// Slots a photo can have: by-date, flat, by-camera, favorites, and up to `ThumbnailBox.maxFolders` thumbnails.
-    public static let count = 4 + ThumbnailBox.maxFolders
+    /// A kind's folder in `media-types/` (a photo may be of several kinds: a slot each).
+    public static func mediaType(_ kind: MediaKind) -> Int { 4 + kind.rawValue }
+    public static let mediaTypes = MediaKind.allCases.map(mediaType)
+    public static func thumbnail(_ k: Int) -> Int { 4 + MediaKind.allCases.count + k }
+    /// Slots a photo can have: by-date, flat, by-camera, favorites, a media type each, and up to
+    /// `ThumbnailBox.maxFolders` thumbnails.
+    public static let count = 4 + MediaKind.allCases.count + ThumbnailBox.maxFolders
     /// The slots whose entries are the photo's original (one inode between them).
-    public static let originals = [byDate, flat, byCamera, favorites]
+    public static let originals = [byDate, flat, byCamera, favorites] + MediaKind.allCases.map(mediaType)
 
     /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
     /// inode in `by-date/`, in its flat view and in `by-camera/` (hard links: `du` counts it
@@ -235,12 +239,20 @@ public final class VirtualFolder: Sendable {
     /// Name → position, for the small kinds (a photo folder searches its name order instead).
     private let indexByName: [String: Int]
 
-    public init(name: String, entries: Entries, emptyMtime: Timestamp) {
+    /// A folder shown with the time it was shown with before (a views snapshot's).
+    public convenience init(name: String, entries: Entries, mtime: Timestamp) {
+        self.init(name: name, entries: entries, emptyMtime: mtime, exactly: true)
+    }
+
+    /// - Parameter ignoringEmpty: a folder of folders takes the newest time of those not empty (a
+    ///   folder listed empty, such as a kind with no photo, shows `emptyMtime`, not a capture).
+    /// - Parameter exactly: `emptyMtime` is the folder's time, whatever it holds.
+    public init(name: String, entries: Entries, emptyMtime: Timestamp, ignoringEmpty: Bool = false, exactly: Bool = false) {
         self.name = name
         self.entries = entries
         switch entries {
         case .folders(let folders):
-            mtime = folders.map(\.mtime).max() ?? emptyMtime
+            mtime = exactly ? emptyMtime : folders.lazy.filter { !ignoringEmpty || $0.count > 0 }.map(\.mtime).max() ?? emptyMtime
             indexByName = Dictionary(folders.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         case .files(let files):
             mtime = emptyMtime

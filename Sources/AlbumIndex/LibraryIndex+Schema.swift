@@ -7,7 +7,7 @@ extension LibraryIndex {
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
     static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t",
-                                                     "sidecar", "xmp_rating", "exif_rating"]
+                                                     "sidecar", "xmp_rating", "exif_rating", "kind_tags"]
 
     static let migrations = [
         """
@@ -162,6 +162,15 @@ extension LibraryIndex {
         ALTER TABLE files ADD COLUMN xmp_rating TEXT;
         ALTER TABLE files ADD COLUMN exif_rating TEXT;
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
+        """,
+        // Appended: the tags that tell a photo's kind (`KindEvidence`, for media-types/). Only
+        // the files that may carry them are read again, once (they forget their owner and mode,
+        // `IndexedFile.lacksAccess`): iPhones' and Pixels' stills (Apple's CustomRendered, lens
+        // and maker note; Google Camera's XMP) and every video (Apple's and Android's keys).
+        """
+        ALTER TABLE files ADD COLUMN kind_tags TEXT;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'video'
+            OR (kind IN ('jpeg', 'heif') AND (make LIKE 'Apple%' OR make LIKE 'Google%'));
         """,
     ]
 }

@@ -13,7 +13,7 @@ import Glibc
 /// them (docs/design.md, "Views snapshot").
 public enum ViewSnapshot {
     static let magic: UInt64 = 0x3157_4549_5653_4641  // "AFSVIEW1", little-endian
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
 
     /// The snapshot of the index at `indexPath`.
     public static func path(forIndex indexPath: String) -> String { indexPath + ".views" }
@@ -97,7 +97,7 @@ public enum ViewSnapshot {
 /// One photo's fields in a snapshot.
 enum PhotoRecord {
     /// The fewest bytes a photo takes (an empty path, no lists, no owner).
-    static let minimumSize = 87
+    static let minimumSize = 89
 
     static func write(_ p: Photo, to w: inout SnapshotWriter) {
         w.string(p.relativePath)
@@ -122,6 +122,7 @@ enum PhotoRecord {
         if let m = p.motionVideo { w.int(UInt8(1)); w.int(m.offset); w.int(m.length) } else { w.int(UInt8(0)) }
         w.shared(p.camera)
         w.int(Int8(clamping: p.rating ?? 0)); w.int(p.ratingSource.rawValue); w.int(UInt8(p.isFavorite ? 1 : 0))
+        w.int(p.kindSignals)
     }
 
     static func read(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> Photo {
@@ -142,6 +143,7 @@ enum PhotoRecord {
         let rating = Int(try r.int(Int8.self))
         guard let source = RatingSource(rawValue: try r.int(UInt8.self)) else { throw SnapshotRefusal("an unknown rating source") }
         let favorite = try r.int(UInt8.self) == 1
+        let kindSignals = try r.int(UInt16.self)
         var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
                           screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
@@ -151,6 +153,7 @@ enum PhotoRecord {
         photo.rating = rating
         photo.ratingSource = source
         photo.isFavorite = favorite
+        photo.kindSignals = kindSignals
         return photo
     }
 
@@ -252,7 +255,7 @@ enum FolderRecord {
         default:
             throw SnapshotRefusal("an unknown kind of folder")
         }
-        return VirtualFolder(name: name, entries: entries, emptyMtime: mtime)
+        return VirtualFolder(name: name, entries: entries, mtime: mtime)
     }
 
     static func readPhotoEntries(_ r: inout SnapshotReader, photos: [Photo]) throws(SnapshotRefusal) -> PhotoEntries {

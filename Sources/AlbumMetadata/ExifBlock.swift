@@ -92,17 +92,38 @@ final class ExifBlock {
         return (tiff, makerNote)
     }
 
-    /// An Apple maker note's tag 0x0011 (exiftool's MediaGroupUUID): the identifier a Live
-    /// Photo's still shares with its video (`com.apple.quicktime.content.identifier`). Read here,
-    /// not by libexif, which is never shown maker notes (`init`).
-    static func appleContentIdentifier(in bytes: [UInt8]) -> String? {
+    /// What an Apple maker note says: its tag 0x0011 (exiftool's MediaGroupUUID), the identifier a
+    /// Live Photo's still shares with its video (`com.apple.quicktime.content.identifier`), and
+    /// the tags of the photo's kind (`appleKindTags`), the note found once for all. Read here, not
+    /// by libexif, which is never shown maker notes (`init`).
+    static func readAppleMakerNote(in bytes: [UInt8], into e: inout PhotoEvidence) {
+        guard let note = appleMakerNote(in: bytes) else { return }
+        e.contentIdentifier = appleString(0x0011, in: note)
+        appleKindTags(note, into: &e.kinds)
+    }
+
+    /// `BurstUUID` (0x000B) and `FrontFacingCamera` (0x0045), as exiftool's Apple table names them.
+    static func appleKindTags(_ note: TIFFFields, into k: inout KindEvidence) {
+        k.appleBurstUUID = appleString(0x000B, in: note)
+        // An int32s (SLONG; a LONG read alike) in the entry's own value field, big-endian as the note is.
+        if let entry = note.entry(0x0045, inIFDAt: 14), [4, 9].contains(note.u16(entry + 2)), note.u32(entry + 4) == 1,
+           let value = note.u32(entry + 8) { k.appleFrontFacing = value }
+    }
+
+    /// An Apple maker note (`Apple iOS\0`, a version, `MM`; then a big-endian IFD at 14 whose
+    /// offsets count from the note's start), at most 4 KiB of it.
+    static func appleMakerNote(in bytes: [UInt8]) -> TIFFFields? {
         guard let (tiff, entry) = makerNoteEntry(in: bytes), let count = tiff.u32(entry + 4), let offset = tiff.u32(entry + 8),
               count >= 16, count <= 4096, tiff.start + offset + count <= bytes.count else { return nil }
         let note = Array(bytes[(tiff.start + offset)..<(tiff.start + offset + count)])
-        // `Apple iOS\0`, a version, `MM`; then a big-endian IFD whose offsets count from the note's start.
-        guard note.starts(with: Array("Apple iOS\0".utf8)), note[12] == 0x4D, note[13] == 0x4D,
-              let fields = TIFFFields(note, at: 0, bigEndian: true), let id = fields.entry(0x0011, inIFDAt: 14),
-              fields.u16(id + 2) == 2, let length = fields.u32(id + 4), length > 4, length <= 256,
+        guard note.starts(with: Array("Apple iOS\0".utf8)), note[12] == 0x4D, note[13] == 0x4D else { return nil }
+        return TIFFFields(note, at: 0, bigEndian: true)
+    }
+
+    /// An ASCII tag of an Apple maker note, cut at its NUL (nil: absent, empty or over 256 bytes).
+    static func appleString(_ tag: Int, in fields: TIFFFields) -> String? {
+        let note = fields.bytes
+        guard let id = fields.entry(tag, inIFDAt: 14), fields.u16(id + 2) == 2, let length = fields.u32(id + 4), length > 4, length <= 256,
               let at = fields.u32(id + 8), at + length <= note.count else { return nil }
         let text = note[at..<(at + length)].prefix { $0 != 0 }
         return text.isEmpty ? nil : String(decoding: text, as: UTF8.self)
@@ -212,6 +233,8 @@ final class ExifBlock {
         e.model = string(EXIF_IFD_0, 0x0110)
         e.software = string(EXIF_IFD_0, 0x0131)
         e.exifRating = wholeNumber(EXIF_IFD_0, 0x4746)
+        e.kinds.customRendered = wholeNumber(EXIF_IFD_EXIF, 0xA401)
+        e.kinds.lensModel = string(EXIF_IFD_EXIF, 0xA434)
         e.orientation = wholeNumber(EXIF_IFD_0, 0x0112)
         e.dateTimeOriginal = exifString(0x9003)
         e.dateTimeDigitized = exifString(0x9004)

@@ -13,6 +13,7 @@ enum ExifReach {
     ]
     static let exifTags: [Int: String] = ifd0Tags.filter { $0.key >= 0x9000 }.merging([
         0x9286: "UserComment", 0x829A: "ExposureTime", 0x829D: "FNumber", 0x8827: "ISO", 0x927C: "MakerNote",
+        0xA401: "CustomRendered", 0xA434: "LensModel",
     ]) { a, _ in a }
     static let gpsTags: [Int: String] = [0x0007: "GPSTimeStamp", 0x001D: "GPSDateStamp"]
 

@@ -325,7 +325,9 @@ public struct LibraryScanner: Sendable {
                           orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
                           access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
-        if let sidecar = e.sidecar { photo.sidecarAttributes = sidecar.attributes }
+        let burst = format.isStill ? e.kinds.burstIdentifier.map { [Photo.burstAttribute, $0] } ?? [] : []
+        if e.sidecar != nil || !burst.isEmpty { photo.sidecarAttributes = (e.sidecar?.attributes ?? []) + burst }
+        photo.kindSignals = UInt16(truncatingIfNeeded: MediaKindRules.signals(e.kinds, format: format))
         if format.isStill { photo.motionVideo = e.motionVideo }
         photo.camera = cameraNames.folderName(make: e.make, model: e.model)
         if let (rating, source) = FavoriteRules.rating(e) {

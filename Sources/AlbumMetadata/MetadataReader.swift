@@ -170,6 +170,8 @@ public enum MetadataReader {
         e.make = header.keys["com.apple.quicktime.make"]
         e.model = header.keys["com.apple.quicktime.model"]
         e.software = header.keys["com.apple.quicktime.software"]
+        e.kinds.playbackIntent = header.keys["com.apple.quicktime.full-frame-rate-playback-intent"]
+        e.kinds.captureFPS = header.keys["com.android.capture.fps"]
         e.orientation = header.orientation
         if let xmp = header.xmp { readXMP(xmp, into: &e) }
         return true
@@ -221,7 +223,7 @@ public enum MetadataReader {
 
     static func readExif(_ bytes: [UInt8]?, into e: inout PhotoEvidence) {
         guard let bytes else { return }
-        e.contentIdentifier = ExifBlock.appleContentIdentifier(in: bytes)
+        ExifBlock.readAppleMakerNote(in: bytes, into: &e)
         ExifBlock.reading(ExifReach.withinReach(bytes)) { block in
             guard let block else { return e.problems.append("corrupt EXIF") }
             block.read(into: &e)
@@ -236,6 +238,11 @@ public enum MetadataReader {
         e.xmpDateTimeOriginal = XMPProperties.value(of: "exif:DateTimeOriginal", in: xmp)
         e.xmpCreateDate = XMPProperties.value(of: "xmp:CreateDate", in: xmp)
         e.xmpRating = XMPProperties.value(of: "xmp:Rating", in: xmp)
+        // Google Camera's kinds (a Bag of special types; its first item names the kind).
+        e.kinds.specialTypeID = XMPProperties.items(of: "GCamera:SpecialTypeID", in: xmp).first
+            ?? XMPProperties.value(of: "GCamera:SpecialTypeID", in: xmp)
+        e.kinds.googleBurstID = XMPProperties.value(of: "GCamera:BurstID", in: xmp)
+        e.kinds.projectionType = XMPProperties.value(of: "GPano:ProjectionType", in: xmp)
         e.xmpUserComment = e.xmpUserComment ?? XMPProperties.value(of: "exif:UserComment", in: xmp)
     }
 }

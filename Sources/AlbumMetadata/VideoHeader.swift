@@ -221,10 +221,28 @@ enum MetadataBoxes {
             // An item's type is its key's 1-based index, as a 32-bit number.
             guard let index = BoxFields.be32(item.type.utf8.map { $0 }, 0), index >= 1, index <= names.count,
                   let data = children(item.body).first(where: { $0.type == "data" }), data.body.count >= 8,
-                  BoxFields.be32(data.body, 0) == 1 else { continue }  // 1: UTF-8 text
-            values[names[index - 1]] = values[names[index - 1]] ?? String(decoding: data.body[8...], as: UTF8.self)
+                  let type = BoxFields.be32(data.body, 0), let value = value(type, Array(data.body[8...])) else { continue }
+            values[names[index - 1]] = values[names[index - 1]] ?? value
         }
         return values
+    }
+
+    /// A Keys value as text: UTF-8 as written, a number (QuickTime's well-known types: big-endian
+    /// integers of 1 to 8 bytes, 32- and 64-bit floats) in decimal; nil for any other type.
+    static func value(_ type: Int, _ bytes: [UInt8]) -> String? {
+        let whole = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        switch type {
+        case 1: return String(decoding: bytes, as: UTF8.self)
+        case 21, 65, 66, 67, 74:  // signed integers
+            guard (1...8).contains(bytes.count) else { return nil }
+            let shift = UInt64(64 - 8 * bytes.count)
+            return String(Int64(bitPattern: whole << shift) >> Int64(shift))
+        case 22, 75, 76, 77, 78:  // unsigned integers
+            return (1...8).contains(bytes.count) ? String(whole) : nil
+        case 23: return bytes.count == 4 ? String(Float(bitPattern: UInt32(truncatingIfNeeded: whole))) : nil
+        case 24: return bytes.count == 8 ? String(Double(bitPattern: whole)) : nil
+        default: return nil
+        }
     }
 
     /// A `keys` box's names (a full box: version and flags, a count, then size, namespace, name).

@@ -13,6 +13,8 @@ public struct ExifWriter {
         /// Several SHORTs: BitsPerSample of an RGB image, a CFA's repeat pattern.
         case shorts([UInt16])
         case long(UInt32)
+        /// An SLONG: Apple's maker note types its flags so (exiftool's `int32s`).
+        case slong(Int32)
         case rational(UInt32, UInt32)
         /// Several RATIONALs: GPS coordinates and time stamps are three each.
         case rationals([UInt32])
@@ -26,6 +28,7 @@ public struct ExifWriter {
             case .ascii: return 2
             case .short, .shorts: return 3
             case .long: return 4
+            case .slong: return 9
             case .rational, .rationals: return 5
             case .srationals: return 10
             case .undefined: return 7
@@ -127,7 +130,7 @@ public struct ExifWriter {
     private func count(_ v: Value) -> Int {
         switch v {
         case .ascii(let s): return s.utf8.count + 1
-        case .byte, .short, .long, .rational: return 1
+        case .byte, .short, .long, .slong, .rational: return 1
         case .rationals(let parts): return parts.count / 2
         case .srationals(let parts): return parts.count / 2
         case .bytes(let b), .undefined(let b): return b.count
@@ -141,6 +144,7 @@ public struct ExifWriter {
         case .byte(let n): return [n]
         case .short(let n): return u16(n)
         case .long(let n): return u32(n)
+        case .slong(let n): return u32(UInt32(bitPattern: n))
         case .rational(let a, let b): return u32(a) + u32(b)
         case .rationals(let parts): return parts.flatMap(u32)
         case .srationals(let parts): return parts.flatMap { u32(UInt32(bitPattern: $0)) }
@@ -176,6 +180,10 @@ public struct SampleExif {
     public var userComment: String?
     /// IFD0 Rating (0x4746), as Windows writes it.
     public var rating: UInt16?
+    /// EXIF CustomRendered (0xA401): Apple's 6 (panorama), 7 and 8 (portraits).
+    public var customRendered: UInt16?
+    /// EXIF LensModel (0xA434), as iPhones name their lenses (`iPhone 15 Pro front camera 2.69mm f/1.9`).
+    public var lensModel: String?
     /// ExposureTime, FNumber, ISO: what makes it a camera exposure.
     public var exposure = false
     /// GPSDateStamp and GPSTimeStamp (UTC), `YYYY:MM:DD` and hour, minute, second, with a
@@ -215,6 +223,8 @@ public struct SampleExif {
         if let dateTimeDigitized { w.exif[0x9004] = .ascii(dateTimeDigitized) }
         if let subSecTimeOriginal { w.exif[0x9291] = .ascii(subSecTimeOriginal) }
         if let offsetTimeOriginal { w.exif[0x9011] = .ascii(offsetTimeOriginal) }
+        if let customRendered { w.exif[0xA401] = .short(customRendered) }
+        if let lensModel { w.exif[0xA434] = .ascii(lensModel) }
         if let userComment { w.exif[0x9286] = .undefined(Array("ASCII\0\0\0".utf8) + Array(userComment.utf8)) }
         if exposure {
             w.exif[0x829A] = .rational(1, 125)
@@ -240,6 +250,10 @@ public enum MakerNote: Sendable {
     /// its tag 0x0011 (exiftool's MediaGroupUUID) is the identifier a Live Photo's still shares
     /// with its video.
     case apple(mediaGroup: String)
+    /// The same with tag 0x000B (exiftool's BurstUUID), which every photo of a burst shares, and
+    /// no media group (a burst's photos are no Live Photos); and tag 0x0045 (FrontFacingCamera),
+    /// an SLONG, 1 for the front camera.
+    case appleKinds(burst: String?, frontFacing: Bool)
     /// Samsung's type 2: a bare IFD, every value held in its entry.
     case samsung
     /// Nikon's type 3: `Nikon\0`, version 2.10, then a TIFF header of its own that the IFD's
@@ -252,6 +266,11 @@ public enum MakerNote: Sendable {
             let w = ExifWriter(order: .motorola)
             let entries: [UInt16: ExifWriter.Value] = [0x0001: .long(14), 0x0008: .rationals([1, 100, 98, 100, 3, 100]),
                                                        0x000A: .long(3), 0x0011: .ascii(id)]
+            return Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8) + w.ifd(entries, at: 14)
+        case .appleKinds(let burst, let frontFacing):
+            let w = ExifWriter(order: .motorola)
+            var entries: [UInt16: ExifWriter.Value] = [0x0001: .long(14), 0x000A: .long(3), 0x0045: .slong(frontFacing ? 1 : 0)]
+            if let burst { entries[0x000B] = .ascii(burst) }
             return Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8) + w.ifd(entries, at: 14)
         case .samsung:
             let w = ExifWriter(order: order)

@@ -55,6 +55,7 @@ public enum SampleLibrary {
         try cameras(&b)
         try screenshots(&b)
         try edgeCases(&b)
+        kinds(&b)
         b.items += try videoItems.get()
         return b.items
     }
@@ -85,6 +86,15 @@ public enum SampleLibrary {
         ], rotation: 90)
         let android = try Encoders.video(frame, container: .mp4, metadata: [("creation_time", "2024-03-01T12:00:00Z")])
         let plain = try Encoders.video(frame, container: .mp4)
+        // Android's recorder keeps its capture rate as a Keys item; iOS 18 its playback intent.
+        let slowMotion = try Encoders.video(frame, container: .mp4, metadata: [("creation_time", "2024-06-06T05:00:00Z"),
+                                                                                ("com.android.capture.fps", "240.0")])
+        let timeLapse = try Encoders.video(frame, container: .mp4, metadata: [("creation_time", "2024-06-08T04:00:00Z"),
+                                                                               ("com.android.capture.fps", "1.0")])
+        let appleSlowMotion = try Encoders.video(frame, container: .mov, metadata: [
+            ("com.apple.quicktime.creationdate", "2024-06-07T09:00:00+0200"), ("com.apple.quicktime.make", "Apple"),
+            ("com.apple.quicktime.model", "iPhone 16 Pro"), ("com.apple.quicktime.full-frame-rate-playback-intent", "0"),
+        ])
         let recording = try Encoders.video(SampleImage.marker(width: 64, height: 128, tint: 200), container: .mp4,
                                            metadata: [("creation_time", "2023-10-01T10:38:54Z")])
         return try livePhotoItems(frame) + [
@@ -94,6 +104,9 @@ public enum SampleLibrary {
                  day: "2022-08-09", source: .xmpCreateDate, time: "2022-08-09T10:11:12+02:00"),
             clip("Videos/VID_20230809_201500.mp4", plain, day: "2023-08-09", source: .fileName, time: "2023-08-09T20:15:00"),
             clip("Videos/holiday.mov", plain, day: "2018-06-01", source: .fileModificationTime),
+            clip("Kinds/VID_20240606_070000.mp4", slowMotion, day: "2024-06-06", source: .movieHeader),
+            clip("Kinds/IMG_2200.MOV", appleSlowMotion, day: "2024-06-07", source: .quickTimeCreationDate),
+            clip("Kinds/VID_20240608_060000.mp4", timeLapse, day: "2024-06-08", source: .movieHeader),
             clip("ScreenRecordings/RPReplay_Final1696156734.MP4", recording, day: "2023-10-01", shot: true, source: .movieHeader),
             clip("Music/voice.m4a", try Encoders.soundOnly(), day: nil, video: false),
             clip(cutMOVPath, Array(iPhone.prefix(iPhone.count / 2)), day: "2018-06-01", source: .fileModificationTime),
@@ -194,6 +207,34 @@ public enum SampleLibrary {
             day: "2019-08-01", shot: false, source: .exifDateTimeOriginal)
         b.add("Wallpapers/Screenshots/lake.jpg", b.jpeg(.camera("Canon", "Canon EOS 80D", "2019:08:02 07:00:00")),
             day: "2019-08-02", shot: false, source: .exifDateTimeOriginal)
+    }
+
+    /// Where the sample's photos of each kind are (`media-types/`), each with the tags its
+    /// device writes: iPhone panorama, portrait selfie and burst, Pixel portrait, a photo sphere.
+    public static let kindsFolder = "Kinds"
+
+    /// Photos of the kinds phones' pickers show, as their devices tag them (docs/rules.md, "Kinds").
+    static func kinds(_ b: inout Builder) {
+        var pano = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:01 10:00:00", order: .motorola, offset: "+02:00")
+        pano.customRendered = 6
+        b.add("Kinds/IMG_2001.JPG", b.jpeg(pano), day: "2024-06-01", source: .exifDateTimeOriginal)
+        var portrait = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:02 11:00:00", order: .motorola, offset: "+02:00")
+        portrait.customRendered = 8
+        portrait.lensModel = "iPhone 15 Pro front camera 2.69mm f/1.9"
+        b.add("Kinds/IMG_2002.JPG", b.jpeg(portrait), day: "2024-06-02", source: .exifDateTimeOriginal)
+        for (k, second) in ["10", "11", "12"].enumerated() {
+            var frame = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:03 12:00:\(second)", order: .motorola, offset: "+02:00")
+            frame.makerNote = .appleKinds(burst: "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C", frontFacing: false)
+            b.add("Kinds/IMG_210\(k + 1).JPG", b.jpeg(frame), day: "2024-06-03", source: .exifDateTimeOriginal)
+        }
+        let pixelPortrait = [("GCamera:SpecialTypeID", "com.google.android.apps.camera.gallery.specialtype.SpecialType-PORTRAIT")]
+        b.add("Kinds/PXL_20240604_090000000.PORTRAIT.jpg",
+            b.jpeg(.camera("Google", "Pixel 8", "2024:06:04 09:00:00", offset: "+02:00"), xmp: pixelPortrait),
+            day: "2024-06-04", source: .exifDateTimeOriginal)
+        b.add("Kinds/PANO_20240605_080000.jpg",
+            b.jpeg(.camera("Google", "Pixel 8", "2024:06:05 08:00:00", offset: "+02:00"),
+                   xmp: [("GPano:ProjectionType", "equirectangular"), ("GPano:UsePanoramaViewer", "True")]),
+            day: "2024-06-05", source: .exifDateTimeOriginal)
     }
 
     /// Damaged and odd files.

@@ -24,6 +24,10 @@ enum ExtendedAttributes {
         if let rating = photo.rating { list.append(("rating", "\(rating) (\(photo.ratingSource.name))")) }
         if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
+        if let kinds = MediaKindRules.description(signals: UInt32(photo.kindSignals), format: photo.format, screenshot: photo.screenshot,
+                                                  livePartner: photo.format.isStill ? livePartner : nil) {
+            list.append(("kinds", kinds))
+        }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         list += sidecarAttributes(of: photo, sourceRoot: sourceRoot)
         return list.map { (prefix + $0.0, $0.1) }

@@ -48,7 +48,7 @@ struct NodeTable: Sendable {
     /// Each photo folder's inode and its names that are not the photos' own (nil: none), beside
     /// `photoFolders`: `TreeChanges` compares a million photos' places without making names.
     private var photoFolderPlaces: [(inode: UInt64, renamed: [Int32: String]?)] = []
-    private var folderOfPhoto: [ContiguousArray<UInt32>] = Array(repeating: [], count: PhotoSlot.count)
+    private var folderOfPhoto: [SlotFolders] = Array(repeating: SlotFolders(), count: PhotoSlot.count)
     /// Photo index → its number, and number → photo index (-1: not a photo now).
     private(set) var numberOfPhoto: ContiguousArray<UInt32> = []
     private var photoOfNumber: ContiguousArray<Int32> = []
@@ -109,11 +109,9 @@ struct NodeTable: Sendable {
                 count += 1
             }
         case .photos(let entries):
-            if folderOfPhoto[entries.slot].isEmpty {
-                folderOfPhoto[entries.slot] = ContiguousArray(repeating: UInt32.max, count: photos.count)
-            }
             let index = UInt32(photoFolders.count)
-            for member in entries.members { folderOfPhoto[entries.slot][Int(member)] = index }
+            let sparse = PhotoSlot.mediaTypes.contains(entries.slot)
+            for member in entries.members { folderOfPhoto[entries.slot].set(Int(member), index, photoCount: photos.count, sparse: sparse) }
             count += entries.count
         }
         let node = Folder(inode: inode, parent: parent, name: name, folder: folder, childInodes: childInodes)
@@ -246,4 +244,26 @@ struct NodeTable: Sendable {
 
     /// Slots that hold folders in this tree.
     var usedSlots: [Int] { (0..<PhotoSlot.count).filter { !folderOfPhoto[$0].isEmpty } }
+}
+
+/// Which photo folder lists each photo in one slot (`UInt32.max`: none). Dense, 4 bytes a photo
+/// of the library, for the slots most photos are in; a map for a kind's slot while it holds few
+/// photos (a kind is a small part of most libraries, and eleven dense arrays would cost 44 bytes
+/// a photo), dense once it holds an eighth of them.
+struct SlotFolders {
+    private var dense = ContiguousArray<UInt32>()
+    private var sparse: [Int32: UInt32] = [:]
+
+    var isEmpty: Bool { dense.isEmpty && sparse.isEmpty }
+
+    subscript(photo: Int) -> UInt32 { dense.isEmpty ? sparse[Int32(photo)] ?? .max : dense[photo] }
+
+    mutating func set(_ photo: Int, _ folder: UInt32, photoCount: Int, sparse mayBeSparse: Bool) {
+        if dense.isEmpty && (!mayBeSparse || sparse.count >= photoCount / 8) {
+            dense = ContiguousArray(repeating: .max, count: photoCount)
+            for (p, f) in sparse { dense[Int(p)] = f }
+            sparse = [:]
+        }
+        if dense.isEmpty { sparse[Int32(photo)] = folder } else { dense[photo] = folder }
+    }
 }

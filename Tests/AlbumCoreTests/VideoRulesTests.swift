@@ -102,4 +102,22 @@ final class PhotoSizeTests: XCTestCase {
         // (The camera is a code into `CameraTable`, in the small fields' padding.)
         XCTAssertLessThanOrEqual(MemoryLayout<Photo>.stride, 160, "\(MemoryLayout<Photo>.stride) bytes")
     }
+
+    /// The orientation and the favourite flag share a byte: neither changes the other.
+    func testOrientationAndFavoriteShareAByteApart() {
+        var photo = Photo(relativePath: "a.jpg", format: .jpeg, identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)),
+                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
+                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: "no"),
+                          orientation: 6, problems: [])
+        XCTAssertFalse(photo.isFavorite)
+        photo.isFavorite = true
+        XCTAssertEqual(photo.orientation, 6)
+        photo.orientation = 9
+        XCTAssertEqual(photo.orientation, 1, "out of range: 1")
+        XCTAssertTrue(photo.isFavorite)
+        photo.orientation = 8
+        photo.isFavorite = false
+        XCTAssertEqual(photo.orientation, 8)
+        XCTAssertFalse(photo.isFavorite)
+    }
 }

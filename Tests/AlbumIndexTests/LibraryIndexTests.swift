@@ -352,9 +352,13 @@ final class LibraryIndexTests: XCTestCase {
             try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, dto, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, '2020:01:02 03:04:05', 1, 0, 0, 420)",
                          [.text(file), .int(Int64(i)), .text(kind)])
         }
+        // This migration alone (a later one may read more again for reasons of its own).
+        let ratings = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN xmp_rating") })
+        try db.migrate(Array(LibraryIndex.migrations.prefix(ratings + 1)))
+        let lacking = try db.query("SELECT path FROM files WHERE uid IS NULL ORDER BY path").map { $0[0].text }
+        XCTAssertEqual(lacking, ["a.jpg", "b.heic", "c.dng", "d.png"])
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
-        XCTAssertEqual(Set(try index.loadAll().filter(\.lacksAccess).map(\.relativePath)), ["a.jpg", "b.heic", "c.dng", "d.png"])
         var e = PhotoEvidence()
         e.xmpRating = "-1"
         e.exifRating = 5
@@ -363,6 +367,33 @@ final class LibraryIndexTests: XCTestCase {
         guard case .photo(_, let back)? = try index.loadAll().first(where: { $0.relativePath == "rated.jpg" })?.kind else { return XCTFail("not saved") }
         XCTAssertEqual(back.xmpRating, "-1")
         XCTAssertEqual(back.exifRating, 5)
+    }
+
+    /// The kind tags' migration: every video and the iPhones' and Pixels' JPEGs and HEIFs forget
+    /// their owner and mode (read again, once, for the tags that tell their kind); other cameras'
+    /// stills and other files keep theirs; kind tags saved are loaded back.
+    func testAnIndexFromBeforeKindTagsReadsAgainOnlyWhatMayCarryThem() throws {
+        let before = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN kind_tags") })
+        let (db, path) = try index(atSchema: before)
+        let rows: [(String, String, String)] = [("iphone.heic", "heif", "Apple"), ("pixel.jpg", "jpeg", "Google"), ("canon.jpg", "jpeg", "Canon"),
+                                                ("android.mp4", "video", ""), ("shot.png", "png", "Apple"), ("n.txt", "ignored", "")]
+        for (i, (file, kind, make)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, make, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, ?, 1, 0, 0, 420)",
+                         [.text(file), .int(Int64(i)), .text(kind), .text(make)])
+        }
+        try db.migrate(Array(LibraryIndex.migrations.prefix(before + 1)))
+        let lacking = try db.query("SELECT path FROM files WHERE uid IS NULL ORDER BY path").map { $0[0].text }
+        XCTAssertEqual(lacking, ["android.mp4", "iphone.heic", "pixel.jpg"])
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        var e = PhotoEvidence()
+        e.kinds.customRendered = 6
+        e.kinds.lensModel = "iPhone 15 Pro front camera 2.69mm f/1.9"
+        e.kinds.captureFPS = "240.0"
+        let tagged = IndexedFile(relativePath: "pano.jpg", identity: FileIdentity(inode: 99, size: 3, mtime: Timestamp(seconds: 4)), kind: .photo(.jpeg, e))
+        try index.save(upserts: [tagged], removals: [])
+        guard case .photo(_, let back)? = try index.loadAll().first(where: { $0.relativePath == "pano.jpg" })?.kind else { return XCTFail("not saved") }
+        XCTAssertEqual(back.kinds, e.kinds)
     }
 
     /// Schema 13 shows GIF images: as schema 12 for WebP.

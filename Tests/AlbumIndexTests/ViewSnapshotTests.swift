@@ -45,6 +45,12 @@ final class ViewSnapshotTests: XCTestCase {
                 photo.ratingSource = k % 2 == 0 ? .xmp : .exif
                 photo.isFavorite = photo.rating! >= 4
             }
+            // Kinds: a panorama's and a burst's signals (and the burst's identifier among its texts).
+            if k % 7 == 2 { photo.kindSignals = 1 << UInt16(MediaKindRules.table.firstIndex { $0.kind == .panoramas }!) }
+            if k % 7 == 3 {
+                photo.kindSignals = 1 << UInt16(MediaKindRules.table.firstIndex { $0.kind == .bursts }!)
+                photo.sidecarAttributes = [Photo.burstAttribute, "burst \(k % 2)"]
+            }
             photos.append(photo)
         }
         return photos
@@ -83,6 +89,11 @@ final class ViewSnapshotTests: XCTestCase {
             return XCTFail("no non-screenshots/")
         }
         XCTAssertFalse(entries.renamed.isEmpty, "colliding names are renamed entries, kept")
+        XCTAssertEqual(back.photos.map(\.kindSignals), library.photos.map(\.kindSignals))
+        guard case .folder(let media)? = back.root.child(named: "media-types"), case .folder(let bursts)? = media.child(named: "bursts") else {
+            return XCTFail("no media-types/bursts/")
+        }
+        XCTAssertEqual(bursts.count, 2, "two bursts, a folder each")
         // Made again from what it gave back: the same bytes.
         XCTAssertEqual(ViewSnapshot.encode(back, key: "k", generation: 7), bytes)
     }

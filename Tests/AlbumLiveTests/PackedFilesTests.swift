@@ -26,6 +26,9 @@ final class PackedFilesTests: XCTestCase {
         sidecar.keywords = ["a\\b", "two\nlines", "", "k:v"]; sidecar.description = "line\n\\n"
         e.sidecar = sidecar
         e.motionVideo = ByteRange(offset: 1_234_000, length: 5_000_000_000)
+        e.kinds.customRendered = 8; e.kinds.lensModel = "iPhone 15 Pro front camera 2.69mm f/1.9"; e.kinds.appleBurstUUID = "B=1"
+        e.kinds.appleFrontFacing = 1; e.kinds.specialTypeID = "x"; e.kinds.googleBurstID = "g"; e.kinds.projectionType = "equirectangular"
+        e.kinds.playbackIntent = "0"; e.kinds.captureFPS = "240.0"
         return e
     }
 

@@ -9,6 +9,10 @@ import XCTest
 final class ExiftoolInteropTests: FolderTestCase {
     /// A fresh file of `bytes` with exiftool's `arguments` applied, read back.
     func written(_ bytes: [UInt8], _ name: String, _ arguments: [String]) throws -> PhotoEvidence {
+        try Self.written(bytes, in: folder, name, arguments)
+    }
+
+    static func written(_ bytes: [UInt8], in folder: String, _ name: String, _ arguments: [String]) throws -> PhotoEvidence {
         let path = folder + "/" + name
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let p = Process()
@@ -127,5 +131,45 @@ final class ExiftoolInteropTests: FolderTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
         return try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+    }
+}
+
+/// The tags that tell a photo's kind, as exiftool writes them (EXIF, Google's XMP) or reads them
+/// (an Apple maker note, which exiftool edits but does not make), read as it reads them.
+final class KindTagsInteropTests: FolderTestCase {
+    func written(_ bytes: [UInt8], _ name: String, _ arguments: [String]) throws -> PhotoEvidence {
+        try ExiftoolInteropTests.written(bytes, in: folder, name, arguments)
+    }
+
+    func testExiftoolsKindTagsAreReadAsItWritesThem() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let portrait = try written(jpeg, "portrait.jpg", ["-CustomRendered#=8", "-LensModel=iPhone 12 front camera 2.71mm f/2.2"])
+        XCTAssertEqual(portrait.kinds.customRendered, 8)
+        XCTAssertEqual(portrait.kinds.lensModel, "iPhone 12 front camera 2.71mm f/2.2")
+        XCTAssertEqual(MediaKindRules.kinds(signals: MediaKindRules.signals(portrait.kinds, format: .jpeg), format: .jpeg,
+                                            isScreenRecording: false).kinds, [.portraits, .selfies])
+        let google = try written(jpeg, "pixel.jpg", ["-XMP-GCamera:SpecialTypeID=com.google.android.apps.camera.gallery.specialtype.SpecialType-PORTRAIT",
+                                                    "-XMP-GCamera:BurstID=b7", "-XMP-GPano:ProjectionType=equirectangular"])
+        XCTAssertEqual(google.kinds.specialTypeID, "com.google.android.apps.camera.gallery.specialtype.SpecialType-PORTRAIT", "a Bag's item")
+        XCTAssertEqual(google.kinds.googleBurstID, "b7")
+        XCTAssertEqual(google.kinds.projectionType, "equirectangular")
+        var selfie = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:02 11:00:00", order: .motorola)
+        selfie.makerNote = .appleKinds(burst: "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C", frontFacing: true)
+        let apple = try written(Encoders.insertingAPP1(selfie.payload(), into: jpeg), "apple.jpg", ["-Software=17.5"])
+        XCTAssertEqual(apple.kinds.appleBurstUUID, "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C")
+        XCTAssertEqual(apple.kinds.appleFrontFacing, 1)
+        let read = runExiftool(["-s3", "-Apple:FrontFacingCamera", "-Apple:BurstUUID", folder + "/apple.jpg"])
+        XCTAssertEqual(read, "Yes\n5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C\n", "exiftool reads the note albumfs reads, after rewriting the file")
+    }
+
+    func runExiftool(_ arguments: [String]) -> String {
+        let p = Process(), out = Pipe()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = arguments
+        p.standardOutput = out
+        guard (try? p.run()) != nil else { return "" }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -150,3 +150,41 @@ final class VideoHeaderTests: FolderTestCase {
         }
     }
 }
+
+/// Keys values as the devices type them: Android's capture rate a 32-bit float, Apple's playback
+/// intent an 8-bit integer; a type albumfs does not know gives no value.
+final class KeysValueTests: XCTestCase {
+    func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        let size = 8 + body.count
+        return [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+    }
+
+    func meta(_ items: [(key: String, type: UInt8, value: [UInt8])]) -> [UInt8] {
+        var keys: [UInt8] = [0, 0, 0, 0, 0, 0, 0, UInt8(items.count)]
+        for item in items { keys += box("mdta", Array(item.key.utf8)) }
+        var list: [UInt8] = []
+        for (k, item) in items.enumerated() {
+            let data = box("data", [0, 0, 0, item.type, 0, 0, 0, 0] + item.value)
+            list += box(String(decoding: [0, 0, 0, UInt8(k + 1)], as: UTF8.self), data)
+        }
+        return box("hdlr", [0, 0, 0, 0, 0, 0, 0, 0] + Array("mdta".utf8) + [UInt8](repeating: 0, count: 13)) + box("keys", keys) + box("ilst", list)
+    }
+
+    func testNumbersAreReadAsDecimalText() {
+        let values = MetadataBoxes.keyed(meta([
+            ("com.android.capture.fps", 23, [0x43, 0x70, 0, 0]),  // 240.0 as a big-endian float
+            ("com.apple.quicktime.full-frame-rate-playback-intent", 75, [0]),
+            ("signed", 21, [0xFF, 0xFE]),
+            ("double", 24, [0x3F, 0xF8, 0, 0, 0, 0, 0, 0]),  // 1.5
+            ("com.apple.quicktime.make", 1, Array("Apple".utf8)),
+            ("picture", 13, [0xFF, 0xD8]),
+        ]))
+        XCTAssertEqual(values["com.android.capture.fps"], "240.0")
+        XCTAssertEqual(values["com.apple.quicktime.full-frame-rate-playback-intent"], "0")
+        XCTAssertEqual(values["signed"], "-2")
+        XCTAssertEqual(values["double"], "1.5")
+        XCTAssertEqual(values["com.apple.quicktime.make"], "Apple")
+        XCTAssertNil(values["picture"], "a JPEG cover is no text")
+        XCTAssertNil(MetadataBoxes.value(23, [1, 2, 3]), "a float of three bytes")
+    }
+}

@@ -63,14 +63,14 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(a.gid, 8)
         let root = try fs.attributes(of: 1).get()
         XCTAssertEqual(root.permissions, 0o555)
-        XCTAssertEqual(root.linkCount, 8)
+        XCTAssertEqual(root.linkCount, 9)
     }
 
     func testReaddirOffsetsResumeWhereTheyStopped() throws {
         let h = try fs.openDirectory(1).get()
         defer { fs.releaseDirectory(h) }
         let all = try fs.readDirectory(h, from: 0).get()
-        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites"])
+        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types"])
         var names: [String] = []
         var offset = 0
         while true {
@@ -98,7 +98,7 @@ final class AlbumFileSystemTests: XCTestCase {
             folders += full.filter { $0.attributes.kind == .directory && $0.name != "." && $0.name != ".." }.map(\.attributes.inode)
             seen += 1
         }
-        XCTAssertEqual(seen, 11, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites")
+        XCTAssertEqual(seen, 23, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites, media-types and its 11 kinds")
         XCTAssertEqual(fs.readDirectoryNames(12345, from: 0).failure, .badFileDescriptor)
     }
 
@@ -444,4 +444,21 @@ final class LockedLog: @unchecked Sendable {
     private let lock = NSLock()
     func append(_ s: String) { lock.lock(); lines.append(s); lock.unlock() }
     func withLock<T>(_ body: ([String]) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(lines) }
+}
+
+/// A slot's photo-to-folder table: a map while few photos are in it, the same answers once dense.
+final class SlotFoldersTests: XCTestCase {
+    func testAFewPhotosAreMappedAndManyTurnItDenseWithTheSameAnswers() {
+        var slot = SlotFolders()
+        XCTAssertTrue(slot.isEmpty)
+        slot.set(5, 2, photoCount: 80, sparse: true)
+        slot.set(70, 3, photoCount: 80, sparse: true)
+        XCTAssertFalse(slot.isEmpty)
+        XCTAssertEqual([slot[5], slot[70], slot[6]], [2, 3, .max])
+        for p in 10..<20 { slot.set(p, 4, photoCount: 80, sparse: true) }  // past an eighth: dense
+        XCTAssertEqual([slot[5], slot[70], slot[6], slot[15]], [2, 3, .max, 4])
+        var dense = SlotFolders()
+        dense.set(1, 0, photoCount: 3, sparse: false)
+        XCTAssertEqual([dense[0], dense[1], dense[2]], [.max, 0, .max])
+    }
 }

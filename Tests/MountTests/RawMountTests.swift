@@ -114,6 +114,11 @@ final class RawMountTests: XCTestCase {
         XCTAssertEqual(readdirNames(mount.path("screenshots")), [])
         // Each of the pair has its thumbnail (one name tagged: both are DSC_0001.jpg).
         XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.filter { $0.hasPrefix("DSC_0001") }.count, 2)
+        // media-types/raw/ lists every RAW, newest first, one with its JPEG too; the JPEGs are no RAW.
+        XCTAssertEqual(readdirNames(mount.path("media-types/raw")), ["DSC_0003.dng", "DSC_0002.dng", "DSC_0001.dng"])
+        XCTAssertEqual(statOf(mount.path("media-types/raw/DSC_0001.dng"))?.st_ino, statOf(mount.path("\(day)/DSC_0001.dng"))?.st_ino)
+        XCTAssertEqual(xattr(mount.path("media-types/raw/DSC_0001.dng"), "user.albumfs.kinds"), "raw (camera RAW by content)")
+        XCTAssertNil(xattr(mount.path("\(day)/DSC_0001.JPG"), "user.albumfs.kinds"))
         mount.finish()
     }
 
