@@ -43,6 +43,7 @@ extension LibraryViews {
             (videos, { flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) }),
             (byCamera, { view(byCamera).flatMap { updatedByCamera($0, photos, changes, partners, emptyMtime) } }),
             (favorites, { flat(favorites, { photos[$0].isFavorite && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) }) }),
+            (filter, { filterView(emptyMtime) }),
         ]
         var top: [VirtualFolder] = []
         for (name, update) in updaters where views.contains(name) {

@@ -60,6 +60,7 @@ public enum LibraryViews {
             (videos, { flatFolder(videos, photos, clips, emptyMtime) }),
             (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
+            (filter, { filterView(emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
             thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime)

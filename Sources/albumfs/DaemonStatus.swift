@@ -129,8 +129,11 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// One `path: why` line per problem, escaped as `ls -b` escapes names (`OneLine`), so
     /// that a line is always one problem whatever the path or the message holds.
     func errorsText() -> String {
-        problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
+        let files = problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
             OneLine.problem(path: $0.relativePath, message: $0.message)
-        }.joined()
+        }
+        // Then names below filter/ that were no expression, by their path in the mount.
+        let filters = (fileSystem?.filterErrors ?? []).map { OneLine.problem(path: $0.path, message: $0.message) }
+        return (files + filters).joined()
     }
 }
