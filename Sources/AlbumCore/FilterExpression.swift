@@ -69,11 +69,12 @@ public struct FilterError: Error, Sendable, Equatable {
 public enum FilterSyntax {
     /// The three combining words; a term cannot be named so.
     public static let functions = ["any", "all", "not"]
-    /// Characters a value holds only escaped inside `any(…)`, `all(…)` and `not(…)`.
-    static let escapedCharacters: [Character: String] = ["%": "%25", ",": "%2C", "(": "%28", ")": "%29", "/": "%2F"]
+    /// Characters a value holds only escaped (`+` anywhere; the others inside `any(…)`, `all(…)`
+    /// and `not(…)`), and how they are written.
+    static let escapedCharacters: [Character: String] = ["%": "%25", ",": "%2C", "(": "%28", ")": "%29", "/": "%2F", "+": "%2B"]
 
-    /// The expression a component writes. A component that is one term takes its value to its
-    /// end, so `camera=Foo (Bar), Inc.` needs no escapes; inside a function `,` and `)` end it.
+    /// The expression a component writes. Outside a function a value runs to the next `+` or the
+    /// component's end, so `camera=Foo (Bar), Inc.` needs no escapes; inside one `,` and `)` end it too.
     public static func parse(_ text: String) -> Result<FilterExpression, FilterError> {
         var p = Parser(Array(text))
         do throws(FilterError) {
@@ -121,11 +122,35 @@ struct Parser {
 
     mutating func skipBlanks() { while at < chars.count, chars[at] == " " { at += 1 } }
 
-    /// `function | term`.
+    /// `unary { "+" unary }`: two or more are `any(…)` of them.
     mutating func expression(topLevel: Bool) throws(FilterError) -> FilterExpression {
+        var list = [try unary(topLevel: topLevel)]
+        skipBlanks()
+        while at < chars.count, chars[at] == "+" {
+            at += 1
+            list.append(try unary(topLevel: topLevel))
+            skipBlanks()
+        }
+        return list.count == 1 ? list[0] : .any(list)
+    }
+
+    /// `"not-" unary | primary`.
+    mutating func unary(topLevel: Bool) throws(FilterError) -> FilterExpression {
+        skipBlanks()
+        let prefix = Array("not-")
+        if at + prefix.count < chars.count, chars[at..<(at + prefix.count)].map({ Character($0.lowercased()) }) == prefix {
+            at += prefix.count
+            return .not(try unary(topLevel: topLevel))
+        }
+        return try primary(topLevel: topLevel)
+    }
+
+    /// `function | term`.
+    mutating func primary(topLevel: Bool) throws(FilterError) -> FilterExpression {
         skipBlanks()
         let name = word()
         guard !name.isEmpty else {
+            if at < chars.count, chars[at] == "!" { throw FilterError("\"!\" is no operator: write not-X or not(X)") }
             throw FilterError(atEnd ? "an expression is missing at the end" : "a term is missing before \"\(rest)\"")
         }
         let lower = name.lowercased()
@@ -180,11 +205,11 @@ struct Parser {
         return nil
     }
 
-    /// A value, blanks around it dropped: to the component's end at the top level, else up to
-    /// the next `,` or `)`.
+    /// A value, blanks around it dropped: up to the next `+`, and inside a function up to the
+    /// next `,` or `)` too.
     mutating func value(topLevel: Bool) -> String {
         let start = at
-        while at < chars.count, topLevel || (chars[at] != "," && chars[at] != ")") { at += 1 }
+        while at < chars.count, chars[at] != "+", topLevel || (chars[at] != "," && chars[at] != ")") { at += 1 }
         var slice = chars[start..<at]
         while slice.first == " " { slice = slice.dropFirst() }
         while slice.last == " " { slice = slice.dropLast() }

@@ -2,12 +2,30 @@
 enum FilterValues {
     typealias Made = Result<FilterPredicate, FilterError>
 
-    /// `rating>=4`: -1 (rejected) to 5; a photo without a rating has none to compare.
+    /// `rating>=4`, or as a shell takes it unquoted, `rating=4..` (`=..2`, `=3..4`: both ends
+    /// in): -1 (rejected) to 5; a photo without a rating has none to compare.
     static func rating(_ op: FilterOperator?, _ value: String) -> Made {
-        guard let n = Int(value), (-1...5).contains(n), let op else {
-            return .failure(FilterError("rating takes a number from -1 to 5, not \"\(value)\""))
+        let bad = Made.failure(FilterError("rating takes a number from -1 to 5, or a range such as 4.., not \"\(value)\""))
+        func number(_ s: Substring) -> Int? { Int(s).flatMap { (-1...5).contains($0) ? $0 : nil } }
+        guard let op else { return bad }
+        if op == .equal, let (from, to) = range(value) {
+            guard from.isEmpty || number(from) != nil, to.isEmpty || number(to) != nil, !(from.isEmpty && to.isEmpty) else { return bad }
+            let low = number(from) ?? -1, high = number(to) ?? 5
+            return .success(FilterPredicate { s in s.photo.rating.map { (low...max(low, high)).contains($0) } ?? false })
         }
+        guard let n = number(Substring(value)) else { return bad }
         return .success(FilterPredicate { s in s.photo.rating.map { compare($0, op, n, n) } ?? false })
+    }
+
+    /// A range's two ends (`FROM..TO`, either may be empty), if `value` is one.
+    static func range(_ value: String) -> (Substring, Substring)? {
+        var i = value.startIndex
+        while i < value.endIndex {
+            let next = value.index(after: i)
+            if value[i] == ".", next < value.endIndex, value[next] == "." { return (value[..<i], value[value.index(after: next)...]) }
+            i = next
+        }
+        return nil
     }
 
     /// `format=jpeg`: a format's name (`ImageFormat`) or one of its extensions (`jpg`, `heic`, `mov`).
@@ -42,17 +60,18 @@ enum FilterValues {
     enum DateForm { case year, month, day }
 
     /// `year=2024`, `month=2024-06` (or `month=06`, June of any year), `day=2024-06-15`,
-    /// `date>=2024-03`, `date=2024-03..2024-05` (both ends in): the day written on the photo,
-    /// its day folder's, compared as whole periods.
+    /// `date>=2024-03`, `date=2024-03..2024-05` (both ends in; `date=2024-03..` from, `=..2024-05`
+    /// until): the day written on the photo, its day folder's, compared as whole periods.
     static func date(_ op: FilterOperator?, _ value: String, as form: DateForm?) -> Made {
         guard let op else { return .failure(FilterError("a date needs a value")) }
         if form == .month, let m = Int(value), value.count == 2, (1...12).contains(m) {
             guard op == .equal else { return .failure(FilterError("a month of any year takes \"=\" only")) }
             return .success(FilterPredicate { $0.photo.capture.time.local.month == m })
         }
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        if form == nil, op == .equal, parts.count == 3, parts[1].isEmpty {
-            guard let from = period(String(parts[0]), as: nil), let to = period(String(parts[2]), as: nil) else { return badDate(value, form) }
+        if op == .equal, let (fromText, toText) = range(value) {
+            let from = fromText.isEmpty ? (first: 0, last: 0) : period(String(fromText), as: form)
+            let to = toText.isEmpty ? (first: 99_999_999, last: 99_999_999) : period(String(toText), as: form)
+            guard let from, let to, !(fromText.isEmpty && toText.isEmpty) else { return badDate(value, form) }
             return .success(FilterPredicate { s in (from.first...max(from.first, to.last)).contains(dayKey(s.photo)) })
         }
         guard let p = period(value, as: form) else { return badDate(value, form) }
@@ -64,7 +83,7 @@ enum FilterValues {
         case .year: "a year, as in \"year=2024\""
         case .month: "a month, as in \"month=2024-06\" or \"month=06\""
         case .day: "a day, as in \"day=2024-06-15\""
-        case nil: "YYYY, YYYY-MM, YYYY-MM-DD or a range FROM..TO"
+        case nil: "YYYY, YYYY-MM, YYYY-MM-DD, or a range FROM..TO (either end may be left out)"
         }
         return .failure(FilterError("\"\(value)\" is no date: \(wanted)"))
     }

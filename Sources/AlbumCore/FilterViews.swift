@@ -59,12 +59,13 @@ public enum FilterReadme {
     /// and compiles).
     public static let examples: [(path: String, meaning: String)] = [
         ("filter/favorites/", "favourites (rated at or above -o favorite_rating, or favourited)"),
-        ("filter/any(images,not(screenshots))/", "images, and everything that is not a screenshot"),
-        ("filter/images/not(screenshots)/", "photos that are not screenshots (a chain narrows)"),
+        ("filter/images+not-screenshots/", "images, or anything that is not a screenshot (+ is \"or\")"),
+        ("filter/any(images,not(screenshots))/", "the same written with functions (quote it in a shell)"),
+        ("filter/images/not-screenshots/", "photos that are not screenshots (a folder inside narrows)"),
         ("filter/favorites/year=2024/camera=Apple iPhone 15 Pro/", "favourites from 2024 taken with that camera"),
-        ("filter/rating>=3/", "rated 3 or more"),
+        ("filter/rating=3../", "rated 3 or more (rating>=3 too, quoted in a shell)"),
         ("filter/videos/date=2024-06..2024-08/", "videos from June to August 2024"),
-        ("filter/any(format=heif,raw)/", "HEIC and RAW files"),
+        ("filter/format=heif+raw/", "HEIC files and camera RAWs"),
         ("filter/folder=DCIM%2FCamera/", "from SOURCE/DCIM/Camera and below (%2F is a slash)"),
         ("filter/live-photos/month=12/", "Live Photos taken in any December"),
     ]
@@ -86,9 +87,10 @@ public enum FilterReadme {
                 if case .value(let ops) = term.takes { return term.name + ops[0].rawValue + "…" }
                 return term.name
             }.joined(separator: ", "),
-            "Combine: any(A,B,…)  all(A,B,…)  not(A)",
-            "Compare: = >= <= > <   dates: YYYY, YYYY-MM, YYYY-MM-DD, FROM..TO",
-            "Inside any(…), all(…) and not(…), write , ( ) % / in a value as %2C %28 %29 %25 %2F.",
+            "Combine: A+B (either)  not-A  any(A,B,…)  all(A,B,…)  not(A); a folder inside another: both",
+            "Compare: = >= <= > <  and ranges FROM..TO, FROM.., ..TO  dates: YYYY, YYYY-MM, YYYY-MM-DD",
+            "In a value write + as %2B and / as %2F; inside any(…), all(…), not(…) also , ( ) % as",
+            "%2C %28 %29 %25. Quote ( ) < > in a shell, or use the forms above without them.",
             "",
             "A name that is no expression is not found (ENOENT); .albumfs/errors says why.",
             "The full grammar: docs/filters.md.",

@@ -23,6 +23,13 @@ final class FilterExpressionTests: XCTestCase {
         ("folder=DCIM%2FCamera", t("folder", .equal, "DCIM/Camera"), "folder=DCIM%2FCamera"),
         ("date=2024-06..2024-08", t("date", .equal, "2024-06..2024-08"), "date=2024-06..2024-08"),
         ("not(any(videos,raw))", .not(.any([t("videos"), t("raw")])), "not(any(videos,raw))"),
+        // The forms a shell takes unquoted: `+` is any, `not-` is not.
+        ("images+not-screenshots", .any([t("images"), .not(t("screenshots"))]), "any(images,not(screenshots))"),
+        ("Not-Any(videos,raw)", .not(.any([t("videos"), t("raw")])), "not(any(videos,raw))"),
+        ("format=heif+raw+year=2020", .any([t("format", .equal, "heif"), t("raw"), t("year", .equal, "2020")]),
+         "any(format=heif,raw,year=2020)"),
+        ("camera=A%2BB", t("camera", .equal, "A+B"), "camera=A%2BB"),
+        ("rating=4..", t("rating", .equal, "4.."), "rating=4.."),
     ]
 
     func testEachComponentParsesAndPrintsBackToItself() throws {
@@ -47,7 +54,11 @@ final class FilterExpressionTests: XCTestCase {
         ("photos", "no term \"photos\" (did you mean \"images\"?)"),
         ("zebra", "no term \"zebra\""),
         ("any(images,not(screenshoots))", "no term \"screenshoots\" (did you mean \"screenshots\"?)"),
-        ("rating>=9", "rating takes a number from -1 to 5, not \"9\""),
+        ("rating>=9", "rating takes a number from -1 to 5, or a range such as 4.., not \"9\""),
+        ("rating=..", "rating takes a number from -1 to 5, or a range such as 4.., not \"..\""),
+        ("!screenshots", "\"!\" is no operator: write not-X or not(X)"),
+        ("images+", "an expression is missing at the end"),
+        ("not-", "no term \"not-\""),
         ("rating", "\"rating\" needs a value, as in \"rating=…\""),
         ("images=1", "\"images\" takes no value (\"images=…\" written)"),
         ("camera>=Canon", "\"camera\" takes \"=\", not \">=\""),

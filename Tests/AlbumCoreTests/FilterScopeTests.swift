@@ -33,6 +33,14 @@ final class FilterScopeTests: XCTestCase {
     /// Expression → the file names it lists, newest first.
     static let cases: [(String, [String])] = [
         ("any(images,not(screenshots))", ["clip.mov", "IMG_1.JPG", "fav-2024.jpg", "shot.png", "DSC_2.NEF", "DSC_1.JPG", "old.jpg"]),
+        ("images+not-screenshots", ["clip.mov", "IMG_1.JPG", "fav-2024.jpg", "shot.png", "DSC_2.NEF", "DSC_1.JPG", "old.jpg"]),
+        ("rating=4..", ["fav-2024.jpg"]),
+        ("rating=..2", ["old.jpg"]),
+        ("rating=2..5", ["fav-2024.jpg", "old.jpg"]),
+        ("date=2024-07..", ["clip.mov", "IMG_1.JPG"]),
+        ("date=..2019", ["old.jpg"]),
+        ("year=2019..2023", ["DSC_2.NEF", "DSC_1.JPG", "old.jpg"]),
+        ("format=png+videos", ["clip.mov", "shot.png"]),
         ("images", ["IMG_1.JPG", "fav-2024.jpg", "shot.png", "DSC_2.NEF", "DSC_1.JPG", "old.jpg"]),
         ("not(screenshots)", ["clip.mov", "IMG_1.JPG", "fav-2024.jpg", "DSC_2.NEF", "DSC_1.JPG", "old.jpg"]),
         ("videos", ["clip.mov"]),

@@ -49,7 +49,7 @@ extension AlbumFileSystemTests {
         XCTAssertEqual(fs.lookup(parent: ino("filter/images"), name: "rating>=9").failure, .notFound)
         XCTAssertEqual(fs.filterErrors.map(\.path), ["filter/favourites", "filter/images/rating>=9"])
         XCTAssertEqual(fs.filterErrors.map(\.message), ["no term \"favourites\" (did you mean \"favorites\"?)",
-                                                         "rating takes a number from -1 to 5, not \"9\""])
+                                                         "rating takes a number from -1 to 5, or a range such as 4.., not \"9\""])
         XCTAssertEqual(fs.attributes(of: 987_654_321).failure, .notFound)
     }
 

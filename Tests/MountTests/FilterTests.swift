@@ -42,6 +42,9 @@ final class FilterTests: SampleLibraryTestCase {
             XCTAssertLessThanOrEqual(st.st_mtim.tv_sec, last, "newest first: \(name)")
             last = st.st_mtim.tv_sec
         }
+        // Its form a shell takes unquoted is the same folder.
+        XCTAssertEqual(readdirNames(m.path("filter/images+not-screenshots")), names)
+        XCTAssertEqual(statOf(m.path("filter/images+not-screenshots/" + names[0]))?.st_ino, statOf(m.path(seed + "/" + names[0]))?.st_ino)
         // The same expressions as the flat views list the same names in the same order.
         XCTAssertEqual(readdirNames(m.path("filter/screenshots")), readdirNames(m.path("screenshots")))
         XCTAssertEqual(readdirNames(m.path("filter/videos")), readdirNames(m.path("videos")))
