@@ -95,9 +95,10 @@ public final class AlbumFileSystem: Sendable {
         let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
             let previous = s
             s = (library, table)
-            filters.libraryChanged(library)
             return previous
         }
+        // (After the swap, not under its lock: a filter folder being built holds `filters`' lock.)
+        filters.libraryChanged(library)
         pendingChanges.treePublished()
         if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
         var changes = TreeChanges.between(old.table, table)
