@@ -9,6 +9,12 @@ final class FilterFolders: Sendable {
     /// How many folders are kept; one past it drops the one used longest ago (the kernel asks
     /// again by name for one it still holds and is told ENOENT).
     static let maxFolders = 256
+    /// How many entries the built folders hold at most in all (8 bytes each, and names where they
+    /// differ from the photos'): past it the folders used longest ago drop what they hold, and
+    /// are built again when next asked for.
+    let maxEntries: Int
+
+    init(maxEntries: Int = 4_000_000) { self.maxEntries = maxEntries }
     /// How many wrong names `.albumfs/errors` shows (the newest).
     static let maxErrors = 100
 
@@ -64,6 +70,8 @@ final class FilterFolders: Sendable {
                 s.scope = scope
                 known.folder = scope.folder(named: known.name, known.predicate, emptyMtime: library.root.mtime)
                 known.builtIn = s.generation
+                s.known[inode] = known
+                Self.trim(&s, keeping: inode, maxEntries: maxEntries)
             }
             s.known[inode] = known
             return known
@@ -82,6 +90,21 @@ final class FilterFolders: Sendable {
         }
         return folder(inode, library)
     }
+
+    /// Drops the built entries of the folders used longest ago (but `keeping`'s) while all of
+    /// them hold more than `maxEntries`.
+    private static func trim(_ s: inout State, keeping: UInt64, maxEntries: Int) {
+        var total = s.known.values.reduce(0) { $0 + ($1.folder?.count ?? 0) }
+        guard total > maxEntries else { return }
+        let built = s.known.filter { $0.key != keeping && $0.value.folder != nil }.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (inode, known) in built where total > maxEntries {
+            total -= known.folder?.count ?? 0
+            s.known[inode]?.folder = nil
+        }
+    }
+
+    /// How many entries the built folders hold (the tests).
+    var builtEntries: Int { state.withLock { $0.known.values.reduce(0) { $0 + ($1.folder?.count ?? 0) } } }
 
     /// The inodes of every folder kept: the kernel drops what it holds of them when the tree changes.
     var inodes: [UInt64] { state.withLock { Array($0.known.keys) } }

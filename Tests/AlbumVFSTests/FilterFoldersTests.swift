@@ -66,4 +66,21 @@ extension AlbumFileSystemTests {
         XCTAssertEqual(fs.attributes(of: first).failure, .notFound, "the one used longest ago went")
         XCTAssertEqual(fs.filters.inodes.count, FilterFolders.maxFolders)
     }
+
+    /// Past their bound in entries, the folders used longest ago drop what they hold and are
+    /// built again, the same, when next asked for.
+    func testBuiltFoldersStayWithinTheirEntries() throws {
+        let library = fs.library
+        let folders = FilterFolders(maxEntries: 3)
+        folders.libraryChanged(library)
+        let images = try FilterSyntax.parse("images").flatMap(FilterTerms.compile).get()
+        let stills = try FilterSyntax.parse("any(images,videos)").flatMap(FilterTerms.compile).get()
+        XCTAssertEqual(folders.found(100, parent: 1, name: "images", path: "filter/images", predicate: images, library)?.folder?.count, 2)
+        XCTAssertEqual(folders.builtEntries, 2)
+        XCTAssertEqual(folders.found(200, parent: 1, name: "b", path: "filter/b", predicate: stills, library)?.folder?.count, 2)
+        XCTAssertEqual(folders.builtEntries, 2, "the first one's entries went")
+        let again = try XCTUnwrap(folders.folder(100, library)?.folder)
+        XCTAssertEqual(again.children.map(\.name), ["a.jpg", "b.png"])
+        XCTAssertEqual(folders.builtEntries, 2)
+    }
 }
