@@ -84,7 +84,7 @@ public enum FilterReadme {
         lines += [
             "",
             "Terms: " + FilterTerms.all.filter { $0.make != nil }.map { term in
-                if case .value(let ops) = term.takes { return term.name + ops[0].rawValue + "…" }
+                if case .value(let ops) = term.takes { return term.name + (ops.contains(.equal) ? "=" : ops[0].rawValue) + "…" }
                 return term.name
             }.joined(separator: ", "),
             "Combine: A+B (either)  not-A  any(A,B,…)  all(A,B,…)  not(A); a folder inside another: both",
