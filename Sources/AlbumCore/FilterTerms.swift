@@ -123,7 +123,8 @@ public enum FilterTerms {
 
     private static func predicate(_ c: FilterCondition) throws(FilterError) -> FilterPredicate {
         guard let term = byName[c.name] else {
-            throw FilterError("no term \"\(c.name)\"" + FilterSuggestions.didYouMean(c.name, among: all.map(\.name)))
+            let meant = FilterSuggestions.dateTerm(c.name).map { " (did you mean \"\($0)\"?)" }
+            throw FilterError("no term \"\(c.name)\"" + (meant ?? FilterSuggestions.didYouMean(c.name, among: all.map(\.name))))
         }
         guard let make = term.make else {
             throw FilterError("\"\(c.name)\" is not known to this build (its data comes with \(term.missingData))")

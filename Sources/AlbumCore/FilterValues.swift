@@ -140,6 +140,13 @@ public enum FilterSuggestions {
         "or": "any", "and": "all", "dupes": "duplicates",
     ]
 
+    /// A date written alone (`2024`, `2024-06`, `2024-06-15`) as the term that takes it.
+    public static func dateTerm(_ name: String) -> String? {
+        let forms: [FilterValues.DateForm: String] = [.year: "year", .month: "month", .day: "day"]
+        for (form, term) in forms where FilterValues.period(name, as: form) != nil { return term + "=" + name }
+        return nil
+    }
+
     /// ` (did you mean "X"?)` for the closest known name, or "" when none is close.
     public static func didYouMean(_ name: String, among known: [String]) -> String {
         suggestion(name, among: known).map { " (did you mean \"\($0)\"?)" } ?? ""
