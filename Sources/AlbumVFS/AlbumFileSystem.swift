@@ -78,7 +78,7 @@ public final class AlbumFileSystem: Sendable {
         logLine = log
         let table = NodeTable(library: library, inodes: inodes)
         self.snapshot = Mutex((library, table))
-        filters.libraryChanged(library)
+        _ = filters.libraryChanged(library)
     }
 
     /// Replaces the tree; inode numbers of paths that stay are kept. Returns what the kernel's
@@ -98,13 +98,14 @@ public final class AlbumFileSystem: Sendable {
             return previous
         }
         // (After the swap, not under its lock: a filter folder being built holds `filters`' lock.)
-        filters.libraryChanged(library)
+        let filterEntries = filters.libraryChanged(library)
         pendingChanges.treePublished()
         if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
         var changes = TreeChanges.between(old.table, table)
         // Filter folders are built again for the new tree when next asked for: the kernel drops
         // their listings and attributes.
         changes.changedInodes += filters.inodes
+        changes.removedEntries += filterEntries
         return changes
     }
 

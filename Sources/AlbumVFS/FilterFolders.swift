@@ -44,14 +44,28 @@ final class FilterFolders: Sendable {
     // expression wait for one build, not one each).
     private let state = Mutex(State())
 
+    /// How many entries of the folders built for the tree before a new tree names to the kernel
+    /// to forget (`libraryChanged`): past it, an entry that left its folder stays reachable by
+    /// name until the kernel's entry timeout.
+    static let maxEntriesForgotten = 10_000
+
     /// The tree shown is now `library`'s: every folder is built again when next asked for.
-    func libraryChanged(_ library: Library) {
-        state.withLock { s in
+    /// Returns the entries the kernel may hold of the folders built before (at most
+    /// `maxEntriesForgotten`), to be forgotten: a photo that left a folder is then not found in it.
+    func libraryChanged(_ library: Library) -> [(parent: UInt64, name: String)] {
+        let built = state.withLock { s -> [(UInt64, VirtualFolder)] in
             s.current = library.root
             s.generation += 1
             s.scope = nil
+            let built = s.known.compactMap { inode, known in known.folder.map { (inode, $0) } }
             for inode in s.known.keys { s.known[inode]?.folder = nil }
+            return built
         }
+        var entries: [(parent: UInt64, name: String)] = []
+        for (inode, folder) in built where entries.count + folder.count <= Self.maxEntriesForgotten {
+            for k in 0..<folder.count { entries.append((inode, folder.child(at: k).name)) }
+        }
+        return entries
     }
 
     /// The folder of `inode` for `library`, built now if it was built for another one. (A

@@ -36,6 +36,7 @@ extension AlbumFileSystemTests {
         let changes = fs.update(LibraryViews.build(photos: [photo("c.jpg", seconds: 3_000, size: 1), photo("a.jpg", seconds: 2_000, size: 4)],
                                                    emptyMtime: Timestamp(seconds: 0)))
         XCTAssertTrue(changes.changedInodes.contains(images), "the kernel drops what it holds of it")
+        XCTAssertTrue(changes.removedEntries.contains { $0.parent == images && $0.name == "b.png" }, "and the entry gone from it")
         XCTAssertEqual(try fs.attributes(of: images).get().mtime, Timestamp(seconds: 3_000))
         XCTAssertEqual(try listing(images), ["c.jpg", "a.jpg"])
         XCTAssertEqual(ino("filter/images"), images)
@@ -72,7 +73,7 @@ extension AlbumFileSystemTests {
     func testBuiltFoldersStayWithinTheirEntries() throws {
         let library = fs.library
         let folders = FilterFolders(maxEntries: 3)
-        folders.libraryChanged(library)
+        _ = folders.libraryChanged(library)
         let images = try FilterSyntax.parse("images").flatMap(FilterTerms.compile).get()
         let stills = try FilterSyntax.parse("any(images,videos)").flatMap(FilterTerms.compile).get()
         XCTAssertEqual(folders.found(100, parent: 1, name: "images", path: "filter/images", predicate: images, library)?.folder?.count, 2)
