@@ -93,7 +93,7 @@ public enum FilterReadme {
             "%2C %28 %29 %25. Quote ( ) < > in a shell, or use the forms above without them.",
             "",
             "A name that is no expression is not found (ENOENT); .albumfs/errors says why.",
-            "The full grammar: docs/filters.md.",
+            "More: man albumfs, under filter/.",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
