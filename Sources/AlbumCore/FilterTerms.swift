@@ -1,4 +1,6 @@
 /// What a filter's term is tested on: a photo as the flat views list it, with what its pairs say.
+/// A term whose data is not in `Photo` (a photo's group of copies) gets a field here, filled by
+/// `FilterScope.subject(_:)`.
 public struct FilterSubject {
     public let photo: Photo
     /// A Live Photo's (or motion photo's) still: its motion part is listed through it.
