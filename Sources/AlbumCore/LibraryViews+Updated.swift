@@ -46,6 +46,7 @@ extension LibraryViews {
             (mediaTypes, { view(mediaTypes).flatMap {
                 updatedMediaTypes($0, changes, KindMembership(photos: photos, livePartners: partners, flatStill: flatStill), previous, emptyMtime)
             } }),
+            (filter, { filterView(emptyMtime) }),
         ]
         var top: [VirtualFolder] = []
         for (name, update) in updaters where views.contains(name) {

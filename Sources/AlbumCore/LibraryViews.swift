@@ -62,6 +62,7 @@ public enum LibraryViews {
             (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
             (mediaTypes, { mediaTypesView(photos, kinds, emptyMtime) }),
+            (filter, { filterView(emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
             thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime)

@@ -10,12 +10,14 @@ public enum FileContent: Sendable, Hashable {
     case errors
     /// `.albumfs/not-shown`: what under the library's folder no view shows, and why, made when opened.
     case notShown
+    /// `filter/README.txt`: how filter folders are named (`FilterReadme`).
+    case filterReadme
 
     /// Whether this is a file of `.albumfs/`, whose text is made when it is opened.
     public var isControl: Bool {
         switch self {
         case .status, .errors, .notShown: return true
-        case .original, .thumbnail: return false
+        case .original, .thumbnail, .filterReadme: return false
         }
     }
 
@@ -23,7 +25,7 @@ public enum FileContent: Sendable, Hashable {
     public var photo: Int? {
         switch self {
         case .original(let i), .thumbnail(let i, _): return i
-        case .status, .errors, .notShown: return nil
+        case .status, .errors, .notShown, .filterReadme: return nil
         }
     }
 }

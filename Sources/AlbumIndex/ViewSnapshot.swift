@@ -13,7 +13,7 @@ import Glibc
 /// them (docs/design.md, "Views snapshot").
 public enum ViewSnapshot {
     static let magic: UInt64 = 0x3157_4549_5653_4641  // "AFSVIEW1", little-endian
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
 
     /// The snapshot of the index at `indexPath`.
     public static func path(forIndex indexPath: String) -> String { indexPath + ".views" }
@@ -207,7 +207,7 @@ enum FolderRecord {
             w.int(UInt32(files.count))
             for file in files {
                 w.string(file.name)
-                w.int(UInt8(file.content == .status ? 0 : file.content == .errors ? 1 : 2))
+                w.int(UInt8(file.content == .status ? 0 : file.content == .errors ? 1 : file.content == .notShown ? 2 : 3))
             }
         case .photos(let entries):
             w.int(UInt8(2))
@@ -245,6 +245,7 @@ enum FolderRecord {
                 case 0: content = .status
                 case 1: content = .errors
                 case 2: content = .notShown
+                case 3: content = .filterReadme
                 default: throw SnapshotRefusal("an unknown control file")
                 }
                 files.append(.init(name: name, content: content))

@@ -51,8 +51,9 @@ extension AlbumFileSystem {
     private func opened(_ inode: UInt64, caller: UInt32) -> Result<(handle: UInt64, desktop: MountFolder?), Errno> {
         if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
-        guard s.table[inode] != nil else { return .failure(.notFound) }
-        guard let folder = s.table.folders[inode] else { return .failure(.notDirectory) }
+        guard let folder = s.table.folders[inode] ?? filterFolderRecord(inode, s) else {
+            return .failure(s.table[inode] != nil ? .notDirectory : .notFound)
+        }
         var listing = DirectoryListing(folder, in: s.table, hiding: hiddenPositions(folder, s))
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
@@ -71,7 +72,7 @@ extension AlbumFileSystem {
     public func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
         let s = current
         return listed(handle, from: offset, limit: limit) { entry, next in
-            if let node = s.table.node(entry.inode, named: entry.name) {
+            if let node = s.table.node(entry.inode, named: entry.name) ?? filterNode(entry.inode, s) {
                 return DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: next)
             }
             return picks?.pick(inode: entry.inode).map { DirectoryEntry(name: entry.name, attributes: linkAttributes($0, s), nextOffset: next) }
@@ -83,7 +84,8 @@ extension AlbumFileSystem {
     public func readDirectoryNames(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryName], Errno> {
         let s = current
         return listed(handle, from: offset, limit: limit) { entry, next in
-            let kind = s.table.kind(of: entry.inode) ?? (picks?.pick(inode: entry.inode) != nil ? .symlink : nil)
+            let kind = s.table.kind(of: entry.inode) ?? (picks?.pick(inode: entry.inode) != nil ? .symlink
+                : filterNode(entry.inode, s) != nil ? .directory : nil)
             return kind.map { DirectoryName(name: entry.name, inode: entry.inode, kind: $0, nextOffset: next) }
         }
     }

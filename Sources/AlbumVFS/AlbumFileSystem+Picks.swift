@@ -210,6 +210,11 @@ extension AlbumFileSystem {
                       let photo = s.table.photo(source: pick.sourcePath) else { return .failure(.invalidArgument) }
                 return .success(photo)
             }
+            if let found = filterChild(of: node.inode, named: name, s) {
+                guard case .success(let next) = found else { return .failure(.invalidArgument) }
+                node = next
+                continue
+            }
             guard let folder = s.table.folders[node.inode], let next = s.table.child(of: folder, named: name) else {
                 return .failure(.invalidArgument)
             }

@@ -21,6 +21,8 @@ public final class AlbumFileSystem: Sendable {
     let pickSearch = DispatchQueue(label: "albumfs.pick-search", qos: .utility)
     /// What `.albumfs/status` and `errors` show, shared by their opens.
     let controlTexts = ControlTexts()
+    /// The folders below `filter/` found so far (`AlbumFileSystem+Filters`).
+    let filters = FilterFolders()
     let thumbnails: ThumbnailProvider?
     /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
     /// scripts read).
@@ -76,6 +78,7 @@ public final class AlbumFileSystem: Sendable {
         logLine = log
         let table = NodeTable(library: library, inodes: inodes)
         self.snapshot = Mutex((library, table))
+        _ = filters.libraryChanged(library)
     }
 
     /// Replaces the tree; inode numbers of paths that stay are kept. Returns what the kernel's
@@ -94,9 +97,16 @@ public final class AlbumFileSystem: Sendable {
             s = (library, table)
             return previous
         }
+        // (After the swap, not under its lock: a filter folder being built holds `filters`' lock.)
+        let filterEntries = filters.libraryChanged(library)
         pendingChanges.treePublished()
         if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
-        return TreeChanges.between(old.table, table)
+        var changes = TreeChanges.between(old.table, table)
+        // Filter folders are built again for the new tree when next asked for: the kernel drops
+        // their listings and attributes.
+        changes.changedInodes += filters.inodes
+        changes.removedEntries += filterEntries
+        return changes
     }
 
     var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
@@ -123,6 +133,7 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operation is `lookup`.
     public func lookup(parent: UInt64, name: String) -> Result<Attributes, Errno> {
         let s = current
+        if let found = filterChild(of: parent, named: name, s) { return found.map { attributes($0, s) } }
         guard let dir = s.table[parent] else { return .failure(.notFound) }
         guard let folder = s.table.folders[parent] else { return .failure(.notDirectory) }
         if FileNameBytes.count(name) > EntryNames.maxBytes { return .failure(.nameTooLong) }
@@ -146,6 +157,7 @@ public final class AlbumFileSystem: Sendable {
     public func attributes(of inode: UInt64) -> Result<Attributes, Errno> {
         let s = current
         if let node = s.table[inode] { return isHidden(node, s) ? .failure(.notFound) : .success(attributes(node, s)) }
+        if let node = filterNode(inode, s) { return .success(attributes(node, s)) }
         if let pick = picks?.pick(inode: inode) { return .success(linkAttributes(pick, s)) }
         return .failure(.notFound)
     }
@@ -187,6 +199,8 @@ public final class AlbumFileSystem: Sendable {
             case .status, .errors, .notShown:
                 size = Int64(controlBytes(content).count)
                 shown.permissions = owner.mode(0o400)
+            case .filterReadme:
+                size = Int64(FilterReadme.bytes.count)
             }
             // With desktop thumbnails, whole seconds: tumbler (Thunar) holds a thumbnail current only
             // when its `Thumb::MTime` equals the file's mtime to the microsecond, and GLib holds one
@@ -244,6 +258,8 @@ public final class AlbumFileSystem: Sendable {
         case .status, .errors, .notShown:
             guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
             return .success(files.insert(.text(controlBytes(content))))
+        case .filterReadme:
+            return .success(files.insert(.text(FilterReadme.bytes)))
         }
     }
 
@@ -352,7 +368,7 @@ public final class AlbumFileSystem: Sendable {
     private func extendedAttributes(_ inode: UInt64) -> Result<[(String, String)], Errno> {
         let s = current
         if picks?.pick(inode: inode) != nil { return .success([]) }
-        guard let node = s.table[inode] else { return .failure(.notFound) }
+        guard let node = s.table[inode] ?? filterNode(inode, s) else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .success([]) }
         guard let photo = content.photo else { return .success([]) }
         let partner = s.library.livePartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }

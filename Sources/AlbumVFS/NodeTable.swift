@@ -56,6 +56,8 @@ struct NodeTable: Sendable {
     private(set) var count = 0
     /// The `picked/` folder's inode, if the tree has one.
     private(set) var pickedInode: UInt64?
+    /// The `filter/` folder's inode, if the tree has one: its folders are found on lookup (`FilterFolders`).
+    private(set) var filterInode: UInt64?
     private let inodes: InodeAllocator
 
     /// - Parameter previous: the tree before, whose photos keep their numbers without a lookup
@@ -99,6 +101,7 @@ struct NodeTable: Sendable {
                 let child = named(inode, sub.name)
                 childInodes.append(child)
                 if inode == Self.rootInode && sub.name == LibraryViews.picked { pickedInode = child }
+                if inode == Self.rootInode && sub.name == LibraryViews.filter { filterInode = child }
                 add(sub, inode: child, parent: inode, name: sub.name, named)
             }
         case .files(let files):

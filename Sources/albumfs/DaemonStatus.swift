@@ -77,7 +77,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("images_not_shown", String(s.imagesNotShown)))
         lines.append(("not_shown", String(s.notShown.count)))
         lines.append(("not_shown_by_reason", NotShownFile.countsByReason(s.notShown)))
-        lines.append(("errors", String(problems.all.count)))
+        lines.append(("errors", String(problems.all.count + (fileSystem?.filterErrors.count ?? 0))))
         lines.append(("changes_pending", String(fileSystem?.pendingChanges.count ?? 0)))
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))
@@ -129,8 +129,11 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// One `path: why` line per problem, escaped as `ls -b` escapes names (`OneLine`), so
     /// that a line is always one problem whatever the path or the message holds.
     func errorsText() -> String {
-        problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
+        let files = problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
             OneLine.problem(path: $0.relativePath, message: $0.message)
-        }.joined()
+        }
+        // Then names below filter/ that were no expression, by their path in the mount.
+        let filters = (fileSystem?.filterErrors ?? []).map { OneLine.problem(path: $0.path, message: $0.message) }
+        return (files + filters).joined()
     }
 }
