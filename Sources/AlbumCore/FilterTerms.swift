@@ -60,7 +60,7 @@ public struct FilterTerm: Sendable {
 /// brings new data (media types, places, duplicates) makes its terms work by giving its row a
 /// `make` here.
 public enum FilterTerms {
-    public static let all: [FilterTerm] = kinds + values + comingWithOtherViews
+    public static let all: [FilterTerm] = kinds + mediaKinds + values + comingWithOtherViews
     private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// Words alone over what the scan decides.
@@ -73,6 +73,12 @@ public enum FilterTerms {
         .word("live-photos") { $0.isLivePhoto },
         .word("raw") { $0.photo.format == .raw || $0.hasRawPartner },
     ]
+
+    /// `media-types/`'s kinds but Live Photos and RAW (above, which count pairs): a photo is in
+    /// the filter's `portraits` as it is in `media-types/portraits/`.
+    static let mediaKinds: [FilterTerm] = MediaKind.allCases.filter { $0 != .livePhotos && $0 != .raw }.map { kind in
+        .word(kind.name) { $0.photo.kinds.contains(kind.bit) }
+    }
 
     /// Terms that take a value.
     static let values: [FilterTerm] = [
@@ -90,9 +96,7 @@ public enum FilterTerms {
     /// grammar and its docs hold them, answered "not known to this build" until their row is
     /// given a `make`.
     static let comingWithOtherViews: [FilterTerm] =
-        ["portraits", "panoramas", "selfies", "bursts", "slo-mo", "time-lapse", "screen-recordings", "cinematic", "spatial"]
-            .map { FilterTerm.notInThisBuild($0, from: "media-types/") }
-        + ["place", "country", "region", "city"].map { FilterTerm.notInThisBuild($0, .value([.equal]), from: "places/") }
+        ["place", "country", "region", "city"].map { FilterTerm.notInThisBuild($0, .value([.equal]), from: "places/") }
         + [FilterTerm.notInThisBuild("duplicates", from: "duplicates/")]
 
     public static func term(named name: String) -> FilterTerm? { byName[name] }

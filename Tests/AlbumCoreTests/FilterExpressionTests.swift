@@ -68,7 +68,6 @@ final class FilterExpressionTests: XCTestCase {
         ("format=jepg", "no format \"jepg\" (formats: jpeg, png, heif, video, webp, gif, tiff, jxl, raw) (did you mean \"jpeg\"?)"),
         ("year=24", "\"24\" is no date: a year, as in \"year=2024\""),
         ("day=2024-13-01", "\"2024-13-01\" is no date: a day, as in \"day=2024-06-15\""),
-        ("portraits", "\"portraits\" is not known to this build (its data comes with media-types/)"),
         ("city=Lyon", "\"city\" is not known to this build (its data comes with places/)"),
         ("duplicates", "\"duplicates\" is not known to this build (its data comes with duplicates/)"),
     ]
@@ -97,10 +96,10 @@ final class FilterExpressionTests: XCTestCase {
         XCTAssertEqual(Set(names).count, names.count)
         XCTAssertTrue(Set(names).isDisjoint(with: FilterSyntax.functions))
         for name in ["images", "videos", "screenshots", "non-screenshots", "favorites", "live-photos", "raw", "rating", "format",
-                     "camera", "year", "month", "day", "date", "folder"] {
+                     "camera", "year", "month", "day", "date", "folder"] + MediaKind.allCases.map(\.name) {
             XCTAssertNotNil(FilterTerms.term(named: name)?.make, name)
         }
-        for name in ["portraits", "selfies", "bursts", "place", "country", "city", "duplicates"] {
+        for name in ["place", "country", "city", "duplicates"] {
             XCTAssertNotNil(FilterTerms.term(named: name), name)
             XCTAssertNil(FilterTerms.term(named: name)?.make, "\(name) waits for its data")
         }

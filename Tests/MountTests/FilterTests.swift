@@ -88,7 +88,7 @@ final class FilterTests: SampleLibraryTestCase {
     func testAWrongExpressionIsNotFoundAndSaysWhyOnce() throws {
         let m = try Mount(source: source.path)
         defer { m.finish() }
-        for wrong in ["filter/favourites", "filter/images/screenshot", "filter/any(images", "filter/portraits"] {
+        for wrong in ["filter/favourites", "filter/images/screenshot", "filter/any(images", "filter/duplicates"] {
             XCTAssertNil(statOf(m.path(wrong)), wrong)
             XCTAssertEqual(errno, ENOENT, wrong)
         }
@@ -103,8 +103,28 @@ final class FilterTests: SampleLibraryTestCase {
             "filter/favourites: no term \"favourites\" (did you mean \"favorites\"?)",
             "filter/images/screenshot: no term \"screenshot\" (did you mean \"screenshots\"?)",
             "filter/any(images: any( is not closed: a \")\" is missing",
-            "filter/portraits: \"portraits\" is not known to this build (its data comes with media-types/)",
+            "filter/duplicates: \"duplicates\" is not known to this build (its data comes with duplicates/)",
         ])
+    }
+
+    /// A media type is a term: `filter/portraits/` lists what `media-types/portraits/` lists, and
+    /// kinds combine as every term does.
+    func testMediaTypesAreTermsListingWhatTheirFoldersList() throws {
+        let m = try Mount(source: source.path)
+        defer { m.finish() }
+        for kind in MediaKind.allCases where kind != .bursts && kind != .livePhotos && kind != .raw {
+            let folder = try XCTUnwrap(readdirNames(m.path("media-types/" + kind.name)), kind.name)
+            XCTAssertEqual(readdirNames(m.path("filter/" + kind.name)), folder, kind.name)
+        }
+        let portraits = try XCTUnwrap(readdirNames(m.path("media-types/portraits")))
+        let panoramas = try XCTUnwrap(readdirNames(m.path("media-types/panoramas")))
+        XCTAssertFalse(portraits.isEmpty || panoramas.isEmpty, "the sample's portraits and panoramas")
+        let either = try XCTUnwrap(readdirNames(m.path("filter/portraits+panoramas")))
+        XCTAssertEqual(Set(either), Set(portraits + panoramas))
+        XCTAssertEqual(readdirNames(m.path("filter/portraits/not-selfies")), portraits.filter { !(readdirNames(m.path("media-types/selfies")) ?? []).contains($0) })
+        let burst = try XCTUnwrap(readdirNames(m.path("media-types/bursts")).flatMap(\.first))
+        XCTAssertEqual(Set(readdirNames(m.path("filter/bursts")) ?? []), Set(readdirNames(m.path("media-types/bursts/" + burst)) ?? ["?"]))
+        XCTAssertEqual(statOf(m.path("filter/portraits/" + portraits[0]))?.st_ino, statOf(m.path("media-types/portraits/" + portraits[0]))?.st_ino)
     }
 
     /// `filter/README.txt` is `FilterReadme`'s text, and each example it gives is a folder.
