@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "duplicates", "thumbnails", "picked", ".albumfs"])
     }
 
     /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
