@@ -202,10 +202,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
         queue.async { [self] in
             treeFromSnapshot = known == nil
             state = known ?? knownOnceChecked()
-            // The groups the tree from the index shows (`libraryFromIndex`): a scan that finds them
-            // unchanged keeps that tree.
-            if let known, duplicates != nil {
-                duplicateGroups = DuplicateFinder.groupsFromIndex(known.photos, store: index as? ContentHashStore) { [log] in log("albumfs: " + $0) }
+            // The groups the tree shown holds (`libraryFromIndex`, or the views snapshot saved with
+            // them): a scan that finds them unchanged keeps that tree.
+            if duplicates != nil {
+                duplicateGroups = DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { [log] in log("albumfs: " + $0) }
             }
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)

@@ -124,7 +124,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["-o", "full_rescan=-1", source.path, mountpoint], code: 2, message: "option 'full_rescan' takes a number of seconds")
         expectError(["-o", "full_rescann=60", source.path, mountpoint], code: 2, message: "did you mean 'full_rescan'?")
         expectError(["-o", "views=by-date,favourites", source.path, mountpoint], code: 2,
-                    message: "option 'views': no view is called 'favourites' (views: by-date,screenshots,non-screenshots,videos,by-camera,favorites,thumbnails,picked)")
+                    message: "option 'views': no view is called 'favourites' (views: by-date,screenshots,non-screenshots,videos,by-camera,favorites,duplicates,thumbnails,picked)")
         expectError(["-o", "views=by-day", source.path, mountpoint], code: 2, message: "option 'views': no view is called 'by-day'")
         expectError(["-o", "views=", source.path, mountpoint], code: 2, message: "option 'views' needs a list")
         expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
