@@ -23,6 +23,8 @@ final class DuplicateFinder: @unchecked Sendable {
     /// search, on the coordinator's queue, not when the mount starts).
     private var known: [String: ContentHashRecord] = [:]
     private var loaded = false
+    /// Why the last write of hashes to the index failed (nil: it did not), so a full disk is said once.
+    private var writeFailure: Errno?
     private let reader = SlowWork(width: 1)
     /// Files read for a hash since the mount (0 on a remount of an unchanged library).
     let filesHashed = Atomic<Int>(0)
@@ -94,8 +96,11 @@ final class DuplicateFinder: @unchecked Sendable {
         guard let store else { return }
         do throws(Errno) {
             try store.saveContentHashes(records.filter { candidates.contains($0.relativePath) }, removing: gone)
+            writeFailure = nil
         } catch {
-            log("albumfs: warning: content hashes cannot be written to the index (\(error)); the next mount hashes those files again")
+            // (Said once per reason, as the index writer says its own failures.)
+            if writeFailure != error { log("albumfs: warning: the index cannot be written (\(error)): content hashes are read again by the next mount") }
+            writeFailure = error
         }
     }
 
