@@ -6,8 +6,8 @@ import Synchronization
 
 /// Finds the groups of exact duplicates among a library's photos (`DuplicateGroups`): files of
 /// one size only, a partial hash first, a full hash only where partial hashes agree, each hash
-/// kept in the index by the file's identity so that a remount or a rescan reads only files new
-/// or changed.
+/// kept in the index by the file's path and identity so that a remount or a rescan reads only
+/// files new or changed (a file under a new path, its folder renamed, by its identity).
 ///
 /// Files are read on a thread of its own at nice 10 in the idle I/O class (`BackgroundPriority`),
 /// one file at a time through one 1 MiB buffer, each opened beneath SOURCE through no link and
@@ -64,7 +64,7 @@ final class DuplicateFinder: @unchecked Sendable {
             loaded = true
         }
         let runs = DuplicateGroups.sameSizeRuns(photos)
-        var saved: [ContentHashRecord] = []
+        var saved = adoptMoved(runs.joined().filter { i in !(known[photos[i].sourcePath]?.holds(photos[i]) ?? false) }, photos)
         let needPartial = runs.joined().filter { i in !(known[photos[i].sourcePath]?.holds(photos[i]) ?? false) }
         for (k, digest) in read(needPartial.map { ScannedFile(photos[$0]) }, full: false, progress: progress) {
             let photo = photos[needPartial[k]]
@@ -86,6 +86,22 @@ final class DuplicateFinder: @unchecked Sendable {
         for i in alike { if let hash = valid(i)?.full { fullHashes[photos[i].sourcePath] = hash } }
         save(saved, keeping: Set(runs.joined().map { photos[$0].sourcePath }))
         return DuplicateGroups.numbers(fullHashes)
+    }
+
+    /// Gives the photos of `unknown` whose file was hashed under another path (its folder renamed
+    /// or moved: the same inode, size, mtime and ctime) that record under their own path; the
+    /// records so made, to be saved. Files whose inode numbers are made up (0) are read again.
+    private func adoptMoved(_ unknown: [Int], _ photos: [Photo]) -> [ContentHashRecord] {
+        guard !unknown.isEmpty else { return [] }
+        let byIdentity = Dictionary(known.values.lazy.filter { $0.identity.inode != 0 }.map { ($0.identity, $0) }, uniquingKeysWith: { a, _ in a })
+        var adopted: [ContentHashRecord] = []
+        for i in unknown {
+            guard var record = byIdentity[photos[i].identity], record.changedWhenRead == photos[i].changedWhenRead else { continue }
+            record.relativePath = photos[i].sourcePath
+            known[record.relativePath] = record
+            adopted.append(record)
+        }
+        return adopted
     }
 
     /// Keeps the records of files that share a size with another (the only ones a later copy can

@@ -143,6 +143,15 @@ final class DuplicatesTests: SampleLibraryTestCase {
         XCTAssertEqual(third["header_reads"], "1")
         XCTAssertEqual(third["duplicate_files_hashed"], "2", "its partial and full hashes alone: \(third)")
         XCTAssertEqual(readdirNames(m.path("duplicates/PAD-copy.JPG")), ["PAD-copy.JPG", "PAD-edited.JPG", "PAD.JPG"])
+        m.finish()
+        // A folder of copies renamed: its files are known by their identity, read by nothing.
+        XCTAssertEqual(rename(source.path + "/Backup", source.path + "/Backup-2024"), 0)
+        m = try mount()
+        let fourth = daemonStatus(m.mountpoint)
+        XCTAssertEqual(fourth["header_reads"], "0", "\(fourth)")
+        XCTAssertEqual(fourth["duplicate_files_hashed"], "0", "\(fourth)")
+        XCTAssertEqual(xattr(m.path("duplicates/PAD-copy.JPG/PAD-copy.JPG"), "user.albumfs.source"), source.path + "/Backup-2024/2023/PAD-copy.JPG")
+        XCTAssertEqual(readdirNames(m.path("duplicates/A-export.jpg"))?.count, 3)
     }
 
     /// A copy picked from `duplicates/` is the photo picked.
