@@ -53,7 +53,8 @@ public enum LibraryViews {
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
         // Favourites as the flat views list them: not a Live Photo's motion part, nor a RAW with its JPEG.
         let favs = order.filter { photos[$0].isFavorite && shownFlat($0, photos, partners, flat) }
-        let copies = groups.isEmpty ? [] : order.filter { groups[Int32($0)] != nil && shownFlat($0, photos, partners, flat) }
+        // (From the table, not a pass over every photo: copies are few.)
+        let copies = duplicateOrder(photos, groups, partners, flat)
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).

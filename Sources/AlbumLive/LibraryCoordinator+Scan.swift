@@ -315,7 +315,6 @@ extension LibraryCoordinator {
         return changed
     }
 
-
     /// Rebuilds the views from the current photos and swaps them into the filesystem; `complete`
     /// false while the scan is still reading.
     @discardableResult
