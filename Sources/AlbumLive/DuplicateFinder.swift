@@ -13,8 +13,9 @@ import Synchronization
 /// one file at a time through one 1 MiB buffer, each opened beneath SOURCE through no link and
 /// checked to be the file scanned (`SourceOpening.scanned`). The coordinator waits for it as its
 /// scan's last step; listings and reads are answered from the views shown meanwhile.
-/// (`@unchecked Sendable`: `known` is used only on the coordinator's queue, and by the reading
-/// thread only while that queue waits for it.)
+/// (`@unchecked Sendable`: `known`, `loaded` and `writeFailure` are used only on the
+/// coordinator's queue; the reading thread touches none of them, and hands its digests back
+/// under a `Mutex`.)
 final class DuplicateFinder: @unchecked Sendable {
     let root: String
     let store: ContentHashStore?
