@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),
         .target(name: "AlbumVFS", dependencies: ["AlbumSystem", "AlbumCore"]),
         .target(name: "AlbumFUSE", dependencies: ["AlbumSystem", "AlbumVFS", "CFuse3"]),
-        .target(name: "AlbumLive", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "AlbumVFS", "CJemalloc"]),
+        .target(name: "AlbumLive", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "AlbumVFS", "CJemalloc", "CXXHash"]),
         .executableTarget(
             name: "albumfs",
             dependencies: ["AlbumSystem", "AlbumCore", "AlbumIndex", "AlbumLive", "AlbumMetadata", "AlbumSample", "AlbumThumbnails", "AlbumVFS",

@@ -13,7 +13,8 @@ extension LibraryViews {
     static let mostChanged = 4096
 
     public static func updated(_ previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                               withPicks: Bool = false, views: ShownViews = .all, emptyMtime: Timestamp) -> Library? {
+                               withPicks: Bool = false, views: ShownViews = .all, duplicates groups: [Int32: UInt32] = [:],
+                               emptyMtime: Timestamp) -> Library? {
         // Motion photos' videos are entries made from their stills, not from the scan: `build`
         // makes them again with the rest, for views that show one or a change that adds one.
         guard previous.filePhotoCount == previous.photos.count,
@@ -42,10 +43,12 @@ extension LibraryViews {
             (nonScreenshots, { flat(nonScreenshots, { flatStill($0) && !photos[$0].screenshot.isScreenshot }) }),
             (videos, { flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) }),
             (byCamera, { view(byCamera).flatMap { updatedByCamera($0, photos, changes, partners, emptyMtime) } }),
-            (favorites, { flat(favorites, { photos[$0].isFavorite && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) }) }),
+            (favorites, { flat(favorites, { photos[$0].isFavorite && shownFlat($0, photos, partners, flatStill) }) }),
             (mediaTypes, { view(mediaTypes).flatMap {
                 updatedMediaTypes($0, changes, KindMembership(photos: photos, livePartners: partners, flatStill: flatStill), previous, emptyMtime)
             } }),
+            // Built again whole: its photos are few, and a copy added changes its original's group.
+            (duplicates, { duplicatesView(photos, duplicateOrder(photos, groups, partners, flatStill), groups, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]
         var top: [VirtualFolder] = []

@@ -29,8 +29,11 @@ public enum LibraryViews {
     ///   - withStatus: add `.albumfs/status`, `.albumfs/errors` and `.albumfs/not-shown`.
     ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
     ///   - views: the top-level views shown (`-o views=`); `.albumfs/` is not one of them.
+    ///   - duplicates: photo index → its group of exact duplicates (`DuplicateGroups`), for
+    ///     `duplicates/`: a table beside the photos, since only copies have an entry.
     public static func build(photos scanned: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                             withPicks: Bool = false, views: ShownViews = .all, emptyMtime: Timestamp) -> Library {
+                             withPicks: Bool = false, views: ShownViews = .all, duplicates groups: [Int32: UInt32] = [:],
+                             emptyMtime: Timestamp) -> Library {
         // Motion photos' videos join the photos (`MotionPhotos`), paired with their stills.
         let (photos, motionPartners) = MotionPhotos.adding(to: scanned)
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
@@ -49,8 +52,10 @@ public enum LibraryViews {
         let partners = motionPartners.isEmpty ? LivePhotos.partners(photos) : LivePhotos.partners(photos).merging(motionPartners) { a, _ in a }
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
         // Favourites as the flat views list them: not a Live Photo's motion part, nor a RAW with its JPEG.
-        let favs = order.filter { photos[$0].isFavorite && (photos[$0].format.isStill ? flat($0) : partners[Int32($0)] == nil) }
+        let favs = order.filter { photos[$0].isFavorite && shownFlat($0, photos, partners, flat) }
         let kinds = views.contains(mediaTypes) ? KindMembership(photos: photos, livePartners: partners, flatStill: flat).lists(order) : []
+        // (From the table, not a pass over every photo: copies are few.)
+        let copies = duplicateOrder(photos, groups, partners, flat)
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -62,6 +67,7 @@ public enum LibraryViews {
             (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
             (mediaTypes, { mediaTypesView(photos, kinds, emptyMtime) }),
+            (duplicates, { duplicatesView(photos, copies, groups, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
@@ -73,6 +79,12 @@ public enum LibraryViews {
         if withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)
+    }
+
+    /// Whether a photo is one the flat views list: a still shown there (`flat`), or a video that
+    /// is not a Live Photo's motion part.
+    static func shownFlat(_ i: Int, _ photos: [Photo], _ livePartners: [Int32: Int32], _ flat: (Int) -> Bool) -> Bool {
+        photos[i].format.isStill ? flat(i) : livePartners[Int32(i)] == nil
     }
 
     /// Whether a photo has a thumbnail entry: something to render, and not a motion photo's

@@ -172,5 +172,12 @@ extension LibraryIndex {
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind = 'video'
             OR (kind IN ('jpeg', 'heif') AND (make LIKE 'Apple%' OR make LIKE 'Google%'));
         """,
+        // duplicates/: each hashed file's partial and full content hashes (`ContentHashRecord`),
+        // valid while the file is the one hashed (its inode, size, mtime and ctime), so that a
+        // remount and a rescan hash only files new or changed. No file is read again for it.
+        """
+        CREATE TABLE content_hashes (path TEXT PRIMARY KEY, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL, ctime_ns INTEGER, partial INTEGER NOT NULL, full TEXT) WITHOUT ROWID;
+        """,
     ]
 }

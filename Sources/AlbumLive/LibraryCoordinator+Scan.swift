@@ -170,7 +170,10 @@ extension LibraryCoordinator {
         // leaves the tree as it is: rebuilding a big library's views takes both cores a while.
         // (On a remount, the tree built from the index is this very tree.)
         let report: ScanReport
-        let unchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty && !changedProblems
+        let filesUnchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty
+        // Duplicates are known when the scan ends: their files hashed as its last step.
+        let regrouped = setup.first || !filesUnchanged ? findDuplicates() : false
+        let unchanged = filesUnchanged && !changedProblems && !regrouped
         let snapshotShown = setup.first && treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
         let keepsTree = unchanged && snapshotShown == nil
         if setup.first && !keepsTree { state.compactPhotos() }
@@ -295,6 +298,23 @@ extension LibraryCoordinator {
         availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
     }
 
+    /// Finds `duplicates/`'s groups again, hashing the files new or changed (`DuplicateFinder`),
+    /// the status saying so while it reads; whether any photo's group changed.
+    func findDuplicates() -> Bool {
+        guard let duplicates else { return false }
+        statusBox.withLock { $0.duplicates = "hashing" }
+        let groups = duplicates.groups(for: state.photos) { [self] done, total in
+            statusBox.withLock { $0.duplicates = "hashing \(done)/\(total)" }
+        }
+        let changed = groups != duplicateGroups
+        duplicateGroups = groups
+        statusBox.withLock {
+            $0.duplicates = "done"
+            $0.duplicateGroups = Int(groups.values.max() ?? 0)
+        }
+        return changed
+    }
+
     /// Rebuilds the views from the current photos and swaps them into the filesystem; `complete`
     /// false while the scan is still reading.
     @discardableResult
@@ -302,10 +322,11 @@ extension LibraryCoordinator {
         let started = Date()
         let report = state.report(folderProblems: folderProblems)
         // (A few photos added, gone or changed: merged into, or taken out of, the views shown.)
+        let groups = state.byPhoto(duplicateGroups)
         let library = LibraryViews.updated(fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                           withPicks: true, views: options.views, emptyMtime: Timestamp.now)
+                                           withPicks: true, views: options.views, duplicates: groups, emptyMtime: Timestamp.now)
             ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                  withPicks: true, views: options.views, emptyMtime: Timestamp.now)
+                                  withPicks: true, views: options.views, duplicates: groups, emptyMtime: Timestamp.now)
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })

@@ -71,6 +71,13 @@ public final class LibraryCoordinator: @unchecked Sendable {
         /// Files read whose rows are not in the index yet (a first scan writes its rows once its
         /// views are published: `IndexWriter.Holding`).
         public var indexPending = 0
+        /// `duplicates/`'s hashing: `off` (the view not shown), `waiting for the scan`,
+        /// `hashing N/M` (files read of those to read in this step), `done`.
+        public var duplicates = "off"
+        /// Groups of files with the same bytes, as last found.
+        public var duplicateGroups = 0
+        /// Files read for a content hash since the mount (`DuplicateFinder.filesHashed`).
+        public var duplicateFilesHashed = 0
         public init() {}
     }
 
@@ -136,6 +143,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let viewsUnsaved = Mutex(false)
     /// Saves the views between mounts (nil: none kept).
     let keeper: ViewsKeeper?
+    /// Finds `duplicates/`'s groups (nil: the view is not shown).
+    let duplicates: DuplicateFinder?
+    /// Each copy's group, by path (`DuplicateFinder.groups`), as last found. Queue-confined.
+    var duplicateGroups: [String: UInt32] = [:]
 
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
@@ -151,11 +162,15 @@ public final class LibraryCoordinator: @unchecked Sendable {
         self.progress = progress
         self.log = log
         availability = LibraryAvailability(root: scanner.root, index: index, log: log)
+        duplicates = options.views.contains(LibraryViews.duplicates)
+            ? DuplicateFinder(root: scanner.root, store: index as? ContentHashStore, log: log) : nil
+        if duplicates != nil { statusBox.withLock { $0.duplicates = "waiting for the scan" } }
     }
 
     public var status: Status {
         var s = statusBox.withLock { $0 }
         s.indexPending = indexPending.count
+        s.duplicateFilesHashed = duplicates?.filesHashed.load(ordering: .relaxed) ?? 0
         return s
     }
 
@@ -165,8 +180,12 @@ public final class LibraryCoordinator: @unchecked Sendable {
     public static func libraryFromIndex(_ index: FileIndexStore?, scanner: LibraryScanner, boxes: [ThumbnailBox],
                                         views: ShownViews = .all, log: (String) -> Void) -> (Library, LibraryState) {
         let state = ScanPipeline.known(from: index, scanner: scanner) { log("albumfs: " + $0) }
+        // Duplicates as the index's content hashes group them (no file read: the scan hashes
+        // what is new).
+        let groups = views.contains(LibraryViews.duplicates)
+            ? DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { log("albumfs: " + $0) } : [:]
         return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, views: views,
-                                   emptyMtime: Timestamp.now), state)
+                                   duplicates: state.byPhoto(groups), emptyMtime: Timestamp.now), state)
     }
 
     /// Takes what the index knew (`libraryFromIndex`; nil: the tree shown came from a views
@@ -183,6 +202,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
         queue.async { [self] in
             treeFromSnapshot = known == nil
             state = known ?? knownOnceChecked()
+            // The groups the tree shown holds (`libraryFromIndex`, or the views snapshot saved with
+            // them): a scan that finds them unchanged keeps that tree.
+            if duplicates != nil {
+                duplicateGroups = DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { [log] in log("albumfs: " + $0) }
+            }
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
             watcher?.start()

@@ -157,6 +157,16 @@ public struct LibraryState: Sendable {
     }
 
     /// Counts the files of every folder, and keeps counting (`fileCount(under:)`).
+    /// Where the photo of the file at `relativePath` is in `photos`, if it is one.
+    func photoPosition(_ relativePath: String) -> Int32? { entries[relativePath]?.photo }
+
+    /// A table by path (duplicate groups) by photo position, as the views take it.
+    func byPhoto<Value>(_ byPath: [String: Value]) -> [Int32: Value] {
+        var table: [Int32: Value] = [:]
+        for (path, value) in byPath { if let i = photoPosition(path) { table[i] = value } }
+        return table
+    }
+
     mutating func countFolders() {
         guard countsByFolder == nil else { return }
         var counts: [String: Int] = [:]

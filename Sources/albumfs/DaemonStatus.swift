@@ -94,6 +94,9 @@ final class DaemonStatus: StatusReporter, Sendable {
             lines.append(("index_writes", s.indexWriteFailure.map { "failing (\($0)): changes are read again by the next mount" } ?? "ok"))
             lines.append(("index_pending", String(s.indexPending)))
         }
+        lines.append(("duplicates", s.duplicates))
+        lines.append(("duplicate_groups", String(s.duplicateGroups)))
+        lines.append(("duplicate_files_hashed", String(s.duplicateFilesHashed)))
         lines.append(("picks", String(fileSystem?.pickCount ?? 0)))
         lines.append(("picks_db", picksDatabase))
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))

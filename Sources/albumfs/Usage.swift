@@ -19,6 +19,8 @@ enum Usage {
       media-types/KIND/                 live-photos, portraits, panoramas, selfies, bursts/BURST,
                                         slo-mo, time-lapse, screen-recordings, cinematic, spatial,
                                         raw: by the tags the devices write, flat
+      duplicates/NAME/                  files with the same bytes, a folder per group named after
+                                        its newest copy, every copy in it
       filter/EXPRESSION/                found by name, not listed: filter/favorites/year=2024/,
                                         filter/any(images,not(screenshots))/ (filter/README.txt)
       thumbnails/200x200/               an exact-size JPEG of each photo and video
@@ -40,8 +42,8 @@ enum Usage {
          screenshot_folders=A|B|...  folder names that mark a screenshot
          thumbnail_sizes=WxH[,WxH...] thumbnails/WxH/ folders (default 200x200, at most 8)
          views=NAME[,NAME...]        the views shown, of by-date, screenshots, non-screenshots,
-                                     videos, by-camera, favorites, media-types, filter,
-                                     thumbnails, picked (default all)
+                                     videos, by-camera, favorites, media-types, duplicates,
+                                     filter, thumbnails, picked (default all)
          favorite_rating=N           the lowest rating favorites/ lists, 1 to 5 (default 4)
          cache_dir=PATH              thumbnail cache (default $XDG_CACHE_HOME/albumfs/thumbnails)
          cache_size=N[K|M|G]         cache bound, least recently used evicted (default 1G)

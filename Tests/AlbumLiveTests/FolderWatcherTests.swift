@@ -41,22 +41,32 @@ final class FolderWatcherTests: XCTestCase {
     }
 
     /// A watcher stopped ends its thread (woken through its pipe, not a timeout) and closes every
-    /// descriptor it opened: inotify's, the mount table's, both ends of the pipe.
+    /// descriptor it opened: inotify's, the mount table's, both ends of the pipe. (Other tests'
+    /// threads may open and close descriptors meanwhile: each of the watcher's is checked by
+    /// number and by what it was, a pipe by its inode.)
     func testAStoppedWatcherEndsAndClosesItsDescriptors() throws {
-        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1 }
-        let before = openDescriptors()
-        XCTAssertGreaterThan(before, 0)
+        func open() -> [String: String] {
+            let numbers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return Dictionary(numbers.compactMap { n in (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + n)).map { (n, $0) } },
+                              uniquingKeysWith: { a, _ in a })
+        }
         weak var gone: FolderWatcher?
+        var its: [String: String] = [:]
         do {
+            let before = open()
             let watcher = try XCTUnwrap(FolderWatcher(maxWatches: nil, onChange: { _, _ in }, warn: { XCTFail($0) }))
-            XCTAssertEqual(openDescriptors(), before + 4, "inotify, /proc/self/mountinfo, the wake pipe's two ends")
+            its = open().filter { before[$0.key] != $0.value && ($0.value.hasPrefix("pipe:") || $0.value == "anon_inode:inotify" || $0.value.hasSuffix("/mountinfo")) }
+            XCTAssertEqual(its.values.filter { $0.hasPrefix("pipe:") }.count, 2, "the wake pipe's two ends: \(its)")
+            XCTAssertEqual(its.values.filter { $0 == "anon_inode:inotify" }.count, 1, "\(its)")
+            XCTAssertEqual(its.values.filter { $0.hasSuffix("/mountinfo") }.count, 1, "\(its)")
             watcher.start()
             gone = watcher
             watcher.stop()
         }
         for _ in 0..<250 where gone != nil { usleep(20_000) }
         XCTAssertNil(gone, "the thread let go of the watcher")
-        XCTAssertEqual(openDescriptors(), before)
+        let after = open()
+        for (number, what) in its { XCTAssertNotEqual(after[number], what, "descriptor \(number) (\(what)) still open") }
     }
 
     /// A folder renamed away and back (or another made under its name) is watched under its name

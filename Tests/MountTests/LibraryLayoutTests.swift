@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
     }
 
     /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
@@ -384,8 +384,16 @@ final class LibraryLayoutTests: XCTestCase {
         let motionVideos = source.items.filter { $0.expectedMotionVideo != nil }.count
         let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot && !$0.expectedVideo }.count
         let kinds = MediaTypesTests.listings.filter { $0.0 != "bursts" }.reduce(0) { $0 + $1.1.count }
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos + kinds + 1,
-                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), a motion photo's video in by-date, each kind's photos in media-types, and filter/README.txt")
+        // Files with the same bytes as another (but a Live Photo's motion part, and empty files) are
+        // in duplicates/ too.
+        var byBytes: [[UInt8]: Int] = [:]
+        for item in source.items where item.expectedDay != nil && !item.bytes.isEmpty && !(item.expectedVideo && item.expectedLivePartner != nil) {
+            byBytes[item.bytes, default: 0] += 1
+        }
+        let copies = byBytes.values.filter { $0 > 1 }.reduce(0, +)
+        XCTAssertGreaterThan(copies, 0, "the sample holds copies")
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos + kinds + 1 + copies,
+                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), a motion photo's video in by-date, each kind's photos in media-types, filter/README.txt, and each copy in duplicates/")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         // Every original reads (an empty one is an empty file), and no thumbnail is listed for a

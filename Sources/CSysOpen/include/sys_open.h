@@ -14,4 +14,16 @@ int albumfs_open_beneath(int rootfd, const char *path, int flags);
 /// The same walk without `openat2`, whatever the kernel has (for the tests of the fallback).
 int albumfs_open_beneath_walk(int rootfd, const char *path, int flags);
 
+/// The calling thread's CPU nice value and I/O priority, for background work (the content
+/// hashes of `duplicates/`) to lower them and put them back: both are per thread on Linux
+/// (`setpriority` and `ioprio_set` given a thread id). In C because Swift sees neither `gettid`
+/// (glibc declares it under _GNU_SOURCE) nor the variadic `syscall` that `ioprio_*` need.
+/// Return 0, or -1 with errno set.
+int albumfs_thread_priority_get(int *nice_value, int *io_priority);
+int albumfs_thread_priority_set(int nice_value, int io_priority);
+
+/// The I/O priority of the idle class: the thread's reads reach the disk only while no other
+/// reads wait (with the kernel's BFQ or CFQ schedulers; others ignore classes).
+int albumfs_io_priority_idle(void);
+
 #endif

@@ -1,0 +1,41 @@
+import AlbumCore
+import AlbumSystem
+
+/// Content hashes kept between mounts for `duplicates/` (`ContentHashStore`): a remount and a
+/// rescan hash only the files that are new or changed.
+extension LibraryIndex: ContentHashStore {
+    public func contentHashes() throws(Errno) -> [ContentHashRecord] {
+        try run {
+            try db.query("SELECT path, inode, size, mtime_ns, ctime_ns, partial, full FROM content_hashes").map { r in
+                ContentHashRecord(relativePath: r[0].text,
+                                  identity: FileIdentity(inode: UInt64(bitPattern: r[1].int), size: r[2].int, mtime: Self.time(r[3].int)),
+                                  changedWhenRead: r[4] == nil ? nil : Self.time(r[4].int), partial: UInt64(bitPattern: r[5].int),
+                                  full: r[6] == nil ? nil : r[6].text)
+            }
+        }
+    }
+
+    /// (Not counted as a write of the index's files: a views snapshot stays valid, since the
+    /// groups it shows come from these rows' files, whose own rows say whether they changed.)
+    public func saveContentHashes(_ records: [ContentHashRecord], removing removals: [String]) throws(Errno) {
+        guard !records.isEmpty || !removals.isEmpty else { return }
+        try run {
+            try db.execute("BEGIN IMMEDIATE")
+            do {
+                for path in removals { try db.query("DELETE FROM content_hashes WHERE path = ?", [.text(path)]) }
+                try db.prepared("INSERT OR REPLACE INTO content_hashes (path, inode, size, mtime_ns, ctime_ns, partial, full) VALUES (?, ?, ?, ?, ?, ?, ?)") {
+                    statement throws(SQLiteDatabase.Failure) in
+                    for r in records {
+                        try statement.run([.text(r.relativePath), .int(Int64(bitPattern: r.identity.inode)), .int(r.identity.size),
+                                           .int(Self.nanoseconds(r.identity.mtime)), r.changedWhenRead.map { .int(Self.nanoseconds($0)) },
+                                           .int(Int64(bitPattern: r.partial)), r.full.map { .text($0) }])
+                    }
+                }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+}

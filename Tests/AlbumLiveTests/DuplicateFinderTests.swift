@@ -1,0 +1,69 @@
+import AlbumCore
+import AlbumSystem
+@testable import AlbumLive
+import Foundation
+import Glibc
+import XCTest
+
+/// `DuplicateFinder` on real files: only files of one size are read, the full hash only where
+/// partial hashes agree, known hashes are not read again, and a file that is no longer the one
+/// scanned (replaced, a link in its place) is in no group and is not followed.
+final class DuplicateFinderTests: XCTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "albumfs-dups-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    func write(_ path: String, _ bytes: [UInt8]) {
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes)), path)
+    }
+
+    /// The photo a scan makes of the file at `path` now (its identity and ctime).
+    func scanned(_ path: String) throws -> Photo {
+        var st = stat()
+        XCTAssertEqual(stat(folder + "/" + path, &st), 0, path)
+        let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
+        return Photo(relativePath: path, format: .jpeg,
+                     identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim)),
+                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
+                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                     changedWhenRead: Timestamp(st.st_ctim))
+    }
+
+    func testOnlyFilesOfOneSizeAreReadAndTheMiddleIsCompared() throws {
+        let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var middle = big
+        middle[150_000] ^= 0xFF
+        write("a.jpg", big)
+        write("b.jpg", big)
+        write("c.jpg", middle)
+        write("alone.jpg", Array(big.prefix(1000)))
+        write("d.jpg", Array(big.prefix(2000)))
+        write("e.jpg", Array(big.suffix(2000)))
+        let photos = try ["a.jpg", "b.jpg", "c.jpg", "alone.jpg", "d.jpg", "e.jpg"].map(scanned)
+        let finder = DuplicateFinder(root: folder, store: nil, log: { XCTFail($0) })
+        let groups = finder.groups(for: photos) { _, _ in }
+        XCTAssertEqual(groups, ["a.jpg": 1, "b.jpg": 1], "c differs past both partial spans; d and e differ in their partial hashes")
+        XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 5 + 3, "5 partial hashes (not alone.jpg), 3 full (a, b, c)")
+        XCTAssertEqual(finder.groups(for: photos) { _, _ in }, groups)
+        XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 8, "nothing read again")
+    }
+
+    /// A file replaced by a link after the scan is not followed: its photo is in no group.
+    func testAFileThatIsNoLongerTheOneScannedIsInNoGroup() throws {
+        let bytes = [UInt8](repeating: 7, count: 5000)
+        write("a.jpg", bytes)
+        write("b.jpg", bytes)
+        write("outside.jpg", bytes)
+        let photos = try ["a.jpg", "b.jpg"].map(scanned)
+        XCTAssertEqual(unlink(folder + "/b.jpg"), 0)
+        XCTAssertEqual(symlink(folder + "/outside.jpg", folder + "/b.jpg"), 0)
+        let finder = DuplicateFinder(root: folder, store: nil, log: { XCTFail($0) })
+        XCTAssertEqual(finder.groups(for: photos) { _, _ in }, [:])
+        XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 1, "a.jpg alone was read")
+    }
+}
