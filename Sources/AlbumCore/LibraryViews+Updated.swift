@@ -43,6 +43,10 @@ extension LibraryViews {
             (videos, { flat(videos, { !photos[$0].format.isStill && partners[Int32($0)] == nil }) }),
             (byCamera, { view(byCamera).flatMap { updatedByCamera($0, photos, changes, partners, emptyMtime) } }),
             (favorites, { flat(favorites, { photos[$0].isFavorite && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) }) }),
+            (places, { view(places).flatMap { folder in
+                updatedPlaces(folder, photos, changes, added.filter { photos[$0].place != nil && (photos[$0].format.isStill ? flatStill($0) : partners[Int32($0)] == nil) },
+                              emptyMtime)
+            } }),
         ]
         var top: [VirtualFolder] = []
         for (name, update) in updaters where views.contains(name) {
@@ -90,7 +94,7 @@ extension LibraryViews {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
             && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.camera == b.camera
-            && a.isFavorite == b.isFavorite
+            && a.isFavorite == b.isFavorite && a.place == b.place
     }
 
     /// `build`'s order: newest first, ties by name, then path.

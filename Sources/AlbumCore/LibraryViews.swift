@@ -49,7 +49,10 @@ public enum LibraryViews {
         let partners = motionPartners.isEmpty ? LivePhotos.partners(photos) : LivePhotos.partners(photos).merging(motionPartners) { a, _ in a }
         let clips = order.filter { !photos[$0].format.isStill && partners[Int32($0)] == nil }
         // Favourites as the flat views list them: not a Live Photo's motion part, nor a RAW with its JPEG.
-        let favs = order.filter { photos[$0].isFavorite && (photos[$0].format.isStill ? flat($0) : partners[Int32($0)] == nil) }
+        let listed = { (i: Int) in photos[i].format.isStill ? flat(i) : partners[Int32(i)] == nil }
+        let favs = order.filter { photos[$0].isFavorite && listed($0) }
+        // Places as favourites list photos (`listed`), those with a place alone.
+        let placed = order.filter { photos[$0].place != nil && listed($0) }
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -60,6 +63,7 @@ public enum LibraryViews {
             (videos, { flatFolder(videos, photos, clips, emptyMtime) }),
             (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
+            (places, { placesView(photos, placed, emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
             thumbnailsView(photos, order.filter { hasThumbnail(photos[$0]) }, boxes, emptyMtime)

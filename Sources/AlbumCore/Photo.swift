@@ -133,6 +133,9 @@ public struct Photo: Sendable {
     private var pairing: UInt64 = 0
     private var changedWhenReadPacked: PackedTimestamp
     public var screenshot: ScreenshotDecision
+    /// Its city in `Gazetteer.system`, plus one (0: none): 16 bits (GeoNames has 24,361 cities)
+    /// in the padding after `screenshot`'s flag, before `accessPacked`'s 4-byte alignment.
+    private var placeStored: UInt16 = 0
     /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
     private var accessPacked: FileAccess
     public var capture: CaptureDecision
@@ -145,6 +148,28 @@ public struct Photo: Sendable {
     public var ratingSource: RatingSource = .none
     /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
     public var isFavorite = false
+    /// Its GPS position in millionths of a degree (`Int32.min`: none): 8 bytes of every photo,
+    /// not a `PlacePosition?`'s 17 and padding.
+    private var latitudeMicro = Int32.min
+    private var longitudeMicro = Int32.min
+
+    /// Its city's number in `Gazetteer.system` (`places/`, `user.albumfs.place`), or nil.
+    public var place: Int? {
+        get { placeStored == 0 ? nil : Int(placeStored) - 1 }
+        set { placeStored = newValue.flatMap { $0 >= 0 && $0 < Int(UInt16.max) ? UInt16($0 + 1) : nil } ?? 0 }
+    }
+
+    /// Its GPS position (`PhotoPlace.position`), to a millionth of a degree (about 10 cm), or nil.
+    public var position: PlacePosition? {
+        get {
+            guard latitudeMicro != .min else { return nil }
+            return PlacePosition(latitude: Double(latitudeMicro) / 1_000_000, longitude: Double(longitudeMicro) / 1_000_000)
+        }
+        set {
+            latitudeMicro = newValue.map { Int32(($0.latitude * 1_000_000).rounded()) } ?? .min
+            longitudeMicro = newValue.map { Int32(($0.longitude * 1_000_000).rounded()) } ?? .min
+        }
+    }
 
     /// Its rating, -1 (rejected) to 5, or nil when it has none.
     public var rating: Int? {
@@ -342,6 +367,9 @@ extension Photo {
         h.combine(rating)
         h.combine(ratingSource)
         h.combine(isFavorite)
+        h.combine(place)
+        h.combine(latitudeMicro)
+        h.combine(longitudeMicro)
         return h.finalize()
     }
 

@@ -56,11 +56,12 @@ public enum PhotoSlot {
     public static let flat = 1
     public static let byCamera = 2
     public static let favorites = 3
-    public static func thumbnail(_ k: Int) -> Int { 4 + k }
-    /// Slots a photo can have: by-date, flat, by-camera, favorites, and up to `ThumbnailBox.maxFolders` thumbnails.
-    public static let count = 4 + ThumbnailBox.maxFolders
+    public static let places = 4
+    public static func thumbnail(_ k: Int) -> Int { 5 + k }
+    /// Slots a photo can have: by-date, flat, by-camera, favorites, places, and up to `ThumbnailBox.maxFolders` thumbnails.
+    public static let count = 5 + ThumbnailBox.maxFolders
     /// The slots whose entries are the photo's original (one inode between them).
-    public static let originals = [byDate, flat, byCamera, favorites]
+    public static let originals = [byDate, flat, byCamera, favorites, places]
 
     /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
     /// inode in `by-date/`, in its flat view and in `by-camera/` (hard links: `du` counts it

@@ -7,7 +7,7 @@ extension LibraryIndex {
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
     static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t",
-                                                     "sidecar", "xmp_rating", "exif_rating"]
+                                                     "sidecar", "xmp_rating", "exif_rating", "gps_lat", "gps_lon"]
 
     static let migrations = [
         """
@@ -161,6 +161,14 @@ extension LibraryIndex {
         """
         ALTER TABLE files ADD COLUMN xmp_rating TEXT;
         ALTER TABLE files ADD COLUMN exif_rating TEXT;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
+        """,
+        // A photo's EXIF GPS position (`gps_lat`, `gps_lon`: degrees as decimal text) for places/.
+        // Stills with EXIF forget their owner and mode so that a mount reads them again, once
+        // (`IndexedFile.lacksAccess`): one header read per still.
+        """
+        ALTER TABLE files ADD COLUMN gps_lat TEXT;
+        ALTER TABLE files ADD COLUMN gps_lon TEXT;
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
         """,
     ]

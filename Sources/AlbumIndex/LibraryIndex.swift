@@ -311,7 +311,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                          e.subSecTimeDigitized, e.offsetTimeDigitized, e.xmpDateCreated, e.xmpDateTimeOriginal,
                          e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC, e.pngComment,
                          e.xmpCreateDate, e.quickTimeCreationDate, e.contentIdentifier, e.movieCreationTime.map { String($0) },
-                         e.dateTime, e.offsetTime, e.sidecar?.encoded, e.xmpRating, e.exifRating.map { String($0) }] {
+                         e.dateTime, e.offsetTime, e.sidecar?.encoded, e.xmpRating, e.exifRating.map { String($0) },
+                         e.gpsLatitude.map { "\($0)" }, e.gpsLongitude.map { "\($0)" }] {
                 try b.text(text)
             }
             try b.int(e.hasExposureData ? 1 : 0)
@@ -352,6 +353,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.dateTime = text(base + 20); e.offsetTime = text(base + 21)
             e.sidecar = text(base + 22).flatMap(SidecarEvidence.init(encoded:))
             e.xmpRating = text(base + 23); e.exifRating = text(base + 24).flatMap { Int($0) }
+            e.gpsLatitude = text(base + 25).flatMap { Double($0) }; e.gpsLongitude = text(base + 26).flatMap { Double($0) }
             let after = base + evidenceColumns.count
             e.hasExposureData = int(after) == 1
             e.orientation = int(after + 1).map(Int.init)

@@ -13,7 +13,7 @@ import Glibc
 /// them (docs/design.md, "Views snapshot").
 public enum ViewSnapshot {
     static let magic: UInt64 = 0x3157_4549_5653_4641  // "AFSVIEW1", little-endian
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
 
     /// The snapshot of the index at `indexPath`.
     public static func path(forIndex indexPath: String) -> String { indexPath + ".views" }
@@ -97,7 +97,7 @@ public enum ViewSnapshot {
 /// One photo's fields in a snapshot.
 enum PhotoRecord {
     /// The fewest bytes a photo takes (an empty path, no lists, no owner).
-    static let minimumSize = 87
+    static let minimumSize = 97
 
     static func write(_ p: Photo, to w: inout SnapshotWriter) {
         w.string(p.relativePath)
@@ -122,6 +122,10 @@ enum PhotoRecord {
         if let m = p.motionVideo { w.int(UInt8(1)); w.int(m.offset); w.int(m.length) } else { w.int(UInt8(0)) }
         w.shared(p.camera)
         w.int(Int8(clamping: p.rating ?? 0)); w.int(p.ratingSource.rawValue); w.int(UInt8(p.isFavorite ? 1 : 0))
+        // Its city's number in the gazetteer (0: none) and its position in millionths of a degree.
+        w.int(UInt16(clamping: p.place.map { $0 + 1 } ?? 0))
+        w.int(p.position.map { Int32(($0.latitude * 1_000_000).rounded()) } ?? .min)
+        w.int(p.position.map { Int32(($0.longitude * 1_000_000).rounded()) } ?? .min)
     }
 
     static func read(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> Photo {
@@ -142,6 +146,8 @@ enum PhotoRecord {
         let rating = Int(try r.int(Int8.self))
         guard let source = RatingSource(rawValue: try r.int(UInt8.self)) else { throw SnapshotRefusal("an unknown rating source") }
         let favorite = try r.int(UInt8.self) == 1
+        let place = Int(try r.int(UInt16.self))
+        let latitude = try r.int(Int32.self), longitude = try r.int(Int32.self)
         var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
                           screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
@@ -151,6 +157,8 @@ enum PhotoRecord {
         photo.rating = rating
         photo.ratingSource = source
         photo.isFavorite = favorite
+        photo.place = place == 0 ? nil : place - 1
+        if latitude != .min { photo.position = PlacePosition(latitude: Double(latitude) / 1_000_000, longitude: Double(longitude) / 1_000_000) }
         return photo
     }
 

@@ -66,14 +66,20 @@ public struct PackedFiles: Sendable {
             optionalInt(e.movieCreationTime)
             // Bit 1 of the exposure byte: IFD0 DateTime or OffsetTime follow (none: no byte for
             // them); bit 2: a sidecar follows; bit 3: a motion photo's video range follows; bit 4: a
-            // rating follows (few photos have one: no byte for it otherwise).
+            // rating follows (few photos have one: no byte for it otherwise); bit 5: a GPS position
+            // follows (the two coordinates' bit patterns).
             let modified = e.dateTime != nil || e.offsetTime != nil
             let rated = e.xmpRating != nil || e.exifRating != nil
-            bytes.append((e.hasExposureData ? 1 : 0) | (modified ? 2 : 0) | (e.sidecar != nil ? 4 : 0) | (e.motionVideo != nil ? 8 : 0) | (rated ? 16 : 0))
+            let placed = e.gpsLatitude != nil || e.gpsLongitude != nil
+            bytes.append((e.hasExposureData ? 1 : 0) | (modified ? 2 : 0) | (e.sidecar != nil ? 4 : 0) | (e.motionVideo != nil ? 8 : 0) | (rated ? 16 : 0)
+                         | (placed ? 32 : 0))
             if modified { optionalString(e.dateTime); optionalString(e.offsetTime) }
             if let sidecar = e.sidecar { string(sidecar.encoded) }
             if let motion = e.motionVideo { int(motion.offset); int(motion.length) }
             if rated { optionalString(e.xmpRating); optionalInt(e.exifRating.map(Int64.init)) }
+            if placed {
+                optionalInt(e.gpsLatitude.map { Int64(bitPattern: $0.bitPattern) }); optionalInt(e.gpsLongitude.map { Int64(bitPattern: $0.bitPattern) })
+            }
             optionalInt(e.orientation.map(Int64.init))
             optionalInt(e.pixelWidth.map(Int64.init))
             optionalInt(e.pixelHeight.map(Int64.init))
@@ -147,6 +153,10 @@ public struct PackedFiles: Sendable {
                 if flags & 4 == 4 { e.sidecar = SidecarEvidence(encoded: string()) }
                 if flags & 8 == 8 { e.motionVideo = ByteRange(offset: int(), length: int()) }
                 if flags & 16 == 16 { e.xmpRating = optionalString(); e.exifRating = optionalInt().map { Int(truncatingIfNeeded: $0) } }
+                if flags & 32 == 32 {
+                    e.gpsLatitude = optionalInt().map { Double(bitPattern: UInt64(bitPattern: $0)) }
+                    e.gpsLongitude = optionalInt().map { Double(bitPattern: UInt64(bitPattern: $0)) }
+                }
                 e.orientation = optionalInt().map(Int.init)
                 e.pixelWidth = optionalInt().map(Int.init)
                 e.pixelHeight = optionalInt().map(Int.init)

@@ -334,6 +334,8 @@ public struct LibraryScanner: Sendable {
         }
         // The favourite mark only a sidecar gives (Takeout's `favorited`) is the rule's second input.
         photo.isFavorite = rules.favorites.isFavorite(rating: photo.rating, favorited: e.sidecar?.favorited)
+        photo.position = PlaceRules.position(e, format: format)
+        photo.place = PlaceRules.city(of: photo.position, in: Gazetteer.system)
         return photo
     }
 }

@@ -22,11 +22,23 @@ enum ExtendedAttributes {
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
         if let rating = photo.rating { list.append(("rating", "\(rating) (\(photo.ratingSource.name))")) }
+        if let place = placeAttribute(of: photo) { list.append(("place", place)) }
         if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         list += sidecarAttributes(of: photo, sourceRoot: sourceRoot)
         return list.map { (prefix + $0.0, $0.1) }
+    }
+
+    /// `place`: `City, Region, Country (lat, lon)`, or the position alone when no city is within
+    /// `Gazetteer.reachKilometres` (or libgeonames cannot be loaded); nil without a position.
+    static func placeAttribute(of photo: Photo) -> String? {
+        guard let position = photo.position else { return nil }
+        // (The system's gazetteer is asked only for a photo with a city: the scan loaded it then.)
+        if let place = photo.place, let gazetteer = Gazetteer.system, place < gazetteer.count {
+            return gazetteer.description(ofCity: place, at: position)
+        }
+        return "no city within \(Int(Gazetteer.reachKilometres)) km (\(position.description))"
     }
 
     /// `sidecar` (its path: beside the photo, wherever the photo is now), `rating`, `favorited`,
