@@ -16,6 +16,8 @@ enum Usage {
       by-camera/MAKE MODEL/             every photo and video under its camera ("Canon EOS R5"),
                                         by-camera/Unknown/ for those that name none
       favorites/                        photos rated 4 or 5 (XMP or EXIF Rating), flat
+      places/COUNTRY/REGION/CITY/       photos and videos with a GPS position, under the nearest
+                                        city (GeoNames, within 50 km); none for those without
       thumbnails/200x200/               an exact-size JPEG of each photo and video
       picked/                           ln -s PHOTO MOUNTPOINT/picked/ picks it, rm unpicks
       .albumfs/status, .albumfs/errors  the daemon's state; the files it could not read, and why
@@ -35,7 +37,8 @@ enum Usage {
          screenshot_folders=A|B|...  folder names that mark a screenshot
          thumbnail_sizes=WxH[,WxH...] thumbnails/WxH/ folders (default 200x200, at most 8)
          views=NAME[,NAME...]        the views shown, of by-date, screenshots, non-screenshots,
-                                     videos, by-camera, favorites, thumbnails, picked (default all)
+                                     videos, by-camera, favorites, places, thumbnails, picked
+                                     (default all)
          favorite_rating=N           the lowest rating favorites/ lists, 1 to 5 (default 4)
          cache_dir=PATH              thumbnail cache (default $XDG_CACHE_HOME/albumfs/thumbnails)
          cache_size=N[K|M|G]         cache bound, least recently used evicted (default 1G)

@@ -28,7 +28,7 @@ final class LibraryViewsTests: XCTestCase {
             makePhoto("b/new.jpg", (2024, 5, 17, 10)),
         ]
         let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites"])
+        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "places"])
         let byDate = lib.root.child(named: "by-date")
         XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
         guard case .folder(let y2024)? = byDate.flatMap({ n -> VirtualNode? in if case .folder(let f) = n { return f.child(named: "2024") }; return nil }),
@@ -107,7 +107,7 @@ final class LibraryViewsTests: XCTestCase {
                                      emptyMtime: Timestamp(seconds: 0))
         XCTAssertEqual(lib.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
         let all = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "places", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(ShownViews.parse("by-date,favourites"), .failure(ShownViews.UnknownView(name: "favourites")))
         XCTAssertEqual(ShownViews.parse("by-date,,videos"), .failure(ShownViews.UnknownView(name: "")))
         XCTAssertEqual(views.description, "screenshots,by-camera,thumbnails")

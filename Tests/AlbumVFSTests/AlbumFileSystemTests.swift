@@ -63,14 +63,14 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(a.gid, 8)
         let root = try fs.attributes(of: 1).get()
         XCTAssertEqual(root.permissions, 0o555)
-        XCTAssertEqual(root.linkCount, 8)
+        XCTAssertEqual(root.linkCount, 9)
     }
 
     func testReaddirOffsetsResumeWhereTheyStopped() throws {
         let h = try fs.openDirectory(1).get()
         defer { fs.releaseDirectory(h) }
         let all = try fs.readDirectory(h, from: 0).get()
-        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites"])
+        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "places"])
         var names: [String] = []
         var offset = 0
         while true {
@@ -98,7 +98,7 @@ final class AlbumFileSystemTests: XCTestCase {
             folders += full.filter { $0.attributes.kind == .directory && $0.name != "." && $0.name != ".." }.map(\.attributes.inode)
             seen += 1
         }
-        XCTAssertEqual(seen, 11, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites")
+        XCTAssertEqual(seen, 12, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites, places")
         XCTAssertEqual(fs.readDirectoryNames(12345, from: 0).failure, .badFileDescriptor)
     }
 

@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "places", "thumbnails", "picked", ".albumfs"])
     }
 
     /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
@@ -106,11 +106,12 @@ final class LibraryLayoutTests: XCTestCase {
                 // Year, month and day folders: names newest first.
                 XCTAssertEqual(names, names.sorted(by: >), "folder order in \(f)")
             }
-            if f == "by-camera" {
-                // Camera folders: by name, in byte order.
+            // Camera folders, and places' countries, regions and cities: by name, in byte order.
+            let byName = f == "by-camera" || (f.hasPrefix("places") && f.split(separator: "/").count < 4)
+            if byName {
                 XCTAssertEqual(names, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "folder order in \(f)")
             }
-            if !f.isEmpty && f != "by-camera" && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
+            if !f.isEmpty && !byName && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
                 XCTAssertEqual(times, times.sorted(by: >), "readdir order vs mtime in \(f): \(names)")
             }
             for (name, st) in zip(names, stats) where st.st_mode & S_IFMT == S_IFDIR {
@@ -379,8 +380,9 @@ final class LibraryLayoutTests: XCTestCase {
             + source.items.filter(\.expectedWithoutThumbnail).count
         let motionVideos = source.items.filter { $0.expectedMotionVideo != nil }.count
         let shots = source.items.filter { $0.expectedDay != nil && $0.expectedScreenshot && !$0.expectedVideo }.count
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos,
-                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), and a motion photo's video in by-date")
+        let placed = source.items.filter { $0.expectedPlace != nil }.count
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos + placed,
+                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), and a motion photo's video in by-date, and the photos in a place")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         // Every original reads (an empty one is an empty file), and no thumbnail is listed for a
