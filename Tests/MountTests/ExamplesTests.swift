@@ -229,7 +229,7 @@ final class ExamplesTests: XCTestCase {
         XCTAssertFalse(lint.stdout.split(separator: "\n").contains { $0.hasPrefix("E: ") }, lint.stdout)
 
         let depends = runCommand("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).stdout
-        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16", "libheif1 (>= 1.19)", "libjxl0", "libraw20"] {
+        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16", "libheif1 (>= 1.19)", "libjxl0", "libraw20", "libgeonames0"] {
             XCTAssertTrue(depends.contains(package), "\(package) in \(depends)")
         }
         // Floors from the symbols the binary uses, not this machine's patch level.
@@ -256,7 +256,7 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/man/man1/albumfs.1.gz"))
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/albumfs/copyright", encoding: .utf8)
         XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
-        for notice in ["License: GPL-3+", "libfuse3-3", "libheif1", "libjxl", "FFmpeg", "Apache-2.0"] {
+        for notice in ["License: GPL-3+", "libfuse3-3", "libheif1", "libjxl", "FFmpeg", "Apache-2.0", "libgeonames0", "GeoNames"] {
             XCTAssertTrue(copyright.contains(notice), "\(notice) in the copyright file")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/doc/albumfs/changelog.gz"))
