@@ -12,7 +12,7 @@ public struct PackedFiles: Sendable {
 
     /// The fields of `PhotoEvidence` that `pack` writes: a field added there must be added here
     /// (a unit test counts them).
-    static let evidenceFieldCount = 32
+    static let evidenceFieldCount = 34
 
     /// The byte that says a photo's format (0 and 1: a file ignored, a problem).
     static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5, .webp: 6, .gif: 7, .tiff: 8, .jxl: 9, .raw: 10]
