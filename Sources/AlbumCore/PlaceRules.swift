@@ -11,6 +11,12 @@ public enum PlaceRules {
         return format.sidecarDatesWin ? sidecar ?? file : file ?? sidecar
     }
 
+    /// The time zone of the system gazetteer's city `place` (`ZoneInfoCache.system`), or nil.
+    public static func zone(of place: Int?) -> ZoneInfo? {
+        guard let place, let gazetteer = Gazetteer.system, place < gazetteer.count else { return nil }
+        return ZoneInfoCache.system.zone(named: gazetteer.city(place).zone)
+    }
+
     /// The city of `position` in `gazetteer` (nil: none within `Gazetteer.reachKilometres`, or no
     /// gazetteer). Loads the system's only when asked, so a library without GPS never loads it.
     public static func city(of position: PlacePosition?, in gazetteer: @autoclosure () -> Gazetteer?) -> Int? {

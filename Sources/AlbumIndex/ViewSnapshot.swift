@@ -97,7 +97,7 @@ public enum ViewSnapshot {
 /// One photo's fields in a snapshot.
 enum PhotoRecord {
     /// The fewest bytes a photo takes (an empty path, no lists, no owner).
-    static let minimumSize = 97
+    static let minimumSize = 98
 
     static func write(_ p: Photo, to w: inout SnapshotWriter) {
         w.string(p.relativePath)
@@ -170,6 +170,7 @@ enum PhotoRecord {
         w.int(Int32(clamping: l.nanosecond))
         w.int(c.time.utcOffsetSeconds.map { Int32(clamping: $0) } ?? .min)
         w.int(UInt8(DateSource.allCases.firstIndex(of: c.source)!))
+        w.int(UInt8(c.offsetFromPlace ? 1 : 0))
         w.shared(c.rejected)
     }
 
@@ -182,8 +183,9 @@ enum PhotoRecord {
         let local = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
         let source = Int(try r.int(UInt8.self))
         guard source < DateSource.allCases.count else { throw SnapshotRefusal("an unknown date source") }
+        let fromPlace = try r.int(UInt8.self) == 1
         return CaptureDecision(time: CaptureTime(local: local, utcOffsetSeconds: offset == .min ? nil : Int(offset)),
-                               source: DateSource.allCases[source], rejected: try r.sharedList())
+                               source: DateSource.allCases[source], rejected: try r.sharedList(), offsetFromPlace: fromPlace)
     }
 
     static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]

@@ -23,6 +23,7 @@ enum ExtendedAttributes {
         list.append(("orientation", String(photo.orientation)))
         if let rating = photo.rating { list.append(("rating", "\(rating) (\(photo.ratingSource.name))")) }
         if let place = placeAttribute(of: photo) { list.append(("place", place)) }
+        if photo.capture.offsetFromPlace, let zone = zoneName(of: photo) { list.append(("time_zone", zone + " (the place's)")) }
         if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
@@ -39,6 +40,12 @@ enum ExtendedAttributes {
             return gazetteer.description(ofCity: place, at: position)
         }
         return "no city within \(Int(Gazetteer.reachKilometres)) km (\(position.description))"
+    }
+
+    /// The name of the time zone of a photo's city (`Asia/Tokyo`), or nil.
+    static func zoneName(of photo: Photo) -> String? {
+        guard let place = photo.place, let gazetteer = Gazetteer.system, place < gazetteer.count else { return nil }
+        return gazetteer.city(place).zone
     }
 
     /// `sidecar` (its path: beside the photo, wherever the photo is now), `rating`, `favorited`,

@@ -11,7 +11,7 @@ final class GoldenTreeTests: XCTestCase {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden/sample-tree.txt").path
     /// The attributes shown, in this order (`user.albumfs.source` relative to SOURCE).
-    static let attributes = ["source", "capture_time", "date_source", "date_rejected", "screenshot", "format", "orientation", "rating", "place", "live_photo", "problems"]
+    static let attributes = ["source", "capture_time", "date_source", "date_rejected", "screenshot", "format", "orientation", "rating", "place", "time_zone", "live_photo", "problems"]
 
     func testTheSampleLibraryShowsAsTheGoldenTree() throws {
         let source = try SampleSource()

@@ -70,6 +70,21 @@ final class PlacesMountTests: XCTestCase {
         }
         XCTAssertEqual(exiftoolPosition(source.path + "/Travel/null-island.jpg"), "0.000000, 0.000000", "written, and no place")
 
+        // Their times, written without an offset, take their place's zone's offset that day
+        // (Sydney's daylight saving time ended four days before; Lyon's had begun).
+        for (path, time, zone) in [(kyoto, "2022-04-05T10:00:00+09:00", "Asia/Tokyo"),
+                                   ("places/Australia/New South Wales/Sydney/sydney.jpg", "2022-04-07T10:00:00+10:00", "Australia/Sydney"),
+                                   ("places/France/Auvergne-Rhône-Alpes/Lyon/lyon-1.jpg", "2022-04-10T10:00:00+02:00", "Europe/Paris"),
+                                   ("places/Argentina/Buenos Aires F.D./Buenos Aires/buenos-aires.jpg", "2022-04-08T10:00:00-03:00",
+                                    "America/Argentina/Buenos_Aires")] {
+            XCTAssertEqual(xattr(m.path(path), "user.albumfs.capture_time"), time, path)
+            XCTAssertEqual(xattr(m.path(path), "user.albumfs.time_zone"), zone + " (the place's)", path)
+        }
+        XCTAssertNil(xattr(m.path(day + "2022-04-11/atlantic.jpg"), "user.albumfs.time_zone"), "no city: no zone")
+        XCTAssertEqual(xattr(m.path(day + "2022-04-11/atlantic.jpg"), "user.albumfs.capture_time"), "2022-04-11T10:00:00")
+        XCTAssertNil(xattr(m.path("places/" + SampleLibrary.eiffelTowerPlace + "/IMG_5001.JPG"), "user.albumfs.time_zone"),
+                     "its GPS fix gives its offset (-05:00: the phone's clock), which the place's zone does not replace")
+
         // One file: the by-date entry's inode and time; one more link for the place.
         let entry = try XCTUnwrap(statOf(m.path(kyoto)))
         let dated = try XCTUnwrap(statOf(m.path(day + "2022-04-05/kyoto.jpg")))
