@@ -126,6 +126,40 @@ final class PlacesMountTests: XCTestCase {
         XCTAssertTrue(eventually(5) { readdirNames(m.path("places/France/Île-de-France Region")) == ["Neuilly-sur-Seine"] })
     }
 
+    /// A sidecar's position places a photo that has none of its own (an XMP sidecar's, Takeout's
+    /// `geoData`); a JPEG's own position beats its sidecar's. exiftool reads each position.
+    func testSidecarsPositionsPlaceTheirPhotos() throws {
+        let folder = source.path + "/Sidecars"
+        XCTAssertEqual(mkdir(folder, 0o755), 0)
+        func jpeg(_ date: String, _ position: (Double, Double)?) throws -> Data {
+            var exif = SampleExif.camera("Canon", "Canon EOS R5", date)
+            exif.position = position
+            return Data(Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(.marker(width: 48, height: 32))))
+        }
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/xmp.jpg", contents: try jpeg("2022:05:01 12:00:00", nil)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/xmp.jpg.xmp",
+                                                     contents: Data(SidecarWriter.xmp(latitude: 35.0116, longitude: 135.7681).utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/takeout.jpg", contents: try jpeg("2022:05:02 12:00:00", nil)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/takeout.jpg.json", contents: Data(SidecarWriter.takeout(
+            title: "takeout.jpg", takenTime: 1_651_456_800, latitude: -33.8568, longitude: 151.2153).utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/both.jpg", contents: try jpeg("2022:05:03 12:00:00", (45.764, 4.8357))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/both.jpg.xmp",
+                                                     contents: Data(SidecarWriter.xmp(latitude: 35.0116, longitude: 135.7681).utf8)))
+        XCTAssertEqual(exiftoolPosition(folder + "/xmp.jpg.xmp"), "35.011600, 135.768100")
+        XCTAssertEqual(exiftoolPosition(folder + "/both.jpg"), "45.764000, 4.835700")
+        let m = try Mount(source: source.path)
+        defer { m.finish() }
+        let listed = listedByPlace(m)
+        XCTAssertEqual(listed["Sidecars/xmp.jpg"]?.map(\.place), ["Japan/Kyoto/Kyoto"])
+        XCTAssertEqual(listed["Sidecars/takeout.jpg"]?.map(\.place), ["Australia/New South Wales/Sydney"])
+        XCTAssertEqual(listed["Sidecars/both.jpg"]?.map(\.place), ["France/Auvergne-Rhône-Alpes/Lyon"], "a JPEG's own position first")
+        XCTAssertEqual(readdirNames(m.path("places/Japan/Kyoto/Kyoto")), ["xmp.jpg", "kyoto.jpg"], "newest first")
+        XCTAssertEqual(xattr(m.path("places/Japan/Kyoto/Kyoto/xmp.jpg"), "user.albumfs.place")?.hasPrefix("Kyoto, Kyoto, Japan (35.0116"), true)
+        // Takeout's instant (2022-05-02T02:00:00Z) on its place's day and offset.
+        XCTAssertEqual(xattr(m.path("places/Australia/New South Wales/Sydney/takeout.jpg"), "user.albumfs.capture_time"),
+                       "2022-05-02T12:00:00+10:00")
+    }
+
     /// `-o views=` hides `places/` as any view; listed, it is the view a full mount shows.
     func testTheViewsOptionHidesPlaces() throws {
         let m = try Mount(source: source.path, options: ["-o", "views=by-date,places"])
