@@ -32,13 +32,14 @@ enum ExtendedAttributes {
     }
 
     /// `place`: `City, Region, Country (lat, lon)`, or the position alone when no city is within
-    /// `Gazetteer.reachKilometres` (or libgeonames cannot be loaded); nil without a position.
+    /// `Gazetteer.reachKilometres`, or with why there is no table of cities; nil without a position.
     static func placeAttribute(of photo: Photo) -> String? {
         guard let position = photo.position else { return nil }
-        // (The system's gazetteer is asked only for a photo with a city: the scan loaded it then.)
-        if let place = photo.place, let gazetteer = Gazetteer.system, place < gazetteer.count {
-            return gazetteer.description(ofCity: place, at: position)
+        // (The scan that found the position loaded the system's gazetteer, or tried to.)
+        guard let gazetteer = Gazetteer.system else {
+            return "no city known: \(Gazetteer.systemFailure ?? "no table of cities") (\(position.description))"
         }
+        if let place = photo.place, place < gazetteer.count { return gazetteer.description(ofCity: place, at: position) }
         return "no city within \(Int(Gazetteer.reachKilometres)) km (\(position.description))"
     }
 
