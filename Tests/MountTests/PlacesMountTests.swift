@@ -160,6 +160,23 @@ final class PlacesMountTests: XCTestCase {
                        "2022-05-02T12:00:00+10:00")
     }
 
+    /// Where libgeonames cannot be loaded (a broken `libgeonames.so.0` found first through
+    /// `LD_LIBRARY_PATH`), photos are in no place, their attribute says why with their position,
+    /// and they are dated and listed as ever.
+    func testWithoutLibgeonamesPhotosAreInNoPlaceAndSayWhy() throws {
+        let libraries = makeTempFolder("libs")
+        defer { try? FileManager.default.removeItem(atPath: libraries) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: libraries + "/libgeonames.so.0", contents: Data("not a library".utf8)))
+        let m = try Mount(source: source.path, launcher: ["/usr/bin/env", "LD_LIBRARY_PATH=" + libraries])
+        defer { m.finish() }
+        XCTAssertEqual(readdirNames(m.path("places")), [])
+        let kyoto = m.path("by-date/2022/2022-04/2022-04-05/kyoto.jpg")
+        let said = try XCTUnwrap(xattr(kyoto, "user.albumfs.place"))
+        XCTAssertTrue(said.hasPrefix("no city known: ") && said.contains("libgeonames.so.0") && said.hasSuffix("(35.011600, 135.768100)"), said)
+        XCTAssertEqual(xattr(kyoto, "user.albumfs.capture_time"), "2022-04-05T10:00:00", "no place, no zone")
+        XCTAssertNil(xattr(kyoto, "user.albumfs.time_zone"))
+    }
+
     /// `-o views=` hides `places/` as any view; listed, it is the view a full mount shows.
     func testTheViewsOptionHidesPlaces() throws {
         let m = try Mount(source: source.path, options: ["-o", "views=by-date,places"])
