@@ -4,12 +4,33 @@
 extension LibraryViews {
     public static let places = "places"
 
-    /// A photo's folder names in `places/` (country, region, city), sanitised as every entry is,
-    /// or nil: no place, or no gazetteer to name it.
-    static func placeFolders(_ photo: Photo, _ gazetteer: Gazetteer?) -> [String]? {
-        guard let place = photo.place, let gazetteer, place < gazetteer.count else { return nil }
+    /// A city's folder names in `places/` (country, region, city), sanitised as every entry is,
+    /// or nil: no gazetteer to name it, or a number it has no city for.
+    static func placeFolders(_ place: Int, _ gazetteer: Gazetteer?) -> [String]? {
+        guard let gazetteer, place >= 0, place < gazetteer.count else { return nil }
         let city = gazetteer.city(place)
         return [city.country, city.region, city.name].map { EntryNames.sanitise($0.isEmpty ? "_" : $0) }
+    }
+
+    /// `members` (in order) grouped by their folders in `places/`: by city number first, then
+    /// named once per city (a million photos name a few thousand cities), cities of one name in
+    /// one region joined.
+    static func byPlaceFolders(_ photos: [Photo], _ members: [Int], _ gazetteer: Gazetteer?) -> [[String]: [Int]] {
+        var byCity: [Int: [Int]] = [:]
+        for i in members {
+            if let place = photos[i].place { byCity[place, default: []].append(i) }
+        }
+        var byFolders: [[String]: [Int]] = [:]
+        for (place, group) in byCity {
+            guard let folders = placeFolders(place, gazetteer) else { continue }
+            if let shown = byFolders[folders] {
+                // (Two cities of one name in one region: one folder, newest first as `build` orders.)
+                byFolders[folders] = (shown + group).sorted { precedes(photos, $0, $1) }
+            } else {
+                byFolders[folders] = group
+            }
+        }
+        return byFolders
     }
 
     /// The gazetteer the places of `photos` are numbers into: the system's, loaded only when a
@@ -21,11 +42,7 @@ extension LibraryViews {
     /// `places/` of `order` (newest first, the photos the flat views list), which grouping keeps
     /// in each city's folder.
     static func placesView(_ photos: [Photo], _ order: [Int], _ emptyMtime: Timestamp) -> VirtualFolder {
-        let gazetteer = gazetteer(for: photos, order)
-        var byCity: [[String]: [Int]] = [:]
-        for i in order {
-            if let folders = placeFolders(photos[i], gazetteer) { byCity[folders, default: []].append(i) }
-        }
+        let byCity = byPlaceFolders(photos, order, gazetteer(for: photos, order))
         return placesTree(byCity.map { ($0.key, flatFolder($0.key[2], photos, $0.value, emptyMtime, slot: PhotoSlot.places)) }, emptyMtime)
     }
 
@@ -48,11 +65,7 @@ extension LibraryViews {
     /// when it is to be built again. A city, region or country left empty goes.
     static func updatedPlaces(_ folder: VirtualFolder, _ photos: [Photo], _ changes: PhotoChanges, _ added: [Int],
                               _ emptyMtime: Timestamp) -> VirtualFolder? {
-        let gazetteer = gazetteer(for: photos, added)
-        var addedByCity: [[String]: [Int]] = [:]
-        for i in added {
-            if let folders = placeFolders(photos[i], gazetteer) { addedByCity[folders, default: []].append(i) }
-        }
+        var addedByCity = byPlaceFolders(photos, added, gazetteer(for: photos, added))
         var cities: [([String], VirtualFolder)] = []
         for country in folder.subfolders {
             for region in country.subfolders {

@@ -150,3 +150,28 @@ final class LibraryViewsTests: XCTestCase {
         XCTAssertEqual(box, ThumbnailBox(width: 64, height: 48))
     }
 }
+
+/// `places/`: country, region and city folders by name, photos newest first inside, as GeoNames
+/// names the cities (the system's table).
+final class PlacesViewTests: XCTestCase {
+    func testCitiesAreFoldersByNameAndOneNameInOneRegionIsOneFolder() throws {
+        let g = try XCTUnwrap(Gazetteer.system)
+        XCTAssertEqual([23191, 23600].map { g.city($0).name }, ["Vincent", "Vincent"], "two cities of one name in California")
+        var photos = [makePhoto("a.jpg", (2024, 1, 1, 10)), makePhoto("b.jpg", (2024, 1, 2, 10)), makePhoto("c.jpg", (2024, 1, 3, 10)),
+                      makePhoto("d.jpg", (2024, 1, 4, 10)), makePhoto("e.jpg", (2024, 1, 5, 10)), makePhoto("none.jpg", (2024, 1, 6, 10))]
+        for (i, place) in [7255, 23191, 21522, 23600, 7347].enumerated() { photos[i].place = place }
+        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        guard case .folder(let places)? = lib.root.child(named: "places") else { return XCTFail("no places/") }
+        func names(_ f: VirtualFolder) -> [String] { f.children.map(\.name) }
+        XCTAssertEqual(names(places), ["France", "United States of America"])
+        let france = places.subfolders[0], usa = places.subfolders[1]
+        XCTAssertEqual(names(france), ["Auvergne-Rhône-Alpes", "Île-de-France Region"])
+        XCTAssertEqual(names(usa), ["California", "Texas"])
+        XCTAssertEqual(names(usa.subfolders[0]), ["Vincent"])
+        XCTAssertEqual(names(usa.subfolders[0].subfolders[0]), ["d.jpg", "b.jpg"], "both Vincents, newest first")
+        XCTAssertEqual(names(france.subfolders[1].subfolders[0]), ["a.jpg"])
+        XCTAssertEqual(names(usa.subfolders[1].subfolders[0]), ["c.jpg"], "Paris, Texas")
+        let hidden = LibraryViews.build(photos: photos, views: try ShownViews.parse("by-date").get(), emptyMtime: Timestamp(seconds: 0))
+        XCTAssertNil(hidden.root.child(named: "places"))
+    }
+}
