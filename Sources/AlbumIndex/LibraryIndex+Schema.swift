@@ -163,13 +163,14 @@ extension LibraryIndex {
         ALTER TABLE files ADD COLUMN exif_rating TEXT;
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
         """,
-        // A photo's EXIF GPS position (`gps_lat`, `gps_lon`: degrees as decimal text) for places/.
-        // Stills with EXIF forget their owner and mode so that a mount reads them again, once
-        // (`IndexedFile.lacksAccess`): one header read per still.
+        // A photo's GPS position (`gps_lat`, `gps_lon`: degrees as decimal text; EXIF's, or a
+        // video's QuickTime location) for places/. Stills with EXIF and videos forget their owner
+        // and mode so that a mount reads them again, once (`IndexedFile.lacksAccess`): one header
+        // read each.
         """
         ALTER TABLE files ADD COLUMN gps_lat TEXT;
         ALTER TABLE files ADD COLUMN gps_lon TEXT;
-        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw');
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw', 'video');
         """,
     ]
 }

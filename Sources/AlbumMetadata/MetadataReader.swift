@@ -170,6 +170,9 @@ public enum MetadataReader {
         e.make = header.keys["com.apple.quicktime.make"]
         e.model = header.keys["com.apple.quicktime.model"]
         e.software = header.keys["com.apple.quicktime.software"]
+        if let (latitude, longitude) = ISO6709.position(header.keys["com.apple.quicktime.location.ISO6709"]) {
+            (e.gpsLatitude, e.gpsLongitude) = (latitude, longitude)
+        }
         e.orientation = header.orientation
         if let xmp = header.xmp { readXMP(xmp, into: &e) }
         return true

@@ -89,11 +89,20 @@ public enum SampleLibrary {
         ], rotation: 90)
         let android = try Encoders.video(frame, container: .mp4, metadata: [("creation_time", "2024-03-01T12:00:00Z")])
         let plain = try Encoders.video(frame, container: .mp4)
+        // An iPhone's clip with its place (QuickTime Keys' ISO 6709 location), standing alone.
+        let located = try Encoders.video(frame, container: .mov, metadata: [
+            ("com.apple.quicktime.creationdate", "2022-04-06T12:00:00-0700"), ("com.apple.quicktime.make", "Apple"),
+            ("com.apple.quicktime.model", "iPhone 13"), ("com.apple.quicktime.location.ISO6709", "+37.7793-122.4193+010.000/"),
+        ])
+        var locatedItem = clip(placesFolder + "VID_san-francisco.MOV", located, day: "2022-04-06", source: .quickTimeCreationDate,
+                               time: "2022-04-06T12:00:00-07:00")
+        locatedItem.expectedPlace = "United States of America/California/San Francisco"
         let recording = try Encoders.video(SampleImage.marker(width: 64, height: 128, tint: 200), container: .mp4,
                                            metadata: [("creation_time", "2023-10-01T10:38:54Z")])
         return try livePhotoItems(frame) + [
             clip(movPath, iPhone, day: "2024-05-18", source: .quickTimeCreationDate, time: "2024-05-18T08:10:00-07:00"),
             clip("Android/VID_clip.mp4", android, day: "2024-03-01", source: .movieHeader),
+            locatedItem,
             clip("Android/edited.mp4", Encoders.appendingXMP([("xmp:CreateDate", "2022-08-09T10:11:12+02:00")], to: plain),
                  day: "2022-08-09", source: .xmpCreateDate, time: "2022-08-09T10:11:12+02:00"),
             clip("Videos/VID_20230809_201500.mp4", plain, day: "2023-08-09", source: .fileName, time: "2023-08-09T20:15:00"),

@@ -61,7 +61,7 @@ final class ExiftoolInteropTests: FolderTestCase {
     func testTheSamplesPositionsReadAsExiftoolReadsThem() throws {
         let items = try SampleLibrary.write(to: folder)
         let placed = items.filter { $0.path.hasPrefix(SampleLibrary.placesFolder) }
-        XCTAssertEqual(placed.count, 10)
+        XCTAssertEqual(placed.count, 11, "ten photos and a video")
         let p = Process(), out = Pipe()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         p.arguments = ["-n", "-T", "-FileName", "-GPSLatitude", "-GPSLongitude"] + placed.map { folder + "/" + $0.path }

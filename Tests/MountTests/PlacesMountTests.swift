@@ -42,7 +42,7 @@ final class PlacesMountTests: XCTestCase {
         let m = try Mount(source: source.path)
         defer { m.finish() }
         let placed = source.items.filter { $0.expectedPlace != nil }
-        XCTAssertEqual(placed.count, 9)
+        XCTAssertEqual(placed.count, 10)
         let listed = listedByPlace(m)
         for item in placed {
             XCTAssertEqual(listed[item.path]?.map(\.place), [item.expectedPlace!], item.path)
@@ -69,6 +69,12 @@ final class PlacesMountTests: XCTestCase {
             XCTAssertEqual(errno, ENODATA, name)
         }
         XCTAssertEqual(exiftoolPosition(source.path + "/Travel/null-island.jpg"), "0.000000, 0.000000", "written, and no place")
+        // A video's QuickTime location; newest first with the photo of its city.
+        XCTAssertEqual(exiftoolPosition(source.path + "/Travel/VID_san-francisco.MOV"), "37.779300, -122.419300")
+        let sf = "places/United States of America/California/San Francisco"
+        XCTAssertEqual(readdirNames(m.path(sf)), ["VID_san-francisco.MOV", "san-francisco.jpg"])
+        XCTAssertEqual(xattr(m.path(sf + "/VID_san-francisco.MOV"), "user.albumfs.place"),
+                       "San Francisco, California, United States of America (37.779300, -122.419300)")
 
         // Their times, written without an offset, take their place's zone's offset that day
         // (Sydney's daylight saving time ended four days before; Lyon's had begun).
