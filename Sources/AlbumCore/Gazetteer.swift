@@ -4,10 +4,10 @@ import Glibc
 /// A table of cities with their region, country and time zone, and the nearest one to a position
 /// (`places/COUNTRY/REGION/CITY/`, `user.albumfs.place`; docs/rules.md, "Places").
 ///
-/// Held compactly: a city is its name, two `Float` coordinates and three 16-bit numbers into
-/// the tables of regions, countries and zones (which repeat); a grid of one degree a side finds
-/// the cities near a position without measuring the distance to every one. For GeoNames' 24,361
-/// cities that is about 1.2 MB in all (docs/rules.md says how it is counted).
+/// Held compactly: a city is its name, two `Float` coordinates, its point on the unit sphere and
+/// two 16-bit numbers into the tables of regions (each with its country) and zones (which
+/// repeat); a grid of one degree a side finds the cities near a position without measuring the
+/// distance to every one. For GeoNames' 24,361 cities that is about 1.6 MB in all (docs/rules.md).
 public final class Gazetteer: Sendable {
     /// A city as its source names it.
     public struct City: Sendable, Equatable {
@@ -45,6 +45,9 @@ public final class Gazetteer: Sendable {
     private let countries: [String]
     private let zones: [String]
     private let grid: CityGrid
+    /// Each city's point on the unit sphere: the chord between two points orders distances as
+    /// the great circle does, for a few multiplications instead of trigonometry per city.
+    private let xs: [Float], ys: [Float], zs: [Float]
 
     /// The table of `cities`, at most `UInt16.max - 1` (a photo keeps its city in 16 bits).
     public init(_ cities: [City]) {
@@ -70,6 +73,13 @@ public final class Gazetteer: Sendable {
         }
         (self.countries, self.regions, self.zones, self.regionOf, self.zoneOf) = (countries, regions, zones, regionOf, zoneOf)
         grid = CityGrid(latitudes: latitudes, longitudes: longitudes)
+        let points = kept.map { Self.unitVector(latitude: $0.latitude, longitude: $0.longitude) }
+        (xs, ys, zs) = (points.map { Float($0.x) }, points.map { Float($0.y) }, points.map { Float($0.z) })
+    }
+
+    static func unitVector(latitude: Double, longitude: Double) -> (x: Double, y: Double, z: Double) {
+        let (φ, λ) = (latitude * .pi / 180, longitude * .pi / 180)
+        return (cos(φ) * cos(λ), cos(φ) * sin(λ), sin(φ))
     }
 
     /// The city at `index` (0 ..< `count`).
@@ -81,10 +91,14 @@ public final class Gazetteer: Sendable {
 
     /// The nearest city to `position` within `reachKilometres`, or nil (none that near).
     public func nearest(_ position: PlacePosition, within reach: Double = reachKilometres) -> Int? {
-        var best: (index: Int, distance: Double)?
+        let p = Self.unitVector(latitude: position.latitude, longitude: position.longitude)
+        // The chord of `reach` along the great circle, squared.
+        let chord = 2 * sin(min(Double.pi, reach / Self.earthRadiusKilometres) / 2)
+        var best: (index: Int, chord2: Double)?
         grid.visit(near: position, within: reach) { i in
-            let d = Self.kilometres(position, latitudes[i], longitudes[i])
-            if d <= reach, best.map({ d < $0.distance || (d == $0.distance && i < $0.index) }) ?? true { best = (i, d) }
+            let (dx, dy, dz) = (Double(xs[i]) - p.x, Double(ys[i]) - p.y, Double(zs[i]) - p.z)
+            let d2 = dx * dx + dy * dy + dz * dz
+            if d2 <= chord * chord, best.map({ d2 < $0.chord2 || (d2 == $0.chord2 && i < $0.index) }) ?? true { best = (i, d2) }
         }
         return best?.index
     }
@@ -142,12 +156,11 @@ struct CityGrid: Sendable {
             let farthest = max(abs(Double(row) - 90), abs(Double(row) + 1 - 90))
             let cosine = cos(min(90, farthest) * .pi / 180)
             let dLon = cosine > 0 ? dLat / cosine : 360
-            let columns = dLon >= 179 ? Array(0..<Self.columns)
-                : (Int((p.longitude - dLon + 180).rounded(.down))...Int((p.longitude + dLon + 180).rounded(.down))).map {
-                    (($0 % Self.columns) + Self.columns) % Self.columns
-                }
-            for column in Set(columns) {
-                let cell = Self.cell(row: row, column: column)
+            // Columns first to last, wrapped across the antimeridian; all of them near a pole.
+            let first = Int((p.longitude - dLon + 180).rounded(.down)), last = Int((p.longitude + dLon + 180).rounded(.down))
+            let span = dLon >= 179 || last - first + 1 >= Self.columns ? (0, Self.columns - 1) : (first, last)
+            for c in span.0...span.1 {
+                let cell = Self.cell(row: row, column: ((c % Self.columns) + Self.columns) % Self.columns)
                 for k in Int(starts[cell])..<Int(starts[cell + 1]) { body(Int(cities[k])) }
             }
         }
