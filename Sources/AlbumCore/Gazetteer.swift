@@ -92,7 +92,7 @@ public final class Gazetteer: Sendable {
     /// The nearest city to `position` within `reachKilometres`, or nil (none that near).
     public func nearest(_ position: PlacePosition, within reach: Double = reachKilometres) -> Int? {
         let p = Self.unitVector(latitude: position.latitude, longitude: position.longitude)
-        // The chord of `reach` along the great circle, squared.
+        // The chord (on the unit sphere) of an arc of `reach`.
         let chord = 2 * sin(min(Double.pi, reach / Self.earthRadiusKilometres) / 2)
         var best: (index: Int, chord2: Double)?
         grid.visit(near: position, within: reach) { i in
@@ -103,7 +103,8 @@ public final class Gazetteer: Sendable {
         return best?.index
     }
 
-    /// The great-circle distance (haversine) from `p` to a city.
+    /// The great-circle distance (haversine) from `p` to a city, in kilometres: what `nearest`'s
+    /// chords stand for (its tests measure with this).
     static func kilometres(_ p: PlacePosition, _ latitude: Float, _ longitude: Float) -> Double {
         let rad = Double.pi / 180
         let (φ1, φ2) = (p.latitude * rad, Double(latitude) * rad)
