@@ -354,6 +354,7 @@ extension Photo {
         h.combine(identity)
         h.combine(capture.time)
         h.combine(capture.source)
+        h.combine(capture.offsetFromPlace)
         h.combine(capture.rejected)
         h.combine(captureInstant)
         h.combine(screenshot.isScreenshot)
