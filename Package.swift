@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "CJXL", dependencies: ["CLoader"]),
         // LibRaw's API (camera RAWs' thumbnails, in the render workers only), loaded on first use.
         .target(name: "CRaw", dependencies: ["CLoader"]),
+        // libgeonames's city table (places/, a photo's time zone), loaded on first use.
+        .target(name: "CGeonames", dependencies: ["CLoader"]),
         // libexif's allocations for one EXIF block from an arena of the reading thread.
         .target(name: "CExifArena", linkerSettings: [.linkedLibrary("exif")]),
 
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "CSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
         .target(name: "AlbumSystem", dependencies: ["CSysOpen"]),
-        .target(name: "AlbumCore", dependencies: ["AlbumSystem"]),
+        .target(name: "AlbumCore", dependencies: ["AlbumSystem", "CGeonames"]),
         .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
         .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CGIF", "CTIFF", "CZlib", "CHeif", "CFFmpeg", "CJXL"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CSandbox", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CWebP", "CGIF", "CTIFF", "CHeif", "CFFmpeg", "CJXL", "CRaw", "CZlib", "CMD"]),

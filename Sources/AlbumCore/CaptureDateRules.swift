@@ -29,13 +29,17 @@ public struct CaptureDecision: Sendable, Equatable {
     public var time: CaptureTime
     /// Better sources that were present but refused, e.g. `exif:DateTimeOriginal "0000:00:00 00:00:00" (sentinel)`.
     public var rejected: [String]
-    // (Last: one byte, which a photo's next small field shares the padding of.)
+    // (Last: one byte each, which a photo's next small fields share the padding of.)
     public var source: DateSource
+    /// Whether the offset is the photo's place's zone's (`ZoneInfo`): the time was written
+    /// without one and the GPS fix gave none (docs/rules.md, "Zones, day folders and order").
+    public var offsetFromPlace: Bool
 
-    public init(time: CaptureTime, source: DateSource, rejected: [String] = []) {
+    public init(time: CaptureTime, source: DateSource, rejected: [String] = [], offsetFromPlace: Bool = false) {
         self.time = time
         self.source = source
         self.rejected = rejected
+        self.offsetFromPlace = offsetFromPlace
     }
 }
 
@@ -66,12 +70,16 @@ public struct CaptureDateRules: Sendable {
     /// DateTimeDigitized, Google Takeout's photoTakenTime, the file name, the GPS fix's time, IFD0
     /// DateTime, the mtime; a sidecar first of all for a `format` whose sidecar wins
     /// (`ImageFormat.sidecarDatesWin`: docs/rules.md says why).
-    public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp, format: ImageFormat? = nil) -> CaptureDecision {
-        decide(e, fileName: fileName, fileMtime: fileMtime, sidecarFirst: format?.sidecarDatesWin ?? false)
+    ///
+    /// - Parameter placeZone: the zone of the photo's place (`PlaceRules`), which gives a time
+    ///   written without an offset its offset when the GPS fix gives none.
+    public func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp, format: ImageFormat? = nil,
+                       placeZone: ZoneInfo? = nil) -> CaptureDecision {
+        decide(e, fileName: fileName, fileMtime: fileMtime, sidecarFirst: format?.sidecarDatesWin ?? false, placeZone: placeZone)
     }
 
-    func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp, sidecarFirst: Bool) -> CaptureDecision {
-        var judge = Judge(rules: self, gps: e.gpsDateTimeUTC)
+    func decide(_ e: PhotoEvidence, fileName: String, fileMtime: Timestamp, sidecarFirst: Bool, placeZone: ZoneInfo? = nil) -> CaptureDecision {
+        var judge = Judge(rules: self, gps: e.gpsDateTimeUTC, placeZone: placeZone)
         if sidecarFirst, let d = judge.sidecarXMP(e.sidecar) ?? judge.takeout(e.sidecar) { return d }
         if let t = judge.exif(e.dateTimeOriginal, sub: e.subSecTimeOriginal, offset: e.offsetTimeOriginal, .exifDateTimeOriginal) {
             return judge.decision(t, .exifDateTimeOriginal)
@@ -87,8 +95,9 @@ public struct CaptureDateRules: Sendable {
             return judge.decision(t, .exifDateTimeDigitized)
         }
         if !sidecarFirst, let d = judge.takeout(e.sidecar) { return d }
+        judge.zoneGaveOffset = false
         let named = (fileNamePatterns.lazy.compactMap({ $0.match(fileName) }).first ?? screenshotNames.match(fileName))
-            .map { CaptureTime(local: $0) } ?? FileNameInstant.match(fileName).map(Self.inLocalZone)
+            .map { judge.zoned(CaptureTime(local: $0)) } ?? FileNameInstant.match(fileName).map(Self.inLocalZone)
         if let time = named {
             if let why = refusal(time) {
                 judge.rejected.append("filename \"\(fileName)\" (\(why))")
@@ -99,6 +108,7 @@ public struct CaptureDateRules: Sendable {
         if let t = judge.gps(e) { return judge.decision(t, .gpsDateTime) }
         if let t = judge.exif(e.dateTime, sub: nil, offset: e.offsetTime, .exifDateTime) { return judge.decision(t, .exifDateTime) }
         // The last resort is always accepted: a photo must land somewhere.
+        judge.zoneGaveOffset = false
         return judge.decision(Self.inLocalZone(fileMtime), .fileModificationTime)
     }
 
@@ -107,10 +117,24 @@ public struct CaptureDateRules: Sendable {
         let rules: CaptureDateRules
         /// The GPS fix's UTC time, which gives an EXIF date without offset its zone.
         let gps: String?
+        /// The photo's place's zone, which gives a time written without an offset its offset.
+        let placeZone: ZoneInfo?
         var rejected: [String] = []
+        /// Whether the last time read took its offset from `placeZone`.
+        var zoneGaveOffset = false
 
         func decision(_ time: CaptureTime, _ source: DateSource) -> CaptureDecision {
-            CaptureDecision(time: time, source: source, rejected: rejected)
+            CaptureDecision(time: time, source: source, rejected: rejected, offsetFromPlace: zoneGaveOffset && time.utcOffsetSeconds != nil)
+        }
+
+        /// `time` with the place's zone's offset at its wall-clock time, where it has none.
+        mutating func zoned(_ time: CaptureTime) -> CaptureTime {
+            zoneGaveOffset = false
+            guard time.utcOffsetSeconds == nil, let placeZone else { return time }
+            var zoned = time
+            zoned.utcOffsetSeconds = placeZone.offset(atLocal: time.local)
+            zoneGaveOffset = true
+            return zoned
         }
 
         /// `time` unless the rules refuse it (then noted with `raw`).
@@ -133,7 +157,7 @@ public struct CaptureDateRules: Sendable {
             if let sub, let nanos = DateParsing.subSeconds(sub), local.nanosecond == 0 { time.local.nanosecond = nanos }
             if time.utcOffsetSeconds == nil, let offset { time.utcOffsetSeconds = DateParsing.utcOffset(offset) }
             if time.utcOffsetSeconds == nil { time.utcOffsetSeconds = CaptureDateRules.offsetFromGPS(local: time.local, gps: gps) }
-            return accepted(time, raw: raw, source)
+            return accepted(zoned(time), raw: raw, source)
         }
 
         /// The GPS fix's UTC instant, on the local day its offset gives: a written offset
@@ -144,8 +168,11 @@ public struct CaptureDateRules: Sendable {
             guard let (utc, _) = DateParsing.exifDateTime(raw), utc.isValid else { return unreadable(raw, .gpsDateTime) }
             let written = [e.offsetTime, e.offsetTimeOriginal, e.offsetTimeDigitized].lazy.compactMap { $0.flatMap(DateParsing.utcOffset) }.first
             let implied = e.dateTime.flatMap(DateParsing.exifDateTime).flatMap { CaptureDateRules.offsetFromGPS(local: $0.0, gps: raw) }
-            let offset = written ?? implied ?? 0
-            let local = Timestamp(seconds: utc.secondsSinceEpochAsUTC).local(offsetSeconds: offset)
+            let instant = utc.secondsSinceEpochAsUTC
+            let placed = placeZone.map { $0.secondsEastOfUTC(at: instant) }
+            zoneGaveOffset = written == nil && implied == nil && placed != nil
+            let offset = written ?? implied ?? placed ?? 0
+            let local = Timestamp(seconds: instant).local(offsetSeconds: offset)
             return accepted(CaptureTime(local: local, utcOffsetSeconds: offset), raw: raw, .gpsDateTime)
         }
 
@@ -153,7 +180,7 @@ public struct CaptureDateRules: Sendable {
         mutating func iso(_ raw: String?, _ source: DateSource) -> CaptureTime? {
             guard let raw, !DateParsing.trimmed(raw).isEmpty else { return nil }
             guard let (local, offset) = DateParsing.xmpDate(raw) else { return unreadable(raw, source) }
-            return accepted(CaptureTime(local: local, utcOffsetSeconds: offset), raw: raw, source)
+            return accepted(zoned(CaptureTime(local: local, utcOffsetSeconds: offset)), raw: raw, source)
         }
 
         /// An XMP sidecar's dates, in the order of the file's own XMP.
@@ -176,7 +203,9 @@ public struct CaptureDateRules: Sendable {
                 return nil
             }
             let instant = Timestamp(seconds: seconds)
-            let offset = CaptureDateRules.takeoutOffset(at: instant, longitude: s.longitude)
+            // The place's zone where there is one; else the longitude's rule.
+            zoneGaveOffset = placeZone != nil
+            let offset = placeZone?.secondsEastOfUTC(at: seconds) ?? CaptureDateRules.takeoutOffset(at: instant, longitude: s.longitude)
             let time = CaptureTime(local: instant.local(offsetSeconds: offset), utcOffsetSeconds: offset)
             guard let kept = accepted(time, raw: String(seconds), source) else { return nil }
             return decision(kept, source)
@@ -194,6 +223,7 @@ public struct CaptureDateRules: Sendable {
                 rejected.append("\(DateSource.movieHeader.rawValue) \"\(raw)\" (before 1970)")
                 return nil
             }
+            zoneGaveOffset = false
             return accepted(CaptureDateRules.inLocalZone(Timestamp(seconds: unix)), raw: raw, .movieHeader)
         }
     }

@@ -47,6 +47,10 @@ extension LibraryViews {
             (mediaTypes, { view(mediaTypes).flatMap {
                 updatedMediaTypes($0, changes, KindMembership(photos: photos, livePartners: partners, flatStill: flatStill), previous, emptyMtime)
             } }),
+            (places, { view(places).flatMap { folder in
+                updatedPlaces(folder, photos, changes, added.filter { photos[$0].place != nil && shownFlat($0, photos, partners, flatStill) },
+                              emptyMtime)
+            } }),
             // Built again whole: its photos are few, and a copy added changes its original's group.
             (duplicates, { duplicatesView(photos, duplicateOrder(photos, groups, partners, flatStill), groups, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
@@ -97,7 +101,7 @@ extension LibraryViews {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
             && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.cameraCode == b.cameraCode
-            && a.isFavorite == b.isFavorite && a.kindSignals == b.kindSignals && a.burstIdentifier == b.burstIdentifier
+            && a.isFavorite == b.isFavorite && a.kindSignals == b.kindSignals && a.burstIdentifier == b.burstIdentifier && a.place == b.place
     }
 
     /// `build`'s order: newest first, ties by name, then path.

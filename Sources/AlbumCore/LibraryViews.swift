@@ -56,6 +56,8 @@ public enum LibraryViews {
         let kinds = views.contains(mediaTypes) ? KindMembership(photos: photos, livePartners: partners, flatStill: flat).lists(order) : []
         // (From the table, not a pass over every photo: copies are few.)
         let copies = duplicateOrder(photos, groups, partners, flat)
+        // Places as favourites list photos, those with a place alone.
+        let placed = order.filter { photos[$0].place != nil && shownFlat($0, photos, partners, flat) }
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
@@ -67,6 +69,7 @@ public enum LibraryViews {
             (byCamera, { byCameraView(photos, order.filter { !photos[$0].isEmbeddedVideo }, partners, emptyMtime) }),
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
             (mediaTypes, { mediaTypesView(photos, kinds, emptyMtime) }),
+            (places, { placesView(photos, placed, emptyMtime) }),
             (duplicates, { duplicatesView(photos, copies, groups, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]

@@ -172,6 +172,31 @@ public struct Photo: Sendable {
         return stride(from: 0, to: pairs.count - 1, by: 2).first { pairs[$0] == Self.burstAttribute }.map { pairs[$0 + 1] }
     }
     public static let burstAttribute = "burst"
+    /// Its GPS position in millionths of a degree (`Int32.min`: none): 8 bytes of every photo,
+    /// not a `PlacePosition?`'s 17 and padding.
+    private var latitudeMicro = Int32.min
+    private var longitudeMicro = Int32.min
+    /// Its city in `Gazetteer.system`, plus one (0: none): 16 bits (GeoNames has 24,361 cities)
+    /// after the position.
+    private var placeStored: UInt16 = 0
+
+    /// Its city's number in `Gazetteer.system` (`places/`, `user.albumfs.place`), or nil.
+    public var place: Int? {
+        get { placeStored == 0 ? nil : Int(placeStored) - 1 }
+        set { placeStored = newValue.flatMap { $0 >= 0 && $0 < Int(UInt16.max) ? UInt16($0 + 1) : nil } ?? 0 }
+    }
+
+    /// Its GPS position (`PhotoPlace.position`), to a millionth of a degree (about 10 cm), or nil.
+    public var position: PlacePosition? {
+        get {
+            guard latitudeMicro != .min else { return nil }
+            return PlacePosition(latitude: Double(latitudeMicro) / 1_000_000, longitude: Double(longitudeMicro) / 1_000_000)
+        }
+        set {
+            latitudeMicro = newValue.map { Int32(($0.latitude * 1_000_000).rounded()) } ?? .min
+            longitudeMicro = newValue.map { Int32(($0.longitude * 1_000_000).rounded()) } ?? .min
+        }
+    }
 
     /// Its rating, -1 (rejected) to 5, or nil when it has none.
     public var rating: Int? {
@@ -356,6 +381,7 @@ extension Photo {
         h.combine(identity)
         h.combine(capture.time)
         h.combine(capture.source)
+        h.combine(capture.offsetFromPlace)
         h.combine(capture.rejected)
         h.combine(captureInstant)
         h.combine(screenshot.isScreenshot)
@@ -370,6 +396,9 @@ extension Photo {
         h.combine(ratingSource)
         h.combine(isFavorite)
         h.combine(kindSignals)
+        h.combine(place)
+        h.combine(latitudeMicro)
+        h.combine(longitudeMicro)
         return h.finalize()
     }
 

@@ -38,6 +38,11 @@ public struct PhotoEvidence: Sendable, Equatable {
     /// The GPS fix's UTC time, `YYYY:MM:DD HH:MM:SS` (GPSDateStamp + GPSTimeStamp): it gives the
     /// UTC offset of a capture time that has none.
     public var gpsDateTimeUTC: String?
+    /// The GPS position, degrees north and east (`GPSLatitude` with `GPSLatitudeRef`, ...), as
+    /// written: nil when a value or its reference letter is missing (`PlacePosition` refuses
+    /// what names no place).
+    public var gpsLatitude: Double?
+    public var gpsLongitude: Double?
     /// ExposureTime, FNumber or ISO present: the marks of a real camera exposure.
     public var hasExposureData = false
     public var userComment: String?

@@ -2,8 +2,8 @@
 public struct ShownViews: Sendable, Equatable {
     /// Every view's name, in the root's order.
     public static let names = [LibraryViews.byDate, LibraryViews.screenshots, LibraryViews.nonScreenshots, LibraryViews.videos,
-                               LibraryViews.byCamera, LibraryViews.favorites, LibraryViews.mediaTypes, LibraryViews.duplicates, LibraryViews.filter,
-                               LibraryViews.thumbnails, LibraryViews.picked]
+                               LibraryViews.byCamera, LibraryViews.favorites, LibraryViews.mediaTypes, LibraryViews.places, LibraryViews.duplicates,
+                               LibraryViews.filter, LibraryViews.thumbnails, LibraryViews.picked]
     public static let all = ShownViews(Set(names))
 
     public let shown: Set<String>

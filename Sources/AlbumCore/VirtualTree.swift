@@ -59,15 +59,16 @@ public enum PhotoSlot {
     public static let byCamera = 2
     public static let favorites = 3
     public static let duplicates = 4
+    public static let places = 5
     /// A kind's folder in `media-types/` (a photo may be of several kinds: a slot each).
-    public static func mediaType(_ kind: MediaKind) -> Int { 5 + kind.rawValue }
+    public static func mediaType(_ kind: MediaKind) -> Int { 6 + kind.rawValue }
     public static let mediaTypes = MediaKind.allCases.map(mediaType)
-    public static func thumbnail(_ k: Int) -> Int { 5 + MediaKind.allCases.count + k }
-    /// Slots a photo can have: by-date, flat, by-camera, favorites, duplicates, a media type
-    /// each, and up to `ThumbnailBox.maxFolders` thumbnails.
-    public static let count = 5 + MediaKind.allCases.count + ThumbnailBox.maxFolders
+    public static func thumbnail(_ k: Int) -> Int { 6 + MediaKind.allCases.count + k }
+    /// Slots a photo can have: by-date, flat, by-camera, favorites, duplicates, places, a media
+    /// type each, and up to `ThumbnailBox.maxFolders` thumbnails.
+    public static let count = 6 + MediaKind.allCases.count + ThumbnailBox.maxFolders
     /// The slots whose entries are the photo's original (one inode between them).
-    public static let originals = [byDate, flat, byCamera, favorites, duplicates] + MediaKind.allCases.map(mediaType)
+    public static let originals = [byDate, flat, byCamera, favorites, duplicates, places] + MediaKind.allCases.map(mediaType)
 
     /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
     /// inode in `by-date/`, in its flat view and in `by-camera/` (hard links: `du` counts it

@@ -7,7 +7,7 @@ extension LibraryIndex {
         "software", "user_comment", "xmp_user_comment", "png_software",
     ]
     static let evidenceColumns = v1EvidenceColumns + ["gps_utc", "png_comment", "xmp_create", "qt_created", "content_id", "mvhd_created", "dt", "offset_t",
-                                                     "sidecar", "xmp_rating", "exif_rating", "kind_tags"]
+                                                     "sidecar", "xmp_rating", "exif_rating", "kind_tags", "gps_lat", "gps_lon"]
 
     static let migrations = [
         """
@@ -178,6 +178,15 @@ extension LibraryIndex {
         """
         CREATE TABLE content_hashes (path TEXT PRIMARY KEY, inode INTEGER NOT NULL, size INTEGER NOT NULL,
             mtime_ns INTEGER NOT NULL, ctime_ns INTEGER, partial INTEGER NOT NULL, full TEXT) WITHOUT ROWID;
+        """,
+        // A photo's GPS position (`gps_lat`, `gps_lon`: degrees as decimal text; EXIF's, or a
+        // video's QuickTime location) for places/. Stills with EXIF and videos forget their owner
+        // and mode so that a mount reads them again, once (`IndexedFile.lacksAccess`): one header
+        // read each.
+        """
+        ALTER TABLE files ADD COLUMN gps_lat TEXT;
+        ALTER TABLE files ADD COLUMN gps_lon TEXT;
+        UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw', 'video');
         """,
     ]
 }

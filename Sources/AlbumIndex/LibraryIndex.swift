@@ -313,7 +313,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                          e.make, e.model, e.software, e.userComment, e.xmpUserComment, e.pngSoftware, e.gpsDateTimeUTC, e.pngComment,
                          e.xmpCreateDate, e.quickTimeCreationDate, e.contentIdentifier, e.movieCreationTime.map { String($0) },
                          e.dateTime, e.offsetTime, e.sidecar?.encoded, e.xmpRating, e.exifRating.map { String($0) },
-                         e.kinds.isEmpty ? nil : e.kinds.encoded] {
+                         e.kinds.isEmpty ? nil : e.kinds.encoded,
+                         e.gpsLatitude.map { "\($0)" }, e.gpsLongitude.map { "\($0)" }] {
                 try b.text(text)
             }
             try b.int(e.hasExposureData ? 1 : 0)
@@ -355,6 +356,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             e.sidecar = text(base + 22).flatMap(SidecarEvidence.init(encoded:))
             e.xmpRating = text(base + 23); e.exifRating = text(base + 24).flatMap { Int($0) }
             e.kinds = text(base + 25).map(KindEvidence.init(encoded:)) ?? KindEvidence()
+            e.gpsLatitude = text(base + 26).flatMap { Double($0) }; e.gpsLongitude = text(base + 27).flatMap { Double($0) }
             let after = base + evidenceColumns.count
             e.hasExposureData = int(after) == 1
             e.orientation = int(after + 1).map(Int.init)

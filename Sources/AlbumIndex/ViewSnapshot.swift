@@ -13,7 +13,7 @@ import Glibc
 /// them (docs/design.md, "Views snapshot").
 public enum ViewSnapshot {
     static let magic: UInt64 = 0x3157_4549_5653_4641  // "AFSVIEW1", little-endian
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
 
     /// The snapshot of the index at `indexPath`.
     public static func path(forIndex indexPath: String) -> String { indexPath + ".views" }
@@ -97,7 +97,7 @@ public enum ViewSnapshot {
 /// One photo's fields in a snapshot.
 enum PhotoRecord {
     /// The fewest bytes a photo takes (an empty path, no lists, no owner).
-    static let minimumSize = 89
+    static let minimumSize = 100
 
     static func write(_ p: Photo, to w: inout SnapshotWriter) {
         w.string(p.relativePath)
@@ -123,6 +123,10 @@ enum PhotoRecord {
         w.shared(p.camera)
         w.int(Int8(clamping: p.rating ?? 0)); w.int(p.ratingSource.rawValue); w.int(UInt8(p.isFavorite ? 1 : 0))
         w.int(p.kindSignals)
+        // Its city's number in the gazetteer (0: none) and its position in millionths of a degree.
+        w.int(UInt16(clamping: p.place.map { $0 + 1 } ?? 0))
+        w.int(p.position.map { Int32(($0.latitude * 1_000_000).rounded()) } ?? .min)
+        w.int(p.position.map { Int32(($0.longitude * 1_000_000).rounded()) } ?? .min)
     }
 
     static func read(_ r: inout SnapshotReader) throws(SnapshotRefusal) -> Photo {
@@ -144,6 +148,8 @@ enum PhotoRecord {
         guard let source = RatingSource(rawValue: try r.int(UInt8.self)) else { throw SnapshotRefusal("an unknown rating source") }
         let favorite = try r.int(UInt8.self) == 1
         let kindSignals = try r.int(UInt16.self)
+        let place = Int(try r.int(UInt16.self))
+        let latitude = try r.int(Int32.self), longitude = try r.int(Int32.self)
         var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
                           screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
@@ -154,6 +160,8 @@ enum PhotoRecord {
         photo.ratingSource = source
         photo.isFavorite = favorite
         photo.kindSignals = kindSignals
+        photo.place = place == 0 ? nil : place - 1
+        if latitude != .min { photo.position = PlacePosition(latitude: Double(latitude) / 1_000_000, longitude: Double(longitude) / 1_000_000) }
         return photo
     }
 
@@ -165,6 +173,7 @@ enum PhotoRecord {
         w.int(Int32(clamping: l.nanosecond))
         w.int(c.time.utcOffsetSeconds.map { Int32(clamping: $0) } ?? .min)
         w.int(UInt8(DateSource.allCases.firstIndex(of: c.source)!))
+        w.int(UInt8(c.offsetFromPlace ? 1 : 0))
         w.shared(c.rejected)
     }
 
@@ -177,8 +186,9 @@ enum PhotoRecord {
         let local = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second, nanosecond: nanosecond)
         let source = Int(try r.int(UInt8.self))
         guard source < DateSource.allCases.count else { throw SnapshotRefusal("an unknown date source") }
+        let fromPlace = try r.int(UInt8.self) == 1
         return CaptureDecision(time: CaptureTime(local: local, utcOffsetSeconds: offset == .min ? nil : Int(offset)),
-                               source: DateSource.allCases[source], rejected: try r.sharedList())
+                               source: DateSource.allCases[source], rejected: try r.sharedList(), offsetFromPlace: fromPlace)
     }
 
     static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]

@@ -12,7 +12,7 @@ public struct PackedFiles: Sendable {
 
     /// The fields of `PhotoEvidence` that `pack` writes: a field added there must be added here
     /// (a unit test counts them).
-    static let evidenceFieldCount = 33
+    static let evidenceFieldCount = 35
 
     /// The byte that says a photo's format (0 and 1: a file ignored, a problem).
     static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5, .webp: 6, .gif: 7, .tiff: 8, .jxl: 9, .raw: 10]
@@ -66,16 +66,21 @@ public struct PackedFiles: Sendable {
             optionalInt(e.movieCreationTime)
             // Bit 1 of the exposure byte: IFD0 DateTime or OffsetTime follow (none: no byte for
             // them); bit 2: a sidecar follows; bit 3: a motion photo's video range follows; bit 4: a
-            // rating follows (few photos have one: no byte for it otherwise); bit 5: kind tags follow.
+            // rating follows (few photos have one: no byte for it otherwise); bit 5: kind tags follow;
+            // bit 6: a GPS position follows (the two coordinates' bit patterns).
             let modified = e.dateTime != nil || e.offsetTime != nil
             let rated = e.xmpRating != nil || e.exifRating != nil
+            let placed = e.gpsLatitude != nil || e.gpsLongitude != nil
             bytes.append((e.hasExposureData ? 1 : 0) | (modified ? 2 : 0) | (e.sidecar != nil ? 4 : 0) | (e.motionVideo != nil ? 8 : 0) | (rated ? 16 : 0)
-                         | (e.kinds.isEmpty ? 0 : 32))
+                         | (e.kinds.isEmpty ? 0 : 32) | (placed ? 64 : 0))
             if modified { optionalString(e.dateTime); optionalString(e.offsetTime) }
             if let sidecar = e.sidecar { string(sidecar.encoded) }
             if let motion = e.motionVideo { int(motion.offset); int(motion.length) }
             if rated { optionalString(e.xmpRating); optionalInt(e.exifRating.map(Int64.init)) }
             if !e.kinds.isEmpty { string(e.kinds.encoded) }
+            if placed {
+                optionalInt(e.gpsLatitude.map { Int64(bitPattern: $0.bitPattern) }); optionalInt(e.gpsLongitude.map { Int64(bitPattern: $0.bitPattern) })
+            }
             optionalInt(e.orientation.map(Int64.init))
             optionalInt(e.pixelWidth.map(Int64.init))
             optionalInt(e.pixelHeight.map(Int64.init))
@@ -150,6 +155,10 @@ public struct PackedFiles: Sendable {
                 if flags & 8 == 8 { e.motionVideo = ByteRange(offset: int(), length: int()) }
                 if flags & 16 == 16 { e.xmpRating = optionalString(); e.exifRating = optionalInt().map { Int(truncatingIfNeeded: $0) } }
                 if flags & 32 == 32 { e.kinds = KindEvidence(encoded: string()) }
+                if flags & 64 == 64 {
+                    e.gpsLatitude = optionalInt().map { Double(bitPattern: UInt64(bitPattern: $0)) }
+                    e.gpsLongitude = optionalInt().map { Double(bitPattern: UInt64(bitPattern: $0)) }
+                }
                 e.orientation = optionalInt().map(Int.init)
                 e.pixelWidth = optionalInt().map(Int.init)
                 e.pixelHeight = optionalInt().map(Int.init)

@@ -216,6 +216,22 @@ final class ExifBlock {
         return "\(date.trimmedValue) \(two(parts[0])):\(two(parts[1])):\(two(parts[2]))"
     }
 
+    /// A GPS coordinate: three RATIONALs (degrees, minutes, seconds) and its reference letter
+    /// (`N`/`S`, `E`/`W`; a letter missing or another one: no coordinate, since the hemisphere
+    /// is unknown). Nil for a zero denominator or fewer than three values.
+    func gpsCoordinate(_ tag: UInt32, reference: UInt32, positive: String, negative: String) -> Double? {
+        guard let letter = string(EXIF_IFD_GPS, reference)?.trimmedValue.uppercased(), letter == positive || letter == negative,
+              let e = entry(EXIF_IFD_GPS, tag), let p = e.pointee.data, e.pointee.format == EXIF_FORMAT_RATIONAL,
+              e.pointee.size >= 24 else { return nil }
+        var degrees = 0.0
+        for (i, unit) in [1.0, 60.0, 3600.0].enumerated() {
+            let r = exif_get_rational(p + i * 8, order)
+            guard r.denominator != 0 else { return nil }
+            degrees += Double(r.numerator) / Double(r.denominator) / unit
+        }
+        return letter == negative ? -degrees : degrees
+    }
+
     func has(_ ifd: ExifIfd, _ tag: UInt32) -> Bool {
         guard let e = entry(ifd, tag) else { return false }
         return e.pointee.size > 0
@@ -246,6 +262,8 @@ final class ExifBlock {
         e.offsetTime = exifString(0x9010)
         e.userComment = userComment()
         e.gpsDateTimeUTC = gpsDateTime()
+        e.gpsLatitude = gpsCoordinate(0x0002, reference: 0x0001, positive: "N", negative: "S")
+        e.gpsLongitude = gpsCoordinate(0x0004, reference: 0x0003, positive: "E", negative: "W")
         // ExposureTime, FNumber, ISOSpeedRatings.
         e.hasExposureData = has(EXIF_IFD_EXIF, 0x829A) || has(EXIF_IFD_EXIF, 0x829D) || has(EXIF_IFD_EXIF, 0x8827)
     }

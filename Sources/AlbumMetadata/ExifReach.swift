@@ -15,7 +15,8 @@ enum ExifReach {
         0x9286: "UserComment", 0x829A: "ExposureTime", 0x829D: "FNumber", 0x8827: "ISO", 0x927C: "MakerNote",
         0xA401: "CustomRendered", 0xA434: "LensModel",
     ]) { a, _ in a }
-    static let gpsTags: [Int: String] = [0x0007: "GPSTimeStamp", 0x001D: "GPSDateStamp"]
+    static let gpsTags: [Int: String] = [0x0007: "GPSTimeStamp", 0x001D: "GPSDateStamp", 0x0001: "GPSLatitudeRef", 0x0002: "GPSLatitude",
+                                         0x0003: "GPSLongitudeRef", 0x0004: "GPSLongitude"]
 
     /// Bytes per value of each TIFF field type (1-based; unknown types: 1).
     static let typeSizes = [1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8]

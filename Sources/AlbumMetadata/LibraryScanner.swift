@@ -315,7 +315,11 @@ public struct LibraryScanner: Sendable {
         guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
         let relativePath = file.relativePath
         let fileName = String(relativePath.nameAfterLastSlash)
-        let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime, format: format)
+        // The place first: its zone dates a time written without an offset.
+        let position = PlaceRules.position(e, format: format)
+        let place = PlaceRules.city(of: position, in: Gazetteer.system)
+        let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime, format: format,
+                                         placeZone: PlaceRules.zone(of: place))
         let folders = { relativePath.split(separator: "/").dropLast().map(String.init) }
         let shot = format == .video ? rules.screenshots.decideRecording(e, fileName: fileName, folders: folders())
             : rules.screenshots.decide(e, fileName: fileName, folders: folders())
@@ -336,6 +340,8 @@ public struct LibraryScanner: Sendable {
         }
         // The favourite mark only a sidecar gives (Takeout's `favorited`) is the rule's second input.
         photo.isFavorite = rules.favorites.isFavorite(rating: photo.rating, favorited: e.sidecar?.favorited)
+        photo.position = position
+        photo.place = place
         return photo
     }
 }

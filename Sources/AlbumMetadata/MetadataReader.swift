@@ -172,6 +172,9 @@ public enum MetadataReader {
         e.software = header.keys["com.apple.quicktime.software"]
         e.kinds.playbackIntent = header.keys["com.apple.quicktime.full-frame-rate-playback-intent"]
         e.kinds.captureFPS = header.keys["com.android.capture.fps"]
+        if let (latitude, longitude) = ISO6709.position(header.keys["com.apple.quicktime.location.ISO6709"]) {
+            (e.gpsLatitude, e.gpsLongitude) = (latitude, longitude)
+        }
         e.orientation = header.orientation
         if let xmp = header.xmp { readXMP(xmp, into: &e) }
         return true

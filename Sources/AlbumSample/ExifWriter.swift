@@ -189,6 +189,11 @@ public struct SampleExif {
     /// GPSDateStamp and GPSTimeStamp (UTC), `YYYY:MM:DD` and hour, minute, second, with a
     /// position beside them as phones write it.
     public var gpsUTC: (date: String, hour: UInt32, minute: UInt32, second: UInt32)?
+    /// The GPS position written (degrees north and east; nil: the Eiffel Tower's beside a
+    /// `gpsUTC`, none without), as degrees, minutes and seconds with their reference letters.
+    public var position: (latitude: Double, longitude: Double)?
+    /// Whether `position` carries its reference letters (`GPSLatitudeRef`, `GPSLongitudeRef`).
+    public var positionReferences = true
     /// IFD1's thumbnail (a JPEG).
     public var thumbnail: [UInt8]?
     public var makerNote: MakerNote?
@@ -209,6 +214,14 @@ public struct SampleExif {
         e.orientation = orientation
         e.exposure = true
         return e
+    }
+
+    /// A GPS coordinate's magnitude as EXIF writes it: three RATIONALs, the seconds to a
+    /// thousandth (about 3 cm).
+    static func degreesMinutesSeconds(_ value: Double) -> ExifWriter.Value {
+        let thousandths = UInt64((abs(value) * 3600 * 1_000).rounded())
+        let degrees = thousandths / (3600 * 1_000), minutes = thousandths / (60 * 1_000) % 60
+        return .rationals([UInt32(degrees), 1, UInt32(minutes), 1, UInt32(thousandths % (60 * 1_000)), 1_000])
     }
 
     public func payload() -> [UInt8] {
@@ -235,6 +248,13 @@ public struct SampleExif {
             w.gps = [0x0000: .bytes([2, 3, 0, 0]), 0x0001: .ascii("N"), 0x0002: .rationals([48, 1, 51, 1, 2_940, 100]),
                      0x0003: .ascii("E"), 0x0004: .rationals([2, 1, 17, 1, 4_020, 100]),
                      0x0007: .rationals([gpsUTC.hour, 1, gpsUTC.minute, 1, gpsUTC.second, 1]), 0x001D: .ascii(gpsUTC.date)]
+        }
+        if let position {
+            w.gps[0x0000] = .bytes([2, 3, 0, 0])
+            w.gps[0x0002] = Self.degreesMinutesSeconds(position.latitude)
+            w.gps[0x0004] = Self.degreesMinutesSeconds(position.longitude)
+            w.gps[0x0001] = positionReferences ? .ascii(position.latitude < 0 ? "S" : "N") : nil
+            w.gps[0x0003] = positionReferences ? .ascii(position.longitude < 0 ? "W" : "E") : nil
         }
         if let makerNote { w.exif[0x927C] = .undefined(makerNote.bytes(order: order)) }
         w.thumbnail = thumbnail

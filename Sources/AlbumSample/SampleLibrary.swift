@@ -22,6 +22,9 @@ public struct SampleItem: Sendable {
     public var expectedLivePartner: String?
     /// A motion photo's video: its bytes, shown beside the still in `by-date/` alone.
     public var expectedMotionVideo: [UInt8]?
+    /// Its folder in `places/` (`COUNTRY/REGION/CITY`), as GeoNames names the nearest city to its
+    /// GPS position (nil: in no place).
+    public var expectedPlace: String?
 
     /// Whether it holds nothing to render (empty, a JPEG cut in its header, a video without its
     /// movie box): listed, but with no thumbnail entry.
@@ -56,6 +59,7 @@ public enum SampleLibrary {
         try screenshots(&b)
         try edgeCases(&b)
         kinds(&b)
+        places(&b)
         b.items += try videoItems.get()
         return b.items
     }
@@ -95,11 +99,20 @@ public enum SampleLibrary {
             ("com.apple.quicktime.creationdate", "2024-06-07T09:00:00+0200"), ("com.apple.quicktime.make", "Apple"),
             ("com.apple.quicktime.model", "iPhone 16 Pro"), ("com.apple.quicktime.full-frame-rate-playback-intent", "0"),
         ])
+        // An iPhone's clip with its place (QuickTime Keys' ISO 6709 location), standing alone.
+        let located = try Encoders.video(frame, container: .mov, metadata: [
+            ("com.apple.quicktime.creationdate", "2022-04-06T12:00:00-0700"), ("com.apple.quicktime.make", "Apple"),
+            ("com.apple.quicktime.model", "iPhone 13"), ("com.apple.quicktime.location.ISO6709", "+37.7793-122.4193+010.000/"),
+        ])
+        var locatedItem = clip(placesFolder + "VID_san-francisco.MOV", located, day: "2022-04-06", source: .quickTimeCreationDate,
+                               time: "2022-04-06T12:00:00-07:00")
+        locatedItem.expectedPlace = "United States of America/California/San Francisco"
         let recording = try Encoders.video(SampleImage.marker(width: 64, height: 128, tint: 200), container: .mp4,
                                            metadata: [("creation_time", "2023-10-01T10:38:54Z")])
         return try livePhotoItems(frame) + [
             clip(movPath, iPhone, day: "2024-05-18", source: .quickTimeCreationDate, time: "2024-05-18T08:10:00-07:00"),
             clip("Android/VID_clip.mp4", android, day: "2024-03-01", source: .movieHeader),
+            locatedItem,
             clip("Android/edited.mp4", Encoders.appendingXMP([("xmp:CreateDate", "2022-08-09T10:11:12+02:00")], to: plain),
                  day: "2022-08-09", source: .xmpCreateDate, time: "2022-08-09T10:11:12+02:00"),
             clip("Videos/VID_20230809_201500.mp4", plain, day: "2023-08-09", source: .fileName, time: "2023-08-09T20:15:00"),
@@ -237,6 +250,39 @@ public enum SampleLibrary {
             day: "2024-06-05", source: .exifDateTimeOriginal)
     }
 
+    /// Photos with a GPS position: in known cities on every continent's side of the equator and of
+    /// Greenwich, two in one city, one far from any, and positions that name no place (0, 0;
+    /// no reference letters). The sample's phone photos are at the Eiffel Tower (`phoneItems`).
+    static func places(_ b: inout Builder) {
+        let spots: [(String, Double, Double, String, String?)] = [
+            ("kyoto.jpg", 35.0116, 135.7681, "2022:04:05 10:00:00", "Japan/Kyoto/Kyoto"),
+            ("san-francisco.jpg", 37.7793, -122.4193, "2022:04:06 10:00:00", "United States of America/California/San Francisco"),
+            ("sydney.jpg", -33.8568, 151.2153, "2022:04:07 10:00:00", "Australia/New South Wales/Sydney"),
+            ("buenos-aires.jpg", -34.6037, -58.3816, "2022:04:08 10:00:00", "Argentina/Buenos Aires F.D./Buenos Aires"),
+            ("longyearbyen.jpg", 78.2232, 15.6267, "2022:04:09 10:00:00", "Svalbard and Jan Mayen/Svalbard/Longyearbyen"),
+            ("lyon-1.jpg", 45.7640, 4.8357, "2022:04:10 10:00:00", "France/Auvergne-Rhône-Alpes/Lyon"),
+            ("lyon-2.jpg", 45.7600, 4.8300, "2022:04:10 11:00:00", "France/Auvergne-Rhône-Alpes/Lyon"),
+            ("atlantic.jpg", 40.0, -40.0, "2022:04:11 10:00:00", nil),
+            ("null-island.jpg", 0, 0, "2022:04:12 10:00:00", nil),
+        ]
+        for (name, latitude, longitude, date, place) in spots {
+            var exif = SampleExif.camera("SONY", "ILCE-7M4", date)
+            exif.position = (latitude, longitude)
+            b.add(placesFolder + name, b.jpeg(exif), day: String(date.prefix(10).map { $0 == ":" ? "-" : $0 }),
+                  source: .exifDateTimeOriginal)
+            b.items[b.items.count - 1].expectedPlace = place
+        }
+        var unsigned = SampleExif.camera("SONY", "ILCE-7M4", "2022:04:13 10:00:00")
+        unsigned.position = (45.7640, 4.8357)
+        unsigned.positionReferences = false
+        b.add(placesFolder + "no-reference.jpg", b.jpeg(unsigned), day: "2022-04-13", source: .exifDateTimeOriginal)
+    }
+
+    /// The sample's folder of `places`' photos.
+    public static let placesFolder = "Travel/"
+    /// Where the sample's phone photos are (the Eiffel Tower), as `places/` names it.
+    public static let eiffelTowerPlace = "France/Île-de-France Region/Neuilly-sur-Seine"
+
     /// Damaged and odd files.
     static func edgeCases(_ b: inout Builder) throws(EncodeError) {
         let screen = b.screen
@@ -314,10 +360,13 @@ public enum SampleLibrary {
         var motion = item(motionPhotoPath, Encoders.motionPhoto(pixelStill, video: try motionClip.get(), layout: .googleContainer),
                           day: "2023-10-10", mtime: 1_696_922_101, time: "2023-10-10T08:15:00.123+01:00")
         motion.expectedMotionVideo = try motionClip.get()
+        motion.expectedPlace = eiffelTowerPlace
+        var iPhoneItem = item("Phone/IMG_5001.JPG", Encoders.insertingAPP1(iPhone.payload(), into: withICC, afterLeadingSegments: 1),
+                              day: "2023-10-11", mtime: 1_697_081_412, time: "2023-10-11T23:30:10.045-05:00")
+        iPhoneItem.expectedPlace = eiffelTowerPlace
         return [
             motion,
-            item("Phone/IMG_5001.JPG", Encoders.insertingAPP1(iPhone.payload(), into: withICC, afterLeadingSegments: 1),
-                 day: "2023-10-11", mtime: 1_697_081_412, time: "2023-10-11T23:30:10.045-05:00"),
+            iPhoneItem,
             item("Phone/20231012_101010.jpg", Encoders.insertingAPP1(samsung.payload(), into: photo),
                  day: "2023-10-12", mtime: 1_697_073_011, time: "2023-10-12T10:10:10+09:00"),
             item("Nikon/DSC_0002.JPG", Encoders.insertingAPP1(nikon.payload(), into: photo),

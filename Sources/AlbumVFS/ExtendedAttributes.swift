@@ -22,6 +22,8 @@ enum ExtendedAttributes {
         list.append(("format", photo.format.rawValue))
         list.append(("orientation", String(photo.orientation)))
         if let rating = photo.rating { list.append(("rating", "\(rating) (\(photo.ratingSource.name))")) }
+        if let place = placeAttribute(of: photo) { list.append(("place", place)) }
+        if photo.capture.offsetFromPlace, let zone = zoneName(of: photo) { list.append(("time_zone", zone + " (the place's)")) }
         if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
         if let kinds = MediaKindRules.description(signals: UInt32(photo.kindSignals), format: photo.format, screenshot: photo.screenshot,
@@ -31,6 +33,24 @@ enum ExtendedAttributes {
         if !photo.problems.isEmpty { list.append(("problems", photo.problems.joined(separator: "; "))) }
         list += sidecarAttributes(of: photo, sourceRoot: sourceRoot)
         return list.map { (prefix + $0.0, $0.1) }
+    }
+
+    /// `place`: `City, Region, Country (lat, lon)`, or the position alone when no city is within
+    /// `Gazetteer.reachKilometres`, or with why there is no table of cities; nil without a position.
+    static func placeAttribute(of photo: Photo) -> String? {
+        guard let position = photo.position else { return nil }
+        // (The scan that found the position loaded the system's gazetteer, or tried to.)
+        guard let gazetteer = Gazetteer.system else {
+            return "no city known: \(Gazetteer.systemFailure ?? "no table of cities") (\(position.description))"
+        }
+        if let place = photo.place, place < gazetteer.count { return gazetteer.description(ofCity: place, at: position) }
+        return "no city within \(Int(Gazetteer.reachKilometres)) km (\(position.description))"
+    }
+
+    /// The name of the time zone of a photo's city (`Asia/Tokyo`), or nil.
+    static func zoneName(of photo: Photo) -> String? {
+        guard let place = photo.place, let gazetteer = Gazetteer.system, place < gazetteer.count else { return nil }
+        return gazetteer.city(place).zone
     }
 
     /// `sidecar` (its path: beside the photo, wherever the photo is now), `rating`, `favorited`,

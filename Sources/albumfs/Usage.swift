@@ -19,6 +19,8 @@ enum Usage {
       media-types/KIND/                 live-photos, portraits, panoramas, selfies, bursts/BURST,
                                         slo-mo, time-lapse, screen-recordings, cinematic, spatial,
                                         raw: by the tags the devices write, flat
+      places/COUNTRY/REGION/CITY/       photos and videos with a GPS position, under the nearest
+                                        city (GeoNames, within 50 km); none for those without
       duplicates/NAME/                  files with the same bytes, a folder per group named after
                                         its newest copy, every copy in it
       filter/EXPRESSION/                found by name, not listed: filter/favorites/year=2024/,
@@ -42,8 +44,8 @@ enum Usage {
          screenshot_folders=A|B|...  folder names that mark a screenshot
          thumbnail_sizes=WxH[,WxH...] thumbnails/WxH/ folders (default 200x200, at most 8)
          views=NAME[,NAME...]        the views shown, of by-date, screenshots, non-screenshots,
-                                     videos, by-camera, favorites, media-types, duplicates,
-                                     filter, thumbnails, picked (default all)
+                                     videos, by-camera, favorites, media-types, places,
+                                     duplicates, filter, thumbnails, picked (default all)
          favorite_rating=N           the lowest rating favorites/ lists, 1 to 5 (default 4)
          cache_dir=PATH              thumbnail cache (default $XDG_CACHE_HOME/albumfs/thumbnails)
          cache_size=N[K|M|G]         cache bound, least recently used evicted (default 1G)

@@ -28,7 +28,7 @@ final class LibraryViewsTests: XCTestCase {
             makePhoto("b/new.jpg", (2024, 5, 17, 10)),
         ]
         let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter"])
+        XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter"])
         let byDate = lib.root.child(named: "by-date")
         XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
         guard case .folder(let y2024)? = byDate.flatMap({ n -> VirtualNode? in if case .folder(let f) = n { return f.child(named: "2024") }; return nil }),
@@ -107,7 +107,7 @@ final class LibraryViewsTests: XCTestCase {
                                      emptyMtime: Timestamp(seconds: 0))
         XCTAssertEqual(lib.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
         let all = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(ShownViews.parse("by-date,favourites"), .failure(ShownViews.UnknownView(name: "favourites")))
         XCTAssertEqual(ShownViews.parse("by-date,,videos"), .failure(ShownViews.UnknownView(name: "")))
         XCTAssertEqual(views.description, "screenshots,by-camera,thumbnails")
@@ -148,5 +148,30 @@ final class LibraryViewsTests: XCTestCase {
         XCTAssertTrue(big.children.allSatisfy { $0.name.hasSuffix(".jpg") })
         guard case .file(_, .thumbnail(_, let box), _)? = small.child(named: small.children[3].name) else { return XCTFail() }
         XCTAssertEqual(box, ThumbnailBox(width: 64, height: 48))
+    }
+}
+
+/// `places/`: country, region and city folders by name, photos newest first inside, as GeoNames
+/// names the cities (the system's table).
+final class PlacesViewTests: XCTestCase {
+    func testCitiesAreFoldersByNameAndOneNameInOneRegionIsOneFolder() throws {
+        let g = try XCTUnwrap(Gazetteer.system)
+        XCTAssertEqual([23191, 23600].map { g.city($0).name }, ["Vincent", "Vincent"], "two cities of one name in California")
+        var photos = [makePhoto("a.jpg", (2024, 1, 1, 10)), makePhoto("b.jpg", (2024, 1, 2, 10)), makePhoto("c.jpg", (2024, 1, 3, 10)),
+                      makePhoto("d.jpg", (2024, 1, 4, 10)), makePhoto("e.jpg", (2024, 1, 5, 10)), makePhoto("none.jpg", (2024, 1, 6, 10))]
+        for (i, place) in [7255, 23191, 21522, 23600, 7347].enumerated() { photos[i].place = place }
+        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        guard case .folder(let places)? = lib.root.child(named: "places") else { return XCTFail("no places/") }
+        func names(_ f: VirtualFolder) -> [String] { f.children.map(\.name) }
+        XCTAssertEqual(names(places), ["France", "United States of America"])
+        let france = places.subfolders[0], usa = places.subfolders[1]
+        XCTAssertEqual(names(france), ["Auvergne-Rhône-Alpes", "Île-de-France Region"])
+        XCTAssertEqual(names(usa), ["California", "Texas"])
+        XCTAssertEqual(names(usa.subfolders[0]), ["Vincent"])
+        XCTAssertEqual(names(usa.subfolders[0].subfolders[0]), ["d.jpg", "b.jpg"], "both Vincents, newest first")
+        XCTAssertEqual(names(france.subfolders[1].subfolders[0]), ["a.jpg"])
+        XCTAssertEqual(names(usa.subfolders[1].subfolders[0]), ["c.jpg"], "Paris, Texas")
+        let hidden = LibraryViews.build(photos: photos, views: try ShownViews.parse("by-date").get(), emptyMtime: Timestamp(seconds: 0))
+        XCTAssertNil(hidden.root.child(named: "places"))
     }
 }

@@ -359,6 +359,8 @@ final class LibraryIndexTests: XCTestCase {
         XCTAssertEqual(lacking, ["a.jpg", "b.heic", "c.dng", "d.png"])
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
         XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        // (The video too: the later migration of GPS positions reads videos again for theirs.)
+        XCTAssertEqual(Set(try index.loadAll().filter(\.lacksAccess).map(\.relativePath)), ["a.jpg", "b.heic", "c.dng", "d.png", "clip.mov"])
         var e = PhotoEvidence()
         e.xmpRating = "-1"
         e.exifRating = 5
@@ -394,6 +396,28 @@ final class LibraryIndexTests: XCTestCase {
         try index.save(upserts: [tagged], removals: [])
         guard case .photo(_, let back)? = try index.loadAll().first(where: { $0.relativePath == "pano.jpg" })?.kind else { return XCTFail("not saved") }
         XCTAssertEqual(back.kinds, e.kinds)
+    }
+
+    /// The migration that adds the EXIF GPS position (the last one but those appended after it)
+    /// has an index's stills read again, once; a position saved is loaded back exactly.
+    func testAnIndexFromBeforePositionsReadsItsStillsAgain() throws {
+        let added = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN gps_lat") })
+        let (db, path) = try index(atSchema: added)
+        let rows: [(String, String)] = [("a.jpg", "jpeg"), ("b.heic", "heif"), ("clip.mov", "video"), ("n.txt", "ignored")]
+        for (i, (file, kind)) in rows.enumerated() {
+            try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, dto, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, '2020:01:02 03:04:05', 1, 0, 0, 420)",
+                         [.text(file), .int(Int64(i)), .text(kind)])
+        }
+        let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
+        XCTAssertEqual(Set(try index.loadAll().filter(\.lacksAccess).map(\.relativePath)), ["a.jpg", "b.heic", "clip.mov"])
+        var e = PhotoEvidence()
+        e.gpsLatitude = -33.856_8
+        e.gpsLongitude = 151.215_300_000_1
+        let placed = IndexedFile(relativePath: "placed.jpg", identity: FileIdentity(inode: 99, size: 3, mtime: Timestamp(seconds: 4)), kind: .photo(.jpeg, e))
+        try index.save(upserts: [placed], removals: [])
+        guard case .photo(_, let back)? = try index.loadAll().first(where: { $0.relativePath == "placed.jpg" })?.kind else { return XCTFail("not saved") }
+        XCTAssertEqual(back.gpsLatitude, -33.856_8)
+        XCTAssertEqual(back.gpsLongitude, 151.215_300_000_1, "every bit of the double")
     }
 
     /// Schema 13 shows GIF images: as schema 12 for WebP.

@@ -51,6 +51,12 @@ final class ViewSnapshotTests: XCTestCase {
                 photo.kindSignals = 1 << UInt16(MediaKindRules.table.firstIndex { $0.kind == .bursts }!)
                 photo.sidecarAttributes = [Photo.burstAttribute, "burst \(k % 2)"]
             }
+            if k % 4 == 2 {
+                // Paris, Kyoto, and a Vincent of California (places/), or a position near no city.
+                photo.place = k % 12 == 10 ? nil : [7255, 13174, 23191][k % 3]
+                photo.position = PlacePosition(latitude: -33.856_8 + Double(k), longitude: 151.215_3 - Double(k))
+                photo.capture.offsetFromPlace = k % 8 == 2
+            }
             photos.append(photo)
         }
         return photos

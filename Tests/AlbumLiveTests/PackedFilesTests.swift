@@ -18,6 +18,7 @@ final class PackedFilesTests: XCTestCase {
         e.movieCreationTime = 3_799_000_000; e.contentIdentifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
         e.orientation = 6; e.pixelWidth = 4032; e.pixelHeight = -1
         e.xmpRating = "5"; e.exifRating = 4
+        e.gpsLatitude = -33.856_8; e.gpsLongitude = -0.000_000_1
         e.problems = ["corrupt EXIF", "header truncated", ""]
         e.access = FileAccess(uid: .max, gid: 100, mode: 0o4755)
         var sidecar = SidecarEvidence(kind: .takeout, relativePath: "2024/IMG_0001.JPG.json")

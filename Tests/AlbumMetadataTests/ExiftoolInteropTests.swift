@@ -41,6 +41,51 @@ final class ExiftoolInteropTests: FolderTestCase {
         XCTAssertEqual(gps.gpsDateTimeUTC, "2021:06:07 02:39:10")
     }
 
+    /// GPS positions as exiftool writes them (both byte orders, every hemisphere) read to the
+    /// millionth of a degree; one without its reference letters, or with a letter of the other
+    /// axis, is no position.
+    func testGPSPositionsInEveryHemisphere() throws {
+        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        for (order, lat, lon) in [("II", 48.858167, 2.2945), ("MM", -33.8568, 151.2153), ("II", 37.7793, -122.4193), ("MM", -34.6037, -58.3816)] {
+            let e = try written(jpeg, "gps-\(order)-\(lat).jpg", ["-ExifByteOrder=\(order)", "-GPSLatitude=\(abs(lat))",
+                                                                  "-GPSLatitudeRef=\(lat < 0 ? "S" : "N")", "-GPSLongitude=\(abs(lon))",
+                                                                  "-GPSLongitudeRef=\(lon < 0 ? "W" : "E")"])
+            XCTAssertEqual(try XCTUnwrap(e.gpsLatitude), lat, accuracy: 0.000_001, "\(order) \(lat)")
+            XCTAssertEqual(try XCTUnwrap(e.gpsLongitude), lon, accuracy: 0.000_001, "\(order) \(lon)")
+        }
+        let unsigned = try written(jpeg, "gps-no-ref.jpg", ["-GPSLatitude=45.764", "-GPSLongitude=4.8357"])
+        XCTAssertNil(unsigned.gpsLatitude, "no GPSLatitudeRef: the hemisphere is unknown")
+        XCTAssertNil(unsigned.gpsLongitude)
+        let crossed = try written(jpeg, "gps-crossed.jpg", ["-GPSLatitude=45.764", "-GPSLatitudeRef=E", "-GPSLongitude=4.8357", "-GPSLongitudeRef=E"])
+        XCTAssertNil(crossed.gpsLatitude, "E is no latitude's letter")
+        XCTAssertEqual(try XCTUnwrap(crossed.gpsLongitude), 4.8357, accuracy: 0.000_001)
+    }
+
+    /// The sample's positions (its own EXIF writer's) read as exiftool reads them.
+    func testTheSamplesPositionsReadAsExiftoolReadsThem() throws {
+        let items = try SampleLibrary.write(to: folder)
+        let placed = items.filter { $0.path.hasPrefix(SampleLibrary.placesFolder) }
+        XCTAssertEqual(placed.count, 11, "ten photos and a video")
+        let p = Process(), out = Pipe()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-n", "-T", "-FileName", "-GPSLatitude", "-GPSLongitude"] + placed.map { folder + "/" + $0.path }
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let rows = text.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(rows.count, placed.count)
+        for row in rows {
+            let e = try XCTUnwrap(try MetadataReader.read(SourceFile(path: folder + "/" + SampleLibrary.placesFolder + row[0]))).evidence
+            if row[0] == "no-reference.jpg" {
+                XCTAssertNil(e.gpsLatitude, "exiftool reads \(row[1]) unsigned; albumfs takes no hemisphere it is not told")
+                continue
+            }
+            XCTAssertEqual(try XCTUnwrap(e.gpsLatitude), try XCTUnwrap(Double(row[1])), accuracy: 0.000_001, row[0])
+            XCTAssertEqual(try XCTUnwrap(e.gpsLongitude), try XCTUnwrap(Double(row[2])), accuracy: 0.000_001, row[0])
+        }
+    }
+
     func testUserCommentInEveryCharset() throws {
         let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
         XCTAssertEqual(try written(jpeg, "ascii.jpg", ["-UserComment=Screenshot"]).userComment, "Screenshot")

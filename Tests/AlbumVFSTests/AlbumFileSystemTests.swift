@@ -63,14 +63,14 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(a.gid, 8)
         let root = try fs.attributes(of: 1).get()
         XCTAssertEqual(root.permissions, 0o555)
-        XCTAssertEqual(root.linkCount, 11, "2 and the 9 views: by-date, the 3 flat ones, by-camera, favorites, media-types, duplicates, filter")
+        XCTAssertEqual(root.linkCount, 12, "2 and the 10 views: by-date, the 3 flat ones, by-camera, favorites, media-types, places, duplicates, filter")
     }
 
     func testReaddirOffsetsResumeWhereTheyStopped() throws {
         let h = try fs.openDirectory(1).get()
         defer { fs.releaseDirectory(h) }
         let all = try fs.readDirectory(h, from: 0).get()
-        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter"])
+        XCTAssertEqual(all.map(\.name), [".", "..", "by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter"])
         var names: [String] = []
         var offset = 0
         while true {
@@ -98,7 +98,7 @@ final class AlbumFileSystemTests: XCTestCase {
             folders += full.filter { $0.attributes.kind == .directory && $0.name != "." && $0.name != ".." }.map(\.attributes.inode)
             seen += 1
         }
-        XCTAssertEqual(seen, 25, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites, media-types and its 11 kinds, duplicates, filter")
+        XCTAssertEqual(seen, 26, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites, media-types and its 11 kinds, places, duplicates, filter")
         XCTAssertEqual(fs.readDirectoryNames(12345, from: 0).failure, .badFileDescriptor)
     }
 

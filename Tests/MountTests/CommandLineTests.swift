@@ -124,7 +124,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError(["-o", "full_rescan=-1", source.path, mountpoint], code: 2, message: "option 'full_rescan' takes a number of seconds")
         expectError(["-o", "full_rescann=60", source.path, mountpoint], code: 2, message: "did you mean 'full_rescan'?")
         expectError(["-o", "views=by-date,favourites", source.path, mountpoint], code: 2,
-                    message: "option 'views': no view is called 'favourites' (views: by-date,screenshots,non-screenshots,videos,by-camera,favorites,media-types,duplicates,filter,thumbnails,picked)")
+                    message: "option 'views': no view is called 'favourites' (views: by-date,screenshots,non-screenshots,videos,by-camera,favorites,media-types,places,duplicates,filter,thumbnails,picked)")
         expectError(["-o", "views=by-day", source.path, mountpoint], code: 2, message: "option 'views': no view is called 'by-day'")
         expectError(["-o", "views=", source.path, mountpoint], code: 2, message: "option 'views' needs a list")
         expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
@@ -254,7 +254,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: full + "/x", contents: Data("kept".utf8)))
         let r = albumfs(["-o", "nonempty,index=\(state!)/index.sqlite", source.path, full])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(readdirNames(full), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(full), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", full]).status, 0)
         XCTAssertEqual(FileManager.default.contents(atPath: full + "/x"), Data("kept".utf8))
     }
@@ -315,7 +315,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(isMounted(mountpoint))
         // The very next command sees the tree.
-        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         let mounts = readProcFile("/proc/self/mounts") ?? ""
         let line = mounts.split(separator: "\n").first { $0.hasPrefix("mylib \(mountpoint!) fuse.albumfs ") }
         XCTAssertNotNil(line, mounts.split(separator: "\n").filter { $0.contains("fuse") }.joined(separator: "; "))

@@ -116,7 +116,7 @@ final class ExamplesTests: XCTestCase {
         let r = runCommand("/sbin/mount.fuse3", ["albumfs#" + source.path, mnt, "-o", options],
                            environment: ["PATH": bin + ":/usr/bin:/bin:/usr/sbin:/sbin"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mnt), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         XCTAssertTrue(readdirNames(mnt + "/non-screenshots")?.contains("IMG_1400.HEIC") ?? false)
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", mnt]).status, 0)
         // The JPEG-and-PNG line: no HEIC.
@@ -196,7 +196,7 @@ final class ExamplesTests: XCTestCase {
                      "mount-library: 4/4 mounting at \(album) ", "is mounted at \(album) (all in "] {
             XCTAssertTrue(r.stdout.contains(said), "\(said) in \(r.stdout)")
         }
-        XCTAssertEqual(readdirNames(album), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(album), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: work + "/prefix/bin/albumfs"))
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", album]).status, 0)
         let usage = runCommand("/bin/bash", [repo + "/scripts/mount-library", "--bogus"], environment: env)
@@ -229,7 +229,7 @@ final class ExamplesTests: XCTestCase {
         XCTAssertFalse(lint.stdout.split(separator: "\n").contains { $0.hasPrefix("E: ") }, lint.stdout)
 
         let depends = runCommand("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).stdout
-        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16", "libheif1 (>= 1.19)", "libjxl0", "libraw20"] {
+        for package in ["fuse3", "libfuse3-3", "libexif12", "libsqlite3-0", "libturbojpeg0", "libpng16-16", "libheif1 (>= 1.19)", "libjxl0", "libraw20", "libgeonames0"] {
             XCTAssertTrue(depends.contains(package), "\(package) in \(depends)")
         }
         // Floors from the symbols the binary uses, not this machine's patch level.
@@ -256,7 +256,7 @@ final class ExamplesTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/man/man1/albumfs.1.gz"))
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/albumfs/copyright", encoding: .utf8)
         XCTAssertTrue(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
-        for notice in ["License: GPL-3+", "libfuse3-3", "libheif1", "libjxl", "FFmpeg", "Apache-2.0"] {
+        for notice in ["License: GPL-3+", "libfuse3-3", "libheif1", "libjxl", "FFmpeg", "Apache-2.0", "libgeonames0", "GeoNames"] {
             XCTAssertTrue(copyright.contains(notice), "\(notice) in the copyright file")
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/usr/share/doc/albumfs/changelog.gz"))
@@ -298,7 +298,7 @@ final class ExamplesTests: XCTestCase {
         XCTAssertGreaterThan(n, 0, "no READY=1 within 30 s: \(String(cString: strerror(errno)))")
         XCTAssertEqual(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self), "READY=1")
         let album = home + "/Album"
-        XCTAssertEqual(readdirNames(album), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(album), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         XCTAssertTrue(eventually(20) { readdirNames(album + "/non-screenshots")?.contains("IMG_1400.HEIC") ?? false },
                       "the scan shows the sample's HEIC (libheif 1.19 loaded)")
         let off = expand(stop)

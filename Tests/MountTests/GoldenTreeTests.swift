@@ -12,7 +12,7 @@ final class GoldenTreeTests: XCTestCase {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Golden/sample-tree.txt").path
     /// The attributes shown, in this order (`user.albumfs.source` relative to SOURCE).
-    static let attributes = ["source", "capture_time", "date_source", "date_rejected", "screenshot", "format", "orientation", "rating", "kinds", "burst", "live_photo", "problems"]
+    static let attributes = ["source", "capture_time", "date_source", "date_rejected", "screenshot", "format", "orientation", "rating", "kinds", "burst", "place", "time_zone", "live_photo", "problems"]
 
     func testTheSampleLibraryShowsAsTheGoldenTree() throws {
         let source = try SampleSource()

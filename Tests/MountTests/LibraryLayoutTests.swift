@@ -35,7 +35,7 @@ final class LibraryLayoutTests: XCTestCase {
     }
 
     func testRootHoldsTheViews() {
-        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(readdirNames(mount.mountpoint), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
     }
 
     /// Stills are in `screenshots/` or `non-screenshots/`, videos in `videos/` (a screen
@@ -106,15 +106,16 @@ final class LibraryLayoutTests: XCTestCase {
                 // Year, month and day folders: names newest first.
                 XCTAssertEqual(names, names.sorted(by: >), "folder order in \(f)")
             }
-            if f == "by-camera" {
-                // Camera folders: by name, in byte order.
+            // Camera folders, and places' countries, regions and cities: by name, in byte order.
+            let byName = f == "by-camera" || (f.hasPrefix("places") && f.split(separator: "/").count < 4)
+            if byName {
                 XCTAssertEqual(names, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "folder order in \(f)")
             }
             if f == "media-types" {
                 // Kind folders: in the kinds' order, as the pickers list them.
                 XCTAssertEqual(names, MediaKind.allCases.map(\.name), "folder order in \(f)")
             }
-            if !f.isEmpty && f != "by-camera" && f != "media-types" && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
+            if !f.isEmpty && !byName && f != "media-types" && !(f == "by-date" || f.split(separator: "/").count < 4 && f.hasPrefix("by-date")) {
                 XCTAssertEqual(times, times.sorted(by: >), "readdir order vs mtime in \(f): \(names)")
             }
             for (name, st) in zip(names, stats) where st.st_mode & S_IFMT == S_IFDIR {
@@ -392,8 +393,9 @@ final class LibraryLayoutTests: XCTestCase {
         }
         let copies = byBytes.values.filter { $0 > 1 }.reduce(0, +)
         XCTAssertGreaterThan(copies, 0, "the sample holds copies")
-        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos + kinds + 1 + copies,
-                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), a motion photo's video in by-date, each kind's photos in media-types, filter/README.txt, and each copy in duplicates/")
+        let placed = source.items.filter { $0.expectedPlace != nil }.count
+        XCTAssertEqual(Int(find.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), 4 * total - motion + motionVideos + kinds + 1 + copies + placed,
+                       "by-date + by-camera + one flat view (but a Live Photo's motion part) + one thumbnail each (but where nothing renders), a motion photo's video in by-date, each kind's photos in media-types, filter/README.txt, each copy in duplicates/, and the photos in a place")
         let tar = shell("tar -C '\(mount.mountpoint)' -cf - screenshots | tar -tf - | grep -c -v '/$'")
         XCTAssertEqual(Int(tar.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), shots)
         // Every original reads (an empty one is an empty file), and no thumbnail is listed for a

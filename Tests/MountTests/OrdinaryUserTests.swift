@@ -35,7 +35,7 @@ final class OrdinaryUserTests: SampleLibraryTestCase {
         let mount = read("mounts.txt")
         XCTAssertTrue(mount.contains("fuse.albumfs") && mount.contains("user_id=\(Self.user)") && mount.contains("allow_other"),
                       "mounted by the user through fusermount3, allow_other taken: \(mount)")
-        XCTAssertEqual(read("root.txt").split(separator: "\n"), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
+        XCTAssertEqual(read("root.txt").split(separator: "\n"), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         let status = read("status.txt")
         XCTAssertTrue(status.contains("scan_state: done") && status.contains("picks_db: \(home)/.local/share/albumfs/picks.sqlite"), status)
         XCTAssertTrue(status.contains("index: \(home)/.cache/albumfs/index/"), status)
