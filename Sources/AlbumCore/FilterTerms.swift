@@ -90,14 +90,16 @@ public enum FilterTerms {
         FilterTerm("day", .value(FilterOperator.allCases), make: { FilterValues.date($0, $1, as: .day) }),
         FilterTerm("date", .value(FilterOperator.allCases), make: { FilterValues.date($0, $1, as: nil) }),
         FilterTerm("folder", .value([.equal]), make: FilterValues.folder),
+        FilterTerm("place", .value([.equal]), make: FilterValues.place(level: nil)),
+        FilterTerm("country", .value([.equal]), make: FilterValues.place(level: 0)),
+        FilterTerm("region", .value([.equal]), make: FilterValues.place(level: 1)),
+        FilterTerm("city", .value([.equal]), make: FilterValues.place(level: 2)),
     ]
 
     /// Terms whose data the other smart folders bring (issue #50): named here so that the
     /// grammar and its docs hold them, answered "not known to this build" until their row is
     /// given a `make`.
-    static let comingWithOtherViews: [FilterTerm] =
-        ["place", "country", "region", "city"].map { FilterTerm.notInThisBuild($0, .value([.equal]), from: "places/") }
-        + [FilterTerm.notInThisBuild("duplicates", from: "duplicates/")]
+    static let comingWithOtherViews: [FilterTerm] = [FilterTerm.notInThisBuild("duplicates", from: "duplicates/")]
 
     public static func term(named name: String) -> FilterTerm? { byName[name] }
 

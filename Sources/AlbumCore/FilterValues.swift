@@ -46,6 +46,25 @@ enum FilterValues {
         return .success(FilterPredicate { asciiLowercased($0.photo.camera) == wanted })
     }
 
+    /// `country=`, `region=`, `city=`: the photo's city's folder of that level in `places/`, ASCII
+    /// case ignored; `place=`: any of the three. The gazetteer's cities of that name are found
+    /// once, so a photo is tested by its city's number alone.
+    static func place(level: Int?) -> @Sendable (FilterOperator?, String) -> Made {
+        { _, value in
+            let term = ["country", "region", "city"][level ?? 2]
+            guard !value.isEmpty else { return .failure(FilterError("\(level == nil ? "place" : term) takes a places/ folder's name")) }
+            guard let gazetteer = Gazetteer.system else {
+                return .failure(FilterError("places are not known: libgeonames, which names them, could not be loaded"))
+            }
+            let wanted = asciiLowercased(value)
+            let levels = level.map { [$0] } ?? [0, 1, 2]
+            let cities = Set((0..<gazetteer.count).filter { i in
+                LibraryViews.placeFolders(i, gazetteer).map { names in levels.contains { asciiLowercased(names[$0]) == wanted } } ?? false
+            })
+            return .success(FilterPredicate { $0.photo.place.map(cities.contains) ?? false })
+        }
+    }
+
     /// `folder=DCIM%2FCamera`: the photo's source file is in that folder of the library, or below it.
     static func folder(_ op: FilterOperator?, _ value: String) -> Made {
         var path = Substring(value)

@@ -127,6 +127,26 @@ final class FilterTests: SampleLibraryTestCase {
         XCTAssertEqual(statOf(m.path("filter/portraits/" + portraits[0]))?.st_ino, statOf(m.path("media-types/portraits/" + portraits[0]))?.st_ino)
     }
 
+    /// Places are terms: `city=`, `region=`, `country=` list what the `places/` folders list, and
+    /// `place=` any of the three; they narrow as every term does.
+    func testPlacesAreTermsListingWhatTheirFoldersList() throws {
+        let m = try Mount(source: source.path)
+        defer { m.finish() }
+        let lyon = try XCTUnwrap(readdirNames(m.path("places/France/Auvergne-Rhône-Alpes/Lyon")))
+        XCTAssertEqual(lyon.count, 2, "the sample's two photos in Lyon")
+        XCTAssertEqual(readdirNames(m.path("filter/city=Lyon")), lyon)
+        XCTAssertEqual(readdirNames(m.path("filter/city=lyon")), lyon, "ASCII case ignored")
+        XCTAssertEqual(readdirNames(m.path("filter/place=Lyon")), lyon)
+        let france = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: m.path("places/France")))
+            .filter { $0.split(separator: "/").count == 3 }.map { String($0.split(separator: "/")[2]) }
+        XCTAssertEqual(Set(readdirNames(m.path("filter/country=France")) ?? []), Set(france))
+        XCTAssertGreaterThan(france.count, lyon.count, "Lyon and Paris' photos")
+        XCTAssertEqual(readdirNames(m.path("filter/country=France/city=Lyon")), lyon)
+        XCTAssertEqual(readdirNames(m.path("filter/city=Kyoto")), ["kyoto.jpg"])
+        XCTAssertEqual(readdirNames(m.path("filter/city=Atlantis")), [], "a city no photo is in: an empty folder")
+        XCTAssertEqual(statOf(m.path("filter/city=Lyon/" + lyon[0]))?.st_ino, statOf(m.path("places/France/Auvergne-Rhône-Alpes/Lyon/" + lyon[0]))?.st_ino)
+    }
+
     /// `filter/README.txt` is `FilterReadme`'s text, and each example it gives is a folder.
     func testReadmeHoldsItsTextAndEveryExampleIsAFolder() throws {
         let m = try Mount(source: source.path)
