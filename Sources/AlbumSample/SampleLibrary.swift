@@ -222,67 +222,6 @@ public enum SampleLibrary {
             day: "2019-08-02", shot: false, source: .exifDateTimeOriginal)
     }
 
-    /// Where the sample's photos of each kind are (`media-types/`), each with the tags its
-    /// device writes: iPhone panorama, portrait selfie and burst, Pixel portrait, a photo sphere.
-    public static let kindsFolder = "Kinds"
-
-    /// Photos of the kinds phones' pickers show, as their devices tag them (docs/rules.md, "Kinds").
-    static func kinds(_ b: inout Builder) {
-        var pano = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:01 10:00:00", order: .motorola, offset: "+02:00")
-        pano.customRendered = 6
-        b.add("Kinds/IMG_2001.JPG", b.jpeg(pano), day: "2024-06-01", source: .exifDateTimeOriginal)
-        var portrait = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:02 11:00:00", order: .motorola, offset: "+02:00")
-        portrait.customRendered = 8
-        portrait.lensModel = "iPhone 15 Pro front camera 2.69mm f/1.9"
-        b.add("Kinds/IMG_2002.JPG", b.jpeg(portrait), day: "2024-06-02", source: .exifDateTimeOriginal)
-        for (k, second) in ["10", "11", "12"].enumerated() {
-            var frame = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:03 12:00:\(second)", order: .motorola, offset: "+02:00")
-            frame.makerNote = .appleKinds(burst: "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C", frontFacing: false)
-            b.add("Kinds/IMG_210\(k + 1).JPG", b.jpeg(frame), day: "2024-06-03", source: .exifDateTimeOriginal)
-        }
-        let pixelPortrait = [("GCamera:SpecialTypeID", "com.google.android.apps.camera.gallery.specialtype.SpecialType-PORTRAIT")]
-        b.add("Kinds/PXL_20240604_090000000.PORTRAIT.jpg",
-            b.jpeg(.camera("Google", "Pixel 8", "2024:06:04 09:00:00", offset: "+02:00"), xmp: pixelPortrait),
-            day: "2024-06-04", source: .exifDateTimeOriginal)
-        b.add("Kinds/PANO_20240605_080000.jpg",
-            b.jpeg(.camera("Google", "Pixel 8", "2024:06:05 08:00:00", offset: "+02:00"),
-                   xmp: [("GPano:ProjectionType", "equirectangular"), ("GPano:UsePanoramaViewer", "True")]),
-            day: "2024-06-05", source: .exifDateTimeOriginal)
-    }
-
-    /// Photos with a GPS position: in known cities on every continent's side of the equator and of
-    /// Greenwich, two in one city, one far from any, and positions that name no place (0, 0;
-    /// no reference letters). The sample's phone photos are at the Eiffel Tower (`phoneItems`).
-    static func places(_ b: inout Builder) {
-        let spots: [(String, Double, Double, String, String?)] = [
-            ("kyoto.jpg", 35.0116, 135.7681, "2022:04:05 10:00:00", "Japan/Kyoto/Kyoto"),
-            ("san-francisco.jpg", 37.7793, -122.4193, "2022:04:06 10:00:00", "United States of America/California/San Francisco"),
-            ("sydney.jpg", -33.8568, 151.2153, "2022:04:07 10:00:00", "Australia/New South Wales/Sydney"),
-            ("buenos-aires.jpg", -34.6037, -58.3816, "2022:04:08 10:00:00", "Argentina/Buenos Aires F.D./Buenos Aires"),
-            ("longyearbyen.jpg", 78.2232, 15.6267, "2022:04:09 10:00:00", "Svalbard and Jan Mayen/Svalbard/Longyearbyen"),
-            ("lyon-1.jpg", 45.7640, 4.8357, "2022:04:10 10:00:00", "France/Auvergne-Rhône-Alpes/Lyon"),
-            ("lyon-2.jpg", 45.7600, 4.8300, "2022:04:10 11:00:00", "France/Auvergne-Rhône-Alpes/Lyon"),
-            ("atlantic.jpg", 40.0, -40.0, "2022:04:11 10:00:00", nil),
-            ("null-island.jpg", 0, 0, "2022:04:12 10:00:00", nil),
-        ]
-        for (name, latitude, longitude, date, place) in spots {
-            var exif = SampleExif.camera("SONY", "ILCE-7M4", date)
-            exif.position = (latitude, longitude)
-            b.add(placesFolder + name, b.jpeg(exif), day: String(date.prefix(10).map { $0 == ":" ? "-" : $0 }),
-                  source: .exifDateTimeOriginal)
-            b.items[b.items.count - 1].expectedPlace = place
-        }
-        var unsigned = SampleExif.camera("SONY", "ILCE-7M4", "2022:04:13 10:00:00")
-        unsigned.position = (45.7640, 4.8357)
-        unsigned.positionReferences = false
-        b.add(placesFolder + "no-reference.jpg", b.jpeg(unsigned), day: "2022-04-13", source: .exifDateTimeOriginal)
-    }
-
-    /// The sample's folder of `places`' photos.
-    public static let placesFolder = "Travel/"
-    /// Where the sample's phone photos are (the Eiffel Tower), as `places/` names it.
-    public static let eiffelTowerPlace = "France/Île-de-France Region/Neuilly-sur-Seine"
-
     /// Damaged and odd files.
     static func edgeCases(_ b: inout Builder) throws(EncodeError) {
         let screen = b.screen
@@ -379,55 +318,6 @@ public enum SampleLibrary {
     public static let motionPhotoPath = "Phone/PXL_20231010_081500123.MP.jpg"
     public static let motionClip = Result { () throws(EncodeError) in
         try Encoders.video(SampleImage.marker(width: 96, height: 64, tint: 90), container: .mp4)
-    }
-
-    /// Live Photos: one pair known by its Apple content identifier (the still's maker note, the
-    /// video's Keys), one as iPhones write them by default (a HEIC and an HEVC QuickTime movie,
-    /// their identifier in the HEIC's maker note), one by name and time alone (copied off the
-    /// phone without them), and a still and a video of one name taken an hour apart, which are not one.
-    static func livePhotoItems(_ frame: SampleImage) throws(EncodeError) -> [SampleItem] {
-        let still = try Encoders.jpeg(frame)
-        let identifier = "8D1A2C3E-4F5B-4C6D-9E7F-0A1B2C3D4E5F"
-        var tagged = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:20 09:00:00", offset: "-07:00")
-        tagged.makerNote = .apple(mediaGroup: identifier)
-        // Its poster is the frame at the still's moment: the still's picture, not the opening's (turned round).
-        let motion = try Encoders.livePhotoMotion(opening: frame.stored(forOrientation: 3), still: frame, stillFrame: 3, metadata: [
-            ("com.apple.quicktime.creationdate", "2024-05-20T08:59:59-0700"), ("com.apple.quicktime.content.identifier", identifier),
-            ("com.apple.quicktime.make", "Apple"),
-        ])
-        let plainStill = Encoders.insertingAPP1(SampleExif.camera("Apple", "iPhone 8", "2021:04:05 06:07:08").payload(), into: still)
-        let nearby = try Encoders.video(frame, container: .mov, metadata: [("com.apple.quicktime.creationdate", "2021-04-05T06:07:07")])
-        let later = try Encoders.video(frame, container: .mov, metadata: [("com.apple.quicktime.creationdate", "2021-04-05T07:07:08")])
-        return try heicLivePhotoItems(frame) + [
-            clip("iPhone/IMG_1402.JPG", Encoders.insertingAPP1(tagged.payload(), into: still), day: "2024-05-20",
-                 source: .exifDateTimeOriginal, time: "2024-05-20T09:00:00-07:00", partner: "iPhone/IMG_1402.MOV", video: false),
-            clip("iPhone/IMG_1402.MOV", motion, day: "2024-05-20", source: .quickTimeCreationDate, partner: "iPhone/IMG_1402.JPG"),
-            clip("Imported/IMG_0300.JPG", plainStill, day: "2021-04-05", source: .exifDateTimeOriginal,
-                 partner: "Imported/IMG_0300.mov", video: false),
-            clip("Imported/IMG_0300.mov", nearby, day: "2021-04-05", source: .quickTimeCreationDate, partner: "Imported/IMG_0300.JPG"),
-            clip("Imported/IMG_0301.JPG", plainStill, day: "2021-04-05", source: .exifDateTimeOriginal, video: false),
-            clip("Imported/IMG_0301.mov", later, day: "2021-04-05", source: .quickTimeCreationDate),
-        ]
-    }
-
-    /// The HEIC + HEVC MOV Live Photo pair's identifier (in the HEIC's Apple maker note and the movie's Keys).
-    public static let heicLiveIdentifier = "3B7C9D21-6E4F-4A8B-B1C2-D3E4F5A6B7C8"
-
-    /// A Live Photo as an iPhone writes it by default: `IMG_1410.HEIC` (its identifier in the
-    /// maker note of the HEIF's EXIF item) and `IMG_1410.MOV` (HEVC, the identifier in its Keys).
-    static func heicLivePhotoItems(_ frame: SampleImage) throws(EncodeError) -> [SampleItem] {
-        var exif = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:05:21 18:30:00", order: .motorola, subSec: "250", offset: "-07:00")
-        exif.makerNote = .apple(mediaGroup: heicLiveIdentifier)
-        let still = try Encoders.heif(frame, exif: exif.payload())
-        let motion = try Encoders.livePhotoMotion(opening: frame, still: frame, stillFrame: 3, metadata: [
-            ("com.apple.quicktime.creationdate", "2024-05-21T18:29:59-0700"), ("com.apple.quicktime.content.identifier", heicLiveIdentifier),
-            ("com.apple.quicktime.make", "Apple"), ("com.apple.quicktime.model", "iPhone 15 Pro"),
-        ], codec: .hevc)
-        return [
-            clip("iPhone/IMG_1410.HEIC", still, day: "2024-05-21", source: .exifDateTimeOriginal, time: "2024-05-21T18:30:00.25-07:00",
-                 partner: "iPhone/IMG_1410.MOV", video: false),
-            clip("iPhone/IMG_1410.MOV", motion, day: "2024-05-21", source: .quickTimeCreationDate, partner: "iPhone/IMG_1410.HEIC"),
-        ]
     }
 
     /// A video item (`video` false: a still beside videos).
