@@ -7,11 +7,14 @@ public struct FilterSubject {
     public let isLivePhoto: Bool
     /// A RAW+JPEG pair's JPEG, which lists the pair (`RawPairs`).
     public let hasRawPartner: Bool
+    /// A copy `duplicates/` lists (`DuplicateGroups`).
+    public let isCopy: Bool
 
-    public init(photo: Photo, isLivePhoto: Bool = false, hasRawPartner: Bool = false) {
+    public init(photo: Photo, isLivePhoto: Bool = false, hasRawPartner: Bool = false, isCopy: Bool = false) {
         self.photo = photo
         self.isLivePhoto = isLivePhoto
         self.hasRawPartner = hasRawPartner
+        self.isCopy = isCopy
     }
 }
 
@@ -72,6 +75,7 @@ public enum FilterTerms {
         .word("favorites") { $0.photo.isFavorite },
         .word("live-photos") { $0.isLivePhoto },
         .word("raw") { $0.photo.format == .raw || $0.hasRawPartner },
+        .word("duplicates") { $0.isCopy },
     ]
 
     /// `media-types/`'s kinds but Live Photos and RAW (above, which count pairs): a photo is in
@@ -99,7 +103,7 @@ public enum FilterTerms {
     /// Terms whose data the other smart folders bring (issue #50): named here so that the
     /// grammar and its docs hold them, answered "not known to this build" until their row is
     /// given a `make`.
-    static let comingWithOtherViews: [FilterTerm] = [FilterTerm.notInThisBuild("duplicates", from: "duplicates/")]
+    static let comingWithOtherViews: [FilterTerm] = [FilterTerm.notInThisBuild("similar", from: "duplicates/similar/")]
 
     public static func term(named name: String) -> FilterTerm? { byName[name] }
 

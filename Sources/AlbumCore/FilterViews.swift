@@ -16,9 +16,19 @@ public struct FilterScope: Sendable {
     public let library: Library
     /// The listed photos' indices, newest first.
     let order: ContiguousArray<Int32>
+    /// The copies `duplicates/` lists, read from its folders (a views snapshot keeps them there,
+    /// not the groups), or nil where the mount does not show `duplicates/`.
+    let copies: Set<Int32>?
 
     public init(_ library: Library) {
         self.library = library
+        copies = library.root.child(named: LibraryViews.duplicates).map { duplicates in
+            guard case .folder(let folder) = duplicates else { return [] }
+            return Set(folder.subfolders.flatMap { group -> ContiguousArray<Int32> in
+                if case .photos(let entries) = group.entries { return entries.members }
+                return []
+            })
+        }
         let photos = library.photos
         let keys = photos.indices.filter { Self.isListed($0, library) }.map { (instant: photos[$0].captureInstant, index: $0) }
         order = ContiguousArray(keys.sorted { a, b in
@@ -39,7 +49,8 @@ public struct FilterScope: Sendable {
     public func subject(_ i: Int) -> FilterSubject {
         let photo = library.photos[i]
         return FilterSubject(photo: photo, isLivePhoto: photo.format.isStill && library.livePartners[Int32(i)] != nil,
-                             hasRawPartner: photo.format != .raw && library.rawPartners[Int32(i)] != nil)
+                             hasRawPartner: photo.format != .raw && library.rawPartners[Int32(i)] != nil,
+                             isCopy: copies?.contains(Int32(i)) ?? false)
     }
 
     /// The photos `predicate` selects, newest first.

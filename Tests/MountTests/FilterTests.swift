@@ -88,7 +88,7 @@ final class FilterTests: SampleLibraryTestCase {
     func testAWrongExpressionIsNotFoundAndSaysWhyOnce() throws {
         let m = try Mount(source: source.path)
         defer { m.finish() }
-        for wrong in ["filter/favourites", "filter/images/screenshot", "filter/any(images", "filter/duplicates"] {
+        for wrong in ["filter/favourites", "filter/images/screenshot", "filter/any(images", "filter/similar"] {
             XCTAssertNil(statOf(m.path(wrong)), wrong)
             XCTAssertEqual(errno, ENOENT, wrong)
         }
@@ -103,7 +103,7 @@ final class FilterTests: SampleLibraryTestCase {
             "filter/favourites: no term \"favourites\" (did you mean \"favorites\"?)",
             "filter/images/screenshot: no term \"screenshot\" (did you mean \"screenshots\"?)",
             "filter/any(images: any( is not closed: a \")\" is missing",
-            "filter/duplicates: \"duplicates\" is not known to this build (its data comes with duplicates/)",
+            "filter/similar: \"similar\" is not known to this build (its data comes with duplicates/similar/)",
         ])
     }
 
@@ -145,6 +145,25 @@ final class FilterTests: SampleLibraryTestCase {
         XCTAssertEqual(readdirNames(m.path("filter/city=Kyoto")), ["kyoto.jpg"])
         XCTAssertEqual(readdirNames(m.path("filter/city=Atlantis")), [], "a city no photo is in: an empty folder")
         XCTAssertEqual(statOf(m.path("filter/city=Lyon/" + lyon[0]))?.st_ino, statOf(m.path("places/France/Auvergne-Rhône-Alpes/Lyon/" + lyon[0]))?.st_ino)
+    }
+
+    /// `duplicates` is a term: the copies `duplicates/` lists, each once.
+    func testDuplicatesIsATermListingTheCopies() throws {
+        let m = try Mount(source: source.path)
+        defer { m.finish() }
+        let groups = try XCTUnwrap(readdirNames(m.path("duplicates")))
+        XCTAssertFalse(groups.isEmpty, "the sample holds copies")
+        var copies: [String: UInt] = [:]
+        for group in groups {
+            for name in try XCTUnwrap(readdirNames(m.path("duplicates/" + group))) {
+                copies[xattr(m.path("duplicates/" + group + "/" + name), "user.albumfs.source") ?? name] = statOf(m.path("duplicates/" + group + "/" + name))?.st_ino
+            }
+        }
+        let listed = try XCTUnwrap(readdirNames(m.path("filter/duplicates")))
+        var found: [String: UInt] = [:]
+        for name in listed { found[xattr(m.path("filter/duplicates/" + name), "user.albumfs.source") ?? name] = statOf(m.path("filter/duplicates/" + name))?.st_ino }
+        XCTAssertEqual(found, copies, "every copy, the same file")
+        XCTAssertEqual(Set(readdirNames(m.path("filter/duplicates/screenshots")) ?? []).isSubset(of: Set(listed)), true)
     }
 
     /// `filter/README.txt` is `FilterReadme`'s text, and each example it gives is a folder.
