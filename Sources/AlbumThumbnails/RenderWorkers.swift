@@ -46,6 +46,8 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     private var started = 0
     /// Workers asked of the spawner and not started yet.
     private var wanted = 0
+    /// The spawner's start under way (0 or 1).
+    private var starting = 0
     /// Starts that failed, and why the last one did (a render waiting for a worker gives up on it).
     private var failedStarts = 0
     private var lastStartFailure = ThumbnailError("no render worker started")
@@ -61,11 +63,12 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         Threads.detach { [self] in spawn() }
     }
 
-    /// Workers running now (status: `render_workers`).
+    /// Workers running now, started and ready (status: `render_workers`): not those asked for
+    /// or still starting, so that a status saying all run means every one answers.
     public var running: Int {
         condition.lock()
         defer { condition.unlock() }
-        return started
+        return started - wanted - starting
     }
 
     /// Workers that ended in a render (crashed, over a limit, killed at their deadline) and were
@@ -168,11 +171,13 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         while true {
             while wanted == 0 { condition.wait() }
             wanted -= 1
+            starting = 1
             condition.unlock()
             let started = Result { () throws(ThumbnailError) in
                 try RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
             }
             condition.lock()
+            starting = 0
             switch started {
             case .success(let worker): idle.append(worker)
             case .failure(let error):
