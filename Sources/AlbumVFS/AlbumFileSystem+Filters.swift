@@ -33,6 +33,7 @@ extension AlbumFileSystem {
             return .failure(.notFound)
         case .success(let predicate):
             let combined = chain.map { outer in FilterPredicate { outer.test($0) && predicate.test($0) } } ?? predicate
+            guard filters.admit(path: path) else { return .failure(.notFound) }
             let inode = inodes.inode(parent: parent, name: name)
             guard let known = filters.found(inode, parent: parent, name: name, path: path, predicate: combined, s.library) else {
                 return .failure(.notFound)

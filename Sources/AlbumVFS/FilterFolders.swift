@@ -14,7 +14,15 @@ final class FilterFolders: Sendable {
     /// are built again when next asked for.
     let maxEntries: Int
 
-    init(maxEntries: Int = 4_000_000) { self.maxEntries = maxEntries }
+    /// How many filter folders (paths) a mount gives inode numbers to in its life: a number, once
+    /// given, is kept (`InodeAllocator`), so without a bound any user of an `allow_other` mount
+    /// could grow the daemon by looking up endless expressions (~100 bytes each).
+    let maxNumbered: Int
+
+    init(maxEntries: Int = 4_000_000, maxNumbered: Int = 100_000) {
+        self.maxEntries = maxEntries
+        self.maxNumbered = maxNumbered
+    }
     /// How many wrong names `.albumfs/errors` shows (the newest).
     static let maxErrors = 100
 
@@ -38,6 +46,8 @@ final class FilterFolders: Sendable {
         var scope: FilterScope?
         var errors: [(path: String, message: String)] = []
         var clock: UInt64 = 0
+        /// The paths given a number (`admit`), at most `maxNumbered`.
+        var numbered: Set<String> = []
     }
 
     // Protects every field of `State`; held while a folder is built (lookups of one new
@@ -48,6 +58,19 @@ final class FilterFolders: Sendable {
     /// to forget (`libraryChanged`): past it, an entry that left its folder stays reachable by
     /// name until the kernel's entry timeout.
     static let maxEntriesForgotten = 10_000
+
+    /// Whether the folder at `path` may have an inode number: one that has one, or a new one
+    /// while fewer than `maxNumbered` have; a refusal is said in `.albumfs/errors`.
+    func admit(path: String) -> Bool {
+        let admitted = state.withLock { s -> Bool in
+            if s.numbered.contains(path) { return true }
+            guard s.numbered.count < maxNumbered else { return false }
+            s.numbered.insert(path)
+            return true
+        }
+        if !admitted { wrong(path: path, message: "more than \(maxNumbered) filter folders were asked for since the mount; remount to ask for others") }
+        return admitted
+    }
 
     /// The tree shown is now `library`'s: every folder is built again when next asked for.
     /// Returns the entries the kernel may hold of the folders built before (at most

@@ -84,4 +84,15 @@ extension AlbumFileSystemTests {
         XCTAssertEqual(again.children.map(\.name), ["a.jpg", "b.png"])
         XCTAssertEqual(folders.builtEntries, 2)
     }
+
+    /// A mount numbers at most `maxNumbered` filter folders in its life (a number is kept once
+    /// given): past it a new expression is not found and says why, one already numbered still is.
+    func testNewFolderNumbersAreBoundedAndSaidSo() {
+        let folders = FilterFolders(maxNumbered: 3)
+        for k in 1...3 { XCTAssertTrue(folders.admit(path: "filter/folder=x\(k)"), "\(k)") }
+        XCTAssertFalse(folders.admit(path: "filter/folder=x4"), "past the bound")
+        XCTAssertTrue(folders.admit(path: "filter/folder=x2"), "one numbered already")
+        XCTAssertEqual(folders.errors.map(\.path), ["filter/folder=x4"])
+        XCTAssertEqual(folders.errors.first?.message, "more than 3 filter folders were asked for since the mount; remount to ask for others")
+    }
 }
