@@ -112,13 +112,27 @@ func pad(_ value: Int, _ width: Int) -> String {
 }
 
 /// A point in time as `stat` reports it: seconds and nanoseconds since the epoch.
+///
+/// Every value is normalised (nanoseconds in `0..<1_000_000_000`) and held within what one `Int64`
+/// of nanoseconds counts (±`maxSeconds`, the years 1678 to 2262), as the index and the views
+/// snapshot store times: a file's `stat` time can be any 64-bit value (a hostile or misdated file,
+/// another system's share), and a time kept must come back from the index equal to a fresh `stat`
+/// of the same file, or the file would be read again on every scan.
 public struct Timestamp: Hashable, Comparable, Sendable {
-    public var seconds: Int64
-    public var nanoseconds: Int
+    public private(set) var seconds: Int64
+    public private(set) var nanoseconds: Int
+
+    /// The largest whole second held; one below what the views snapshot's reader accepts.
+    public static let maxSeconds: Int64 = Int64.max / 1_000_000_000 - 2
 
     public init(seconds: Int64, nanoseconds: Int = 0) {
-        self.seconds = seconds
-        self.nanoseconds = nanoseconds
+        let billion = 1_000_000_000
+        let n = min(max(nanoseconds, -billion * billion), billion * billion)
+        let carry = n >= 0 ? n / billion : (n + 1) / billion - 1
+        let limit = Self.maxSeconds
+        let whole = min(max(seconds, -limit), limit) + Int64(carry)
+        self.seconds = min(max(whole, -limit), limit)
+        self.nanoseconds = n - carry * billion
     }
 
     /// The current time (`clock_gettime(CLOCK_REALTIME)`).

@@ -82,8 +82,7 @@ public enum MovedLibraryIndex {
     static func isThere(_ path: String, inode: Int64, size: Int64, mtimeNs: Int64, ctimeNs: Int64?) -> Bool {
         var st = stat()
         guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
-        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        let ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+        let mtime = Timestamp(st.st_mtim).nanosecondsSinceEpoch, ctime = Timestamp(st.st_ctim).nanosecondsSinceEpoch
         return Int64(st.st_size) == size && mtime == mtimeNs && (inode == 0 || UInt64(st.st_ino) == UInt64(bitPattern: inode))
             && (ctimeNs == nil || ctimeNs == ctime)
     }

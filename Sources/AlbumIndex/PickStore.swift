@@ -63,7 +63,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
             try db.query("SELECT name, source_path, content_hash, picked_at_ns, target FROM picks WHERE library = ? ORDER BY picked_at_ns, id",
                          [.text(library)]).map { r in
                 Pick(name: r[0].text, sourcePath: r[1].text, contentHash: r[2].text,
-                     pickedAt: Timestamp(seconds: r[3].int / 1_000_000_000, nanoseconds: Int(r[3].int % 1_000_000_000)), target: r[4].text)
+                     pickedAt: Timestamp(nanosecondsSinceEpoch: r[3].int), target: r[4].text)
             }
         }
     }
@@ -72,7 +72,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         try run {
             try db.query("INSERT INTO picks (library, name, source_path, content_hash, picked_at_ns, target) VALUES (?, ?, ?, ?, ?, ?)",
                          [.text(library), .text(pick.name), .text(pick.sourcePath), .text(pick.contentHash),
-                          .int(pick.pickedAt.seconds * 1_000_000_000 + Int64(pick.pickedAt.nanoseconds)), .text(pick.target)])
+                          .int(pick.pickedAt.nanosecondsSinceEpoch), .text(pick.target)])
         }
     }
 

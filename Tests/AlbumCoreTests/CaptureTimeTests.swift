@@ -29,6 +29,27 @@ final class CaptureTimeTests: XCTestCase {
         XCTAssertEqual(Timestamp(seconds: -1).local(offsetSeconds: 0).isoString, "1969-12-31T23:59:59")
     }
 
+    /// A `stat` time can be any 64-bit value; a Timestamp holds what the index's nanoseconds
+    /// hold, normalised, so every one comes back from the index equal to itself and none traps.
+    func testTimesPastWhatNanosecondsHoldAreClampedAndRoundTrip() {
+        let year2400 = Timestamp(seconds: 13_569_465_600, nanoseconds: 5)
+        XCTAssertEqual(year2400.seconds, Timestamp.maxSeconds)
+        XCTAssertEqual(year2400.local(offsetSeconds: 0).year, 2262)
+        XCTAssertEqual(Timestamp(seconds: .min).seconds, -Timestamp.maxSeconds)
+        XCTAssertEqual(Timestamp(seconds: .max, nanoseconds: .max).seconds, Timestamp.maxSeconds)
+        XCTAssertEqual(Timestamp(seconds: 5, nanoseconds: -1), Timestamp(seconds: 4, nanoseconds: 999_999_999))
+        XCTAssertEqual(Timestamp(seconds: 5, nanoseconds: 2_500_000_000), Timestamp(seconds: 7, nanoseconds: 500_000_000))
+        let edges: [Timestamp] = [year2400, Timestamp(seconds: .min, nanoseconds: .min), Timestamp(seconds: .max, nanoseconds: .max),
+                                  Timestamp(seconds: -1_000_000_000, nanoseconds: 500_000_000), Timestamp(seconds: -1, nanoseconds: 1),
+                                  Timestamp(seconds: 0), Timestamp(seconds: 1_715_947_384, nanoseconds: 999_999_999)]
+        for t in edges {
+            XCTAssertTrue((0..<1_000_000_000).contains(t.nanoseconds), "\(t)")
+            XCTAssertEqual(Timestamp(nanosecondsSinceEpoch: t.nanosecondsSinceEpoch), t, "\(t)")
+            XCTAssertEqual(PackedTimestamp(t).time, t, "\(t)")
+        }
+        XCTAssertLessThan(Timestamp(seconds: -1, nanoseconds: 1), Timestamp(seconds: 0))
+    }
+
     /// Every photo keeps a capture time: it is packed (20 + 4 bytes, not 56 + 16), and what it
     /// holds reads back as it was given.
     func testCaptureTimesArePackedAndReadBackAsGiven() {

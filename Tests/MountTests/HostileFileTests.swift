@@ -337,6 +337,40 @@ final class HostileFileTests: XCTestCase {
         m.finish(allowing: ["cannot make a thumbnail of clip.mov", "cannot make a thumbnail of photo.heic"])
     }
 
+    /// A file's times can be any 64-bit value (a share from another system, a hostile file): one
+    /// dated 2400 and one before 1970 with nanoseconds are shown at the times the index holds, the
+    /// scan, the index, the duplicates' hashes and the views snapshot keep them, and a remount
+    /// lists from the snapshot and reads neither again.
+    func testFilesDatedPastWhatTheIndexHoldsAreShownAndKeptAcrossARemount() throws {
+        let folder = makeTempFolder("far-times")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let far = try Encoders.jpeg(.marker(width: 320, height: 240))
+        try SampleLibrary.writeFile(folder + "/far.jpg", far, mtime: 13_569_465_600)
+        try SampleLibrary.writeFile(folder + "/far-copy.jpg", far, mtime: SampleLibrary.defaultMtime)
+        try SampleLibrary.writeFile(folder + "/old.jpg", try Encoders.jpeg(.marker(width: 240, height: 320)), mtime: 0)
+        var old = [timespec(tv_sec: -1_000_000_000, tv_nsec: 500_000_000), timespec(tv_sec: -1_000_000_000, tv_nsec: 500_000_000)]
+        XCTAssertEqual(utimensat(AT_FDCWD, folder + "/old.jpg", &old, 0), 0)
+        XCTAssertEqual(try XCTUnwrap(statOf(folder + "/far.jpg")).st_mtim.tv_sec, 13_569_465_600, "the folder's filesystem keeps the year 2400")
+        XCTAssertEqual(try XCTUnwrap(statOf(folder + "/old.jpg")).st_mtim.tv_nsec, 500_000_000)
+        let names = ["far-copy.jpg", "far.jpg", "old.jpg"]
+        var m = try Mount(source: folder)
+        XCTAssertEqual(readdirNames(m.path("non-screenshots"))?.sorted(), names)
+        XCTAssertEqual(try XCTUnwrap(statOf(m.path("non-screenshots/far.jpg"))).st_mtim.tv_sec, Int(Timestamp.maxSeconds), "2262, as far as the index counts")
+        XCTAssertEqual(try XCTUnwrap(statOf(m.path("non-screenshots/old.jpg"))).st_mtim.tv_sec, -1_000_000_000)
+        XCTAssertEqual(readdirNames(m.path("by-date"))?.first, "2262")
+        XCTAssertEqual(readdirNames(m.path("duplicates/far.jpg"))?.sorted(), ["far-copy.jpg", "far.jpg"])
+        XCTAssertTrue(eventually { daemonStatus(m.mountpoint)["index_pending"] == "0" }, "the index holds every row")
+        m.finish()
+        m = try Mount(source: folder)
+        let status = daemonStatus(m.mountpoint)
+        XCTAssertEqual(status["first_tree"]?.hasPrefix("views snapshot"), true, "\(status)")
+        XCTAssertEqual(status["header_reads"], "0", "\(status)")
+        XCTAssertEqual(status["duplicate_files_hashed"], "0", "\(status)")
+        XCTAssertEqual(readdirNames(m.path("non-screenshots"))?.sorted(), names)
+        XCTAssertEqual(try readFile(m.path("non-screenshots/far.jpg")).get(), far)
+        m.finish()
+    }
+
     /// A small MOV whose sample size table claims 89 million samples of a constant size:
     /// FFmpeg's mov demuxer allocates a 2 GB index from that count inside
     /// `avformat_open_input`; in a worker no single allocation may pass `-o thumbnail_memory`,
