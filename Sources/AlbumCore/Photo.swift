@@ -8,12 +8,19 @@ import Glibc
 public struct FileIdentity: Hashable, Sendable {
     public var inode: UInt64
     public var size: Int64
-    public var mtime: Timestamp
+    /// `mtime` as nanoseconds since the epoch: every `Timestamp` is one such count, exactly, and
+    /// a million identities kept take 8 bytes less each.
+    private var mtimeNanoseconds: Int64
+
+    public var mtime: Timestamp {
+        get { Timestamp(nanosecondsSinceEpoch: mtimeNanoseconds) }
+        set { mtimeNanoseconds = newValue.nanosecondsSinceEpoch }
+    }
 
     public init(inode: UInt64, size: Int64, mtime: Timestamp) {
         self.inode = inode
         self.size = size
-        self.mtime = mtime
+        mtimeNanoseconds = mtime.nanosecondsSinceEpoch
     }
 }
 
@@ -52,8 +59,9 @@ public struct Photo: Sendable {
     /// Path below the library root, `/`-separated, never starting with `/`.
     public var relativePath: String
     public var identity: FileIdentity
-    /// `st_mtime` and the sort key: the capture time as an instant.
-    public var captureInstant: Timestamp
+    /// `captureInstant` as nanoseconds since the epoch (in the order of the instants, so the sort
+    /// compares it as it is).
+    fileprivate var captureNanoseconds: Int64
     /// `problems`, then `sidecarAttributes`, in one array: a second would take 8 bytes of every
     /// photo, and most have neither.
     private var texts: [String]
@@ -81,6 +89,12 @@ public struct Photo: Sendable {
     public var ratingSource: RatingSource = .none
 
     /// Whether it is in `favorites/` (`FavoriteRules.isFavorite`).
+    /// `st_mtime` and the sort key: the capture time as an instant.
+    public var captureInstant: Timestamp {
+        get { Timestamp(nanosecondsSinceEpoch: captureNanoseconds) }
+        set { captureNanoseconds = newValue.nanosecondsSinceEpoch }
+    }
+
     public var isFavorite: Bool {
         get { orientationStored & Self.favoriteBit != 0 }
         set { orientationStored = orientationStored & ~Self.favoriteBit | (newValue ? Self.favoriteBit : 0) }
@@ -206,7 +220,7 @@ public struct Photo: Sendable {
         self.format = format
         self.identity = identity
         self.capture = capture
-        self.captureInstant = captureInstant
+        captureNanoseconds = captureInstant.nanosecondsSinceEpoch
         self.screenshot = screenshot
         orientationStored = (1...8).contains(orientation) ? UInt8(orientation) : 1
         let kept = problems.prefix(Int(UInt8.max))
@@ -261,7 +275,7 @@ public enum MotionVideoBits {
 
 /// Newest first; ties broken by name, then by source path, so every listing is deterministic.
 public func newestFirst(_ a: Photo, _ b: Photo) -> Bool {
-    if a.captureInstant != b.captureInstant { return a.captureInstant > b.captureInstant }
+    if a.captureNanoseconds != b.captureNanoseconds { return a.captureNanoseconds > b.captureNanoseconds }
     if a.fileName != b.fileName { return a.fileName < b.fileName }
     return a.relativePath < b.relativePath
 }
@@ -316,7 +330,7 @@ extension Photo {
         h.combine(capture.source)
         h.combine(capture.offsetFromPlace)
         h.combine(capture.rejected)
-        h.combine(captureInstant)
+        h.combine(captureNanoseconds)
         h.combine(screenshot.isScreenshot)
         h.combine(screenshot.reason)
         h.combine(orientation)
