@@ -21,8 +21,8 @@ enum ContentDigest {
         return buffer.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, total, UInt64(size)) }
     }
 
-    /// XXH3-128 of every byte, in hex, as picks' `ContentHash` gives it; a short read is EIO.
-    static func full(_ fd: Int32, size: Int, buffer: inout [UInt8]) throws(Errno) -> String {
+    /// XXH3-128 of every byte (its `hex` is what picks' `ContentHash` gives); a short read is EIO.
+    static func fullHash(_ fd: Int32, size: Int, buffer: inout [UInt8]) throws(Errno) -> FullContentHash {
         guard let state = XXH3_createState() else { throw Errno(rawValue: ENOMEM) }
         defer { XXH3_freeState(state) }
         guard XXH3_128bits_reset(state) == XXH_OK else { throw Errno.ioError }
@@ -36,7 +36,7 @@ enum ContentDigest {
             done += count
         }
         let h = XXH3_128bits_digest(state)
-        return hex(h.high64) + hex(h.low64)
+        return FullContentHash(high: h.high64, low: h.low64)
     }
 
     private static func read(_ fd: Int32, into buffer: inout [UInt8], at start: Int, count: Int, from offset: Int64) throws(Errno) {

@@ -1,5 +1,6 @@
 import AlbumCore
 import AlbumSystem
+import CXXHash
 import Dispatch
 import Glibc
 import Synchronization
@@ -20,9 +21,11 @@ final class DuplicateFinder: @unchecked Sendable {
     let root: String
     let store: ContentHashStore?
     let log: @Sendable (String) -> Void
-    /// What is known of each hashed file's content, by path (read from the index at the first
-    /// search, on the coordinator's queue, not when the mount starts).
-    private var known: [String: ContentHashRecord] = [:]
+    /// What is known of each hashed file's content, by its path's hash (read from the index at
+    /// the first search, on the coordinator's queue, not when the mount starts). Every file that
+    /// shares its size with another has an entry for the mount's life: `KnownContent` keeps no
+    /// string (a path and a hex hash were ~200 bytes a file more at a million).
+    private var known: [UInt64: KnownContent] = [:]
     private var loaded = false
     /// Why the last write of hashes to the index failed (nil: it did not), so a full disk is said once.
     private var writeFailure: Errno?
@@ -36,10 +39,14 @@ final class DuplicateFinder: @unchecked Sendable {
         self.log = log
     }
 
-    static func load(_ store: ContentHashStore?, log: (String) -> Void) -> [String: ContentHashRecord] {
+    static func load(_ store: ContentHashStore?, log: (String) -> Void) -> [UInt64: KnownContent] {
         guard let store else { return [:] }
         do throws(Errno) {
-            return Dictionary(try store.contentHashes().map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+            let records = try store.contentHashes()
+            var known: [UInt64: KnownContent] = [:]
+            known.reserveCapacity(records.count)
+            for r in records { known[KnownContent.key(r.relativePath)] = KnownContent(r) }
+            return known
         } catch {
             log("albumfs: warning: the index's content hashes cannot be read (\(error)); duplicates are hashed again")
             return [:]
@@ -52,7 +59,9 @@ final class DuplicateFinder: @unchecked Sendable {
         let known = load(store, log: log)
         var full: [String: String] = [:]
         for i in DuplicateGroups.sameSizeRuns(photos).joined() {
-            if let record = known[photos[i].sourcePath], record.holds(photos[i]), let hash = record.full { full[record.relativePath] = hash }
+            if let content = known[KnownContent.key(photos[i].sourcePath)], content.holds(photos[i]), let hash = content.full {
+                full[photos[i].sourcePath] = hash.hex
+            }
         }
         return DuplicateGroups.numbers(full)
     }
@@ -65,54 +74,54 @@ final class DuplicateFinder: @unchecked Sendable {
             loaded = true
         }
         let runs = DuplicateGroups.sameSizeRuns(photos)
-        var saved = adoptMoved(runs.joined().filter { i in !(known[photos[i].sourcePath]?.holds(photos[i]) ?? false) }, photos)
-        let needPartial = runs.joined().filter { i in !(known[photos[i].sourcePath]?.holds(photos[i]) ?? false) }
-        for (k, digest) in read(needPartial.map { ScannedFile(photos[$0]) }, full: false, progress: progress) {
-            let photo = photos[needPartial[k]]
-            let record = ContentHashRecord(relativePath: photo.sourcePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead,
-                                           partial: digest.partial!, full: nil)
-            known[record.relativePath] = record
-            saved.append(record)
-        }
+        var key = [UInt64](repeating: 0, count: photos.count)
+        for i in runs.joined() { key[i] = KnownContent.key(photos[i].sourcePath) }
         // Photos whose file could not be read (changed since the scan: its rescan follows) are in no group.
-        let valid = { (i: Int) in self.known[photos[i].sourcePath].flatMap { $0.holds(photos[i]) ? $0 : nil } }
+        let valid = { (i: Int) in self.known[key[i]].flatMap { $0.holds(photos[i]) ? $0 : nil } }
+        var saved = adoptMoved(runs.joined().filter { valid($0) == nil }, photos, key)
+        let needPartial = runs.joined().filter { valid($0) == nil }
+        for (k, digest) in read(needPartial.map { ScannedFile(photos[$0]) }, full: false, progress: progress) {
+            let i = needPartial[k]
+            known[key[i]] = KnownContent(photos[i], partial: digest.partial!)
+            saved.append(i)
+        }
         let alike = runs.flatMap { DuplicateGroups.split($0) { valid($0)?.partial } }.joined()
         let needFull = alike.filter { valid($0)?.full == nil }
         for (k, digest) in read(needFull.map { ScannedFile(photos[$0]) }, full: true, progress: progress) {
-            let path = photos[needFull[k]].sourcePath
-            known[path]?.full = digest.full
-            if let record = known[path] { saved.append(record) }
+            let i = needFull[k]
+            known[key[i]]?.full = digest.full
+            saved.append(i)
         }
         var fullHashes: [String: String] = [:]
-        for i in alike { if let hash = valid(i)?.full { fullHashes[photos[i].sourcePath] = hash } }
-        save(saved, keeping: Set(runs.joined().map { photos[$0].sourcePath }))
+        for i in alike { if let hash = valid(i)?.full { fullHashes[photos[i].sourcePath] = hash.hex } }
+        save(saved.compactMap { i in known[key[i]].map { $0.record(photos[i].sourcePath) } }, keeping: Set(runs.joined().map { key[$0] }))
         return DuplicateGroups.numbers(fullHashes)
     }
 
     /// Gives the photos of `unknown` whose file was hashed under another path (its folder renamed
     /// or moved: the same inode, size, mtime and ctime) that record under their own path; the
     /// records so made, to be saved. Files whose inode numbers are made up (0) are read again.
-    private func adoptMoved(_ unknown: [Int], _ photos: [Photo]) -> [ContentHashRecord] {
+    private func adoptMoved(_ unknown: [Int], _ photos: [Photo], _ key: [UInt64]) -> [Int] {
         guard !unknown.isEmpty else { return [] }
         let byIdentity = Dictionary(known.values.lazy.filter { $0.identity.inode != 0 }.map { ($0.identity, $0) }, uniquingKeysWith: { a, _ in a })
-        var adopted: [ContentHashRecord] = []
+        var adopted: [Int] = []
         for i in unknown {
-            guard var record = byIdentity[photos[i].identity], record.changedWhenRead == photos[i].changedWhenRead else { continue }
-            record.relativePath = photos[i].sourcePath
-            known[record.relativePath] = record
-            adopted.append(record)
+            guard let content = byIdentity[photos[i].identity], content.holds(photos[i]) else { continue }
+            known[key[i]] = content
+            adopted.append(i)
         }
         return adopted
     }
 
-    /// Keeps the records of files that share a size with another (the only ones a later copy can
-    /// match without a read of its own) and forgets the rest.
-    private func save(_ records: [ContentHashRecord], keeping candidates: Set<String>) {
-        let gone = known.keys.filter { !candidates.contains($0) }
-        for path in gone { known[path] = nil }
+    /// Keeps what is known of the files that share a size with another (the only ones a later copy
+    /// can match without a read of its own) and forgets the rest here; writes `records`. (The
+    /// index drops a file's row with the file; one that no longer shares its size keeps its row,
+    /// checked by its identity when it shares one again.)
+    private func save(_ records: [ContentHashRecord], keeping candidates: Set<UInt64>) {
+        known = known.filter { candidates.contains($0.key) }
         guard let store else { return }
         do throws(Errno) {
-            try store.saveContentHashes(records.filter { candidates.contains($0.relativePath) }, removing: gone)
+            try store.saveContentHashes(records, removing: [])
             writeFailure = nil
         } catch {
             // (Said once per reason, as the index writer says its own failures.)
@@ -124,7 +133,7 @@ final class DuplicateFinder: @unchecked Sendable {
     /// A file's hashes, read: the partial one, or the full one.
     struct Digest: Sendable {
         var partial: UInt64?
-        var full: String?
+        var full: FullContentHash?
     }
 
     /// Reads `files` on the reader thread and waits: (position in `files`, digest) of each file
@@ -142,7 +151,7 @@ final class DuplicateFinder: @unchecked Sendable {
                 defer { close(opened.fd) }
                 var digest = Digest()
                 do throws(Errno) {
-                    if full { digest.full = try ContentDigest.full(opened.fd, size: opened.size, buffer: &buffer) }
+                    if full { digest.full = try ContentDigest.fullHash(opened.fd, size: opened.size, buffer: &buffer) }
                     else { digest.partial = try ContentDigest.partial(opened.fd, size: opened.size, buffer: &buffer) }
                 } catch { continue }
                 filesHashed.add(1, ordering: .relaxed)
@@ -152,5 +161,60 @@ final class DuplicateFinder: @unchecked Sendable {
         }
         done.wait()
         return results.withLock { $0 }
+    }
+}
+
+/// XXH3-128 of a file's bytes, as two numbers (its hex form is what the index and picks keep).
+struct FullContentHash: Hashable, Sendable {
+    var high: UInt64
+    var low: UInt64
+
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// From the 32 hex digits `hex` gives; nil for anything else.
+    init?(hex: String) {
+        guard hex.utf8.count == 32, let high = UInt64(hex.prefix(16), radix: 16), let low = UInt64(hex.suffix(16), radix: 16) else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    var hex: String { ContentDigest.hex(high) + ContentDigest.hex(low) }
+}
+
+/// What `DuplicateFinder` keeps of one hashed file between passes (64 bytes, no string): its
+/// identity when hashed and its hashes. Kept by its path's XXH3-64 (`key`): two paths of one
+/// key share an entry, which then holds for whichever file's identity it carries (a hard link
+/// has its other name's content anyway), so a collision costs a read, never a wrong group.
+struct KnownContent: Sendable {
+    var identity: FileIdentity
+    var changedWhenRead: PackedTimestamp
+    var partial: UInt64
+    var full: FullContentHash?
+
+    static func key(_ path: String) -> UInt64 {
+        var path = path
+        return path.withUTF8 { XXH3_64bits($0.baseAddress, $0.count) }
+    }
+
+    init(_ photo: Photo, partial: UInt64) {
+        identity = photo.identity
+        changedWhenRead = PackedTimestamp(photo.changedWhenRead)
+        self.partial = partial
+    }
+
+    init(_ record: ContentHashRecord) {
+        identity = record.identity
+        changedWhenRead = PackedTimestamp(record.changedWhenRead)
+        partial = record.partial
+        full = record.full.flatMap(FullContentHash.init(hex:))
+    }
+
+    /// Whether this stands for `photo`'s file as scanned.
+    func holds(_ photo: Photo) -> Bool { identity == photo.identity && changedWhenRead.time == photo.changedWhenRead }
+
+    func record(_ path: String) -> ContentHashRecord {
+        ContentHashRecord(relativePath: path, identity: identity, changedWhenRead: changedWhenRead.time, partial: partial, full: full?.hex)
     }
 }
