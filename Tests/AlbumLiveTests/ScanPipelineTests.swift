@@ -24,7 +24,9 @@ final class ScanPipelineTests: XCTestCase {
 
     func scan(_ pipeline: ScanPipeline, _ under: String = "", named: Set<String> = []) -> ScanDelta {
         let writer = IndexWriter(index: nil, log: { _ in })
-        return pipeline.scan(under, writer: writer, elsewhere: pipeline.elsewhere(saving: writer), named: named).delta
+        var request = ScanRequest(folder: under, writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
+        request.named = named
+        return pipeline.scan(request).delta
     }
 
     /// A first scan adds everything; then a file changed, one added, one deleted and a folder
@@ -104,18 +106,51 @@ final class ScanPipelineTests: XCTestCase {
         }
         let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
         let handedIn = HandedIn()
-        var hooks = ScanPipeline.Hooks()
-        hooks.progress = { done, total in handedIn.note(done: done, total: total) }
+        let writer = IndexWriter(index: nil, log: { _ in })
+        var request = ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
+        request.progress = { done, total in handedIn.note(done: done, total: total) }
         // (Each folder walked once what was handed before it is read: a merge waiting for the walk
         // would meet a batch read, and hold the walk.)
-        hooks.onFolder = { _ in _ = handedIn.waitUntilRead(seconds: 10) }
+        request.onFolder = { _ in _ = handedIn.waitUntilRead(seconds: 10) }
         var mergedWhileHeld: [Bool] = []
-        hooks.merged = { _ in
+        let run = pipeline.start(request)
+        while run.next() != nil {
             if mergedWhileHeld.isEmpty { mergedWhileHeld.append(handedIn.wait(for: count, seconds: 10)) }
         }
-        let writer = IndexWriter(index: nil, log: { _ in })
-        let delta = pipeline.scan("", writer: writer, elsewhere: pipeline.elsewhere(saving: writer), hooks: hooks).delta
+        let delta = run.finish().delta
         XCTAssertEqual(mergedWhileHeld, [true], "every file handed to the readers while the first batch merged")
+        XCTAssertEqual(delta.added.count, count)
+        XCTAssertEqual(pipeline.known.photoCount, count)
+    }
+
+    /// The walk hands batches into a bounded queue: while the first batch's merge is held, a walk
+    /// allowed one batch ahead hands the readers that batch and the one it waits to queue, no
+    /// more; once the merges go on, every file is merged, in one scan.
+    func testAWalkWaitsWhileItsQueueIsFull() throws {
+        let count = 4 * LibraryScanner.readBatch
+        for f in 0..<4 {
+            try FileManager.default.createDirectory(atPath: "\(folder!)/f\(f)", withIntermediateDirectories: true)
+            for i in 0..<LibraryScanner.readBatch { XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder!)/f\(f)/\(i).jpg", contents: nil)) }
+        }
+        let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
+        let handedIn = HandedIn()
+        var request = ScanRequest(folder: "", writer: IndexWriter(index: nil, log: { _ in }), moveLookup: nil)
+        request.progress = { done, total in handedIn.note(done: done, total: total) }
+        request.batchesAhead = 1
+        let run = pipeline.start(request)
+        var handedWhileHeld: [(Bool, Bool)] = []
+        var merged = 0
+        while let batch = run.next() {
+            if merged == 0 {
+                // (The batch merging, the one queued, the one the walk waits to queue: three.)
+                handedWhileHeld.append((handedIn.wait(for: 3 * LibraryScanner.readBatch, seconds: 10), handedIn.wait(for: count, seconds: 2)))
+            }
+            merged = batch.merged
+        }
+        let delta = run.finish().delta
+        XCTAssertEqual(handedWhileHeld.map(\.0), [true], "three batches handed to the readers while the first merged")
+        XCTAssertEqual(handedWhileHeld.map(\.1), [false], "the walk waited for room in its queue")
+        XCTAssertEqual(merged, 4)
         XCTAssertEqual(delta.added.count, count)
         XCTAssertEqual(pipeline.known.photoCount, count)
     }
