@@ -3,16 +3,19 @@ import AlbumMetadata
 import AlbumSystem
 import FoundationEssentials
 
-/// A scan of the library in its named stages, for one folder at a time (and everything below it):
-/// **Survey** (the walk beneath SOURCE's descriptor, each file classified: unchanged, found at a
-/// new path, to read, still being written: `LibraryScanner.survey`) → **Read** (headers, a batch
-/// at a time on the reader threads as the walk finds them, each batch's rows saved as soon as it
-/// is read: `ReadStream`, `IndexWriter`) → **Merge** (into what is known, `known`, a batch at a
-/// time) → a `ScanDelta`. The mount's scans (`LibraryCoordinator`, which schedules them and
-/// publishes what they found), `albumfs index` and the tests all scan through it.
+/// A scan of the library in its named stages, for one folder at a time (and everything below it),
+/// as a producer and a consumer: **Survey** (the walk beneath SOURCE's descriptor on a thread of
+/// its own, `ConcurrentWalk`, each file classified against what was known when it began,
+/// `KnownSnapshot`: unchanged, found at a new path, to read, still being written:
+/// `LibraryScanner.survey`) → **Read** (headers, a batch at a time on the reader threads as the
+/// walk finds them, each batch's rows saved as soon as it is read: `ReadStream`, `IndexWriter`;
+/// the batches queued, bounded, for the consumer) → **Merge** (into what is known, `known`, a
+/// batch at a time: `ScanRun.next`; then the survey: `ScanRun.finish`) → a `ScanDelta`. The
+/// mount's scans (`LibraryCoordinator`, which schedules them, runs the merge loop and publishes
+/// between batches), `albumfs index` and the tests all scan through it.
 ///
-/// Not thread-safe: scans run one at a time, on one thread (the coordinator's queue); `known` is
-/// read and changed only there.
+/// Not thread-safe: scans run one at a time, merged on one thread (the coordinator's queue);
+/// `known` is read and changed only there.
 public final class ScanPipeline {
     public let scanner: LibraryScanner
     public let index: FileIndexStore?

@@ -57,11 +57,15 @@ public final class ScanRun {
         }
         return { handOff in
             var heldMoves: [FileMove] = []
-            let survey = scanner.surveyReading(
-                under: request.folder, previous: known, settledBefore: request.settledBefore, complete: request.complete,
-                elsewhere: known.holding(request.moveLookup, worthFrom: worthFrom) { heldMoves += $0 }, folders: folders,
-                onFolder: request.onFolder, onRead: onRead, progress: request.progress, handedOff: handOff)
-            return ConcurrentWalk.Ended(survey: survey, heldMoves: heldMoves)
+            var survey = LibraryScanner.SurveyRequest()
+            survey.folder = request.folder
+            survey.settledBefore = request.settledBefore
+            survey.complete = request.complete
+            survey.elsewhere = known.holding(request.moveLookup, worthFrom: worthFrom) { heldMoves += $0 }
+            survey.folders = folders
+            survey.onFolder = request.onFolder
+            let found = scanner.surveyReading(survey, previous: known, onRead: onRead, progress: request.progress, handedOff: handOff)
+            return ConcurrentWalk.Ended(survey: found, heldMoves: heldMoves)
         }
     }
 
