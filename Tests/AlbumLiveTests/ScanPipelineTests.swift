@@ -123,84 +123,10 @@ final class ScanPipelineTests: XCTestCase {
         XCTAssertEqual(pipeline.known.photoCount, count)
     }
 
-    /// The walk hands batches into a bounded queue: while the first batch's merge is held, a walk
-    /// allowed one batch ahead hands the readers that batch and the one it waits to queue, no
-    /// more; once the merges go on, every file is merged, in one scan.
-    func testAWalkWaitsWhileItsQueueIsFull() throws {
-        let count = 4 * LibraryScanner.readBatch
-        for f in 0..<4 {
-            try FileManager.default.createDirectory(atPath: "\(folder!)/f\(f)", withIntermediateDirectories: true)
-            for i in 0..<LibraryScanner.readBatch { XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder!)/f\(f)/\(i).jpg", contents: nil)) }
-        }
-        let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
-        let handedIn = HandedIn()
-        var request = ScanRequest(folder: "", writer: IndexWriter(index: nil, log: { _ in }), moveLookup: nil)
-        request.progress = { done, total in handedIn.note(done: done, total: total) }
-        request.batchesAhead = 1
-        let run = pipeline.start(request)
-        var handedWhileHeld: [(Bool, Bool)] = []
-        var merged = 0
-        while let batch = run.next() {
-            if merged == 0 {
-                // (The batch merging, the one queued, the one the walk waits to queue: three.)
-                handedWhileHeld.append((handedIn.wait(for: 3 * LibraryScanner.readBatch, seconds: 10), handedIn.wait(for: count, seconds: 2)))
-            }
-            merged = batch.merged
-        }
-        let delta = run.finish().delta
-        XCTAssertEqual(handedWhileHeld.map(\.0), [true], "three batches handed to the readers while the first merged")
-        XCTAssertEqual(handedWhileHeld.map(\.1), [false], "the walk waited for room in its queue")
-        XCTAssertEqual(merged, 4)
-        XCTAssertEqual(delta.added.count, count)
-        XCTAssertEqual(pipeline.known.photoCount, count)
-    }
-
-    /// A rescan (files known) merges nothing while its walk goes on: the walk asks a snapshot of
-    /// what was known when it began, and the merges wait until it has ended and let it go. Its
-    /// batches are read meanwhile, and every one is merged, as added.
-    func testARescanMergesOnceItsWalkHasEnded() throws {
-        try write("known.jpg")
-        let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
-        XCTAssertEqual(scan(pipeline).added, ["known.jpg"])
-        let count = 3 * LibraryScanner.readBatch
-        for f in 0..<3 {
-            try FileManager.default.createDirectory(atPath: "\(folder!)/f\(f)", withIntermediateDirectories: true)
-            for i in 0..<LibraryScanner.readBatch { XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder!)/f\(f)/\(i).jpg", contents: nil)) }
-        }
-        let handedIn = HandedIn()
-        let writer = IndexWriter(index: nil, log: { _ in })
-        var request = ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
-        request.progress = { done, total in handedIn.note(done: done, total: total) }
-        // (Each folder entered once what was handed before it is read; once a batch is handed,
-        // the walk waits up to 3 s for a merge: one that did not wait for the walk would come.)
-        let readBeforeEachFolder = Locked<[Bool]>([])
-        let mergedWhileWalking = Locked<[Bool]>([])
-        let firstMerge = DispatchSemaphore(value: 0)
-        request.onFolder = { _ in
-            readBeforeEachFolder.mutate { $0.append(handedIn.waitUntilRead(seconds: 10)) }
-            if handedIn.wait(for: LibraryScanner.readBatch, seconds: 0) && mergedWhileWalking.value.isEmpty {
-                mergedWhileWalking.mutate { $0.append(firstMerge.wait(timeout: .now() + 3) == .success) }
-            }
-        }
-        let run = pipeline.start(request)
-        var walkDoneAtEachMerge: [Bool] = []
-        while let batch = run.next() {
-            walkDoneAtEachMerge.append(batch.walkDone)
-            firstMerge.signal()
-        }
-        XCTAssertEqual(mergedWhileWalking.value, [false], "no batch merged while the walk went on")
-        let delta = run.finish().delta
-        XCTAssertEqual(readBeforeEachFolder.value.count, 4, "the library's folder and its three")
-        XCTAssertFalse(readBeforeEachFolder.value.contains(false), "\(readBeforeEachFolder.value)")
-        XCTAssertEqual(walkDoneAtEachMerge, [true, true, true], "every batch merged once the walk had ended")
-        XCTAssertEqual(delta.added.count, count)
-        XCTAssertEqual(delta.changed, [])
-        XCTAssertEqual(pipeline.known.fileCount, count + 1)
-    }
 }
 
 /// The files a scan has handed to its readers so far, and read, as the readers' progress says.
-private final class HandedIn: @unchecked Sendable {
+final class HandedIn: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var done = 0
@@ -234,7 +160,7 @@ private final class HandedIn: @unchecked Sendable {
 }
 
 /// A value shared with the walk's thread.
-private final class Locked<Value>: @unchecked Sendable {
+final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var stored: Value
