@@ -29,7 +29,7 @@ extension LibraryCoordinator {
         /// Whether the writer holds the rows until the views are published (a first scan).
         let holds: Bool
         /// What the scan asks of files new at their path (nil: a first mount knows nothing).
-        let elsewhere: LibraryScanner.Elsewhere?
+        let moveLookup: LibraryScanner.Elsewhere?
         /// Nil: every folder is listed. Else folders whose times are unchanged since the last walk
         /// are taken as they were (`FolderTimes`), but these.
         let skippingBut: Set<String>?
@@ -84,7 +84,7 @@ extension LibraryCoordinator {
                                  holding: holds ? .firstScan : nil)
         scanWriter.withLock { $0 = writer }
         return ScanSetup(first: first, whole: whole, settledBefore: settled, writer: writer, holds: holds,
-                         elsewhere: pipeline.elsewhere(saving: writer), skippingBut: mustList, named: named)
+                         moveLookup: pipeline.moveLookup(saving: writer), skippingBut: mustList, named: named)
     }
 
     /// When a scan shows what it found so far: at most every max(1 s, 4 publish times, twice the
@@ -107,33 +107,44 @@ extension LibraryCoordinator {
     }
 
     /// Scans `folder` through the pipeline, the status counting the reads, folders filling in
-    /// the views as batches merge (`PublishPacing`).
+    /// the views as batches merge (`PublishPacing`): the walk runs on its own thread, and this
+    /// loop merges each batch it hands on and shows what is merged when the pacing says so.
     func scan(_ folder: String, _ setup: ScanSetup) -> ScanPipeline.FolderScan {
         statusBox.withLock { $0.progressTotal = 0; $0.progressDone = 0 }
         var pacing = PublishPacing(started: setup.started)
-        var hooks = ScanPipeline.Hooks()
-        hooks.onFolder = { [watcher] in watcher?.watch($0) }
-        hooks.progress = { [self] done, total in
-            // The stream's own total: the batches merged (`handedOff`) lag behind those read.
-            statusBox.withLock { $0.progressDone = done; $0.progressTotal = max($0.progressTotal, total) }
-            progress?(done, total, false)
-        }
-        hooks.handedOff = { [self] count in statusBox.withLock { $0.progressTotal = max($0.progressTotal, count) } }
-        hooks.merged = { [self] p in
+        let run = pipeline.start(request(folder, setup))
+        while let batch = run.next() {
+            statusBox.withLock { $0.progressTotal = max($0.progressTotal, batch.files) }
             // A tree build just before the scan's own last one would only delay it.
-            guard p.merged < p.batches, !p.finishingSoon, pacing.isDue(at: Date(), publishSeconds: publishSeconds) else { return }
+            guard batch.merged < batch.batches, !batch.finishingSoon, pacing.isDue(at: Date(), publishSeconds: publishSeconds) else { continue }
             publish(complete: false)
             pacing.last = Date()
         }
-        // The folder a disk left when it was unmounted is listed fine, and empty: what it
-        // held is unknown, not gone, as for a folder that cannot be listed at all.
-        let found = pipeline.scan(folder, writer: setup.writer, settledBefore: setup.settledBefore, complete: wholeFiles,
-                                  elsewhere: setup.elsewhere, unavailable: folder.isEmpty ? availability.diskNotMounted() : nil,
-                                  skipping: setup.skippingBut != nil, mustList: setup.skippingBut ?? [], named: setup.named, hooks: hooks)
+        let found = run.finish()
         let reads = found.survey.toRead.count
         statusBox.withLock { $0.progressTotal = reads }
         if reads > 0 { progress?(reads, reads, true) }
         return found
+    }
+
+    /// What the scan of `folder` asks of the pipeline.
+    func request(_ folder: String, _ setup: ScanSetup) -> ScanRequest {
+        var request = ScanRequest(folder: folder, writer: setup.writer, moveLookup: setup.moveLookup)
+        request.settledBefore = setup.settledBefore
+        request.complete = wholeFiles
+        // The folder a disk left when it was unmounted is listed fine, and empty: what it
+        // held is unknown, not gone, as for a folder that cannot be listed at all.
+        request.unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
+        request.skippingUnchanged = setup.skippingBut != nil
+        request.mustList = setup.skippingBut ?? []
+        request.named = setup.named
+        request.onFolder = { [watcher] in watcher?.watch($0) }
+        request.progress = { [self] done, total in
+            // The stream's own total: the batches merged lag behind those read.
+            statusBox.withLock { $0.progressDone = done; $0.progressTotal = max($0.progressTotal, total) }
+            progress?(done, total, false)
+        }
+        return request
     }
 
     /// Takes in what a folder's scan found: its changes into the tally, its files' moves for the

@@ -120,7 +120,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// lists every folder it walks.
     var eventsLost = false
     /// Paths the watcher named since the last rescan (a file gone is looked for among them
-    /// first: `ScanPipeline.scan`'s `named`), up to `mostNamed`.
+    /// first: `ScanRequest.named`), up to `mostNamed`.
     var named = Set<String>()
     static let mostNamed = 65_536
     /// Files this rescan found under new paths (their folder renamed or moved): every tree it

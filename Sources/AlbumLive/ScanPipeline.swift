@@ -3,16 +3,19 @@ import AlbumMetadata
 import AlbumSystem
 import FoundationEssentials
 
-/// A scan of the library in its named stages, for one folder at a time (and everything below it):
-/// **Survey** (the walk beneath SOURCE's descriptor, each file classified: unchanged, found at a
-/// new path, to read, still being written: `LibraryScanner.survey`) → **Read** (headers, a batch
-/// at a time on the reader threads as the walk finds them, each batch's rows saved as soon as it
-/// is read: `ReadStream`, `IndexWriter`) → **Merge** (into what is known, `known`, a batch at a
-/// time) → a `ScanDelta`. The mount's scans (`LibraryCoordinator`, which schedules them and
-/// publishes what they found), `albumfs index` and the tests all scan through it.
+/// A scan of the library in its named stages, for one folder at a time (and everything below it),
+/// as a producer and a consumer: **Survey** (the walk beneath SOURCE's descriptor on a thread of
+/// its own, `ConcurrentWalk`, each file classified against what was known when it began,
+/// `KnownSnapshot`: unchanged, found at a new path, to read, still being written:
+/// `LibraryScanner.survey`) → **Read** (headers, a batch at a time on the reader threads as the
+/// walk finds them, each batch's rows saved as soon as it is read: `ReadStream`, `IndexWriter`;
+/// the batches queued, bounded, for the consumer) → **Merge** (into what is known, `known`, a
+/// batch at a time: `ScanRun.next`; then the survey: `ScanRun.finish`) → a `ScanDelta`. The
+/// mount's scans (`LibraryCoordinator`, which schedules them, runs the merge loop and publishes
+/// between batches), `albumfs index` and the tests all scan through it.
 ///
-/// Not thread-safe: scans run one at a time, on one thread (the coordinator's queue); `known` is
-/// read and changed only there.
+/// Not thread-safe: scans run one at a time, merged on one thread (the coordinator's queue);
+/// `known` is read and changed only there.
 public final class ScanPipeline {
     public let scanner: LibraryScanner
     public let index: FileIndexStore?
@@ -41,30 +44,6 @@ public final class ScanPipeline {
         return state
     }
 
-    /// What a scan is told as it goes, besides its result.
-    public struct Hooks {
-        /// Each folder the walk enters (absolute path).
-        public var onFolder: (String) -> Void = { _ in }
-        /// `(done, total)` header reads, from the reader threads.
-        public var progress: (@Sendable (Int, Int) -> Void)?
-        /// Files handed to the readers so far, as the walk hands more on.
-        public var handedOff: (Int) -> Void = { _ in }
-        /// After each read batch is merged into `known`: a moment to show what is known so far.
-        public var merged: (MergeProgress) -> Void = { _ in }
-        public init() {}
-    }
-
-    /// How far the merging of a folder's read batches is.
-    public struct MergeProgress {
-        public var merged: Int
-        public var batches: Int
-        public var walkDone: Bool
-        /// Seconds a batch took so far, on average.
-        public var perBatch: Double
-        /// Whether the folder's last merge is about a second away or less.
-        public var finishingSoon: Bool { walkDone && perBatch * Double(batches - merged) < 1 }
-    }
-
     /// What one folder's scan found and changed.
     public struct FolderScan {
         public var survey: LibraryScanner.Survey
@@ -78,7 +57,7 @@ public final class ScanPipeline {
     /// Where a scan looks files new at their path up by their identity (a folder renamed or
     /// moved): the index, whose rows found go to `writer`; nothing when nothing is known yet
     /// (a first mount), and nothing but `known` without an index.
-    public func elsewhere(saving writer: IndexWriter) -> LibraryScanner.Elsewhere? {
+    public func moveLookup(saving writer: IndexWriter) -> LibraryScanner.Elsewhere? {
         guard !known.isEmpty else { return nil }
         return index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
             ?? LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in })
@@ -89,71 +68,26 @@ public final class ScanPipeline {
     /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index.
     static let heldWorthFrom = 64
 
-    /// Scans `folder` ("" the library): surveys it, reads what changed (the rows saved to
-    /// `writer` as read), and merges both into `known`. `settledBefore`: files changed after it
-    /// may still be being written, and wait (nil: take everything); `complete` names files known
-    /// whole whatever their times. `unavailable` says why the folder cannot be scanned now (its
-    /// disk not mounted): what is known below it is kept. `skipping` takes the folders whose
-    /// times are unchanged since the last walk as they were, but for `mustList` (`FolderTimes`).
-    public func scan(_ folder: String, writer: IndexWriter, settledBefore: Timestamp? = nil, complete: Set<String> = [],
-                     elsewhere: LibraryScanner.Elsewhere?, unavailable: String? = nil, skipping: Bool = false,
-                     mustList: Set<String> = [], named: Set<String> = [], hooks: Hooks = Hooks()) -> FolderScan {
-        var heldMoves: [FileMove] = []
-        // (Nothing known when the walk begins: every path it reads is new, and none needs asking.)
-        let nothingKnown = known.isEmpty
-        var reads = MergeQueue(trackReads: !nothingKnown)
-        let onRead: @Sendable (inout [ReadStream.Read]) -> Void = { read in
-            writer.save(read.lazy.map(\.file))
-            for i in read.indices { read[i].file.slim() }
-        }
-        let survey: LibraryScanner.Survey
-        if let unavailable {
-            survey = .unavailable(unavailable)
-        } else if nothingKnown && elsewhere == nil {
-            // The walk asks `known` nothing: it goes on on a thread of its own while batches
-            // merge here, so the readers never wait for a merge or a tree shown meanwhile.
-            let walk = WalkAlongside { [self, onFolder = hooks.onFolder, progress = hooks.progress] handedOff in
-                scanner.surveyReading(under: folder, previous: KnownInPlace(pipeline: self, nothingKnown: true),
-                                      settledBefore: settledBefore, complete: complete,
-                                      folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList),
-                                      onFolder: onFolder, onRead: onRead, progress: progress, handedOff: handedOff)
-            }
-            survey = mergeAlongside(walk, &reads, hooks)
-        } else {
-            survey = scanner.surveyReading(
-                under: folder, previous: KnownInPlace(pipeline: self, nothingKnown: nothingKnown), settledBefore: settledBefore, complete: complete,
-                elsewhere: holding(elsewhere) { heldMoves += $0 },
-                folders: FolderWalk(times: folderTimes, skipping: skipping, mustList: mustList), onFolder: hooks.onFolder,
-                onRead: onRead, progress: hooks.progress,
-                handedOff: { [self] batch in
-                    reads.batches.append(batch)
-                    hooks.handedOff(reads.handedOff)
-                    mergeBatches(&reads, walkDone: false, hooks)
-                })
-        }
-        mergeBatches(&reads, walkDone: true, hooks)
-        var delta = ScanDelta(added: reads.added, changed: reads.changed)
-        merge(survey, of: folder, readPaths: reads.readPaths, trackReads: reads.trackReads, named: named, into: &delta)
-        return FolderScan(survey: survey, delta: delta, heldMoves: heldMoves)
+    /// Starts the scan `request` asks for: its walk on a thread of its own (`ConcurrentWalk`),
+    /// asking a snapshot of what is known now (`KnownSnapshot`), the files it finds to read
+    /// going to the reader threads a batch at a time. The caller merges the batches
+    /// (`ScanRun.next`) and then the survey (`ScanRun.finish`), on this pipeline's one thread.
+    public func start(_ request: ScanRequest) -> ScanRun {
+        ScanRun(pipeline: self, request: request)
     }
 
-    /// `elsewhere`, asked first of the files `known` holds at other paths (the paths by inode
-    /// made when first asked, once per walk: `known` changes between walks).
-    private func holding(_ elsewhere: LibraryScanner.Elsewhere?, moved: @escaping ([FileMove]) -> Void) -> LibraryScanner.Elsewhere? {
-        guard var elsewhere else { return nil }
-        var pathsByInode: [UInt64: String]?
-        elsewhere.held = LibraryScanner.Held(file: { [unowned self] identity in
-            if pathsByInode == nil { pathsByInode = known.pathsByInode() }
-            guard let path = pathsByInode?[identity.inode], let (file, photo) = known.held(at: path) else { return nil }
-            return (path, file, photo)
-        }, moved: moved, worthFrom: index == nil ? 1 : Self.heldWorthFrom)
-        return elsewhere
+    /// Scans as `start` does and merges every batch and the survey, showing nothing meanwhile
+    /// (`albumfs index`, the tests).
+    public func scan(_ request: ScanRequest) -> FolderScan {
+        let run = start(request)
+        while run.next() != nil {}
+        return run.finish()
     }
 
     /// Merges a folder's survey into `known`: files moved in, files gone; what changed goes to `delta`.
     /// `named`: paths the watcher named since the last rescan, where a file gone is looked for
     /// first (a pass over every known path takes a third of a second at a million).
-    private func merge(_ survey: LibraryScanner.Survey, of folder: String, readPaths: Set<String>, trackReads: Bool,
+    func merge(_ survey: LibraryScanner.Survey, of folder: String, readPaths: Set<String>, trackReads: Bool,
                        named: Set<String>, into delta: inout ScanDelta) {
         delta.moved += survey.moved.map(\.move)
         // Files found by their identity under a new path whose old path in this folder the walk
@@ -204,130 +138,5 @@ public final class ScanPipeline {
         return survey.moved.map(\.from).map { old in
             !stillThere.contains(old) && old.isWithin(folder: folder) && !survey.unlisted.contains(where: { old.isWithin(folder: $0) })
         }
-    }
-
-    /// One folder scan's read batches, merged in order.
-    struct MergeQueue {
-        /// Whether anything was known before the scan (a first mount knows nothing: nothing can
-        /// be gone, and the paths read need no set to tell which known files are).
-        let trackReads: Bool
-        var batches: [ReadStream.Batch] = []
-        var merged = 0
-        /// Files handed to the readers so far.
-        var handedOff: Int { batches.reduce(0) { $0 + $1.count } }
-        /// Files handed to the readers and not merged yet.
-        var unmerged: Int { batches[merged...].reduce(0) { $0 + $1.count } }
-        /// The paths read, as `ScanDelta` has them: not known before at their path, or known.
-        var added: [String] = []
-        var changed: [String] = []
-        /// The paths read, to look up (empty when nothing was known before: `trackReads`).
-        var readPaths: Set<String> { trackReads ? Set(added).union(changed) : [] }
-        let started = Date()
-        init(trackReads: Bool) { self.trackReads = trackReads }
-    }
-
-    /// Merges read batches (already saved to the index, slimmed of their evidence) in order: while
-    /// the walk goes on, those read already; once it is done, every one, waiting for each.
-    private func mergeBatches(_ q: inout MergeQueue, walkDone: Bool, _ hooks: Hooks) {
-        if walkDone {
-            known.reserve(more: q.unmerged)
-        } else {
-            known.expect(atLeast: known.fileCount + q.unmerged)
-        }
-        while q.merged < q.batches.count, walkDone || q.batches[q.merged].isComplete {
-            mergeNext(&q, walkDone: walkDone, hooks)
-        }
-    }
-
-    /// Merges the next batch of `q`, waiting until it is read.
-    private func mergeNext(_ q: inout MergeQueue, walkDone: Bool, _ hooks: Hooks) {
-        for read in q.batches[q.merged].take() {
-            // (A walk lists each path once: with nothing known before it, every path read is new.)
-            if q.trackReads && known.knows(read.file.relativePath) { q.changed.append(read.file.relativePath) } else { q.added.append(read.file.relativePath) }
-            known.put(read.file, photo: read.photo)
-        }
-        q.merged += 1
-        hooks.merged(MergeProgress(merged: q.merged, batches: q.batches.count, walkDone: walkDone,
-                                   perBatch: Date().timeIntervalSince(q.started) / Double(q.merged)))
-    }
-
-    /// Merges the batches `walk` hands on, in order, as each is read, while the walk goes on on
-    /// its own thread; returns once the walk has ended, the batches it handed on last unmerged
-    /// (`mergeBatches` with the walk done takes them, room made for all at once).
-    private func mergeAlongside(_ walk: WalkAlongside, _ q: inout MergeQueue, _ hooks: Hooks) -> LibraryScanner.Survey {
-        walk.start()
-        while true {
-            let handed = walk.handed(waiting: q.merged == q.batches.count)
-            q.batches += handed.batches
-            if !handed.batches.isEmpty { hooks.handedOff(q.handedOff) }
-            if let survey = handed.survey { return survey }
-            guard q.merged < q.batches.count else { continue }
-            known.expect(atLeast: known.fileCount + q.unmerged)
-            mergeNext(&q, walkDone: false, hooks)
-        }
-    }
-}
-
-/// What a pipeline knows, read where it is. A copy of `known` handed to the walk would hold its
-/// storage while the walk's batches are merged into it, and the first merge would copy it whole:
-/// a million files' map and photos for a live change of one folder. (The walk asks of each path
-/// before it hands the path on to be read and merged: what it is told is what was known.)
-/// A walk that began with nothing known is told nothing: the paths merged meanwhile are the
-/// ones it found itself, each once, so asking the growing map of each path finds nothing.
-private struct KnownInPlace: KnownFiles {
-    unowned let pipeline: ScanPipeline
-    /// Whether the pipeline knew nothing when the walk began.
-    let nothingKnown: Bool
-    var isEmpty: Bool { nothingKnown || pipeline.known.isEmpty }
-    func known(_ relativePath: String) -> IndexedFile? { nothingKnown ? nil : pipeline.known.known(relativePath) }
-    func forEachPath(_ body: (String) -> Void) { if !nothingKnown { pipeline.known.forEachPath(body) } }
-}
-
-/// A scan's walk on a thread of its own (`ScanPipeline.mergeAlongside`): the batches it hands on
-/// and, once it ends, its survey, for the merging thread to take.
-/// (`@unchecked Sendable`: `batches` and `survey` change only under `condition`; the walk's
-/// closure runs on the walk's thread alone, and touches nothing the merging thread does: a walk
-/// that began with nothing known asks `known` nothing, and the folder times it notes are read
-/// once it has ended.)
-final class WalkAlongside: @unchecked Sendable {
-    typealias Walk = (_ handedOff: @escaping (ReadStream.Batch) -> Void) -> LibraryScanner.Survey
-    private let walk: Walk
-    private let condition = Condition()
-    // Guarded by `condition`.
-    private var batches: [ReadStream.Batch] = []
-    private var survey: LibraryScanner.Survey?
-
-    /// What the walk handed on since last asked, and its survey once it has ended.
-    struct Handed {
-        var batches: [ReadStream.Batch]
-        var survey: LibraryScanner.Survey?
-    }
-
-    init(_ walk: @escaping Walk) { self.walk = walk }
-
-    func start() {
-        Threads.detach { [self] in
-            let survey = walk { batch in
-                self.condition.lock()
-                self.batches.append(batch)
-                self.condition.signal()
-                self.condition.unlock()
-            }
-            condition.lock()
-            self.survey = survey
-            condition.signal()
-            condition.unlock()
-        }
-    }
-
-    /// The batches handed on since last asked (and the survey, once the walk has ended), waiting
-    /// for one when `waiting` and there are none yet.
-    func handed(waiting: Bool) -> Handed {
-        condition.lock()
-        defer { condition.unlock() }
-        while waiting && batches.isEmpty && survey == nil { condition.wait() }
-        defer { batches = [] }
-        // (With the survey come the batches the walk handed on last: none is left behind it.)
-        return Handed(batches: batches, survey: survey)
     }
 }

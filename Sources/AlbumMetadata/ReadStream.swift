@@ -81,6 +81,12 @@ public final class ReadStream: @unchecked Sendable {
             return true
         }
 
+        /// Blocks until every file of the batch is read (its results kept for `take`).
+        public func waitUntilRead() {
+            finished.wait()
+            finished.signal()
+        }
+
         /// Blocks until every file of the batch is read, and hands over the results (once: the
         /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
         public func take() -> [Read] {

@@ -27,9 +27,9 @@ enum IndexCommand {
                                     known: ScanPipeline.known(from: index, scanner: scanner) { Log.line("albumfs index: " + $0) })
         let writer = IndexWriter(index: index, log: { _ in })  // its failure is the command's, below
         let bar = isatty(2) == 1 ? ProgressLine(label: "indexing", bar: true) : nil
-        var hooks = ScanPipeline.Hooks()
-        hooks.progress = { done, total in bar?.update(done: done, total: total, finished: false) }
-        let found = pipeline.scan("", writer: writer, elsewhere: pipeline.elsewhere(saving: writer), hooks: hooks)
+        var request = ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
+        request.progress = { done, total in bar?.update(done: done, total: total, finished: false) }
+        let found = pipeline.scan(request)
         let reads = found.survey.toRead.count
         bar?.update(done: reads, total: reads, finished: true)
         writer.save(moves: found.heldMoves)

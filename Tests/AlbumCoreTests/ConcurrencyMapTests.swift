@@ -61,12 +61,12 @@ final class ConcurrencyMapTests: XCTestCase {
         let section = "| inotify | … | `AlbumLive/FolderWatcher.swift` |\n"
         XCTAssertEqual(Self.unmapped(["AlbumLive/FolderWatcher.swift", "AlbumLive/NewPool.swift"], in: section), ["AlbumLive/NewPool.swift"])
 
-        let here = GlossaryRow(term: "`KnownInPlace`", files: ["AlbumLive/ScanPipeline.swift"])
+        let here = GlossaryRow(term: "`ScanRun`", files: ["AlbumLive/ScanRun.swift"])
         XCTAssertNil(try Self.problem(with: here))
-        XCTAssertNil(try Self.problem(with: GlossaryRow(term: "`elsewhere(saving:)`", files: ["AlbumLive/ScanPipeline.swift"])))
+        XCTAssertNil(try Self.problem(with: GlossaryRow(term: "`moveLookup(saving:)`", files: ["AlbumLive/ScanPipeline.swift"])))
         XCTAssertNil(try Self.problem(with: GlossaryRow(term: "`Held.worthFrom`", files: ["AlbumMetadata/LibraryScanner+Survey.swift"])))
         XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`NoSuchWalk`", files: ["AlbumLive/ScanPipeline.swift"])), "a type gone")
-        XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`KnownInPlace`", files: ["AlbumCore/Photo.swift"])), "declared elsewhere")
+        XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`ScanRun`", files: ["AlbumCore/Photo.swift"])), "declared elsewhere")
         XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`Held.nothingHere`", files: ["AlbumMetadata/LibraryScanner+Survey.swift"])),
                         "a member gone")
         XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`ScanDelta`", files: ["AlbumMetadata/NoSuchDelta.swift"])), "a file gone")

@@ -24,7 +24,9 @@ final class ScanPipelineTests: XCTestCase {
 
     func scan(_ pipeline: ScanPipeline, _ under: String = "", named: Set<String> = []) -> ScanDelta {
         let writer = IndexWriter(index: nil, log: { _ in })
-        return pipeline.scan(under, writer: writer, elsewhere: pipeline.elsewhere(saving: writer), named: named).delta
+        var request = ScanRequest(folder: under, writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
+        request.named = named
+        return pipeline.scan(request).delta
     }
 
     /// A first scan adds everything; then a file changed, one added, one deleted and a folder
@@ -104,25 +106,27 @@ final class ScanPipelineTests: XCTestCase {
         }
         let pipeline = ScanPipeline(scanner: LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))), index: nil)
         let handedIn = HandedIn()
-        var hooks = ScanPipeline.Hooks()
-        hooks.progress = { done, total in handedIn.note(done: done, total: total) }
+        let writer = IndexWriter(index: nil, log: { _ in })
+        var request = ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
+        request.progress = { done, total in handedIn.note(done: done, total: total) }
         // (Each folder walked once what was handed before it is read: a merge waiting for the walk
         // would meet a batch read, and hold the walk.)
-        hooks.onFolder = { _ in _ = handedIn.waitUntilRead(seconds: 10) }
+        request.onFolder = { _ in _ = handedIn.waitUntilRead(seconds: 10) }
         var mergedWhileHeld: [Bool] = []
-        hooks.merged = { _ in
+        let run = pipeline.start(request)
+        while run.next() != nil {
             if mergedWhileHeld.isEmpty { mergedWhileHeld.append(handedIn.wait(for: count, seconds: 10)) }
         }
-        let writer = IndexWriter(index: nil, log: { _ in })
-        let delta = pipeline.scan("", writer: writer, elsewhere: pipeline.elsewhere(saving: writer), hooks: hooks).delta
+        let delta = run.finish().delta
         XCTAssertEqual(mergedWhileHeld, [true], "every file handed to the readers while the first batch merged")
         XCTAssertEqual(delta.added.count, count)
         XCTAssertEqual(pipeline.known.photoCount, count)
     }
+
 }
 
 /// The files a scan has handed to its readers so far, and read, as the readers' progress says.
-private final class HandedIn: @unchecked Sendable {
+final class HandedIn: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var done = 0
@@ -153,4 +157,14 @@ private final class HandedIn: @unchecked Sendable {
         while total < count { if !condition.wait(until: deadline) { return total >= count } }
         return true
     }
+}
+
+/// A value shared with the walk's thread.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }

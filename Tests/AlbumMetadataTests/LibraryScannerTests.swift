@@ -624,7 +624,7 @@ extension LibraryScanner {
     /// found below `folder`.
     func scanned(under folder: String = "") -> ScanReport {
         let pipeline = ScanPipeline(scanner: self, index: nil)
-        let found = pipeline.scan(folder, writer: IndexWriter(index: nil, log: { _ in }), elsewhere: nil)
+        let found = pipeline.scan(ScanRequest(folder: folder, writer: IndexWriter(index: nil, log: { _ in }), moveLookup: nil))
         return pipeline.known.report(folderProblems: found.survey.folderProblems)
     }
 }

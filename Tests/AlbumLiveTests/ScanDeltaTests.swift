@@ -1,5 +1,6 @@
 import AlbumCore
 @testable import AlbumMetadata
+@testable import AlbumLive
 import XCTest
 
 /// `ScanDelta`'s rule for what is gone: known below the folder scanned, found nowhere by the scan.

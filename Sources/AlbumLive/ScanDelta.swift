@@ -1,7 +1,8 @@
 import AlbumCore
+import AlbumMetadata
 
 /// What a scan of a folder (and everything below it; "" the library) found changed against what
-/// was known there before it began (`ScanPipeline.scan`): what `albumfs index` writes and says
+/// was known there before it began (`ScanRun.finish`): what `albumfs index` writes and says
 /// it did, and what a mount's rescan applies to the index and shows in its status.
 public struct ScanDelta: Sendable, Equatable {
     /// Read, and not known before at their path: new files.
