@@ -11,14 +11,14 @@ extension AlbumFileSystem {
     /// Whether the kernel may cache this directory's listing (not `picked/`, which changes).
     public func isStaticDirectory(_ inode: UInt64) -> Bool { inode != current.table.pickedInode }
 
-    func pickedFolderAttributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    func pickedFolderAttributes(_ node: Node, _ s: TreeView) -> Attributes {
         let all = picks?.all ?? []
         let writable = picks?.storage.acceptsChanges ?? false
         return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(writable ? 0o755 : 0o555), linkCount: 2, size: 4096,
                           mtime: all.map(\.pickedAt).max() ?? node.mtime, uid: owner.uid, gid: owner.gid, cacheable: false)
     }
 
-    func linkAttributes(_ pick: Pick, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    func linkAttributes(_ pick: Pick, _ s: TreeView) -> Attributes {
         Attributes(inode: picks!.inode(of: pick.name), kind: .symlink, permissions: owner.mode(0o777),
                    linkCount: 1, size: Int64(target(of: pick, s).utf8.count), mtime: pick.pickedAt,
                    uid: owner.uid, gid: owner.gid, cacheable: false)
@@ -26,7 +26,7 @@ extension AlbumFileSystem {
 
     /// Where a pick points now: its photo's place in `by-date/` when the photo is in the library,
     /// else the last place it had (a dangling link, which comes back when the photo does).
-    func target(of pick: Pick, _ s: (library: Library, table: NodeTable)) -> String {
+    func target(of pick: Pick, _ s: TreeView) -> String {
         if let i = s.table.photo(source: pick.sourcePath), let path = s.table.canonicalPath(ofPhoto: i) { return "../" + path }
         return pick.target
     }
@@ -40,7 +40,7 @@ extension AlbumFileSystem {
     /// are chosen here, on the thread that swapped the tree; they are hashed on `pickSearch`,
     /// one search at a time, at most `PickSearch.budget` bytes a search (`searchPicks`), so that
     /// a library of big files of the same name never holds up the next tree.
-    func followMovedPicks(_ s: (library: Library, table: NodeTable), previous: (library: Library, table: NodeTable),
+    func followMovedPicks(_ s: TreeView, previous: TreeView,
                           renamed: [FileMove] = []) {
         guard let picks else { return }
         let all = picks.all
@@ -182,7 +182,7 @@ extension AlbumFileSystem {
 
     /// The photo a link target names: a path inside the mount (absolute, or relative to
     /// `picked/`) to a photo file in any view, a thumbnail, or another pick.
-    func resolvePhoto(_ target: String, _ s: (library: Library, table: NodeTable)) -> Result<Int, Errno> {
+    func resolvePhoto(_ target: String, _ s: TreeView) -> Result<Int, Errno> {
         var path: [String]
         var rest: Substring
         if target.hasPrefix("/") {

@@ -32,16 +32,6 @@ extension AlbumFileSystem {
         return true
     }
 
-    /// Whether a read of this handle waits on the library's storage: an original's, or a
-    /// thumbnail's not made yet.
-    public func readsSource(_ handle: UInt64) -> Bool {
-        switch files.get(handle) {
-        case .original?: return true
-        case .thumbnail?: return readMayWait(handle)
-        default: return false
-        }
-    }
-
     /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`).
     func openOriginal(_ inode: UInt64, _ photo: Photo, tree: Int, holder: UInt32? = nil) -> Result<UInt64, Errno> {
         let opened = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: inode) }) { photo -> Result<Int32, Errno> in
@@ -117,9 +107,5 @@ extension AlbumFileSystem {
     }
 
     /// The photo a file inode (an original or a thumbnail) shows in the current tree.
-    func shownPhoto(inode: UInt64) -> Photo? {
-        let s = current
-        guard let node = s.table[inode], case .file(let content) = node.kind, let i = content.photo else { return nil }
-        return s.library.photos[i]
-    }
+    func shownPhoto(inode: UInt64) -> Photo? { current.photo(inode: inode) }
 }

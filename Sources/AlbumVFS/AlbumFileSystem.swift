@@ -12,8 +12,9 @@ public final class AlbumFileSystem: Sendable {
     public let sourceRoot: String
     public let owner: Owner
     let inodes: InodeAllocator
-    // The current library and its node table; replaced whole by `update`.
-    private let snapshot: Mutex<(library: Library, table: NodeTable)>
+    // The published tree: replaced whole by `update`, and by `hideThumbnails` when a
+    // thumbnail leaves its listing.
+    private let snapshot: Mutex<TreeView>
     let files = HandleTable<OpenFile>()
     /// Originals each user other than the mounting one holds open.
     let handleQuota = HandleQuota()
@@ -77,7 +78,12 @@ public final class AlbumFileSystem: Sendable {
         self.problems = OnceLog(sink: log)
         logLine = log
         let table = NodeTable(library: library, inodes: inodes)
-        self.snapshot = Mutex((library, table))
+        let presentation = TreePresentation(owner: owner, sourceRoot: sourceRoot,
+                                            thumbnailSizes: Dictionary((thumbnails?.boxes ?? []).map { ($0, thumbnails!.size(for: $0)) },
+                                                                       uniquingKeysWith: { first, _ in first }),
+                                            wholeSecondMtimes: desktopThumbnails != nil)
+        let first = TreeView(library: library, table: table, presentation: presentation)
+        self.snapshot = Mutex(first.hiding(Self.unrenderablePhotos(thumbnails, inodes, first)))
         _ = filters.libraryChanged(library)
     }
 
@@ -92,15 +98,18 @@ public final class AlbumFileSystem: Sendable {
     @discardableResult
     public func update(_ library: Library, complete: Bool = true, renamed: [FileMove] = []) -> TreeChanges {
         let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: current.table)
-        let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
+        // (The hidden thumbnails are found under the lock, so that one leaving its listing
+        // meanwhile, `hideThumbnails`, is in the tree published.)
+        let (old, new) = snapshot.withLock { s -> (TreeView, TreeView) in
             let previous = s
-            s = (library, table)
-            return previous
+            let next = TreeView(library: library, table: table, hiddenVersion: s.hiddenVersion, presentation: s.presentation)
+            s = next.hiding(Self.unrenderablePhotos(thumbnails, inodes, next))
+            return (previous, s)
         }
         // (After the swap, not under its lock: a filter folder being built holds `filters`' lock.)
         let filterEntries = filters.libraryChanged(library)
         pendingChanges.treePublished()
-        if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
+        if complete { followMovedPicks(new, previous: old, renamed: renamed) }
         var changes = TreeChanges.between(old.table, table)
         // Filter folders are built again for the new tree when next asked for: the kernel drops
         // their listings and attributes.
@@ -109,7 +118,13 @@ public final class AlbumFileSystem: Sendable {
         return changes
     }
 
-    var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+    /// The tree published now.
+    var current: TreeView { snapshot.withLock { $0 } }
+
+    /// Publishes the tree with the thumbnails the service holds unrenderable now not listed.
+    func hideThumbnails() {
+        snapshot.withLock { s in s = s.hiding(Self.unrenderablePhotos(thumbnails, inodes, s)) }
+    }
 
     /// The tree shown now.
     public var library: Library { snapshot.withLock { $0.library } }
@@ -134,17 +149,11 @@ public final class AlbumFileSystem: Sendable {
     public func lookup(parent: UInt64, name: String) -> Result<Attributes, Errno> {
         let s = current
         if let found = filterChild(of: parent, named: name, s) { return found.map { attributes($0, s) } }
-        guard let dir = s.table[parent] else { return .failure(.notFound) }
-        guard let folder = s.table.folders[parent] else { return .failure(.notDirectory) }
-        if FileNameBytes.count(name) > EntryNames.maxBytes { return .failure(.nameTooLong) }
-        if name == "." { return .success(attributes(dir, s)) }
-        if name == ".." { return s.table[dir.parent].map { .success(attributes($0, s)) } ?? .failure(.notFound) }
-        if parent == s.table.pickedInode {
+        if parent == s.table.pickedInode, name != ".", name != "..", FileNameBytes.count(name) <= EntryNames.maxBytes {
             guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
             return .success(linkAttributes(pick, s))
         }
-        guard let node = s.table.child(of: folder, named: name), !isHidden(node, s) else { return .failure(.notFound) }
-        return .success(attributes(node, s))
+        return s.lookup(parent: parent, name: name).map { attributes($0, s) }
     }
 
     /// How the kernel is told of changes made between publishes (the FUSE session's
@@ -156,7 +165,7 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operation is `getattr`.
     public func attributes(of inode: UInt64) -> Result<Attributes, Errno> {
         let s = current
-        if let node = s.table[inode] { return isHidden(node, s) ? .failure(.notFound) : .success(attributes(node, s)) }
+        if let node = s.table[inode] { return s.isHidden(node) ? .failure(.notFound) : .success(attributes(node, s)) }
         if let node = filterNode(inode, s) { return .success(attributes(node, s)) }
         if let pick = picks?.pick(inode: inode) { return .success(linkAttributes(pick, s)) }
         return .failure(.notFound)
@@ -175,40 +184,11 @@ public final class AlbumFileSystem: Sendable {
         }
     }
 
-    func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    /// A node's attributes: `picked/`'s from the picks, `.albumfs/` texts' sizes made now, the
+    /// rest from the tree.
+    func attributes(_ node: Node, _ s: TreeView) -> Attributes {
         if node.inode == s.table.pickedInode { return pickedFolderAttributes(node, s) }
-        switch node.kind {
-        case .folder(let folder):
-            return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(0o555),
-                              linkCount: UInt32(2 + folder.subfolders.count), size: 4096, mtime: node.mtime,
-                              uid: owner.uid, gid: owner.gid)
-        case .file(let content):
-            let size: Int64
-            var links: UInt32 = 1
-            var shown = (permissions: owner.mode(0o444), uid: owner.uid, gid: owner.gid)
-            switch content {
-            case .original(let i):
-                size = s.library.photos[i].isEmbeddedVideo ? s.library.photos[i].motionVideo!.length : s.library.photos[i].identity.size
-                shown = owner.photoEntry(s.library.photos[i].access, thumbnail: false)
-                links = s.table.viewCount(ofPhoto: i)
-            case .thumbnail(let i, let box):
-                size = thumbnails?.size(for: box) ?? 0
-                shown = owner.photoEntry(s.library.photos[i].access, thumbnail: true)
-            // Made fresh for each look; read with direct I/O so a grown text is never cut short.
-            // Only the mounting user (and root) may read them: they name the library's files.
-            case .status, .errors, .notShown:
-                size = Int64(controlBytes(content).count)
-                shown.permissions = owner.mode(0o400)
-            case .filterReadme:
-                size = Int64(FilterReadme.bytes.count)
-            }
-            // With desktop thumbnails, whole seconds: tumbler (Thunar) holds a thumbnail current only
-            // when its `Thumb::MTime` equals the file's mtime to the microsecond, and GLib holds one
-            // with a fraction there invalid (the specification's is whole seconds).
-            let mtime = desktopThumbnails == nil ? node.mtime : Timestamp(seconds: node.mtime.seconds)
-            return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: links, size: size,
-                              mtime: mtime, uid: shown.uid, gid: shown.gid)
-        }
+        return s.attributes(node) { Int64(controlBytes($0).count) }
     }
 
     // MARK: Files
@@ -223,24 +203,19 @@ public final class AlbumFileSystem: Sendable {
         }
     }
 
-    /// Whether reads of this inode must bypass the kernel's page cache (content made at open).
-    public func needsDirectIO(_ inode: UInt64) -> Bool {
-        guard let node = current.table[inode], case .file(let content) = node.kind else { return false }
-        return content.isControl
-    }
-
     /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS; `.albumfs/`
     /// by anyone but the mounting user and root, EACCES; an original by a user who holds
-    /// `HandleQuota.limit` open already, EMFILE.
+    /// `HandleQuota.limit` open already, EMFILE. The answer says how the kernel caches the file
+    /// and how its reads are served (`OpenedFile`).
     /// - Parameter caller: the user asking (the kernel's request context).
-    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0) -> Result<UInt64, Errno> {
+    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0) -> Result<OpenedFile, Errno> {
         let tree = pendingChanges.tree
         let s = current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
         if picks?.pick(inode: inode) != nil { return .failure(Errno(rawValue: ELOOP)) }
         // (A thumbnail no longer listed is gone for an open too: the kernel may still hold its
         // entry, as the notice that drops it is sent off the request thread.)
-        guard let node = s.table[inode], !isHidden(node, s) else { return .failure(.notFound) }
+        guard let node = s.node(inode) else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .failure(.isDirectory) }
         if flags & O_ACCMODE != O_RDONLY || flags & (O_TRUNC | O_APPEND | O_CREAT) != 0 {
             return .failure(.readOnlyFileSystem)
@@ -251,22 +226,26 @@ public final class AlbumFileSystem: Sendable {
             if let counted, !handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
             let opened = openOriginal(inode, s.library.photos[i], tree: tree, holder: counted)
             if let counted, case .failure = opened { handleQuota.give(counted) }
-            return opened
+            return opened.map { OpenedFile(handle: $0, cache: .keep, reads: .source) }
         case .thumbnail(let i, let box):
             thumbnailOpened(node, box: box, s)
-            return .success(files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box))))
+            let handle = files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box)))
+            return .success(OpenedFile(handle: handle, cache: .keep, reads: .render))
         case .status, .errors, .notShown:
             guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
-            return .success(files.insert(.text(controlBytes(content))))
+            return .success(OpenedFile(handle: files.insert(.text(controlBytes(content))), cache: .direct, reads: .inline))
         case .filterReadme:
-            return .success(files.insert(.text(FilterReadme.bytes)))
+            return .success(OpenedFile(handle: files.insert(.text(FilterReadme.bytes)), cache: .keep, reads: .inline))
         }
     }
 
-    /// Whether a read of this handle may wait on slow work (a thumbnail not rendered yet).
-    public func readMayWait(_ handle: UInt64) -> Bool {
-        guard case .thumbnail(let thumb)? = files.get(handle) else { return false }
-        return thumb.bytes.withLock { $0 == nil }
+    /// Where a read of this handle runs now: a thumbnail's turns `inline` once it is made.
+    public func readService(_ handle: UInt64) -> ReadService {
+        switch files.get(handle) {
+        case .original?: return .source
+        case .thumbnail(let thumb)?: return thumb.bytes.withLock { $0 == nil } ? .render : .inline
+        case .text?, nil: return .inline
+        }
     }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
@@ -369,11 +348,7 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         if picks?.pick(inode: inode) != nil { return .success([]) }
         guard let node = s.table[inode] ?? filterNode(inode, s) else { return .failure(.notFound) }
-        guard case .file(let content) = node.kind else { return .success([]) }
-        guard let photo = content.photo else { return .success([]) }
-        let partner = s.library.livePartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
-        let raw = s.library.rawPartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
-        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner, rawPartner: raw))
+        return .success(s.extendedAttributes(node))
     }
 
     // MARK: Filesystem
