@@ -114,7 +114,7 @@ extension AlbumFileSystem {
     /// The corresponding FUSE operation is `symlink`: `ln -s TARGET picked/NAME` picks a photo.
     /// `caller`: the user asking (the kernel's request context); see `Owner.mayChangePicks`.
     public func symlink(parent: UInt64, name: String, target: String, caller: UInt32 = 0) -> Result<Attributes, Errno> {
-        let tree = pendingChanges.tree
+        let tree = sources.following.publishedTree
         var s = current
         guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
@@ -129,7 +129,7 @@ extension AlbumFileSystem {
         // Its file is hashed: for a photo whose folder was just renamed in SOURCE, the tree that
         // shows its new path is waited for, as `open` waits (the snapshot and the photo's number
         // in it change together).
-        _ = followingMoves(s.library.photos[photoIndex], tree: tree, lookFirst: true, shown: { () -> Photo? in
+        _ = sources.followingMoves(s.library.photos[photoIndex], tree: tree, lookFirst: true, shown: { () -> Photo? in
             let now = current
             guard case .success(let i) = resolvePhoto(target, now) else { return nil }
             (s, photoIndex) = (now, i)
@@ -146,8 +146,8 @@ extension AlbumFileSystem {
             }
         }
         if let hashFailure {
-            if hashFailure == .notFound { reportStale(photo) }
-            problems.log(sourceRoot + "/" + photo.relativePath, "albumfs: cannot pick \(photo.relativePath): its bytes cannot be read (\(hashFailure))")
+            if hashFailure == .notFound { sources.reportStale(photo) }
+            sources.problems.log(sourceRoot + "/" + photo.relativePath, "albumfs: cannot pick \(photo.relativePath): its bytes cannot be read (\(hashFailure))")
         }
         return added.map { linkAttributes($0, s) }
     }

@@ -15,9 +15,8 @@ public final class AlbumFileSystem: Sendable {
     // The published tree: replaced whole by `update`, and by `hideThumbnails` when a
     // thumbnail leaves its listing.
     private let snapshot: Mutex<TreeView>
-    let files = HandleTable<OpenFile>()
-    /// Originals each user other than the mounting one holds open.
-    let handleQuota = HandleQuota()
+    /// The files behind the tree: handles, SOURCE, thumbnails' reads, the storage's state.
+    public let sources: SourceFiles
     /// Where lost picks' candidates are hashed, one search at a time, off the thread that swaps trees.
     let pickSearch = DispatchQueue(label: "albumfs.pick-search", qos: .utility)
     /// What `.albumfs/status` and `errors` show, shared by their opens.
@@ -25,9 +24,6 @@ public final class AlbumFileSystem: Sendable {
     /// The folders below `filter/` found so far (`AlbumFileSystem+Filters`).
     let filters = FilterFolders()
     let thumbnails: ThumbnailProvider?
-    /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
-    /// scripts read).
-    public let originalBytesRead = Atomic<Int>(0)
     /// Tells the kernel what changed outside a tree publish (a thumbnail that left its listing);
     /// set once the session runs (`setInvalidator`).
     let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
@@ -36,26 +32,13 @@ public final class AlbumFileSystem: Sendable {
     private let status: StatusReporter?
     /// The open listings, by handle (`AlbumFileSystem+Directories`).
     let directories = HandleTable<DirectoryListing>()
-    let problems: OnceLog
     /// The last thumbnail opened in each thumbnails folder, to guess what a reader reads next;
     /// held only while one open is noted.
     let readAhead = Mutex(ReadAhead())
-    /// Told of a photo's file found changed or replaced at an open (`openScanned`).
-    let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
-    /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
-    /// empty folder is left): the views keep its photos, and opening one answers EIO.
-    let libraryAvailable = Atomic<Bool>(true)
-    /// Whether the library's storage is stalled (`isSourceStalled`), and the number of the change
-    /// that said so (changes may be told out of order: `setSourceStalled`).
-    let sourceStall = Mutex<(stalled: Bool, change: UInt64)>((false, 0))
-    /// Where the daemon's lines go (the log given at init).
-    let logLine: @Sendable (String) -> Void
-    /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
-    /// (`followingMoves`) when a photo's file is not at its path.
-    public let pendingChanges = PendingChanges()
-    /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
-    /// photo's file went: the 2 s for a change to show (docs/errno.md).
-    static let movedFileWait = 2.0
+    /// Changes in SOURCE the tree may not show yet, and the trees published: counted by whoever
+    /// follows the library, waited on (`SourceFiles.followingMoves`) when a photo's file is not
+    /// at its path.
+    public let pendingChanges: PendingChanges
 
     /// - Parameter log: where read problems are reported (once per file).
     /// - Parameters:
@@ -75,8 +58,9 @@ public final class AlbumFileSystem: Sendable {
         self.desktopThumbnails = desktopThumbnails
         self.status = status
         self.owner = owner
-        self.problems = OnceLog(sink: log)
-        logLine = log
+        let pending = PendingChanges()
+        self.pendingChanges = pending
+        self.sources = SourceFiles(sourceRoot: sourceRoot, thumbnails: thumbnails, pendingChanges: pending, log: log)
         let table = NodeTable(library: library, inodes: inodes)
         let presentation = TreePresentation(owner: owner, sourceRoot: sourceRoot,
                                             thumbnailSizes: Dictionary((thumbnails?.boxes ?? []).map { ($0, thumbnails!.size(for: $0)) },
@@ -135,7 +119,7 @@ public final class AlbumFileSystem: Sendable {
     let clock: @Sendable () -> Timestamp
 
     /// Told by whoever scans the library (docs/status.md, "A library that cannot be listed").
-    public func setLibraryAvailable(_ available: Bool) { libraryAvailable.store(available, ordering: .relaxed) }
+    public func setLibraryAvailable(_ available: Bool) { sources.libraryAvailable.store(available, ordering: .relaxed) }
 
     /// The photo the views show now for this source file (relative to SOURCE), if any.
     public func shownPhoto(_ relativePath: String) -> Photo? {
@@ -209,7 +193,7 @@ public final class AlbumFileSystem: Sendable {
     /// and how its reads are served (`OpenedFile`).
     /// - Parameter caller: the user asking (the kernel's request context).
     public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0) -> Result<OpenedFile, Errno> {
-        let tree = pendingChanges.tree
+        let tree = sources.following.publishedTree
         let s = current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
         if picks?.pick(inode: inode) != nil { return .failure(Errno(rawValue: ELOOP)) }
@@ -223,101 +207,38 @@ public final class AlbumFileSystem: Sendable {
         switch content {
         case .original(let i):
             let counted = owner.isPrivileged(caller) ? nil : caller
-            if let counted, !handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
-            let opened = openOriginal(inode, s.library.photos[i], tree: tree, holder: counted)
-            if let counted, case .failure = opened { handleQuota.give(counted) }
+            if let counted, !sources.handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
+            let opened = sources.openOriginal(s.library.photos[i], tree: tree, holder: counted) { shownPhoto(inode: inode) }
+            if let counted, case .failure = opened { sources.handleQuota.give(counted) }
             return opened.map { OpenedFile(handle: $0, cache: .keep, reads: .source) }
         case .thumbnail(let i, let box):
             thumbnailOpened(node, box: box, s)
-            let handle = files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box)))
+            let handle = sources.files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box)))
             return .success(OpenedFile(handle: handle, cache: .keep, reads: .render))
         case .status, .errors, .notShown:
             guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
-            return .success(OpenedFile(handle: files.insert(.text(controlBytes(content))), cache: .direct, reads: .inline))
+            return .success(OpenedFile(handle: sources.files.insert(.text(controlBytes(content))), cache: .direct, reads: .inline))
         case .filterReadme:
-            return .success(OpenedFile(handle: files.insert(.text(FilterReadme.bytes)), cache: .keep, reads: .inline))
+            return .success(OpenedFile(handle: sources.files.insert(.text(FilterReadme.bytes)), cache: .keep, reads: .inline))
         }
     }
 
     /// Where a read of this handle runs now: a thumbnail's turns `inline` once it is made.
-    public func readService(_ handle: UInt64) -> ReadService {
-        switch files.get(handle) {
-        case .original?: return .source
-        case .thumbnail(let thumb)?: return thumb.bytes.withLock { $0 == nil } ? .render : .inline
-        case .text?, nil: return .inline
-        }
-    }
+    public func readService(_ handle: UInt64) -> ReadService { sources.readService(handle) }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
     public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        switch files.get(handle) {
-        case nil: return .failure(.badFileDescriptor)
-        case .original(let file)?: return read(file, at: offset, into: buffer)
-        case .thumbnail(let thumb)?: return read(thumb, at: offset, into: buffer)
-        case .text(let bytes)?: return copy(bytes, at: offset, into: buffer)
-        }
-    }
-
-    private func copy(_ bytes: [UInt8], at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        guard offset < Int64(bytes.count) else { return .success(0) }
-        let n = min(buffer.count, bytes.count - Int(offset))
-        bytes.withUnsafeBytes { src in
-            buffer.baseAddress!.copyMemory(from: src.baseAddress! + Int(offset), byteCount: n)
-        }
-        return .success(n)
-    }
-
-    private func read(_ thumb: OpenThumbnail, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        let bytes: [UInt8]
-        if let ready = thumb.bytes.withLock({ $0 }) {
-            bytes = ready
-        } else {
-            guard let thumbnails else { return .failure(.ioError) }
-            // The photo as the tree shows it now (its folder may have been renamed since the open).
-            let tree = pendingChanges.tree
-            let photo = shownPhoto(inode: thumb.inode) ?? thumb.photo
-            // The source is opened once, by the render; a file not at its path is followed to
-            // where the next tree shows it, or it is gone.
-            let made = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: thumb.inode) }) { photo in
-                thumbnails.thumbnail(of: photo, sourceRoot: sourceRoot, box: thumb.box)
-            }
-            switch made.result {
-            case .failure(.notFound):
-                // Gone, or not the file scanned (replaced, rewritten): rescanned, as an open's is.
-                reportStale(made.photo)
-                problems.log("thumbnail:" + made.photo.relativePath,
-                             "albumfs: cannot make a thumbnail of \(made.photo.relativePath): cannot open the original: \(Errno.notFound)")
-                return .failure(.ioError)
-            case .failure(let e):
-                thumbnailFailed(thumb.inode)
-                return .failure(e)
-            case .success(let b):
-                bytes = b
-                thumb.bytes.withLock { $0 = b }
-            }
-        }
-        return copy(bytes, at: offset, into: buffer)
-    }
-
-    private func read(_ file: OpenOriginal, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        let (at, count) = file.sourceRead(at: offset, count: buffer.count)
-        guard let base = buffer.baseAddress, count > 0 else { return .success(0) }
-        let (filled, error) = PositionalRead.fill(file.fd, into: base, count: count, at: at)
-        if let error {
-            problems.log("read:" + file.relativePath, "albumfs: cannot read \(file.relativePath): \(error)")
-            return .failure(.ioError)
-        }
-        originalBytesRead.add(filled, ordering: .relaxed)
-        return .success(filled)
+        sources.read(handle, at: offset, into: buffer, shown: { shownPhoto(inode: $0) }, unrenderable: { thumbnailFailed($0) })
     }
 
     /// The corresponding FUSE operation is `release`.
-    public func release(_ handle: UInt64) {
-        if case .original(let file)? = files.remove(handle), let holder = file.holder { handleQuota.give(holder) }
-    }
+    public func release(_ handle: UInt64) { sources.release(handle) }
 
     /// Open file handles (for leak checks in tests).
-    public var openFileCount: Int { files.count }
+    public var openFileCount: Int { sources.files.count }
+
+    /// The handles open now (tests reach them).
+    var files: HandleTable<OpenFile> { sources.files }
 
     // MARK: Extended attributes
 
