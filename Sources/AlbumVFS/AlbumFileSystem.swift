@@ -81,13 +81,16 @@ public final class AlbumFileSystem: Sendable {
     ///     or moved), unchanged: their photos keep their inodes.
     @discardableResult
     public func update(_ library: Library, complete: Bool = true, renamed: [FileMove] = []) -> TreeChanges {
-        let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: current.table)
-        // (The hidden thumbnails are found under the lock, so that one leaving its listing
-        // meanwhile, `hideThumbnails`, is in the tree published.)
+        let shown = current
+        let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: shown.table)
+        let next = TreeView(library: library, table: table, hiddenVersion: shown.hiddenVersion, presentation: shown.presentation)
+        let hidden = Self.unrenderablePhotos(thumbnails, inodes, next)
         let (old, new) = snapshot.withLock { s -> (TreeView, TreeView) in
             let previous = s
-            let next = TreeView(library: library, table: table, hiddenVersion: s.hiddenVersion, presentation: s.presentation)
-            s = next.hiding(Self.unrenderablePhotos(thumbnails, inodes, next))
+            // (A thumbnail that left its listing meanwhile, `hideThumbnails`, is found again here:
+            // rare, so the lock is held for it only then.)
+            let found = s.hiddenVersion == shown.hiddenVersion ? hidden : Self.unrenderablePhotos(thumbnails, inodes, next)
+            s = TreeView(library: library, table: table, hiddenVersion: s.hiddenVersion, presentation: s.presentation).hiding(found)
             return (previous, s)
         }
         // (After the swap, not under its lock: a filter folder being built holds `filters`' lock.)
