@@ -16,21 +16,16 @@ public protocol ThumbnailProvider: Sendable {
     /// read, as without it: the thumbnail is in `unrenderable()` only once a read met it.)
     func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox)
     /// The photos whose thumbnails failed from their content (not a read failure), remembered
-    /// until they change: the views list no thumbnail of them any more.
+    /// until they change: the views list no thumbnail of them any more. Asked when a tree is
+    /// published and after a thumbnail's read failed (`TreeView.hiddenThumbnails`), never per lookup.
     func unrenderable() -> [UnrenderablePhoto]
     /// Gets ready to render, in the background: a thumbnails folder was opened, and its reads
     /// follow. Returns at once.
     func warmUp()
-    /// Whether `photo`, as it is now, is among `unrenderable()`: asked for one thumbnail at each
-    /// lookup and open, so it costs what a lookup does, not a pass over every failure.
-    func isUnrenderable(_ photo: Photo) -> Bool
 }
 
 extension ThumbnailProvider {
     public func warmUp() {}
-    public func isUnrenderable(_ photo: Photo) -> Bool {
-        unrenderable().contains { $0.relativePath == photo.relativePath && $0.identity == photo.identity }
-    }
 }
 
 /// A photo whose thumbnail could not be made from its content: its path and identity then.

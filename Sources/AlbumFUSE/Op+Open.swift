@@ -1,28 +1,28 @@
 import AlbumSystem
+import AlbumVFS
 import CFuse3
 
 extension Operations {
-    /// `open`: originals only, read-only (EROFS for any write intent).
+    /// `open`: read-only (EROFS for any write intent); the answer (`OpenedFile`) says how the
+    /// kernel caches the file.
     static func open(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
         let (inode, flags) = (UInt64(ino), fi!.pointee.flags)
-        let opened: Result<UInt64, Errno>
+        let opened: Result<OpenedFile, Errno>
         if ctx.fs.opensSource(inode) {
             // An original's open waits on the library's storage: EIO past `-o source_timeout`.
             guard let made = ctx.sourceCall(req, { ctx.fs.open(inode, flags: flags, caller: callerID(req)) },
-                                            late: { if case .success(let handle) = $0 { ctx.fs.release(handle) } }) else { return }
+                                            late: { if case .success(let file) = $0 { ctx.fs.release(file.handle) } }) else { return }
             opened = made
         } else {
             opened = ctx.fs.open(inode, flags: flags, caller: callerID(req))
         }
         switch opened {
-        case .success(let handle):
-            fi!.pointee.fh = handle
-            if ctx.fs.needsDirectIO(UInt64(ino)) {
-                fi!.pointee.direct_io = 1
-            } else {
-                // Originals and thumbnails do not change under a snapshot: let the kernel keep pages.
-                fi!.pointee.keep_cache = 1
+        case .success(let file):
+            fi!.pointee.fh = file.handle
+            switch file.cache {
+            case .direct: fi!.pointee.direct_io = 1
+            case .keep: fi!.pointee.keep_cache = 1
             }
             _ = fuse_reply_open(req, fi)
         case .failure(let e): Reply.error(req, e)

@@ -1,4 +1,5 @@
 import AlbumSystem
+import AlbumVFS
 import CFuse3
 
 extension Operations {
@@ -12,12 +13,13 @@ extension Operations {
         let ctx = FuseContext.of(req)
         let handle = fi!.pointee.fh
         let read: @Sendable () -> ReadBytes = { ReadBytes(ctx, handle, size, off) }
-        if ctx.fs.readMayWait(handle) {
+        switch ctx.fs.readService(handle) {
+        case .render:
             guard !ctx.deadlines.isStalled else { return Reply.error(req, .ioError) }
             ctx.later(req) { req in answer(req, read()) }
-        } else if ctx.fs.readsSource(handle) {
+        case .source:
             if let made = ctx.sourceCall(req, read, late: { $0.free() }) { answer(req, made) }
-        } else {
+        case .inline:
             answer(req, read())
         }
     }

@@ -193,12 +193,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// scan, then watching. `invalidate` reaches the kernel's caches.
     public func start(known: LibraryState?, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
         self.invalidate.withLock { $0 = invalidate }
-        // A file found replaced or changed when opened is read again with its folder.
-        let root = scanner.root
-        fs.onStaleFile { [weak self] path in
-            let folder = path.folderBeforeLastSlash
-            self?.changed(folder.isEmpty ? root : root + "/" + folder, [])
-        }
+        // A file found replaced or changed when opened is read again with its folder
+        // (`LibraryCoordinator+Following`).
+        fs.follow(self)
         queue.async { [self] in
             treeFromSnapshot = known == nil
             state = known ?? knownOnceChecked()

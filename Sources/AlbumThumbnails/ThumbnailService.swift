@@ -107,13 +107,6 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         }
     }
 
-    public func isUnrenderable(_ photo: Photo) -> Bool {
-        let keys = boxes.map { ThumbnailCache.key(of: photo, box: $0) }
-        return state.withLock { s in
-            keys.contains { s.failures[$0] != nil && !s.failedUnread.contains($0) } || Self.recordedFailure(of: photo, s) != nil
-        }
-    }
-
     public func failures() -> [ThumbnailFailure] {
         var seen = Set<ThumbnailFailure.Photo>()
         return state.withLock { s in

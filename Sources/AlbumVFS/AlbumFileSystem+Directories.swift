@@ -54,7 +54,7 @@ extension AlbumFileSystem {
         guard let folder = s.table.folders[inode] ?? filterFolderRecord(inode, s) else {
             return .failure(s.table[inode] != nil ? .notDirectory : .notFound)
         }
-        var listing = DirectoryListing(folder, in: s.table, hiding: hiddenPositions(folder, s))
+        var listing = s.listing(folder)
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }

@@ -7,7 +7,7 @@ extension AlbumFileSystem {
     /// The node a lookup of `name` in `parent` finds below `filter/`, or nil when `parent` is
     /// neither `filter/` nor one of its folders (or the name is one the node table answers:
     /// `filter/README.txt`, `.`, `..`).
-    func filterChild(of parent: UInt64, named name: String, _ s: (library: Library, table: NodeTable)) -> Result<Node, Errno>? {
+    func filterChild(of parent: UInt64, named name: String, _ s: TreeView) -> Result<Node, Errno>? {
         let chain: FilterPredicate?
         let parentPath: String
         if parent == s.table.filterInode {
@@ -43,7 +43,7 @@ extension AlbumFileSystem {
     }
 
     /// The node of a filter folder kept, built for the tree `s` shows.
-    func filterNode(_ inode: UInt64, _ s: (library: Library, table: NodeTable)) -> Node? {
+    func filterNode(_ inode: UInt64, _ s: TreeView) -> Node? {
         filters.folder(inode, s.library).map { filterNode($0, inode) }
     }
 
@@ -53,7 +53,7 @@ extension AlbumFileSystem {
     }
 
     /// A filter folder as the node table's folders are, for a listing.
-    func filterFolderRecord(_ inode: UInt64, _ s: (library: Library, table: NodeTable)) -> NodeTable.Folder? {
+    func filterFolderRecord(_ inode: UInt64, _ s: TreeView) -> NodeTable.Folder? {
         guard let known = filters.folder(inode, s.library), let folder = known.folder else { return nil }
         return NodeTable.Folder(inode: inode, parent: known.parent, name: known.name, folder: folder, childInodes: [])
     }

@@ -11,14 +11,14 @@ extension AlbumFileSystem {
     /// Whether the kernel may cache this directory's listing (not `picked/`, which changes).
     public func isStaticDirectory(_ inode: UInt64) -> Bool { inode != current.table.pickedInode }
 
-    func pickedFolderAttributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    func pickedFolderAttributes(_ node: Node, _ s: TreeView) -> Attributes {
         let all = picks?.all ?? []
         let writable = picks?.storage.acceptsChanges ?? false
         return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(writable ? 0o755 : 0o555), linkCount: 2, size: 4096,
                           mtime: all.map(\.pickedAt).max() ?? node.mtime, uid: owner.uid, gid: owner.gid, cacheable: false)
     }
 
-    func linkAttributes(_ pick: Pick, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    func linkAttributes(_ pick: Pick, _ s: TreeView) -> Attributes {
         Attributes(inode: picks!.inode(of: pick.name), kind: .symlink, permissions: owner.mode(0o777),
                    linkCount: 1, size: Int64(target(of: pick, s).utf8.count), mtime: pick.pickedAt,
                    uid: owner.uid, gid: owner.gid, cacheable: false)
@@ -26,7 +26,7 @@ extension AlbumFileSystem {
 
     /// Where a pick points now: its photo's place in `by-date/` when the photo is in the library,
     /// else the last place it had (a dangling link, which comes back when the photo does).
-    func target(of pick: Pick, _ s: (library: Library, table: NodeTable)) -> String {
+    func target(of pick: Pick, _ s: TreeView) -> String {
         if let i = s.table.photo(source: pick.sourcePath), let path = s.table.canonicalPath(ofPhoto: i) { return "../" + path }
         return pick.target
     }
@@ -40,7 +40,7 @@ extension AlbumFileSystem {
     /// are chosen here, on the thread that swapped the tree; they are hashed on `pickSearch`,
     /// one search at a time, at most `PickSearch.budget` bytes a search (`searchPicks`), so that
     /// a library of big files of the same name never holds up the next tree.
-    func followMovedPicks(_ s: (library: Library, table: NodeTable), previous: (library: Library, table: NodeTable),
+    func followMovedPicks(_ s: TreeView, previous: TreeView,
                           renamed: [FileMove] = []) {
         guard let picks else { return }
         let all = picks.all
@@ -114,7 +114,7 @@ extension AlbumFileSystem {
     /// The corresponding FUSE operation is `symlink`: `ln -s TARGET picked/NAME` picks a photo.
     /// `caller`: the user asking (the kernel's request context); see `Owner.mayChangePicks`.
     public func symlink(parent: UInt64, name: String, target: String, caller: UInt32 = 0) -> Result<Attributes, Errno> {
-        let tree = pendingChanges.tree
+        let tree = sources.following.publishedTree
         var s = current
         guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
@@ -129,7 +129,7 @@ extension AlbumFileSystem {
         // Its file is hashed: for a photo whose folder was just renamed in SOURCE, the tree that
         // shows its new path is waited for, as `open` waits (the snapshot and the photo's number
         // in it change together).
-        _ = followingMoves(s.library.photos[photoIndex], tree: tree, lookFirst: true, shown: { () -> Photo? in
+        _ = sources.followingMoves(s.library.photos[photoIndex], tree: tree, lookFirst: true, shown: { () -> Photo? in
             let now = current
             guard case .success(let i) = resolvePhoto(target, now) else { return nil }
             (s, photoIndex) = (now, i)
@@ -146,8 +146,8 @@ extension AlbumFileSystem {
             }
         }
         if let hashFailure {
-            if hashFailure == .notFound { reportStale(photo) }
-            problems.log(sourceRoot + "/" + photo.relativePath, "albumfs: cannot pick \(photo.relativePath): its bytes cannot be read (\(hashFailure))")
+            if hashFailure == .notFound { sources.reportStale(photo) }
+            sources.problems.log(sourceRoot + "/" + photo.relativePath, "albumfs: cannot pick \(photo.relativePath): its bytes cannot be read (\(hashFailure))")
         }
         return added.map { linkAttributes($0, s) }
     }
@@ -182,7 +182,7 @@ extension AlbumFileSystem {
 
     /// The photo a link target names: a path inside the mount (absolute, or relative to
     /// `picked/`) to a photo file in any view, a thumbnail, or another pick.
-    func resolvePhoto(_ target: String, _ s: (library: Library, table: NodeTable)) -> Result<Int, Errno> {
+    func resolvePhoto(_ target: String, _ s: TreeView) -> Result<Int, Errno> {
         var path: [String]
         var rest: Substring
         if target.hasPrefix("/") {

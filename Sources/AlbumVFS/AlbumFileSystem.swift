@@ -12,11 +12,11 @@ public final class AlbumFileSystem: Sendable {
     public let sourceRoot: String
     public let owner: Owner
     let inodes: InodeAllocator
-    // The current library and its node table; replaced whole by `update`.
-    private let snapshot: Mutex<(library: Library, table: NodeTable)>
-    let files = HandleTable<OpenFile>()
-    /// Originals each user other than the mounting one holds open.
-    let handleQuota = HandleQuota()
+    // The published tree: replaced whole by `update`, and by `hideThumbnails` when a
+    // thumbnail leaves its listing.
+    private let snapshot: Mutex<TreeView>
+    /// The files behind the tree: handles, SOURCE, thumbnails' reads, the storage's state.
+    public let sources: SourceFiles
     /// Where lost picks' candidates are hashed, one search at a time, off the thread that swaps trees.
     let pickSearch = DispatchQueue(label: "albumfs.pick-search", qos: .utility)
     /// What `.albumfs/status` and `errors` show, shared by their opens.
@@ -24,9 +24,6 @@ public final class AlbumFileSystem: Sendable {
     /// The folders below `filter/` found so far (`AlbumFileSystem+Filters`).
     let filters = FilterFolders()
     let thumbnails: ThumbnailProvider?
-    /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
-    /// scripts read).
-    public let originalBytesRead = Atomic<Int>(0)
     /// Tells the kernel what changed outside a tree publish (a thumbnail that left its listing);
     /// set once the session runs (`setInvalidator`).
     let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
@@ -35,26 +32,13 @@ public final class AlbumFileSystem: Sendable {
     private let status: StatusReporter?
     /// The open listings, by handle (`AlbumFileSystem+Directories`).
     let directories = HandleTable<DirectoryListing>()
-    let problems: OnceLog
     /// The last thumbnail opened in each thumbnails folder, to guess what a reader reads next;
     /// held only while one open is noted.
     let readAhead = Mutex(ReadAhead())
-    /// Told of a photo's file found changed or replaced at an open (`openScanned`).
-    let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
-    /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
-    /// empty folder is left): the views keep its photos, and opening one answers EIO.
-    let libraryAvailable = Atomic<Bool>(true)
-    /// Whether the library's storage is stalled (`isSourceStalled`), and the number of the change
-    /// that said so (changes may be told out of order: `setSourceStalled`).
-    let sourceStall = Mutex<(stalled: Bool, change: UInt64)>((false, 0))
-    /// Where the daemon's lines go (the log given at init).
-    let logLine: @Sendable (String) -> Void
-    /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
-    /// (`followingMoves`) when a photo's file is not at its path.
-    public let pendingChanges = PendingChanges()
-    /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
-    /// photo's file went: the 2 s for a change to show (docs/errno.md).
-    static let movedFileWait = 2.0
+    /// Changes in SOURCE the tree may not show yet, and the trees published: counted by whoever
+    /// follows the library, waited on (`SourceFiles.followingMoves`) when a photo's file is not
+    /// at its path.
+    public let pendingChanges: PendingChanges
 
     /// - Parameter log: where read problems are reported (once per file).
     /// - Parameters:
@@ -74,10 +58,16 @@ public final class AlbumFileSystem: Sendable {
         self.desktopThumbnails = desktopThumbnails
         self.status = status
         self.owner = owner
-        self.problems = OnceLog(sink: log)
-        logLine = log
+        let pending = PendingChanges()
+        self.pendingChanges = pending
+        self.sources = SourceFiles(sourceRoot: sourceRoot, thumbnails: thumbnails, pendingChanges: pending, log: log)
         let table = NodeTable(library: library, inodes: inodes)
-        self.snapshot = Mutex((library, table))
+        let presentation = TreePresentation(owner: owner, sourceRoot: sourceRoot,
+                                            thumbnailSizes: Dictionary((thumbnails?.boxes ?? []).map { ($0, thumbnails!.size(for: $0)) },
+                                                                       uniquingKeysWith: { first, _ in first }),
+                                            wholeSecondMtimes: desktopThumbnails != nil)
+        let first = TreeView(library: library, table: table, presentation: presentation)
+        self.snapshot = Mutex(first.hiding(Self.unrenderablePhotos(thumbnails, inodes, first)))
         _ = filters.libraryChanged(library)
     }
 
@@ -91,16 +81,22 @@ public final class AlbumFileSystem: Sendable {
     ///     or moved), unchanged: their photos keep their inodes.
     @discardableResult
     public func update(_ library: Library, complete: Bool = true, renamed: [FileMove] = []) -> TreeChanges {
-        let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: current.table)
-        let old = snapshot.withLock { s -> (library: Library, table: NodeTable) in
+        let shown = current
+        let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: shown.table)
+        let next = TreeView(library: library, table: table, hiddenVersion: shown.hiddenVersion, presentation: shown.presentation)
+        let hidden = Self.unrenderablePhotos(thumbnails, inodes, next)
+        let (old, new) = snapshot.withLock { s -> (TreeView, TreeView) in
             let previous = s
-            s = (library, table)
-            return previous
+            // (A thumbnail that left its listing meanwhile, `hideThumbnails`, is found again here:
+            // rare, so the lock is held for it only then.)
+            let found = s.hiddenVersion == shown.hiddenVersion ? hidden : Self.unrenderablePhotos(thumbnails, inodes, next)
+            s = TreeView(library: library, table: table, hiddenVersion: s.hiddenVersion, presentation: s.presentation).hiding(found)
+            return (previous, s)
         }
         // (After the swap, not under its lock: a filter folder being built holds `filters`' lock.)
         let filterEntries = filters.libraryChanged(library)
         pendingChanges.treePublished()
-        if complete { followMovedPicks((library, table), previous: old, renamed: renamed) }
+        if complete { followMovedPicks(new, previous: old, renamed: renamed) }
         var changes = TreeChanges.between(old.table, table)
         // Filter folders are built again for the new tree when next asked for: the kernel drops
         // their listings and attributes.
@@ -109,7 +105,13 @@ public final class AlbumFileSystem: Sendable {
         return changes
     }
 
-    var current: (library: Library, table: NodeTable) { snapshot.withLock { $0 } }
+    /// The tree published now.
+    var current: TreeView { snapshot.withLock { $0 } }
+
+    /// Publishes the tree with the thumbnails the service holds unrenderable now not listed.
+    func hideThumbnails() {
+        snapshot.withLock { s in s = s.hiding(Self.unrenderablePhotos(thumbnails, inodes, s)) }
+    }
 
     /// The tree shown now.
     public var library: Library { snapshot.withLock { $0.library } }
@@ -120,7 +122,7 @@ public final class AlbumFileSystem: Sendable {
     let clock: @Sendable () -> Timestamp
 
     /// Told by whoever scans the library (docs/status.md, "A library that cannot be listed").
-    public func setLibraryAvailable(_ available: Bool) { libraryAvailable.store(available, ordering: .relaxed) }
+    public func setLibraryAvailable(_ available: Bool) { sources.libraryAvailable.store(available, ordering: .relaxed) }
 
     /// The photo the views show now for this source file (relative to SOURCE), if any.
     public func shownPhoto(_ relativePath: String) -> Photo? {
@@ -134,17 +136,11 @@ public final class AlbumFileSystem: Sendable {
     public func lookup(parent: UInt64, name: String) -> Result<Attributes, Errno> {
         let s = current
         if let found = filterChild(of: parent, named: name, s) { return found.map { attributes($0, s) } }
-        guard let dir = s.table[parent] else { return .failure(.notFound) }
-        guard let folder = s.table.folders[parent] else { return .failure(.notDirectory) }
-        if FileNameBytes.count(name) > EntryNames.maxBytes { return .failure(.nameTooLong) }
-        if name == "." { return .success(attributes(dir, s)) }
-        if name == ".." { return s.table[dir.parent].map { .success(attributes($0, s)) } ?? .failure(.notFound) }
-        if parent == s.table.pickedInode {
+        if parent == s.table.pickedInode, name != ".", name != "..", FileNameBytes.count(name) <= EntryNames.maxBytes {
             guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
             return .success(linkAttributes(pick, s))
         }
-        guard let node = s.table.child(of: folder, named: name), !isHidden(node, s) else { return .failure(.notFound) }
-        return .success(attributes(node, s))
+        return s.lookup(parent: parent, name: name).map { attributes($0, s) }
     }
 
     /// How the kernel is told of changes made between publishes (the FUSE session's
@@ -156,7 +152,7 @@ public final class AlbumFileSystem: Sendable {
     /// The corresponding FUSE operation is `getattr`.
     public func attributes(of inode: UInt64) -> Result<Attributes, Errno> {
         let s = current
-        if let node = s.table[inode] { return isHidden(node, s) ? .failure(.notFound) : .success(attributes(node, s)) }
+        if let node = s.table[inode] { return s.isHidden(node) ? .failure(.notFound) : .success(attributes(node, s)) }
         if let node = filterNode(inode, s) { return .success(attributes(node, s)) }
         if let pick = picks?.pick(inode: inode) { return .success(linkAttributes(pick, s)) }
         return .failure(.notFound)
@@ -175,40 +171,11 @@ public final class AlbumFileSystem: Sendable {
         }
     }
 
-    func attributes(_ node: Node, _ s: (library: Library, table: NodeTable)) -> Attributes {
+    /// A node's attributes: `picked/`'s from the picks, `.albumfs/` texts' sizes made now, the
+    /// rest from the tree.
+    func attributes(_ node: Node, _ s: TreeView) -> Attributes {
         if node.inode == s.table.pickedInode { return pickedFolderAttributes(node, s) }
-        switch node.kind {
-        case .folder(let folder):
-            return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(0o555),
-                              linkCount: UInt32(2 + folder.subfolders.count), size: 4096, mtime: node.mtime,
-                              uid: owner.uid, gid: owner.gid)
-        case .file(let content):
-            let size: Int64
-            var links: UInt32 = 1
-            var shown = (permissions: owner.mode(0o444), uid: owner.uid, gid: owner.gid)
-            switch content {
-            case .original(let i):
-                size = s.library.photos[i].isEmbeddedVideo ? s.library.photos[i].motionVideo!.length : s.library.photos[i].identity.size
-                shown = owner.photoEntry(s.library.photos[i].access, thumbnail: false)
-                links = s.table.viewCount(ofPhoto: i)
-            case .thumbnail(let i, let box):
-                size = thumbnails?.size(for: box) ?? 0
-                shown = owner.photoEntry(s.library.photos[i].access, thumbnail: true)
-            // Made fresh for each look; read with direct I/O so a grown text is never cut short.
-            // Only the mounting user (and root) may read them: they name the library's files.
-            case .status, .errors, .notShown:
-                size = Int64(controlBytes(content).count)
-                shown.permissions = owner.mode(0o400)
-            case .filterReadme:
-                size = Int64(FilterReadme.bytes.count)
-            }
-            // With desktop thumbnails, whole seconds: tumbler (Thunar) holds a thumbnail current only
-            // when its `Thumb::MTime` equals the file's mtime to the microsecond, and GLib holds one
-            // with a fraction there invalid (the specification's is whole seconds).
-            let mtime = desktopThumbnails == nil ? node.mtime : Timestamp(seconds: node.mtime.seconds)
-            return Attributes(inode: node.inode, kind: .regular, permissions: shown.permissions, linkCount: links, size: size,
-                              mtime: mtime, uid: shown.uid, gid: shown.gid)
-        }
+        return s.attributes(node) { Int64(controlBytes($0).count) }
     }
 
     // MARK: Files
@@ -223,24 +190,19 @@ public final class AlbumFileSystem: Sendable {
         }
     }
 
-    /// Whether reads of this inode must bypass the kernel's page cache (content made at open).
-    public func needsDirectIO(_ inode: UInt64) -> Bool {
-        guard let node = current.table[inode], case .file(let content) = node.kind else { return false }
-        return content.isControl
-    }
-
     /// The corresponding FUSE operation is `open`. Opening for writing answers EROFS; `.albumfs/`
     /// by anyone but the mounting user and root, EACCES; an original by a user who holds
-    /// `HandleQuota.limit` open already, EMFILE.
+    /// `HandleQuota.limit` open already, EMFILE. The answer says how the kernel caches the file
+    /// and how its reads are served (`OpenedFile`).
     /// - Parameter caller: the user asking (the kernel's request context).
-    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0) -> Result<UInt64, Errno> {
-        let tree = pendingChanges.tree
+    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0) -> Result<OpenedFile, Errno> {
+        let tree = sources.following.publishedTree
         let s = current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
         if picks?.pick(inode: inode) != nil { return .failure(Errno(rawValue: ELOOP)) }
         // (A thumbnail no longer listed is gone for an open too: the kernel may still hold its
         // entry, as the notice that drops it is sent off the request thread.)
-        guard let node = s.table[inode], !isHidden(node, s) else { return .failure(.notFound) }
+        guard let node = s.node(inode) else { return .failure(.notFound) }
         guard case .file(let content) = node.kind else { return .failure(.isDirectory) }
         if flags & O_ACCMODE != O_RDONLY || flags & (O_TRUNC | O_APPEND | O_CREAT) != 0 {
             return .failure(.readOnlyFileSystem)
@@ -248,97 +210,38 @@ public final class AlbumFileSystem: Sendable {
         switch content {
         case .original(let i):
             let counted = owner.isPrivileged(caller) ? nil : caller
-            if let counted, !handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
-            let opened = openOriginal(inode, s.library.photos[i], tree: tree, holder: counted)
-            if let counted, case .failure = opened { handleQuota.give(counted) }
-            return opened
+            if let counted, !sources.handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
+            let opened = sources.openOriginal(s.library.photos[i], tree: tree, holder: counted) { shownPhoto(inode: inode) }
+            if let counted, case .failure = opened { sources.handleQuota.give(counted) }
+            return opened.map { OpenedFile(handle: $0, cache: .keep, reads: .source) }
         case .thumbnail(let i, let box):
             thumbnailOpened(node, box: box, s)
-            return .success(files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box))))
+            let handle = sources.files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box)))
+            return .success(OpenedFile(handle: handle, cache: .keep, reads: .render))
         case .status, .errors, .notShown:
             guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
-            return .success(files.insert(.text(controlBytes(content))))
+            return .success(OpenedFile(handle: sources.files.insert(.text(controlBytes(content))), cache: .direct, reads: .inline))
         case .filterReadme:
-            return .success(files.insert(.text(FilterReadme.bytes)))
+            return .success(OpenedFile(handle: sources.files.insert(.text(FilterReadme.bytes)), cache: .keep, reads: .inline))
         }
     }
 
-    /// Whether a read of this handle may wait on slow work (a thumbnail not rendered yet).
-    public func readMayWait(_ handle: UInt64) -> Bool {
-        guard case .thumbnail(let thumb)? = files.get(handle) else { return false }
-        return thumb.bytes.withLock { $0 == nil }
-    }
+    /// Where a read of this handle runs now: a thumbnail's turns `inline` once it is made.
+    public func readService(_ handle: UInt64) -> ReadService { sources.readService(handle) }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
     public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        switch files.get(handle) {
-        case nil: return .failure(.badFileDescriptor)
-        case .original(let file)?: return read(file, at: offset, into: buffer)
-        case .thumbnail(let thumb)?: return read(thumb, at: offset, into: buffer)
-        case .text(let bytes)?: return copy(bytes, at: offset, into: buffer)
-        }
-    }
-
-    private func copy(_ bytes: [UInt8], at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        guard offset < Int64(bytes.count) else { return .success(0) }
-        let n = min(buffer.count, bytes.count - Int(offset))
-        bytes.withUnsafeBytes { src in
-            buffer.baseAddress!.copyMemory(from: src.baseAddress! + Int(offset), byteCount: n)
-        }
-        return .success(n)
-    }
-
-    private func read(_ thumb: OpenThumbnail, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        let bytes: [UInt8]
-        if let ready = thumb.bytes.withLock({ $0 }) {
-            bytes = ready
-        } else {
-            guard let thumbnails else { return .failure(.ioError) }
-            // The photo as the tree shows it now (its folder may have been renamed since the open).
-            let tree = pendingChanges.tree
-            let photo = shownPhoto(inode: thumb.inode) ?? thumb.photo
-            // The source is opened once, by the render; a file not at its path is followed to
-            // where the next tree shows it, or it is gone.
-            let made = followingMoves(photo, tree: tree, shown: { shownPhoto(inode: thumb.inode) }) { photo in
-                thumbnails.thumbnail(of: photo, sourceRoot: sourceRoot, box: thumb.box)
-            }
-            switch made.result {
-            case .failure(.notFound):
-                // Gone, or not the file scanned (replaced, rewritten): rescanned, as an open's is.
-                reportStale(made.photo)
-                problems.log("thumbnail:" + made.photo.relativePath,
-                             "albumfs: cannot make a thumbnail of \(made.photo.relativePath): cannot open the original: \(Errno.notFound)")
-                return .failure(.ioError)
-            case .failure(let e):
-                thumbnailFailed(thumb.inode)
-                return .failure(e)
-            case .success(let b):
-                bytes = b
-                thumb.bytes.withLock { $0 = b }
-            }
-        }
-        return copy(bytes, at: offset, into: buffer)
-    }
-
-    private func read(_ file: OpenOriginal, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        let (at, count) = file.sourceRead(at: offset, count: buffer.count)
-        guard let base = buffer.baseAddress, count > 0 else { return .success(0) }
-        let (filled, error) = PositionalRead.fill(file.fd, into: base, count: count, at: at)
-        if let error {
-            problems.log("read:" + file.relativePath, "albumfs: cannot read \(file.relativePath): \(error)")
-            return .failure(.ioError)
-        }
-        originalBytesRead.add(filled, ordering: .relaxed)
-        return .success(filled)
+        sources.read(handle, at: offset, into: buffer, shown: { shownPhoto(inode: $0) }, unrenderable: { thumbnailFailed($0) })
     }
 
     /// The corresponding FUSE operation is `release`.
-    public func release(_ handle: UInt64) {
-        if case .original(let file)? = files.remove(handle), let holder = file.holder { handleQuota.give(holder) }
-    }
+    public func release(_ handle: UInt64) { sources.release(handle) }
 
     /// Open file handles (for leak checks in tests).
-    public var openFileCount: Int { files.count }
+    public var openFileCount: Int { sources.files.count }
+
+    /// The handles open now (tests reach them).
+    var files: HandleTable<OpenFile> { sources.files }
 
     // MARK: Extended attributes
 
@@ -369,11 +272,7 @@ public final class AlbumFileSystem: Sendable {
         let s = current
         if picks?.pick(inode: inode) != nil { return .success([]) }
         guard let node = s.table[inode] ?? filterNode(inode, s) else { return .failure(.notFound) }
-        guard case .file(let content) = node.kind else { return .success([]) }
-        guard let photo = content.photo else { return .success([]) }
-        let partner = s.library.livePartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
-        let raw = s.library.rawPartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
-        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner, rawPartner: raw))
+        return .success(s.extendedAttributes(node))
     }
 
     // MARK: Filesystem

@@ -61,7 +61,7 @@ public final class PendingChanges: Sendable {
     /// (false: looked at after `grace`, for an event still on its way from inotify to `report`),
     /// or until the monotonic clock reads `deadline` (false). Woken by each tree published and
     /// each change shown, never by polling.
-    func awaitTree(newerThan tree: Int, until deadline: Double, grace: Double = 0.05) -> Bool {
+    func awaitTree(newerThan tree: Int, until deadline: Double, grace: Double) -> Bool {
         let graceEnds = Self.monotonicNow() + grace
         published.lock()
         defer { published.unlock() }

@@ -111,7 +111,7 @@ final class DaemonStatus: StatusReporter, Sendable {
                 + "\($0.answeredEarly.load(ordering: .relaxed)) listings answered at the wait bound"
         } ?? "off"))
         lines.append(("desktop_thumbnails_ahead", desktopThumbnails?.fillAheadState ?? "off"))
-        lines.append(("original_bytes_read", String(fileSystem?.originalBytesRead.load(ordering: .relaxed) ?? 0)))
+        lines.append(("original_bytes_read", String(fileSystem?.sources.originalBytesRead.load(ordering: .relaxed) ?? 0)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),
                       ("thumbnail_cache_limit", String(cache.maxBytes)),

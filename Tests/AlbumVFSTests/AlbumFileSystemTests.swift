@@ -103,7 +103,7 @@ final class AlbumFileSystemTests: XCTestCase {
     }
 
     func testReadOriginalAndReleaseClosesIt() throws {
-        let h = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get()
+        let h = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get().handle
         XCTAssertEqual(fs.openFileCount, 1)
         var buffer = [UInt8](repeating: 0, count: 10)
         let n = try buffer.withUnsafeMutableBytes { try fs.read(h, at: 1, into: $0).get() }
@@ -111,6 +111,34 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(Array(buffer.prefix(3)), Array("AAA".utf8))
         fs.release(h)
         XCTAssertEqual(fs.openFileCount, 0)
+    }
+
+    /// `open` answers in one value how the kernel caches the file and where its reads run: an
+    /// original's pages are kept and its reads wait on SOURCE; a thumbnail's are kept and its
+    /// first read renders; `.albumfs/` texts are made at open and read with direct I/O.
+    func testOpenAnswersHowTheFileIsCachedAndRead() throws {
+        let photos = [photo("a.jpg", seconds: 2_000, size: 4)]
+        fs = try AlbumFileSystem(library: LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true,
+                                                             emptyMtime: Timestamp(seconds: 0)),
+                                 sourceRoot: folder, owner: Owner(uid: 7, gid: 8), log: { _ in })
+        let original = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get()
+        XCTAssertEqual(original.cache, .keep)
+        XCTAssertEqual(original.reads, .source)
+        XCTAssertEqual(fs.readService(original.handle), .source)
+        let thumbnail = try fs.open(ino("thumbnails/200x200/a.jpg"), flags: O_RDONLY).get()
+        XCTAssertEqual(thumbnail.cache, .keep)
+        XCTAssertEqual(thumbnail.reads, .render)
+        XCTAssertEqual(fs.readService(thumbnail.handle), .render, "not made yet")
+        let status = try fs.open(ino(".albumfs/status"), flags: O_RDONLY).get()
+        XCTAssertEqual(status.cache, .direct)
+        XCTAssertEqual(status.reads, .inline)
+        let readme = try fs.open(ino("filter/README.txt"), flags: O_RDONLY).get()
+        XCTAssertEqual(readme.cache, .keep)
+        XCTAssertEqual(readme.reads, .inline)
+        XCTAssertEqual(Set([original, thumbnail, status, readme].map(\.handle)).count, 4)
+        for file in [original, thumbnail, status, readme] { fs.release(file.handle) }
+        XCTAssertEqual(fs.openFileCount, 0)
+        XCTAssertEqual(fs.readService(original.handle), .inline, "a released handle has nothing to wait on")
     }
 
     func testOpenErrors() throws {
@@ -340,7 +368,7 @@ final class AlbumFileSystemTests: XCTestCase {
             published.signal()
         }
         publisher.start()
-        let h = try fs.open(inode, flags: O_RDONLY).get()
+        let h = try fs.open(inode, flags: O_RDONLY).get().handle
         var buffer = [UInt8](repeating: 0, count: 8)
         let n = try buffer.withUnsafeMutableBytes { try fs.read(h, at: 0, into: $0).get() }
         XCTAssertEqual(Array(buffer.prefix(n)), Array("AAAA".utf8))

@@ -1,0 +1,83 @@
+import AlbumCore
+import AlbumSystem
+import Glibc
+import Synchronization
+
+/// The files behind the tree: open handles, originals opened beneath SOURCE and checked to be
+/// the files scanned, photos followed when their folder moved in SOURCE, thumbnails made at
+/// their first read, and whether the library's storage answers (docs/security.md, docs/errno.md).
+///
+/// Everything here may wait (on SOURCE, on a decoder, on the next tree); `TreeView` never does.
+/// The photo a handle shows now comes from the caller (`shown`), so this knows no tree.
+public final class SourceFiles: Sendable {
+    public let sourceRoot: String
+    let files = HandleTable<OpenFile>()
+    /// Originals each user other than the mounting one holds open.
+    let handleQuota = HandleQuota()
+    let thumbnails: ThumbnailProvider?
+    /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
+    /// scripts read).
+    public let originalBytesRead = Atomic<Int>(0)
+    let problems: OnceLog
+    /// Where the daemon's lines go.
+    let logLine: @Sendable (String) -> Void
+    /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
+    /// empty folder is left): the views keep its photos, and opening one answers EIO.
+    let libraryAvailable = Atomic<Bool>(true)
+    /// Whether the library's storage is stalled (`isStalled`), and the number of the change that
+    /// said so (changes may be told out of order: `setStalled`).
+    let stall = Mutex<(stalled: Bool, change: UInt64)>((false, 0))
+    /// The count of trees and changes used while nobody follows the library.
+    let pendingChanges: PendingChanges
+    /// Whoever follows the library (`follow`).
+    private let follower = Mutex(FollowerReference())
+    /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
+    /// photo's file went: the 2 s for a change to show (docs/errno.md).
+    static let movedFileWait = 2.0
+
+    init(sourceRoot: String, thumbnails: ThumbnailProvider?, pendingChanges: PendingChanges, log: @escaping @Sendable (String) -> Void) {
+        self.sourceRoot = sourceRoot
+        self.thumbnails = thumbnails
+        self.pendingChanges = pendingChanges
+        self.problems = OnceLog(sink: log)
+        self.logLine = log
+    }
+
+    /// Who waits for trees and is told of changed files from now on.
+    func follow(_ follower: any LibraryFollowing) { self.follower.withLock { $0.follower = follower } }
+
+    var following: any LibraryFollowing { follower.withLock { $0.follower } ?? pendingChanges }
+
+    // MARK: The library's storage
+
+    /// The storage stopped answering (a request waited `seconds` for it), or answers again;
+    /// `change` numbers the changes (one told late is ignored). Each change is logged.
+    func setStalled(_ stalled: Bool, change: UInt64, seconds: Double) {
+        let changed = stall.withLock { s -> Bool in
+            guard change > s.change else { return false }
+            defer { s = (stalled, change) }
+            return s.stalled != stalled
+        }
+        guard changed else { return }
+        logLine(stalled ? "albumfs: \(sourceRoot) has not answered for \(Int(seconds)) s: reads of its files answer EIO until it does; listings answer from the index"
+                        : "albumfs: \(sourceRoot) answers again")
+    }
+
+    var isStalled: Bool { stall.withLock { $0.stalled } }
+
+    // MARK: Handles
+
+    /// Where a read of this handle runs now: a thumbnail's turns `inline` once it is made.
+    func readService(_ handle: UInt64) -> ReadService {
+        switch files.get(handle) {
+        case .original?: return .source
+        case .thumbnail(let thumb)?: return thumb.bytes.withLock { $0 == nil } ? .render : .inline
+        case .text?, nil: return .inline
+        }
+    }
+
+    /// The corresponding FUSE operation is `release`.
+    func release(_ handle: UInt64) {
+        if case .original(let file)? = files.remove(handle), let holder = file.holder { handleQuota.give(holder) }
+    }
+}
