@@ -42,16 +42,17 @@ final class ScanRunTests: XCTestCase {
         let writer = IndexWriter(index: nil, log: { _ in })
         var request = ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer))
         request.progress = { done, total in handedIn.note(done: done, total: total) }
-        // (Each folder entered once what was handed before it is read; once a batch is handed,
-        // the walk waits up to 3 s for a merge: one that did not wait for the walk would come.)
+        // (Each folder entered once what was handed before it is read; at the third folder, one
+        // whole folder's batch was handed before it, and the walk waits up to 3 s for a merge:
+        // one that did not wait for the walk would come.)
         let readBeforeEachFolder = Locked<[Bool]>([])
         let mergedWhileWalking = Locked<[Bool]>([])
         let firstMerge = DispatchSemaphore(value: 0)
         request.onFolder = { _ in
             readBeforeEachFolder.mutate { $0.append(handedIn.waitUntilRead(seconds: 10)) }
-            if handedIn.wait(for: LibraryScanner.readBatch, seconds: 0) && mergedWhileWalking.value.isEmpty {
-                mergedWhileWalking.mutate { $0.append(firstMerge.wait(timeout: .now() + 3) == .success) }
-            }
+            guard readBeforeEachFolder.value.count == 3 else { return }
+            let handed = handedIn.wait(for: LibraryScanner.readBatch, seconds: 10)
+            mergedWhileWalking.mutate { $0.append(handed && firstMerge.wait(timeout: .now() + 3) == .success) }
         }
         let run = pipeline.start(request)
         var walkDoneAtEachMerge: [Bool] = []
