@@ -91,7 +91,7 @@ final class RenderWorker {
             case .success(.largeDecodeDone) where holding:
                 turn.leave()
                 holding = false
-            case .success(.thumbnail), .success(.image), .success(.failure):
+            case .success(.thumbnail), .success(.image), .success(.hash), .success(.failure):
                 return message
             case .success:
                 return fail(.garbled)

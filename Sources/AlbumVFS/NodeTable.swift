@@ -113,7 +113,7 @@ struct NodeTable: Sendable {
             }
         case .photos(let entries):
             let index = UInt32(photoFolders.count)
-            let sparse = PhotoSlot.mediaTypes.contains(entries.slot)
+            let sparse = PhotoSlot.isSparse(entries.slot)
             for member in entries.members { folderOfPhoto[entries.slot].set(Int(member), index, photoCount: photos.count, sparse: sparse) }
             count += entries.count
         }

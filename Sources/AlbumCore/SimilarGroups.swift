@@ -1,0 +1,205 @@
+import AlbumSystem
+
+/// Similar photos (`duplicates/similar/`): a 64-bit difference hash (dHash) of each still's
+/// picture, upright, and groups of photos whose hashes differ in at most `threshold` bits
+/// (docs/rules.md, "Similar photos").
+///
+/// Pure: the hash of a 9x8 grey picture and how hashes become groups. The decoding is a render
+/// worker's (`RenderRequest.Kind.hash`), the reading and keeping `SimilarFinder`'s.
+public enum SimilarGroups {
+    /// The grey picture a hash is made of: 9 columns, 8 rows.
+    public static let width = 9
+    public static let height = 8
+    /// Bits two hashes may differ in and their photos still be similar: the largest distance
+    /// the known-answer pairs of `SimilarFinderTests` reach (a re-encode, a resize, a 5% crop,
+    /// one scene shot twice with a small shift) with room to spare, and well below the distance
+    /// of different photos (half the bits, 32, on average).
+    public static let threshold = 10
+
+    /// The dHash of a 9x8 grey picture (rows top to bottom): bit 63 - (8 * row + column) is set
+    /// when the pixel at (column, row) is brighter than its right neighbour. The first row's first
+    /// comparison is the most significant bit, so that the hash read in hex reads the picture
+    /// row by row.
+    public static func dHash(_ grey: [UInt8]) -> UInt64 {
+        precondition(grey.count == width * height)
+        var hash: UInt64 = 0
+        for row in 0..<height {
+            for column in 0..<(width - 1) {
+                hash <<= 1
+                if grey[row * width + column] > grey[row * width + column + 1] { hash |= 1 }
+            }
+        }
+        return hash
+    }
+
+    /// Bits in which two hashes differ (their Hamming distance).
+    public static func distance(_ a: UInt64, _ b: UInt64) -> Int { (a ^ b).nonzeroBitCount }
+
+    /// The hash in 16 lowercase hex digits (`user.albumfs.similar`, the index).
+    public static func hex(_ hash: UInt64) -> String {
+        let s = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// Groups of `hashes` (positions in it, each group ascending, groups by their first member):
+    /// the connected parts of the pairs within `threshold` bits that `apart` does not keep apart
+    /// (a burst's photos), of two members or more. Pairs are found through `HashBlocks`, never by
+    /// comparing all pairs.
+    public static func groups(_ hashes: [UInt64], threshold: Int = threshold, apart: (Int, Int) -> Bool = { _, _ in false }) -> [[Int]] {
+        var sets = UnionFind(hashes.count)
+        HashBlocks(hashes).pairs(within: threshold) { i, j in
+            if !apart(i, j) { sets.union(i, j) }
+        }
+        var byRoot: [Int: [Int]] = [:]
+        for i in hashes.indices { byRoot[sets.find(i), default: []].append(i) }
+        return byRoot.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+    }
+
+    /// Group numbers of keyed hashes (key → group, 1, 2, …, keys in no group left out), in the
+    /// order of each group's smallest key so that the same files always give the same numbers.
+    /// A group whose members are all exact copies of one another (one `exact` group each) is left
+    /// out: `duplicates/` shows it already.
+    public static func numbers<Key: Comparable & Hashable>(_ hashes: [Key: UInt64], exact: [Key: UInt32] = [:],
+                                                           apart: (Key, Key) -> Bool = { _, _ in false }) -> [Key: UInt32] {
+        let keys = hashes.keys.sorted()
+        let found = groups(keys.map { hashes[$0]! }) { apart(keys[$0], keys[$1]) }
+        var result: [Key: UInt32] = [:]
+        var next: UInt32 = 1
+        for group in found {
+            let copies = Set(group.map { exact[keys[$0]] })
+            if copies.count == 1, copies.first! != nil { continue }
+            for i in group { result[keys[i]] = next }
+            next += 1
+        }
+        return result
+    }
+}
+
+/// A multi-index of 64-bit hashes: four 16-bit blocks, each with the hashes sorted by its value.
+/// Two hashes within `t` bits agree within `t / 4` bits on at least one block (four blocks share
+/// out at most `t` differing bits), so each hash need only be compared with those whose block is
+/// that near to its own: a few buckets of a 65,536-value table, not every other hash.
+struct HashBlocks {
+    static let blocks = 4
+    let hashes: [UInt64]
+    /// For each block: positions of `hashes` by that block's value, and where each value starts.
+    private var order: [[Int32]] = []
+    private var starts: [[Int32]] = []
+
+    init(_ hashes: [UInt64]) {
+        self.hashes = hashes
+        for b in 0..<Self.blocks {
+            var count = [Int32](repeating: 0, count: 65_537)
+            for h in hashes { count[Int(Self.block(h, b)) + 1] += 1 }
+            for v in 0..<65_536 { count[v + 1] += count[v] }
+            var fill = count
+            var sorted = [Int32](repeating: 0, count: hashes.count)
+            for (i, h) in hashes.enumerated() {
+                let v = Int(Self.block(h, b))
+                sorted[Int(fill[v])] = Int32(i)
+                fill[v] += 1
+            }
+            order.append(sorted)
+            starts.append(count)
+        }
+    }
+
+    static func block(_ hash: UInt64, _ b: Int) -> UInt16 { UInt16(truncatingIfNeeded: hash >> (16 * UInt64(b))) }
+
+    /// Calls `body(i, j)`, i < j, for every pair within `threshold` bits (some more than once).
+    func pairs(within threshold: Int, _ body: (Int, Int) -> Void) {
+        let radius = max(0, threshold) / Self.blocks
+        for (i, h) in hashes.enumerated() {
+            for b in 0..<Self.blocks {
+                Self.near(Self.block(h, b), radius: radius) { v in
+                    for k in Int(starts[b][Int(v)])..<Int(starts[b][Int(v) + 1]) {
+                        let j = Int(order[b][k])
+                        if j > i && SimilarGroups.distance(h, hashes[j]) <= threshold { body(i, j) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each 16-bit value within `radius` bits of `value`, `value` itself included.
+    static func near(_ value: UInt16, radius: Int, from bit: Int = 0, _ body: (UInt16) -> Void) {
+        body(value)
+        guard radius > 0 else { return }
+        for b in bit..<16 { near(value ^ (1 << UInt16(b)), radius: radius - 1, from: b + 1, body) }
+    }
+}
+
+/// Disjoint sets of positions, joined by `union` (path halving, by size).
+struct UnionFind {
+    private var parent: [Int32]
+    private var size: [Int32]
+
+    init(_ count: Int) {
+        parent = (0..<count).map { Int32($0) }
+        size = [Int32](repeating: 1, count: count)
+    }
+
+    mutating func find(_ i: Int) -> Int {
+        var i = i
+        while Int(parent[i]) != i {
+            parent[i] = parent[Int(parent[i])]
+            i = Int(parent[i])
+        }
+        return i
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        var (ra, rb) = (find(a), find(b))
+        guard ra != rb else { return }
+        if size[ra] < size[rb] { swap(&ra, &rb) }
+        parent[rb] = Int32(ra)
+        size[ra] += size[rb]
+    }
+}
+
+/// What a similar photo's hash is, kept between mounts (`SimilarHashStore`): valid while the
+/// file is the one hashed (its identity and ctime).
+public struct SimilarHashRecord: Sendable, Equatable {
+    public var relativePath: String
+    public var identity: FileIdentity
+    public var changedWhenRead: Timestamp?
+    /// The dHash; nil when the picture could not be decoded (not tried again while the file is the same).
+    public var hash: UInt64?
+
+    public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, hash: UInt64?) {
+        self.relativePath = relativePath
+        self.identity = identity
+        self.changedWhenRead = changedWhenRead
+        self.hash = hash
+    }
+
+    /// Whether the record stands for `photo`'s file as scanned.
+    public func holds(_ photo: Photo) -> Bool {
+        photo.sourcePath == relativePath && photo.identity == identity && photo.changedWhenRead == changedWhenRead
+    }
+}
+
+/// Where similar photos' hashes are kept between mounts (the index: `LibraryIndex`).
+public protocol SimilarHashStore: Sendable {
+    func similarHashes() throws(Errno) -> [SimilarHashRecord]
+    /// Writes `records` (replacing those of their paths) and forgets `removals`, in one transaction.
+    func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno)
+}
+
+/// What a hash of one photo came to.
+public enum PerceptualHashOutcome: Sendable, Equatable {
+    case hash(UInt64)
+    /// Its picture cannot be decoded: kept as such while the file is the same.
+    case undecodable
+    /// Its file could not be read as scanned (changed or gone: its rescan follows).
+    case unreadable
+}
+
+/// Hashes photos' pictures for similar photos (AlbumThumbnails implements it with a render
+/// worker of its own at background priority).
+public protocol PerceptualHasher: Sendable {
+    /// The hash of `photo`'s picture, its file opened beneath `sourceRoot`.
+    func perceptualHash(of photo: Photo, sourceRoot: String) -> PerceptualHashOutcome
+    /// Returns once no thumbnail is being rendered (or after `seconds`): the hash pass yields.
+    func yieldToRenders(seconds: Double)
+}
