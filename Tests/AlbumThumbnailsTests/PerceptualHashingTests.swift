@@ -1,0 +1,105 @@
+import AlbumCore
+import AlbumSample
+import AlbumSystem
+@testable import AlbumThumbnails
+import Foundation
+import Glibc
+import XCTest
+
+/// Similar photos' hash of real files, with known answers: the same photo re-encoded, resized,
+/// cropped, turned by its EXIF orientation, and one scene shot twice with a small shift are
+/// within `SimilarGroups.threshold` of each other and group as one; different scenes are not.
+/// Fixtures are the project's encoders', checked by ImageMagick.
+final class PerceptualHashingTests: XCTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "albumfs-similar-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// The fixtures, by name: what `SimilarPhotosTests` mounts too.
+    static func fixtures() throws -> [(name: String, bytes: [UInt8])] {
+        let scene = SampleImage.scene(width: 800, height: 600, seed: 7)
+        let camera = SampleExif.camera("Canon", "EOS R5", "2024:05:17 10:00:00")
+        var turned = SampleExif.camera("Canon", "EOS R5", "2024:05:17 10:00:05", orientation: 6)
+        turned.thumbnail = try Encoders.jpeg(scene.resized(width: 160, height: 120).stored(forOrientation: 6), quality: 80)
+        func jpeg(_ image: SampleImage, _ quality: Int32, _ exif: SampleExif = camera) throws -> [UInt8] {
+            Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(image, quality: quality))
+        }
+        return [
+            ("original.jpg", try jpeg(scene, 92)),
+            ("requality.jpg", try jpeg(scene, 35)),
+            ("resized.jpg", try jpeg(scene.resized(width: 640, height: 480), 85)),
+            ("cropped.jpg", try jpeg(scene.cropped(by: 0.05), 85)),
+            ("turned.jpg", try jpeg(scene.stored(forOrientation: 6), 85, turned)),
+            ("shifted.jpg", try jpeg(SampleImage.scene(width: 800, height: 600, seed: 7, shift: 0.03), 85)),
+            ("other1.jpg", try jpeg(SampleImage.scene(width: 800, height: 600, seed: 8), 85)),
+            ("other2.jpg", try jpeg(SampleImage.scene(width: 800, height: 600, seed: 9), 85)),
+            ("other3.jpg", try jpeg(SampleImage.marker(width: 800, height: 600), 85)),
+        ]
+    }
+
+    func hash(_ path: String, orientation: Int) throws -> UInt64 {
+        let fd = open(path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var st = stat()
+        XCTAssertEqual(fstat(fd, &st), 0)
+        return try ThumbnailRenderer().perceptualHash(SourceImage(fd: fd, size: Int(st.st_size), format: .jpeg, orientation: orientation))
+    }
+
+    func testTheKnownPairsAreWithinTheThresholdAndDifferentScenesFarApart() throws {
+        var hashes: [String: UInt64] = [:]
+        for (name, bytes) in try Self.fixtures() {
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
+            hashes[name] = try hash(folder + "/" + name, orientation: name == "turned.jpg" ? 6 : 1)
+        }
+        try checkWithImageMagick()
+        let alike = ["original.jpg", "requality.jpg", "resized.jpg", "cropped.jpg", "turned.jpg", "shifted.jpg"]
+        let others = ["other1.jpg", "other2.jpg", "other3.jpg"]
+        var report: [String] = []
+        for a in alike { report.append("\(a) \(SimilarGroups.hex(hashes[a]!)) \(SimilarGroups.distance(hashes["original.jpg"]!, hashes[a]!))") }
+        for a in alike {
+            XCTAssertLessThanOrEqual(SimilarGroups.distance(hashes["original.jpg"]!, hashes[a]!), SimilarGroups.threshold,
+                                     "\(a) ~ original.jpg\n" + report.joined(separator: "\n"))
+            for o in others {
+                XCTAssertGreaterThan(SimilarGroups.distance(hashes[a]!, hashes[o]!), 2 * SimilarGroups.threshold, "\(a) vs \(o)")
+            }
+        }
+        for o in others { for p in others where p != o { XCTAssertGreaterThan(SimilarGroups.distance(hashes[o]!, hashes[p]!), SimilarGroups.threshold) } }
+        let names = hashes.keys.sorted()
+        let groups = SimilarGroups.groups(names.map { hashes[$0]! }).map { $0.map { names[$0] } }
+        XCTAssertEqual(groups, [alike.sorted()])
+    }
+
+    /// What ImageMagick says of the fixtures: their sizes, and that the re-encoded copy is the
+    /// original's picture (a small RMSE) while another scene is not.
+    func checkWithImageMagick() throws {
+        func run(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let out = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: out, as: UTF8.self)
+        }
+        let sizes = try run(["identify", "-format", "%f %wx%h\n"] + ["original", "resized", "cropped", "turned"].map { folder + "/\($0).jpg" })
+        XCTAssertEqual(sizes, "original.jpg 800x600\nresized.jpg 640x480\ncropped.jpg 760x570\nturned.jpg 600x800\n")
+        // `compare -metric RMSE` prints "absolute (normalised)"; the normalised one is 0...1.
+        func rmse(_ a: String, _ b: String) throws -> Double {
+            let out = try run(["compare", "-metric", "RMSE", folder + "/" + a, folder + "/" + b, "null:"])
+            let inside = out.split(separator: "(").last.map { $0.prefix { $0 != ")" } } ?? ""
+            return try XCTUnwrap(Double(inside), out)
+        }
+        XCTAssertLessThan(try rmse("original.jpg", "requality.jpg"), 0.05)
+        XCTAssertGreaterThan(try rmse("original.jpg", "other1.jpg"), 0.15)
+        XCTAssertGreaterThan(try rmse("original.jpg", "shifted.jpg"), 0.05, "the shifted shot is another picture, pixel for pixel")
+    }
+}
