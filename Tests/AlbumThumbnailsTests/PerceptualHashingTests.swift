@@ -42,6 +42,21 @@ final class PerceptualHashingTests: XCTestCase {
         ]
     }
 
+    /// Each of the 9x8 cells is the mean luma (BT.601) of the pixels it covers; a picture
+    /// smaller than the grid repeats its pixels.
+    func testGreyCellsAreTheMeanLumaOfThePixelsTheyCover() {
+        var pixels: [UInt8] = []
+        for y in 0..<16 { for x in 0..<18 { pixels += [UInt8]( repeating: UInt8((x / 2) * 10 + y / 2 + (x % 2) * 2), count: 3) } }
+        let cells = PerceptualHashing.grey(RGBImage(width: 18, height: 16, pixels: pixels))
+        XCTAssertEqual(cells, (0..<8).flatMap { r in (0..<9).map { c in UInt8(c * 10 + r + 1) } })
+        XCTAssertEqual(PerceptualHashing.hash(RGBImage(width: 18, height: 16, pixels: pixels)), 0, "brighter to the right: no bit")
+        XCTAssertEqual(PerceptualHashing.grey(RGBImage(width: 1, height: 1, pixels: [255, 0, 0])), [UInt8](repeating: 76, count: 72))
+        XCTAssertEqual(PerceptualHashing.grey(RGBImage(width: 1, height: 1, pixels: [0, 255, 0])), [UInt8](repeating: 150, count: 72))
+        let twoColumns = PerceptualHashing.grey(RGBImage(width: 2, height: 1, pixels: [200, 200, 200, 100, 100, 100]))
+        XCTAssertEqual(twoColumns, (0..<8).flatMap { _ in [200, 200, 200, 200, 200, 100, 100, 100, 100] as [UInt8] })
+        XCTAssertEqual(PerceptualHashing.hash(RGBImage(width: 2, height: 1, pixels: [200, 200, 200, 100, 100, 100])), 0x0808_0808_0808_0808)
+    }
+
     func hash(_ path: String, orientation: Int) throws -> UInt64 {
         let fd = open(path, O_RDONLY)
         XCTAssertGreaterThanOrEqual(fd, 0)

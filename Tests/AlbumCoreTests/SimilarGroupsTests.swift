@@ -1,0 +1,103 @@
+@testable import AlbumCore
+import XCTest
+
+/// `duplicates/similar/`'s pure part: the dHash of a 9x8 grey picture, the multi-index's pairs,
+/// and how pairs become numbered groups.
+final class SimilarGroupsTests: XCTestCase {
+    /// Each row's 8 comparisons, worked out by hand: a bit is 1 where a pixel is brighter than
+    /// its right neighbour, row 0 in the top byte.
+    func testTheHashOfAKnownPictureIsWorkedOutByHand() {
+        let rows: [[UInt8]] = [
+            [9, 8, 7, 6, 5, 4, 3, 2, 1],          // all brighter: 1111 1111 = FF
+            [1, 2, 3, 4, 5, 6, 7, 8, 9],          // none: 00
+            [5, 5, 5, 5, 5, 5, 5, 5, 5],          // equal is not brighter: 00
+            [2, 1, 2, 1, 2, 1, 2, 1, 2],          // 1010 1010 = AA
+            [0, 255, 0, 255, 0, 255, 0, 255, 0],  // 0101 0101 = 55
+            [255, 0, 0, 0, 0, 0, 0, 0, 0],        // 1000 0000 = 80
+            [0, 0, 0, 0, 0, 0, 0, 0, 255],        // 00
+            [0, 0, 0, 0, 0, 0, 0, 255, 0],        // 0000 0001 = 01
+        ]
+        XCTAssertEqual(SimilarGroups.dHash(rows.flatMap { $0 }), 0xFF00_00AA_5580_0001)
+        XCTAssertEqual(SimilarGroups.hex(0xFF00_00AA_5580_0001), "ff0000aa55800001")
+        XCTAssertEqual(SimilarGroups.hex(1), "0000000000000001")
+        XCTAssertEqual(SimilarGroups.distance(0xFF00_00AA_5580_0001, 0xFF00_00AA_5580_0001), 0)
+        XCTAssertEqual(SimilarGroups.distance(0, UInt64.max), 64)
+        XCTAssertEqual(SimilarGroups.distance(0b1011, 0b0110), 3)
+    }
+
+    /// Groups are the connected parts of the pairs within the threshold (a chain joins ends
+    /// farther apart than it), of two or more, each ascending, by their first member.
+    func testGroupsAreTheConnectedPartsOfNearPairs() {
+        let ones = { (n: Int) -> UInt64 in n == 64 ? UInt64.max : (1 << UInt64(n)) - 1 }
+        let rows: [(hashes: [UInt64], threshold: Int, groups: [[Int]], why: String)] = [
+            ([0, 1, 0b111, UInt64.max], 10, [[0, 1, 2]], "one bit and three bits from 0; all ones is 64 away"),
+            ([0, ones(10), ones(11)], 10, [[0, 1, 2]], "10 bits is within; 11 from 0 but 1 from the other"),
+            ([0, ones(11)], 10, [], "11 bits is not"),
+            ([0, ones(10), ones(20)], 10, [[0, 1, 2]], "a chain: 0 and ones(20) are 20 apart, each 10 from the middle"),
+            ([0, ones(10), ones(20)], 9, [], "the same at 9"),
+            ([ones(64), 0, ones(64), 0], 0, [[0, 2], [1, 3]], "equal hashes at threshold 0"),
+            ([5], 10, [], "alone"),
+            ([], 10, [], "none"),
+            ([0x1234_0000_0000_0000, 0x1234_0000_0000_0003, 0x0000_5678_0000_0000, 0x0000_5678_0000_0001], 6, [[0, 1], [2, 3]],
+             "only one block agrees"),
+        ]
+        for row in rows {
+            XCTAssertEqual(SimilarGroups.groups(row.hashes, threshold: row.threshold), row.groups, row.why)
+        }
+    }
+
+    /// The multi-index finds exactly the pairs a comparison of every pair finds, at every
+    /// threshold up to 12, on clusters of hashes a few bits apart.
+    func testTheMultiIndexFindsEveryPairAllPairsFind() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var hashes: [UInt64] = []
+        for _ in 0..<60 {
+            let base = next()
+            for _ in 0..<8 {
+                var h = base
+                for _ in 0..<Int(next() % 10) { h ^= 1 << (next() % 64) }
+                hashes.append(h)
+            }
+        }
+        let blocks = HashBlocks(hashes)
+        for threshold in 0...12 {
+            var found = Set<[Int]>()
+            blocks.pairs(within: threshold) { found.insert([$0, $1]) }
+            var all = Set<[Int]>()
+            for i in hashes.indices { for j in (i + 1)..<hashes.count where SimilarGroups.distance(hashes[i], hashes[j]) <= threshold { all.insert([i, j]) } }
+            XCTAssertEqual(found, all, "threshold \(threshold)")
+            XCTAssertFalse(all.isEmpty)
+        }
+    }
+
+    /// Numbers follow the smallest key of each group; a group of exact copies alone is left out
+    /// (`duplicates/` shows it), one with a copy and a similar photo is kept; a burst's photos are
+    /// no pair.
+    func testNumbersLeaveOutGroupsOfCopiesAloneAndBurstPairs() {
+        let hashes: [String: UInt64] = ["a/copy1": 0xF0, "b/copy2": 0xF0, "c/alike": 0xF1, "d/burst1": 0xFF00, "e/burst2": 0xFF01,
+                                        "f/copyonly1": 0xAAAA_0000, "g/copyonly2": 0xAAAA_0000, "h/lone": 0x5555_5555_5555_5555]
+        let exact: [String: UInt32] = ["a/copy1": 1, "b/copy2": 1, "f/copyonly1": 2, "g/copyonly2": 2]
+        let bursts = ["d/burst1": "B", "e/burst2": "B"]
+        let numbers = SimilarGroups.numbers(hashes, exact: exact) { a, b in bursts[a] != nil && bursts[a] == bursts[b] }
+        XCTAssertEqual(numbers, ["a/copy1": 1, "b/copy2": 1, "c/alike": 1])
+        XCTAssertEqual(SimilarGroups.numbers(hashes), ["a/copy1": 1, "b/copy2": 1, "c/alike": 1, "d/burst1": 2, "e/burst2": 2,
+                                                       "f/copyonly1": 3, "g/copyonly2": 3])
+    }
+
+    func testARecordHoldsOnlyTheFileItWasMadeOf() {
+        let photo = makePhoto("a/1.jpg", (2024, 1, 1, 10))
+        let record = SimilarHashRecord(relativePath: "a/1.jpg", identity: photo.identity, changedWhenRead: photo.changedWhenRead, hash: 7)
+        XCTAssertTrue(record.holds(photo))
+        var rewritten = photo
+        rewritten.identity.mtime = Timestamp(seconds: 5)
+        XCTAssertFalse(record.holds(rewritten))
+        XCTAssertFalse(record.holds(makePhoto("b/1.jpg", (2024, 1, 1, 10))))
+    }
+}
