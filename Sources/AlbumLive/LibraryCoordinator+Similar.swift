@@ -7,16 +7,24 @@ extension LibraryCoordinator {
     /// finds are published on the queue, if they changed.
     func findSimilar() {
         guard let similar else { return }
-        similar.start(state.photos, exact: duplicateGroups) { [weak self] groups in
+        similar.start(state.photos, exact: duplicateGroups, progress: { [weak self] done, total in
+            self?.statusBox.withLock { $0.similar = "hashing \(done)/\(total)" }
+        }, done: { [weak self] groups in
             guard let coordinator = self else { return }
             coordinator.queue.async { coordinator.showSimilar(groups) }
-        }
+        })
     }
 
+    /// Shows a pass's groups (the tree published again only when they changed); the status says
+    /// `done` once they are shown.
     func showSimilar(_ groups: [String: UInt32]) {
-        statusBox.withLock { $0.similarGroups = Int(groups.values.max() ?? 0) }
-        guard groups != similarGroups else { return }
-        similarGroups = groups
-        publish()
+        if groups != similarGroups {
+            similarGroups = groups
+            publish()
+        }
+        statusBox.withLock {
+            $0.similar = "done"
+            $0.similarGroups = Int(groups.values.max() ?? 0)
+        }
     }
 }

@@ -81,6 +81,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var duplicateGroups = 0
         /// Files read for a content hash since the mount (`DuplicateFinder.filesHashed`).
         public var duplicateFilesHashed = 0
+        /// `duplicates/similar/`'s hash pass: `off` (the view not shown), `waiting for the scan`,
+        /// `hashing N/M` (stills hashed of those to hash in this pass), `done` (its groups shown).
+        public var similar = "off"
         /// Stills hashed for similar photos since the mount (`SimilarFinder.filesHashed`).
         public var similarHashed = 0
         /// Stills waiting for their hash in the pass under way (`SimilarFinder.pending`).
@@ -182,6 +185,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             options.views.contains(LibraryViews.duplicates)
                 ? SimilarFinder(root: scanner.root, store: index as? SimilarHashStore, hasher: hasher, log: log) : nil
         }
+        if similar != nil { statusBox.withLock { $0.similar = "waiting for the scan" } }
     }
 
     public var status: Status {

@@ -23,10 +23,12 @@ final class SimilarFinder: Sendable {
     /// Records batched to the index at a time: the pass's progress survives an unmount.
     static let batch = 256
 
-    /// A pass asked for: the candidates, their exact groups and where the groups go.
+    /// A pass asked for: the candidates, their exact groups, who hears of its progress
+    /// (stills hashed, stills to hash) and where the groups go.
     struct Pass: Sendable {
         let photos: [Photo]
         let exact: [String: UInt32]
+        let progress: @Sendable (Int, Int) -> Void
         let done: @Sendable ([String: UInt32]) -> Void
     }
 
@@ -92,9 +94,10 @@ final class SimilarFinder: Sendable {
     }
 
     /// Starts a pass over `photos` (all the library's) in the background, or, while one runs,
-    /// after it; returns at once. `done` gets the groups, on the pass's thread.
-    func start(_ photos: [Photo], exact: [String: UInt32], done: @escaping @Sendable ([String: UInt32]) -> Void) {
-        let pass = Pass(photos: photos, exact: exact, done: done)
+    /// after it; returns at once. `progress` and `done` are called on the pass's thread.
+    func start(_ photos: [Photo], exact: [String: UInt32], progress: @escaping @Sendable (Int, Int) -> Void,
+               done: @escaping @Sendable ([String: UInt32]) -> Void) {
+        let pass = Pass(photos: photos, exact: exact, progress: progress, done: done)
         let startsNow = state.withLock { s in
             guard !s.stopping else { return false }
             if s.running { s.next = pass } else { s.running = true }
@@ -135,10 +138,14 @@ final class SimilarFinder: Sendable {
         let unknown = candidates.filter { !(known[$0.sourcePath]?.holds($0) ?? false) }
         pending.store(unknown.count, ordering: .relaxed)
         defer { pending.store(0, ordering: .relaxed) }
-        for photo in unknown {
+        pass.progress(0, unknown.count)
+        for (k, photo) in unknown.enumerated() {
             if state.withLock({ $0.stopping }) { break }
             hasher.yieldToRenders(seconds: SimilarFinder.longestYield)
-            defer { pending.subtract(1, ordering: .relaxed) }
+            defer {
+                pending.subtract(1, ordering: .relaxed)
+                pass.progress(k + 1, unknown.count)
+            }
             let hash: UInt64?
             switch hasher.perceptualHash(of: photo, sourceRoot: root) {
             case .hash(let value): hash = value

@@ -373,7 +373,9 @@ public final class AlbumFileSystem: Sendable {
         guard let photo = content.photo else { return .success([]) }
         let partner = s.library.livePartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
         let raw = s.library.rawPartners[Int32(photo)].flatMap { s.table.canonicalPath(ofPhoto: Int($0)) }
-        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner, rawPartner: raw))
+        let similar = s.table.place(ofPhoto: photo, slot: PhotoSlot.similar).flatMap { s.table.path(of: $0.parent) }
+        return .success(ExtendedAttributes.of(s.library.photos[photo], sourceRoot: sourceRoot, livePartner: partner, rawPartner: raw,
+                                              similarGroup: similar))
     }
 
     // MARK: Filesystem

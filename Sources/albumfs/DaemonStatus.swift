@@ -97,6 +97,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("duplicates", s.duplicates))
         lines.append(("duplicate_groups", String(s.duplicateGroups)))
         lines.append(("duplicate_files_hashed", String(s.duplicateFilesHashed)))
+        lines.append(("similar", s.similar))
         lines.append(("similar_hashed", String(s.similarHashed)))
         lines.append(("similar_pending", String(s.similarPending)))
         lines.append(("similar_groups", String(s.similarGroups)))
