@@ -20,28 +20,6 @@ final class PerceptualHashingTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// The fixtures, by name: what `SimilarPhotosTests` mounts too.
-    static func fixtures() throws -> [(name: String, bytes: [UInt8])] {
-        let scene = SampleImage.scene(width: 800, height: 600, seed: 7)
-        let camera = SampleExif.camera("Canon", "EOS R5", "2024:05:17 10:00:00")
-        var turned = SampleExif.camera("Canon", "EOS R5", "2024:05:17 10:00:05", orientation: 6)
-        turned.thumbnail = try Encoders.jpeg(scene.resized(width: 160, height: 120).stored(forOrientation: 6), quality: 80)
-        func jpeg(_ image: SampleImage, _ quality: Int32, _ exif: SampleExif = camera) throws -> [UInt8] {
-            Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(image, quality: quality))
-        }
-        return [
-            ("original.jpg", try jpeg(scene, 92)),
-            ("requality.jpg", try jpeg(scene, 35)),
-            ("resized.jpg", try jpeg(scene.resized(width: 640, height: 480), 85)),
-            ("cropped.jpg", try jpeg(scene.cropped(by: 0.05), 85)),
-            ("turned.jpg", try jpeg(scene.stored(forOrientation: 6), 85, turned)),
-            ("shifted.jpg", try jpeg(SampleImage.scene(width: 800, height: 600, seed: 7, shift: 0.03), 85)),
-            ("other1.jpg", try jpeg(SampleImage.scene(width: 800, height: 600, seed: 8), 85)),
-            ("other2.jpg", try jpeg(SampleImage.scene(width: 800, height: 600, seed: 9), 85)),
-            ("other3.jpg", try jpeg(SampleImage.marker(width: 800, height: 600), 85)),
-        ]
-    }
-
     /// Each of the 9x8 cells is the mean luma (BT.601) of the pixels it covers; a picture
     /// smaller than the grid repeats its pixels.
     func testGreyCellsAreTheMeanLumaOfThePixelsTheyCover() {
@@ -68,13 +46,12 @@ final class PerceptualHashingTests: XCTestCase {
 
     func testTheKnownPairsAreWithinTheThresholdAndDifferentScenesFarApart() throws {
         var hashes: [String: UInt64] = [:]
-        for (name, bytes) in try Self.fixtures() {
+        for (name, bytes) in try SimilarFixtures.files() {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
-            hashes[name] = try hash(folder + "/" + name, orientation: name == "turned.jpg" ? 6 : 1)
+            hashes[name] = try hash(folder + "/" + name, orientation: SimilarFixtures.orientation(name))
         }
         try checkWithImageMagick()
-        let alike = ["original.jpg", "requality.jpg", "resized.jpg", "cropped.jpg", "turned.jpg", "shifted.jpg"]
-        let others = ["other1.jpg", "other2.jpg", "other3.jpg"]
+        let (alike, others) = (SimilarFixtures.alike, SimilarFixtures.others)
         var report: [String] = []
         for a in alike { report.append("\(a) \(SimilarGroups.hex(hashes[a]!)) \(SimilarGroups.distance(hashes["original.jpg"]!, hashes[a]!))") }
         for a in alike {
