@@ -18,7 +18,7 @@ public enum SimilarFixtures {
         let scene = SampleImage.scene(width: 800, height: 600, seed: 7)
         let pictures: [SampleImage] = [
             scene, scene, scene.resized(width: 640, height: 480), scene.cropped(by: 0.05), scene.stored(forOrientation: 6),
-            SampleImage.scene(width: 800, height: 600, seed: 7, shift: 0.03),
+            SampleImage.scene(width: 800, height: 600, seed: 7, shift: 0.02),
             SampleImage.scene(width: 800, height: 600, seed: 8), SampleImage.scene(width: 800, height: 600, seed: 9),
             SampleImage.marker(width: 800, height: 600),
         ]
