@@ -15,11 +15,14 @@ extension LibraryViews {
         let names = EntryNames.assign([similar] + shown.map { PhotoEntries.defaultName(photos[$0[0]], thumbnail: false) }) {
             $0 == 0 ? "" : photos[shown[$0 - 1][0]].relativePath
         }
-        let folders = zip(names.dropFirst(), shown).map { name, members in
+        var folders = zip(names.dropFirst(), shown).map { name, members in
             flatFolder(name, photos, members, emptyMtime, slot: PhotoSlot.duplicates)
         }
-        return VirtualFolder(name: duplicates, entries: .folders(folders + [similarView(photos, similarOrder, similarGroups, emptyMtime)]),
-                             emptyMtime: emptyMtime)
+        // `similar/` where its time puts it among the groups (newest first, as every listing);
+        // empty, it shows `emptyMtime` and does not count for `duplicates/`'s own time.
+        let alike = similarView(photos, similarOrder, similarGroups, emptyMtime)
+        folders.insert(alike, at: folders.firstIndex { $0.mtime < alike.mtime } ?? folders.endIndex)
+        return VirtualFolder(name: duplicates, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
     }
 
     /// `duplicates/similar/`: a folder per group of similar photos, as exact groups are made.

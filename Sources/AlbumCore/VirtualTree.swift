@@ -71,6 +71,9 @@ public enum PhotoSlot {
     public static let count = similar + 1
     /// The slots whose entries are the photo's original (one inode between them).
     public static let originals = [byDate, flat, byCamera, favorites, duplicates, places] + MediaKind.allCases.map(mediaType) + [similar]
+    /// The slots counted in an original's `st_nlink`: not `similar`, whose entries a background
+    /// pass adds after the photos were looked up (the kernel keeps the count it was told).
+    public static let linkCounted = originals.filter { $0 != similar }
     /// The slots few photos have an entry in: their folders are kept by photo in a sparse table.
     public static func isSparse(_ slot: Int) -> Bool { mediaTypes.contains(slot) || slot == similar }
 

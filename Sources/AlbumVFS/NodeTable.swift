@@ -235,7 +235,7 @@ struct NodeTable: Sendable {
     /// How many views list a photo's original (its `st_nlink`): `by-date/`, its flat view and `by-camera/`.
     func viewCount(ofPhoto i: Int) -> UInt32 {
         func listed(_ slot: Int) -> UInt32 { !folderOfPhoto[slot].isEmpty && folderOfPhoto[slot][i] != UInt32.max ? 1 : 0 }
-        return PhotoSlot.originals.reduce(0) { $0 + listed($1) }
+        return PhotoSlot.linkCounted.reduce(0) { $0 + listed($1) }
     }
 
     /// A photo's path in `by-date/` (or, with that view not shown, in the first view that lists
