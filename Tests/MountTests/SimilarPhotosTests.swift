@@ -106,6 +106,32 @@ final class SimilarPhotosTests: XCTestCase {
                       "\(readdirNames(m.path("duplicates/similar")) ?? [])")
     }
 
+    /// The hash worker is a render worker of its own at nice 10 in the idle I/O class; the
+    /// thumbnail workers keep the daemon's priority.
+    func testTheHashWorkerRunsAtBackgroundPriorityBesideTheThumbnailWorkers() throws {
+        let m = try mount()
+        defer { m.finish() }
+        waitForThePass(m)
+        let daemon = m.process.processIdentifier
+        var workers: [(pid: Int, nice: Int)] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int(entry), let stat = readProcFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { continue }
+            // Fields after the command: state, ppid, … ; nice is the 19th field of the line.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 17, Int(fields[1]) == Int(daemon),
+                  readProcFile("/proc/\(pid)/cmdline")?.contains("render-worker") == true else { continue }
+            workers.append((pid, Int(fields[16]) ?? -99))
+        }
+        let background = workers.filter { $0.nice == 10 }
+        XCTAssertEqual(background.count, 1, "one hash worker: \(workers)")
+        XCTAssertGreaterThanOrEqual(workers.count, 2, "the thumbnail workers too: \(workers)")
+        XCTAssertTrue(workers.filter { $0.nice != 10 }.allSatisfy { $0.nice == 0 }, "\(workers)")
+        for worker in workers {
+            let io = runCommand("/usr/bin/ionice", ["-p", String(worker.pid)]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertEqual(io == "idle", worker.nice == 10, "pid \(worker.pid) nice \(worker.nice): \(io)")
+        }
+    }
+
     static func utc(_ seconds: Int) -> String {
         var t = time_t(seconds)
         var parts = tm()
