@@ -41,15 +41,41 @@ public enum SimilarGroups {
         return String(repeating: "0", count: 16 - s.count) + s
     }
 
-    /// Groups of `hashes` (positions in it, each group ascending, groups by their first member):
-    /// the connected parts of the pairs within `threshold` bits that `apart` does not keep apart
-    /// (a burst's photos), of two members or more. Pairs are found through `HashBlocks`, never by
-    /// comparing all pairs.
-    public static func groups(_ hashes: [UInt64], threshold: Int = threshold, apart: (Int, Int) -> Bool = { _, _ in false }) -> [[Int]] {
-        var sets = UnionFind(hashes.count)
-        HashBlocks(hashes).pairs(within: threshold) { i, j in
-            if !apart(i, j) { sets.union(i, j) }
+    /// The photos that take part, of `photos` (all the library's), as positions in it: stills as
+    /// the flat views list them (a Live Photo by its still, its video never; a RAW+JPEG pair once,
+    /// by its JPEG), of a file of their own with bytes, and of a burst only its first photo (the
+    /// oldest; by path at one time): a burst's photos are alike by making, not similar photos.
+    public static func candidates(_ photos: [Photo]) -> [Int] {
+        let pairs = RawPairs.partners(photos)
+        var firstOfBurst: [String: Int] = [:]
+        var chosen: [Int] = []
+        for i in photos.indices where photos[i].format.isStill && photos[i].identity.size > 0 && !RawPairs.hidesFromFlatViews(i, photos, pairs) {
+            guard let burst = photos[i].burstIdentifier else {
+                chosen.append(i)
+                continue
+            }
+            if let other = firstOfBurst[burst], !shotBefore(photos[i], photos[other]) { continue }
+            firstOfBurst[burst] = i
         }
+        return (chosen + firstOfBurst.values).sorted()
+    }
+
+    /// Whether `a` was shot before `b` (by path at one time).
+    static func shotBefore(_ a: Photo, _ b: Photo) -> Bool {
+        a.captureInstant != b.captureInstant ? a.captureInstant < b.captureInstant : a.relativePath < b.relativePath
+    }
+
+    /// Groups of `hashes` (positions in it, each group ascending, groups by their first member):
+    /// the connected parts of the pairs within `threshold` bits, of two members or more. Pairs
+    /// are found through `HashBlocks` among the distinct hashes, never by comparing all pairs:
+    /// photos of one hash (copies, a library of one picture) are joined in one pass.
+    public static func groups(_ hashes: [UInt64], threshold: Int = threshold) -> [[Int]] {
+        var sets = UnionFind(hashes.count)
+        var byHash: [UInt64: [Int]] = [:]
+        for (i, h) in hashes.enumerated() { byHash[h, default: []].append(i) }
+        let distinct = Array(byHash.keys)
+        for members in byHash.values { for i in members.dropFirst() { sets.union(members[0], i) } }
+        HashBlocks(distinct).pairs(within: threshold) { a, b in sets.union(byHash[distinct[a]]![0], byHash[distinct[b]]![0]) }
         var byRoot: [Int: [Int]] = [:]
         for i in hashes.indices { byRoot[sets.find(i), default: []].append(i) }
         return byRoot.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
@@ -59,10 +85,9 @@ public enum SimilarGroups {
     /// order of each group's smallest key so that the same files always give the same numbers.
     /// A group whose members are all exact copies of one another (one `exact` group each) is left
     /// out: `duplicates/` shows it already.
-    public static func numbers<Key: Comparable & Hashable>(_ hashes: [Key: UInt64], exact: [Key: UInt32] = [:],
-                                                           apart: (Key, Key) -> Bool = { _, _ in false }) -> [Key: UInt32] {
+    public static func numbers<Key: Comparable & Hashable>(_ hashes: [Key: UInt64], exact: [Key: UInt32] = [:]) -> [Key: UInt32] {
         let keys = hashes.keys.sorted()
-        let found = groups(keys.map { hashes[$0]! }) { apart(keys[$0], keys[$1]) }
+        let found = groups(keys.map { hashes[$0]! })
         var result: [Key: UInt32] = [:]
         var next: UInt32 = 1
         for group in found {

@@ -9,8 +9,8 @@ import Synchronization
 /// worker of its own at that priority, which waits while thumbnails are rendered), and hands
 /// back the groups. Hashes are kept in the index by path and identity: a remount hashes none.
 ///
-/// Which photos: the stills the flat views list (a Live Photo through its still, its video never;
-/// a RAW+JPEG pair through its JPEG, once), of a file of their own with bytes.
+/// Which photos: `SimilarGroups.candidates` (stills as the flat views list them, a burst by its
+/// first photo).
 final class SimilarFinder: Sendable {
     let root: String
     let store: SimilarHashStore?
@@ -55,12 +55,7 @@ final class SimilarFinder: Sendable {
     }
 
     /// The photos that take part, of `photos` (all the library's).
-    static func candidates(_ photos: [Photo]) -> [Photo] {
-        let pairs = RawPairs.partners(photos)
-        return photos.indices.filter { i in
-            photos[i].format.isStill && photos[i].identity.size > 0 && !RawPairs.hidesFromFlatViews(i, photos, pairs)
-        }.map { photos[$0] }
-    }
+    static func candidates(_ photos: [Photo]) -> [Photo] { SimilarGroups.candidates(photos).map { photos[$0] } }
 
     static func load(_ store: SimilarHashStore?, log: (String) -> Void) -> [String: SimilarHashRecord] {
         guard let store else { return [:] }
@@ -83,14 +78,11 @@ final class SimilarFinder: Sendable {
     /// The groups of `candidates` by the hashes `known` holds for them as they are.
     static func groups(_ candidates: [Photo], known: [String: SimilarHashRecord], exact: [String: UInt32]) -> [String: UInt32] {
         var hashes: [String: UInt64] = [:]
-        var bursts: [String: String] = [:]
         for photo in candidates {
             guard let record = known[photo.sourcePath], record.holds(photo), let hash = record.hash else { continue }
             hashes[photo.sourcePath] = hash
-            if let burst = photo.burstIdentifier { bursts[photo.sourcePath] = burst }
         }
-        // A burst's photos are alike by making: none is a similar photo of another.
-        return SimilarGroups.numbers(hashes, exact: exact) { a, b in bursts[a] != nil && bursts[a] == bursts[b] }
+        return SimilarGroups.numbers(hashes, exact: exact)
     }
 
     /// Starts a pass over `photos` (all the library's) in the background, or, while one runs,

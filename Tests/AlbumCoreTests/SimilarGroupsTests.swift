@@ -1,4 +1,5 @@
 @testable import AlbumCore
+import Foundation
 import XCTest
 
 /// `duplicates/similar/`'s pure part: the dHash of a 9x8 grey picture, the multi-index's pairs,
@@ -78,17 +79,43 @@ final class SimilarGroupsTests: XCTestCase {
     }
 
     /// Numbers follow the smallest key of each group; a group of exact copies alone is left out
-    /// (`duplicates/` shows it), one with a copy and a similar photo is kept; a burst's photos are
-    /// no pair.
-    func testNumbersLeaveOutGroupsOfCopiesAloneAndBurstPairs() {
-        let hashes: [String: UInt64] = ["a/copy1": 0xF0, "b/copy2": 0xF0, "c/alike": 0xF1, "d/burst1": 0xFF00, "e/burst2": 0xFF01,
+    /// (`duplicates/` shows it), one with a copy and a similar photo is kept.
+    func testNumbersLeaveOutGroupsOfCopiesAlone() {
+        let hashes: [String: UInt64] = ["a/copy1": 0xF0, "b/copy2": 0xF0, "c/alike": 0xF1, "d/one": 0xFF00, "e/two": 0xFF01,
                                         "f/copyonly1": 0xAAAA_0000, "g/copyonly2": 0xAAAA_0000, "h/lone": 0x5555_5555_5555_5555]
         let exact: [String: UInt32] = ["a/copy1": 1, "b/copy2": 1, "f/copyonly1": 2, "g/copyonly2": 2]
-        let bursts = ["d/burst1": "B", "e/burst2": "B"]
-        let numbers = SimilarGroups.numbers(hashes, exact: exact) { a, b in bursts[a] != nil && bursts[a] == bursts[b] }
-        XCTAssertEqual(numbers, ["a/copy1": 1, "b/copy2": 1, "c/alike": 1])
-        XCTAssertEqual(SimilarGroups.numbers(hashes), ["a/copy1": 1, "b/copy2": 1, "c/alike": 1, "d/burst1": 2, "e/burst2": 2,
+        XCTAssertEqual(SimilarGroups.numbers(hashes, exact: exact), ["a/copy1": 1, "b/copy2": 1, "c/alike": 1, "d/one": 2, "e/two": 2])
+        XCTAssertEqual(SimilarGroups.numbers(hashes), ["a/copy1": 1, "b/copy2": 1, "c/alike": 1, "d/one": 2, "e/two": 2,
                                                        "f/copyonly1": 3, "g/copyonly2": 3])
+    }
+
+    /// A library of one picture (100,000 equal hashes) is one group, made in one pass over them.
+    func testManyEqualHashesAreOneGroupQuickly() {
+        let started = Date()
+        let hashes = [UInt64](repeating: 0x0123_4567_89AB_CDEF, count: 100_000) + [0x0123_4567_89AB_CDEE, ~0x0123_4567_89AB_CDEF]
+        let groups = SimilarGroups.groups(hashes)
+        XCTAssertEqual(groups.count, 1)
+        XCTAssertEqual(groups.first?.count, 100_001, "every equal hash and the one a bit away, not the opposite")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "no pass over every pair")
+    }
+
+    /// Which photos take part: stills as the flat views list them (not a video, nor a RAW shown
+    /// with its JPEG, nor an empty file), and of a burst only its first photo.
+    func testCandidatesAreFlatStillsAndABurstByItsFirstPhoto() {
+        func burst(_ path: String, _ second: Int, _ id: String) -> Photo {
+            var p = makePhoto(path, (2024, 3, 1, 10), second: second)
+            p.sidecarAttributes = [Photo.burstAttribute, id]
+            return p
+        }
+        var empty = makePhoto("e/empty.jpg", (2024, 1, 1, 10))
+        empty.identity.size = 0
+        var raw = makePhoto("r/DSC_0001.NEF", (2022, 8, 9, 10))
+        raw.format = .raw
+        let photos = [makePhoto("a/1.jpg", (2024, 1, 1, 10)), makePhoto("v/clip.mov", (2024, 1, 1, 10)), empty,
+                      burst("b/IMG_3.JPG", 3, "B1"), burst("b/IMG_1.JPG", 1, "B1"), burst("b/IMG_2.JPG", 2, "B1"), burst("c/IMG_9.JPG", 9, "B2"),
+                      raw, makePhoto("r/DSC_0001.JPG", (2022, 8, 9, 10)), makePhoto("s/shot.png", (2021, 1, 1, 10))]
+        XCTAssertEqual(SimilarGroups.candidates(photos).map { photos[$0].relativePath },
+                       ["a/1.jpg", "b/IMG_1.JPG", "c/IMG_9.JPG", "r/DSC_0001.JPG", "s/shot.png"])
     }
 
     func testARecordHoldsOnlyTheFileItWasMadeOf() {
