@@ -175,6 +175,9 @@ final class DuplicatesTests: SampleLibraryTestCase {
         let status = daemonStatus(m.mountpoint)
         XCTAssertEqual(status["duplicates"], "off")
         XCTAssertEqual(status["duplicate_files_hashed"], "0")
+        XCTAssertEqual(status["similar"], "off", "no similar photos either")
+        XCTAssertEqual(status["similar_hashed"], "0")
         XCTAssertNil(statOf(m.path("duplicates")))
+        XCTAssertEqual(daemonStatus(m.mountpoint)["similar_hashed"], "0", "after the scan too")
     }
 }
