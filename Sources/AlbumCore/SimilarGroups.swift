@@ -69,13 +69,23 @@ public enum SimilarGroups {
     /// the connected parts of the pairs within `threshold` bits, of two members or more. Pairs
     /// are found through `HashBlocks` among the distinct hashes, never by comparing all pairs:
     /// photos of one hash (copies, a library of one picture) are joined in one pass.
-    public static func groups(_ hashes: [UInt64], threshold: Int = threshold) -> [[Int]] {
+    /// - Parameters:
+    ///   - joined: positions known to be one group each (a previous pass's groups, their hashes
+    ///     unchanged): joined without a search.
+    ///   - querying: the positions whose pairs are searched for (nil: all); pairs between two
+    ///     others are taken to be those `joined` holds (hashes added to a library searched alone).
+    public static func groups(_ hashes: [UInt64], threshold: Int = threshold, joined: [[Int]] = [], querying: [Int]? = nil) -> [[Int]] {
         var sets = UnionFind(hashes.count)
         var byHash: [UInt64: [Int]] = [:]
         for (i, h) in hashes.enumerated() { byHash[h, default: []].append(i) }
         let distinct = Array(byHash.keys)
         for members in byHash.values { for i in members.dropFirst() { sets.union(members[0], i) } }
-        HashBlocks(distinct).pairs(within: threshold) { a, b in sets.union(byHash[distinct[a]]![0], byHash[distinct[b]]![0]) }
+        for group in joined { for i in group.dropFirst() { sets.union(group[0], i) } }
+        let queries = querying.map { positions in
+            let at = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
+            return Array(Set(positions.map { at[hashes[$0]]! }))
+        }
+        HashBlocks(distinct).pairs(within: threshold, of: queries) { a, b in sets.union(byHash[distinct[a]]![0], byHash[distinct[b]]![0]) }
         var byRoot: [Int: [Int]] = [:]
         for i in hashes.indices { byRoot[sets.find(i), default: []].append(i) }
         return byRoot.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
@@ -86,8 +96,17 @@ public enum SimilarGroups {
     /// A group whose members are all exact copies of one another (one `exact` group each) is left
     /// out: `duplicates/` shows it already.
     public static func numbers<Key: Comparable & Hashable>(_ hashes: [Key: UInt64], exact: [Key: UInt32] = [:]) -> [Key: UInt32] {
+        numbered(hashes, exact: exact).numbers
+    }
+
+    /// `numbers`, and every group found (exact copies' alone too), which a later call given the
+    /// same hashes and a few more takes as `joined`, searching only `added` (`groups`).
+    public static func numbered<Key: Comparable & Hashable>(_ hashes: [Key: UInt64], exact: [Key: UInt32] = [:], joined: [[Key]] = [],
+                                                           added: Set<Key>? = nil) -> (numbers: [Key: UInt32], groups: [[Key]]) {
         let keys = hashes.keys.sorted()
-        let found = groups(keys.map { hashes[$0]! })
+        let position = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        let known = joined.map { $0.compactMap { position[$0] } }.filter { $0.count > 1 }
+        let found = groups(keys.map { hashes[$0]! }, joined: known, querying: added.map { $0.compactMap { position[$0] } })
         var result: [Key: UInt32] = [:]
         var next: UInt32 = 1
         for group in found {
@@ -96,7 +115,7 @@ public enum SimilarGroups {
             for i in group { result[keys[i]] = next }
             next += 1
         }
-        return result
+        return (result, found.map { $0.map { keys[$0] } })
     }
 }
 
@@ -106,51 +125,78 @@ public enum SimilarGroups {
 /// that near to its own: a few buckets of a 65,536-value table, not every other hash.
 struct HashBlocks {
     static let blocks = 4
+    static let values = 65_536
     let hashes: [UInt64]
-    /// For each block: positions of `hashes` by that block's value, and where each value starts.
-    private var order: [[Int32]] = []
-    private var starts: [[Int32]] = []
+    /// Block `b`'s positions of `hashes` by that block's value, at `b * hashes.count`.
+    private var order: [Int32]
+    /// The hashes in `order`'s order, so that a bucket is scanned in sequence, not by position.
+    private var sorted: [UInt64]
+    /// Where each value of block `b` starts in its part of `order`, at `b * (values + 1)`.
+    private var starts: [Int32]
 
     init(_ hashes: [UInt64]) {
         self.hashes = hashes
+        let n = hashes.count
+        order = [Int32](repeating: 0, count: n * Self.blocks)
+        sorted = [UInt64](repeating: 0, count: n * Self.blocks)
+        starts = [Int32](repeating: 0, count: (Self.values + 1) * Self.blocks)
         for b in 0..<Self.blocks {
-            var count = [Int32](repeating: 0, count: 65_537)
-            for h in hashes { count[Int(Self.block(h, b)) + 1] += 1 }
-            for v in 0..<65_536 { count[v + 1] += count[v] }
-            var fill = count
-            var sorted = [Int32](repeating: 0, count: hashes.count)
+            let base = b * (Self.values + 1)
+            for h in hashes { starts[base + Int(Self.block(h, b)) + 1] += 1 }
+            for v in 0..<Self.values { starts[base + v + 1] += starts[base + v] }
+            var fill = Array(starts[base..<(base + Self.values)])
             for (i, h) in hashes.enumerated() {
                 let v = Int(Self.block(h, b))
-                sorted[Int(fill[v])] = Int32(i)
+                order[b * n + Int(fill[v])] = Int32(i)
+                sorted[b * n + Int(fill[v])] = h
                 fill[v] += 1
             }
-            order.append(sorted)
-            starts.append(count)
         }
     }
 
     static func block(_ hash: UInt64, _ b: Int) -> UInt16 { UInt16(truncatingIfNeeded: hash >> (16 * UInt64(b))) }
 
-    /// Calls `body(i, j)`, i < j, for every pair within `threshold` bits (some more than once).
-    func pairs(within threshold: Int, _ body: (Int, Int) -> Void) {
-        let radius = max(0, threshold) / Self.blocks
-        for (i, h) in hashes.enumerated() {
-            for b in 0..<Self.blocks {
-                Self.near(Self.block(h, b), radius: radius) { v in
-                    for k in Int(starts[b][Int(v)])..<Int(starts[b][Int(v) + 1]) {
-                        let j = Int(order[b][k])
-                        if j > i && SimilarGroups.distance(h, hashes[j]) <= threshold { body(i, j) }
+    /// Calls `body(i, j)`, i < j, for every pair within `threshold` bits (some more than once);
+    /// with `queries`, `body(q, j)` for every pair of a query `q` and another position `j`.
+    func pairs(within threshold: Int, of queries: [Int]? = nil, _ body: (Int, Int) -> Void) {
+        let masks = Self.masks(radius: max(0, threshold) / Self.blocks)
+        let n = hashes.count
+        hashes.withUnsafeBufferPointer { hashes in
+            sorted.withUnsafeBufferPointer { sorted in
+                order.withUnsafeBufferPointer { order in
+                    starts.withUnsafeBufferPointer { starts in
+                        for q in 0..<(queries?.count ?? n) {
+                            let i = queries?[q] ?? q
+                            let h = hashes[i]
+                            for b in 0..<Self.blocks {
+                                let own = Self.block(h, b), base = b * (Self.values + 1), part = b * n
+                                for mask in masks {
+                                    let v = Int(own ^ mask)
+                                    for k in (part + Int(starts[base + v]))..<(part + Int(starts[base + v + 1]))
+                                    where (h ^ sorted[k]).nonzeroBitCount <= threshold {
+                                        let j = Int(order[k])
+                                        if queries == nil ? j > i : j != i { body(i, j) }
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
     }
 
-    /// Each 16-bit value within `radius` bits of `value`, `value` itself included.
-    static func near(_ value: UInt16, radius: Int, from bit: Int = 0, _ body: (UInt16) -> Void) {
-        body(value)
-        guard radius > 0 else { return }
-        for b in bit..<16 { near(value ^ (1 << UInt16(b)), radius: radius - 1, from: b + 1, body) }
+    /// Every 16-bit mask of at most `radius` bits set, 0 first.
+    static func masks(radius: Int) -> [UInt16] {
+        var out: [UInt16] = [0]
+        var level: [(mask: UInt16, next: Int)] = [(0, 0)]
+        for _ in 0..<min(radius, 16) {
+            var deeper: [(mask: UInt16, next: Int)] = []
+            for (mask, next) in level { for bit in next..<16 { deeper.append((mask | 1 << UInt16(bit), bit + 1)) } }
+            out += deeper.map(\.mask)
+            level = deeper
+        }
+        return out
     }
 }
 

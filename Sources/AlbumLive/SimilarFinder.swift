@@ -41,6 +41,9 @@ final class SimilarFinder: Sendable {
         var writeFailure: Errno?
         /// The mount is over: no pass starts, the one under way ends.
         var stopping = false
+        /// The last pass's hashes by path, and every group it found (`regroup`).
+        var lastHashes: [String: UInt64]?
+        var lastGroups: [[String]] = []
     }
     // Protects `State`; never held while a photo is hashed.
     private let state = Mutex(State())
@@ -77,12 +80,36 @@ final class SimilarFinder: Sendable {
 
     /// The groups of `candidates` by the hashes `known` holds for them as they are.
     static func groups(_ candidates: [Photo], known: [String: SimilarHashRecord], exact: [String: UInt32]) -> [String: UInt32] {
+        SimilarGroups.numbers(hashes(candidates, known: known), exact: exact)
+    }
+
+    /// The hashes `known` holds for `candidates` as they are, by path.
+    static func hashes(_ candidates: [Photo], known: [String: SimilarHashRecord]) -> [String: UInt64] {
         var hashes: [String: UInt64] = [:]
         for photo in candidates {
             guard let record = known[photo.sourcePath], record.holds(photo), let hash = record.hash else { continue }
             hashes[photo.sourcePath] = hash
         }
-        return SimilarGroups.numbers(hashes, exact: exact)
+        return hashes
+    }
+
+    /// The groups of `hashes`, searching only the hashes new since the last pass's when none of
+    /// its groups lost or changed a member (a photo added to a big library is compared with the
+    /// others, not every photo with every other again); kept for the next pass.
+    private func regroup(_ hashes: [String: UInt64], exact: [String: UInt32]) -> [String: UInt32] {
+        let (last, lastGroups) = state.withLock { ($0.lastHashes, $0.lastGroups) }
+        var added: Set<String>?
+        if let last {
+            let grouped = Set(lastGroups.joined())
+            let lost = last.contains { path, hash in hashes[path] != hash && grouped.contains(path) }
+            if !lost { added = Set(hashes.keys.filter { last[$0] != hashes[$0] }) }
+        }
+        let (numbers, groups) = SimilarGroups.numbered(hashes, exact: exact, joined: added == nil ? [] : lastGroups, added: added)
+        state.withLock {
+            $0.lastHashes = hashes
+            $0.lastGroups = groups
+        }
+        return numbers
     }
 
     /// Starts a pass over `photos` (all the library's) in the background, or, while one runs,
@@ -159,7 +186,7 @@ final class SimilarFinder: Sendable {
         for path in gone { known[path] = nil }
         save(batch, removing: gone)
         state.withLock { $0.known = known }
-        return stopped ? nil : Self.groups(candidates, known: known, exact: pass.exact)
+        return stopped ? nil : regroup(Self.hashes(candidates, known: known), exact: pass.exact)
     }
 
     /// The longest a hash waits for thumbnails to be rendered first.

@@ -78,6 +78,32 @@ final class SimilarGroupsTests: XCTestCase {
         }
     }
 
+    /// Hashes added to a library and searched alone, the groups found before joined without a
+    /// search, give the groups a search of everything gives.
+    func testSearchingOnlyTheAddedHashesGivesTheGroupsOfAFullSearch() {
+        var state: UInt64 = 0x1234_5678_9ABC_DEF0
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+        var hashes: [UInt64] = []
+        for _ in 0..<300 {
+            let base = next()
+            for _ in 0..<Int(next() % 3) + 1 {
+                var h = base
+                for _ in 0..<Int(next() % 12) { h ^= 1 << (next() % 64) }
+                hashes.append(h)
+            }
+        }
+        let before = hashes.count * 3 / 4
+        let earlier = SimilarGroups.groups(Array(hashes.prefix(before)))
+        let incremental = SimilarGroups.groups(hashes, joined: earlier, querying: Array(before..<hashes.count))
+        XCTAssertEqual(incremental, SimilarGroups.groups(hashes))
+        XCTAssertGreaterThan(incremental.count, earlier.count, "the added hashes made groups of their own")
+        XCTAssertNotEqual(SimilarGroups.groups(hashes, querying: Array(before..<hashes.count)), SimilarGroups.groups(hashes),
+                          "without the earlier groups the old pairs are not searched")
+    }
+
     /// Numbers follow the smallest key of each group; a group of exact copies alone is left out
     /// (`duplicates/` shows it), one with a copy and a similar photo is kept.
     func testNumbersLeaveOutGroupsOfCopiesAlone() {

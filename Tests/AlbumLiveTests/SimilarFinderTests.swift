@@ -83,5 +83,11 @@ final class SimilarFinderTests: XCTestCase {
         XCTAssertEqual(hasher.asked.withLock { $0 }.sorted(), ["b.jpg", "d.jpg"])
         XCTAssertEqual(store.rows.withLock { $0.keys.sorted() }, ["a.jpg", "b.jpg", "d.jpg", "moved/c.jpg"])
         XCTAssertEqual(pass(next, photos, exact: ["a.jpg": 1, "d.jpg": 1]), [:], "copies alone are duplicates/'s")
+        // A photo added near another is searched alone and joins it; the earlier group stays.
+        hasher.asked.withLock { $0 = [] }
+        hasher.table.withLock { $0["f.jpg"] = .hash(0x00FF_0000_0003) }
+        photos.append(photo("f.jpg", inode: 7))
+        XCTAssertEqual(pass(next, photos), ["a.jpg": 1, "d.jpg": 1, "f.jpg": 2, "moved/c.jpg": 2])
+        XCTAssertEqual(hasher.asked.withLock { $0 }, ["f.jpg"])
     }
 }
