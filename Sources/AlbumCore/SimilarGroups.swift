@@ -106,16 +106,22 @@ public enum SimilarGroups {
         let keys = hashes.keys.sorted()
         let position = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         let known = joined.map { $0.compactMap { position[$0] } }.filter { $0.count > 1 }
-        let found = groups(keys.map { hashes[$0]! }, joined: known, querying: added.map { $0.compactMap { position[$0] } })
+        let found = groups(keys.map { hashes[$0]! }, joined: known, querying: added.map { $0.compactMap { position[$0] } }).map { $0.map { keys[$0] } }
+        return (numbers(of: found, exact: exact), found)
+    }
+
+    /// Group numbers of `groups` (each ascending, groups by their first member), leaving out
+    /// those whose members are all exact copies of one another.
+    public static func numbers<Key: Comparable & Hashable>(of groups: [[Key]], exact: [Key: UInt32]) -> [Key: UInt32] {
         var result: [Key: UInt32] = [:]
         var next: UInt32 = 1
-        for group in found {
-            let copies = Set(group.map { exact[keys[$0]] })
+        for group in groups.map({ $0.sorted() }).sorted(by: { $0[0] < $1[0] }) where group.count > 1 {
+            let copies = Set(group.map { exact[$0] })
             if copies.count == 1, copies.first! != nil { continue }
-            for i in group { result[keys[i]] = next }
+            for key in group { result[key] = next }
             next += 1
         }
-        return (result, found.map { $0.map { keys[$0] } })
+        return result
     }
 }
 
@@ -236,12 +242,16 @@ public struct SimilarHashRecord: Sendable, Equatable {
     public var changedWhenRead: Timestamp?
     /// The dHash; nil when the picture could not be decoded (not tried again while the file is the same).
     public var hash: UInt64?
+    /// The group the last search put it in, among every group it found (exact copies' alone
+    /// too): 0 none; nil not searched yet (hashed by a pass that did not end).
+    public var group: UInt32?
 
-    public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, hash: UInt64?) {
+    public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, hash: UInt64?, group: UInt32? = nil) {
         self.relativePath = relativePath
         self.identity = identity
         self.changedWhenRead = changedWhenRead
         self.hash = hash
+        self.group = group
     }
 
     /// Whether the record stands for `photo`'s file as scanned.
@@ -253,6 +263,8 @@ public struct SimilarHashRecord: Sendable, Equatable {
 /// Where similar photos' hashes are kept between mounts (the index: `LibraryIndex`).
 public protocol SimilarHashStore: Sendable {
     func similarHashes() throws(Errno) -> [SimilarHashRecord]
+    /// The records the last search put in a group (a mount's first tree reads only those).
+    func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord]
     /// Writes `records` (replacing those of their paths) and forgets `removals`, in one transaction.
     func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno)
 }

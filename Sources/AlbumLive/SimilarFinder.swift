@@ -70,17 +70,23 @@ final class SimilarFinder: Sendable {
         }
     }
 
-    /// Each similar photo's group (its path → its group) from what the index holds alone,
-    /// decoding nothing (the first tree a mount shows, before its scan).
+    /// Each similar photo's group (its path → its group) as the last search left them in the
+    /// index, decoding and searching nothing (the first tree a mount shows, before its scan):
+    /// the grouped records alone are read, and those of files changed since are left out.
     static func groupsFromIndex(_ photos: [Photo], exact: [String: UInt32], store: SimilarHashStore?, log: (String) -> Void) -> [String: UInt32] {
-        guard store != nil else { return [:] }
-        let known = load(store, log: log)
-        return groups(candidates(photos), known: known, exact: exact)
-    }
-
-    /// The groups of `candidates` by the hashes `known` holds for them as they are.
-    static func groups(_ candidates: [Photo], known: [String: SimilarHashRecord], exact: [String: UInt32]) -> [String: UInt32] {
-        SimilarGroups.numbers(hashes(candidates, known: known), exact: exact)
+        guard let store else { return [:] }
+        let grouped: [SimilarHashRecord]
+        do throws(Errno) { grouped = try store.groupedSimilarHashes() } catch {
+            log("albumfs: warning: the index's similar-photo hashes cannot be read (\(error)); stills are hashed again")
+            return [:]
+        }
+        let byPath = Dictionary(grouped.map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+        var members: [UInt32: [String]] = [:]
+        for photo in candidates(photos) {
+            guard let record = byPath[photo.sourcePath], record.holds(photo), record.hash != nil, let group = record.group else { continue }
+            members[group, default: []].append(photo.sourcePath)
+        }
+        return SimilarGroups.numbers(of: Array(members.values), exact: exact)
     }
 
     /// The hashes `known` holds for `candidates` as they are, by path.
@@ -96,7 +102,7 @@ final class SimilarFinder: Sendable {
     /// The groups of `hashes`, searching only the hashes new since the last pass's when none of
     /// its groups lost or changed a member (a photo added to a big library is compared with the
     /// others, not every photo with every other again); kept for the next pass.
-    private func regroup(_ hashes: [String: UInt64], exact: [String: UInt32]) -> [String: UInt32] {
+    private func regroup(_ hashes: [String: UInt64], exact: [String: UInt32]) -> (numbers: [String: UInt32], groups: [[String]]) {
         let (last, lastGroups) = state.withLock { ($0.lastHashes, $0.lastGroups) }
         var added: Set<String>?
         if let last {
@@ -109,7 +115,34 @@ final class SimilarFinder: Sendable {
             $0.lastHashes = hashes
             $0.lastGroups = groups
         }
-        return numbers
+        return (numbers, groups)
+    }
+
+    /// What the index's records say of the last search (the hashes it searched, the groups it
+    /// found), for a mount's first pass to search only what is new since.
+    static func lastSearch(_ known: [String: SimilarHashRecord]) -> (hashes: [String: UInt64], groups: [[String]]) {
+        var hashes: [String: UInt64] = [:]
+        var members: [UInt32: [String]] = [:]
+        for record in known.values {
+            guard let hash = record.hash, let group = record.group else { continue }
+            hashes[record.relativePath] = hash
+            if group > 0 { members[group, default: []].append(record.relativePath) }
+        }
+        return (hashes, Array(members.values))
+    }
+
+    /// The records whose group the search changed, given it (0: none), to be written.
+    static func regrouped(_ groups: [[String]], _ hashes: [String: UInt64], _ known: inout [String: SimilarHashRecord]) -> [SimilarHashRecord] {
+        var group: [String: UInt32] = [:]
+        for (k, members) in groups.enumerated() { for path in members { group[path] = UInt32(k + 1) } }
+        var changed: [SimilarHashRecord] = []
+        for path in hashes.keys {
+            guard var record = known[path], record.group != group[path] ?? 0 else { continue }
+            record.group = group[path] ?? 0
+            known[path] = record
+            changed.append(record)
+        }
+        return changed
     }
 
     /// Starts a pass over `photos` (all the library's) in the background, or, while one runs,
@@ -151,7 +184,15 @@ final class SimilarFinder: Sendable {
     /// One pass: hashes the candidates the index holds no hash of, writes them, forgets the
     /// records of files no longer there; the groups, or nil when the pass was stopped.
     private func run(_ pass: Pass) -> [String: UInt32]? {
-        var known = state.withLock { $0.known } ?? Self.load(store, log: log)
+        var known: [String: SimilarHashRecord]
+        if let kept = state.withLock({ $0.known }) { known = kept } else {
+            known = Self.load(store, log: log)
+            let last = Self.lastSearch(known)
+            state.withLock {
+                $0.lastHashes = last.hashes
+                $0.lastGroups = last.groups
+            }
+        }
         let candidates = Self.candidates(pass.photos)
         var batch = adoptMoved(candidates, &known)
         let unknown = candidates.filter { !(known[$0.sourcePath]?.holds($0) ?? false) }
@@ -184,9 +225,20 @@ final class SimilarFinder: Sendable {
         let paths = Set(candidates.lazy.map(\.sourcePath))
         let gone = stopped ? [] : known.keys.filter { !paths.contains($0) }
         for path in gone { known[path] = nil }
+        var numbers: [String: UInt32]?
+        if !stopped {
+            let hashes = Self.hashes(candidates, known: known)
+            let found = regroup(hashes, exact: pass.exact)
+            // (Each record's group written with it: the next mount shows them without a search.)
+            let changed = Self.regrouped(found.groups, hashes, &known)
+            let byPath = Dictionary(batch.map { ($0.relativePath, $0) }, uniquingKeysWith: { _, b in b })
+                .merging(changed.map { ($0.relativePath, $0) }) { _, b in b }
+            batch = Array(byPath.values)
+            numbers = found.numbers
+        }
         save(batch, removing: gone)
         state.withLock { $0.known = known }
-        return stopped ? nil : regroup(Self.hashes(candidates, known: known), exact: pass.exact)
+        return numbers
     }
 
     /// The longest a hash waits for thumbnails to be rendered first.

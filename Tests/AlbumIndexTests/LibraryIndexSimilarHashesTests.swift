@@ -14,9 +14,9 @@ final class LibraryIndexSimilarHashesTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(atPath: folder) }
 
-    func record(_ path: String, inode: UInt64, hash: UInt64?) -> SimilarHashRecord {
+    func record(_ path: String, inode: UInt64, hash: UInt64?, group: UInt32? = nil) -> SimilarHashRecord {
         SimilarHashRecord(relativePath: path, identity: FileIdentity(inode: inode, size: 300_000, mtime: Timestamp(seconds: 1_700_000_000, nanoseconds: 7)),
-                          changedWhenRead: inode == 1 ? nil : Timestamp(seconds: 1_700_000_001, nanoseconds: 9), hash: hash)
+                          changedWhenRead: inode == 1 ? nil : Timestamp(seconds: 1_700_000_001, nanoseconds: 9), hash: hash, group: group)
     }
 
     /// Every field comes back as written (a hash with its top bit set, and none: a picture that
@@ -24,7 +24,7 @@ final class LibraryIndexSimilarHashesTests: XCTestCase {
     /// and a file's removal from the index take its hash.
     func testRecordsRoundTripAndGoWithTheirFiles() throws {
         let path = folder + "/index.sqlite"
-        let a = record("a/x.jpg", inode: 1, hash: nil), b = record("b/x.jpg", inode: 2, hash: 0xF0E1_D2C3_B4A5_9687)
+        let a = record("a/x.jpg", inode: 1, hash: nil), b = record("b/x.jpg", inode: 2, hash: 0xF0E1_D2C3_B4A5_9687, group: 3)
         do {
             let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
             try index.saveSimilarHashes([a, b], removing: [])
@@ -33,6 +33,7 @@ final class LibraryIndexSimilarHashesTests: XCTestCase {
         XCTAssertEqual(try index.similarHashes().sorted { $0.relativePath < $1.relativePath }, [a, b])
         var hashed = a
         hashed.hash = 7
+        hashed.group = 0
         try index.saveSimilarHashes([hashed], removing: ["b/x.jpg"])
         XCTAssertEqual(try index.similarHashes(), [hashed])
         try index.saveSimilarHashes([b], removing: [])

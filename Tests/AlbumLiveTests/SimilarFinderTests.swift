@@ -26,6 +26,7 @@ final class SimilarFinderTests: XCTestCase {
     final class MemoryStore: SimilarHashStore {
         let rows = Mutex<[String: SimilarHashRecord]>([:])
         func similarHashes() throws(Errno) -> [SimilarHashRecord] { rows.withLock { Array($0.values) } }
+        func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord] { rows.withLock { $0.values.filter { ($0.group ?? 0) > 0 } } }
         func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno) {
             rows.withLock { rows in
                 for path in removals { rows[path] = nil }
@@ -89,5 +90,13 @@ final class SimilarFinderTests: XCTestCase {
         photos.append(photo("f.jpg", inode: 7))
         XCTAssertEqual(pass(next, photos), ["a.jpg": 1, "d.jpg": 1, "f.jpg": 2, "moved/c.jpg": 2])
         XCTAssertEqual(hasher.asked.withLock { $0 }, ["f.jpg"])
+        // The next mount's first tree: the groups the index keeps, nothing hashed or searched.
+        XCTAssertEqual(SimilarFinder.groupsFromIndex(photos, exact: [:], store: store, log: { XCTFail($0) }),
+                       ["a.jpg": 1, "d.jpg": 1, "f.jpg": 2, "moved/c.jpg": 2])
+        XCTAssertEqual(store.rows.withLock { $0["b.jpg"]?.group }, 0, "searched, in no group")
+        hasher.asked.withLock { $0 = [] }
+        let third = SimilarFinder(root: "/nowhere", store: store, hasher: hasher, log: { XCTFail($0) })
+        XCTAssertEqual(pass(third, photos), ["a.jpg": 1, "d.jpg": 1, "f.jpg": 2, "moved/c.jpg": 2])
+        XCTAssertEqual(hasher.asked.withLock { $0 }, [])
     }
 }
