@@ -54,6 +54,8 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     /// Renders asked for and not answered yet (`waitUntilIdle`).
     private var inFlight = 0
     private let ended = Atomic<Int>(0)
+    /// The workers' argv[0]: `albumfs`, or `albumfs-similar` for the background pool.
+    private let name: String
 
     /// - Parameter background: the workers run at background priority (`BackgroundPriority`:
     ///   nice 10, the idle I/O class), as the work they do for the hash pass of similar photos.
@@ -63,6 +65,7 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         self.limits = limits
         self.size = max(1, size)
         self.log = log
+        name = background ? "albumfs-similar" : "albumfs"
         // (Started with the pool, not with the first worker: the daemon's threads are then all
         // there once it is mounted. A process inherits the priorities of the thread that starts
         // it, so lowering the spawner's lowers every worker's.)
@@ -211,7 +214,7 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
             starting = 1
             condition.unlock()
             let started = Result { () throws(ThumbnailError) in
-                try RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
+                try RenderWorker.start(executable: executable, name: name, memory: limits.memory, maxPixels: limits.maxPixels)
             }
             condition.lock()
             starting = 0

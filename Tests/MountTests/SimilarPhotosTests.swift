@@ -113,22 +113,21 @@ final class SimilarPhotosTests: XCTestCase {
         defer { m.finish() }
         waitForThePass(m)
         let daemon = m.process.processIdentifier
-        var workers: [(pid: Int, nice: Int)] = []
+        var workers: [(pid: Int, name: String, nice: Int)] = []
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = Int(entry), let stat = readProcFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { continue }
             // Fields after the command: state, ppid, … ; nice is the 19th field of the line.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 17, Int(fields[1]) == Int(daemon),
-                  readProcFile("/proc/\(pid)/cmdline")?.contains("render-worker") == true else { continue }
-            workers.append((pid, Int(fields[16]) ?? -99))
+            let words = (readProcFile("/proc/\(pid)/cmdline") ?? "").split(separator: "\0").prefix(2).map(String.init)
+            guard fields.count > 17, Int(fields[1]) == Int(daemon), words.count == 2, words[1] == "render-worker" else { continue }
+            workers.append((pid, words[0], Int(fields[16]) ?? -99))
         }
-        let background = workers.filter { $0.nice == 10 }
-        XCTAssertEqual(background.count, 1, "one hash worker: \(workers)")
-        XCTAssertGreaterThanOrEqual(workers.count, 2, "the thumbnail workers too: \(workers)")
-        XCTAssertTrue(workers.filter { $0.nice != 10 }.allSatisfy { $0.nice == 0 }, "\(workers)")
+        XCTAssertEqual(workers.filter { $0.name == "albumfs-similar" }.map(\.nice), [10], "one hash worker, at nice 10: \(workers)")
+        XCTAssertGreaterThanOrEqual(workers.filter { $0.name == "albumfs" }.count, 2, "the thumbnail workers: \(workers)")
+        XCTAssertTrue(workers.filter { $0.name == "albumfs" }.allSatisfy { $0.nice == 0 }, "at the daemon's priority: \(workers)")
         for worker in workers {
             let io = runCommand("/usr/bin/ionice", ["-p", String(worker.pid)]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            XCTAssertEqual(io == "idle", worker.nice == 10, "pid \(worker.pid) nice \(worker.nice): \(io)")
+            XCTAssertEqual(io == "idle", worker.name == "albumfs-similar", "pid \(worker.pid) \(worker.name): \(io)")
         }
     }
 
