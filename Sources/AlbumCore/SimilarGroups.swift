@@ -11,7 +11,7 @@ public enum SimilarGroups {
     public static let width = 9
     public static let height = 8
     /// Bits two hashes may differ in and their photos still be similar: the largest distance
-    /// the known-answer pairs of `SimilarFinderTests` reach (a re-encode, a resize, a 5% crop,
+    /// the known-answer pairs of `PerceptualHashingTests` reach (a re-encode, a resize, a 5% crop,
     /// one scene shot twice with a small shift) with room to spare, and well below the distance
     /// of different photos (half the bits, 32, on average).
     public static let threshold = 10
