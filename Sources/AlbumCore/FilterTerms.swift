@@ -9,12 +9,15 @@ public struct FilterSubject {
     public let hasRawPartner: Bool
     /// A copy `duplicates/` lists (`DuplicateGroups`).
     public let isCopy: Bool
+    /// A photo `duplicates/similar/` lists (`SimilarGroups`).
+    public let isSimilar: Bool
 
-    public init(photo: Photo, isLivePhoto: Bool = false, hasRawPartner: Bool = false, isCopy: Bool = false) {
+    public init(photo: Photo, isLivePhoto: Bool = false, hasRawPartner: Bool = false, isCopy: Bool = false, isSimilar: Bool = false) {
         self.photo = photo
         self.isLivePhoto = isLivePhoto
         self.hasRawPartner = hasRawPartner
         self.isCopy = isCopy
+        self.isSimilar = isSimilar
     }
 }
 
@@ -76,6 +79,7 @@ public enum FilterTerms {
         .word("live-photos") { $0.isLivePhoto },
         .word("raw") { $0.photo.format == .raw || $0.hasRawPartner },
         .word("duplicates") { $0.isCopy },
+        .word("similar") { $0.isSimilar },
     ]
 
     /// `media-types/`'s kinds but Live Photos and RAW (above, which count pairs): a photo is in
@@ -103,7 +107,7 @@ public enum FilterTerms {
     /// Terms whose data the other smart folders bring (issue #50): named here so that the
     /// grammar and its docs hold them, answered "not known to this build" until their row is
     /// given a `make`.
-    static let comingWithOtherViews: [FilterTerm] = [FilterTerm.notInThisBuild("similar", from: "duplicates/similar/")]
+    static let comingWithOtherViews: [FilterTerm] = []
 
     public static func term(named name: String) -> FilterTerm? { byName[name] }
 

@@ -19,15 +19,18 @@ public struct FilterScope: Sendable {
     /// The copies `duplicates/` lists, read from its folders (a views snapshot keeps them there,
     /// not the groups), or nil where the mount does not show `duplicates/`.
     let copies: Set<Int32>?
+    /// The photos `duplicates/similar/` lists, read from its folders likewise.
+    let alike: Set<Int32>?
 
     public init(_ library: Library) {
         self.library = library
-        copies = library.root.child(named: LibraryViews.duplicates).map { duplicates in
-            guard case .folder(let folder) = duplicates else { return [] }
-            return Set(folder.subfolders.flatMap { group -> ContiguousArray<Int32> in
-                if case .photos(let entries) = group.entries { return entries.members }
-                return []
-            })
+        let duplicates = library.root.child(named: LibraryViews.duplicates).flatMap { node -> VirtualFolder? in
+            if case .folder(let folder) = node { return folder }
+            return nil
+        }
+        copies = duplicates.map { Self.members(of: $0.subfolders) }
+        alike = duplicates.map { folder in
+            Self.members(of: folder.subfolders.filter { $0.name == LibraryViews.similar }.flatMap(\.subfolders))
         }
         let photos = library.photos
         let keys = photos.indices.filter { Self.isListed($0, library) }.map { (instant: photos[$0].captureInstant, index: $0) }
@@ -35,6 +38,14 @@ public struct FilterScope: Sendable {
             if a.instant != b.instant { return a.instant > b.instant }
             return newestFirst(photos[a.index], photos[b.index])
         }.lazy.map { Int32($0.index) })
+    }
+
+    /// The photos of folders of photos.
+    static func members(of folders: [VirtualFolder]) -> Set<Int32> {
+        Set(folders.flatMap { group -> ContiguousArray<Int32> in
+            if case .photos(let entries) = group.entries { return entries.members }
+            return []
+        })
     }
 
     /// Whether a photo has an entry of its own in a flat view.
@@ -50,7 +61,7 @@ public struct FilterScope: Sendable {
         let photo = library.photos[i]
         return FilterSubject(photo: photo, isLivePhoto: photo.format.isStill && library.livePartners[Int32(i)] != nil,
                              hasRawPartner: photo.format != .raw && library.rawPartners[Int32(i)] != nil,
-                             isCopy: copies?.contains(Int32(i)) ?? false)
+                             isCopy: copies?.contains(Int32(i)) ?? false, isSimilar: alike?.contains(Int32(i)) ?? false)
     }
 
     /// The photos `predicate` selects, newest first.

@@ -1,20 +1,44 @@
 /// `duplicates/GROUP/`: one folder per group of files with the same bytes (`DuplicateGroups`),
-/// named after its newest copy, holding every copy newest first; groups newest first.
+/// named after its newest copy, holding every copy newest first; groups newest first. Then
+/// `duplicates/similar/GROUP/`: the same for groups of similar photos (`SimilarGroups`).
 extension LibraryViews {
     public static let duplicates = "duplicates"
+    public static let similar = "similar"
 
     /// `duplicates/` of `order` (newest first: the photos in a group that the flat views list),
-    /// which grouping keeps in each folder; `groups`: photo index → its group (`DuplicateGroups`).
-    static func duplicatesView(_ photos: [Photo], _ order: [Int], _ groups: [Int32: UInt32], _ emptyMtime: Timestamp) -> VirtualFolder {
-        var byGroup: [UInt32: [Int]] = [:]
-        for i in order { if let g = groups[Int32(i)] { byGroup[g, default: []].append(i) } }
-        // A group of which one copy alone is shown (the other a Live Photo's motion part) is none.
-        let shown = byGroup.values.filter { $0.count > 1 }.sorted { precedes(photos, $0[0], $1[0]) }
-        let names = EntryNames.assign(shown.map { PhotoEntries.defaultName(photos[$0[0]], thumbnail: false) }) { photos[shown[$0][0]].relativePath }
-        let folders = zip(names, shown).map { name, members in
+    /// which grouping keeps in each folder; `groups`: photo index → its group (`DuplicateGroups`);
+    /// `similarOrder` and `similarGroups` the same for `duplicates/similar/`.
+    static func duplicatesView(_ photos: [Photo], _ order: [Int], _ groups: [Int32: UInt32], similar similarOrder: [Int],
+                               _ similarGroups: [Int32: UInt32], _ emptyMtime: Timestamp) -> VirtualFolder {
+        let shown = groupFolders(photos, order, groups)
+        // (`similar` keeps its name: a group named so by a file of that name takes a suffix.)
+        let names = EntryNames.assign([similar] + shown.map { PhotoEntries.defaultName(photos[$0[0]], thumbnail: false) }) {
+            $0 == 0 ? "" : photos[shown[$0 - 1][0]].relativePath
+        }
+        var folders = zip(names.dropFirst(), shown).map { name, members in
             flatFolder(name, photos, members, emptyMtime, slot: PhotoSlot.duplicates)
         }
-        return VirtualFolder(name: duplicates, entries: .folders(folders), emptyMtime: emptyMtime)
+        // `similar/` where its time puts it among the groups (newest first, as every listing);
+        // empty, it shows `emptyMtime` and does not count for `duplicates/`'s own time.
+        let alike = similarView(photos, similarOrder, similarGroups, emptyMtime)
+        folders.insert(alike, at: folders.firstIndex { $0.mtime < alike.mtime } ?? folders.endIndex)
+        return VirtualFolder(name: duplicates, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
+    }
+
+    /// `duplicates/similar/`: a folder per group of similar photos, as exact groups are made.
+    static func similarView(_ photos: [Photo], _ order: [Int], _ groups: [Int32: UInt32], _ emptyMtime: Timestamp) -> VirtualFolder {
+        let shown = groupFolders(photos, order, groups)
+        let names = EntryNames.assign(shown.map { PhotoEntries.defaultName(photos[$0[0]], thumbnail: false) }) { photos[shown[$0][0]].relativePath }
+        let folders = zip(names, shown).map { name, members in flatFolder(name, photos, members, emptyMtime, slot: PhotoSlot.similar) }
+        return VirtualFolder(name: similar, entries: .folders(folders), emptyMtime: emptyMtime)
+    }
+
+    /// The members of each group of `order`'s photos, newest first, groups by their newest.
+    static func groupFolders(_ photos: [Photo], _ order: [Int], _ groups: [Int32: UInt32]) -> [[Int]] {
+        var byGroup: [UInt32: [Int]] = [:]
+        for i in order { if let g = groups[Int32(i)] { byGroup[g, default: []].append(i) } }
+        // A group of which one member alone is shown (the other a Live Photo's motion part) is none.
+        return byGroup.values.filter { $0.count > 1 }.sorted { precedes(photos, $0[0], $1[0]) }
     }
 }
 

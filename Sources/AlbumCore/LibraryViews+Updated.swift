@@ -14,7 +14,7 @@ extension LibraryViews {
 
     public static func updated(_ previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
                                withPicks: Bool = false, views: ShownViews = .all, duplicates groups: [Int32: UInt32] = [:],
-                               emptyMtime: Timestamp) -> Library? {
+                               similar: [Int32: UInt32] = [:], emptyMtime: Timestamp) -> Library? {
         // Motion photos' videos are entries made from their stills, not from the scan: `build`
         // makes them again with the rest, for views that show one or a change that adds one.
         guard previous.filePhotoCount == previous.photos.count,
@@ -52,7 +52,8 @@ extension LibraryViews {
                               emptyMtime)
             } }),
             // Built again whole: its photos are few, and a copy added changes its original's group.
-            (duplicates, { duplicatesView(photos, duplicateOrder(photos, groups, partners, flatStill), groups, emptyMtime) }),
+            (duplicates, { duplicatesView(photos, duplicateOrder(photos, groups, partners, flatStill), groups,
+                                          similar: duplicateOrder(photos, similar, partners, flatStill), similar, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]
         var top: [VirtualFolder] = []

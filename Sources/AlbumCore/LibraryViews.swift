@@ -31,9 +31,11 @@ public enum LibraryViews {
     ///   - views: the top-level views shown (`-o views=`); `.albumfs/` is not one of them.
     ///   - duplicates: photo index → its group of exact duplicates (`DuplicateGroups`), for
     ///     `duplicates/`: a table beside the photos, since only copies have an entry.
+    ///   - similar: photo index → its group of similar photos (`SimilarGroups`), for
+    ///     `duplicates/similar/`, likewise.
     public static func build(photos scanned: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
                              withPicks: Bool = false, views: ShownViews = .all, duplicates groups: [Int32: UInt32] = [:],
-                             emptyMtime: Timestamp) -> Library {
+                             similar: [Int32: UInt32] = [:], emptyMtime: Timestamp) -> Library {
         // Motion photos' videos join the photos (`MotionPhotos`), paired with their stills.
         let (photos, motionPartners) = MotionPhotos.adding(to: scanned)
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
@@ -56,6 +58,7 @@ public enum LibraryViews {
         let kinds = views.contains(mediaTypes) ? KindMembership(photos: photos, livePartners: partners, flatStill: flat).lists(order) : []
         // (From the table, not a pass over every photo: copies are few.)
         let copies = duplicateOrder(photos, groups, partners, flat)
+        let alike = duplicateOrder(photos, similar, partners, flat)
         // Places as favourites list photos, those with a place alone.
         let placed = order.filter { photos[$0].place != nil && shownFlat($0, photos, partners, flat) }
         let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
@@ -70,7 +73,7 @@ public enum LibraryViews {
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
             (mediaTypes, { mediaTypesView(photos, kinds, emptyMtime) }),
             (places, { placesView(photos, placed, emptyMtime) }),
-            (duplicates, { duplicatesView(photos, copies, groups, emptyMtime) }),
+            (duplicates, { duplicatesView(photos, copies, groups, similar: alike, similar, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {

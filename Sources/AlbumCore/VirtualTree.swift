@@ -64,11 +64,18 @@ public enum PhotoSlot {
     public static func mediaType(_ kind: MediaKind) -> Int { 6 + kind.rawValue }
     public static let mediaTypes = MediaKind.allCases.map(mediaType)
     public static func thumbnail(_ k: Int) -> Int { 6 + MediaKind.allCases.count + k }
+    /// Its folder in `duplicates/similar/` (after the thumbnails: the slots before it keep their numbers).
+    public static let similar = 6 + MediaKind.allCases.count + ThumbnailBox.maxFolders
     /// Slots a photo can have: by-date, flat, by-camera, favorites, duplicates, places, a media
-    /// type each, and up to `ThumbnailBox.maxFolders` thumbnails.
-    public static let count = 6 + MediaKind.allCases.count + ThumbnailBox.maxFolders
+    /// type each, up to `ThumbnailBox.maxFolders` thumbnails, and similar.
+    public static let count = similar + 1
     /// The slots whose entries are the photo's original (one inode between them).
-    public static let originals = [byDate, flat, byCamera, favorites, duplicates, places] + MediaKind.allCases.map(mediaType)
+    public static let originals = [byDate, flat, byCamera, favorites, duplicates, places] + MediaKind.allCases.map(mediaType) + [similar]
+    /// The slots counted in an original's `st_nlink`: not `similar`, whose entries a background
+    /// pass adds after the photos were looked up (the kernel keeps the count it was told).
+    public static let linkCounted = originals.filter { $0 != similar }
+    /// The slots few photos have an entry in: their folders are kept by photo in a sparse table.
+    public static func isSparse(_ slot: Int) -> Bool { mediaTypes.contains(slot) || slot == similar }
 
     /// The slot whose inode an entry in `slot` has: a photo's original is one file, the same
     /// inode in `by-date/`, in its flat view and in `by-camera/` (hard links: `du` counts it

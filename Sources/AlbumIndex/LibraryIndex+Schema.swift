@@ -188,5 +188,13 @@ extension LibraryIndex {
         ALTER TABLE files ADD COLUMN gps_lon TEXT;
         UPDATE files SET uid = NULL, gid = NULL, mode = NULL WHERE kind IN ('jpeg', 'png', 'heif', 'webp', 'tiff', 'jxl', 'raw', 'video');
         """,
+        // duplicates/similar/: each hashed still's perceptual hash (`SimilarHashRecord`; NULL:
+        // its picture cannot be decoded) and the group its last search put it in (`grp`; NULL:
+        // not searched yet), valid while the file is the one hashed, so that a remount hashes
+        // only files new or changed and shows the groups without a search. No file is read again for it.
+        """
+        CREATE TABLE similar_hashes (path TEXT PRIMARY KEY, inode INTEGER NOT NULL, size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL, ctime_ns INTEGER, hash INTEGER, grp INTEGER) WITHOUT ROWID;
+        """,
     ]
 }

@@ -228,6 +228,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
                 try db.query("DELETE FROM files WHERE path = ?", [.text(path)])
                 try db.query("DELETE FROM thumbnail_failures WHERE path = ?", [.text(path)])
                 try db.query("DELETE FROM content_hashes WHERE path = ?", [.text(path)])
+                try db.query("DELETE FROM similar_hashes WHERE path = ?", [.text(path)])
             }
             // A thumbnail failure holds while its photo is the file that failed: one read again
             // as another file (rewritten, replaced, repaired in place) is tried again.

@@ -184,6 +184,7 @@ extension LibraryCoordinator {
         let filesUnchanged = tally.reads == 0 && tally.delta.moved.isEmpty && tally.delta.gone.isEmpty
         // Duplicates are known when the scan ends: their files hashed as its last step.
         let regrouped = setup.first || !filesUnchanged ? findDuplicates() : false
+        if setup.first || !filesUnchanged { findSimilar() }
         let unchanged = filesUnchanged && !changedProblems && !regrouped
         let snapshotShown = setup.first && treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
         let keepsTree = unchanged && snapshotShown == nil
@@ -334,10 +335,11 @@ extension LibraryCoordinator {
         let report = state.report(folderProblems: folderProblems)
         // (A few photos added, gone or changed: merged into, or taken out of, the views shown.)
         let groups = state.byPhoto(duplicateGroups)
+        let similar = state.byPhoto(similarGroups)
         let library = LibraryViews.updated(fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                           withPicks: true, views: options.views, duplicates: groups, emptyMtime: Timestamp.now)
+                                           withPicks: true, views: options.views, duplicates: groups, similar: similar, emptyMtime: Timestamp.now)
             ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                  withPicks: true, views: options.views, duplicates: groups, emptyMtime: Timestamp.now)
+                                  withPicks: true, views: options.views, duplicates: groups, similar: similar, emptyMtime: Timestamp.now)
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })

@@ -33,6 +33,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var maxWatches: Int?
         /// The top-level views shown (`-o views=`).
         public var views = ShownViews.all
+        /// What hashes stills for `duplicates/similar/` (nil: no photo is hashed; the groups the
+        /// index holds are still shown).
+        public var perceptualHasher: (any PerceptualHasher)? = nil
         public init(thumbnailBoxes: [ThumbnailBox], rescanInterval: Double, maxWatches: Int?) {
             self.thumbnailBoxes = thumbnailBoxes
             self.rescanInterval = rescanInterval
@@ -78,6 +81,15 @@ public final class LibraryCoordinator: @unchecked Sendable {
         public var duplicateGroups = 0
         /// Files read for a content hash since the mount (`DuplicateFinder.filesHashed`).
         public var duplicateFilesHashed = 0
+        /// `duplicates/similar/`'s hash pass: `off` (the view not shown), `waiting for the scan`,
+        /// `hashing N/M` (stills hashed of those to hash in this pass), `done` (its groups shown).
+        public var similar = "off"
+        /// Stills hashed for similar photos since the mount (`SimilarFinder.filesHashed`).
+        public var similarHashed = 0
+        /// Stills waiting for their hash in the pass under way (`SimilarFinder.pending`).
+        public var similarPending = 0
+        /// Groups of similar photos, as last found.
+        public var similarGroups = 0
         public init() {}
     }
 
@@ -147,6 +159,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let duplicates: DuplicateFinder?
     /// Each copy's group, by path (`DuplicateFinder.groups`), as last found. Queue-confined.
     var duplicateGroups: [String: UInt32] = [:]
+    /// Finds `duplicates/similar/`'s groups in the background (nil: not shown, or no hasher).
+    let similar: SimilarFinder?
+    /// Each similar photo's group, by path (`SimilarFinder`), as last found. Queue-confined.
+    var similarGroups: [String: UInt32] = [:]
 
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
@@ -165,12 +181,19 @@ public final class LibraryCoordinator: @unchecked Sendable {
         duplicates = options.views.contains(LibraryViews.duplicates)
             ? DuplicateFinder(root: scanner.root, store: index as? ContentHashStore, log: log) : nil
         if duplicates != nil { statusBox.withLock { $0.duplicates = "waiting for the scan" } }
+        similar = options.perceptualHasher.flatMap { hasher in
+            options.views.contains(LibraryViews.duplicates)
+                ? SimilarFinder(root: scanner.root, store: index as? SimilarHashStore, hasher: hasher, log: log) : nil
+        }
+        if similar != nil { statusBox.withLock { $0.similar = "waiting for the scan" } }
     }
 
     public var status: Status {
         var s = statusBox.withLock { $0 }
         s.indexPending = indexPending.count
         s.duplicateFilesHashed = duplicates?.filesHashed.load(ordering: .relaxed) ?? 0
+        s.similarHashed = similar?.filesHashed.load(ordering: .relaxed) ?? 0
+        s.similarPending = similar?.pending.load(ordering: .relaxed) ?? 0
         return s
     }
 
@@ -184,8 +207,10 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // what is new).
         let groups = views.contains(LibraryViews.duplicates)
             ? DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { log("albumfs: " + $0) } : [:]
+        let similar = views.contains(LibraryViews.duplicates)
+            ? SimilarFinder.groupsFromIndex(state.photos, exact: groups, store: index as? SimilarHashStore) { log("albumfs: " + $0) } : [:]
         return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, views: views,
-                                   duplicates: state.byPhoto(groups), emptyMtime: Timestamp.now), state)
+                                   duplicates: state.byPhoto(groups), similar: state.byPhoto(similar), emptyMtime: Timestamp.now), state)
     }
 
     /// Takes what the index knew (`libraryFromIndex`; nil: the tree shown came from a views
@@ -203,6 +228,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             // them): a scan that finds them unchanged keeps that tree.
             if duplicates != nil {
                 duplicateGroups = DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { [log] in log("albumfs: " + $0) }
+                similarGroups = SimilarFinder.groupsFromIndex(state.photos, exact: duplicateGroups, store: index as? SimilarHashStore) { [log] in
+                    log("albumfs: " + $0)
+                }
             }
             watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
                                     onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
@@ -237,6 +265,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// scan's progress is kept for the next mount), and every write handed in so far is waited for.
     public func stop() {
         watcher?.stop()
+        similar?.stop(seconds: SimilarFinder.longestYield + 5)
         scanWriter.withLock { $0 }?.stopHolding()
         indexQueue.sync {}
         // The views as the index now holds them, for the next mount; not a tree a scan is still

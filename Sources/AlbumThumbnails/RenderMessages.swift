@@ -4,13 +4,13 @@ import CSandbox
 import Glibc
 
 /// What the daemon asks a render worker: one render of the original whose descriptor comes with
-/// it. A fixed 32 bytes.
+/// it, or its perceptual hash. A fixed 32 bytes.
 struct RenderRequest: Equatable {
-    enum Kind: UInt8 { case thumbnail = 0, fitting = 1 }
+    enum Kind: UInt8 { case thumbnail = 0, fitting = 1, hash = 2 }
     var kind: Kind
     var format: ImageFormat
     var orientation: Int
-    /// The box (`thumbnail`), or the side twice (`fitting`).
+    /// The box (`thumbnail`), or the side twice (`fitting`, `hash`).
     var width: Int
     var height: Int
     var size: Int
@@ -66,6 +66,8 @@ enum WorkerMessage: Equatable {
     case thumbnail(bytes: [UInt8], plan: String)
     case image(width: Int, height: Int, pixels: [UInt8])
     case failure(message: String, isReadFailure: Bool, isMissing: Bool)
+    /// A perceptual hash (`SimilarGroups.dHash`): 8 bytes.
+    case hash(UInt64)
     case largeDecode
     case largeDecodeDone
     /// The daemon's answer to `largeDecode`: the decode may start.
@@ -90,6 +92,9 @@ enum WorkerMessage: Equatable {
             w.u8(3)
             w.u8((isReadFailure ? 1 : 0) | (isMissing ? 2 : 0))
             w.string(message)
+        case .hash(let value):
+            w.u8(7)
+            w.i64(Int(Int64(bitPattern: value)))
         case .largeDecode: w.u8(4)
         case .largeDecodeDone: w.u8(5)
         case .go: w.u8(6)
@@ -117,6 +122,9 @@ enum WorkerMessage: Equatable {
             let flags = r.u8()
             guard let message = r.string() else { return nil }
             self = .failure(message: message, isReadFailure: flags & 1 != 0, isMissing: flags & 2 != 0)
+        case 7:
+            guard payload.count == 8 else { return nil }
+            self = .hash(UInt64(bitPattern: Int64(r.i64())))
         case 4: self = .largeDecode
         case 5: self = .largeDecodeDone
         case 6: self = .go

@@ -17,8 +17,9 @@ final class RenderWorker {
     }
 
     /// Starts `executable render-worker MEMORY MAX_PIXELS DAEMON_PID`, its end of a new socket as
-    /// descriptor 3; the calling thread is its parent thread (`PR_SET_PDEATHSIG`).
-    static func start(executable: String, memory: Int, maxPixels: Int) throws(ThumbnailError) -> RenderWorker {
+    /// descriptor 3, `name` its argv[0] (what `ps` shows); the calling thread is its parent thread
+    /// (`PR_SET_PDEATHSIG`).
+    static func start(executable: String, name: String = "albumfs", memory: Int, maxPixels: Int) throws(ThumbnailError) -> RenderWorker {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw ThumbnailError("cannot make a socket for a render worker: \(Errno.current)")
@@ -42,7 +43,7 @@ final class RenderWorker {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = ["albumfs", "render-worker", String(memory), String(maxPixels), String(getpid())]
+        let arguments = [name, "render-worker", String(memory), String(maxPixels), String(getpid())]
         // The daemon's environment (where its libraries are found: LD_LIBRARY_PATH), but no crash
         // report of the worker's own: a worker that crashes is the daemon's to report.
         let environment = Self.inherited().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") } + ["SWIFT_BACKTRACE=enable=no"]
@@ -91,7 +92,7 @@ final class RenderWorker {
             case .success(.largeDecodeDone) where holding:
                 turn.leave()
                 holding = false
-            case .success(.thumbnail), .success(.image), .success(.failure):
+            case .success(.thumbnail), .success(.image), .success(.hash), .success(.failure):
                 return message
             case .success:
                 return fail(.garbled)

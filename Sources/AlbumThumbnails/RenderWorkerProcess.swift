@@ -85,6 +85,8 @@ public enum RenderWorkerProcess {
             case .fitting:
                 let image = try renderer.fitting(source, side: request.width)
                 return .image(width: image.width, height: image.height, pixels: image.pixels)
+            case .hash:
+                return .hash(try renderer.perceptualHash(source))
             }
         } catch {
             return .failure(message: error.description, isReadFailure: error.isReadFailure, isMissing: error.isMissing)

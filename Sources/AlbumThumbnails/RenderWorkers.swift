@@ -51,16 +51,30 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     /// Starts that failed, and why the last one did (a render waiting for a worker gives up on it).
     private var failedStarts = 0
     private var lastStartFailure = ThumbnailError("no render worker started")
+    /// Renders asked for and not answered yet (`waitUntilIdle`).
+    private var inFlight = 0
     private let ended = Atomic<Int>(0)
+    /// The workers' argv[0]: `albumfs`, or `albumfs-similar` for the background pool.
+    private let name: String
 
-    public init(executable: String = "/proc/self/exe", limits: Limits, size: Int, log: @escaping @Sendable (String) -> Void) {
+    /// - Parameter background: the workers run at background priority (`BackgroundPriority`:
+    ///   nice 10, the idle I/O class), as the work they do for the hash pass of similar photos.
+    public init(executable: String = "/proc/self/exe", limits: Limits, size: Int, background: Bool = false,
+                log: @escaping @Sendable (String) -> Void) {
         self.executable = executable
         self.limits = limits
         self.size = max(1, size)
         self.log = log
+        name = background ? "albumfs-similar" : "albumfs"
         // (Started with the pool, not with the first worker: the daemon's threads are then all
-        // there once it is mounted.)
-        Threads.detach { [self] in spawn() }
+        // there once it is mounted. A process inherits the priorities of the thread that starts
+        // it, so lowering the spawner's lowers every worker's.)
+        Threads.detach { [self] in
+            if background, let failure = BackgroundPriority.lowerThisThread() {
+                log("albumfs: warning: background render workers keep the daemon's priority (\(failure))")
+            }
+            spawn()
+        }
     }
 
     /// Workers running now, started and ready (status: `render_workers`): not those asked for
@@ -94,9 +108,35 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         return RGBImage(width: width, height: height, pixels: pixels)
     }
 
+    public func perceptualHash(_ source: SourceImage) throws(ThumbnailError) -> UInt64 {
+        let side = PerceptualHashing.side
+        let request = RenderRequest(kind: .hash, source: source, width: side, height: side, cpuSeconds: limits.cpuSeconds(source.format))
+        guard case .hash(let value) = try run(request, fd: source.fd) else { throw ThumbnailError("the render worker answered nonsense") }
+        return value
+    }
+
+    /// Waits until no render is under way or asked for, or `seconds` pass: false when they did.
+    /// (The hash pass of similar photos yields to thumbnails this way.)
+    public func waitUntilIdle(seconds: Double) -> Bool {
+        let deadline = Condition.deadline(in: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while inFlight > 0 { if !condition.wait(until: deadline) { return inFlight == 0 } }
+        return true
+    }
+
     /// One render on a worker: its answer, or why there is none. A worker found ended before the
     /// request reached it (killed while idle) costs nothing: the render goes to another.
     private func run(_ request: RenderRequest, fd: Int32) throws(ThumbnailError) -> WorkerMessage {
+        condition.lock()
+        inFlight += 1
+        condition.unlock()
+        defer {
+            condition.lock()
+            inFlight -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
         for _ in 0...size {
             let worker = try take()
             let answer = worker.render(request, fd: fd, seconds: Double(Self.wallSeconds(request.cpuSeconds)), turn: turn)
@@ -174,7 +214,7 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
             starting = 1
             condition.unlock()
             let started = Result { () throws(ThumbnailError) in
-                try RenderWorker.start(executable: executable, memory: limits.memory, maxPixels: limits.maxPixels)
+                try RenderWorker.start(executable: executable, name: name, memory: limits.memory, maxPixels: limits.maxPixels)
             }
             condition.lock()
             starting = 0

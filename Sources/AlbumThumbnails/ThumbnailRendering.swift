@@ -37,6 +37,8 @@ public protocol ThumbnailRendering: Sendable {
     func thumbnail(_ source: SourceImage, box: ThumbnailBox) throws(ThumbnailError) -> RenderedThumbnail
     /// `source` upright, fitting a `side` square, never enlarged (desktop thumbnails).
     func fitting(_ source: SourceImage, side: Int) throws(ThumbnailError) -> RGBImage
+    /// `source`'s perceptual hash (`SimilarGroups.dHash` of its picture upright: similar photos).
+    func perceptualHash(_ source: SourceImage) throws(ThumbnailError) -> UInt64
     /// Gets ready to render, in the background (returns at once).
     func warmUp()
 }

@@ -11,7 +11,9 @@ enum ExtendedAttributes {
     ///     motion photo's still or video (`MotionPhotos`).
     ///   - rawPartner: the same of its RAW+JPEG partner: named `raw` on the JPEG (its RAW),
     ///     `raw_of` on the RAW (the JPEG it is the raw of).
-    static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil, rawPartner: String? = nil) -> [(String, String)] {
+    ///   - similarGroup: the mount-relative path of its folder in `duplicates/similar/`.
+    static func of(_ photo: Photo, sourceRoot: String, livePartner: String? = nil, rawPartner: String? = nil,
+                   similarGroup: String? = nil) -> [(String, String)] {
         var list: [(String, String)] = [
             ("source", sourceRoot + "/" + photo.sourcePath),
             ("capture_time", photo.capture.time.isoString),
@@ -26,6 +28,7 @@ enum ExtendedAttributes {
         if photo.capture.offsetFromPlace, let zone = zoneName(of: photo) { list.append(("time_zone", zone + " (the place's)")) }
         if let livePartner { list.append((photo.motionVideo != nil ? "motion_photo" : "live_photo", livePartner)) }
         if let rawPartner { list.append((photo.format == .raw ? "raw_of" : "raw", rawPartner)) }
+        if let similarGroup { list.append(("similar", similarGroup)) }
         if let kinds = MediaKindRules.description(signals: UInt32(photo.kindSignals), format: photo.format, screenshot: photo.screenshot,
                                                   livePartner: photo.format.isStill ? livePartner : nil) {
             list.append(("kinds", kinds))

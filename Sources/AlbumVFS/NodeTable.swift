@@ -113,7 +113,7 @@ struct NodeTable: Sendable {
             }
         case .photos(let entries):
             let index = UInt32(photoFolders.count)
-            let sparse = PhotoSlot.mediaTypes.contains(entries.slot)
+            let sparse = PhotoSlot.isSparse(entries.slot)
             for member in entries.members { folderOfPhoto[entries.slot].set(Int(member), index, photoCount: photos.count, sparse: sparse) }
             count += entries.count
         }
@@ -235,7 +235,7 @@ struct NodeTable: Sendable {
     /// How many views list a photo's original (its `st_nlink`): `by-date/`, its flat view and `by-camera/`.
     func viewCount(ofPhoto i: Int) -> UInt32 {
         func listed(_ slot: Int) -> UInt32 { !folderOfPhoto[slot].isEmpty && folderOfPhoto[slot][i] != UInt32.max ? 1 : 0 }
-        return PhotoSlot.originals.reduce(0) { $0 + listed($1) }
+        return PhotoSlot.linkCounted.reduce(0) { $0 + listed($1) }
     }
 
     /// A photo's path in `by-date/` (or, with that view not shown, in the first view that lists

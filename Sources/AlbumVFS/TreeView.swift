@@ -111,7 +111,9 @@ public struct TreeView: Sendable {
         guard case .file(let content) = node.kind, let photo = content.photo else { return [] }
         let partner = library.livePartners[Int32(photo)].flatMap { table.canonicalPath(ofPhoto: Int($0)) }
         let raw = library.rawPartners[Int32(photo)].flatMap { table.canonicalPath(ofPhoto: Int($0)) }
-        return ExtendedAttributes.of(library.photos[photo], sourceRoot: presentation.sourceRoot, livePartner: partner, rawPartner: raw)
+        let similar = table.place(ofPhoto: photo, slot: PhotoSlot.similar).flatMap { table.path(of: $0.parent) }
+        return ExtendedAttributes.of(library.photos[photo], sourceRoot: presentation.sourceRoot, livePartner: partner, rawPartner: raw,
+                                     similarGroup: similar)
     }
 
     /// The photo a file node (an original or a thumbnail) shows.

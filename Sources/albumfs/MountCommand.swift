@@ -54,6 +54,8 @@ enum MountCommand {
                                                     maxWatches: options.maxWatches)
         scheduling.fullRescanInterval = options.fullRescanInterval
         scheduling.views = options.views
+        let hashWorkers = options.views.contains(LibraryViews.duplicates) ? similarHashWorkers(options, thumbnails: workers) : nil
+        scheduling.perceptualHasher = hashWorkers.map { SimilarHasher(renderer: $0, thumbnails: workers) }
         let coordinator = LibraryCoordinator(
             scanner: scanner, index: index, fs: fs, options: scheduling,
             progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
@@ -78,6 +80,7 @@ enum MountCommand {
             }
             coordinator.stop()
             workers.shutdown()
+            hashWorkers?.shutdown()
             thumbnailFailureWrites.sync {}
             foldDatabases(picks: picks, picksPath: picksPath, index: index)
         } catch {
@@ -118,6 +121,12 @@ enum MountCommand {
         RenderWorkers(limits: .init(memory: options.thumbnailMemory ?? DecodeMemory.defaultLimit, maxPixels: options.thumbnailMaxPixels,
                                     seconds: options.thumbnailTimeout),
                       size: ProcessInfo.processInfo.activeProcessorCount + 1, log: { Log.line($0) })
+    }
+
+    /// The sandboxed worker that decodes stills for similar photos' hashes: one, at background
+    /// priority, under the thumbnail workers' limits.
+    static func similarHashWorkers(_ options: MountOptions, thumbnails: RenderWorkers) -> RenderWorkers {
+        RenderWorkers(limits: thumbnails.limits, size: 1, background: true, log: { Log.line($0) })
     }
 
     /// Where thumbnail failures are written to the index, in order; emptied at unmount.

@@ -23,6 +23,8 @@ enum Usage {
                                         city (GeoNames, within 50 km); none for those without
       duplicates/NAME/                  files with the same bytes, a folder per group named after
                                         its newest copy, every copy in it
+      duplicates/similar/NAME/          photos alike (re-encoded, resized, cropped, shot again),
+                                        found in the background after the scan
       filter/EXPRESSION/                found by name, not listed: filter/favorites/year=2024/,
                                         filter/any(images,not(screenshots))/ (filter/README.txt)
       thumbnails/200x200/               an exact-size JPEG of each photo and video

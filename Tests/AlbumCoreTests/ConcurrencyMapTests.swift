@@ -17,7 +17,7 @@ final class ConcurrencyMapTests: XCTestCase {
     static let sitePatterns = [#"\bThreads\.detach\b"#, #"(?<![\w.])detach\s*\{"#, #"\bDispatchQueue\(label:"#, #"\bpthread_create\("#]
 
     /// Types the pages name that Dispatch declares, not albumfs.
-    static let dispatchTypes: Set<String> = ["DispatchQueue", "DispatchSemaphore"]
+    static let dispatchTypes: Set<String> = ["DispatchQueue", "DispatchSemaphore", "DispatchGroup"]
 
     func testEveryThreadAndQueueSiteIsNamedOnTheMap() throws {
         let section = try Self.threadsSection(of: Self.text(Self.map))

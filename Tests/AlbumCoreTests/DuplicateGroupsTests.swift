@@ -66,10 +66,10 @@ final class DuplicateGroupsTests: XCTestCase {
         let lib = LibraryViews.build(photos: photos, duplicates: table, emptyMtime: Timestamp(seconds: 0))
         let top = lib.root.child(named: "duplicates")
         let groups = names(top)
-        XCTAssertEqual(groups.count, 2)
+        XCTAssertEqual(groups.count, 3)
         // The newest group (2024-06-01) first; of the two wanting `IMG_1.jpg`, the one whose newest
-        // copy's path comes first keeps it, as in a flat view.
-        XCTAssertEqual(groups, ["IMG_1~" + EntryNames.tag(for: "b/IMG_1.jpg") + ".jpg", "IMG_1.jpg"])
+        // copy's path comes first keeps it, as in a flat view; `similar/` last.
+        XCTAssertEqual(groups, ["IMG_1~" + EntryNames.tag(for: "b/IMG_1.jpg") + ".jpg", "IMG_1.jpg", "similar"])
         guard case .folder(let folder)? = top else { return XCTFail() }
         XCTAssertEqual(names(folder.child(named: groups[0])), ["IMG_1.jpg", "IMG_1~" + EntryNames.tag(for: "old/IMG_1.jpg") + ".jpg"])
         guard case .folder(let second)? = folder.child(named: groups[1]), case .photos(let entries) = second.entries else { return XCTFail() }
@@ -87,19 +87,19 @@ final class DuplicateGroupsTests: XCTestCase {
         photos[0].liveIdentifier = 9
         photos[1].liveIdentifier = 9
         let lib = LibraryViews.build(photos: photos, duplicates: [1: 1, 2: 1, 3: 2, 4: 2], emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(names(lib.root.child(named: "duplicates")), ["x.jpg"])
+        XCTAssertEqual(names(lib.root.child(named: "duplicates")), ["x.jpg", "similar"])
     }
 
     /// A copy added live: the views updated from those shown hold the new group, as a build does.
     func testAnUpdateShowsTheGroupAsABuildDoes() throws {
         var photos = (0..<40).map { sized("p/\($0).jpg", Int64(100 + $0), (2020, 1, 1 + $0 % 28, 10)) }
         let before = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(names(before.root.child(named: "duplicates")), [])
+        XCTAssertEqual(names(before.root.child(named: "duplicates")), ["similar"])
         photos.append(sized("q/copy.jpg", 105, (2019, 1, 1, 10)))
         let groups: [Int32: UInt32] = [5: 1, 40: 1]
         let updated = try XCTUnwrap(LibraryViews.updated(before, photos: photos, duplicates: groups, emptyMtime: Timestamp(seconds: 0)))
         let built = LibraryViews.build(photos: photos, duplicates: groups, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertEqual(names(updated.root.child(named: "duplicates")), ["5.jpg"])
+        XCTAssertEqual(names(updated.root.child(named: "duplicates")), ["5.jpg", "similar"])
         guard case .folder(let u)? = updated.root.child(named: "duplicates"), case .folder(let b)? = built.root.child(named: "duplicates") else { return XCTFail() }
         XCTAssertEqual(names(u.child(named: "5.jpg")), ["5.jpg", "copy.jpg"])
         XCTAssertEqual(names(u.child(named: "5.jpg")), names(b.child(named: "5.jpg")))

@@ -10,6 +10,9 @@ final class RenderMessagesTests: XCTestCase {
         let request = RenderRequest(kind: .thumbnail, source: source, width: 200, height: 150, cpuSeconds: 10)
         XCTAssertEqual(request.bytes.count, RenderRequest.byteCount)
         XCTAssertEqual(RenderRequest(request.bytes), request)
+        let hash = RenderRequest(kind: .hash, source: source, width: 64, height: 64, cpuSeconds: 10)
+        XCTAssertEqual(RenderRequest(hash.bytes), hash)
+        XCTAssertEqual(hash.bytes[0], 2, "a hash request's kind")
         for format in RenderRequest.formats {
             let r = RenderRequest(kind: .fitting, source: SourceImage(fd: 3, size: 1, format: format, orientation: 1), width: 256, height: 256, cpuSeconds: 30)
             XCTAssertEqual(RenderRequest(r.bytes)?.format, format)
@@ -33,6 +36,7 @@ final class RenderMessagesTests: XCTestCase {
         let messages: [WorkerMessage] = [.thumbnail(bytes: [0xFF, 0xD8, 1, 2, 0xFF, 0xD9], plan: "4000x3000 decoded at 1/8"),
                                          .image(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6]),
                                          .failure(message: "cannot read the original: EIO", isReadFailure: true, isMissing: false),
+                                         .hash(0xF0E1_D2C3_B4A5_9687), .hash(0), .hash(UInt64.max),
                                          .largeDecode, .largeDecodeDone, .go]
         for message in messages {
             let frame = message.frame
@@ -45,6 +49,9 @@ final class RenderMessagesTests: XCTestCase {
         XCTAssertNil(WorkerMessage(type: 2, payload: WorkerMessage.image(width: 5000, height: 1, pixels: [UInt8](repeating: 0, count: 15000))
                         .frame.dropFirst(5).map { $0 }), "an image larger than any asked for")
         XCTAssertNil(WorkerMessage(type: 3, payload: [0, 0xFF, 0xFF, 0xFF, 0x7F]), "a message longer than its frame")
+        XCTAssertNil(WorkerMessage(type: 7, payload: [1, 2, 3, 4, 5, 6, 7]), "a hash of 7 bytes")
+        XCTAssertNil(WorkerMessage(type: 7, payload: [UInt8](repeating: 1, count: 9)), "a hash of 9 bytes")
+        XCTAssertEqual(WorkerMessage.hash(0x0102_0304_0506_0708).frame, [7, 8, 0, 0, 0, 8, 7, 6, 5, 4, 3, 2, 1], "8 bytes, little-endian")
         XCTAssertNil(WorkerMessage(type: 77, payload: []))
     }
 

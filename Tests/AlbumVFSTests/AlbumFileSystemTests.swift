@@ -98,7 +98,7 @@ final class AlbumFileSystemTests: XCTestCase {
             folders += full.filter { $0.attributes.kind == .directory && $0.name != "." && $0.name != ".." }.map(\.attributes.inode)
             seen += 1
         }
-        XCTAssertEqual(seen, 26, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites, media-types and its 11 kinds, places, duplicates, filter")
+        XCTAssertEqual(seen, 27, "every folder of the tree listed: the root, by-date and its 3, the 3 flat views, by-camera and Unknown, favorites, media-types and its 11 kinds, places, duplicates and its similar/, filter")
         XCTAssertEqual(fs.readDirectoryNames(12345, from: 0).failure, .badFileDescriptor)
     }
 

@@ -427,7 +427,10 @@ func workerPIDs(of daemon: Int32) -> [Int32] {
         ((try? String(contentsOfFile: "/proc/\(daemon)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int32($0) }
     }.filter { pid in
         let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-        let isWorker = command.split(separator: 0).dropFirst().first.map { String(decoding: $0, as: UTF8.self) } == "render-worker"
+        // (The thumbnail workers: `albumfs render-worker …`; the similar photos' hash worker is
+        // `albumfs-similar render-worker …`.)
+        let words = command.split(separator: 0).prefix(2).map { String(decoding: $0, as: UTF8.self) }
+        let isWorker = words == ["albumfs", "render-worker"]
         // (A child killed and not yet reaped is a zombie: state Z.)
         let state = ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: ")").last?.split(separator: " ").first
         return isWorker && state != "Z"

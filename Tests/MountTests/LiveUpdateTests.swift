@@ -930,7 +930,10 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Copies/one-more.jpg",
                                                      contents: try Data(contentsOf: URL(fileURLWithPath: source.path + "/" + photo.path))))
         XCTAssertTrue(eventually(10) { daemonStatus(m.mountpoint)["index_writes"] == "ok" }, "\(daemonStatus(m.mountpoint))")
-        m.finish(allowing: ["the index cannot be written"])
+        // (The 1 MB disk also holds the similar photos' hashes of the 400 copies now: the views
+        // snapshot written at the unmount may find no room, which is said and costs the next
+        // mount its snapshot only.)
+        m.finish(allowing: ["the index cannot be written", "cannot be written (No space left on device)"])
     }
 
     func testIndexCommandPreparesTheIndexForTheMount() throws {

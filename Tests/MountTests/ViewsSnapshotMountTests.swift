@@ -24,7 +24,11 @@ final class ViewsSnapshotMountTests: SampleLibraryTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
     }
 
-    func tree(_ m: Mount) -> [String] { GoldenTreeTests.lines(of: m, prefix: source.path + "/") }
+    /// The tree once the hash pass of duplicates/similar/ has shown its groups (asserted).
+    func tree(_ m: Mount, file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        XCTAssertTrue(eventually(60) { daemonStatus(m.mountpoint)["similar"] == "done" }, "\(daemonStatus(m.mountpoint))", file: file, line: line)
+        return GoldenTreeTests.lines(of: m, prefix: source.path + "/")
+    }
 
     func testARemountAnswersFromTheSnapshotAndChecksIt() throws {
         var m = try mount()
