@@ -4,7 +4,6 @@ import AlbumVFS
 import CFuse3
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Why a mount could not be made or served.
 public struct MountError: Error, CustomStringConvertible {
@@ -16,13 +15,13 @@ public struct MountError: Error, CustomStringConvertible {
 /// The corresponding libfuse calls are `fuse_session_new`, `fuse_set_signal_handlers`,
 /// `fuse_session_mount`, `fuse_session_loop_mt`, `fuse_session_unmount`, `fuse_session_destroy`.
 /// (`@unchecked Sendable`: its stored values do not change after `init` but `serving`, a
-/// `Mutex`; libfuse's session is made for `fuse_lowlevel_notify_*` from any thread while the
+/// `Locked`; libfuse's session is made for `fuse_lowlevel_notify_*` from any thread while the
 /// loop runs.)
 public final class FuseSession: @unchecked Sendable {
     /// Whether the kernel connection is open for notifications: from the mount until the loop
     /// ends. Held across each batch of notifications, so the unmount (which closes the
     /// connection) waits for one in progress and none is written to a closed descriptor.
-    private let serving = Mutex(false)
+    private let serving = Locked(false)
     private let context: FuseContext
     private let mountpoint: String
     private let session: OpaquePointer

@@ -13,7 +13,7 @@ public final class AlbumFileSystem: Sendable {
     public let owner: Owner
     let inodes: InodeAllocator
     // The current library and its node table; replaced whole by `update`.
-    private let snapshot: Mutex<(library: Library, table: NodeTable)>
+    private let snapshot: Locked<(library: Library, table: NodeTable)>
     let files = HandleTable<OpenFile>()
     /// Originals each user other than the mounting one holds open.
     let handleQuota = HandleQuota()
@@ -29,7 +29,7 @@ public final class AlbumFileSystem: Sendable {
     public let originalBytesRead = Atomic<Int>(0)
     /// Tells the kernel what changed outside a tree publish (a thumbnail that left its listing);
     /// set once the session runs (`setInvalidator`).
-    let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
+    let invalidator = Locked<(@Sendable (TreeChanges) -> Void)?>(nil)
     /// Thumbnails written for desktop file managers when a folder of photos is listed (`-o desktop_thumbnails`).
     let desktopThumbnails: DesktopThumbnailing?
     private let status: StatusReporter?
@@ -38,15 +38,15 @@ public final class AlbumFileSystem: Sendable {
     let problems: OnceLog
     /// The last thumbnail opened in each thumbnails folder, to guess what a reader reads next;
     /// held only while one open is noted.
-    let readAhead = Mutex(ReadAhead())
+    let readAhead = Locked(ReadAhead())
     /// Told of a photo's file found changed or replaced at an open (`openScanned`).
-    let staleFile = Mutex<(@Sendable (String) -> Void)?>(nil)
+    let staleFile = Locked<(@Sendable (String) -> Void)?>(nil)
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     let libraryAvailable = Atomic<Bool>(true)
     /// Whether the library's storage is stalled (`isSourceStalled`), and the number of the change
     /// that said so (changes may be told out of order: `setSourceStalled`).
-    let sourceStall = Mutex<(stalled: Bool, change: UInt64)>((false, 0))
+    let sourceStall = Locked<(stalled: Bool, change: UInt64)>((false, 0))
     /// Where the daemon's lines go (the log given at init).
     let logLine: @Sendable (String) -> Void
     /// Changes in SOURCE the tree may not show yet: told by whoever follows the library, waited on
@@ -77,7 +77,7 @@ public final class AlbumFileSystem: Sendable {
         self.problems = OnceLog(sink: log)
         logLine = log
         let table = NodeTable(library: library, inodes: inodes)
-        self.snapshot = Mutex((library, table))
+        self.snapshot = Locked((library, table))
         _ = filters.libraryChanged(library)
     }
 

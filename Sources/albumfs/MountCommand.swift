@@ -9,7 +9,6 @@ import AlbumVFS
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// `albumfs SOURCE MOUNTPOINT`: check, (go to the background,) scan, mount, serve.
 enum MountCommand {
@@ -190,8 +189,8 @@ enum MountCommand {
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
     final class Handoff<T>: Sendable {
-        private let value: Mutex<T?>
-        init(_ value: sending T) { self.value = Mutex(value) }
+        private let value: Locked<T?>
+        init(_ value: sending T) { self.value = Locked(value) }
         func take() -> sending T { value.withLock { v -> sending T in v.take()! } }
     }
 
