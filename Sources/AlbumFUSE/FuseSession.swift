@@ -103,13 +103,24 @@ public final class FuseSession: @unchecked Sendable {
             var st = stat()
             if stat(path, &st) == 0 { ready() }
         }
+        let rc = try loop()
+        if rc < 0 && rc != -EINTR {
+            throw MountError(description: "the FUSE loop stopped: \(Errno(rawValue: -rc))")
+        }
+    }
+
+    /// Answers requests until the session ends: `fuse_session_loop_mt`, or `fuse_session_loop` in
+    /// a ThreadSanitizer build, since libfuse ends its worker threads by cancelling them, which TSan
+    /// reports as a thread finished with ignores enabled.
+    private func loop() throws(MountError) -> Int32 {
+        #if ALBUMFS_TSAN
+        return fuse_session_loop(session)
+        #else
         guard let config = fuse_loop_cfg_create() else { throw MountError(description: "fuse_loop_cfg_create failed") }
         defer { fuse_loop_cfg_destroy(config) }
         fuse_loop_cfg_set_max_threads(config, threads)
         fuse_loop_cfg_set_idle_threads(config, UInt32(max(1, threads / 2)))
-        let rc = fuse_session_loop_mt(session, config)
-        if rc < 0 && rc != -EINTR {
-            throw MountError(description: "the FUSE loop stopped: \(Errno(rawValue: -rc))")
-        }
+        return fuse_session_loop_mt(session, config)
+        #endif
     }
 }
