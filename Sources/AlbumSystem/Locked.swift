@@ -25,7 +25,8 @@ public struct Locked<Value>: ~Copyable, @unchecked Sendable {
         }
 
         deinit {
-            pthread_mutex_destroy(mutex)
+            let rc = pthread_mutex_destroy(mutex)
+            precondition(rc == 0, "pthread_mutex_destroy: \(rc)")
             mutex.deallocate()
         }
     }
@@ -40,7 +41,10 @@ public struct Locked<Value>: ~Copyable, @unchecked Sendable {
     ) throws(E) -> sending Result {
         let rc = pthread_mutex_lock(box.mutex)
         precondition(rc == 0, "pthread_mutex_lock: \(rc)")
-        defer { pthread_mutex_unlock(box.mutex) }
+        defer {
+            let rc = pthread_mutex_unlock(box.mutex)
+            precondition(rc == 0, "pthread_mutex_unlock: \(rc)")
+        }
         return try body(&box.value)
     }
 }
