@@ -1,4 +1,4 @@
-import Synchronization
+import AlbumSystem
 /// Names a photo's camera as people say it ("Nikon D850", "Apple iPhone 15 Pro"), from the EXIF
 /// `Make` and `Model` (or a video's QuickTime make and model keys) as they were written: the
 /// `by-camera/` folder it is listed in (docs/rules.md, "Cameras").
@@ -77,7 +77,7 @@ public enum CameraNames {
 /// library holds thousands of photos per camera).
 public final class CameraNameCache: Sendable {
     /// Make and model as written → the name (`CameraNames.folderName`).
-    private let names = Mutex<[String: String]>([:])
+    private let names = Locked<[String: String]>([:])
 
     public init() {}
 
@@ -106,7 +106,7 @@ public final class CameraTable: Sendable {
         var byName = [CameraNames.unknown: UInt16(0)]
     }
     /// Guards the two maps, written together.
-    private let names = Mutex(Names())
+    private let names = Locked(Names())
 
     init() {}
 

@@ -1,6 +1,5 @@
 import AlbumSystem
 import Glibc
-import Synchronization
 
 /// A wall-clock date and time as written on a photo, with no time zone attached.
 ///
@@ -254,7 +253,7 @@ public struct SystemZone: UTCOffsets {
 /// day), so a library's photos ask the zone two or three times per day they were taken on, not
 /// twice per photo (`localtime_r` takes a lock and searches the zone's transitions, a good part
 /// of deciding a photo). A day with a change is asked every time.
-/// (`@unchecked Sendable`: the table is in a `Mutex`; `zone` is a function of its argument alone.)
+/// (`@unchecked Sendable`: the table is in a `Locked`; `zone` is a function of its argument alone.)
 final class DayOffsets: @unchecked Sendable {
     private let zone: (Int64) -> Int
     /// A direct-mapped table: the day in `days[day % size]`, its offset beside it.
@@ -262,7 +261,7 @@ final class DayOffsets: @unchecked Sendable {
         var days = [Int64](repeating: .min, count: DayOffsets.size)
         var offsets = [Int32](repeating: 0, count: DayOffsets.size)
     }
-    private let table = Mutex(Table())
+    private let table = Locked(Table())
     private static let size = 4096
     private static let secondsPerDay: Int64 = 86_400
 

@@ -1,6 +1,5 @@
 import AlbumSystem
 import Glibc
-import Synchronization
 
 /// A zone of the system's time zone database (`/usr/share/zoneinfo/NAME`, a TZif file, RFC 8536):
 /// its offsets from UTC at any instant, and at a wall-clock time written without an offset.
@@ -110,7 +109,7 @@ public final class ZoneInfoCache: Sendable {
 
     private let folder: String
     /// Zones read (nil: no such zone, or not a TZif file), by name.
-    private let zones = Mutex<[String: ZoneInfo?]>([:])
+    private let zones = Locked<[String: ZoneInfo?]>([:])
     /// The largest zone file read: the biggest of tzdata's is a few kilobytes.
     static let maxFileSize = 256 << 10
 

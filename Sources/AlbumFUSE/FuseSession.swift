@@ -4,7 +4,6 @@ import AlbumVFS
 import CFuse3
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Why a mount could not be made or served.
 public struct MountError: Error, CustomStringConvertible {
@@ -16,13 +15,13 @@ public struct MountError: Error, CustomStringConvertible {
 /// The corresponding libfuse calls are `fuse_session_new`, `fuse_set_signal_handlers`,
 /// `fuse_session_mount`, `fuse_session_loop_mt`, `fuse_session_unmount`, `fuse_session_destroy`.
 /// (`@unchecked Sendable`: its stored values do not change after `init` but `serving`, a
-/// `Mutex`; libfuse's session is made for `fuse_lowlevel_notify_*` from any thread while the
+/// `Locked`; libfuse's session is made for `fuse_lowlevel_notify_*` from any thread while the
 /// loop runs.)
 public final class FuseSession: @unchecked Sendable {
     /// Whether the kernel connection is open for notifications: from the mount until the loop
     /// ends. Held across each batch of notifications, so the unmount (which closes the
     /// connection) waits for one in progress and none is written to a closed descriptor.
-    private let serving = Mutex(false)
+    private let serving = Locked(false)
     private let context: FuseContext
     private let mountpoint: String
     private let session: OpaquePointer
@@ -104,13 +103,24 @@ public final class FuseSession: @unchecked Sendable {
             var st = stat()
             if stat(path, &st) == 0 { ready() }
         }
+        let rc = try loop()
+        if rc < 0 && rc != -EINTR {
+            throw MountError(description: "the FUSE loop stopped: \(Errno(rawValue: -rc))")
+        }
+    }
+
+    /// Answers requests until the session ends: `fuse_session_loop_mt`, or `fuse_session_loop` in
+    /// a ThreadSanitizer build, since libfuse ends its worker threads by cancelling them, which TSan
+    /// reports as a thread finished with ignores enabled.
+    private func loop() throws(MountError) -> Int32 {
+        #if ALBUMFS_TSAN
+        return fuse_session_loop(session)
+        #else
         guard let config = fuse_loop_cfg_create() else { throw MountError(description: "fuse_loop_cfg_create failed") }
         defer { fuse_loop_cfg_destroy(config) }
         fuse_loop_cfg_set_max_threads(config, threads)
         fuse_loop_cfg_set_idle_threads(config, UInt32(max(1, threads / 2)))
-        let rc = fuse_session_loop_mt(session, config)
-        if rc < 0 && rc != -EINTR {
-            throw MountError(description: "the FUSE loop stopped: \(Errno(rawValue: -rc))")
-        }
+        return fuse_session_loop_mt(session, config)
+        #endif
     }
 }

@@ -1,5 +1,4 @@
 import AlbumCore
-import Synchronization
 import AlbumSystem
 import CSQLite3
 import FoundationEssentials
@@ -18,7 +17,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each transaction whole.
     let db: SQLiteDatabase
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
     public let path: String
 
     /// `PRAGMA application_id`: "albf". A database without it is not ours.

@@ -1,5 +1,4 @@
 import AlbumCore
-import Synchronization
 import AlbumSystem
 import CXXHash
 import FoundationEssentials
@@ -13,7 +12,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
     // keeps each read-modify-write whole.
     private let db: SQLiteDatabase
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
     private let library: String
     public let path: String
 

@@ -1,5 +1,4 @@
 import AlbumCore
-import Synchronization
 import AlbumSystem
 import CSQLite3
 import FoundationEssentials
@@ -226,7 +225,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` under `lock`; SQLite failures become the errno a filesystem caller sees.
-    static func locked<T>(_ lock: borrowing Mutex<Void>, _ body: () throws -> T) throws(Errno) -> T {
+    static func locked<T>(_ lock: borrowing Locked<Void>, _ body: () throws -> T) throws(Errno) -> T {
         do {
             return try lock.withLock { _ throws -> T in try body() }
         } catch let failure as Failure {

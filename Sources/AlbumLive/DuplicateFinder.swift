@@ -16,7 +16,7 @@ import Synchronization
 /// scan's last step; listings and reads are answered from the views shown meanwhile.
 /// (`@unchecked Sendable`: `known`, `loaded` and `writeFailure` are used only on the
 /// coordinator's queue; the reading thread touches none of them, and hands its digests back
-/// under a `Mutex`.)
+/// under a `Locked`.)
 final class DuplicateFinder: @unchecked Sendable {
     let root: String
     let store: ContentHashStore?
@@ -140,7 +140,7 @@ final class DuplicateFinder: @unchecked Sendable {
     /// read whole; a file changed or gone since the scan is left out.
     private func read(_ files: [ScannedFile], full: Bool, progress: @escaping @Sendable (Int, Int) -> Void) -> [(Int, Digest)] {
         guard !files.isEmpty else { return [] }
-        let results = Mutex<[(Int, Digest)]>([])
+        let results = Locked<[(Int, Digest)]>([])
         let done = DispatchSemaphore(value: 0)
         reader.run { [self] in
             _ = BackgroundPriority.lowerThisThread()

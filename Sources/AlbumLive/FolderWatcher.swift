@@ -12,7 +12,7 @@ import Synchronization
 /// (POLLPRI) on every mount and unmount, and `poll` resets the flag. inotify says nothing when a
 /// disk is mounted (the folder under it is untouched), so an unavailable library whose disk
 /// comes back would otherwise wait for the periodic rescan (300 s).
-/// (`@unchecked Sendable`: what changes is in `state`, a `Mutex`; the descriptors and callbacks
+/// (`@unchecked Sendable`: what changes is in `state`, a `Locked`; the descriptors and callbacks
 /// do not change after `init`.)
 public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
@@ -32,7 +32,7 @@ public final class FolderWatcher: @unchecked Sendable {
         func watches(_ path: String) -> Bool { watchByPath[path].map { pathByWatch[$0] == path } ?? false }
     }
     // Protects the watch maps; the reader thread and the scanner's `watch` calls share them.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let stopping = Atomic<Bool>(false)
     /// A pipe `stop` writes a byte to, waking the reader thread at once (read end, write end; -1s:
     /// none could be made, and the thread wakes every half second to look at `stopping`).

@@ -5,7 +5,6 @@ import AlbumVFS
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Keeps the mounted tree in step with the library: publishes what the index knows at once,
 /// verifies it with a scan in the background (reading only changed files), then follows changes
@@ -15,7 +14,7 @@ import Synchronization
 /// run and shows what they found. All library state is confined to one serial queue; `status`
 /// is readable from any thread. (`@unchecked Sendable`: the library state, the pipeline and what
 /// it knows included, is read and written only on `queue`, a serial queue; what other threads
-/// read is in `Mutex`es: the status, the invalidation callback, the scan's writer.)
+/// read is in `Locked` values: the status, the invalidation callback, the scan's writer.)
 public final class LibraryCoordinator: @unchecked Sendable {
     public struct Options: Sendable {
         public var thumbnailBoxes: [ThumbnailBox]
@@ -100,14 +99,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let queue = DispatchQueue(label: "albumfs.library")
     let log: @Sendable (String) -> Void
     let progress: (@Sendable (Int, Int, Bool) -> Void)?
-    let invalidate: Mutex<(@Sendable (TreeChanges) -> Void)?> = Mutex(nil)
-    let statusBox = Mutex(Status())
+    let invalidate: Locked<(@Sendable (TreeChanges) -> Void)?> = Locked(nil)
+    let statusBox = Locked(Status())
     let firstScan = DispatchSemaphore(value: 0)
     /// Every scan's index writes, in order (`IndexWriter`), and the rows not written yet.
     let indexQueue = DispatchQueue(label: "albumfs.index-writer")
     let indexPending = PendingRows()
     /// The writer of the scan going on, told to write what it holds when the mount stops.
-    let scanWriter = Mutex<IndexWriter?>(nil)
+    let scanWriter = Locked<IndexWriter?>(nil)
     var watcher: FolderWatcher?
 
     // Queue-confined: the scans (`ScanPipeline`), and every file they know with its photo's
@@ -152,7 +151,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// it builds from the index and the files, whatever it finds changed.
     var treeFromSnapshot = false
     /// Whether a publish changed the tree since the views were last saved (`keeper`).
-    let viewsUnsaved = Mutex(false)
+    let viewsUnsaved = Locked(false)
     /// Saves the views between mounts (nil: none kept).
     let keeper: ViewsKeeper?
     /// Finds `duplicates/`'s groups (nil: the view is not shown).

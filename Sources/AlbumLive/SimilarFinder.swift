@@ -46,7 +46,7 @@ final class SimilarFinder: Sendable {
         var lastGroups: [[String]] = []
     }
     // Protects `State`; never held while a photo is hashed.
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The pass's thread, while it runs (`stop` waits for it).
     private let passes = DispatchGroup()
 

@@ -1,5 +1,5 @@
 import AlbumCore
-import Synchronization
+import AlbumSystem
 
 /// Where the mount keeps its built views between mounts (the command line gives AlbumIndex's
 /// `ViewSnapshot` beside the index): saved once the index holds what they show, so that the next
@@ -13,7 +13,7 @@ public final class ViewsKeeper: Sendable {
     private let discardViews: @Sendable () -> Void
     /// The generation of the snapshot on disk as this mount knows it (loaded or saved), nil if
     /// none; and whether snapshots were given up (`discard`).
-    private let saved: Mutex<(generation: Int64?, discarded: Bool)>
+    private let saved: Locked<(generation: Int64?, discarded: Bool)>
 
     /// - Parameters:
     ///   - loaded: the generation of the snapshot the first tree came from, if it did.
@@ -21,7 +21,7 @@ public final class ViewsKeeper: Sendable {
     public init(loaded: Int64?, discard: @escaping @Sendable () -> Void = {}, save: @escaping Save) {
         saveViews = save
         discardViews = discard
-        saved = Mutex((loaded, false))
+        saved = Locked((loaded, false))
     }
 
     /// Called on the index writer's queue, after the writes of the views' scan.

@@ -1,6 +1,7 @@
 import AlbumCore
 import CSysVfs
 import Glibc
+import AlbumSystem
 import Synchronization
 
 /// Whether a filesystem's inode numbers name its files, told device by device as the walk enters
@@ -24,7 +25,7 @@ final class InodeNumbers: Sendable {
         0xFE53_4D42,  // SMB2_SUPER_MAGIC
     ]
 
-    private let devices = Mutex<(trusted: Set<UInt64>, madeUp: Set<UInt64>)>(([], []))
+    private let devices = Locked<(trusted: Set<UInt64>, madeUp: Set<UInt64>)>(([], []))
     /// Whether any device met so far makes its numbers up: while none does (the usual library on
     /// one disk), `identity` takes no lock.
     private let anyMadeUp = Atomic<Bool>(false)

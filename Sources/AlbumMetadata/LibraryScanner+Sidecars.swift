@@ -8,7 +8,7 @@ import Synchronization
 /// photos cost no lookup at all).
 final class SidecarFolders: Sendable {
     /// Protects the folders' names (relative path, "" the library's own); taken alone.
-    private let folders = Mutex<[String: FolderSidecars]>([:])
+    private let folders = Locked<[String: FolderSidecars]>([:])
     /// How many folders `folders` holds: a library without sidecars asks no lock, per photo read.
     private let count = Atomic<Int>(0)
 

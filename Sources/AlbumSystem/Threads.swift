@@ -1,7 +1,7 @@
 import Glibc
 
 // Thin wrappers over pthreads: what the daemon needs of Foundation's Thread and NSCondition
-// (mutual exclusion alone is the standard library's `Mutex`, the one lock type of albumfs). Why not Foundation: linking it (with ICU) slows every cold launch (`albumfs
+// (mutual exclusion alone is `Locked`, the one lock type of albumfs). Why not Foundation: linking it (with ICU) slows every cold launch (`albumfs
 // status` included) and adds to the RSS, for these types and a few string helpers
 // (docs/benchmarks.md).
 

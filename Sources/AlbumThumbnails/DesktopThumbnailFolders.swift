@@ -1,6 +1,5 @@
 import AlbumSystem
 import Glibc
-import Synchronization
 
 /// The freedesktop thumbnail folders (`$XDG_CACHE_HOME/thumbnails/normal` and `large`) as albumfs
 /// writes them: checked private once (`PrivateFolder`: the user's own, below no folder another
@@ -25,8 +24,8 @@ public final class DesktopThumbnailFolders: Sendable {
     }
     // Protects the open folders and the count of what is ours; held only to look up or count,
     // never across a read or write of a thumbnail.
-    private let state = Mutex<Opened?>(nil)
-    private let opening = Mutex<Bool>(false)
+    private let state = Locked<Opened?>(nil)
+    private let opening = Locked<Bool>(false)
 
     private let log: @Sendable (String) -> Void
 

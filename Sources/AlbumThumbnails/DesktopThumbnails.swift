@@ -37,10 +37,10 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// The `large` ones, and the fill ahead: what nobody waits for.
     private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
     /// Size and URI → the mtime its thumbnail was made for, this mount. Under its own lock.
-    private let done = Mutex<[String: String]>([:])
+    private let done = Locked<[String: String]>([:])
     /// Folders whose pass is queued and not begun, with the listings waiting for it: a folder
     /// listed again meanwhile queues no other pass, only its wait.
-    private let pending = Mutex<[String: [ReadyOnce]]>([:])
+    private let pending = Locked<[String: [ReadyOnce]]>([:])
     /// Renders at once in a listing's pass: one per render worker, so none idles while a thread encodes.
     let width: Int
     /// What albumfs's thumbnails there may take in all (`-o desktop_thumbnails_size`).

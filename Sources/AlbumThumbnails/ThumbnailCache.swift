@@ -17,7 +17,7 @@ public final class ThumbnailCache: Sendable {
     public let maxBytes: Int64
     /// Bytes believed to be in the cache; recounted from disk when eviction runs.
     private let usedBytes: Atomic<Int64>
-    private let evicting = Mutex(false)
+    private let evicting = Locked(false)
 
     /// Nil when the folder cannot be created or written: the caller renders in memory instead.
     /// Throws when the folder is not private (`PrivateFolder`): another user's, or writable by

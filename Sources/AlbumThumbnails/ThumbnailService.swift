@@ -20,7 +20,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private let debug: Bool
     /// In-flight renders and remembered failures, by cache key (which holds the photo's ctime when
     /// read: a photo repaired in place gets another key, so it is tried again).
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let renders = Atomic<Int>(0)
     private let rendersAhead = Atomic<Int>(0)
     /// At most this many renders asked for ahead of a reader run at once (`prepare`); 0: none.
@@ -55,7 +55,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
 
     private final class Flight: Sendable {
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<[UInt8], ThumbnailError>?>(nil)
+        let result = Locked<Result<[UInt8], ThumbnailError>?>(nil)
     }
 
     /// - Parameter memoryCap: how many thumbnails are kept in memory while the cache cannot be

@@ -14,7 +14,7 @@ public final class AlbumFileSystem: Sendable {
     let inodes: InodeAllocator
     // The published tree: replaced whole by `update`, and by `hideThumbnails` when a
     // thumbnail leaves its listing.
-    private let snapshot: Mutex<TreeView>
+    private let snapshot: Locked<TreeView>
     /// The files behind the tree: handles, SOURCE, thumbnails' reads, the storage's state.
     public let sources: SourceFiles
     /// Where lost picks' candidates are hashed, one search at a time, off the thread that swaps trees.
@@ -26,7 +26,7 @@ public final class AlbumFileSystem: Sendable {
     let thumbnails: ThumbnailProvider?
     /// Tells the kernel what changed outside a tree publish (a thumbnail that left its listing);
     /// set once the session runs (`setInvalidator`).
-    let invalidator = Mutex<(@Sendable (TreeChanges) -> Void)?>(nil)
+    let invalidator = Locked<(@Sendable (TreeChanges) -> Void)?>(nil)
     /// Thumbnails written for desktop file managers when a folder of photos is listed (`-o desktop_thumbnails`).
     let desktopThumbnails: DesktopThumbnailing?
     private let status: StatusReporter?
@@ -34,7 +34,7 @@ public final class AlbumFileSystem: Sendable {
     let directories = HandleTable<DirectoryListing>()
     /// The last thumbnail opened in each thumbnails folder, to guess what a reader reads next;
     /// held only while one open is noted.
-    let readAhead = Mutex(ReadAhead())
+    let readAhead = Locked(ReadAhead())
     /// Changes in SOURCE the tree may not show yet, and the trees published: counted by whoever
     /// follows the library, waited on (`SourceFiles.followingMoves`) when a photo's file is not
     /// at its path.
@@ -67,7 +67,7 @@ public final class AlbumFileSystem: Sendable {
                                                                        uniquingKeysWith: { first, _ in first }),
                                             wholeSecondMtimes: desktopThumbnails != nil)
         let first = TreeView(library: library, table: table, presentation: presentation)
-        self.snapshot = Mutex(first.hiding(Self.unrenderablePhotos(thumbnails, inodes, first)))
+        self.snapshot = Locked(first.hiding(Self.unrenderablePhotos(thumbnails, inodes, first)))
         _ = filters.libraryChanged(library)
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import AlbumSystem
 
 /// The text of `.albumfs/status` and `.albumfs/errors` as opens get it: made anew at each open
 /// (it changes as the mount works), cut to `maxBytes`, and shared by every open while it is
@@ -7,7 +7,7 @@ final class ControlTexts: Sendable {
     /// The most a control file shows: past it, a line says how many lines were left out.
     static let maxBytes = 1 << 20
     // Protects the last text of each file; never held across I/O.
-    private let last = Mutex<[String: [UInt8]]>([:])
+    private let last = Locked<[String: [UInt8]]>([:])
 
     /// `text`, cut to `maxBytes`, as the bytes shown last for `name` when it is the same.
     /// `rest`: where the lines cut off are found whole.

@@ -1,5 +1,5 @@
 import AlbumCore
-import Synchronization
+import AlbumSystem
 
 /// The folders below `filter/` that lookups found: each one's expression chain and, once built
 /// for the library shown now, its photos. Kept until the library changes (a folder asked for
@@ -52,7 +52,7 @@ final class FilterFolders: Sendable {
 
     // Protects every field of `State`; held while a folder is built (lookups of one new
     // expression wait for one build, not one each).
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// How many entries of the folders built for the tree before a new tree names to the kernel
     /// to forget (`libraryChanged`): past it, an entry that left its folder stays reachable by

@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import AlbumSystem
 
 /// How many originals each user may hold open through the mount at once: every handle holds a
 /// descriptor of the daemon's, and a user who never closes what they open must not take them
@@ -9,7 +9,7 @@ final class HandleQuota: Sendable {
     /// Handles one other user may hold at once: an eighth of the daemon's descriptors, at least 64.
     let limit: Int
     // Protects the count per user; never held across I/O.
-    private let held = Mutex<[UInt32: Int]>([:])
+    private let held = Locked<[UInt32: Int]>([:])
 
     init(limit: Int = HandleQuota.defaultLimit) { self.limit = limit }
 

@@ -1,5 +1,4 @@
 import AlbumCore
-import Synchronization
 import AlbumSystem
 
 /// Gives every virtual path an inode number that never changes while the mount lives, even
@@ -49,7 +48,7 @@ final class InodeAllocator: @unchecked Sendable {
     /// The photo numbers the last tree build gave out.
     private var numberedLastBuild = NumberSet()
     private var next: UInt32 = 1
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
 
     /// The inode of a photo's entry in `slot` (its original shares one between its views:
     /// `PhotoSlot.inodeSlot`).
@@ -99,7 +98,7 @@ final class InodeAllocator: @unchecked Sendable {
     ///   too), so that its nil is a photo the last build did not have.
     func batch<T>(photoCount: Int, renamed: [FileMove] = [], same: ((Int) -> UInt32?)? = nil, complete: Bool = false,
                   _ body: (_ named: (UInt64, String) -> UInt64, _ photo: (String) -> UInt32) -> T) -> (T, count: Int) {
-        // (`Mutex.withLock` wants a result it could send to another thread: this one goes back to
+        // (`Locked.withLock` wants a result it could send to another thread: this one goes back to
         // the caller's own.)
         nonisolated(unsafe) var out: (T, count: Int)?
         lock.withLock { _ in out = numberTree(photoCount: photoCount, renamed: renamed, same: same, complete: complete, body) }

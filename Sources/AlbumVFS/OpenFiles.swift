@@ -1,5 +1,6 @@
 import AlbumCore
 import Glibc
+import AlbumSystem
 import Synchronization
 
 /// An original opened for reading; closes its descriptor when the last reference goes.
@@ -35,7 +36,7 @@ final class OpenThumbnail: Sendable {
     /// The photo at the open (a read renders the one the inode shows then).
     let photo: Photo
     let box: ThumbnailBox
-    let bytes = Mutex<[UInt8]?>(nil)
+    let bytes = Locked<[UInt8]?>(nil)
 
     init(inode: UInt64, photo: Photo, box: ThumbnailBox) {
         self.inode = inode
@@ -58,7 +59,7 @@ enum OpenFile: Sendable {
 final class HandleTable<Value: Sendable>: Sendable {
     private final class Shard: Sendable {
         // Protects the handles whose number falls to this shard; never held while doing I/O.
-        let handles = Mutex<[UInt64: Value]>([:])
+        let handles = Locked<[UInt64: Value]>([:])
     }
     private static var shardCount: Int { 16 }
     private let next = Atomic<UInt64>(1)
@@ -82,7 +83,7 @@ final class HandleTable<Value: Sendable>: Sendable {
 
 /// Logs each problem once, so a broken file read a thousand times fills no log.
 final class OnceLog: Sendable {
-    private let seen = Mutex(Set<String>())
+    private let seen = Locked(Set<String>())
     private let sink: @Sendable (String) -> Void
 
     init(sink: @escaping @Sendable (String) -> Void) { self.sink = sink }

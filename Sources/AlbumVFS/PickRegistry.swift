@@ -1,7 +1,6 @@
 import AlbumCore
 import AlbumSystem
 import Glibc
-import Synchronization
 
 /// The picks shown in `picked/`: kept in memory in pick order, written through to storage
 /// before any change is reported to the kernel.
@@ -20,11 +19,11 @@ final class PickRegistry: Sendable {
     // Protects the pick list (and the inode map and ruled-out set beside it); held only in
     // memory, never across a hash or a storage write, so lookups, opens and xattrs of the mount
     // never wait on I/O.
-    private let state: Mutex<State>
+    private let state: Locked<State>
     // Taken by each change of the picks, around its checks, its storage write and its update of
     // `state` (never by a reader): concurrent `ln -s` calls are checked against the limit one at
     // a time (exactly N succeed). Not held while a pick's file is hashed.
-    private let changing = Mutex<Void>(())
+    private let changing = Locked<Void>(())
     private let inodes: InodeAllocator
     /// `picked/`'s own inode: the parent of every pick.
     private let folderInode: UInt64
@@ -36,7 +35,7 @@ final class PickRegistry: Sendable {
         folderInode = inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked)
         var s = State(picks: try storage.loadPicks())
         for p in s.picks { s.nameByInode[inodes.inode(parent: folderInode, name: p.name)] = p.name }
-        state = Mutex(s)
+        state = Locked(s)
     }
 
     var all: [Pick] { state.withLock { $0.picks } }

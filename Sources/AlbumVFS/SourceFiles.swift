@@ -26,11 +26,11 @@ public final class SourceFiles: Sendable {
     let libraryAvailable = Atomic<Bool>(true)
     /// Whether the library's storage is stalled (`isStalled`), and the number of the change that
     /// said so (changes may be told out of order: `setStalled`).
-    let stall = Mutex<(stalled: Bool, change: UInt64)>((false, 0))
+    let stall = Locked<(stalled: Bool, change: UInt64)>((false, 0))
     /// The count of trees and changes used while nobody follows the library.
     let pendingChanges: PendingChanges
     /// Whoever follows the library (`follow`).
-    private let follower = Mutex(FollowerReference())
+    private let follower = Locked(FollowerReference())
     /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
     /// photo's file went: the 2 s for a change to show (docs/errno.md).
     static let movedFileWait = 2.0

@@ -6,7 +6,7 @@ import AlbumThumbnails
 import AlbumVFS
 import FoundationEssentials
 import Glibc
-import Synchronization
+import AlbumSystem
 
 /// What `.albumfs/status` and `.albumfs/errors` say (docs/status.md).
 final class DaemonStatus: StatusReporter, Sendable {
@@ -20,7 +20,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     let picksDatabase: String
     /// Where the tree shown when the mount answered came from (`views snapshot`, `index`, `none`).
     let firstTree: String
-    private let parts = Mutex<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?)>((nil, nil))
+    private let parts = Locked<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?)>((nil, nil))
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
     var coordinator: LibraryCoordinator? {

@@ -9,7 +9,6 @@ import AlbumVFS
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// `albumfs SOURCE MOUNTPOINT`: check, (go to the background,) scan, mount, serve.
 enum MountCommand {
@@ -118,7 +117,7 @@ enum MountCommand {
     /// render beside those made ahead of it), bounded by
     /// `-o thumbnail_max_pixels`, `thumbnail_memory` and `thumbnail_timeout`.
     static func renderWorkers(_ options: MountOptions) -> RenderWorkers {
-        RenderWorkers(limits: .init(memory: options.thumbnailMemory ?? DecodeMemory.defaultLimit, maxPixels: options.thumbnailMaxPixels,
+        RenderWorkers(executable: renderWorkerExecutable, limits: .init(memory: options.thumbnailMemory ?? DecodeMemory.defaultLimit, maxPixels: options.thumbnailMaxPixels,
                                     seconds: options.thumbnailTimeout),
                       size: ProcessInfo.processInfo.activeProcessorCount + 1, log: { Log.line($0) })
     }
@@ -199,8 +198,8 @@ enum MountCommand {
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
     final class Handoff<T>: Sendable {
-        private let value: Mutex<T?>
-        init(_ value: sending T) { self.value = Mutex(value) }
+        private let value: Locked<T?>
+        init(_ value: sending T) { self.value = Locked(value) }
         func take() -> sending T { value.withLock { v -> sending T in v.take()! } }
     }
 
@@ -326,5 +325,15 @@ enum MountCommand {
             Log.line("albumfs: warning: thumbnail cache \(error); thumbnails are rendered in memory")
             return nil
         }
+    }
+
+    /// The binary the render workers run: this one, or in a ThreadSanitizer build the ordinary
+    /// build that `ALBUMFS_RENDER_WORKER` names (TSan's runtime makes system calls the workers'
+    /// seccomp filter refuses; a worker is a process of its own, not what TSan checks).
+    static var renderWorkerExecutable: String {
+        #if ALBUMFS_TSAN
+        if let ordinary = ProcessInfo.processInfo.environment["ALBUMFS_RENDER_WORKER"] { return ordinary }
+        #endif
+        return "/proc/self/exe"
     }
 }

@@ -1,14 +1,14 @@
 import AlbumCore
 import FoundationEssentials
 import Glibc
-import Synchronization
+import AlbumSystem
 
 /// A progress line on a terminal's stderr: count, total, rate and time left (after a bar and
 /// the percentage, when asked), redrawn in place at most five times a second.
 final class ProgressLine: Sendable {
     let label: String
     let showsBar: Bool
-    private let state = Mutex((started: Date(), last: Date.distantPast))
+    private let state = Locked((started: Date(), last: Date.distantPast))
 
     /// Cells of the bar.
     static let barWidth = 24

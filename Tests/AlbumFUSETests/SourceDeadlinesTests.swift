@@ -2,7 +2,6 @@
 import AlbumSystem
 import CFuse3
 import Foundation
-import Synchronization
 import XCTest
 
 /// The deadline watchdog through a fake request sink: what it answers, when, and what a
@@ -10,7 +9,7 @@ import XCTest
 final class SourceDeadlinesTests: XCTestCase {
     /// What the watchdog answered and what it told of the storage's stalls, in order.
     final class Sink: @unchecked Sendable {
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
         func answered(_ r: PendingRequest) { events.withLock { $0.append("EIO \(UInt(bitPattern: r.req))") } }
         func stall(_ stalled: Bool, _ change: UInt64) { events.withLock { $0.append("\(stalled ? "stalled" : "answers") \(change)") } }
         var now: [String] { events.withLock { $0 } }

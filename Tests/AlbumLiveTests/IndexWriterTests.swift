@@ -2,7 +2,6 @@ import AlbumCore
 import AlbumSystem
 @testable import AlbumLive
 import Foundation
-import Synchronization
 import XCTest
 
 /// The index writer writes batches in order on its own queue; the first failure (a full disk)
@@ -11,10 +10,10 @@ import XCTest
 final class IndexWriterTests: XCTestCase {
     /// A store that takes `room` saves, then fails like a full disk.
     final class FillingStore: FileIndexStore {
-        private let state: Mutex<(room: Int, saved: [[String]])>
+        private let state: Locked<(room: Int, saved: [[String]])>
         var saved: [[String]] { state.withLock { $0.saved } }
 
-        init(room: Int) { state = Mutex((room, [])) }
+        init(room: Int) { state = Locked((room, [])) }
 
         func loadAll() throws(Errno) -> [IndexedFile] { [] }
         func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {}
@@ -84,7 +83,7 @@ final class IndexWriterTests: XCTestCase {
 
     func testTheFirstFailureStopsTheWritingAndIsReturned() {
         let store = FillingStore(room: 1)
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let writer = IndexWriter(index: store, log: { line in lines.withLock { $0.append(line) } })
         writer.save(files("a"))
         writer.save(files("b"))
@@ -181,7 +180,7 @@ final class IndexWriterHoldingTests: XCTestCase {
         let store = IndexWriterTests.FillingStore(room: 0)
         let writer = IndexWriter(index: store, log: { _ in }, holding: .firstScan)
         writer.save(files("a"))
-        let said = Mutex<IndexWriter.Outcome?>(nil)
+        let said = Locked<IndexWriter.Outcome?>(nil)
         let written = expectation(description: "written")
         writer.finishLater(removing: []) { outcome in
             said.withLock { $0 = outcome }

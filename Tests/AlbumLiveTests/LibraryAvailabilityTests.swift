@@ -2,13 +2,12 @@ import AlbumCore
 import AlbumSystem
 @testable import AlbumLive
 import Foundation
-import Synchronization
 import XCTest
 
 final class LibraryAvailabilityTests: XCTestCase {
     /// An index that only remembers the library's device.
     final class DeviceStore: FileIndexStore, @unchecked Sendable {
-        let device = Mutex<UInt64?>(nil)
+        let device = Locked<UInt64?>(nil)
         func loadAll() throws(Errno) -> [IndexedFile] { [] }
         func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {}
         func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {}
@@ -27,7 +26,7 @@ final class LibraryAvailabilityTests: XCTestCase {
 
     func testTransitionsAreLoggedOnceAndTheDeviceKept() throws {
         let store = DeviceStore()
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         var a = LibraryAvailability(root: folder, index: store, log: { line in lines.withLock { $0.append(line) } })
         XCTAssertNil(a.diskNotMounted(), "no device known yet: nothing to compare")
         a.note(listed: true, why: "")

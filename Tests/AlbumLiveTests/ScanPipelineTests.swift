@@ -160,7 +160,7 @@ final class HandedIn: @unchecked Sendable {
 }
 
 /// A value shared with the walk's thread.
-final class Locked<Value>: @unchecked Sendable {
+final class Shared<Value>: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var stored: Value

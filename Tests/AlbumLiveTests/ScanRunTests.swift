@@ -45,8 +45,8 @@ final class ScanRunTests: XCTestCase {
         // (Each folder entered once what was handed before it is read; at the third folder, one
         // whole folder's batch was handed before it, and the walk waits up to 3 s for a merge:
         // one that did not wait for the walk would come.)
-        let readBeforeEachFolder = Locked<[Bool]>([])
-        let mergedWhileWalking = Locked<[Bool]>([])
+        let readBeforeEachFolder = Shared<[Bool]>([])
+        let mergedWhileWalking = Shared<[Bool]>([])
         let firstMerge = DispatchSemaphore(value: 0)
         request.onFolder = { _ in
             readBeforeEachFolder.mutate { $0.append(handedIn.waitUntilRead(seconds: 10)) }

@@ -11,10 +11,10 @@ import XCTest
 final class SimilarFinderTests: XCTestCase {
     /// Answers each path's outcome from `table`, counting what it was asked, and yields at once.
     final class TableHasher: PerceptualHasher {
-        let table: Mutex<[String: PerceptualHashOutcome]>
-        let asked = Mutex<[String]>([])
+        let table: Locked<[String: PerceptualHashOutcome]>
+        let asked = Locked<[String]>([])
         let yields = Atomic<Int>(0)
-        init(_ table: [String: PerceptualHashOutcome]) { self.table = Mutex(table) }
+        init(_ table: [String: PerceptualHashOutcome]) { self.table = Locked(table) }
         func perceptualHash(of photo: Photo, sourceRoot: String) -> PerceptualHashOutcome {
             asked.withLock { $0.append(photo.sourcePath) }
             return table.withLock { $0[photo.sourcePath] } ?? .undecodable
@@ -24,7 +24,7 @@ final class SimilarFinderTests: XCTestCase {
 
     /// A store in memory.
     final class MemoryStore: SimilarHashStore {
-        let rows = Mutex<[String: SimilarHashRecord]>([:])
+        let rows = Locked<[String: SimilarHashRecord]>([:])
         func similarHashes() throws(Errno) -> [SimilarHashRecord] { rows.withLock { Array($0.values) } }
         func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord] { rows.withLock { $0.values.filter { ($0.group ?? 0) > 0 } } }
         func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno) {
@@ -45,7 +45,7 @@ final class SimilarFinderTests: XCTestCase {
 
     /// Runs a pass and waits for its groups (the wait asserted).
     func pass(_ finder: SimilarFinder, _ photos: [Photo], exact: [String: UInt32] = [:]) -> [String: UInt32] {
-        let result = Mutex<[String: UInt32]?>(nil)
+        let result = Locked<[String: UInt32]?>(nil)
         let done = DispatchSemaphore(value: 0)
         finder.start(photos, exact: exact, progress: { _, _ in }, done: { groups in
             result.withLock { $0 = groups }

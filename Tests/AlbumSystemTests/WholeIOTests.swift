@@ -2,7 +2,6 @@ import AlbumCore
 import AlbumSystem
 import Foundation
 import Glibc
-import Synchronization
 import XCTest
 
 /// The one `pread` loop and the one `write` loop: whole reads and writes, errors as errno.
@@ -13,7 +12,7 @@ final class WholeIOTests: XCTestCase {
         XCTAssertEqual(pipe(&fds), 0)
         let readEnd = fds[0]
         let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
-        let received = Mutex<[UInt8]>([])
+        let received = Locked<[UInt8]>([])
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {

@@ -307,7 +307,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let heic = try Encoders.heif(.marker(width: 640, height: 480), quality: 80)
         let renderer = ThumbnailRenderer()
         let alone = try renderer.render(heic, format: .heif, orientation: 1, box: .default)
-        let results = Mutex<[[UInt8]?]>(Array(repeating: nil, count: 12))
+        let results = Locked<[[UInt8]?]>(Array(repeating: nil, count: 12))
         DispatchQueue.concurrentPerform(iterations: 12) { i in
             let bytes = try? renderer.render(heic, format: .heif, orientation: 1, box: .default)
             results.withLock { $0[i] = bytes }
@@ -828,7 +828,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let gate = CountingGate()
         let memory = DecodeMemory(limit: 1 << 30, oneAtATime: 1 << 20, decodesAtOnce: 2, large: gate)
         let firstIn = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         DispatchQueue.global().async(group: done) {
             _ = try? memory.reserving(2 << 20, for: "large 1") { () throws(ThumbnailError) in
                 firstIn.signal()
@@ -887,7 +887,7 @@ final class ThumbnailPipelineTests: XCTestCase {
         let progressive = try Encoders.jpeg(.marker(width: 1600, height: 1200), kind: .progressive)
         let memory = DecodeMemory(limit: 64 << 20, oneAtATime: 1 << 20)
         let renderer = ThumbnailRenderer(memory: memory)
-        let failures = Mutex(0)
+        let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do { _ = try renderer.render(progressive, format: .jpeg, orientation: 1, box: .default) } catch { failures.withLock { $0 += 1 } }
         }

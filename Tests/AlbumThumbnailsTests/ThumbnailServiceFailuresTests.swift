@@ -2,7 +2,6 @@ import AlbumCore
 import AlbumSample
 @testable import AlbumThumbnails
 import Foundation
-import Synchronization
 import AlbumSystem
 import XCTest
 
@@ -20,7 +19,7 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
         let photo = ThumbnailPipelineTests.photoOnDisk(folder, "bad.jpg")
         let small = try XCTUnwrap(ThumbnailBox(width: 64, height: 64))
 
-        let kept = Mutex<[RecordedThumbnailFailure]>([])
+        let kept = Locked<[RecordedThumbnailFailure]>([])
         let first = ThumbnailService(boxes: [.default, small], cache: nil, record: { f in kept.withLock { $0.append(f) } }, log: { _ in })
         XCTAssertEqual(Self.errno(first.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
         XCTAssertEqual(Self.errno(first.thumbnail(of: photo, sourceRoot: folder, box: small)), .ioError)
@@ -39,7 +38,7 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
         // The same path as another file (repaired, rewritten): tried again, and kept again.
         let stale = RecordedThumbnailFailure(relativePath: "bad.jpg", identity: photo.identity,
                                              changedWhenRead: Timestamp(seconds: 1), reason: records[0].reason)
-        let again = Mutex(0)
+        let again = Locked(0)
         let changed = ThumbnailService(boxes: [.default], cache: nil, recorded: [stale], record: { _ in again.withLock { $0 += 1 } }, log: { _ in })
         XCTAssertEqual(Self.errno(changed.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
         XCTAssertEqual(changed.renderCount, 1)

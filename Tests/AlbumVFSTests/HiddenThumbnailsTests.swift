@@ -12,7 +12,7 @@ import XCTest
 final class HiddenThumbnailsTests: XCTestCase {
     /// Fails every thumbnail of `bad.jpg` from its content, and counts what it is asked.
     final class FailingThumbnails: ThumbnailProvider, Sendable {
-        let failed = Mutex<[UnrenderablePhoto]>([])
+        let failed = Locked<[UnrenderablePhoto]>([])
         let asked = Atomic<Int>(0)
         var boxes: [ThumbnailBox] { [.default] }
         var renderAhead: Int { 0 }

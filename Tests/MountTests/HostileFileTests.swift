@@ -3,7 +3,7 @@ import AlbumSample
 import Foundation
 import CZlib
 import Glibc
-import Synchronization
+import AlbumSystem
 import XCTest
 
 /// docs/security.md, "what runs where": every decode runs in a sandboxed worker process, so a
@@ -185,7 +185,7 @@ final class HostileFileTests: XCTestCase {
         try SampleLibrary.writeFile(folder + "/small.jpg", small, mtime: SampleLibrary.defaultMtime)
         let m = try Mount(source: folder, options: ["-o", "source_timeout=1,thumbnail_max_pixels=1000000000,thumbnail_timeout=120"])
         let done = DispatchSemaphore(value: 0)
-        let thumbnail = Mutex<Result<[UInt8], Errno>?>(nil)
+        let thumbnail = Locked<Result<[UInt8], Errno>?>(nil)
         let bigThumb = m.path("thumbnails/200x200/big.jpg")
         let started = Date()
         Thread.detachNewThread {

@@ -27,6 +27,15 @@ let testStateHome: String = {
     setenv("XDG_CACHE_HOME", path + "/cache", 1)
     setenv("XDG_DATA_HOME", path + "/data", 1)
     setenv("ALBUMFS_TEST_STATE_HOME", path, 1)
+    // A coverage run (`swift test --enable-code-coverage`): the daemons and commands the tests start
+    // write their counts into a folder any user may write (some run as another user; a profile they
+    // cannot write is an error line on their stderr), which scripts/coverage adds to the run's.
+    if let pattern = ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"], pattern.contains("%p") {
+        let started = (pattern as NSString).deletingLastPathComponent + "/started"
+        mkdir(started, 0o1777)
+        chmod(started, 0o1777)
+        setenv("LLVM_PROFILE_FILE", started + "/%p-%m.profraw", 1)
+    }
     atexit {
         if let path = getenv("ALBUMFS_TEST_STATE_HOME") { try? FileManager.default.removeItem(atPath: String(cString: path)) }
     }

@@ -3,7 +3,7 @@ import AlbumSample
 import CSysXattr
 import Foundation
 import Glibc
-import Synchronization
+import AlbumSystem
 import XCTest
 
 /// thumbnails/WxH/: exact size from the first stat, lazy, cached, orientation, colour, errors.
@@ -56,7 +56,7 @@ final class ThumbnailTests: XCTestCase {
         let a = try mount("a"), b = try mount("b")
         let names = try XCTUnwrap(readdirNames(a.path("thumbnails/200x200")))
         XCTAssertGreaterThan(names.count, 40)
-        let results = Mutex([String: [UInt8]]())
+        let results = Locked([String: [UInt8]]())
         let folders = [a.path("thumbnails/200x200/"), b.path("thumbnails/200x200/")]
         DispatchQueue.concurrentPerform(iterations: 8) { reader in
             for name in names.shuffled() {
