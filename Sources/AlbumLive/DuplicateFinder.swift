@@ -23,9 +23,8 @@ final class DuplicateFinder: @unchecked Sendable {
     let log: @Sendable (String) -> Void
     /// What is known of each hashed file's content, by its path's hash (read from the index at
     /// the first search, on the coordinator's queue, not when the mount starts). Every file that
-    /// shares its size with another has an entry for the mount's life: `KnownContent` keeps no
-    /// string (a path and a hex hash were ~200 bytes a file more at a million).
-    private var known: [UInt64: KnownContent] = [:]
+    /// shares its size with another has an entry for the mount's life: 48 bytes, no string.
+    private var known = KnownContents()
     private var loaded = false
     /// Why the last write of hashes to the index failed (nil: it did not), so a full disk is said once.
     private var writeFailure: Errno?
@@ -39,17 +38,13 @@ final class DuplicateFinder: @unchecked Sendable {
         self.log = log
     }
 
-    static func load(_ store: ContentHashStore?, log: (String) -> Void) -> [UInt64: KnownContent] {
-        guard let store else { return [:] }
+    static func load(_ store: ContentHashStore?, log: (String) -> Void) -> KnownContents {
+        guard let store else { return KnownContents() }
         do throws(Errno) {
-            let records = try store.contentHashes()
-            var known: [UInt64: KnownContent] = [:]
-            known.reserveCapacity(records.count)
-            for r in records { known[KnownContent.key(r.relativePath)] = KnownContent(r) }
-            return known
+            return KnownContents(try store.contentHashes())
         } catch {
             log("albumfs: warning: the index's content hashes cannot be read (\(error)); duplicates are hashed again")
-            return [:]
+            return KnownContents()
         }
     }
 
@@ -94,7 +89,7 @@ final class DuplicateFinder: @unchecked Sendable {
         }
         var fullHashes: [String: String] = [:]
         for i in alike { if let hash = valid(i)?.full { fullHashes[photos[i].sourcePath] = hash.hex } }
-        save(saved.compactMap { i in known[key[i]].map { $0.record(photos[i].sourcePath) } }, keeping: Set(runs.joined().map { key[$0] }))
+        save(saved.compactMap { i in known[key[i]].map { $0.record(photos[i]) } }, keeping: Set(runs.joined().map { key[$0] }))
         return DuplicateGroups.numbers(fullHashes)
     }
 
@@ -103,10 +98,10 @@ final class DuplicateFinder: @unchecked Sendable {
     /// records so made, to be saved. Files whose inode numbers are made up (0) are read again.
     private func adoptMoved(_ unknown: [Int], _ photos: [Photo], _ key: [UInt64]) -> [Int] {
         guard !unknown.isEmpty else { return [] }
-        let byIdentity = Dictionary(known.values.lazy.filter { $0.identity.inode != 0 }.map { ($0.identity, $0) }, uniquingKeysWith: { a, _ in a })
+        let byFile = Dictionary(known.values.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
         var adopted: [Int] = []
-        for i in unknown {
-            guard let content = byIdentity[photos[i].identity], content.holds(photos[i]) else { continue }
+        for i in unknown where photos[i].identity.inode != 0 {
+            guard let content = byFile[KnownContent.file(photos[i])] else { continue }
             known[key[i]] = content
             adopted.append(i)
         }
@@ -118,7 +113,7 @@ final class DuplicateFinder: @unchecked Sendable {
     /// index drops a file's row with the file; one that no longer shares its size keeps its row,
     /// checked by its identity when it shares one again.)
     private func save(_ records: [ContentHashRecord], keeping candidates: Set<UInt64>) {
-        known = known.filter { candidates.contains($0.key) }
+        known.settle(keeping: candidates)
         guard let store else { return }
         do throws(Errno) {
             try store.saveContentHashes(records, removing: [])
@@ -183,13 +178,14 @@ struct FullContentHash: Hashable, Sendable {
     var hex: String { ContentDigest.hex(high) + ContentDigest.hex(low) }
 }
 
-/// What `DuplicateFinder` keeps of one hashed file between passes (64 bytes, no string): its
-/// identity when hashed and its hashes. Kept by its path's XXH3-64 (`key`): two paths of one
-/// key share an entry, which then holds for whichever file's identity it carries (a hard link
-/// has its other name's content anyway), so a collision costs a read, never a wrong group.
+/// What `DuplicateFinder` keeps of one hashed file between passes (40 bytes, no string): which
+/// file it was (`file`: a hash of its identity and ctime when hashed) and its hashes. Kept by its
+/// path's XXH3-64 (`key`): two paths of one key share an entry, which then holds for whichever
+/// file it was made from (a hard link has its other name's content anyway), so a collision of
+/// either hash costs a read at most, or (2^-64) a wrong group.
 struct KnownContent: Sendable {
-    var identity: FileIdentity
-    var changedWhenRead: PackedTimestamp
+    /// `file(_:)` of the file when hashed.
+    var file: UInt64
     var partial: UInt64
     var full: FullContentHash?
 
@@ -198,23 +194,68 @@ struct KnownContent: Sendable {
         return path.withUTF8 { XXH3_64bits($0.baseAddress, $0.count) }
     }
 
+    /// A file as scanned (its identity and its ctime when read), as one number.
+    static func file(_ identity: FileIdentity, _ changedWhenRead: Timestamp?) -> UInt64 {
+        var words = [identity.inode, UInt64(bitPattern: identity.size), UInt64(bitPattern: identity.mtime.nanosecondsSinceEpoch),
+                     UInt64(bitPattern: changedWhenRead?.nanosecondsSinceEpoch ?? .min)]
+        return words.withUnsafeMutableBytes { XXH3_64bits($0.baseAddress, $0.count) }
+    }
+
+    static func file(_ photo: Photo) -> UInt64 { file(photo.identity, photo.changedWhenRead) }
+
     init(_ photo: Photo, partial: UInt64) {
-        identity = photo.identity
-        changedWhenRead = PackedTimestamp(photo.changedWhenRead)
+        file = Self.file(photo)
         self.partial = partial
     }
 
     init(_ record: ContentHashRecord) {
-        identity = record.identity
-        changedWhenRead = PackedTimestamp(record.changedWhenRead)
+        file = Self.file(record.identity, record.changedWhenRead)
         partial = record.partial
         full = record.full.flatMap(FullContentHash.init(hex:))
     }
 
     /// Whether this stands for `photo`'s file as scanned.
-    func holds(_ photo: Photo) -> Bool { identity == photo.identity && changedWhenRead.time == photo.changedWhenRead }
+    func holds(_ photo: Photo) -> Bool { file == Self.file(photo) }
 
-    func record(_ path: String) -> ContentHashRecord {
-        ContentHashRecord(relativePath: path, identity: identity, changedWhenRead: changedWhenRead.time, partial: partial, full: full?.hex)
+    func record(_ photo: Photo) -> ContentHashRecord {
+        ContentHashRecord(relativePath: photo.sourcePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead,
+                          partial: partial, full: full?.hex)
+    }
+}
+
+/// `KnownContent`s by key, as a sorted array (48 bytes an entry, where a dictionary's buckets
+/// took ~150 at a million) and the entries set since the last `settle` beside it.
+struct KnownContents {
+    private var sorted: [(key: UInt64, content: KnownContent)] = []
+    private var recent: [UInt64: KnownContent] = [:]
+
+    init() {}
+
+    init(_ records: [ContentHashRecord]) {
+        sorted = records.map { (KnownContent.key($0.relativePath), KnownContent($0)) }.sorted { $0.key < $1.key }
+    }
+
+    subscript(key: UInt64) -> KnownContent? {
+        get { recent[key] ?? Self.find(key, in: sorted) }
+        set { recent[key] = newValue }
+    }
+
+    var values: [KnownContent] { sorted.map(\.content) + recent.values }
+
+    /// The entries set since, in place; the keys not in `keeping` dropped.
+    mutating func settle(keeping: Set<UInt64>) {
+        var merged = sorted.filter { keeping.contains($0.key) && recent[$0.key] == nil }
+        merged += recent.filter { keeping.contains($0.key) }.map { ($0.key, $0.value) }
+        sorted = merged.sorted { $0.key < $1.key }
+        recent = [:]
+    }
+
+    private static func find(_ key: UInt64, in sorted: [(key: UInt64, content: KnownContent)]) -> KnownContent? {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid].key < key { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low].key == key ? sorted[low].content : nil
     }
 }

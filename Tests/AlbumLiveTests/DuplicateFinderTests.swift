@@ -67,3 +67,35 @@ final class DuplicateFinderTests: XCTestCase {
         XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 1, "a.jpg alone was read")
     }
 }
+
+/// What the finder keeps between passes: found by key before and after the entries set in a pass
+/// are settled into the sorted table, only the kept keys left, 40 bytes an entry.
+final class KnownContentsTests: XCTestCase {
+    func testEntriesAreFoundBeforeAndAfterSettlingAndOnlyTheKeptStay() {
+        func record(_ k: Int) -> ContentHashRecord {
+            let identity = FileIdentity(inode: UInt64(k + 1), size: 100, mtime: Timestamp(seconds: 5))
+            let full: String? = k == 1 ? "00112233445566778899aabbccddeeff" : nil
+            let changed: Timestamp? = k == 0 ? nil : Timestamp(seconds: 6)
+            return ContentHashRecord(relativePath: "f\(k).jpg", identity: identity, changedWhenRead: changed, partial: UInt64(10 + k), full: full)
+        }
+        let records = [record(0), record(1), record(2)]
+        let keys = records.map { KnownContent.key($0.relativePath) }
+        var known = KnownContents(Array(records.prefix(2)))
+        XCTAssertEqual(known[keys[0]]?.partial, 10)
+        XCTAssertEqual(known[keys[1]]?.full?.hex, "00112233445566778899aabbccddeeff")
+        XCTAssertNil(known[keys[2]])
+        known[keys[2]] = KnownContent(records[2])
+        known[keys[0]]?.partial = 99
+        XCTAssertEqual(known[keys[2]]?.partial, 12, "set in this pass")
+        XCTAssertEqual(known[keys[0]]?.partial, 99, "the pass's value, not the table's")
+        known.settle(keeping: [keys[0], keys[2]])
+        XCTAssertEqual(known[keys[0]]?.partial, 99)
+        XCTAssertNil(known[keys[1]], "not kept")
+        XCTAssertEqual(known[keys[2]]?.partial, 12)
+        XCTAssertEqual(known.values.count, 2)
+        XCTAssertEqual(known[keys[2]]?.file, KnownContent.file(records[2].identity, records[2].changedWhenRead))
+        XCTAssertNotEqual(KnownContent.file(records[2].identity, nil), KnownContent.file(records[2].identity, records[2].changedWhenRead),
+                          "another ctime is another file")
+        XCTAssertLessThanOrEqual(MemoryLayout<KnownContent>.stride, 40)
+    }
+}
