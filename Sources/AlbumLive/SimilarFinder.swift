@@ -57,8 +57,9 @@ final class SimilarFinder: Sendable {
         self.log = log
     }
 
-    /// The photos that take part, of `photos` (all the library's).
-    static func candidates(_ photos: [Photo]) -> [Photo] { SimilarGroups.candidates(photos).map { photos[$0] } }
+    /// The photos that take part, of `photos` (all the library's), read from it as they are
+    /// asked for: an array of them would copy 160 bytes a photo, 160 MB at a million.
+    static func candidates(_ photos: [Photo]) -> LazyMapSequence<[Int], Photo> { SimilarGroups.candidates(photos).lazy.map { photos[$0] } }
 
     static func load(_ store: SimilarHashStore?, log: (String) -> Void) -> [String: SimilarHashRecord] {
         guard let store else { return [:] }
@@ -90,7 +91,7 @@ final class SimilarFinder: Sendable {
     }
 
     /// The hashes `known` holds for `candidates` as they are, by path.
-    static func hashes(_ candidates: [Photo], known: [String: SimilarHashRecord]) -> [String: UInt64] {
+    static func hashes(_ candidates: some Sequence<Photo>, known: [String: SimilarHashRecord]) -> [String: UInt64] {
         var hashes: [String: UInt64] = [:]
         for photo in candidates {
             guard let record = known[photo.sourcePath], record.holds(photo), let hash = record.hash else { continue }
@@ -193,13 +194,16 @@ final class SimilarFinder: Sendable {
                 $0.lastGroups = last.groups
             }
         }
-        let candidates = Self.candidates(pass.photos)
+        let photos = pass.photos
+        let chosen = SimilarGroups.candidates(photos)
+        let candidates = chosen.lazy.map { photos[$0] }
         var batch = adoptMoved(candidates, &known)
-        let unknown = candidates.filter { !(known[$0.sourcePath]?.holds($0) ?? false) }
+        let unknown = chosen.filter { !(known[photos[$0].sourcePath]?.holds(photos[$0]) ?? false) }
         pending.store(unknown.count, ordering: .relaxed)
         defer { pending.store(0, ordering: .relaxed) }
         pass.progress(0, unknown.count)
-        for (k, photo) in unknown.enumerated() {
+        for (k, i) in unknown.enumerated() {
+            let photo = photos[i]
             if state.withLock({ $0.stopping }) { break }
             hasher.yieldToRenders(seconds: SimilarFinder.longestYield)
             defer {
@@ -256,12 +260,14 @@ final class SimilarFinder: Sendable {
     /// Gives the candidates not known under their path whose file was hashed under another (its
     /// folder renamed or moved: the same inode, size, mtime and ctime) that record under their
     /// own path; the records so made, to be written. Made-up inode numbers (0) are hashed again.
-    private func adoptMoved(_ candidates: [Photo], _ known: inout [String: SimilarHashRecord]) -> [SimilarHashRecord] {
-        let unknown = candidates.filter { !(known[$0.sourcePath]?.holds($0) ?? false) && $0.identity.inode != 0 }
-        guard !unknown.isEmpty else { return [] }
+    private func adoptMoved(_ candidates: some Sequence<Photo>, _ known: inout [String: SimilarHashRecord]) -> [SimilarHashRecord] {
+        let unknown = { (photo: Photo, known: [String: SimilarHashRecord]) in
+            !(known[photo.sourcePath]?.holds(photo) ?? false) && photo.identity.inode != 0
+        }
+        guard !known.isEmpty, candidates.contains(where: { unknown($0, known) }) else { return [] }
         let byIdentity = Dictionary(known.values.lazy.filter { $0.identity.inode != 0 }.map { ($0.identity, $0) }, uniquingKeysWith: { a, _ in a })
         var adopted: [SimilarHashRecord] = []
-        for photo in unknown {
+        for photo in candidates where unknown(photo, known) {
             guard var record = byIdentity[photo.identity], record.changedWhenRead == photo.changedWhenRead else { continue }
             record.relativePath = photo.sourcePath
             known[record.relativePath] = record
