@@ -73,23 +73,55 @@ public enum CameraNames {
     static func afterFirstWord(_ s: String) -> String { s.split(separator: " ").dropFirst().joined(separator: " ") }
 }
 
-/// The camera folder names a scanner has made, by make and model: names each pair once (a
-/// library holds thousands of photos per camera).
+/// A camera as a file writes it: make and model, untouched.
+public struct CameraWritten: Hashable, Sendable {
+    public var make: String?
+    public var model: String?
+
+    public init(make: String?, model: String?) {
+        self.make = make
+        self.model = model
+    }
+}
+
+/// The camera codes a scanner has given (`CameraTable`), by make and model as written: names
+/// each pair once (a library holds thousands of photos per camera).
 public final class CameraNameCache: Sendable {
-    /// Make and model as written → the name (`CameraNames.folderName`).
-    private let names = Locked<[String: String]>([:])
+    /// Make and model as written → the code of their name (`CameraNames.folderName`).
+    private let codes = Locked<[CameraWritten: UInt16]>([:])
 
     public init() {}
 
+    /// The code of the folder name of `camera` in `CameraTable.shared`.
+    public func code(_ camera: CameraWritten) -> UInt16 {
+        guard camera.make != nil || camera.model != nil else { return 0 }
+        if let known = codes.withLock({ $0[camera] }) { return known }
+        let code = CameraTable.shared.code(CameraNames.folderName(make: camera.make, model: camera.model))
+        codes.withLock { $0[camera] = code }
+        return code
+    }
+
     public func folderName(make: String?, model: String?) -> String {
-        guard make != nil || model != nil else { return CameraNames.unknown }
-        let key = (make ?? "") + "\u{1F}" + (model ?? "")
-        return names.withLock { names in
-            if let known = names[key] { return known }
-            let name = CameraNames.folderName(make: make, model: model)
-            names[key] = name
-            return name
-        }
+        CameraTable.shared.name(code(CameraWritten(make: make, model: model)))
+    }
+}
+
+/// One reader thread's codes of the cameras it met, in front of the scanner's shared cache: the
+/// reader threads then take no lock per photo (they would all wait on the one lock).
+public struct CameraCodes {
+    private var known: [CameraWritten: UInt16] = [:]
+    private let shared: CameraNameCache
+
+    public init(_ shared: CameraNameCache) {
+        self.shared = shared
+    }
+
+    public mutating func code(make: String?, model: String?) -> UInt16 {
+        let camera = CameraWritten(make: make, model: model)
+        if let code = known[camera] { return code }
+        let code = shared.code(camera)
+        known[camera] = code
+        return code
     }
 }
 

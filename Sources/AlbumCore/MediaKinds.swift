@@ -149,6 +149,8 @@ public enum MediaKindRules {
 
     /// The rows of `table` that hold, as bits.
     public static func signals(_ e: KindEvidence, format: ImageFormat) -> UInt32 {
+        // (Most photos carry none of these tags: no row can hold.)
+        guard !e.isEmpty else { return 0 }
         var bits: UInt32 = 0
         for (k, row) in table.enumerated() where row.holds(e) && applies(row.kind, to: format) { bits |= 1 << UInt32(k) }
         return bits

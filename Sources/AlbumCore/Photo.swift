@@ -72,7 +72,7 @@ public struct Photo: Sendable {
     private var changedWhenReadPacked: PackedTimestamp
     public var screenshot: ScreenshotDecision
     /// `camera`'s code in `CameraTable.shared` (in the padding between the decision's flag and `accessPacked`).
-    public private(set) var cameraCode: UInt16 = 0
+    public var cameraCode: UInt16 = 0
     /// `access`, with `FileAccess.unknown` for none (an optional takes a byte more, and its padding).
     private var accessPacked: FileAccess
     public var capture: CaptureDecision

@@ -14,9 +14,23 @@ public struct PackedFiles: Sendable {
     /// (a unit test counts them).
     static let evidenceFieldCount = 35
 
-    /// The byte that says a photo's format (0 and 1: a file ignored, a problem).
-    static let tags: [ImageFormat: UInt8] = [.jpeg: 2, .png: 3, .heif: 4, .video: 5, .webp: 6, .gif: 7, .tiff: 8, .jxl: 9, .raw: 10]
-    static let formats: [Int: ImageFormat] = Dictionary(uniqueKeysWithValues: tags.map { (Int($1), $0) })
+    /// The formats by the byte that says a photo's format, less 2 (0 and 1: a file ignored, a
+    /// problem). (An array, not a dictionary: a format hashes its name, once per file packed.)
+    static let formats: [ImageFormat] = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]
+
+    static func tag(_ format: ImageFormat) -> UInt8 {
+        switch format {
+        case .jpeg: 2
+        case .png: 3
+        case .heif: 4
+        case .video: 5
+        case .webp: 6
+        case .gif: 7
+        case .tiff: 8
+        case .jxl: 9
+        case .raw: 10
+        }
+    }
 
     /// (Inlinable: compiled for the caller's collection, not through generic metadata at run time,
     /// which a batch's lazy map of records from another module otherwise was.)
@@ -53,7 +67,7 @@ public struct PackedFiles: Sendable {
             bytes.append(1)
             string(message)
         case .photo(let format, let e):
-            bytes.append(Self.tags[format]!)
+            bytes.append(Self.tag(format))
             // (Field by field, not a loop over an array of them: the array, and a retain of every
             // string in it, for every photo of the scan.)
             optionalString(e.dateTimeOriginal); optionalString(e.subSecTimeOriginal); optionalString(e.offsetTimeOriginal)
@@ -167,7 +181,7 @@ public struct PackedFiles: Sendable {
                     let (uid, gid, mode) = (int(), int(), int())
                     e.access = FileAccess(uid: UInt32(truncatingIfNeeded: uid), gid: UInt32(truncatingIfNeeded: gid), mode: UInt32(truncatingIfNeeded: mode))
                 }
-                kind = .photo(PackedFiles.formats[Int(tag)] ?? .jpeg, e)
+                kind = .photo(PackedFiles.formats.indices.contains(Int(tag) - 2) ? PackedFiles.formats[Int(tag) - 2] : .jpeg, e)
             }
             return IndexedFile(relativePath: path, identity: identity, kind: kind, changedWhenRead: changed)
         }

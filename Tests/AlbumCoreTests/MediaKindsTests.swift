@@ -47,6 +47,14 @@ final class MediaKindsTests: XCTestCase {
         }
     }
 
+    /// `signals` answers 0 for evidence with no tag without asking the table: no row may hold then.
+    func testNoRowHoldsWithoutATag() {
+        let empty = KindEvidence()
+        XCTAssertFalse(MediaKindRules.table.isEmpty)
+        for (k, row) in MediaKindRules.table.enumerated() { XCTAssertFalse(row.holds(empty), "row \(k)") }
+        for format in ImageFormat.allCases { XCTAssertEqual(MediaKindRules.signals(empty, format: format), 0) }
+    }
+
     func testAScreenRecordingIsAVideoTheScreenshotRulesSaySo() {
         XCTAssertEqual(MediaKindRules.kinds(signals: 0, format: .video, isScreenRecording: true).kinds, [.screenRecordings])
         XCTAssertEqual(MediaKindRules.kinds(signals: 0, format: .png, isScreenRecording: true).kinds, [], "a screenshot is no recording")
