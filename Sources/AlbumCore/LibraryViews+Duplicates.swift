@@ -12,7 +12,7 @@ extension LibraryViews {
                                _ similarGroups: [Int32: UInt32], _ emptyMtime: Timestamp) -> VirtualFolder {
         let shown = groupFolders(photos, order, groups)
         // (`similar` keeps its name: a group named so by a file of that name takes a suffix.)
-        let names = EntryNames.assign([similar] + shown.map { PhotoEntries.defaultName(photos[$0[0]], thumbnail: false) }) {
+        let names = EntryNames.assign([similar] + shown.map { PhotoEntries.defaultName(photos, $0[0], thumbnail: false) }) {
             $0 == 0 ? "" : photos[shown[$0 - 1][0]].relativePath
         }
         var folders = zip(names.dropFirst(), shown).map { name, members in
@@ -28,7 +28,7 @@ extension LibraryViews {
     /// `duplicates/similar/`: a folder per group of similar photos, as exact groups are made.
     static func similarView(_ photos: [Photo], _ order: [Int], _ groups: [Int32: UInt32], _ emptyMtime: Timestamp) -> VirtualFolder {
         let shown = groupFolders(photos, order, groups)
-        let names = EntryNames.assign(shown.map { PhotoEntries.defaultName(photos[$0[0]], thumbnail: false) }) { photos[shown[$0][0]].relativePath }
+        let names = EntryNames.assign(shown.map { PhotoEntries.defaultName(photos, $0[0], thumbnail: false) }) { photos[shown[$0][0]].relativePath }
         let folders = zip(names, shown).map { name, members in flatFolder(name, photos, members, emptyMtime, slot: PhotoSlot.similar) }
         return VirtualFolder(name: similar, entries: .folders(folders), emptyMtime: emptyMtime)
     }

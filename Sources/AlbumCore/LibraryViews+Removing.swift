@@ -107,7 +107,7 @@ extension PhotoEntries {
         for (to, name) in moving { names[to] = name }
         for (photo, name) in naming.names {
             let index = now[photo]
-            names[index] = name == Self.defaultName(photos[Int(index)], thumbnail: thumbnailBox != nil) ? nil : name
+            names[index] = name == Self.defaultName(photos, Int(index), thumbnail: thumbnailBox != nil) ? nil : name
         }
         return names
     }

@@ -187,7 +187,7 @@ extension PhotoEntries {
         var insertions: [Insertion] = []
         for photo in added {
             let name = naming.names[photo]!
-            if name != Self.defaultName(photos[photo], thumbnail: thumbnailBox != nil) { names[Int32(photo)] = name }
+            if name != Self.defaultName(photos, photo, thumbnail: thumbnailBox != nil) { names[Int32(photo)] = name }
             insertions.append(Insertion(at: lowerBound(of: name), name: name, photo: photo, before: nil))
         }
         for change in naming.changed {
@@ -230,7 +230,7 @@ extension PhotoEntries {
 
     /// The name `photo` wants in these entries: its own, made safe (`assignAndOrder`'s start).
     func wantedName(_ photo: Photo) -> String {
-        EntryNames.sanitise(Self.defaultName(photo, thumbnail: thumbnailBox != nil))
+        EntryNames.sanitise(Self.defaultName(fileName: photo.fileName, format: photo.format, thumbnail: thumbnailBox != nil))
     }
 
     /// The members with `added` merged in; where each member before went (by its position

@@ -118,9 +118,9 @@ public struct PhotoEntries: Sendable {
         self.members = ContiguousArray(members.lazy.map { Int32($0) })
         self.thumbnailBox = thumbnailBox
         self.slot = slot
-        let defaults = members.map { Self.defaultName(photos[$0], thumbnail: thumbnailBox != nil) }
+        let defaults = members.map { Self.defaultName(photos, $0, thumbnail: thumbnailBox != nil) }
         let (names, byName) = EntryNames.assignAndOrder(defaults, nearlyByName: Self.inPhotoOrder(members, of: photos.count)) {
-            Self.collisionKey(photos[members[$0]])
+            Self.collisionKey(photos, members[$0])
         }
         var renamed: [Int32: String] = [:]
         for (k, name) in names.enumerated() where name != defaults[k] { renamed[Int32(members[k])] = name }
@@ -131,8 +131,8 @@ public struct PhotoEntries: Sendable {
     /// What orders photos wanting one name (the first keeps it) and tags the others: the source
     /// path, after every real one for a motion photo's video, so that a file of SOURCE keeps its
     /// own name beside a video made from a still.
-    static func collisionKey(_ photo: Photo) -> String {
-        photo.isEmbeddedVideo ? "\u{10FFFF}" + photo.relativePath : photo.relativePath
+    static func collisionKey(_ photos: [Photo], _ i: Int) -> String {
+        photos[i].isEmbeddedVideo ? "\u{10FFFF}" + photos[i].relativePath : photos[i].relativePath
     }
 
     /// Positions of `members` ordered by photo index. The photo array is mostly in walk order
@@ -175,8 +175,10 @@ public struct PhotoEntries: Sendable {
 
     /// (Given the file name, not the `Photo`: passing a photo retains each of its strings, and
     /// views built side by side then fight over those reference counts.)
-    static func defaultName(_ photo: Photo, thumbnail: Bool) -> String {
-        defaultName(fileName: photo.fileName, format: photo.format, thumbnail: thumbnail)
+    /// (The fields read where they lie: `photos[i]` handed on is a copy of the whole photo, and
+    /// a folder names every photo it holds.)
+    static func defaultName(_ photos: [Photo], _ i: Int, thumbnail: Bool) -> String {
+        defaultName(fileName: Photo.lastComponent(photos[i].relativePath), format: photos[i].format, thumbnail: thumbnail)
     }
 
     static func defaultName(fileName: String, format: ImageFormat, thumbnail: Bool) -> String {
@@ -191,9 +193,7 @@ public struct PhotoEntries: Sendable {
     /// The entry name of a photo of this folder.
     public func name(ofPhoto i: Int) -> String {
         if let name = renamed[Int32(i)] { return name }
-        // (The two fields read where they lie: `photos[i]` handed on is a copy of the whole photo,
-        // and a listing names every photo of its folder.)
-        return Self.defaultName(fileName: Photo.lastComponent(photos[i].relativePath), format: photos[i].format, thumbnail: thumbnailBox != nil)
+        return Self.defaultName(photos, i, thumbnail: thumbnailBox != nil)
     }
 
     public func content(ofPhoto i: Int) -> FileContent {
