@@ -304,7 +304,8 @@ extension LibraryState: KnownFiles {
     /// What the mount knows of a file, for a scan to reuse if unchanged; nil for a file that could
     /// not be read, so the scan reads it again.
     public func known(_ relativePath: String) -> IndexedFile? {
-        if !unreadable.isEmpty && unreadable.contains(relativePath) { return nil }
+        // (A first scan asks for every file it finds: an empty map need not hash the path.)
+        if entries.isEmpty || !unreadable.isEmpty && unreadable.contains(relativePath) { return nil }
         return entries[relativePath].map { record($0, at: relativePath) }
     }
 
