@@ -170,16 +170,45 @@ final class OrdinaryUserTests: SampleLibraryTestCase {
         m.finish()
     }
 
-    /// `-o auto_unmount`: the user's daemon killed (SIGKILL), fusermount3's helper, left by
-    /// libfuse for that, takes the mount away.
+    /// `-o auto_unmount,allow_other`: the user's daemon killed (SIGKILL), the fusermount3 helper
+    /// libfuse left for it takes the mount away and ends.
     func testAutoUnmountClearsTheUsersMountWhenItsDaemonIsKilled() throws {
-        let m = try Mount(source: source.path, options: ["-o", "auto_unmount"], user: user)
-        XCTAssertTrue(user.isMounted(m.mountpoint))
-        XCTAssertEqual(listing(m.path("picked")), [])
-        XCTAssertEqual(kill(m.process.processIdentifier, SIGKILL), 0)
-        m.process.waitUntilExit()
-        XCTAssertEqual(m.process.terminationReason, .uncaughtSignal)
+        let m = try Mount(source: source.path, options: ["-o", "auto_unmount,allow_other"], user: user)
+        let helper = try XCTUnwrap(try killAfterItsWorkersStarted(m), "the auto_unmount helper")
+        XCTAssertTrue(waitUntilGone(helper), "the helper ends")
         XCTAssertTrue(eventually(10) { !user.isMounted(m.mountpoint) }, "still mounted: \(user.mounts)")
         XCTAssertEqual(listing(m.mountpoint), [], "an empty folder again, no stale mount")
+    }
+
+    /// Without `allow_other`, libfuse's helper (3.14) checks the mount point as root, which the
+    /// kernel keeps out of a user's mount, and leaves it: the killed daemon's mount answers
+    /// ENOTCONN until the user runs `fusermount3 -u`, as `albumfs` then says (docs/cli.md).
+    func testWithoutAllowOtherAKilledDaemonsMountStaysUntilTheUserClearsIt() throws {
+        let m = try Mount(source: source.path, options: ["-o", "auto_unmount"], user: user)
+        let helper = try XCTUnwrap(try killAfterItsWorkersStarted(m), "the auto_unmount helper")
+        XCTAssertTrue(waitUntilGone(helper), "the helper ends")
+        XCTAssertTrue(user.isMounted(m.mountpoint), "left mounted")
+        XCTAssertTrue(user.run("ls '\(m.mountpoint)'").stderr.contains("Transport endpoint is not connected"))
+        let again = user.command([user.binary, source.path, m.mountpoint])
+        XCTAssertTrue(runCommand(again[0], Array(again.dropFirst())).stderr.contains("clear it with: fusermount3 -u '\(m.mountpoint)'"))
+        XCTAssertEqual(m.fusermount(["-u"]).status, 0, "the user clears it")
+        XCTAssertFalse(user.isMounted(m.mountpoint))
+    }
+
+    /// Kills the daemon (SIGKILL) once its render workers have all started (none is being
+    /// forked, holding the FUSE descriptor, as it dies): the pid of its fusermount3 helper.
+    func killAfterItsWorkersStarted(_ m: Mount) throws -> pid_t? {
+        let pid = m.process.processIdentifier
+        XCTAssertTrue(user.isMounted(m.mountpoint))
+        XCTAssertTrue(eventually(20) { status(m)["render_workers"].map { w in w.split(separator: " ").first == w.split(separator: " ").last } == true },
+                      "\(status(m))")
+        let children = (try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")).flatMap { task in
+            (readProcFile("/proc/\(pid)/task/\(task)/children") ?? "").split(separator: " ").compactMap { pid_t($0) }
+        }
+        let helper = children.first { readProcFile("/proc/\($0)/comm") == "fusermount3\n" }
+        XCTAssertEqual(kill(pid, SIGKILL), 0)
+        m.process.waitUntilExit()
+        XCTAssertEqual(m.process.terminationReason, .uncaughtSignal)
+        return helper
     }
 }
