@@ -234,6 +234,8 @@ final class Mount {
     /// in /tmp before.
     deinit {
         if process.isRunning { unmount() }
+        // A user's mount left by a daemon killed mid-test goes (the mount point with it).
+        if user != nil && isMountedNow { fusermount(["-u", "-z"]) }
         if !isMountedNow { rmdir(mountpoint) }
         try? FileManager.default.removeItem(atPath: cacheDir)
         try? FileManager.default.removeItem(atPath: picksDir)
