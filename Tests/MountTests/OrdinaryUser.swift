@@ -95,12 +95,15 @@ final class OrdinaryUser {
         holder.waitUntilExit()
     }
 
+    /// What the test run sets for every daemon's build (coverage counts, scripts/tsan's workers).
+    static let passedOn = ["LLVM_PROFILE_FILE", "ALBUMFS_RENDER_WORKER", "TSAN_OPTIONS"]
+
     /// A command line that runs `args` in the namespace as `who` (the user unless said), with
-    /// only the environment a login gives (and the test run's coverage file pattern).
+    /// only the environment a login gives (and what the test run sets for its builds).
     func command(_ args: [String], as who: uid_t? = nil) -> [String] {
         let who = who ?? uid
         var environment = ["PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=" + (who == uid ? home : "/nonexistent")]
-        if let profile = ProcessInfo.processInfo.environment["LLVM_PROFILE_FILE"] { environment.append("LLVM_PROFILE_FILE=" + profile) }
+        for key in Self.passedOn { if let value = ProcessInfo.processInfo.environment[key] { environment.append(key + "=" + value) } }
         return ["/usr/bin/nsenter", "--target", String(holder.processIdentifier), "--mount", "--wd=" + (who == uid ? home : "/"), "--",
                 "/usr/bin/setpriv", "--reuid=\(who)", "--regid=\(who)", "--clear-groups", "--",
                 "/usr/bin/env", "-i"] + environment + args

@@ -108,6 +108,7 @@ final class OrdinaryUserTests: SampleLibraryTestCase {
         let tmp = NSTemporaryDirectory()
         let elsewhere = user.runAsRoot("find /root /var/tmp /dev/shm -xdev -maxdepth 3 -user \(user.uid) -newer '\(marker)';"
                                        + " find '\(tmp)' -xdev -maxdepth 1 -user \(user.uid) -newer '\(marker)'")
+        XCTAssertEqual(elsewhere.status, 0, elsewhere.stderr)
         XCTAssertEqual(elsewhere.stdout, "", "written by the user outside its home")
     }
 
