@@ -177,7 +177,8 @@ final class OrdinaryUserTests: SampleLibraryTestCase {
         let m = try Mount(source: source.path, options: ["-o", "auto_unmount,allow_other"], user: user)
         let helper = try XCTUnwrap(try killAfterItsWorkersStarted(m), "the auto_unmount helper")
         XCTAssertTrue(waitUntilGone(helper), "the helper ends")
-        XCTAssertTrue(eventually(10) { !user.isMounted(m.mountpoint) }, "still mounted: \(user.mounts)")
+        XCTAssertTrue(eventually(10) { !user.isMounted(m.mountpoint) },
+                      "still mounted (\(user.run("ls '\(m.mountpoint)'").stderr)): \(user.mountLine(m.mountpoint) ?? "")")
         XCTAssertEqual(listing(m.mountpoint), [], "an empty folder again, no stale mount")
     }
 
