@@ -185,13 +185,18 @@ final class Mount {
     private let picksDir: String
     let process = Process()
     private let stderrLines = LineCollector()
+    /// The ordinary user whose daemon this is, in that user's mount namespace; nil: root's.
+    let user: OrdinaryUser?
 
     /// - Parameter launcher: a command that runs albumfs (e.g. `setpriv …` to drop capabilities).
     /// - Parameter waitForScan: whether to return only once the first scan is done (a complete
     ///   tree), or as soon as the mount answers.
+    /// - Parameter user: an ordinary user who mounts (on a mount point of theirs), with the state
+    ///   folders their daemon chooses under their home; `launcher` is then not used.
     init(source: String, options: [String] = [], launcher: [String] = [], readyTimeout: TimeInterval = 30,
-         waitForScan: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+         waitForScan: Bool = true, user: OrdinaryUser? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
         self.source = source
+        self.user = user
         mountpoint = makeTempFolder("mnt")
         // Every test gets its own thumbnail cache unless it names one.
         cacheDir = makeTempFolder("cache")
@@ -199,7 +204,13 @@ final class Mount {
         picksDir = makeTempFolder("picks")
         picksDB = picksDir + "/picks.sqlite"
         let picksOption = options.joined().contains("picks_db=") ? [] : ["-o", "picks_db=" + picksDB]
-        let command = launcher + [albumfsBinary(), "-f"] + cacheOption + picksOption + options + [source, mountpoint]
+        let command: [String]
+        if let user {
+            XCTAssertEqual(chown(mountpoint, user.uid, user.uid), 0, file: file, line: line)
+            command = user.command([user.binary, "-f"] + options + [source, mountpoint])
+        } else {
+            command = launcher + [albumfsBinary(), "-f"] + cacheOption + picksOption + options + [source, mountpoint]
+        }
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let err = Pipe()
@@ -223,7 +234,9 @@ final class Mount {
     /// in /tmp before.
     deinit {
         if process.isRunning { unmount() }
-        if !isMounted(mountpoint) { rmdir(mountpoint) }
+        // A user's mount left by a daemon killed mid-test goes (the mount point with it).
+        if user != nil && isMountedNow { fusermount(["-u", "-z"]) }
+        if !isMountedNow { rmdir(mountpoint) }
         try? FileManager.default.removeItem(atPath: cacheDir)
         try? FileManager.default.removeItem(atPath: picksDir)
     }
@@ -233,10 +246,20 @@ final class Mount {
 
     var stderr: String { stderrLines.text }
 
+    /// Whether the mount point is mounted, in the mount namespace the daemon runs in.
+    var isMountedNow: Bool { user?.isMounted(mountpoint) ?? isMounted(mountpoint) }
+
+    /// `fusermount3 ARGS MOUNTPOINT` by whoever mounted, where they mounted.
+    @discardableResult
+    func fusermount(_ args: [String]) -> CommandResult {
+        let command = user?.command(["/usr/bin/fusermount3"] + args + [mountpoint]) ?? ["/usr/bin/fusermount3"] + args + [mountpoint]
+        return runCommand(command[0], Array(command.dropFirst()))
+    }
+
     /// Unmounts with fusermount3 and waits (bounded) for the daemon to exit.
     @discardableResult
     func unmount(timeout: TimeInterval = 20) -> Int32 {
-        if process.isRunning { runCommand("/usr/bin/fusermount3", ["-u", mountpoint]) }
+        if process.isRunning { fusermount(["-u"]) }
         return waitForExit(timeout: timeout)
     }
 
@@ -246,7 +269,7 @@ final class Mount {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            runCommand("/usr/bin/fusermount3", ["-u", "-z", mountpoint])
+            fusermount(["-u", "-z"])
             return -1
         }
         process.waitUntilExit()
@@ -258,7 +281,7 @@ final class Mount {
     func finish(allowing allowed: [String] = [], file: StaticString = #filePath, line: UInt = #line) {
         let status = unmount()
         XCTAssertEqual(status, 0, "daemon exit status; stderr:\n\(stderr)", file: file, line: line)
-        XCTAssertFalse(isMounted(mountpoint), "still mounted", file: file, line: line)
+        XCTAssertFalse(isMountedNow, "still mounted", file: file, line: line)
         rmdir(mountpoint)
         try? FileManager.default.removeItem(atPath: cacheDir)
         try? FileManager.default.removeItem(atPath: picksDir)
