@@ -49,7 +49,7 @@ public final class ScanPipeline {
         public var survey: LibraryScanner.Survey
         /// What changed below the folder (its `gone`: the rows to remove from the index).
         public var delta: ScanDelta
-        /// Files taken from `known` at new paths (`LibraryScanner.Held`), whose index rows are
+        /// Files taken from `known` at new paths (`LibraryScanner.KnownMoves`), whose index rows are
         /// to be copied (`IndexWriter.save(moves:)`).
         public var heldMoves: [FileMove]
     }
@@ -57,16 +57,16 @@ public final class ScanPipeline {
     /// Where a scan looks files new at their path up by their identity (a folder renamed or
     /// moved): the index, whose rows found go to `writer`; nothing when nothing is known yet
     /// (a first mount), and nothing but `known` without an index.
-    public func moveLookup(saving writer: IndexWriter) -> LibraryScanner.Elsewhere? {
+    public func moveLookup(saving writer: IndexWriter) -> LibraryScanner.MoveLookup? {
         guard !known.isEmpty else { return nil }
-        return index.map { LibraryScanner.Elsewhere(index: $0, found: writer.save) }
-            ?? LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in })
+        return index.map { LibraryScanner.MoveLookup(index: $0, found: writer.save) }
+            ?? LibraryScanner.MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in })
     }
 
     /// Files new at their path, asked of the index together, from which they are first looked for
-    /// in `known` (`LibraryScanner.Held.worthFrom`): a batch of the walk is 256
+    /// in `known` (`LibraryScanner.KnownMoves.minimumBatch`): a batch of the walk is 256
     /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index.
-    static let heldWorthFrom = 64
+    static let knownMovesMinimumBatch = 64
 
     /// Starts the scan `request` asks for: its walk on a thread of its own (`ConcurrentWalk`),
     /// asking a snapshot of what is known now (`KnownSnapshot`), the files it finds to read

@@ -50,7 +50,7 @@ public final class ScanRun {
     private static func walking(_ request: ScanRequest, pipeline: ScanPipeline, known: KnownSnapshot) -> ConcurrentWalk.Body {
         let scanner = pipeline.scanner
         let folders = FolderWalk(times: pipeline.folderTimes, skipping: request.skippingUnchanged, mustList: request.mustList)
-        let worthFrom = pipeline.index == nil ? 1 : ScanPipeline.heldWorthFrom
+        let minimumBatch = pipeline.index == nil ? 1 : ScanPipeline.knownMovesMinimumBatch
         let onRead: @Sendable (inout [ReadStream.Read]) -> Void = { [writer = request.writer] read in
             writer.save(read.lazy.map(\.file))
             for i in read.indices { read[i].file.slim() }
@@ -61,10 +61,10 @@ public final class ScanRun {
             survey.folder = request.folder
             survey.settledBefore = request.settledBefore
             survey.complete = request.complete
-            survey.elsewhere = known.holding(request.moveLookup, worthFrom: worthFrom) { heldMoves += $0 }
+            survey.moves = known.holding(request.moveLookup, minimumBatch: minimumBatch) { heldMoves += $0 }
             survey.folders = folders
             survey.onFolder = request.onFolder
-            let found = scanner.surveyReading(survey, previous: known, onRead: onRead, progress: request.progress, handedOff: handOff)
+            let found = scanner.surveyAndRead(survey, previous: known, onRead: onRead, progress: request.progress, handedOff: handOff)
             return ConcurrentWalk.Ended(survey: found, heldMoves: heldMoves)
         }
     }
@@ -159,17 +159,17 @@ struct KnownSnapshot: KnownFiles, Sendable {
     func known(_ relativePath: String) -> IndexedFile? { state.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { state.forEachPath(body) }
 
-    /// `elsewhere`, asked first of the files known at other paths (`LibraryScanner.Held`: the
+    /// `elsewhere`, asked first of the files known at other paths (`LibraryScanner.KnownMoves`: the
     /// paths by inode made when first asked, once per walk).
-    func holding(_ elsewhere: LibraryScanner.Elsewhere?, worthFrom: Int,
-                 moved: @escaping ([FileMove]) -> Void) -> LibraryScanner.Elsewhere? {
+    func holding(_ elsewhere: LibraryScanner.MoveLookup?, minimumBatch: Int,
+                 moved: @escaping ([FileMove]) -> Void) -> LibraryScanner.MoveLookup? {
         guard var elsewhere else { return nil }
         var pathsByInode: [UInt64: String]?
-        elsewhere.held = LibraryScanner.Held(file: { identity in
+        elsewhere.held = LibraryScanner.KnownMoves(file: { identity in
             if pathsByInode == nil { pathsByInode = state.pathsByInode() }
             guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
             return (path, file, photo)
-        }, moved: moved, worthFrom: worthFrom)
+        }, moved: moved, minimumBatch: minimumBatch)
         return elsewhere
     }
 }

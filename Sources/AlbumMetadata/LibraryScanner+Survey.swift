@@ -58,16 +58,16 @@ extension LibraryScanner {
 
     /// Where `survey` looks files new at their path up by their identity, and where the rows it
     /// finds go (whole, under the new path: to be saved) before it keeps them slim.
-    public struct Elsewhere {
+    public struct MoveLookup {
         /// For each file, what is known of it at another path, if anything.
         public var lookup: ([(path: String, identity: FileIdentity)]) -> [IndexedFile?]
         /// Takes the rows found, whole and under their new path: to be saved there.
         public var found: ([IndexedFile]) -> Void
-        /// What the caller holds decided already, asked before `lookup` (`Held`).
-        public var held: Held?
+        /// What the caller holds decided already, asked before `lookup` (`KnownMoves`).
+        public var held: KnownMoves?
 
         public init(lookup: @escaping ([(path: String, identity: FileIdentity)]) -> [IndexedFile?], found: @escaping ([IndexedFile]) -> Void,
-                    held: Held? = nil) {
+                    held: KnownMoves? = nil) {
             self.lookup = lookup
             self.found = found
             self.held = held
@@ -75,7 +75,7 @@ extension LibraryScanner {
 
         /// Looked up in an index (`files(sameAs:)`): a lookup that fails finds nothing, and the
         /// files are read.
-        public init(index: FileIndexStore, found: @escaping ([IndexedFile]) -> Void, held: Held? = nil) {
+        public init(index: FileIndexStore, found: @escaping ([IndexedFile]) -> Void, held: KnownMoves? = nil) {
             self.init(lookup: { files in (try? index.files(sameAs: files)) ?? files.map { _ in nil } }, found: found, held: held)
         }
     }
@@ -85,20 +85,20 @@ extension LibraryScanner {
     /// (`photo(_:movedTo:)`), and only the move goes to `moved` (the index copies the row: no row
     /// is read). A whole library's folder renamed (100,000 photos) looked every row up in the
     /// index, evidence and all, to decide again what the mount had decided.
-    public struct Held {
+    public struct KnownMoves {
         /// The file of that identity, where it is, with its photo.
         public var file: (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?
         public var moved: ([FileMove]) -> Void
         /// How many files new at their path make it worth asking (fewer go to `lookup` alone):
         /// a mount finds files by inode in a map it makes when first asked, the index looks a few
         /// files up in less (a photo or a dozen copied in: new files, found nowhere).
-        public var worthFrom: Int
+        public var minimumBatch: Int
 
         public init(file: @escaping (FileIdentity) -> (path: String, file: IndexedFile, photo: Photo?)?, moved: @escaping ([FileMove]) -> Void,
-                    worthFrom: Int = 1) {
+                    minimumBatch: Int = 1) {
             self.file = file
             self.moved = moved
-            self.worthFrom = worthFrom
+            self.minimumBatch = minimumBatch
         }
     }
 
@@ -111,21 +111,22 @@ extension LibraryScanner {
         return moved
     }
 
-    /// Walks `folder` (relative, "" for the whole library): files whose inode, size and mtime
-    /// match `previous` are reused without any read. Files whose mtime or ctime is after
-    /// `settledBefore` are deferred (they may still be being written).
-    /// `complete` names files known to be written completely (closed after writing): taken at once.
-    /// `elsewhere` tells what is known of files new at their path by their identity, asked
+    /// Walks the request's folder (relative, "" for the whole library): files whose inode, size
+    /// and mtime match `previous` are reused without any read. Files whose mtime or ctime is after
+    /// `settledBefore` are deferred (they may still be being written); `complete` names files
+    /// known to be written completely (closed after writing): taken at once.
+    /// `moves` tells what is known of files new at their path by their identity, asked
     /// `lookupBatch` files at a time: such a file (its folder renamed, moved or renamed) is not
-    /// read; its row goes to `elsewhere.found` under the new path, and is kept decided and slim,
+    /// read; its row goes to `moves.found` under the new path, and is kept decided and slim,
     /// a batch at a time, as reads are (held whole until the walk ends, the rows of a big folder
     /// renamed would raise the peak RSS).
     /// `folders` remembers the times of the folders listed, and may take those unchanged since
     /// the last walk as they were: their known files reused, unlooked at (`FolderTimes`).
-    public func survey(under folder: String = "", previous: some KnownFiles, settledBefore: Timestamp? = nil,
-                       complete: Set<String> = [], elsewhere: Elsewhere? = nil, folders: FolderWalk? = nil,
-                       onFolder: (String) -> Void = { _ in },
+    /// `batches`: the files to read, handed off `size` at a time as the walk finds them.
+    public func survey(_ request: SurveyRequest = SurveyRequest(), previous: some KnownFiles,
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
+        let (folder, settledBefore, complete, elsewhere, folders) = (request.folder, request.settledBefore, request.complete,
+                                                                      request.moves, request.folders)
         var trouble = WalkTrouble()
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
         var handedOff = 0
@@ -148,7 +149,7 @@ extension LibraryScanner {
         var unknown: [Found] = []
         func askElsewhere() {
             guard let elsewhere, !unknown.isEmpty else { return }
-            if let held = elsewhere.held, unknown.count >= held.worthFrom { takeHeld(held) }
+            if let held = elsewhere.held, unknown.count >= held.minimumBatch { takeHeld(held) }
             guard !unknown.isEmpty else { return }
             var found: [IndexedFile] = [], from: [String] = []
             for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
@@ -169,7 +170,7 @@ extension LibraryScanner {
         }
         // Takes from `held` the unknown files it holds under another path and the same name,
         // unchanged since read (as `isFile` tells for a row); leaves the others in `unknown`.
-        func takeHeld(_ held: Held) {
+        func takeHeld(_ held: KnownMoves) {
             var moves: [FileMove] = []
             unknown.removeAll { f in
                 guard let (from, file, photo) = held.file(f.identity), from != f.path, file.identity == f.identity,
@@ -189,7 +190,7 @@ extension LibraryScanner {
         let statNew = settledBefore != nil || elsewhere != nil
         folders?.times.begin(skipping: folders?.skipping ?? false, mustList: folders?.mustList ?? [])
         let skipping = folders.map { Skipping(times: $0.times, take: takingKnown(previous) { survey.reused += $0 }) }
-        walk(from: folder, &trouble, onFolder: onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
+        walk(from: folder, &trouble, onFolder: request.onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
              skipping: skipping) { f in
             let known = previous.known(f.path)
             // New at its path, or another file there now (one of that name moved over it: `mv x/b.jpg b.jpg`).

@@ -71,22 +71,31 @@ public struct LibraryScanner: Sendable {
 
     /// Reads, and decides photos (on the reader threads: a mount needs both, and deciding is a
     /// tenth of a scan's CPU time), for files handed in batch after batch while a walk goes on.
-    /// What a survey walks, and what it takes as it finds it (`surveyReading`; `survey` names
+    /// What a survey walks, and what it takes as it finds it (`surveyAndRead`; `survey` names
     /// each the same way).
     public struct SurveyRequest {
         /// Relative, "" for the whole library.
-        public var folder = ""
+        public var folder: String
         /// Files changed after this may still be being written, and wait (nil: take everything).
         public var settledBefore: Timestamp?
         /// Files known to be written completely: taken at once.
-        public var complete: Set<String> = []
+        public var complete: Set<String>
         /// Where files new at their path are looked up by their identity.
-        public var elsewhere: Elsewhere?
+        public var moves: MoveLookup?
         /// The folder times noted, and whether folders unchanged are taken as they were.
         public var folders: FolderWalk?
         /// Each folder the walk enters (absolute path).
-        public var onFolder: (String) -> Void = { _ in }
-        public init() {}
+        public var onFolder: (String) -> Void
+
+        public init(folder: String = "", settledBefore: Timestamp? = nil, complete: Set<String> = [], moves: MoveLookup? = nil,
+                    folders: FolderWalk? = nil, onFolder: @escaping (String) -> Void = { _ in }) {
+            self.folder = folder
+            self.settledBefore = settledBefore
+            self.complete = complete
+            self.moves = moves
+            self.folders = folders
+            self.onFolder = onFolder
+        }
     }
 
     /// A survey whose files are read as the walk finds them: each batch of `readBatch` files goes
@@ -94,13 +103,11 @@ public struct LibraryScanner: Sendable {
     /// and `handedOff` gets each batch, for its caller to merge what is read while the walk goes
     /// on. The mount's scans and `albumfs index` both scan this way (`ConcurrentWalk`). The
     /// stream is ended before this returns.
-    public func surveyReading(_ request: SurveyRequest, previous: some KnownFiles, onRead: (@Sendable (inout [ReadStream.Read]) -> Void)?,
+    public func surveyAndRead(_ request: SurveyRequest, previous: some KnownFiles, onRead: (@Sendable (inout [ReadStream.Read]) -> Void)?,
                               progress: (@Sendable (Int, Int) -> Void)?, handedOff: @escaping (ReadStream.Batch) -> Void) -> Survey {
         let stream = decidingStream(onBatch: onRead, progress: progress)
         defer { stream.end() }
-        return survey(under: request.folder, previous: previous, settledBefore: request.settledBefore, complete: request.complete,
-                      elsewhere: request.elsewhere, folders: request.folders, onFolder: request.onFolder,
-                      batches: (Self.readBatch, { handedOff(stream.add(Array($0))) }))
+        return survey(request, previous: previous, batches: (Self.readBatch, { handedOff(stream.add(Array($0))) }))
     }
 
     public func decidingStream(onBatch: (@Sendable (inout [ReadStream.Read]) -> Void)? = nil,

@@ -31,7 +31,7 @@ final class FolderTimesTests: FolderTestCase {
 
     func walk(_ previous: some KnownFiles, _ times: FolderTimes, skipping: Bool = true, mustList: Set<String> = [],
               under folder: String = "") -> LibraryScanner.Survey {
-        scanner.survey(under: folder, previous: previous, folders: FolderWalk(times: times, skipping: skipping, mustList: mustList))
+        scanner.survey(LibraryScanner.SurveyRequest(folder: folder, folders: FolderWalk(times: times, skipping: skipping, mustList: mustList)), previous: previous)
     }
 
     func testAFolderWhoseTimesAreUnchangedIsTakenAsItWasAndAChangedOneIsListed() throws {
@@ -118,8 +118,9 @@ final class FolderTimesTests: FolderTestCase {
         XCTAssertEqual(times.takenCount, 2, "the library and b")
 
         // Still being written (changed after the settle edge): its folder is forgotten.
-        let settling = scanner.survey(previous: files, settledBefore: Timestamp(seconds: Timestamp.now.seconds - 10),
-                                      folders: FolderWalk(times: times, skipping: false, mustList: []))
+        let settling = scanner.survey(LibraryScanner.SurveyRequest(settledBefore: Timestamp(seconds: Timestamp.now.seconds - 10),
+                                                                   folders: FolderWalk(times: times, skipping: false, mustList: [])),
+                                      previous: files)
         XCTAssertEqual(settling.deferred.count, 3)
         XCTAssertEqual(times.count, 1, "a and b forgotten: the library's own folder is kept")
     }

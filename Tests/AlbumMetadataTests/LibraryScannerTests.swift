@@ -370,7 +370,7 @@ final class LibraryScannerTests: FolderTestCase {
         }
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: now))))
         // The settle edge a few seconds on (every ctime, set just now, is before it).
-        let survey = scanner.survey(previous: [:], settledBefore: Timestamp(seconds: now + 5))
+        let survey = scanner.survey(LibraryScanner.SurveyRequest(settledBefore: Timestamp(seconds: now + 5)), previous: [:])
         XCTAssertEqual(survey.deferred, ["recent.jpg"])
         XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["settled.jpg", "tomorrow.jpg"])
         XCTAssertTrue(LibraryScanner.mayBeBeingWritten(Timestamp(seconds: now + 3), settledBefore: Timestamp(seconds: now - 1)))
@@ -439,11 +439,12 @@ final class LibraryScannerTests: FolderTestCase {
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         var asked: [[String]] = []
         var found: [IndexedFile] = []
-        let survey = scanner.survey(previous: [old.relativePath: old], elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+        let lookup = LibraryScanner.MoveLookup(lookup: { files in
             asked.append(files.map(\.path))
             XCTAssertTrue(files.allSatisfy { $0.identity.size >= 0 }, "stat'ed")
             return files.map { $0.identity == identity ? old : nil }
-        }, found: { found += $0 }))
+        }, found: { found += $0 })
+        let survey = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: [old.relativePath: old])
         XCTAssertEqual(asked, [["new/moved.jpg", "new/other.jpg"]], "asked together")
         XCTAssertEqual(found, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
         XCTAssertEqual(survey.moved.map(\.file), found.map(\.slimmed))
@@ -457,11 +458,12 @@ final class LibraryScannerTests: FolderTestCase {
         var replaced = known
         replaced.identity.mtime = Timestamp(seconds: 1)
         asked = []
-        let over = scanner.survey(previous: [old.relativePath: old, "new/moved.jpg": replaced, "new/other.jpg": known],
-                                  elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+        let lookupAgain = LibraryScanner.MoveLookup(lookup: { files in
             asked.append(files.map(\.path))
             return files.map { $0.identity == identity ? old : nil }
-        }, found: { _ in }))
+        }, found: { _ in })
+        let over = scanner.survey(LibraryScanner.SurveyRequest(moves: lookupAgain),
+                                  previous: [old.relativePath: old, "new/moved.jpg": replaced, "new/other.jpg": known])
         XCTAssertEqual(asked, [["new/moved.jpg"]])
         XCTAssertEqual(over.moved.map(\.file.relativePath), ["new/moved.jpg"])
         XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
@@ -487,12 +489,13 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(chmod(touched, 0o600), 0, "its ctime moves")
         var asked: [String] = []
         var moves: [FileMove] = []
-        let survey = scanner.survey(previous: [:], elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+        let lookup = LibraryScanner.MoveLookup(lookup: { files in
             asked += files.map(\.path)
             return files.map { _ in nil }
-        }, found: { XCTAssertEqual($0, []) }, held: LibraryScanner.Held(file: { identity in
+        }, found: { XCTAssertEqual($0, []) }, held: LibraryScanner.KnownMoves(file: { identity in
             held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
-        }, moved: { moves += $0 })))
+        }, moved: { moves += $0 }))
+        let survey = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: [:])
         XCTAssertEqual(survey.moved.map(\.file.relativePath), ["Screenshots/plain.jpg"])
         XCTAssertEqual(survey.moved.map(\.from), ["Album/plain.jpg"])
         let plain = try XCTUnwrap(held.values.first { $0.file.relativePath == "Album/plain.jpg" })
@@ -506,11 +509,12 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"])
         // Fewer files new at their path than it is worth asking about: the index alone is asked.
         var heldAsked = 0
-        let few = scanner.survey(previous: [:], elsewhere: LibraryScanner.Elsewhere(lookup: { files in files.map { _ in nil } }, found: { _ in },
-                                                                                    held: LibraryScanner.Held(file: { identity in
+        let lookupFew = LibraryScanner.MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in },
+                                               held: LibraryScanner.KnownMoves(file: { identity in
             heldAsked += 1
             return held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
-        }, moved: { _ in }, worthFrom: 4)))
+        }, moved: { _ in }, minimumBatch: 4))
+        let few = scanner.survey(LibraryScanner.SurveyRequest(moves: lookupFew), previous: [:])
         XCTAssertEqual(heldAsked, 0)
         XCTAssertEqual(few.moved.count, 0)
         XCTAssertEqual(few.toRead.count, 3)
@@ -591,9 +595,10 @@ final class LibraryScannerTests: FolderTestCase {
         let w = try XCTUnwrap(scanner.read([("f/w.jpg", unknown)]).first)
         XCTAssertEqual(rename(folder + "/f", folder + "/g"), 0)
         var found: [IndexedFile] = []
-        let renamed = scanner.survey(previous: rows, elsewhere: LibraryScanner.Elsewhere(lookup: { files in
+        let lookup = LibraryScanner.MoveLookup(lookup: { files in
             files.map { $0.path == "g/w.jpg" ? w : nil }
-        }, found: { found += $0 }))
+        }, found: { found += $0 })
+        let renamed = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: rows)
         XCTAssertEqual(renamed.moved.map(\.file.relativePath), ["g/w.jpg"])
         XCTAssertEqual(found.first?.changedWhenRead, w.changedWhenRead)
         XCTAssertEqual(renamed.moved.first?.file.changedWhenRead, w.changedWhenRead, "kept in the slim record too")

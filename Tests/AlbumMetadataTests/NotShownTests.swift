@@ -72,7 +72,7 @@ final class NotShownTests: FolderTestCase {
         XCTAssertEqual(mkfifo(folder + "/d/pipe", 0o600), 0)
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         for settled in [nil, Timestamp(seconds: 2_000_000_000)] {  // (without and with a stat of every file)
-            let survey = scanner.survey(previous: [:], settledBefore: settled)
+            let survey = scanner.survey(LibraryScanner.SurveyRequest(settledBefore: settled), previous: [:])
             let passed = Dictionary(uniqueKeysWithValues: survey.passedOver.map { ($0.path, $0.reason) })
             XCTAssertEqual(passed, ["d/.thumbs": .hiddenFolder, "d/._p.jpg": .hiddenFile, "@eaDir": .systemFolder, "d/link.jpg": .link,
                                     "d/q.jpg": .hardLink, "d/pipe": .notRegular, "Lib.photoslibrary/resources": .applePhotoLibraryFolder],
