@@ -14,6 +14,7 @@ extension SourceFiles {
         switch opened.result {
         case .success(let fd):
             let range = opened.photo.isEmbeddedVideo ? opened.photo.motionVideo : nil
+            originalOpens.add(1, ordering: .relaxed)
             return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.sourcePath, holder: holder, range: range))))
         case .failure(let e):
             problems.log(sourceRoot + "/" + opened.photo.sourcePath, "albumfs: cannot open \(opened.photo.sourcePath): \(e)")

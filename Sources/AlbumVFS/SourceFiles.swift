@@ -18,6 +18,9 @@ public final class SourceFiles: Sendable {
     /// Bytes of originals read through the mount (`.albumfs/status`: what file managers and
     /// scripts read).
     public let originalBytesRead = Atomic<Int>(0)
+    /// Originals opened through the mount (`.albumfs/status`): each open of one is a request
+    /// the kernel makes, even when it holds every page of the file.
+    public let originalOpens = Atomic<Int>(0)
     let problems: OnceLog
     /// Where the daemon's lines go.
     let logLine: @Sendable (String) -> Void

@@ -116,6 +116,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         } ?? "off"))
         lines.append(("desktop_thumbnails_ahead", desktopThumbnails?.fillAheadState ?? "off"))
         lines.append(("original_bytes_read", String(fileSystem?.sources.originalBytesRead.load(ordering: .relaxed) ?? 0)))
+        lines.append(("original_opens", String(fileSystem?.sources.originalOpens.load(ordering: .relaxed) ?? 0)))
         if let cache {
             lines += [("thumbnail_cache_dir", cache.directory), ("thumbnail_cache_bytes", String(cache.bytesUsed)),
                       ("thumbnail_cache_limit", String(cache.maxBytes)),
