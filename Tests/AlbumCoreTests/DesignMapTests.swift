@@ -124,3 +124,76 @@ final class DesignMapTests: XCTestCase {
         return names.contains { $0.range(of: regex, options: .regularExpression) != nil }
     }
 }
+
+/// docs/design.md's decisions in go-fuse's form: each a few lines that link to the section of a
+/// topic page holding its reasoning, and every such link lands on a heading of that page.
+extension DesignMapTests {
+    func testEachDecisionIsShortAndLinksToASectionThatExists() throws {
+        let design = try DocsContractTests.source("docs/design.md")
+        let decisions = Self.decisions(in: design)
+        XCTAssertGreaterThan(decisions.count, 30, "the decisions were read")
+        for decision in decisions {
+            let title = decision.first.map { String($0.prefix(90)) } ?? ""
+            XCTAssertLessThanOrEqual(decision.count, Self.decisionLines, "a decision longer than \(Self.decisionLines) lines: \(title)")
+            let links = Self.links(in: decision.joined(separator: " "))
+            XCTAssertFalse(links.isEmpty, "a decision that links to no topic page: \(title)")
+            for link in links {
+                if let problem = try Self.problem(withLink: link) { XCTFail("docs/design.md: \(problem)\n  in: \(title)") }
+            }
+        }
+    }
+
+    /// The checker: a decision's lines are counted to the next one, a page or a heading that is
+    /// not there is caught, and headings become GitHub's anchors.
+    func testTheDecisionCheckerCatchesALongDecisionAndABrokenLink() throws {
+        let text = "# x\n\n## Decisions\n\n### Group\n\n- **One** a\n  b\n- **Two** a\n  b\n  c\n  d\n  e\n\n## Known limits\n\n- **Not one** a\n"
+        XCTAssertEqual(Self.decisions(in: text).map(\.count), [2, 5])
+        XCTAssertEqual(Self.links(in: "see [x](scanning.md#the-walk) and [y](https://e.org/a.md#b)").map { "\($0.page)#\($0.anchor)" }, ["scanning.md#the-walk"])
+        XCTAssertEqual(Self.anchor(of: "No request waits on another's I/O"), "no-request-waits-on-anothers-io")
+        XCTAssertEqual(Self.anchor(of: "`statfs`"), "statfs")
+        XCTAssertEqual(Self.anchor(of: "HEIF: container walked here, pixels by libheif"), "heif-container-walked-here-pixels-by-libheif")
+        XCTAssertNil(try Self.problem(withLink: ("security.md", "names-are-bytes")))
+        XCTAssertNotNil(try Self.problem(withLink: ("security.md", "no-such-section")))
+        XCTAssertNotNil(try Self.problem(withLink: ("no-such-page.md", "names-are-bytes")))
+    }
+
+    /// go-fuse's Decisions: a bold title and what was decided, with its reason, in one breath.
+    static let decisionLines = 4
+
+    /// The lines of each `- **Title**` item of the `## Decisions` section, to the next item.
+    static func decisions(in design: String) -> [[String]] {
+        var out: [[String]] = []
+        var inDecisions = false
+        for line in design.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("## ") { inDecisions = line == "## Decisions" }
+            guard inDecisions else { continue }
+            if line.hasPrefix("- **") {
+                out.append([line])
+            } else if line.hasPrefix("  "), !line.trimmingCharacters(in: .whitespaces).isEmpty, !out.isEmpty {
+                out[out.count - 1].append(line)
+            }
+        }
+        return out
+    }
+
+    /// The `[text](page.md#anchor)` links to pages beside docs/design.md.
+    static func links(in text: String) -> [(page: String, anchor: String)] {
+        DocsContractTests.matches(#"\]\(([a-z0-9-]+\.md)#([^)\s]+)\)"#, in: text, groups: 2).map { ($0[0], $0[1]) }
+    }
+
+    /// What is wrong with a link, or nil: its page must be in docs/ and hold a heading whose
+    /// anchor is the link's.
+    static func problem(withLink link: (page: String, anchor: String)) throws -> String? {
+        let path = root.appendingPathComponent("docs/" + link.page).path
+        guard FileManager.default.fileExists(atPath: path) else { return "docs/\(link.page) is no page" }
+        let headings = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("#") }.map { String($0.drop { $0 == "#" }).trimmingCharacters(in: .whitespaces) }
+        return headings.map(anchor(of:)).contains(link.anchor) ? nil : "docs/\(link.page) has no heading #\(link.anchor)"
+    }
+
+    /// A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens.
+    static func anchor(of heading: String) -> String {
+        String(heading.lowercased().filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" })
+            .replacingOccurrences(of: " ", with: "-")
+    }
+}
