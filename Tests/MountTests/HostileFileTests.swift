@@ -121,8 +121,10 @@ final class HostileFileTests: XCTestCase {
         let workers = workerPIDs(of: m.process.processIdentifier)
         XCTAssertEqual(workers.count, cores, "the daemon's children are its workers")
         for pid in workers { XCTAssertEqual(kill(pid, SIGKILL), 0) }
-        usleep(200_000)
-        for name in names.filter({ $0.hasSuffix(".jpg") && $0 != "IMG_1234.jpg" }).prefix(6) {
+        for pid in workers { XCTAssertTrue(waitUntilGone(pid), "worker \(pid) is gone before the next renders") }
+        let others = names.filter({ $0.hasSuffix(".jpg") && $0 != "IMG_1234.jpg" }).prefix(6)
+        XCTAssertEqual(others.count, 6, "six more thumbnails to render: \(names)")
+        for name in others {
             XCTAssertEqual(try readFile(m.path("thumbnails/200x200/" + name)).get().count, 30_000, name)
         }
         XCTAssertEqual(daemonStatus(m.mountpoint)["render_worker_restarts"], "0")
