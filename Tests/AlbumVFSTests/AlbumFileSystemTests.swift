@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 @testable import AlbumVFS
 import Foundation
 import Glibc
@@ -408,18 +409,22 @@ final class AlbumFileSystemTests: XCTestCase {
         p.treePublished()
         XCTAssertTrue(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5))
         // A waiter is woken by the tree published while it waits, and by the change shown.
-        for wake in [{ p.treePublished() }, { p.shown(through: p.report()) }] {
+        // (A new tree answers true; the change shown leaves nothing pending and no new tree: false.)
+        for (wake, answer) in [({ p.treePublished() }, true), ({ p.shown(through: p.report()) }, false)] {
             let before = p.tree
             p.report()
             let woken = DispatchSemaphore(value: 0)
+            let answered = Locked<Bool?>(nil)
             let started = PendingChanges.monotonicNow()
             Thread.detachNewThread {
-                // Signalled only when a newer tree came: a waiter that gave up is seen below.
-                if p.awaitTree(newerThan: before, until: PendingChanges.monotonicNow() + 30) { woken.signal() }
+                let newer = p.awaitTree(newerThan: before, until: PendingChanges.monotonicNow() + 30)
+                answered.withLock { $0 = newer }
+                woken.signal()
             }
             XCTAssertEqual(woken.wait(timeout: .now() + 0.3), .timedOut, "it waits while a change is pending")
             wake()
             XCTAssertEqual(woken.wait(timeout: .now() + 10), .success)
+            XCTAssertEqual(answered.withLock { $0 }, answer, "what the waiter was woken by")
             XCTAssertLessThan(PendingChanges.monotonicNow() - started, 10, "woken, not timed out")
             p.shown(through: p.report())
         }
