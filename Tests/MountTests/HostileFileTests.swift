@@ -58,7 +58,9 @@ final class HostileFileTests: XCTestCase {
                       daemonStatus(m.mountpoint)["render_workers"] ?? "")
         XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0")
         let daemon = m.process.processIdentifier
-        for pid in workerPIDs(of: daemon) { XCTAssertEqual(kill(pid, SIGKILL), 0) }
+        let started = workerPIDs(of: daemon)
+        XCTAssertEqual(started.count, cores, "the daemon's children are its workers: \(started)")
+        for pid in started { XCTAssertEqual(kill(pid, SIGKILL), 0) }
         XCTAssertTrue(eventually(5) { workerPIDs(of: daemon).isEmpty }, "the killed workers have ended")
         XCTAssertNotNil(readdirNames(m.path("thumbnails/200x200")))
         // (Each opening asks for the workers missing: one whose start failed under load is asked
