@@ -186,7 +186,7 @@ final class LibraryViewsUpdatedTests: XCTestCase {
     /// A Live Photo parted, a video shown alone paired by a still added, nothing changed, or more
     /// changed than merging pays for: nil. A video added paired with a still shown (it stays out
     /// of `videos`), a photo changed, or gone, with one added: merged, as `build` makes them.
-    func testPairsChangedOrMuchChangedAreLeftToBuild() {
+    func testPairsChangedOrMuchChangedAreLeftToBuild() throws {
         let photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
         let shown = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
         XCTAssertNil(LibraryViews.updated(shown, photos: photos, emptyMtime: Timestamp(seconds: 0)))
@@ -198,13 +198,12 @@ final class LibraryViewsUpdatedTests: XCTestCase {
         motion.liveIdentifier = 42
         let withStill = LibraryViews.build(photos: photos + [still], emptyMtime: Timestamp(seconds: 0))
         let paired = LibraryViews.build(photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0))
-        let made = LibraryViews.updated(withStill, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0))
-        XCTAssertNotNil(made, "a video added paired")
-        if let made { assertSame(made.root, paired.root) }
-        XCTAssertEqual(made?.livePartners, [100: 101, 101: 100])
+        let made = try XCTUnwrap(LibraryViews.updated(withStill, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)), "a video added paired")
+        assertSame(made.root, paired.root)
+        XCTAssertEqual(made.livePartners, [100: 101, 101: 100])
         XCTAssertEqual(names(paired, "videos"), [], "the motion part is no video of its own")
-        let both = LibraryViews.updated(shown, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0))
-        if let both { assertSame(both.root, paired.root) } else { XCTFail("a Live Photo added whole") }
+        let both = try XCTUnwrap(LibraryViews.updated(shown, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)), "a Live Photo added whole")
+        assertSame(both.root, paired.root)
         let withMotion = LibraryViews.build(photos: photos + [motion], emptyMtime: Timestamp(seconds: 0))
         XCTAssertEqual(names(withMotion, "videos"), ["LIVE.mov"])
         XCTAssertNil(LibraryViews.updated(withMotion, photos: photos + [motion, still], emptyMtime: Timestamp(seconds: 0)), "a video shown paired")

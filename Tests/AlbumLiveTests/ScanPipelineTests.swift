@@ -111,7 +111,8 @@ final class ScanPipelineTests: XCTestCase {
         request.progress = { done, total in handedIn.note(done: done, total: total) }
         // (Each folder walked once what was handed before it is read: a merge waiting for the walk
         // would meet a batch read, and hold the walk.)
-        request.onFolder = { _ in _ = handedIn.waitUntilRead(seconds: 10) }
+        let readBeforeEachFolder = Shared<[Bool]>([])
+        request.onFolder = { _ in readBeforeEachFolder.mutate { $0.append(handedIn.waitUntilRead(seconds: 10)) } }
         var mergedWhileHeld: [Bool] = []
         let run = pipeline.start(request)
         while run.next() != nil {
@@ -119,6 +120,8 @@ final class ScanPipelineTests: XCTestCase {
         }
         let delta = run.finish().delta
         XCTAssertEqual(mergedWhileHeld, [true], "every file handed to the readers while the first batch merged")
+        XCTAssertEqual(readBeforeEachFolder.value.count, 5, "the library's folder and its four")
+        XCTAssertFalse(readBeforeEachFolder.value.contains(false), "each folder walked once what was handed before it was read: \(readBeforeEachFolder.value)")
         XCTAssertEqual(delta.added.count, count)
         XCTAssertEqual(pipeline.known.photoCount, count)
     }

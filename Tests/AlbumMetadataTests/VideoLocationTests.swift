@@ -7,14 +7,15 @@ import XCTest
 /// A video's position: an iPhone's QuickTime Keys location, as exiftool reads it. (An Android
 /// MP4's `udta/©xyz` atom is not read: docs/rules.md, "Places".)
 final class VideoLocationTests: FolderTestCase {
-    func exiftoolCoordinates(_ path: String) -> String {
+    func exiftoolCoordinates(_ path: String) throws -> String {
         let p = Process(), out = Pipe()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         p.arguments = ["-n", "-s3", "-GPSCoordinates", path]
         p.standardOutput = out
-        try? p.run()
+        try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "exiftool \(path)")
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -27,13 +28,15 @@ final class VideoLocationTests: FolderTestCase {
         for (name, container, tag, latitude, longitude) in clips {
             let path = folder + "/" + name
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.video(frame, container: container, metadata: [tag]))))
-            XCTAssertTrue(exiftoolCoordinates(path).hasPrefix("\(latitude) \(longitude)"), "exiftool: \(exiftoolCoordinates(path))")
+            let coordinates = try exiftoolCoordinates(path)
+            XCTAssertTrue(coordinates.hasPrefix("\(latitude) \(longitude)"), "exiftool: \(coordinates)")
             let e = try XCTUnwrap(try MetadataReader.read(SourceFile(path: path))).evidence
             XCTAssertEqual(e.gpsLatitude, latitude, name)
             XCTAssertEqual(e.gpsLongitude, longitude, name)
         }
         let plain = folder + "/plain.mp4"
         XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data(try Encoders.video(frame, container: .mp4))))
+        XCTAssertEqual(try exiftoolCoordinates(plain), "", "exiftool finds no position in the plain clip")
         XCTAssertNil(try XCTUnwrap(try MetadataReader.read(SourceFile(path: plain))).evidence.gpsLatitude)
     }
 }

@@ -21,8 +21,14 @@ final class RenderWorkersYieldTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fd, 0)
         defer { close(fd) }
         let ended = DispatchSemaphore(value: 0)
+        let outcome = Locked<String>("")
         Thread {
-            _ = try? workers.thumbnail(SourceImage(fd: fd, size: 0, format: .jpeg, orientation: 1), box: .default)
+            do {
+                _ = try workers.thumbnail(SourceImage(fd: fd, size: 0, format: .jpeg, orientation: 1), box: .default)
+                outcome.withLock { $0 = "a thumbnail" }
+            } catch {
+                outcome.withLock { $0 = "refused: \(error)" }
+            }
             ended.signal()
         }.start()
         // (The render is under way once it asked for its worker: wait for that, bounded.)
@@ -31,6 +37,7 @@ final class RenderWorkersYieldTests: XCTestCase {
         XCTAssertTrue(workers.waitUntilIdle(seconds: 10), "idle again once the render ended (its 3 s deadline)")
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.5, "it waited")
         XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the render ended")
+        XCTAssertTrue(outcome.withLock { $0 }.hasPrefix("refused: "), "a worker that answers nothing gives no thumbnail: \(outcome.withLock { $0 })")
         XCTAssertTrue(workers.waitUntilIdle(seconds: 0.1))
     }
 

@@ -829,28 +829,43 @@ final class ThumbnailPipelineTests: XCTestCase {
         let memory = DecodeMemory(limit: 1 << 30, oneAtATime: 1 << 20, decodesAtOnce: 2, large: gate)
         let firstIn = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchGroup()
         let order = Locked<[String]>([])
+        let refused = Locked<[String]>([])
         DispatchQueue.global().async(group: done) {
-            _ = try? memory.reserving(2 << 20, for: "large 1") { () throws(ThumbnailError) in
+            do {
+                try memory.reserving(2 << 20, for: "large 1") { () throws(ThumbnailError) in
+                    firstIn.signal()
+                    release.wait()
+                    order.withLock { $0.append("large 1") }
+                }
+            } catch {
+                refused.withLock { $0.append("large 1: \(error)") }
                 firstIn.signal()
-                release.wait()
-                order.withLock { $0.append("large 1") }
             }
         }
-        firstIn.wait()
+        XCTAssertEqual(firstIn.wait(timeout: .now() + 10), .success, "large 1 holds its slot")
         DispatchQueue.global().async(group: done) {
-            _ = try? memory.reserving(2 << 20, for: "large 2") { () throws(ThumbnailError) in order.withLock { $0.append("large 2") } }
+            do {
+                try memory.reserving(2 << 20, for: "large 2") { () throws(ThumbnailError) in order.withLock { $0.append("large 2") } }
+            } catch {
+                refused.withLock { $0.append("large 2: \(error)") }
+            }
         }
         let deadline = Date().addingTimeInterval(5)
         while gate.arrived.load(ordering: .relaxed) < 2 && Date() < deadline { usleep(1_000) }
         XCTAssertEqual(gate.arrived.load(ordering: .relaxed), 2, "large 2 waits at the gate for large 1")
         let small = DispatchSemaphore(value: 0)
         DispatchQueue.global().async(group: done) {
-            _ = try? memory.reserving(1 << 10, for: "small") { () throws(ThumbnailError) in order.withLock { $0.append("small") } }
+            do {
+                try memory.reserving(1 << 10, for: "small") { () throws(ThumbnailError) in order.withLock { $0.append("small") } }
+            } catch {
+                refused.withLock { $0.append("small: \(error)") }
+            }
             small.signal()
         }
         XCTAssertEqual(small.wait(timeout: .now() + 5), .success, "the small decode ran while the first large one still held its slot")
         release.signal()
-        done.wait()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "every decode ended")
+        XCTAssertEqual(refused.withLock { $0 }, [], "no decode was refused its memory")
         XCTAssertEqual(order.withLock { $0 }, ["small", "large 1", "large 2"])
         XCTAssertEqual(memory.peakLargeRenders, 1)
     }

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumSystem
 @testable import AlbumVFS
 import Foundation
 import Glibc
@@ -312,14 +313,14 @@ final class AlbumFileSystemTests: XCTestCase {
             let removed = Set(changes.removedEntries.map { "\($0.parent)/\($0.name)" }), changed = Set(changes.changedInodes)
             let old = entries(before), new = entries(after)
             for (parent, names) in old {
-                guard let now = new[parent] else { continue }
+                guard let now = new[parent] else { continue }  // vacuous-ok: a folder gone is checked through removedEntries of its parent
                 if now != names { XCTAssertTrue(changed.contains(parent), "step \(step): folder \(parent)") }
                 for (name, inode) in names where now[name] != inode {
                     XCTAssertTrue(removed.contains("\(parent)/\(name)"), "step \(step): \(name) in \(parent)")
                 }
             }
             for p0 in before.photos.indices {
-                guard let p1 = after.photo(number: before.numberOfPhoto[p0]), after.photos[p1].identity != before.photos[p0].identity else { continue }
+                guard let p1 = after.photo(number: before.numberOfPhoto[p0]), after.photos[p1].identity != before.photos[p0].identity else { continue }  // vacuous-ok: only photos gone or changed owe a changed inode
                 XCTAssertTrue(changed.contains(before.inode(ofPhoto: p0, slot: PhotoSlot.byDate)), "step \(step): \(before.photos[p0].relativePath)")
             }
         }
@@ -408,18 +409,22 @@ final class AlbumFileSystemTests: XCTestCase {
         p.treePublished()
         XCTAssertTrue(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5))
         // A waiter is woken by the tree published while it waits, and by the change shown.
-        for wake in [{ p.treePublished() }, { p.shown(through: p.report()) }] {
+        // (A new tree answers true; the change shown leaves nothing pending and no new tree: false.)
+        for (wake, answer) in [({ p.treePublished() }, true), ({ p.shown(through: p.report()) }, false)] {
             let before = p.tree
             p.report()
             let woken = DispatchSemaphore(value: 0)
+            let answered = Locked<Bool?>(nil)
             let started = PendingChanges.monotonicNow()
             Thread.detachNewThread {
-                _ = p.awaitTree(newerThan: before, until: PendingChanges.monotonicNow() + 30)
+                let newer = p.awaitTree(newerThan: before, until: PendingChanges.monotonicNow() + 30)
+                answered.withLock { $0 = newer }
                 woken.signal()
             }
             XCTAssertEqual(woken.wait(timeout: .now() + 0.3), .timedOut, "it waits while a change is pending")
             wake()
             XCTAssertEqual(woken.wait(timeout: .now() + 10), .success)
+            XCTAssertEqual(answered.withLock { $0 }, answer, "what the waiter was woken by")
             XCTAssertLessThan(PendingChanges.monotonicNow() - started, 10, "woken, not timed out")
             p.shown(through: p.report())
         }

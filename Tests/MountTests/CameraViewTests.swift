@@ -102,6 +102,7 @@ final class CameraViewTests: XCTestCase {
                 checked += 1
             }
         }
+        XCTAssertFalse(byDate.isEmpty, "by-date/ lists photos")
         XCTAssertEqual(checked, byDate.count, "every photo of by-date/ is in by-camera/")
         XCTAssertEqual(readdirNames(mount.path("by-camera/Canon EOS 5D Mark IV")), ["IMG_0002.JPG", "IMG_0001.JPG"])
     }

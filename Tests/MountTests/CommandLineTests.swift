@@ -280,7 +280,7 @@ final class CommandLineTests: SampleLibraryTestCase {
 
     func testStaleMountIsExplained() throws {
         let mount = try Mount(source: source.path)
-        kill(mount.process.processIdentifier, SIGKILL)
+        XCTAssertEqual(kill(mount.process.processIdentifier, SIGKILL), 0)
         mount.process.waitUntilExit()
         XCTAssertNil(opendir(mount.mountpoint))
         XCTAssertEqual(errno, ENOTCONN)
@@ -363,7 +363,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         for sig in [SIGTERM, SIGINT, SIGHUP] {
             let mount = try Mount(source: source.path)
             XCTAssertTrue(isMounted(mount.mountpoint))
-            kill(mount.process.processIdentifier, sig)
+            XCTAssertEqual(kill(mount.process.processIdentifier, sig), 0)
             XCTAssertEqual(mount.waitForExit(), 0, "exit status after a signal")
             XCTAssertFalse(isMounted(mount.mountpoint), "unmounted after signal \(sig)")
             rmdir(mount.mountpoint)
@@ -373,7 +373,7 @@ final class CommandLineTests: SampleLibraryTestCase {
     func testSigtermToABackgroundDaemon() throws {
         XCTAssertEqual(albumfs([source.path, mountpoint]).status, 0)
         let pid = try XCTUnwrap(daemonPid(for: mountpoint))
-        kill(pid, SIGTERM)
+        XCTAssertEqual(kill(pid, SIGTERM), 0)
         XCTAssertTrue(waitUntilGone(pid))
         XCTAssertFalse(isMounted(mountpoint))
     }

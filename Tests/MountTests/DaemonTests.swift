@@ -57,7 +57,7 @@ final class DaemonTests: SampleLibraryTestCase {
     func testAutoUnmountClearsTheMountOfAKilledDaemon() throws {
         let m = try Mount(source: source.path, options: ["-o", "auto_unmount"])
         XCTAssertTrue(isMounted(m.mountpoint))
-        kill(m.process.processIdentifier, SIGKILL)
+        XCTAssertEqual(kill(m.process.processIdentifier, SIGKILL), 0)
         m.process.waitUntilExit()
         XCTAssertTrue(eventually(10) { !isMounted(m.mountpoint) }, "still mounted after the daemon was killed")
         XCTAssertNotNil(opendir(m.mountpoint).map { closedir($0) }, "the folder is a plain folder again")

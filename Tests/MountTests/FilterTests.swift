@@ -159,11 +159,13 @@ final class FilterTests: SampleLibraryTestCase {
                 copies[xattr(m.path("duplicates/" + group + "/" + name), "user.albumfs.source") ?? name] = statOf(m.path("duplicates/" + group + "/" + name))?.st_ino
             }
         }
+        XCTAssertFalse(copies.isEmpty, "duplicates/ lists copies outside similar/: \(groups)")
         let listed = try XCTUnwrap(readdirNames(m.path("filter/duplicates")))
         var found: [String: UInt] = [:]
         for name in listed { found[xattr(m.path("filter/duplicates/" + name), "user.albumfs.source") ?? name] = statOf(m.path("filter/duplicates/" + name))?.st_ino }
         XCTAssertEqual(found, copies, "every copy, the same file")
-        XCTAssertEqual(Set(readdirNames(m.path("filter/duplicates/screenshots")) ?? []).isSubset(of: Set(listed)), true)
+        let screenshots = try XCTUnwrap(readdirNames(m.path("filter/duplicates/screenshots")), "filter/duplicates/screenshots is a folder")
+        XCTAssertTrue(Set(screenshots).isSubset(of: Set(listed)), "\(screenshots) within \(listed)")
     }
 
     /// `filter/README.txt` is `FilterReadme`'s text, and each example it gives is a folder.

@@ -30,7 +30,7 @@ final class GoldenTreeTests: XCTestCase {
             return
         }
         let expected = try String(contentsOfFile: Self.golden, encoding: .utf8)
-        guard tree != expected else { return }
+        guard tree != expected else { return }  // vacuous-ok: the tree is the golden one: the test passes here, a difference fails below
         let seen = NSTemporaryDirectory() + "albumfs-golden-\(getpid()).txt"
         try tree.write(toFile: seen, atomically: true, encoding: .utf8)
         defer { unlink(seen) }

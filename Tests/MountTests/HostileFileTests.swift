@@ -58,7 +58,9 @@ final class HostileFileTests: XCTestCase {
                       daemonStatus(m.mountpoint)["render_workers"] ?? "")
         XCTAssertEqual(daemonStatus(m.mountpoint)["thumbnails_rendered"], "0")
         let daemon = m.process.processIdentifier
-        for pid in workerPIDs(of: daemon) { XCTAssertEqual(kill(pid, SIGKILL), 0) }
+        let started = workerPIDs(of: daemon)
+        XCTAssertEqual(started.count, cores, "the daemon's children are its workers: \(started)")
+        for pid in started { XCTAssertEqual(kill(pid, SIGKILL), 0) }
         XCTAssertTrue(eventually(5) { workerPIDs(of: daemon).isEmpty }, "the killed workers have ended")
         XCTAssertNotNil(readdirNames(m.path("thumbnails/200x200")))
         // (Each opening asks for the workers missing: one whose start failed under load is asked
@@ -121,8 +123,10 @@ final class HostileFileTests: XCTestCase {
         let workers = workerPIDs(of: m.process.processIdentifier)
         XCTAssertEqual(workers.count, cores, "the daemon's children are its workers")
         for pid in workers { XCTAssertEqual(kill(pid, SIGKILL), 0) }
-        usleep(200_000)
-        for name in names.filter({ $0.hasSuffix(".jpg") && $0 != "IMG_1234.jpg" }).prefix(6) {
+        for pid in workers { XCTAssertTrue(waitUntilGone(pid), "worker \(pid) is gone before the next renders") }
+        let others = names.filter({ $0.hasSuffix(".jpg") && $0 != "IMG_1234.jpg" }).prefix(6)
+        XCTAssertEqual(others.count, 6, "six more thumbnails to render: \(names)")
+        for name in others {
             XCTAssertEqual(try readFile(m.path("thumbnails/200x200/" + name)).get().count, 30_000, name)
         }
         XCTAssertEqual(daemonStatus(m.mountpoint)["render_worker_restarts"], "0")

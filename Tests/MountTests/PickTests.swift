@@ -98,7 +98,7 @@ final class PickTests: SampleLibraryTestCase {
     func testPicksSurviveRemountSigkillAndCacheDeletion() throws {
         var m = try mount()
         XCTAssertEqual(link("../non-screenshots/DSC01234.JPG", m.path("picked/keep.jpg")), 0)
-        kill(m.process.processIdentifier, SIGKILL)
+        XCTAssertEqual(kill(m.process.processIdentifier, SIGKILL), 0)
         m.process.waitUntilExit()
         XCTAssertEqual(runCommand("/usr/bin/fusermount3", ["-u", m.mountpoint]).status, 0)
         try? FileManager.default.removeItem(atPath: m.cacheDir)

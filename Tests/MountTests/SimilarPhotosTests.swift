@@ -115,11 +115,11 @@ final class SimilarPhotosTests: XCTestCase {
         let daemon = m.process.processIdentifier
         var workers: [(pid: Int, name: String, nice: Int)] = []
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int(entry), let stat = readProcFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { continue }
+            guard let pid = Int(entry), let stat = readProcFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { continue }  // vacuous-ok: processes that ended or are not numbered; the worker counts below are asserted
             // Fields after the command: state, ppid, … ; nice is the 19th field of the line.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             let words = (readProcFile("/proc/\(pid)/cmdline") ?? "").split(separator: "\0").prefix(2).map(String.init)
-            guard fields.count > 17, Int(fields[1]) == Int(daemon), words.count == 2, words[1] == "render-worker" else { continue }
+            guard fields.count > 17, Int(fields[1]) == Int(daemon), words.count == 2, words[1] == "render-worker" else { continue }  // vacuous-ok: processes other than this daemon's workers
             workers.append((pid, words[0], Int(fields[16]) ?? -99))
         }
         XCTAssertEqual(workers.filter { $0.name == "albumfs-similar" }.map(\.nice), [10], "one hash worker, at nice 10: \(workers)")

@@ -58,14 +58,15 @@ final class StatusTests: SampleLibraryTestCase {
         XCTAssertEqual(daemonStatus(m.mountpoint)["photos"], "10000")
         m.finish()
         m = try Mount(source: big, options: options, waitForScan: false)
-        var before: [String] = []
+        var before: [String] = [], done = false
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        while Date() < deadline && !done {
             let status = daemonStatus(m.mountpoint)
-            if status["scan_state"] == "done" { break }
-            if let state = status["scan_state"] { before.append(state + " " + (status["photos"] ?? "?")) }
-            usleep(1_000)
+            done = status["scan_state"] == "done"
+            if !done, let state = status["scan_state"] { before.append(state + " " + (status["photos"] ?? "?")) }
+            if !done { usleep(1_000) }
         }
+        XCTAssertTrue(done, "the remount's first scan ended within 60 s: \(before.suffix(3))")
         XCTAssertEqual(daemonStatus(m.mountpoint)["first_tree"], "views snapshot")
         XCTAssertFalse(before.isEmpty, "a status read while the snapshot was checked")
         XCTAssertEqual(Set(before.map { $0.split(separator: " ")[1] }), ["10000"], "\(Set(before))")
@@ -177,16 +178,17 @@ final class StatusTests: SampleLibraryTestCase {
     }
 
     /// The distinct `scan_state` values a mount's status shows, in the order seen, read every 2 ms
-    /// until `finished` holds (at most 60 s).
-    func states(of m: Mount, until finished: ([String: String]) -> Bool) -> [String] {
-        var seen: [String] = []
+    /// until `finished` holds (at most 60 s: a failure of the caller's test if it never does).
+    func states(of m: Mount, until finished: ([String: String]) -> Bool, file: StaticString = #filePath, line: UInt = #line) -> [String] {
+        var seen: [String] = [], status: [String: String] = [:], ended = false
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let status = daemonStatus(m.mountpoint)
+        while Date() < deadline && !ended {
+            status = daemonStatus(m.mountpoint)
             if let state = status["scan_state"], state != seen.last { seen.append(state) }
-            if finished(status) { break }
-            usleep(2_000)
+            ended = finished(status)
+            if !ended { usleep(2_000) }
         }
+        XCTAssertTrue(ended, "the status reached what the test waits for within 60 s: \(status)", file: file, line: line)
         return seen
     }
 }

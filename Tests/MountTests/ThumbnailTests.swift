@@ -552,8 +552,10 @@ final class ThumbnailTests: XCTestCase {
         let bigThumb = mount.path("thumbnails/200x200/big.jpg")
         let started = Date()
         let finished = LockedDate()
+        let thumbnail = Locked<Result<[UInt8], Errno>?>(nil)
         Thread.detachNewThread {
-            _ = readFile(bigThumb)
+            let read = readFile(bigThumb)
+            thumbnail.withLock { $0 = read }
             finished.set(Date())
             renderDone.signal()
         }
@@ -564,9 +566,11 @@ final class ThumbnailTests: XCTestCase {
             XCTAssertNotNil(try? readFile(mount.path("non-screenshots/small.jpg")).get())
         }
         let quick = Date().timeIntervalSince(t)
-        renderDone.wait()
+        XCTAssertEqual(renderDone.wait(timeout: .now() + 120), .success, "the render ended")
+        XCTAssertEqual(try XCTUnwrap(thumbnail.withLock { $0 }).get().count, 30_000, "the slow render gave its thumbnail")
         let renderSeconds = finished.get().timeIntervalSince(started)
         XCTAssertLessThan(quick, renderSeconds, "20 listings and reads finished while one render ran (\(quick) s vs \(renderSeconds) s)")
+        XCTAssertGreaterThan(finished.get(), t.addingTimeInterval(quick), "the render still ran when the listings ended")
         mount.finish()
     }
 
