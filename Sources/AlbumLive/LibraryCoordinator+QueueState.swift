@@ -22,7 +22,7 @@ extension LibraryCoordinator {
         /// lists every folder it walks.
         var eventsLost = false
         /// Paths the watcher named since the last rescan (a file gone is looked for among them
-        /// first: `ScanRequest.named`), up to `mostNamed`.
+        /// first: `ScanRequest.named`), up to `LibraryCoordinator.mostNamed`.
         var named = Set<String>()
         /// Files this rescan found under new paths (their folder renamed or moved): every tree it
         /// publishes gives their photos their old paths' inode numbers.
@@ -32,12 +32,14 @@ extension LibraryCoordinator {
         var wholeFiles = Set<String>()
         /// Whether a rescan of `dirty` is queued (after the debounce).
         var flushScheduled = false
-        /// The number of the last change put in `dirty` (`LibraryCoordinator.fs.pendingChanges` counts them as reported).
+        /// The number of the last change put in `dirty` (the filesystem's `pendingChanges` counts
+        /// them as reported).
         var absorbedChange = 0
         /// When the first change of the burst being debounced came.
         var burstStart: Date?
         /// When the last scan that listed every folder of the library began.
         var lastFullWalk = Date()
+        /// Whether the library's folder can be listed, and what was said when it could not.
         var availability: LibraryAvailability
         /// Whether the tree shown came from a views snapshot: the first scan then publishes the views
         /// it builds from the index and the files, whatever it finds changed.

@@ -150,6 +150,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let duplicates: DuplicateFinder?
     /// Finds `duplicates/similar/`'s groups in the background (nil: not shown, or no hasher).
     let similar: SimilarFinder?
+
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
     public init(scanner: LibraryScanner, index: FileIndexStore?, fs: AlbumFileSystem, options: Options,
