@@ -14,9 +14,10 @@ public final class FuseContext: Sendable {
     public let attrTimeout: Double
     /// The largest read the kernel may ask for (`-o max_read`; 0: the kernel's own limit).
     public let maxRead: UInt32
-    /// Where requests that may take long (a thumbnail's render, a pick's hash) are answered: a
-    /// few threads of their own, so that however many come at once the loop's threads stay free.
-    let slowWork: SlowWork
+    /// Where requests that may take long (a thumbnail's render, a pick's hash) are answered, as
+    /// `.interactive` jobs: threads of their own, so that however many come at once the loop's
+    /// threads stay free; renders made ahead of a reader share them as `.ahead` jobs.
+    let requests: WorkerPool
     /// Requests that wait on the library's storage, answered EIO past `-o source_timeout`.
     let deadlines: SourceDeadlines
     /// The next `readdir` reply of open listings, made before it is asked for: 16 at most at
@@ -24,10 +25,11 @@ public final class FuseContext: Sendable {
     let listingAhead = MadeAhead<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead", slots: 16)
 
     /// - Parameter sourceTimeout: seconds a request may wait on the library's storage (0: for ever).
+    /// - Parameter requests: the pool slow requests are answered on (`requestPool`'s by default).
     public init(fs: AlbumFileSystem, entryTimeout: Double = 60, attrTimeout: Double = 60, maxRead: UInt32 = 0,
-                sourceTimeout: Double = 0, slowThreads: Int = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) {
+                sourceTimeout: Double = 0, requests: WorkerPool = FuseContext.requestPool(ahead: 0)) {
         self.fs = fs
-        slowWork = SlowWork(width: slowThreads)
+        self.requests = requests
         deadlines = SourceDeadlines(timeout: sourceTimeout) { [fs] stalled, change in
             fs.setSourceStalled(stalled, change: change, seconds: sourceTimeout)
         }
@@ -36,10 +38,18 @@ public final class FuseContext: Sendable {
         self.maxRead = maxRead
     }
 
-    /// Answers `req` later, on `slowWork` (libfuse lets any thread reply to a request).
+    /// The pool of slow requests: one thread per core (at least 2) for the requests, and `ahead`
+    /// more for renders made ahead of a reader, which run on `ahead` threads at most, so they
+    /// never hold a thread a request needs.
+    public static func requestPool(ahead: Int) -> WorkerPool {
+        let cores = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        return WorkerPool(name: "albumfs-request", width: cores + max(0, ahead), aheadWidth: max(0, ahead), idleSeconds: nil)
+    }
+
+    /// Answers `req` later, on `requests` (libfuse lets any thread reply to a request).
     func later(_ req: fuse_req_t?, _ answer: @escaping @Sendable (fuse_req_t?) -> Void) {
         let pending = PendingRequest(req)
-        slowWork.run { answer(pending.req) }
+        requests.submit(.interactive) { answer(pending.req) }
     }
 
     /// Runs `work`, which waits on the library's storage, on this thread, for `req`: nil when

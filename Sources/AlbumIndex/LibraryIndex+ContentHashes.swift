@@ -5,7 +5,7 @@ import AlbumSystem
 /// rescan hash only the files that are new or changed.
 extension LibraryIndex: ContentHashStore {
     public func contentHashes() throws(Errno) -> [ContentHashRecord] {
-        try run {
+        try run { db in
             try db.query("SELECT path, inode, size, mtime_ns, ctime_ns, partial, full FROM content_hashes").map { r in
                 ContentHashRecord(relativePath: r[0].text,
                                   identity: FileIdentity(inode: UInt64(bitPattern: r[1].int), size: r[2].int, mtime: Self.time(r[3].int)),
@@ -19,7 +19,7 @@ extension LibraryIndex: ContentHashStore {
     /// groups it shows come from these rows' files, whose own rows say whether they changed.)
     public func saveContentHashes(_ records: [ContentHashRecord], removing removals: [String]) throws(Errno) {
         guard !records.isEmpty || !removals.isEmpty else { return }
-        try run {
+        try run { db in
             try db.execute("BEGIN IMMEDIATE")
             do {
                 for path in removals { try db.query("DELETE FROM content_hashes WHERE path = ?", [.text(path)]) }

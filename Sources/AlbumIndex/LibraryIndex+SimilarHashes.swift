@@ -9,7 +9,7 @@ extension LibraryIndex: SimilarHashStore {
     public func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord] { try similarHashes(where: " WHERE grp > 0") }
 
     private func similarHashes(where condition: String) throws(Errno) -> [SimilarHashRecord] {
-        try run {
+        try run { db in
             try db.query("SELECT path, inode, size, mtime_ns, ctime_ns, hash, grp FROM similar_hashes" + condition).map { r in
                 SimilarHashRecord(relativePath: r[0].text,
                                   identity: FileIdentity(inode: UInt64(bitPattern: r[1].int), size: r[2].int, mtime: Self.time(r[3].int)),
@@ -22,7 +22,7 @@ extension LibraryIndex: SimilarHashStore {
     /// (Not counted as a write of the index's files, as content hashes are not.)
     public func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno) {
         guard !records.isEmpty || !removals.isEmpty else { return }
-        try run {
+        try run { db in
             try db.execute("BEGIN IMMEDIATE")
             do {
                 for path in removals { try db.query("DELETE FROM similar_hashes WHERE path = ?", [.text(path)]) }

@@ -8,7 +8,7 @@ extension LibraryIndex {
     /// others, such as a larger `-o thumbnail_memory`, the thumbnail is tried again), whatever
     /// their photo is now: the caller keeps those whose photo is still the same file.
     public func thumbnailFailures(settings: String) throws(Errno) -> [RecordedThumbnailFailure] {
-        try run {
+        try run { db in
             try db.query("SELECT path, inode, size, mtime_ns, ctime_ns, reason FROM thumbnail_failures WHERE settings = ?",
                          [.text(settings)]).map { r in
                 RecordedThumbnailFailure(relativePath: r[0].text,
@@ -20,7 +20,7 @@ extension LibraryIndex {
 
     /// Keeps `failure`, met under `settings`, replacing any other of its path.
     public func saveThumbnailFailure(_ failure: RecordedThumbnailFailure, settings: String) throws(Errno) {
-        try run {
+        try run { db in
             try db.query("INSERT OR REPLACE INTO thumbnail_failures (path, inode, size, mtime_ns, ctime_ns, reason, settings) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          [.text(failure.relativePath), .int(Int64(bitPattern: failure.identity.inode)), .int(failure.identity.size),
                           .int(Self.nanoseconds(failure.identity.mtime)), failure.changedWhenRead.map { .int(Self.nanoseconds($0)) },

@@ -11,28 +11,28 @@ import Glibc
 /// (`openOrRebuild`); a locked one is left alone. Damage inside a sound-looking file shows only
 /// to `quick_check`, run at open or, for a mount that shows a views snapshot first, once the
 /// mount answers (`damage()`).
-/// (`@unchecked Sendable`: the connection, opened in SQLite's multi-thread mode, is used only
-/// under `lock`, as is `identityIndexReady`.)
-public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
-    // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
-    // keeps each transaction whole.
-    let db: SQLiteDatabase
-    private let lock = Locked<Void>(())
+public final class LibraryIndex: FileIndexStore, Sendable {
+    /// The connection (opened NOMUTEX: SQLite does not lock it) and what is known of its indexes,
+    /// reached only through `run`, under this lock, which also keeps each transaction whole.
+    private let connection: Locked<Connection>
     public let path: String
+
+    struct Connection: Sendable {
+        let db: SQLiteDatabase
+        /// Whether the index by inode that `files(sameAs:)` looks up exists (nil: not asked
+        /// yet). Made by the first lookup, not by a migration: kept up while a first scan writes
+        /// its rows, it slows that scan down; made from those rows afterwards, it costs little,
+        /// once (docs/benchmarks.md).
+        var identityIndexReady: Bool?
+    }
 
     /// `PRAGMA application_id`: "albf". A database without it is not ours.
     static let applicationID: Int64 = 0x616C_6266
 
-    /// Whether the index by inode that `files(sameAs:)` looks up exists (nil: not
-    /// asked yet). Made by the first lookup, not by a migration: kept up while a first scan writes
-    /// its rows, it slows that scan down; made from those rows afterwards, it costs little, once
-    /// (docs/benchmarks.md). Under `lock`.
-    private var identityIndexReady: Bool?
-
     /// - Parameter checking: run `quick_check` now (else the caller asks `damage()` later).
     init(path: String, timeout: Int32, checking: Bool = true) throws(SQLiteDatabase.Failure) {
         self.path = path
-        db = try SQLiteDatabase(path: path, busyTimeoutMs: timeout)
+        let db = try SQLiteDatabase(path: path, busyTimeoutMs: timeout)
         // A foreign or damaged file fails here (SQLITE_NOTADB / SQLITE_CORRUPT) or at the id check.
         guard case .int(let id)?? = try db.query("PRAGMA application_id").first?.first else {
             throw SQLiteDatabase.Failure(code: SQLITE_NOTADB, message: "no application id")
@@ -48,6 +48,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         try db.execute("PRAGMA synchronous = NORMAL")
         try db.migrate(Self.migrations)
         if checking, let damage = try Self.damage(of: db) { throw SQLiteDatabase.Failure(code: SQLITE_CORRUPT, message: "damaged: " + damage) }
+        connection = Locked(Connection(db: db))
     }
 
     /// What `PRAGMA quick_check` finds wrong, on one line, or nil when the index is sound. Damage
@@ -62,8 +63,8 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     /// What is wrong with an index opened without its check (`openOrRebuild`'s `checking`), or
     /// nil when it is sound; a check that cannot run says why.
     public func damage() -> String? {
-        lock.withLock { _ in
-            do throws(SQLiteDatabase.Failure) { return try Self.damage(of: db) } catch { return error.message }
+        connection.withLock { c in
+            do throws(SQLiteDatabase.Failure) { return try Self.damage(of: c.db) } catch { return error.message }
         }
     }
 
@@ -106,19 +107,19 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     }
 
     public func prepareLookups() {
-        _ = try? run { prepareIdentityIndex() }
+        _ = try? runWithState { Self.prepareIdentityIndex(&$0) }
     }
 
-    /// Makes the index by inode, once (under `lock`). (Failing, on a full disk: no lookup, as if
+    /// Makes the index by inode, once (under the lock). (Failing, on a full disk: no lookup, as if
     /// nothing were known; the files are read.)
-    private func prepareIdentityIndex() {
-        if identityIndexReady == nil {
-            identityIndexReady = (try? db.execute("CREATE INDEX IF NOT EXISTS files_by_inode ON files (inode)")) != nil
+    private static func prepareIdentityIndex(_ c: inout Connection) {
+        if c.identityIndexReady == nil {
+            c.identityIndexReady = (try? c.db.execute("CREATE INDEX IF NOT EXISTS files_by_inode ON files (inode)")) != nil
         }
     }
 
     public func libraryDevice() throws(Errno) -> UInt64? {
-        try run {
+        try run { db in
             guard case .int(let v)?? = try db.query("SELECT value FROM library WHERE key = 'device'").first?.first else { return nil }
             return UInt64(bitPattern: v)
         }
@@ -127,14 +128,14 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     /// How many times the files' rows have been written: a views snapshot shows the generation
     /// it was made at (`ViewSnapshot`), and any write since makes it another's. 0: never written.
     public func generation() throws(Errno) -> Int64 {
-        try run {
+        try run { db in
             guard case .int(let v)?? = try db.query("SELECT value FROM library WHERE key = 'generation'").first?.first else { return 0 }
             return v
         }
     }
 
     public func saveLibraryDevice(_ device: UInt64) throws(Errno) {
-        try run {
+        try run { db in
             try db.query("INSERT OR REPLACE INTO library (key, value) VALUES ('device', ?)", [.int(Int64(bitPattern: device))])
         }
     }
@@ -162,7 +163,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         + ["exposure", "orientation", "width", "height", "problems", "uid", "gid", "mode", "motion_offset", "motion_length"]
 
     public func forEach(_ body: (IndexedFile) -> Void) throws(Errno) {
-        try run {
+        try run { db in
             try db.prepared("SELECT \(Self.rowColumns.joined(separator: ", ")) FROM files") { statement throws(SQLiteDatabase.Failure) in
                 try statement.run(binding: { _ in }) { body(Self.decode($0)) }
             }
@@ -174,9 +175,10 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
         // Inode 0: numbers the filesystem makes up (docs/design.md), which name no file.
         let asked = files.indices.filter { files[$0].identity.inode != 0 && files[$0].identity.size >= 0 }
         guard !asked.isEmpty else { return found }
-        try run {
-            prepareIdentityIndex()
-            guard identityIndexReady == true else { return }
+        try runWithState { c in
+            Self.prepareIdentityIndex(&c)
+            guard c.identityIndexReady == true else { return }
+            let db = c.db
             // One statement and one read transaction for them all: asked one by one, each would
             // parse its SQL and take SQLite's locks again.
             try db.execute("BEGIN")
@@ -222,7 +224,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     public func save(upserts: [IndexedFile], removals: [String]) throws(Errno) {
         guard !upserts.isEmpty || !removals.isEmpty else { return }
-        try writing { () throws(SQLiteDatabase.Failure) in
+        try writing { (db) throws(SQLiteDatabase.Failure) in
             for path in removals {
                 try db.query("DELETE FROM files WHERE path = ?", [.text(path)])
                 try db.query("DELETE FROM thumbnail_failures WHERE path = ?", [.text(path)])
@@ -261,7 +263,7 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
             + "FROM files WHERE path = ? AND inode = ? AND size = ? AND mtime_ns = ?"
         // A thumbnail failure follows its photo (same identity) to its new path.
         let failures = "UPDATE OR REPLACE thumbnail_failures SET path = ? WHERE path = ? AND inode = ? AND size = ? AND mtime_ns = ?"
-        try writing { () throws(SQLiteDatabase.Failure) in
+        try writing { (db) throws(SQLiteDatabase.Failure) in
             for sql in [sql, failures] { try db.prepared(sql) { statement throws(SQLiteDatabase.Failure) in
                 for move in moves {
                     try statement.run(binding: { (b: inout SQLiteDatabase.Binder) throws(SQLiteDatabase.Failure) in
@@ -277,11 +279,11 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
     }
 
     /// Runs `body` in one write transaction (rolled back if it fails).
-    private func writing(_ body: () throws(SQLiteDatabase.Failure) -> Void) throws(Errno) {
-        try run {
+    private func writing(_ body: (SQLiteDatabase) throws(SQLiteDatabase.Failure) -> Void) throws(Errno) {
+        try run { db in
             try db.execute("BEGIN IMMEDIATE")
             do {
-                try body()
+                try body(db)
                 try db.execute("INSERT INTO library (key, value) VALUES ('generation', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1")
                 try db.execute("COMMIT")
             } catch {
@@ -374,11 +376,17 @@ public final class LibraryIndex: FileIndexStore, @unchecked Sendable {
 
     /// Folds the WAL into the index file (`SQLiteDatabase.foldWAL`), at unmount.
     public func foldWAL() throws(Errno) {
-        try run { try db.foldWAL() }
+        try run { db in try db.foldWAL() }
     }
 
+    /// Runs `body` with the connection, under the lock.
     @discardableResult
-    func run<T>(_ body: () throws -> T) throws(Errno) -> T {
-        try SQLiteDatabase.locked(lock, body)
+    func run<T>(_ body: (SQLiteDatabase) throws -> T) throws(Errno) -> T {
+        try SQLiteDatabase.locked(connection) { try body($0.db) }
+    }
+
+    /// Runs `body` with the connection and what is known of its indexes, under the lock.
+    func runWithState<T>(_ body: (inout Connection) throws -> T) throws(Errno) -> T {
+        try SQLiteDatabase.locked(connection, body)
     }
 }

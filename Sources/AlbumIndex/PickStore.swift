@@ -6,13 +6,10 @@ import Glibc
 
 /// Picks in SQLite: WAL, synchronous writes, numbered migrations, bound parameters only.
 /// One database may hold the picks of several libraries (`library` column: SOURCE's real path).
-/// (`@unchecked Sendable`: the connection, opened in SQLite's multi-thread mode, is used only
-/// under `lock`.)
-public final class PickStore: PickStorage, @unchecked Sendable {
-    // Every use of the connection (NOMUTEX: SQLite does not lock it) is under `lock`, which also
-    // keeps each read-modify-write whole.
-    private let db: SQLiteDatabase
-    private let lock = Locked<Void>(())
+public final class PickStore: PickStorage, Sendable {
+    /// The connection (opened NOMUTEX: SQLite does not lock it), reached only through `run`, under
+    /// this lock, which also keeps each read-modify-write whole.
+    private let connection: Locked<SQLiteDatabase>
     private let library: String
     public let path: String
 
@@ -47,18 +44,19 @@ public final class PickStore: PickStorage, @unchecked Sendable {
         self.library = library
         try? FileManager.default.createDirectory(atPath: path.folderBeforeLastSlash, withIntermediateDirectories: true)
         do {
-            db = try SQLiteDatabase(path: path)
+            let db = try SQLiteDatabase(path: path)
             try db.execute("PRAGMA journal_mode = WAL")
             // A pick is the user's data: it is on disk before `ln -s` returns.
             try db.execute("PRAGMA synchronous = FULL")
             try db.migrate(Self.migrations)
+            connection = Locked(db)
         } catch {
             throw OpenFailure(errno: error.errno, message: error.message)
         }
     }
 
     public func loadPicks() throws(Errno) -> [Pick] {
-        try run {
+        try run { db in
             try db.query("SELECT name, source_path, content_hash, picked_at_ns, target FROM picks WHERE library = ? ORDER BY picked_at_ns, id",
                          [.text(library)]).map { r in
                 Pick(name: r[0].text, sourcePath: r[1].text, contentHash: r[2].text,
@@ -68,7 +66,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     }
 
     public func insert(_ pick: Pick) throws(Errno) {
-        try run {
+        try run { db in
             try db.query("INSERT INTO picks (library, name, source_path, content_hash, picked_at_ns, target) VALUES (?, ?, ?, ?, ?, ?)",
                          [.text(library), .text(pick.name), .text(pick.sourcePath), .text(pick.contentHash),
                           .int(pick.pickedAt.nanosecondsSinceEpoch), .text(pick.target)])
@@ -76,18 +74,18 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     }
 
     public func delete(name: String) throws(Errno) {
-        try run { try db.query("DELETE FROM picks WHERE library = ? AND name = ?", [.text(library), .text(name)]) }
+        try run { db in try db.query("DELETE FROM picks WHERE library = ? AND name = ?", [.text(library), .text(name)]) }
     }
 
     public func move(name: String, toSourcePath: String, target: String) throws(Errno) {
-        try run {
+        try run { db in
             try db.query("UPDATE picks SET source_path = ?, target = ? WHERE library = ? AND name = ?",
                          [.text(toSourcePath), .text(target), .text(library), .text(name)])
         }
     }
 
     public func rename(_ from: String, to: String) throws(Errno) {
-        try run {
+        try run { db in
             try db.execute("BEGIN IMMEDIATE")
             do {
                 try db.query("DELETE FROM picks WHERE library = ? AND name = ?", [.text(library), .text(to)])
@@ -109,7 +107,7 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     /// backup copy mounted while the original's disk is away takes nothing from it. Returns the
     /// library they were kept under, or nil.
     public func takeOverPicksOfMovedLibrary() throws(Errno) -> String? {
-        try run { () throws -> String? in
+        try run { db throws -> String? in
             guard try db.query("SELECT 1 FROM picks WHERE library = ? LIMIT 1", [.text(library)]).isEmpty else { return nil }
             var best: (library: String, found: Int)?
             let others = try db.query("SELECT DISTINCT library FROM picks WHERE library <> ?", [.text(library)]).map { $0[0].text }
@@ -152,13 +150,13 @@ public final class PickStore: PickStorage, @unchecked Sendable {
     }
 
     public func foldWAL() throws(Errno) {
-        try run { try db.foldWAL() }
+        try run { db in try db.foldWAL() }
     }
 
     /// Runs under the store's lock; SQLite failures become the errno the kernel is told.
     @discardableResult
-    private func run<T>(_ body: () throws -> T) throws(Errno) -> T {
-        try SQLiteDatabase.locked(lock, body)
+    private func run<T>(_ body: (SQLiteDatabase) throws -> T) throws(Errno) -> T {
+        try SQLiteDatabase.locked(connection) { try body($0) }
     }
 }
 

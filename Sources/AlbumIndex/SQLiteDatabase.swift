@@ -6,7 +6,10 @@ import Glibc
 
 /// A SQLite connection: a Swift owner of `sqlite3*`, closed in `deinit`. Every call goes through
 /// `check`, the one place that turns result codes into errors (SQLite.swift's `check`).
-final class SQLiteDatabase {
+/// (`@unchecked Sendable`: opened NOMUTEX, it is safe only one thread at a time, which its owners
+/// make sure of: `LibraryIndex` and `PickStore` hold it inside the `Locked` that is their one way
+/// to it; `MovedLibraryIndex` uses its own on one thread and closes it.)
+final class SQLiteDatabase: @unchecked Sendable {
     private let db: OpaquePointer
 
     struct Failure: Error, CustomStringConvertible {
@@ -224,10 +227,11 @@ final class SQLiteDatabase {
         try prepared(sql) { statement throws(Failure) in try statement.run(params) }
     }
 
-    /// Runs `body` under `lock`; SQLite failures become the errno a filesystem caller sees.
-    static func locked<T>(_ lock: borrowing Locked<Void>, _ body: () throws -> T) throws(Errno) -> T {
+    /// Runs `body` with `lock`'s state (a connection and what goes with it), the lock held;
+    /// SQLite failures become the errno a filesystem caller sees.
+    static func locked<State: Sendable, T>(_ lock: borrowing Locked<State>, _ body: (inout State) throws -> T) throws(Errno) -> T {
         do {
-            return try lock.withLock { _ throws -> T in try body() }
+            return try lock.withLock { state throws -> T in try body(&state) }
         } catch let failure as Failure {
             throw failure.errno
         } catch {

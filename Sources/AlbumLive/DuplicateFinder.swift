@@ -28,7 +28,9 @@ final class DuplicateFinder: @unchecked Sendable {
     private var loaded = false
     /// Why the last write of hashes to the index failed (nil: it did not), so a full disk is said once.
     private var writeFailure: Errno?
-    private let reader = SlowWork(width: 1)
+    /// The reading thread, at background priority once it runs (`BackgroundPriority`): a pool of
+    /// its own, so no thread of another pool is left at nice 10.
+    private let reader = WorkerPool(name: "albumfs-hash", width: 1, idleSeconds: nil)
     /// Files read for a hash since the mount (0 on a remount of an unchanged library).
     let filesHashed = Atomic<Int>(0)
 
@@ -137,7 +139,7 @@ final class DuplicateFinder: @unchecked Sendable {
         guard !files.isEmpty else { return [] }
         let results = Locked<[(Int, Digest)]>([])
         let done = DispatchSemaphore(value: 0)
-        reader.run { [self] in
+        reader.submit(.ahead) { [self] in
             _ = BackgroundPriority.lowerThisThread()
             var buffer: [UInt8] = []
             for (k, file) in files.enumerated() {

@@ -34,14 +34,15 @@ public final class FolderWatcher: @unchecked Sendable {
     // Protects the watch maps; the reader thread and the scanner's `watch` calls share them.
     private let state = Locked(State())
     private let stopping = Atomic<Bool>(false)
-    /// A pipe `stop` writes a byte to, waking the reader thread at once (read end, write end; -1s:
-    /// none could be made, and the thread wakes every half second to look at `stopping`).
+    /// A pipe `stop` writes a byte to, waking the reader thread at once (read end, write end): the
+    /// thread waits in `poll` with no timeout.
     private let wake: (read: Int32, write: Int32)
 
     static let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY
                                      | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)
 
-    /// Nil when inotify itself is unavailable (the periodic rescan then does all the work).
+    /// Nil when inotify itself, or the pipe that wakes its thread, is unavailable (the periodic
+    /// rescan then does all the work).
     /// - Parameters:
     ///   - onChange: a folder's absolute path ("": events were lost, the kernel's queue
     ///     overflowed), and the entries named in its events; an entry is
@@ -56,9 +57,14 @@ public final class FolderWatcher: @unchecked Sendable {
             warn("albumfs: warning: inotify is not available (\(String(cString: strerror(errno)))); changes are found by the periodic rescan only")
             return nil
         }
+        guard let wake = Self.wakePipe() else {
+            warn("albumfs: warning: no pipe to wake the inotify thread (\(String(cString: strerror(errno)))); changes are found by the periodic rescan only")
+            close(fd)
+            return nil
+        }
         self.fd = fd
+        self.wake = wake
         mountTable = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
-        wake = Self.wakePipe()
         self.maxWatches = maxWatches
         self.onChange = onChange
         self.onMountsChanged = onMountsChanged
@@ -68,7 +74,8 @@ public final class FolderWatcher: @unchecked Sendable {
     deinit {
         close(fd)
         if mountTable >= 0 { close(mountTable) }
-        if wake.read >= 0 { close(wake.read); close(wake.write) }
+        close(wake.read)
+        close(wake.write)
     }
 
     /// Watches a folder (idempotent). At the watch limit: one warning, and no more watches.
@@ -99,14 +106,16 @@ public final class FolderWatcher: @unchecked Sendable {
         if first { warn("albumfs: warning: \(which) is reached; folders beyond it are seen by the periodic rescan only") }
     }
 
-    /// A pipe closed on exec whose write end never blocks, or -1s.
-    static func wakePipe() -> (read: Int32, write: Int32) {
+    /// A pipe closed on exec whose write end never blocks, or nil (errno says why).
+    static func wakePipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return (-1, -1) }
+        guard pipe(&ends) == 0 else { return nil }
         guard fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0,
               fcntl(ends[1], F_SETFL, O_NONBLOCK) == 0 else {
+            let failure = errno
             close(ends[0]); close(ends[1])
-            return (-1, -1)
+            errno = failure
+            return nil
         }
         return (ends[0], ends[1])
     }
@@ -122,8 +131,8 @@ public final class FolderWatcher: @unchecked Sendable {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: mountTable, events: Int16(POLLPRI), revents: 0),
                        pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             while !stopping.load(ordering: .relaxed) {
-                // (`stop` wakes it through `wake`; without one, it wakes now and then to look.)
-                guard poll(&fds, nfds_t(fds.count), wake.read >= 0 ? -1 : 500) > 0 else { continue }
+                // (`stop` wakes it through `wake`: no timeout.)
+                guard poll(&fds, nfds_t(fds.count), -1) > 0 else { continue }
                 if fds[1].revents & Int16(POLLPRI | POLLERR) != 0 { onMountsChanged() }
                 guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
                 let n = read(fd, &buffer, buffer.count)
@@ -185,7 +194,6 @@ public final class FolderWatcher: @unchecked Sendable {
     /// Ends the reader thread: at once, or within half a second where no eventfd could be made.
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        guard wake.write >= 0 else { return }
         var byte: UInt8 = 1
         // (Non-blocking: it fails only when the pipe is full, and then a wake is pending anyway.)
         _ = write(wake.write, &byte, 1)

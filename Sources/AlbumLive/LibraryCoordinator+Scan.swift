@@ -57,15 +57,15 @@ extension LibraryCoordinator {
     /// `named`: paths the watcher named since the last rescan.
     func rescan(_ folders: [String], first: Bool = false, skippingUnchangedBut mustList: Set<String>? = nil, named: Set<String> = []) {
         let setup = beginScan(first: first, whole: Self.isWhole(folders), skippingBut: mustList, named: named)
-        if setup.whole && mustList == nil { lastFullWalk = setup.started }
-        let folderProblemsBefore = folderProblems
+        if setup.whole && mustList == nil { onQueue.lastFullWalk = setup.started }
+        let folderProblemsBefore = onQueue.folderProblems
         var tally = ScanTally()
-        renamed = []
-        defer { renamed = [] }
+        onQueue.renamed = []
+        defer { onQueue.renamed = [] }
         for folder in folders {
             note(scan(folder, setup), of: folder, into: &tally)
         }
-        finishScan(setup, tally, changedProblems: folderProblems != folderProblemsBefore)
+        finishScan(setup, tally, changedProblems: onQueue.folderProblems != folderProblemsBefore)
     }
 
     /// The status says a scan runs; the settle edge, the index writer and the lookup of files
@@ -116,7 +116,7 @@ extension LibraryCoordinator {
         while let batch = run.next() {
             statusBox.withLock { $0.progressTotal = max($0.progressTotal, batch.files) }
             // A tree build just before the scan's own last one would only delay it.
-            guard batch.merged < batch.batches, !batch.finishingSoon, pacing.isDue(at: Date(), publishSeconds: publishSeconds) else { continue }
+            guard batch.merged < batch.batches, !batch.finishingSoon, pacing.isDue(at: Date(), publishSeconds: onQueue.publishSeconds) else { continue }
             publish(complete: false)
             pacing.last = Date()
         }
@@ -131,14 +131,14 @@ extension LibraryCoordinator {
     func request(_ folder: String, _ setup: ScanSetup) -> ScanRequest {
         var request = ScanRequest(folder: folder, writer: setup.writer, moveLookup: setup.moveLookup)
         request.settledBefore = setup.settledBefore
-        request.complete = wholeFiles
+        request.complete = onQueue.wholeFiles
         // The folder a disk left when it was unmounted is listed fine, and empty: what it
         // held is unknown, not gone, as for a folder that cannot be listed at all.
-        request.unavailable = folder.isEmpty ? availability.diskNotMounted() : nil
+        request.unavailable = folder.isEmpty ? onQueue.availability.diskNotMounted() : nil
         request.skippingUnchanged = setup.skippingBut != nil
         request.mustList = setup.skippingBut ?? []
         request.named = setup.named
-        request.onFolder = { [watcher] in watcher?.watch($0) }
+        request.onFolder = { [watcher = watcher.withLock { $0 }] in watcher?.watch($0) }
         request.progress = { [self] done, total in
             // The stream's own total: the batches merged lag behind those read.
             statusBox.withLock { $0.progressDone = done; $0.progressTotal = max($0.progressTotal, total) }
@@ -160,15 +160,15 @@ extension LibraryCoordinator {
         tally.deferred += survey.deferred
         tally.foldersListed += pipeline.folderTimes.listedCount
         tally.foldersUnchanged += pipeline.folderTimes.takenCount
-        renamed += found.delta.moved
-        if !wholeFiles.isEmpty {
+        onQueue.renamed += found.delta.moved
+        if !onQueue.wholeFiles.isEmpty {
             // Every file the scan found below the folder is known now, but those still being
             // written: the few whole files named are looked up, not the folder's every file.
             let waiting = Set(survey.deferred)
-            wholeFiles = wholeFiles.filter { !($0.isWithin(folder: folder) && state.knows($0) && !waiting.contains($0)) }
+            onQueue.wholeFiles = onQueue.wholeFiles.filter { !($0.isWithin(folder: folder) && state.knows($0) && !waiting.contains($0)) }
         }
-        folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
-        folderProblems += survey.folderProblems
+        onQueue.folderProblems.removeAll { $0.relativePath.isWithin(folder: folder) }
+        onQueue.folderProblems += survey.folderProblems
         notePassedOver(survey, of: folder)
         if folder.isEmpty { noteAvailability(listed: !survey.unlisted.contains("")) }
     }
@@ -186,11 +186,11 @@ extension LibraryCoordinator {
         let regrouped = setup.first || !filesUnchanged ? findDuplicates() : false
         if setup.first || !filesUnchanged { findSimilar() }
         let unchanged = filesUnchanged && !changedProblems && !regrouped
-        let snapshotShown = setup.first && treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
+        let snapshotShown = setup.first && onQueue.treeFromSnapshot ? Photo.fingerprint(fs.library.photos) : nil
         let keepsTree = unchanged && snapshotShown == nil
         if setup.first && !keepsTree { state.compactPhotos() }
         if keepsTree {
-            report = state.report(folderProblems: folderProblems)
+            report = state.report(folderProblems: onQueue.folderProblems)
             show(report)
         } else {
             report = publish()
@@ -199,6 +199,7 @@ extension LibraryCoordinator {
         writeIndex(setup, tally)
         if setup.whole { saveViewsOnceWritten() }
         let seconds = Date().timeIntervalSince(setup.started)
+        let watcher = watcher.withLock { $0 }
         statusBox.withLock { s in
             s.state = "done"
             s.headerReads += tally.reads
@@ -218,7 +219,7 @@ extension LibraryCoordinator {
             var hint = notShown == 0 ? "" : "; \(notShown) HEIC/HEIF image\(notShown == 1 ? "" : "s") not shown (-o heif=on shows \(notShown == 1 ? "it" : "them"))"
             if passedOver > 0 { hint += "; \(passedOver) not shown in all (.albumfs/not-shown says why)" }
             log("albumfs: scan done: \(report.photos.count) photos, \(state.fileCount) files, \(tally.reads) read, in \(seconds.fixed(2)) s ("
-                + (unchanged ? "nothing changed: the tree stays" : "last tree build \(publishSeconds.fixed(2)) s") + ")" + hint)
+                + (unchanged ? "nothing changed: the tree stays" : "last tree build \(onQueue.publishSeconds.fixed(2)) s") + ")" + hint)
         }
         lookAgainLater(at: tally.deferred)
         if setup.first { fs.fillDesktopThumbnailsAhead() }
@@ -255,7 +256,7 @@ extension LibraryCoordinator {
     /// the files give (the views then share the scan's photos, not a copy): the views need no new
     /// snapshot unless the photos differ from the snapshot's.
     func replacedSnapshotTree(unchanged: Bool, shown: Int) {
-        treeFromSnapshot = false
+        onQueue.treeFromSnapshot = false
         if unchanged && Photo.fingerprint(state.photos) == shown { viewsUnsaved.withLock { $0 = false } }
     }
 
@@ -272,17 +273,17 @@ extension LibraryCoordinator {
     /// until then, as `changes_pending` says).
     func lookAgainLater(at deferred: [String]) {
         guard !deferred.isEmpty else { return }
-        absorbedChange = max(absorbedChange, fs.pendingChanges.report())
+        onQueue.absorbedChange = max(onQueue.absorbedChange, fs.pendingChanges.report())
         let folders = Set(deferred.map { $0.folderBeforeLastSlash })
         queue.asyncAfter(deadline: .now() + options.settle + 0.1) { [self] in
-            for f in folders { dirty.insert(f) }
+            for f in folders { onQueue.dirty.insert(f) }
             flush()
         }
     }
 
     /// Takes in what the walk of `folder` passed over (`passedOver(_:found:under:unchangedFolders:unlisted:)`).
     func notePassedOver(_ survey: LibraryScanner.Survey, of folder: String) {
-        passedOver = Self.passedOver(passedOver, found: survey.passedOver, under: folder,
+        onQueue.passedOver = Self.passedOver(onQueue.passedOver, found: survey.passedOver, under: folder,
                                      unchangedFolders: survey.unchangedFolders, unlisted: survey.unlisted)
     }
 
@@ -307,7 +308,8 @@ extension LibraryCoordinator {
     /// Whether the scan of the whole library could list its folder (`.` in the folder problems
     /// says why not), for the status and the one line logged when that changes.
     func noteAvailability(listed: Bool) {
-        availability.note(listed: listed, why: folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder")
+        let why = onQueue.folderProblems.first { $0.relativePath == "." }?.message ?? "cannot list folder"
+        onQueue.availability.note(listed: listed, why: why)
     }
 
     /// Finds `duplicates/`'s groups again, hashing the files new or changed (`DuplicateFinder`),
@@ -318,8 +320,8 @@ extension LibraryCoordinator {
         let groups = duplicates.groups(for: state.photos) { [self] done, total in
             statusBox.withLock { $0.duplicates = "hashing \(done)/\(total)" }
         }
-        let changed = groups != duplicateGroups
-        duplicateGroups = groups
+        let changed = groups != onQueue.duplicateGroups
+        onQueue.duplicateGroups = groups
         statusBox.withLock {
             $0.duplicates = "done"
             $0.duplicateGroups = Int(groups.values.max() ?? 0)
@@ -332,21 +334,21 @@ extension LibraryCoordinator {
     @discardableResult
     func publish(complete: Bool = true) -> ScanReport {
         let started = Date()
-        let report = state.report(folderProblems: folderProblems)
+        let report = state.report(folderProblems: onQueue.folderProblems)
         // (A few photos added, gone or changed: merged into, or taken out of, the views shown.)
-        let groups = state.byPhoto(duplicateGroups)
-        let similar = state.byPhoto(similarGroups)
+        let groups = state.byPhoto(onQueue.duplicateGroups)
+        let similar = state.byPhoto(onQueue.similarGroups)
         let library = LibraryViews.updated(fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                            withPicks: true, views: options.views, duplicates: groups, similar: similar, emptyMtime: Timestamp.now)
             ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
                                   withPicks: true, views: options.views, duplicates: groups, similar: similar, emptyMtime: Timestamp.now)
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
-        let changes = fs.update(library, complete: complete, renamed: renamed.filter { !state.knows($0.from) })
+        let changes = fs.update(library, complete: complete, renamed: onQueue.renamed.filter { !state.knows($0.from) })
         if !changes.isEmpty { viewsUnsaved.withLock { $0 = true } }
         if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
         show(report)
-        publishSeconds = Date().timeIntervalSince(started)
+        onQueue.publishSeconds = Date().timeIntervalSince(started)
         return report
     }
 
@@ -354,15 +356,15 @@ extension LibraryCoordinator {
     /// library is available, to the status and to the filesystem (whose reads of an unavailable
     /// library answer EIO): set together, so a reader that sees `unavailable` sees why too.
     func show(_ report: ScanReport) {
-        fs.setLibraryAvailable(availability.isAvailable)
+        fs.setLibraryAvailable(onQueue.availability.isAvailable)
         let notShown = state.notShown(scanner)
         statusBox.withLock { s in
             s.photos = report.photos.count
             s.filesSeen = report.filesSeen
             (s.notShown, s.imagesNotShown) = notShown
-            s.notShown += passedOver
+            s.notShown += onQueue.passedOver
             s.problems = report.problems
-            s.libraryAvailable = availability.isAvailable
+            s.libraryAvailable = onQueue.availability.isAvailable
         }
     }
 }

@@ -7,7 +7,7 @@ extension LibraryCoordinator {
     /// finds are published on the queue, if they changed.
     func findSimilar() {
         guard let similar else { return }
-        similar.start(state.photos, exact: duplicateGroups, progress: { [weak self] done, total in
+        similar.start(state.photos, exact: onQueue.duplicateGroups, progress: { [weak self] done, total in
             self?.statusBox.withLock { $0.similar = "hashing \(done)/\(total)" }
         }, done: { [weak self] groups in
             guard let coordinator = self else { return }
@@ -18,8 +18,8 @@ extension LibraryCoordinator {
     /// Shows a pass's groups (the tree published again only when they changed); the status says
     /// `done` once they are shown.
     func showSimilar(_ groups: [String: UInt32]) {
-        if groups != similarGroups {
-            similarGroups = groups
+        if groups != onQueue.similarGroups {
+            onQueue.similarGroups = groups
             publish()
         }
         statusBox.withLock {

@@ -13,8 +13,9 @@ import Glibc
 /// The scans themselves are the pipeline's (`ScanPipeline`); the coordinator decides when they
 /// run and shows what they found. All library state is confined to one serial queue; `status`
 /// is readable from any thread. (`@unchecked Sendable`: the library state, the pipeline and what
-/// it knows included, is read and written only on `queue`, a serial queue; what other threads
-/// read is in `Locked` values: the status, the invalidation callback, the scan's writer.)
+/// it knows included, is read and written only on `queue`, a serial queue, through accessors
+/// that check it (`state`, `onQueue`); what other threads read is in `Locked` values: the
+/// status, the invalidation callback, the scan's writer, the watcher.)
 public final class LibraryCoordinator: @unchecked Sendable {
     public struct Options: Sendable {
         public var thumbnailBoxes: [ThumbnailBox]
@@ -107,61 +108,48 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let indexPending = PendingRows()
     /// The writer of the scan going on, told to write what it holds when the mount stops.
     let scanWriter = Locked<IndexWriter?>(nil)
-    var watcher: FolderWatcher?
 
     // Queue-confined: the scans (`ScanPipeline`), and every file they know with its photo's
     // decisions (rules run only when a file changes, so a publish of 100,000 photos does not
     // re-decide them all).
     let pipeline: ScanPipeline
     var state: LibraryState {
-        get { pipeline.known }
-        _modify { yield &pipeline.known }
+        _read {
+            dispatchPrecondition(condition: .onQueue(queue))
+            yield pipeline.known
+        }
+        _modify {
+            dispatchPrecondition(condition: .onQueue(queue))
+            yield &pipeline.known
+        }
     }
-    /// The problems of folders (one that cannot be listed, a name that is not UTF-8) found by the
-    /// walks so far: each rescan of a folder replaces those below it.
-    var folderProblems: [ScanProblem] = []
-    /// What the walks so far passed over (hidden files, links, system folders), kept as
-    /// `folderProblems` are: each rescan of a folder replaces what it passed over in the folders
-    /// it listed.
-    var passedOver: [NotShownFile] = []
-    /// How long the last publish took: publishing during a long scan waits a multiple of it.
-    var publishSeconds = 0.0
-    var dirty = Set<String>()
-    /// Whether inotify lost events since the last rescan (its queue overflowed): the next one
-    /// lists every folder it walks.
-    var eventsLost = false
-    /// Paths the watcher named since the last rescan (a file gone is looked for among them
-    /// first: `ScanRequest.named`), up to `mostNamed`.
-    var named = Set<String>()
+    /// The rest of what only the queue touches, reached through `onQueue`.
+    private var confined: QueueState
+    /// What only the coordinator's queue reads and writes; each access checks it runs there
+    /// (`dispatchPrecondition`: a trap, not a race, when another thread reaches for it).
+    var onQueue: QueueState {
+        _read {
+            dispatchPrecondition(condition: .onQueue(queue))
+            yield confined
+        }
+        _modify {
+            dispatchPrecondition(condition: .onQueue(queue))
+            yield &confined
+        }
+    }
+    /// Paths kept in `QueueState.named` at most.
     static let mostNamed = 65_536
-    /// Files this rescan found under new paths (their folder renamed or moved): every tree it
-    /// publishes gives their photos their old paths' inode numbers.
-    var renamed: [FileMove] = []
-    /// Files whose last event says they are whole (closed after writing, or renamed into place):
-    /// no need to wait for them to settle.
-    var wholeFiles = Set<String>()
-    var flushScheduled = false
-    /// The number of the last change put in `dirty` (`fs.pendingChanges` counts them as reported).
-    var absorbedChange = 0
-    var burstStart: Date?
-    /// When the last scan that listed every folder of the library began.
-    var lastFullWalk = Date()
-    var availability: LibraryAvailability
-    /// Whether the tree shown came from a views snapshot: the first scan then publishes the views
-    /// it builds from the index and the files, whatever it finds changed.
-    var treeFromSnapshot = false
+    /// Watches the library's folders; set once on the queue by `start`, ended by `stop` (the main
+    /// thread).
+    let watcher = Locked<FolderWatcher?>(nil)
     /// Whether a publish changed the tree since the views were last saved (`keeper`).
     let viewsUnsaved = Locked(false)
     /// Saves the views between mounts (nil: none kept).
     let keeper: ViewsKeeper?
     /// Finds `duplicates/`'s groups (nil: the view is not shown).
     let duplicates: DuplicateFinder?
-    /// Each copy's group, by path (`DuplicateFinder.groups`), as last found. Queue-confined.
-    var duplicateGroups: [String: UInt32] = [:]
     /// Finds `duplicates/similar/`'s groups in the background (nil: not shown, or no hasher).
     let similar: SimilarFinder?
-    /// Each similar photo's group, by path (`SimilarFinder`), as last found. Queue-confined.
-    var similarGroups: [String: UInt32] = [:]
 
     /// - Parameters:
     ///   - progress: `(done, total, finished)` while headers are read, for a terminal progress line.
@@ -176,7 +164,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         self.options = options
         self.progress = progress
         self.log = log
-        availability = LibraryAvailability(root: scanner.root, index: index, log: log)
+        confined = QueueState(availability: LibraryAvailability(root: scanner.root, index: index, log: log))
         duplicates = options.views.contains(LibraryViews.duplicates)
             ? DuplicateFinder(root: scanner.root, store: index as? ContentHashStore, log: log) : nil
         if duplicates != nil { statusBox.withLock { $0.duplicates = "waiting for the scan" } }
@@ -221,18 +209,19 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // (`LibraryCoordinator+Following`).
         fs.follow(self)
         queue.async { [self] in
-            treeFromSnapshot = known == nil
+            onQueue.treeFromSnapshot = known == nil
             state = known ?? knownOnceChecked()
             // The groups the tree shown holds (`libraryFromIndex`, or the views snapshot saved with
             // them): a scan that finds them unchanged keeps that tree.
             if duplicates != nil {
-                duplicateGroups = DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { [log] in log("albumfs: " + $0) }
-                similarGroups = SimilarFinder.groupsFromIndex(state.photos, exact: duplicateGroups, store: index as? SimilarHashStore) { [log] in
+                onQueue.duplicateGroups = DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { [log] in log("albumfs: " + $0) }
+                onQueue.similarGroups = SimilarFinder.groupsFromIndex(state.photos, exact: onQueue.duplicateGroups, store: index as? SimilarHashStore) { [log] in
                     log("albumfs: " + $0)
                 }
             }
-            watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
-                                    onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
+            let watcher = FolderWatcher(maxWatches: options.maxWatches, onChange: { [weak self] path, entries in self?.changed(path, entries) },
+                                        onMountsChanged: { [weak self] in self?.mountsChanged() }, warn: log)
+            self.watcher.withLock { $0 = watcher }
             watcher?.start()
             fullScan(first: true)
             firstScan.signal()
@@ -263,7 +252,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// Stops following the library. A first scan still reading writes the rows it holds (a long
     /// scan's progress is kept for the next mount), and every write handed in so far is waited for.
     public func stop() {
-        watcher?.stop()
+        watcher.withLock { $0 }?.stop()
         similar?.stop(seconds: SimilarFinder.longestYield + 5)
         scanWriter.withLock { $0 }?.stopHolding()
         indexQueue.sync {}
@@ -285,19 +274,19 @@ public final class LibraryCoordinator: @unchecked Sendable {
         // Counted at once: an `open` of a photo whose file moved waits for the tree that shows it.
         let change = fs.pendingChanges.report()
         queue.async { [self] in
-            absorbedChange = max(absorbedChange, change)
-            if lost { eventsLost = true }
+            onQueue.absorbedChange = max(onQueue.absorbedChange, change)
+            if lost { onQueue.eventsLost = true }
             for entry in entries {
                 let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
-                if entry.complete { wholeFiles.insert(path) } else { wholeFiles.remove(path) }
-                if named.count < Self.mostNamed { named.insert(path) }
+                if entry.complete { onQueue.wholeFiles.insert(path) } else { onQueue.wholeFiles.remove(path) }
+                if onQueue.named.count < Self.mostNamed { onQueue.named.insert(path) }
             }
-            dirty.insert(relative)
-            if burstStart == nil { burstStart = Date() }
-            guard !flushScheduled else { return }
-            flushScheduled = true
+            onQueue.dirty.insert(relative)
+            if onQueue.burstStart == nil { onQueue.burstStart = Date() }
+            guard !onQueue.flushScheduled else { return }
+            onQueue.flushScheduled = true
             queue.asyncAfter(deadline: .now() + options.debounce) { [self] in
-                flushScheduled = false
+                onQueue.flushScheduled = false
                 flush()
             }
         }
@@ -308,7 +297,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// its own disk going away shows through inotify (IN_UNMOUNT).
     func mountsChanged() {
         queue.async { [self] in
-            guard !availability.isAvailable else { return }
+            guard !onQueue.availability.isAvailable else { return }
             changed(scanner.root, [])
         }
     }
@@ -318,17 +307,17 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// (`FolderTimes`) unless inotify named it too, as long as inotify names every change: a
     /// folder renamed is an event of its parent, whose other folders are not walked again for it.
     func flush() {
-        guard !dirty.isEmpty else { return }
-        let folders = dirty.sorted()
+        guard !onQueue.dirty.isEmpty else { return }
+        let folders = onQueue.dirty.sorted()
         var outermost: [String] = []
         for f in folders where !outermost.contains(where: { f.isWithin(folder: $0) }) {
             outermost.append(f)
         }
-        let mustList = eventsTrusted ? dirty : nil
-        dirty.removeAll()
-        eventsLost = false
-        burstStart = nil
-        let covered = absorbedChange
+        let mustList = eventsTrusted ? onQueue.dirty : nil
+        onQueue.dirty.removeAll()
+        onQueue.eventsLost = false
+        onQueue.burstStart = nil
+        let covered = onQueue.absorbedChange
         rescan(outermost, skippingUnchangedBut: mustList, named: takeNamed())
         fs.pendingChanges.shown(through: covered)
     }
@@ -337,14 +326,14 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// every folder is watched (not at the watch limit), no event was lost (the kernel's queue
     /// overflowed) and folder times are trusted at all (`-o full_rescan=0` says they are not).
     var eventsTrusted: Bool {
-        guard let watcher, !watcher.isAtLimit, !eventsLost else { return false }
+        guard let watcher = watcher.withLock({ $0 }), !watcher.isAtLimit, !onQueue.eventsLost else { return false }
         return options.fullRescanInterval != 0
     }
 
     /// The paths named since the last rescan, forgotten here.
     func takeNamed() -> Set<String> {
-        defer { named = [] }
-        return named
+        defer { onQueue.named = [] }
+        return onQueue.named
     }
 
     func schedulePeriodicRescan() {
@@ -358,11 +347,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
     /// taken as they were, but those inotify named since (a file in them rewritten in place
     /// leaves their times as they were); every `fullRescanInterval` every folder is listed.
     func periodicRescan() {
-        let full = options.fullRescanInterval == 0 || Date().timeIntervalSince(lastFullWalk) >= options.fullRescanInterval
-        let mustList = dirty
-        dirty.removeAll()
-        burstStart = nil
-        let covered = absorbedChange
+        let full = options.fullRescanInterval == 0 || Date().timeIntervalSince(onQueue.lastFullWalk) >= options.fullRescanInterval
+        let mustList = onQueue.dirty
+        onQueue.dirty.removeAll()
+        onQueue.burstStart = nil
+        let covered = onQueue.absorbedChange
         rescan([""], skippingUnchangedBut: full ? nil : mustList, named: takeNamed())
         fs.pendingChanges.shown(through: covered)
     }

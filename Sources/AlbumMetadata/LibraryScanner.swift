@@ -145,8 +145,9 @@ public struct LibraryScanner: Sendable {
     /// Files new at their path asked of `survey`'s `elsewhere` at a time (one index transaction).
     static let lookupBatch = 256
 
-    /// The reader threads, shared by every scan (kept between the batches of one).
-    static let readers = WorkerThreads(idleSeconds: 5)
+    /// The reader threads, shared by every scan (kept between the batches of one, ended after 5 s
+    /// idle: an idle mount holds none); as many as the scans' streams ask for.
+    static let readers = WorkerPool(name: "albumfs-reader", width: nil, idleSeconds: 5)
 
     /// Whether a file last changed at `stamp` may still be being written: changed after
     /// `settledBefore`, and not so far after it that the stamp is a wrong clock (a camera's, kept

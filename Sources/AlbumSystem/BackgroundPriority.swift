@@ -3,7 +3,7 @@ import Glibc
 
 /// The calling thread's CPU and I/O priority lowered for work nobody waits on: nice 10 and the
 /// idle I/O class, so that a listing, a read of an original or a render always goes first.
-/// Per thread: only for threads of the caller's own (`SlowWork`'s), never a shared pool's, since
+/// Per thread: only for threads of the caller's own (a `WorkerPool` of its own), never a shared pool's, since
 /// an ordinary user cannot raise a priority again.
 public enum BackgroundPriority {
     public static let niceValue: Int32 = 10

@@ -1,4 +1,5 @@
 import Glibc
+import CSysOpen
 
 // Thin wrappers over pthreads: what the daemon needs of Foundation's Thread and NSCondition
 // (mutual exclusion alone is `Locked`, the one lock type of albumfs). Why not Foundation: linking it (with ICU) slows every cold launch (`albumfs
@@ -69,23 +70,30 @@ public final class Condition: @unchecked Sendable {
 /// Threads of their own (not a dispatch pool's): readers, the inotify loop, helpers.
 public enum Threads {
     private final class Start {
+        let name: String?
         let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
+        init(_ name: String?, _ body: @escaping () -> Void) {
+            self.name = name
+            self.body = body
+        }
     }
 
     /// Runs `body` on a new detached thread, which never takes the signals that end the mount
     /// (SIGTERM, SIGINT, SIGHUP, SIGQUIT): libfuse's handler must run on the thread that waits in
     /// its loop (its own workers block them too), or the loop is not woken and the daemon does not
-    /// end until the next request.
-    public static func detach(_ body: @escaping @Sendable () -> Void) {
-        let start = Unmanaged.passRetained(Start(body)).toOpaque()
+    /// end until the next request. A `name` (15 bytes at most are kept: the kernel's limit) is
+    /// what `ps -L` and `/proc/PID/task/TID/comm` show.
+    public static func detach(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
             var ending = sigset_t()
             sigemptyset(&ending)
             for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT] { sigaddset(&ending, signal) }
             pthread_sigmask(SIG_BLOCK, &ending, nil)
-            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            if let name = start.name { Threads.nameThisThread(name) }
+            start.body()
             return nil
         }, start)
         guard rc == 0 else {
@@ -97,6 +105,15 @@ public enum Threads {
 }
 
 extension Threads {
+    /// Names the calling thread: `name`'s first 15 bytes, each byte past ASCII as `?` (the
+    /// kernel refuses a longer name, and a cut character would not be UTF-8).
+    /// The corresponding C function is `prctl(PR_SET_NAME)`.
+    static func nameThisThread(_ name: String) {
+        let cut = String(name.utf8.prefix(15).map { $0 < 0x80 ? Character(Unicode.Scalar($0)) : "?" })
+        let rc = cut.withCString { albumfs_thread_name_set($0) }
+        precondition(rc == 0, "prctl(PR_SET_NAME): \(Errno(rawValue: errno))")
+    }
+
     /// `work`'s answer if it comes within `seconds`, else nil, `work` left to finish on its own
     /// thread. For calls that may block without end: an `opendir` or `stat` of a path on a network
     /// share whose server is gone (a hard NFS mount waits for it for ever, uninterruptibly).

@@ -25,8 +25,9 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private let rendersAhead = Atomic<Int>(0)
     /// At most this many renders asked for ahead of a reader run at once (`prepare`); 0: none.
     public let renderAhead: Int
-    /// Where renders asked for ahead run (each bounded by `renderAhead` and `DecodeMemory`).
-    private let aheadQueue = DispatchQueue(label: "albumfs.thumbnails-ahead", qos: .utility, attributes: .concurrent)
+    /// Where renders asked for ahead run, as `.ahead` jobs (each bounded by `renderAhead` and
+    /// `DecodeMemory`): in a mount, the pool that answers thumbnails' first reads.
+    private let aheadPool: WorkerPool
 
     private struct State {
         var inFlight: [String: Flight] = [:]
@@ -67,16 +68,18 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private let record: (@Sendable (RecordedThumbnailFailure) -> Void)?
 
     /// - Parameter ahead: how many renders asked for ahead of a reader (`prepare`) run at once.
+    /// - Parameter pool: where they run (nil: a pool of `ahead` threads of the service's own).
     /// - Parameter recorded: the failures an earlier mount kept (`record`): their thumbnails are
     ///   not listed, and a read answers the failure kept, while their photo is the same file.
     /// - Parameter record: keeps each failure met from a photo's content; called on the request's
     ///   thread, so it must not wait for its write.
     public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: any ThumbnailRendering = ThumbnailRenderer(),
-                memoryCap: Int = 1000, ahead: Int = 0, debug: Bool = false,
+                memoryCap: Int = 1000, ahead: Int = 0, pool: WorkerPool? = nil, debug: Bool = false,
                 recorded: [RecordedThumbnailFailure] = [], record: (@Sendable (RecordedThumbnailFailure) -> Void)? = nil,
                 log: @escaping @Sendable (String) -> Void) {
         self.boxes = boxes
         self.renderAhead = max(0, ahead)
+        aheadPool = pool ?? WorkerPool(name: "albumfs-ahead", width: max(1, ahead), idleSeconds: nil)
         self.cache = cache
         self.memoryCap = memoryCap
         self.renderer = renderer
@@ -148,7 +151,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             return true
         }
         guard start else { return }
-        aheadQueue.async { [self] in
+        aheadPool.submit(.ahead) { [self] in
             defer { state.withLock { $0.aheadRunning -= 1 } }
             _ = thumbnailOrError(of: photo, sourceRoot: sourceRoot, box: box, ahead: true)
         }

@@ -20,16 +20,18 @@ final class PickRegistry: Sendable {
     // memory, never across a hash or a storage write, so lookups, opens and xattrs of the mount
     // never wait on I/O.
     private let state: Locked<State>
-    // Taken by each change of the picks, around its checks, its storage write and its update of
-    // `state` (never by a reader): concurrent `ln -s` calls are checked against the limit one at
-    // a time (exactly N succeed). Not held while a pick's file is hashed.
-    private let changing = Locked<Void>(())
+    /// The storage as the picks' changes reach it: each change takes this lock around its checks,
+    /// its storage write and its update of `state` (never a reader), so concurrent `ln -s` calls
+    /// are checked against the limit one at a time (exactly N succeed). Not held while a pick's
+    /// file is hashed. (`storage` is the same object, for what needs no order: its hashes.)
+    private let changing: Locked<any PickStorage>
     private let inodes: InodeAllocator
     /// `picked/`'s own inode: the parent of every pick.
     private let folderInode: UInt64
 
     init(storage: PickStorage, limit: Int?, inodes: InodeAllocator) throws(Errno) {
         self.storage = storage
+        changing = Locked(storage)
         self.limit = limit
         self.inodes = inodes
         folderInode = inodes.inode(parent: NodeTable.rootInode, name: LibraryViews.picked)
@@ -59,7 +61,7 @@ final class PickRegistry: Sendable {
         }
         let contentHash: String
         do throws(Errno) { contentHash = try hash() } catch { return .failure(error == .notFound ? .notFound : .ioError) }
-        return changing.withLock { _ -> Result<Pick, Errno> in
+        return changing.withLock { storage -> Result<Pick, Errno> in
             let picks = state.withLock { $0.picks }
             if let refused = Self.refusal(name: name, sourcePath: sourcePath, limit: limit, in: picks) { return .failure(refused) }
             if picks.contains(where: { $0.contentHash == contentHash }) { return .failure(.exists) }
@@ -82,7 +84,7 @@ final class PickRegistry: Sendable {
     }
 
     func remove(name: String) -> Result<Void, Errno> {
-        changing.withLock { _ -> Result<Void, Errno> in
+        changing.withLock { storage -> Result<Void, Errno> in
             guard state.withLock({ s in s.picks.contains { $0.name.sameBytes(as: name) } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.delete(name: name) } catch { return .failure(error) }
             state.withLock { s in s.picks.removeAll { $0.name.sameBytes(as: name) } }
@@ -92,7 +94,7 @@ final class PickRegistry: Sendable {
 
     /// Records that a pick's photo is now at `sourcePath` (found by its bytes).
     func move(name: String, to sourcePath: String, target: String) -> Result<Void, Errno> {
-        changing.withLock { _ -> Result<Void, Errno> in
+        changing.withLock { storage -> Result<Void, Errno> in
             guard state.withLock({ s in s.picks.contains { $0.name.sameBytes(as: name) } }) else { return .failure(.notFound) }
             do throws(Errno) { try storage.move(name: name, toSourcePath: sourcePath, target: target) } catch { return .failure(error) }
             state.withLock { s in
@@ -116,7 +118,7 @@ final class PickRegistry: Sendable {
 
     /// `mv picked/a picked/b`: keeps the pick's place and time; replaces `b` unless told not to.
     func rename(_ from: String, to: String, noReplace: Bool) -> Result<Void, Errno> {
-        changing.withLock { _ -> Result<Void, Errno> in
+        changing.withLock { storage -> Result<Void, Errno> in
             let picks = state.withLock { $0.picks }
             guard picks.contains(where: { $0.name.sameBytes(as: from) }) else { return .failure(.notFound) }
             if from.sameBytes(as: to) { return .success(()) }

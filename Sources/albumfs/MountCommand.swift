@@ -42,7 +42,8 @@ enum MountCommand {
         let picks = openPicks(picksPath, source: source)
         let cache = thumbnailCache(options)
         let workers = renderWorkers(options)
-        let thumbnails = thumbnailService(options, cache: cache, workers: workers, index: index)
+        let requests = FuseContext.requestPool(ahead: options.thumbnailAhead)
+        let thumbnails = thumbnailService(options, cache: cache, workers: workers, index: index, pool: requests)
         let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint, workers: workers)
         let status = DaemonStatus(thumbnails: thumbnails, workers: workers, cache: cache, index: index, headerReads: scanner.readMethod,
                                   firstTree: first.origin,
@@ -62,7 +63,8 @@ enum MountCommand {
         status.coordinator = coordinator
         status.fileSystem = fs
         do {
-            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout), mountpoint: mountpoint,
+            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout,
+                                                                      requests: requests), mountpoint: mountpoint,
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.filePhotoCount,
@@ -131,11 +133,11 @@ enum MountCommand {
     /// Where thumbnail failures are written to the index, in order; emptied at unmount.
     static let thumbnailFailureWrites = DispatchQueue(label: "albumfs.thumbnail-failures")
 
-    /// The thumbnail service, its renders made by `workers`, the failures from photos' content
-    /// kept in `index` across mounts (written on a queue of their own: a read never waits for
-    /// SQLite).
+    /// The thumbnail service, its renders made by `workers` (those made ahead on `pool`), the
+    /// failures from photos' content kept in `index` across mounts (written on a queue of their
+    /// own: a read never waits for SQLite).
     static func thumbnailService(_ options: MountOptions, cache: ThumbnailCache?, workers: RenderWorkers,
-                                 index: LibraryIndex?) -> ThumbnailService {
+                                 index: LibraryIndex?, pool: WorkerPool) -> ThumbnailService {
         // What else a render's outcome depends on: a failure kept under other limits (a larger
         // -o thumbnail_memory) or another pipeline is tried again.
         let limits = workers.limits
@@ -147,7 +149,7 @@ enum MountCommand {
         }
         let recorded = (try? index?.thumbnailFailures(settings: settings)) ?? []
         return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers, ahead: options.thumbnailAhead,
-                                debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
+                                pool: pool, debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
     }
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting

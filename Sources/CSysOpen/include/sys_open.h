@@ -26,4 +26,9 @@ int albumfs_thread_priority_set(int nice_value, int io_priority);
 /// reads wait (with the kernel's BFQ or CFQ schedulers; others ignore classes).
 int albumfs_io_priority_idle(void);
 
+/// Names the calling thread (what `ps -L` and `/proc/PID/task/TID/comm` show; the kernel keeps
+/// 15 bytes). In C because Swift sees neither `pthread_setname_np` (glibc declares it under
+/// _GNU_SOURCE) nor the variadic `prctl`. Returns 0, or -1 with errno set.
+int albumfs_thread_name_set(const char *name);
+
 #endif
