@@ -154,10 +154,9 @@ public enum SimilarGroups {
 
 /// What a similar photo's hash is, kept between mounts (`SimilarHashStore`): valid while the
 /// file is the one hashed (its identity and ctime).
-public struct SimilarHashRecord: Sendable, Equatable {
+public struct SimilarHashRecord: StampedRecord, Sendable, Equatable {
     public var relativePath: String
-    public var identity: FileIdentity
-    public var changedWhenRead: Timestamp?
+    public var stamp: FileStamp
     /// The dHash; nil when the picture could not be decoded (not tried again while the file is the same).
     public var hash: UInt64?
     /// The group the last search put it in, among every group it found (exact copies' alone
@@ -166,25 +165,25 @@ public struct SimilarHashRecord: Sendable, Equatable {
 
     public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, hash: UInt64?, group: UInt32? = nil) {
         self.relativePath = relativePath
-        self.identity = identity
-        self.changedWhenRead = changedWhenRead
+        stamp = FileStamp(identity: identity, changedWhenRead: changedWhenRead)
         self.hash = hash
         self.group = group
-    }
-
-    /// Whether the record stands for `photo`'s file as scanned.
-    public func holds(_ photo: Photo) -> Bool {
-        photo.sourcePath == relativePath && photo.identity == identity && photo.changedWhenRead == changedWhenRead
     }
 }
 
 /// Where similar photos' hashes are kept between mounts (the index: `LibraryIndex`).
 public protocol SimilarHashStore: Sendable {
     func similarHashes() throws(Errno) -> [SimilarHashRecord]
+    /// Hands each record to `body` as it is read, with no array of them all.
+    func forEachSimilarHash(_ body: (SimilarHashRecord) -> Void) throws(Errno)
     /// The records the last search put in a group (a mount's first tree reads only those).
     func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord]
     /// Writes `records` (replacing those of their paths) and forgets `removals`, in one transaction.
     func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno)
+}
+
+extension SimilarHashStore {
+    public func forEachSimilarHash(_ body: (SimilarHashRecord) -> Void) throws(Errno) { try similarHashes().forEach(body) }
 }
 
 /// What a hash of one photo came to.
