@@ -5,13 +5,15 @@
 /// `t` bits agree on block `b` within `radius[b]` bits for at least one `b` when the radii plus one
 /// add up to more than `t` (were every block further apart, their distance would exceed `t`). Each
 /// hash is compared only with the hashes whose block value lies within that radius of its own.
-/// The blocks are as wide as the count of hashes calls for (about `log2(count)` bits, so that a
-/// value holds about one hash), one block is indexed at a time, and its hashes are taken in the
-/// order of their block value, so that the values they probe move through the table together.
+/// One block is indexed at a time, and its hashes are taken in the order of their block value,
+/// so that the values they probe move through the table together; each pair is compared once,
+/// from its later end in that order.
 struct HashBlocks {
-    /// Block widths in bits, from the lowest: 21, 21, 22 past 2^18 distinct hashes (a value holds
-    /// about half a hash at a million), else four of 16 (a 65,536-value table per block).
-    static func widths(count: Int) -> [Int] { count > 1 << 18 ? [21, 21, 22] : [16, 16, 16, 16] }
+    /// Block widths in bits, from the lowest: four of 16, a 65,536-value table each (256 KB),
+    /// which stays in the processor's cache as the probes move through it; wider blocks (three
+    /// of 21–22 bits: fewer hashes to compare, more values to probe in 8 MB tables) are slower
+    /// at a million (docs/benchmarks.md).
+    static let widths = [16, 16, 16, 16]
 
     /// Each block's radius for `threshold`: the radii plus one add up to `threshold + 1` (the
     /// least that leaves no pair unseen), the larger ones on the first blocks (the narrower);
@@ -32,7 +34,7 @@ struct HashBlocks {
     /// split chosen by the caller rather than by the count.
     static func join(_ hashes: [UInt64], within threshold: Int, queries: [Int]? = nil, widths: [Int]? = nil, into sets: inout UnionFind) {
         guard threshold >= 0, hashes.count > 1 else { return }
-        let widths = widths ?? Self.widths(count: hashes.count)
+        let widths = widths ?? Self.widths
         let radii = radii(threshold: threshold, blocks: widths.count)
         let asked = queries.map { $0.map { (hash: hashes[$0], at: $0) } }
         var shift = 0
@@ -111,9 +113,9 @@ struct Block {
                             let table = Table(shift: shift, width: width, threshold: threshold, sorted: sorted, order: order,
                                               starts: starts, settled: settled, masks: masks)
                             if let asked {
-                                for q in asked { table.join(q.hash, q.at, &sets) }
+                                for q in asked { table.join(q.hash, q.at, before: sorted.count, &sets) }
                             } else {
-                                for k in sorted.indices { table.join(sorted[k], Int(order[k]), &sets) }
+                                for k in sorted.indices { table.join(sorted[k], Int(order[k]), before: k, &sets) }
                             }
                         }
                     }
@@ -131,14 +133,20 @@ struct Block {
         let settled: UnsafeMutableBufferPointer<UInt64>
         let masks: UnsafeBufferPointer<UInt32>
 
-        func join(_ hash: UInt64, _ i: Int, _ sets: inout UnionFind) {
+        /// Joins position `i` (of `hash`) with the hashes before `end` in the block's order that
+        /// its masks reach: a search of every hash compares each with those before it alone
+        /// (each pair once, from its later end), a query with every hash.
+        func join(_ hash: UInt64, _ i: Int, before end: Int, _ sets: inout UnionFind) {
             let own = UInt32(Block.value(hash, shift, width))
-            for mask in masks { probe(Int(own ^ mask), hash, i, &sets) }
+            // (Values above its own hold only hashes after `end` when `end` is its own place.)
+            let top = end < sorted.count ? own : UInt32.max
+            for mask in masks where own ^ mask <= top { probe(Int(own ^ mask), hash, i, end, &sets) }
         }
 
-        /// Joins position `i` (of `hash`) with the hashes of value `v` within `threshold` bits.
-        func probe(_ v: Int, _ hash: UInt64, _ i: Int, _ sets: inout UnionFind) {
-            let from = Int(starts[v]), to = Int(starts[v + 1])
+        /// Joins position `i` (of `hash`) with the hashes of value `v` before `end` within
+        /// `threshold` bits.
+        func probe(_ v: Int, _ hash: UInt64, _ i: Int, _ end: Int, _ sets: inout UnionFind) {
+            let from = Int(starts[v]), to = min(Int(starts[v + 1]), end)
             guard from < to else { return }
             if settled[v >> 6] & (1 << UInt64(v & 63)) != 0 {
                 // One group already: nothing to learn once `i` is in it, else one near hash joins all.
@@ -149,7 +157,7 @@ struct Block {
                 }
                 return
             }
-            var together = to - from >= HashBlocks.settledSize
+            var together = to == Int(starts[v + 1]) && to - from >= HashBlocks.settledSize
             for k in from..<to {
                 let j = Int(order[k])
                 if (hash ^ sorted[k]).nonzeroBitCount <= threshold {
