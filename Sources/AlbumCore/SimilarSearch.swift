@@ -23,13 +23,13 @@ struct HashBlocks {
         return (0..<blocks).map { b in spread / blocks - 1 + (b < spread % blocks ? 1 : 0) }
     }
 
-    /// Buckets of at least this many hashes remember when they are all one group (`Bucket`):
-    /// a smaller one is cheaper to compare again than to ask the groups about.
+    /// Values of at least this many hashes remember how many of their first hashes are one
+    /// group (`Block.settled`): a smaller one is cheaper to compare again than to ask the groups about.
     static let settledSize = 8
 
     /// Joins in `sets` every two of `hashes` (distinct hashes) that are within `threshold` bits;
     /// with `queries`, only those pairs with a query in them. Pairs whose ends are one group
-    /// already may be left unvisited: a bucket of hashes found all in one group is compared with
+    /// already may be left unvisited: hashes of a value found all in one group are compared with
     /// later queries until one joins them, not hash by hash. `widths` (adding up to 64) is a
     /// split chosen by the caller rather than by the count.
     static func join(_ hashes: [UInt64], within threshold: Int, queries: [Int]? = nil, widths: [Int]? = nil, into sets: inout UnionFind) {
@@ -71,8 +71,9 @@ struct Block {
     private var order: [Int32]
     /// Where each value starts in `sorted`; `starts[v + 1]` is where it ends.
     private var starts: [UInt32]
-    /// One bit a value: its hashes (`HashBlocks.settledSize` or more) are all one group.
-    private var settled: [UInt64]
+    /// How many of each value's first hashes are known to be one group (values of
+    /// `HashBlocks.settledSize` hashes or more).
+    private var settled: [UInt32]
 
     init(_ hashes: [UInt64], shift: Int, width: Int) {
         self.shift = shift
@@ -95,7 +96,7 @@ struct Block {
         self.sorted = sorted
         self.order = order
         self.starts = starts
-        settled = [UInt64](repeating: 0, count: (values + 63) / 64)
+        settled = [UInt32](repeating: 0, count: values)
     }
 
     static func value(_ hash: UInt64, _ shift: Int, _ width: Int) -> Int { Int((hash >> UInt64(shift)) & ((1 << UInt64(width)) - 1)) }
@@ -130,7 +131,7 @@ struct Block {
         let sorted: UnsafeBufferPointer<UInt64>
         let order: UnsafeBufferPointer<Int32>
         let starts: UnsafeBufferPointer<UInt32>
-        let settled: UnsafeMutableBufferPointer<UInt64>
+        let settled: UnsafeMutableBufferPointer<UInt32>
         let masks: UnsafeBufferPointer<UInt32>
 
         /// Joins position `i` (of `hash`) with the hashes before `end` in the block's order that
@@ -148,17 +149,20 @@ struct Block {
         func probe(_ v: Int, _ hash: UInt64, _ i: Int, _ end: Int, _ sets: inout UnionFind) {
             let from = Int(starts[v]), to = min(Int(starts[v + 1]), end)
             guard from < to else { return }
-            if settled[v >> 6] & (1 << UInt64(v & 63)) != 0 {
+            let tracked = Int(starts[v + 1]) - from >= HashBlocks.settledSize
+            let known = tracked ? from + Int(settled[v]) : from
+            if known > from {
                 // One group already: nothing to learn once `i` is in it, else one near hash joins all.
-                guard sets.find(i) != sets.find(Int(order[from])) else { return }
-                for k in from..<to where (hash ^ sorted[k]).nonzeroBitCount <= threshold {
-                    sets.union(i, Int(order[k]))
-                    return
+                if sets.find(i) != sets.find(Int(order[from])) {
+                    for k in from..<min(known, to) where (hash ^ sorted[k]).nonzeroBitCount <= threshold {
+                        sets.union(i, Int(order[k]))
+                        break
+                    }
                 }
-                return
+                guard known < to else { return }
             }
-            var together = to == Int(starts[v + 1]) && to - from >= HashBlocks.settledSize
-            for k in from..<to {
+            var together = tracked
+            for k in known..<to {
                 let j = Int(order[k])
                 if (hash ^ sorted[k]).nonzeroBitCount <= threshold {
                     sets.union(i, j)
@@ -166,7 +170,7 @@ struct Block {
                     together = false
                 }
             }
-            if together { settled[v >> 6] |= 1 << UInt64(v & 63) }
+            if together, known == from || sets.find(i) == sets.find(Int(order[from])) { settled[v] = UInt32(to - from) }
         }
     }
 }

@@ -95,8 +95,9 @@ final class SimilarGroupsTests: XCTestCase {
     }
 
     /// Adversarial sets for the search: thousands of distinct hashes within 3 bits of one (every
-    /// pair within the threshold: one group), within 6 bits of one (chains, some pairs too far),
-    /// many copies of a few hashes, and random hashes beside them.
+    /// pair within the threshold: one group), another such cluster sharing its low blocks but
+    /// 18 bits away, hashes within 6 bits of one (chains, some pairs too far), many copies of a
+    /// few hashes, and random hashes beside them.
     func testDenseAndEqualHashesGiveTheGroupsOfAllPairs() {
         var random = SplitMix(7)
         func near(_ center: UInt64, _ bits: Int) -> UInt64 {
@@ -106,6 +107,8 @@ final class SimilarGroupsTests: XCTestCase {
         }
         let tight = random.next(), loose = random.next(), copied = random.next()
         var hashes = (0..<1_500).map { _ in near(tight, 3) } + (0..<1_000).map { _ in near(loose, 6) }
+        // A cluster sharing the tight one's two low blocks, 18 bits from it in the high ones.
+        hashes += (0..<800).map { _ in near(tight ^ 0xFFFF_C000_0000_0000, 3) }
         hashes += [UInt64](repeating: copied, count: 400) + [UInt64](repeating: copied ^ 0b11, count: 300)
         hashes += (0..<500).map { _ in random.next() }
         for i in stride(from: hashes.count - 1, to: 0, by: -1) { hashes.swapAt(i, Int(random.next() % UInt64(i + 1))) }
@@ -114,6 +117,7 @@ final class SimilarGroupsTests: XCTestCase {
         XCTAssertEqual(SimilarGroups.groups(hashes), all)
         XCTAssertEqual(Self.groups(hashes, threshold: SimilarGroups.threshold, widths: [21, 21, 22]), all)
         XCTAssertTrue(all.contains { $0.count >= 1_500 }, "the tight cluster is one group")
+        XCTAssertTrue(all.contains { (800..<1_000).contains($0.count) }, "the cluster beside it is another")
         XCTAssertTrue(all.contains { $0.count == 700 }, "the copies and their near hash are one group")
     }
 
