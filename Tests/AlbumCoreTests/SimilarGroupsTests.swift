@@ -121,6 +121,21 @@ final class SimilarGroupsTests: XCTestCase {
         XCTAssertTrue(all.contains { $0.count == 700 }, "the copies and their near hash are one group")
     }
 
+    /// A value whose first hashes are one group (nine hashes of the low block 0) still has a
+    /// later hash of that value (`j`, far from them) compared with a query joined to that group
+    /// (`q`, of low block 1, which reaches `j` through the low block alone: 1 + 3 + 3 + 3 bits).
+    func testHashesAfterAValuesGroupAreStillCompared() {
+        let bits = { (list: [Int]) in list.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } }
+        let group: [UInt64] = [0] + [16, 20, 24, 32, 36, 40, 48, 52].map { bits([$0]) }
+        let q = bits([0, 17, 18, 19, 33, 34, 35, 49, 50, 51])
+        let j = q ^ bits([0, 21, 22, 23, 37, 38, 39, 53, 54, 55])
+        let hashes = group + [j, q]
+        XCTAssertEqual(SimilarGroups.distance(j, q), 10)
+        XCTAssertTrue(group.allSatisfy { SimilarGroups.distance($0, j) > 10 }, "j is near q alone")
+        XCTAssertEqual(Self.allPairsGroups(hashes, threshold: SimilarGroups.threshold), [Array(0..<11)])
+        XCTAssertEqual(SimilarGroups.groups(hashes), [Array(0..<11)])
+    }
+
     /// Each block's radius: the radii plus one add up to one more than the threshold, the larger
     /// on the narrower blocks; a block of radius -1 is not probed (equal hashes agree on any).
     func testBlockRadiiLeaveNoPairUnseen() {
