@@ -29,8 +29,11 @@ struct PathKeyed<Value> {
 
     var values: [Value] { sorted.map(\.value) + recent.values }
 
-    /// Every key and its entry (a key set since and also in the sorted part: its newer entry alone).
-    var entries: [(key: UInt64, value: Value)] { sorted.filter { recent[$0.key] == nil } + recent.map { ($0.key, $0.value) } }
+    /// The keys `matching` and their entries (a key set since and also in the sorted part: its
+    /// newer entry alone), with no copy of the others.
+    func entries(where matching: (UInt64) -> Bool) -> [(key: UInt64, value: Value)] {
+        sorted.filter { matching($0.key) && recent[$0.key] == nil } + recent.filter { matching($0.key) }.map { ($0.key, $0.value) }
+    }
 
     /// The entries set since, in place; the keys not in `keeping` dropped.
     mutating func settle(keeping: (UInt64) -> Bool = { _ in true }) {

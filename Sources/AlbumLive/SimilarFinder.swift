@@ -145,7 +145,7 @@ final class SimilarFinder: Sendable {
             return nil
         }
         let keys = candidates.keys.sorted()
-        let gone = known.entries.filter { !Self.contains(keys, $0.key) }
+        let gone = known.entries { !Self.contains(keys, $0) }
         lost = lost || gone.contains { $0.value.wasGrouped }
         known.settle { Self.contains(keys, $0) }
         let search = PassSearch(candidates, known, lost: lost)
