@@ -62,10 +62,9 @@ public enum DuplicateGroups {
 
 /// What is known of one file's content, kept between mounts (`ContentHashStore`): valid while
 /// the file is the one hashed (its identity and ctime).
-public struct ContentHashRecord: Sendable, Equatable {
+public struct ContentHashRecord: StampedRecord, Sendable, Equatable {
     public var relativePath: String
-    public var identity: FileIdentity
-    public var changedWhenRead: Timestamp?
+    public var stamp: FileStamp
     /// XXH3-64 of the first and last `DuplicateGroups.partialSpan` bytes.
     public var partial: UInt64
     /// XXH3-128 of every byte, in hex; nil until another file shares its size and partial hash.
@@ -73,15 +72,9 @@ public struct ContentHashRecord: Sendable, Equatable {
 
     public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, partial: UInt64, full: String?) {
         self.relativePath = relativePath
-        self.identity = identity
-        self.changedWhenRead = changedWhenRead
+        stamp = FileStamp(identity: identity, changedWhenRead: changedWhenRead)
         self.partial = partial
         self.full = full
-    }
-
-    /// Whether the record stands for `photo`'s file as scanned.
-    public func holds(_ photo: Photo) -> Bool {
-        photo.sourcePath == relativePath && photo.identity == identity && photo.changedWhenRead == changedWhenRead
     }
 }
 

@@ -66,29 +66,55 @@ public enum SimilarGroups {
     }
 
     /// Groups of `hashes` (positions in it, each group ascending, groups by their first member):
-    /// the connected parts of the pairs within `threshold` bits, of two members or more. Pairs
-    /// are found through `HashBlocks` among the distinct hashes, never by comparing all pairs:
-    /// photos of one hash (copies, a library of one picture) are joined in one pass.
+    /// the connected parts of the pairs within `threshold` bits, of two members or more. Photos of
+    /// one hash (copies, a library of one picture) are joined in one pass over the hashes sorted,
+    /// and pairs are searched among the distinct hashes alone, through `HashBlocks`: never all pairs.
     /// - Parameters:
     ///   - joined: positions known to be one group each (a previous pass's groups, their hashes
     ///     unchanged): joined without a search.
     ///   - querying: the positions whose pairs are searched for (nil: all); pairs between two
     ///     others are taken to be those `joined` holds (hashes added to a library searched alone).
     public static func groups(_ hashes: [UInt64], threshold: Int = threshold, joined: [[Int]] = [], querying: [Int]? = nil) -> [[Int]] {
-        var sets = UnionFind(hashes.count)
-        var byHash: [UInt64: [Int]] = [:]
-        for (i, h) in hashes.enumerated() { byHash[h, default: []].append(i) }
-        let distinct = Array(byHash.keys)
-        for members in byHash.values { for i in members.dropFirst() { sets.union(members[0], i) } }
-        for group in joined { for i in group.dropFirst() { sets.union(group[0], i) } }
-        let queries = querying.map { positions in
-            let at = Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) })
-            return Array(Set(positions.map { at[hashes[$0]]! }))
+        groups(hashes, threshold: threshold, joined: joined, querying: querying, widths: nil)
+    }
+
+    /// `groups`, the blocks split as `widths` (nil: as `HashBlocks` chooses by the count).
+    static func groups(_ hashes: [UInt64], threshold: Int, joined: [[Int]], querying: [Int]?, widths: [Int]?) -> [[Int]] {
+        let (distinct, slot) = collapsed(hashes)
+        var sets = UnionFind(distinct.count)
+        for group in joined where group.count > 1 {
+            for i in group.dropFirst() { sets.union(Int(slot[group[0]]), Int(slot[i])) }
         }
-        HashBlocks(distinct).pairs(within: threshold, of: queries) { a, b in sets.union(byHash[distinct[a]]![0], byHash[distinct[b]]![0]) }
-        var byRoot: [Int: [Int]] = [:]
-        for i in hashes.indices { byRoot[sets.find(i), default: []].append(i) }
-        return byRoot.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
+        let queries = querying.map { positions in Array(Set(positions.map { Int(slot[$0]) })).sorted() }
+        HashBlocks.join(distinct, within: threshold, queries: queries, widths: widths, into: &sets)
+        var root = [Int32](repeating: 0, count: hashes.count)
+        var members = [Int32](repeating: 0, count: distinct.count)
+        for i in hashes.indices {
+            root[i] = Int32(sets.find(Int(slot[i])))
+            members[Int(root[i])] += 1
+        }
+        var at = [Int32](repeating: -1, count: distinct.count)
+        var out: [[Int]] = []
+        for i in hashes.indices where members[Int(root[i])] > 1 {
+            let r = Int(root[i])
+            if at[r] < 0 {
+                at[r] = Int32(out.count)
+                out.append([])
+            }
+            out[Int(at[r])].append(i)
+        }
+        return out
+    }
+
+    /// The distinct hashes of `hashes`, ascending, and each position's place among them.
+    static func collapsed(_ hashes: [UInt64]) -> (distinct: [UInt64], slot: [Int32]) {
+        var distinct: [UInt64] = []
+        var slot = [Int32](repeating: 0, count: hashes.count)
+        for i in hashes.indices.sorted(by: { hashes[$0] < hashes[$1] }) {
+            if distinct.last != hashes[i] { distinct.append(hashes[i]) }
+            slot[i] = Int32(distinct.count - 1)
+        }
+        return (distinct, slot)
     }
 
     /// Group numbers of keyed hashes (key → group, 1, 2, …, keys in no group left out), in the
@@ -96,7 +122,8 @@ public enum SimilarGroups {
     /// A group whose members are all exact copies of one another (one `exact` group each) is left
     /// out: `duplicates/` shows it already.
     public static func numbers<Key: Comparable & Hashable>(_ hashes: [Key: UInt64], exact: [Key: UInt32] = [:]) -> [Key: UInt32] {
-        numbered(hashes, exact: exact).numbers
+        let keys = hashes.keys.sorted()
+        return numbers(of: groups(keys.map { hashes[$0]! }).map { $0.map { keys[$0] } }, exact: exact)
     }
 
     /// `numbers`, and every group found (exact copies' alone too), which a later call given the
@@ -125,121 +152,11 @@ public enum SimilarGroups {
     }
 }
 
-/// A multi-index of 64-bit hashes: four 16-bit blocks, each with the hashes sorted by its value.
-/// Two hashes within `t` bits agree within `t / 4` bits on at least one block (four blocks share
-/// out at most `t` differing bits), so each hash need only be compared with those whose block is
-/// that near to its own: a few buckets of a 65,536-value table, not every other hash.
-struct HashBlocks {
-    static let blocks = 4
-    static let values = 65_536
-    let hashes: [UInt64]
-    /// Block `b`'s positions of `hashes` by that block's value, at `b * hashes.count`.
-    private var order: [Int32]
-    /// The hashes in `order`'s order, so that a bucket is scanned in sequence, not by position.
-    private var sorted: [UInt64]
-    /// Where each value of block `b` starts in its part of `order`, at `b * (values + 1)`.
-    private var starts: [Int32]
-
-    init(_ hashes: [UInt64]) {
-        self.hashes = hashes
-        let n = hashes.count
-        order = [Int32](repeating: 0, count: n * Self.blocks)
-        sorted = [UInt64](repeating: 0, count: n * Self.blocks)
-        starts = [Int32](repeating: 0, count: (Self.values + 1) * Self.blocks)
-        for b in 0..<Self.blocks {
-            let base = b * (Self.values + 1)
-            for h in hashes { starts[base + Int(Self.block(h, b)) + 1] += 1 }
-            for v in 0..<Self.values { starts[base + v + 1] += starts[base + v] }
-            var fill = Array(starts[base..<(base + Self.values)])
-            for (i, h) in hashes.enumerated() {
-                let v = Int(Self.block(h, b))
-                order[b * n + Int(fill[v])] = Int32(i)
-                sorted[b * n + Int(fill[v])] = h
-                fill[v] += 1
-            }
-        }
-    }
-
-    static func block(_ hash: UInt64, _ b: Int) -> UInt16 { UInt16(truncatingIfNeeded: hash >> (16 * UInt64(b))) }
-
-    /// Calls `body(i, j)`, i < j, for every pair within `threshold` bits (some more than once);
-    /// with `queries`, `body(q, j)` for every pair of a query `q` and another position `j`.
-    func pairs(within threshold: Int, of queries: [Int]? = nil, _ body: (Int, Int) -> Void) {
-        let masks = Self.masks(radius: max(0, threshold) / Self.blocks)
-        let n = hashes.count
-        hashes.withUnsafeBufferPointer { hashes in
-            sorted.withUnsafeBufferPointer { sorted in
-                order.withUnsafeBufferPointer { order in
-                    starts.withUnsafeBufferPointer { starts in
-                        for q in 0..<(queries?.count ?? n) {
-                            let i = queries?[q] ?? q
-                            let h = hashes[i]
-                            for b in 0..<Self.blocks {
-                                let own = Self.block(h, b), base = b * (Self.values + 1), part = b * n
-                                for mask in masks {
-                                    let v = Int(own ^ mask)
-                                    for k in (part + Int(starts[base + v]))..<(part + Int(starts[base + v + 1]))
-                                    where (h ^ sorted[k]).nonzeroBitCount <= threshold {
-                                        let j = Int(order[k])
-                                        if queries == nil ? j > i : j != i { body(i, j) }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Every 16-bit mask of at most `radius` bits set, 0 first.
-    static func masks(radius: Int) -> [UInt16] {
-        var out: [UInt16] = [0]
-        var level: [(mask: UInt16, next: Int)] = [(0, 0)]
-        for _ in 0..<min(radius, 16) {
-            var deeper: [(mask: UInt16, next: Int)] = []
-            for (mask, next) in level { for bit in next..<16 { deeper.append((mask | 1 << UInt16(bit), bit + 1)) } }
-            out += deeper.map(\.mask)
-            level = deeper
-        }
-        return out
-    }
-}
-
-/// Disjoint sets of positions, joined by `union` (path halving, by size).
-struct UnionFind {
-    private var parent: [Int32]
-    private var size: [Int32]
-
-    init(_ count: Int) {
-        parent = (0..<count).map { Int32($0) }
-        size = [Int32](repeating: 1, count: count)
-    }
-
-    mutating func find(_ i: Int) -> Int {
-        var i = i
-        while Int(parent[i]) != i {
-            parent[i] = parent[Int(parent[i])]
-            i = Int(parent[i])
-        }
-        return i
-    }
-
-    mutating func union(_ a: Int, _ b: Int) {
-        var (ra, rb) = (find(a), find(b))
-        guard ra != rb else { return }
-        if size[ra] < size[rb] { swap(&ra, &rb) }
-        parent[rb] = Int32(ra)
-        size[ra] += size[rb]
-    }
-}
-
 /// What a similar photo's hash is, kept between mounts (`SimilarHashStore`): valid while the
 /// file is the one hashed (its identity and ctime).
-public struct SimilarHashRecord: Sendable, Equatable {
+public struct SimilarHashRecord: StampedRecord, Sendable, Equatable {
     public var relativePath: String
-    public var identity: FileIdentity
-    public var changedWhenRead: Timestamp?
+    public var stamp: FileStamp
     /// The dHash; nil when the picture could not be decoded (not tried again while the file is the same).
     public var hash: UInt64?
     /// The group the last search put it in, among every group it found (exact copies' alone
@@ -248,25 +165,25 @@ public struct SimilarHashRecord: Sendable, Equatable {
 
     public init(relativePath: String, identity: FileIdentity, changedWhenRead: Timestamp?, hash: UInt64?, group: UInt32? = nil) {
         self.relativePath = relativePath
-        self.identity = identity
-        self.changedWhenRead = changedWhenRead
+        stamp = FileStamp(identity: identity, changedWhenRead: changedWhenRead)
         self.hash = hash
         self.group = group
-    }
-
-    /// Whether the record stands for `photo`'s file as scanned.
-    public func holds(_ photo: Photo) -> Bool {
-        photo.sourcePath == relativePath && photo.identity == identity && photo.changedWhenRead == changedWhenRead
     }
 }
 
 /// Where similar photos' hashes are kept between mounts (the index: `LibraryIndex`).
 public protocol SimilarHashStore: Sendable {
     func similarHashes() throws(Errno) -> [SimilarHashRecord]
+    /// Hands each record to `body` as it is read, with no array of them all.
+    func forEachSimilarHash(_ body: (SimilarHashRecord) -> Void) throws(Errno)
     /// The records the last search put in a group (a mount's first tree reads only those).
     func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord]
     /// Writes `records` (replacing those of their paths) and forgets `removals`, in one transaction.
     func saveSimilarHashes(_ records: [SimilarHashRecord], removing removals: [String]) throws(Errno)
+}
+
+extension SimilarHashStore {
+    public func forEachSimilarHash(_ body: (SimilarHashRecord) -> Void) throws(Errno) { try similarHashes().forEach(body) }
 }
 
 /// What a hash of one photo came to.

@@ -8,13 +8,25 @@ extension LibraryIndex: SimilarHashStore {
 
     public func groupedSimilarHashes() throws(Errno) -> [SimilarHashRecord] { try similarHashes(where: " WHERE grp > 0") }
 
+    /// Each row read in turn, never as an array of every row's values: a pass reads a million.
+    public func forEachSimilarHash(_ body: (SimilarHashRecord) -> Void) throws(Errno) { try similarHashes(where: "", body) }
+
     private func similarHashes(where condition: String) throws(Errno) -> [SimilarHashRecord] {
+        var records: [SimilarHashRecord] = []
+        try similarHashes(where: condition) { records.append($0) }
+        return records
+    }
+
+    private func similarHashes(where condition: String, _ body: (SimilarHashRecord) -> Void) throws(Errno) {
         try run { db in
-            try db.query("SELECT path, inode, size, mtime_ns, ctime_ns, hash, grp FROM similar_hashes" + condition).map { r in
-                SimilarHashRecord(relativePath: r[0].text,
-                                  identity: FileIdentity(inode: UInt64(bitPattern: r[1].int), size: r[2].int, mtime: Self.time(r[3].int)),
-                                  changedWhenRead: r[4] == nil ? nil : Self.time(r[4].int),
-                                  hash: r[5] == nil ? nil : UInt64(bitPattern: r[5].int), group: r[6] == nil ? nil : UInt32(truncatingIfNeeded: r[6].int))
+            try db.prepared("SELECT path, inode, size, mtime_ns, ctime_ns, hash, grp FROM similar_hashes" + condition) {
+                statement throws(SQLiteDatabase.Failure) in
+                try statement.run(binding: { _ in }, each: { r in
+                    body(SimilarHashRecord(relativePath: r.text(0) ?? "",
+                                           identity: FileIdentity(inode: UInt64(bitPattern: r.int(1) ?? 0), size: r.int(2) ?? 0, mtime: Self.time(r.int(3) ?? 0)),
+                                           changedWhenRead: r.int(4).map(Self.time), hash: r.int(5).map { UInt64(bitPattern: $0) },
+                                           group: r.int(6).map { UInt32(truncatingIfNeeded: $0) }))
+                })
             }
         }
     }

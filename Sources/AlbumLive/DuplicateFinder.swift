@@ -1,6 +1,5 @@
 import AlbumCore
 import AlbumSystem
-import CXXHash
 import Dispatch
 import Glibc
 import Synchronization
@@ -191,19 +190,14 @@ struct KnownContent: Sendable {
     var partial: UInt64
     var full: FullContentHash?
 
-    static func key(_ path: String) -> UInt64 {
-        var path = path
-        return path.withUTF8 { XXH3_64bits($0.baseAddress, $0.count) }
-    }
+    static func key(_ path: String) -> UInt64 { PathKeyed<KnownContent>.key(path) }
 
     /// A file as scanned (its identity and its ctime when read), as one number.
     static func file(_ identity: FileIdentity, _ changedWhenRead: Timestamp?) -> UInt64 {
-        var words = [identity.inode, UInt64(bitPattern: identity.size), UInt64(bitPattern: identity.mtime.nanosecondsSinceEpoch),
-                     UInt64(bitPattern: changedWhenRead?.nanosecondsSinceEpoch ?? .min)]
-        return words.withUnsafeMutableBytes { XXH3_64bits($0.baseAddress, $0.count) }
+        FileStamp(identity: identity, changedWhenRead: changedWhenRead).fingerprint
     }
 
-    static func file(_ photo: Photo) -> UInt64 { file(photo.identity, photo.changedWhenRead) }
+    static func file(_ photo: Photo) -> UInt64 { FileStamp(photo).fingerprint }
 
     init(_ photo: Photo, partial: UInt64) {
         file = Self.file(photo)
@@ -211,7 +205,7 @@ struct KnownContent: Sendable {
     }
 
     init(_ record: ContentHashRecord) {
-        file = Self.file(record.identity, record.changedWhenRead)
+        file = record.stamp.fingerprint
         partial = record.partial
         full = record.full.flatMap(FullContentHash.init(hex:))
     }
@@ -222,42 +216,5 @@ struct KnownContent: Sendable {
     func record(_ photo: Photo) -> ContentHashRecord {
         ContentHashRecord(relativePath: photo.sourcePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead,
                           partial: partial, full: full?.hex)
-    }
-}
-
-/// `KnownContent`s by key, as a sorted array (48 bytes an entry, where a dictionary's buckets
-/// took ~150 at a million) and the entries set since the last `settle` beside it.
-struct KnownContents {
-    private var sorted: [(key: UInt64, content: KnownContent)] = []
-    private var recent: [UInt64: KnownContent] = [:]
-
-    init() {}
-
-    init(_ records: [ContentHashRecord]) {
-        sorted = records.map { (KnownContent.key($0.relativePath), KnownContent($0)) }.sorted { $0.key < $1.key }
-    }
-
-    subscript(key: UInt64) -> KnownContent? {
-        get { recent[key] ?? Self.find(key, in: sorted) }
-        set { recent[key] = newValue }
-    }
-
-    var values: [KnownContent] { sorted.map(\.content) + recent.values }
-
-    /// The entries set since, in place; the keys not in `keeping` dropped.
-    mutating func settle(keeping: Set<UInt64>) {
-        var merged = sorted.filter { keeping.contains($0.key) && recent[$0.key] == nil }
-        merged += recent.filter { keeping.contains($0.key) }.map { ($0.key, $0.value) }
-        sorted = merged.sorted { $0.key < $1.key }
-        recent = [:]
-    }
-
-    private static func find(_ key: UInt64, in sorted: [(key: UInt64, content: KnownContent)]) -> KnownContent? {
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sorted[mid].key < key { low = mid + 1 } else { high = mid }
-        }
-        return low < sorted.count && sorted[low].key == key ? sorted[low].content : nil
     }
 }

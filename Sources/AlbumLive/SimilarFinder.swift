@@ -33,17 +33,16 @@ final class SimilarFinder: Sendable {
     }
 
     private struct State {
-        /// The index's records, by path (read by the first pass, on its thread).
-        var known: [String: SimilarHashRecord]?
+        /// What is known of each hashed still, by its path's key: read from the index by a pass
+        /// and dropped after it (the index keeps it, groups included); kept between passes
+        /// without an index, or every pass would hash the library again.
+        var known: KnownPictures?
         var running = false
         /// The pass asked for while one ran: only the newest is worth making.
         var next: Pass?
         var writeFailure: Errno?
         /// The mount is over: no pass starts, the one under way ends.
         var stopping = false
-        /// The last pass's hashes by path, and every group it found (`regroup`).
-        var lastHashes: [String: UInt64]?
-        var lastGroups: [[String]] = []
     }
     // Protects `State`; never held while a photo is hashed.
     private let state = Locked(State())
@@ -61,14 +60,17 @@ final class SimilarFinder: Sendable {
     /// asked for: an array of them would copy 160 bytes a photo, 160 MB at a million.
     static func candidates(_ photos: [Photo]) -> LazyMapSequence<[Int], Photo> { SimilarGroups.candidates(photos).lazy.map { photos[$0] } }
 
-    static func load(_ store: SimilarHashStore?, log: (String) -> Void) -> [String: SimilarHashRecord] {
-        guard let store else { return [:] }
+    /// The index's records as `KnownPictures`, read row by row.
+    static func load(_ store: SimilarHashStore?, log: (String) -> Void) -> KnownPictures {
+        guard let store else { return KnownPictures() }
+        var entries: [(key: UInt64, value: KnownPicture)] = []
         do throws(Errno) {
-            return Dictionary(try store.similarHashes().map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+            try store.forEachSimilarHash { entries.append((KnownPicture.key($0.relativePath), KnownPicture($0))) }
         } catch {
             log("albumfs: warning: the index's similar-photo hashes cannot be read (\(error)); stills are hashed again")
-            return [:]
+            return KnownPictures()
         }
+        return KnownPictures(entries)
     }
 
     /// Each similar photo's group (its path → its group) as the last search left them in the
@@ -88,62 +90,6 @@ final class SimilarFinder: Sendable {
             members[group, default: []].append(photo.sourcePath)
         }
         return SimilarGroups.numbers(of: Array(members.values), exact: exact)
-    }
-
-    /// The hashes `known` holds for `candidates` as they are, by path.
-    static func hashes(_ candidates: some Sequence<Photo>, known: [String: SimilarHashRecord]) -> [String: UInt64] {
-        var hashes: [String: UInt64] = [:]
-        for photo in candidates {
-            guard let record = known[photo.sourcePath], record.holds(photo), let hash = record.hash else { continue }
-            hashes[photo.sourcePath] = hash
-        }
-        return hashes
-    }
-
-    /// The groups of `hashes`, searching only the hashes new since the last pass's when none of
-    /// its groups lost or changed a member (a photo added to a big library is compared with the
-    /// others, not every photo with every other again); kept for the next pass.
-    private func regroup(_ hashes: [String: UInt64], exact: [String: UInt32]) -> (numbers: [String: UInt32], groups: [[String]]) {
-        let (last, lastGroups) = state.withLock { ($0.lastHashes, $0.lastGroups) }
-        var added: Set<String>?
-        if let last {
-            let grouped = Set(lastGroups.joined())
-            let lost = last.contains { path, hash in hashes[path] != hash && grouped.contains(path) }
-            if !lost { added = Set(hashes.keys.filter { last[$0] != hashes[$0] }) }
-        }
-        let (numbers, groups) = SimilarGroups.numbered(hashes, exact: exact, joined: added == nil ? [] : lastGroups, added: added)
-        state.withLock {
-            $0.lastHashes = hashes
-            $0.lastGroups = groups
-        }
-        return (numbers, groups)
-    }
-
-    /// What the index's records say of the last search (the hashes it searched, the groups it
-    /// found), for a mount's first pass to search only what is new since.
-    static func lastSearch(_ known: [String: SimilarHashRecord]) -> (hashes: [String: UInt64], groups: [[String]]) {
-        var hashes: [String: UInt64] = [:]
-        var members: [UInt32: [String]] = [:]
-        for record in known.values {
-            guard let hash = record.hash, let group = record.group else { continue }
-            hashes[record.relativePath] = hash
-            if group > 0 { members[group, default: []].append(record.relativePath) }
-        }
-        return (hashes, Array(members.values))
-    }
-
-    /// The records whose group the search changed, given it (0: none), to be written.
-    static func regrouped(_ groups: [[String]], _ hashes: [String: UInt64], _ known: inout [String: SimilarHashRecord]) -> [SimilarHashRecord] {
-        var group: [String: UInt32] = [:]
-        for (k, members) in groups.enumerated() { for path in members { group[path] = UInt32(k + 1) } }
-        var changed: [SimilarHashRecord] = []
-        for path in hashes.keys {
-            guard var record = known[path], record.group != group[path] ?? 0 else { continue }
-            record.group = group[path] ?? 0
-            known[path] = record
-            changed.append(record)
-        }
-        return changed
     }
 
     /// Starts a pass over `photos` (all the library's) in the background, or, while one runs,
@@ -185,93 +131,106 @@ final class SimilarFinder: Sendable {
     /// One pass: hashes the candidates the index holds no hash of, writes them, forgets the
     /// records of files no longer there; the groups, or nil when the pass was stopped.
     private func run(_ pass: Pass) -> [String: UInt32]? {
-        var known: [String: SimilarHashRecord]
-        if let kept = state.withLock({ $0.known }) { known = kept } else {
-            known = Self.load(store, log: log)
-            let last = Self.lastSearch(known)
-            state.withLock {
-                $0.lastHashes = last.hashes
-                $0.lastGroups = last.groups
-            }
+        var known = state.withLock({ $0.known }) ?? Self.load(store, log: log)
+        let candidates = PassCandidates(pass.photos)
+        var changed = Self.adoptMoved(candidates, &known)
+        var lost = hash(candidates, pass, &known, written: &changed)
+        defer {
+            // Between passes the records live in the index alone (with their groups: the next
+            // pass searches only what is new, as a mount's first does).
+            state.withLock { $0.known = store == nil ? known : nil }
         }
-        let photos = pass.photos
-        let chosen = SimilarGroups.candidates(photos)
-        let candidates = chosen.lazy.map { photos[$0] }
-        var batch = adoptMoved(candidates, &known)
-        let unknown = chosen.filter { !(known[photos[$0].sourcePath]?.holds(photos[$0]) ?? false) }
+        guard !state.withLock({ $0.stopping }) else {
+            save(changed.compactMap { candidates.record($0, in: known) }, removing: [])
+            return nil
+        }
+        let keys = candidates.keys.sorted()
+        let gone = known.entries { !Self.contains(keys, $0) }
+        lost = lost || gone.contains { $0.value.wasGrouped }
+        known.settle { Self.contains(keys, $0) }
+        let search = PassSearch(candidates, known, lost: lost)
+        let groups = search.groups(candidates, known)
+        changed += search.regroup(groups, candidates, &known)
+        save(Array(Set(changed)).sorted().compactMap { candidates.record($0, in: known) }, removing: paths(of: gone.map(\.key)))
+        return search.numbers(groups, candidates, exact: pass.exact)
+    }
+
+    /// Hashes the candidates `known` does not hold as they are, one at a time, writing them in
+    /// batches (those left over appended to `written`); whether a hash of the last search's
+    /// groups changed.
+    private func hash(_ candidates: PassCandidates, _ pass: Pass, _ known: inout KnownPictures, written: inout [Int]) -> Bool {
+        let unknown = candidates.indices.filter { !candidates.isKnown($0, in: known) }
         pending.store(unknown.count, ordering: .relaxed)
         defer { pending.store(0, ordering: .relaxed) }
         pass.progress(0, unknown.count)
-        for (k, i) in unknown.enumerated() {
-            let photo = photos[i]
+        var lost = false
+        for (n, c) in unknown.enumerated() {
             if state.withLock({ $0.stopping }) { break }
             hasher.yieldToRenders(seconds: SimilarFinder.longestYield)
             defer {
                 pending.subtract(1, ordering: .relaxed)
-                pass.progress(k + 1, unknown.count)
+                pass.progress(n + 1, unknown.count)
             }
             let hash: UInt64?
-            switch hasher.perceptualHash(of: photo, sourceRoot: root) {
+            switch hasher.perceptualHash(of: candidates[c], sourceRoot: root) {
             case .hash(let value): hash = value
             case .undecodable: hash = nil
             case .unreadable: continue  // (changed or gone since the scan: its rescan follows)
             }
             filesHashed.add(1, ordering: .relaxed)
-            let record = SimilarHashRecord(relativePath: photo.sourcePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead, hash: hash)
-            known[record.relativePath] = record
-            batch.append(record)
-            if batch.count >= Self.batch {
-                save(batch, removing: [])
-                batch = []
+            let entry = KnownPicture(candidates[c], hash: hash)
+            if let old = known[candidates.keys[c]], old.wasGrouped, !(old.decoded && entry.decoded && old.hash == entry.hash) { lost = true }
+            known[candidates.keys[c]] = entry
+            known.settleWhenLarge()
+            written.append(c)
+            if written.count >= Self.batch {
+                save(written.compactMap { candidates.record($0, in: known) }, removing: [])
+                written = []
             }
         }
-        let stopped = state.withLock { $0.stopping }
-        let paths = Set(candidates.lazy.map(\.sourcePath))
-        let gone = stopped ? [] : known.keys.filter { !paths.contains($0) }
-        for path in gone { known[path] = nil }
-        var numbers: [String: UInt32]?
-        if !stopped {
-            let hashes = Self.hashes(candidates, known: known)
-            let found = regroup(hashes, exact: pass.exact)
-            // (Each record's group written with it: the next mount shows them without a search.)
-            let changed = Self.regrouped(found.groups, hashes, &known)
-            let byPath = Dictionary(batch.map { ($0.relativePath, $0) }, uniquingKeysWith: { _, b in b })
-                .merging(changed.map { ($0.relativePath, $0) }) { _, b in b }
-            batch = Array(byPath.values)
-            numbers = found.numbers
+        return lost
+    }
+
+    /// Whether `sorted` holds `key`.
+    static func contains(_ sorted: [UInt64], _ key: UInt64) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < key { low = mid + 1 } else { high = mid }
         }
-        save(batch, removing: gone)
-        // Between passes the records live in the index alone (with their groups: the next pass
-        // searches only what is new, as a mount's first does), not in the daemon: a record a photo
-        // and the last search's hashes cost ~300 bytes a photo, 300 MB at a million. Without an
-        // index they stay here, or every pass would hash the library again.
-        state.withLock { s in
-            guard store != nil else { return s.known = known }
-            s.known = nil
-            s.lastHashes = nil
-            s.lastGroups = []
+        return low < sorted.count && sorted[low] == key
+    }
+
+    /// The index's paths of `keys` (records of files no longer candidates), read row by row:
+    /// a pass keeps no path of its own.
+    private func paths(of keys: [UInt64]) -> [String] {
+        guard let store, !keys.isEmpty else { return [] }
+        let gone = Set(keys)
+        var paths: [String] = []
+        do throws(Errno) {
+            try store.forEachSimilarHash { if gone.contains(KnownPicture.key($0.relativePath)) { paths.append($0.relativePath) } }
+        } catch {
+            log("albumfs: warning: the index's similar-photo hashes cannot be read (\(error)); records of files gone are kept")
         }
-        return numbers
+        return paths
     }
 
     /// The longest a hash waits for thumbnails to be rendered first.
     static let longestYield = 5.0
 
     /// Gives the candidates not known under their path whose file was hashed under another (its
-    /// folder renamed or moved: the same inode, size, mtime and ctime) that record under their
-    /// own path; the records so made, to be written. Made-up inode numbers (0) are hashed again.
-    private func adoptMoved(_ candidates: some Sequence<Photo>, _ known: inout [String: SimilarHashRecord]) -> [SimilarHashRecord] {
-        let unknown = { (photo: Photo, known: [String: SimilarHashRecord]) in
-            !(known[photo.sourcePath]?.holds(photo) ?? false) && photo.identity.inode != 0
-        }
-        guard !known.isEmpty, candidates.contains(where: { unknown($0, known) }) else { return [] }
-        let byIdentity = Dictionary(known.values.lazy.filter { $0.identity.inode != 0 }.map { ($0.identity, $0) }, uniquingKeysWith: { a, _ in a })
-        var adopted: [SimilarHashRecord] = []
-        for photo in candidates where unknown(photo, known) {
-            guard var record = byIdentity[photo.identity], record.changedWhenRead == photo.changedWhenRead else { continue }
-            record.relativePath = photo.sourcePath
-            known[record.relativePath] = record
-            adopted.append(record)
+    /// folder renamed or moved: the same inode, size, mtime and ctime) that entry under their
+    /// own key; the candidates so known, to be written. Made-up inode numbers (0) are hashed again.
+    private static func adoptMoved(_ candidates: PassCandidates, _ known: inout KnownPictures) -> [Int] {
+        guard !known.isEmpty else { return [] }
+        let unknown = candidates.indices.filter { candidates[$0].identity.inode != 0 && !candidates.isKnown($0, in: known) }
+        guard !unknown.isEmpty else { return [] }
+        let byFile = Dictionary(known.values.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+        var adopted: [Int] = []
+        for c in unknown {
+            guard let entry = byFile[FileStamp(candidates[c]).fingerprint] else { continue }
+            known[candidates.keys[c]] = entry
+            adopted.append(c)
         }
         return adopted
     }

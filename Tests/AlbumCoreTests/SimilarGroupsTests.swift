@@ -47,35 +47,146 @@ final class SimilarGroupsTests: XCTestCase {
         }
     }
 
-    /// The multi-index finds exactly the pairs a comparison of every pair finds, at every
-    /// threshold up to 12, on clusters of hashes a few bits apart.
-    func testTheMultiIndexFindsEveryPairAllPairsFind() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+    /// The groups are those a comparison of every pair gives, at every threshold up to 12, on
+    /// clusters of hashes a few bits apart, with the blocks split as the search splits them (four
+    /// of 16 bits) and as three or five blocks.
+    func testGroupsAreThoseOfAllPairsOnClusters() {
+        var random = SplitMix(0x9E37_79B9_7F4A_7C15)
         var hashes: [UInt64] = []
         for _ in 0..<60 {
-            let base = next()
+            let base = random.next()
             for _ in 0..<8 {
                 var h = base
-                for _ in 0..<Int(next() % 10) { h ^= 1 << (next() % 64) }
+                for _ in 0..<Int(random.next() % 10) { h ^= 1 << (random.next() % 64) }
                 hashes.append(h)
             }
         }
-        let blocks = HashBlocks(hashes)
         for threshold in 0...12 {
-            var found = Set<[Int]>()
-            blocks.pairs(within: threshold) { found.insert([$0, $1]) }
-            var all = Set<[Int]>()
-            for i in hashes.indices { for j in (i + 1)..<hashes.count where SimilarGroups.distance(hashes[i], hashes[j]) <= threshold { all.insert([i, j]) } }
-            XCTAssertEqual(found, all, "threshold \(threshold)")
+            let all = Self.allPairsGroups(hashes, threshold: threshold)
             XCTAssertFalse(all.isEmpty)
+            XCTAssertEqual(SimilarGroups.groups(hashes, threshold: threshold), all, "threshold \(threshold)")
+            XCTAssertEqual(Self.groups(hashes, threshold: threshold, widths: [21, 21, 22]), all, "three blocks, threshold \(threshold)")
+            XCTAssertEqual(Self.groups(hashes, threshold: threshold, widths: [13, 13, 13, 13, 12]), all, "five blocks, threshold \(threshold)")
         }
+        let before = hashes.count * 3 / 4
+        let earlier = Self.allPairsGroups(Array(hashes.prefix(before)), threshold: SimilarGroups.threshold)
+        XCTAssertEqual(Self.groups(hashes, threshold: SimilarGroups.threshold, widths: [21, 21, 22], joined: earlier, querying: Array(before..<hashes.count)),
+                       Self.allPairsGroups(hashes, threshold: SimilarGroups.threshold), "three blocks, the added hashes searched alone")
+    }
+
+    /// Pairs whose differing bits are spread over the blocks in every way (all in one block, just
+    /// within each block's radius, one bit past it) are found exactly when within the threshold.
+    func testPairsSpreadOverTheBlocksAtTheirLimitsAreThoseOfAllPairs() {
+        var random = SplitMix(42)
+        for widths in [[16, 16, 16, 16], [21, 21, 22]] {
+            var hashes: [UInt64] = []
+            for distance in 0...13 {
+                for _ in 0..<40 {
+                    let base = random.next()
+                    var spread = [Int](repeating: 0, count: widths.count)
+                    for _ in 0..<distance { spread[Int(random.next() % UInt64(widths.count))] += 1 }
+                    hashes += [base, base ^ Self.flips(spread, widths, &random)]
+                }
+            }
+            let all = Self.allPairsGroups(hashes, threshold: SimilarGroups.threshold)
+            XCTAssertEqual(Self.groups(hashes, threshold: SimilarGroups.threshold, widths: widths), all, "\(widths)")
+            XCTAssertGreaterThan(all.count, 40 * 10, "every distance up to the threshold made its pairs")
+        }
+    }
+
+    /// Adversarial sets for the search: thousands of distinct hashes within 3 bits of one (every
+    /// pair within the threshold: one group), another such cluster sharing its low blocks but
+    /// 18 bits away, hashes within 6 bits of one (chains, some pairs too far), many copies of a
+    /// few hashes, and random hashes beside them.
+    func testDenseAndEqualHashesGiveTheGroupsOfAllPairs() {
+        var random = SplitMix(7)
+        func near(_ center: UInt64, _ bits: Int) -> UInt64 {
+            var h = center
+            for _ in 0..<Int(random.next() % UInt64(bits + 1)) { h ^= 1 << (random.next() % 64) }
+            return h
+        }
+        let tight = random.next(), loose = random.next(), copied = random.next()
+        var hashes = (0..<1_500).map { _ in near(tight, 3) } + (0..<1_000).map { _ in near(loose, 6) }
+        // A cluster sharing the tight one's two low blocks, 18 bits from it in the high ones.
+        hashes += (0..<800).map { _ in near(tight ^ 0xFFFF_C000_0000_0000, 3) }
+        hashes += [UInt64](repeating: copied, count: 400) + [UInt64](repeating: copied ^ 0b11, count: 300)
+        hashes += (0..<500).map { _ in random.next() }
+        for i in stride(from: hashes.count - 1, to: 0, by: -1) { hashes.swapAt(i, Int(random.next() % UInt64(i + 1))) }
+        XCTAssertGreaterThan(Set(hashes).count, 1_500, "mostly distinct hashes")
+        let all = Self.allPairsGroups(hashes, threshold: SimilarGroups.threshold)
+        XCTAssertEqual(SimilarGroups.groups(hashes), all)
+        XCTAssertEqual(Self.groups(hashes, threshold: SimilarGroups.threshold, widths: [21, 21, 22]), all)
+        XCTAssertTrue(all.contains { $0.count >= 1_500 }, "the tight cluster is one group")
+        XCTAssertTrue(all.contains { (800..<1_000).contains($0.count) }, "the cluster beside it is another")
+        XCTAssertTrue(all.contains { $0.count == 700 }, "the copies and their near hash are one group")
+    }
+
+    /// A value whose first hashes are one group (nine hashes of the low block 0) still has a
+    /// later hash of that value (`j`, far from them) compared with a query joined to that group
+    /// (`q`, of low block 1, which reaches `j` through the low block alone: 1 + 3 + 3 + 3 bits).
+    func testHashesAfterAValuesGroupAreStillCompared() {
+        let bits = { (list: [Int]) in list.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } }
+        let group: [UInt64] = [0] + [16, 20, 24, 32, 36, 40, 48, 52].map { bits([$0]) }
+        let q = bits([0, 17, 18, 19, 33, 34, 35, 49, 50, 51])
+        let j = q ^ bits([0, 21, 22, 23, 37, 38, 39, 53, 54, 55])
+        let hashes = group + [j, q]
+        XCTAssertEqual(SimilarGroups.distance(j, q), 10)
+        XCTAssertTrue(group.allSatisfy { SimilarGroups.distance($0, j) > 10 }, "j is near q alone")
+        XCTAssertEqual(Self.allPairsGroups(hashes, threshold: SimilarGroups.threshold), [Array(0..<11)])
+        XCTAssertEqual(SimilarGroups.groups(hashes), [Array(0..<11)])
+    }
+
+    /// Each block's radius: the radii plus one add up to one more than the threshold, the larger
+    /// on the narrower blocks; a block of radius -1 is not probed (equal hashes agree on any).
+    func testBlockRadiiLeaveNoPairUnseen() {
+        XCTAssertEqual(HashBlocks.radii(threshold: 10, blocks: 4), [2, 2, 2, 1])
+        XCTAssertEqual(HashBlocks.radii(threshold: 10, blocks: 3), [3, 3, 2])
+        XCTAssertEqual(HashBlocks.radii(threshold: 0, blocks: 4), [0, -1, -1, -1])
+        XCTAssertEqual(HashBlocks.widths.reduce(0, +), 64)
+        XCTAssertEqual(HashBlocks.masks(width: 21, radius: 3).count, 1 + 21 + 210 + 1_330)
+        XCTAssertEqual(Set(HashBlocks.masks(width: 22, radius: 2)).count, 1 + 22 + 231)
+        XCTAssertEqual(HashBlocks.masks(width: 22, radius: 2).first, 0)
+    }
+
+    /// Hashes whose bits in `spread[b]` random places of block `b` (of `widths`) are set.
+    static func flips(_ spread: [Int], _ widths: [Int], _ random: inout SplitMix) -> UInt64 {
+        var mask: UInt64 = 0
+        var shift = 0
+        for (b, width) in widths.enumerated() {
+            var bits = Set<Int>()
+            while bits.count < min(spread[b], width) { bits.insert(Int(random.next() % UInt64(width))) }
+            for bit in bits { mask |= 1 << UInt64(shift + bit) }
+            shift += width
+        }
+        return mask
+    }
+
+    /// `SimilarGroups.groups`'s answer with the blocks split as `widths`.
+    static func groups(_ hashes: [UInt64], threshold: Int, widths: [Int], joined: [[Int]] = [], querying: [Int]? = nil) -> [[Int]] {
+        SimilarGroups.groups(hashes, threshold: threshold, joined: joined, querying: querying, widths: widths)
+    }
+
+    /// The reference: every pair compared, its groups found by a walk from each position.
+    static func allPairsGroups(_ hashes: [UInt64], threshold: Int) -> [[Int]] {
+        var label = [Int](repeating: -1, count: hashes.count)
+        for start in hashes.indices where label[start] < 0 {
+            label[start] = start
+            var stack = [start]
+            while let i = stack.popLast() {
+                for j in hashes.indices where label[j] < 0 && (hashes[i] ^ hashes[j]).nonzeroBitCount <= threshold {
+                    label[j] = start
+                    stack.append(j)
+                }
+            }
+        }
+        return components(hashes.count) { label[$0] }
+    }
+
+    /// Positions by their set's name, sets of two or more, each ascending, by their first member.
+    static func components(_ count: Int, _ name: (Int) -> Int) -> [[Int]] {
+        var byName: [Int: [Int]] = [:]
+        for i in 0..<count { byName[name(i), default: []].append(i) }
+        return byName.values.filter { $0.count > 1 }.sorted { $0[0] < $1[0] }
     }
 
     /// Hashes added to a library and searched alone, the groups found before joined without a
@@ -152,5 +263,18 @@ final class SimilarGroupsTests: XCTestCase {
         rewritten.identity.mtime = Timestamp(seconds: 5)
         XCTAssertFalse(record.holds(rewritten))
         XCTAssertFalse(record.holds(makePhoto("b/1.jpg", (2024, 1, 1, 10))))
+    }
+}
+
+/// SplitMix64: a seeded source of test hashes.
+struct SplitMix {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
