@@ -106,25 +106,6 @@ public final class CameraNameCache: Sendable {
     }
 }
 
-/// One reader thread's codes of the cameras it met, in front of the scanner's shared cache: the
-/// reader threads then take no lock per photo (they would all wait on the one lock).
-public struct CameraCodes {
-    private var known: [CameraWritten: UInt16] = [:]
-    private let shared: CameraNameCache
-
-    public init(_ shared: CameraNameCache) {
-        self.shared = shared
-    }
-
-    public mutating func code(make: String?, model: String?) -> UInt16 {
-        let camera = CameraWritten(make: make, model: model)
-        if let code = known[camera] { return code }
-        let code = shared.code(camera)
-        known[camera] = code
-        return code
-    }
-}
-
 /// Every camera folder name of this process, each stored once: a photo keeps its camera as a
 /// two-byte code into this table (`Photo.camera`), where a string would take 16 bytes of every
 /// photo (a million photos name a few dozen cameras). Codes are never reused; the table only

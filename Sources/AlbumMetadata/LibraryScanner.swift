@@ -337,12 +337,6 @@ public struct LibraryScanner: Sendable {
     /// A photo with every rule applied, or nil for files that are not photos (or of a format not
     /// shown: `ScanRules.formats`).
     public func photo(from file: IndexedFile) -> Photo? {
-        var cameras = CameraCodes(cameraNames)
-        return photo(from: file, cameras: &cameras)
-    }
-
-    /// `photo(from:)`, with a reader thread's own camera codes (`CameraCodes`).
-    public func photo(from file: IndexedFile, cameras: inout CameraCodes) -> Photo? {
         guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
         let relativePath = file.relativePath
         let fileName = String(relativePath.nameAfterLastSlash)
@@ -364,7 +358,7 @@ public struct LibraryScanner: Sendable {
         if e.sidecar != nil || !burst.isEmpty { photo.sidecarAttributes = (e.sidecar?.attributes ?? []) + burst }
         photo.kindSignals = UInt16(truncatingIfNeeded: MediaKindRules.signals(e.kinds, format: format))
         if format.isStill { photo.motionVideo = e.motionVideo }
-        photo.cameraCode = cameras.code(make: e.make, model: e.model)
+        photo.cameraCode = cameraNames.code(CameraWritten(make: e.make, model: e.model))
         if let (rating, source) = FavoriteRules.rating(e) {
             photo.rating = rating
             photo.ratingSource = source

@@ -168,8 +168,8 @@ public final class ReadStream: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func read(_ file: consuming IndexedFile, cameras: inout CameraCodes) -> Read {
-        let photo = decides ? scanner.photo(from: file, cameras: &cameras) : nil
+    private func read(_ file: consuming IndexedFile) -> Read {
+        let photo = decides ? scanner.photo(from: file) : nil
         return Read(file: file, photo: photo)
     }
 
@@ -178,7 +178,6 @@ public final class ReadStream: @unchecked Sendable {
     private func readUntilEnd(rootFD: Int32) {
         // Per thread; nil (file-by-file reads) without io_uring.
         var ring = scanner.batchedReads ? ReadRing(capacity: Self.chunk) : nil
-        var cameras = CameraCodes(scanner.cameraNames)
         condition.lock()
         while true {
             guard let batch = queue.first else {
@@ -196,11 +195,11 @@ public final class ReadStream: @unchecked Sendable {
             let positions = batch.order[range]
             if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring) {
                 // (Moved out of `files` into the slots, not copied.)
-                for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map { read($0, cameras: &cameras) } }
+                for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map(read) }
             } else {
                 ring = nil  // (failed: not tried again)
                 for i in positions {
-                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD).map { read($0, cameras: &cameras) }
+                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD).map(read)
                 }
             }
             condition.lock()

@@ -83,18 +83,15 @@ final class CameraTableTests: XCTestCase {
         XCTAssertEqual(table.name(UInt16.max), "Camera \(UInt16.max)")
     }
 
-    /// A reader thread's codes and the scanner's shared cache give the code of the folder name,
-    /// each pair of make and model named once.
+    /// The scanner's cache gives the code of the folder name, each pair of make and model named once.
     func testACameraAsWrittenGetsTheCodeOfItsName() {
         let cache = CameraNameCache()
-        var codes = CameraCodes(cache), other = CameraCodes(cache)
-        let code = codes.code(make: "Canon", model: "Canon EOS R5")
+        let code = cache.code(CameraWritten(make: "Canon", model: "Canon EOS R5"))
         XCTAssertEqual(CameraTable.shared.name(code), CameraNames.folderName(make: "Canon", model: "Canon EOS R5"))
-        XCTAssertEqual(other.code(make: "Canon", model: "Canon EOS R5"), code)
-        XCTAssertEqual(codes.code(make: "Canon", model: "Canon EOS R5"), code)
-        XCTAssertNotEqual(codes.code(make: "Canon", model: "Canon EOS R6"), code)
-        XCTAssertEqual(codes.code(make: nil, model: nil), 0)
-        XCTAssertEqual(codes.code(make: " ", model: ""), 0, "blank: Unknown")
+        XCTAssertEqual(cache.code(CameraWritten(make: "Canon", model: "Canon EOS R5")), code)
+        XCTAssertNotEqual(cache.code(CameraWritten(make: "Canon", model: "Canon EOS R6")), code)
+        XCTAssertEqual(cache.code(CameraWritten(make: nil, model: nil)), 0)
+        XCTAssertEqual(cache.code(CameraWritten(make: " ", model: "")), 0, "blank: Unknown")
         XCTAssertEqual(cache.folderName(make: "Canon", model: "Canon EOS R5"), CameraTable.shared.name(code))
     }
 

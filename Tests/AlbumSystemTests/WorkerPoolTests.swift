@@ -84,7 +84,7 @@ final class WorkerPoolTests: XCTestCase {
         for k in 0..<2 {
             pool.submit(.ahead) {
                 running.signal()
-                _ = gates[k].wait(timeout: .now() + 10)
+                if gates[k].wait(timeout: .now() + 10) != .success { order.add("ahead held past its timeout") }
             }
         }
         for _ in 0..<2 { XCTAssertEqual(running.wait(timeout: .now() + 10), .success, "both threads run ahead work") }
@@ -109,8 +109,7 @@ final class WorkerPoolTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         pool.submit(.ahead) {
             aheadRunning.signal()
-            _ = gate.wait(timeout: .now() + 10)
-            order.add("first ahead")
+            order.add(gate.wait(timeout: .now() + 10) == .success ? "first ahead" : "first ahead, never let go")
         }
         XCTAssertEqual(aheadRunning.wait(timeout: .now() + 10), .success)
         let done = DispatchSemaphore(value: 0)

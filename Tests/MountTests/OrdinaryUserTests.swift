@@ -173,13 +173,31 @@ final class OrdinaryUserTests: SampleLibraryTestCase {
 
     /// `-o auto_unmount,allow_other`: the user's daemon killed (SIGKILL), the fusermount3 helper
     /// libfuse left for it takes the mount away and ends.
+    ///
+    /// libfuse's helper (3.14) races the dying daemon: it wakes when the daemon's end of their
+    /// socket closes, and unmounts only if opening the mount point then fails with ENOTCONN; an
+    /// open that comes before the kernel has aborted the connection (the daemon's FUSE descriptor
+    /// still closing) fails with ECONNABORTED instead, and the helper leaves the mount. On a loaded
+    /// machine that happens about once in twenty kills. So a kill is tried up to three times: the
+    /// helper must clear the mount in one, and a mount it left is stale (ENOTCONN) and the user's
+    /// `fusermount3 -u` clears it.
     func testAutoUnmountClearsTheUsersMountWhenItsDaemonIsKilled() throws {
-        let m = try Mount(source: source.path, options: ["-o", "auto_unmount,allow_other"], user: user)
-        let helper = try XCTUnwrap(try killAfterItsWorkersStarted(m), "the auto_unmount helper")
-        XCTAssertTrue(waitUntilGone(helper), "the helper ends")
-        XCTAssertTrue(eventually(10) { !user.isMounted(m.mountpoint) },
-                      "still mounted (\(user.run("ls '\(m.mountpoint)'").stderr)): \(user.mountLine(m.mountpoint) ?? "")")
-        XCTAssertEqual(listing(m.mountpoint), [], "an empty folder again, no stale mount")
+        var cleared = false
+        for attempt in 1...3 where !cleared {
+            let m = try Mount(source: source.path, options: ["-o", "auto_unmount,allow_other"], user: user)
+            let helper = try XCTUnwrap(try killAfterItsWorkersStarted(m), "the auto_unmount helper")
+            XCTAssertTrue(waitUntilGone(helper), "the helper ends")
+            cleared = eventually(10) { !user.isMounted(m.mountpoint) }
+            if cleared {
+                XCTAssertEqual(listing(m.mountpoint), [], "an empty folder again, no stale mount")
+            } else {
+                let stale = user.run("ls '\(m.mountpoint)'").stderr
+                XCTAssertTrue(stale.contains("Transport endpoint is not connected"), "attempt \(attempt): \(stale)")
+                XCTAssertEqual(m.fusermount(["-u"]).status, 0, "attempt \(attempt): the user clears the mount the helper left")
+                XCTAssertFalse(user.isMounted(m.mountpoint))
+            }
+        }
+        XCTAssertTrue(cleared, "the helper cleared none of three killed daemons' mounts")
     }
 
     /// Without `allow_other`, libfuse's helper (3.14) checks the mount point as root, which the
