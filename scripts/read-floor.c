@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "floor-reads.h"
+#include "floor-paths.h"
 
 static char **paths;
 static size_t count;
@@ -68,16 +69,7 @@ int main(int argc, char **argv) {
     }
     use_ring = c > 0;
     if (use_ring) chunk = (size_t)c;
-    size_t capacity = 1024;
-    paths = malloc(capacity * sizeof *paths);
-    char *line = NULL;
-    size_t size = 0;
-    ssize_t n;
-    while ((n = getline(&line, &size, stdin)) > 0) {
-        if (line[n - 1] == '\n') line[n - 1] = 0;
-        if (count == capacity) paths = realloc(paths, (capacity *= 2) * sizeof *paths);
-        if (!paths || !(paths[count++] = strdup(line))) { perror("read-floor"); return 1; }
-    }
+    if (read_paths("read-floor", &paths, &count) != 0) return 1;
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
     pthread_t ids[1024];

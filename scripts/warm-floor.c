@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "floor-paths.h"
 
 static char **paths;
 static size_t count;
@@ -96,16 +97,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     no_open = strcmp(argv[1], "no-open") == 0;
-    size_t capacity = 1024;
-    paths = malloc(capacity * sizeof *paths);
-    char *line = NULL;
-    size_t size = 0;
-    ssize_t n;
-    while ((n = getline(&line, &size, stdin)) > 0) {
-        if (line[n - 1] == '\n') line[n - 1] = 0;
-        if (count == capacity) paths = realloc(paths, (capacity *= 2) * sizeof *paths);
-        if (!paths || !(paths[count++] = strdup(line))) { perror("warm-floor"); return 1; }
-    }
+    if (read_paths("warm-floor", &paths, &count) != 0) return 1;
     struct fuse_lowlevel_ops ops = {
         .lookup = floor_lookup, .getattr = floor_getattr, .open = floor_open,
         .read = floor_read, .release = floor_release,
