@@ -57,7 +57,7 @@ let package = Package(
 
         .target(name: "AlbumSystem", dependencies: ["CSysOpen"]),
         .target(name: "AlbumCore", dependencies: ["AlbumSystem", "CGeonames"]),
-        .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs"]),
+        .target(name: "AlbumMetadata", dependencies: ["AlbumSystem", "AlbumCore", "CExif", "CExifArena", "CURing", "CZlib", "CSysVfs", "CXXHash"]),
         .target(name: "AlbumSample", dependencies: ["AlbumSystem", "AlbumCore", "AlbumThumbnails", "CTurboJPEG", "CJPEGStream", "CPNG", "CWebP", "CGIF", "CTIFF", "CZlib", "CHeif", "CFFmpeg", "CJXL"]),
         .target(name: "AlbumThumbnails", dependencies: ["AlbumSystem", "AlbumCore", "AlbumMetadata", "CSandbox", "CTurboJPEG", "CJPEGStream", "CPNG", "CPNGRows", "CWebP", "CGIF", "CTIFF", "CHeif", "CFFmpeg", "CJXL", "CRaw", "CZlib", "CMD"]),
         .target(name: "AlbumIndex", dependencies: ["AlbumSystem", "AlbumCore", "CSQLite3", "CXXHash"]),

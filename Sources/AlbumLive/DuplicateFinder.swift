@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumMetadata
 import AlbumSystem
 import Dispatch
 import Glibc
@@ -9,9 +10,10 @@ import Synchronization
 /// kept in the index by the file's path and identity so that a remount or a rescan reads only
 /// files new or changed (a file under a new path, its folder renamed, by its identity).
 ///
-/// Files are read on a thread of its own at nice 10 in the idle I/O class (`BackgroundPriority`),
-/// one file at a time through one 1 MiB buffer, each opened beneath SOURCE through no link and
-/// checked to be the file scanned (`SourceOpening.scanned`). The coordinator waits for it as its
+/// Files the scan read whole come with their hashes already (`HashesWhileReading`, taken after
+/// each batch merged); the others are read on a thread of its own at nice 10 in the idle I/O
+/// class (`BackgroundPriority`), one file at a time through one 1 MiB buffer, each opened beneath
+/// SOURCE through no link and checked to be the file scanned (`SourceOpening.scanned`). The coordinator waits for it as its
 /// scan's last step; listings and reads are answered from the views shown meanwhile.
 /// (`@unchecked Sendable`: `known`, `loaded` and `writeFailure` are used only on the
 /// coordinator's queue; the reading thread touches none of them, and hands its digests back
@@ -32,6 +34,8 @@ final class DuplicateFinder: @unchecked Sendable {
     private let reader = WorkerPool(name: "albumfs-hash", width: 1, idleSeconds: nil)
     /// Files read for a hash since the mount (0 on a remount of an unchanged library).
     let filesHashed = Atomic<Int>(0)
+    /// The hashes the scan's readers make of the files they read whole (`LibraryScanner.hashesWhileReading`).
+    let whileReading = HashesWhileReading()
 
     init(root: String, store: ContentHashStore?, log: @escaping @Sendable (String) -> Void) {
         self.root = root
@@ -65,16 +69,15 @@ final class DuplicateFinder: @unchecked Sendable {
     /// The group of each file in one (its path → its group), reading the files whose hashes are
     /// not known; `progress` gets (files read, files to read) as they go.
     func groups(for photos: [Photo], progress: @escaping @Sendable (Int, Int) -> Void) -> [String: UInt32] {
-        if !loaded {
-            known = Self.load(store, log: log)
-            loaded = true
-        }
+        keepHashesMadeWhileReading()
         let runs = DuplicateGroups.sameSizeRuns(photos)
         var key = [UInt64](repeating: 0, count: photos.count)
         for i in runs.joined() { key[i] = KnownContent.key(photos[i].sourcePath) }
         // Photos whose file could not be read (changed since the scan: its rescan follows) are in no group.
         let valid = { (i: Int) in self.known[key[i]].flatMap { $0.holds(photos[i]) ? $0 : nil } }
-        var saved = adoptMoved(runs.joined().filter { valid($0) == nil }, photos, key)
+        // (Those hashed while the scan read them first: an entry adopted below may be a copy of one.)
+        var saved = runs.joined().filter { known[key[$0]]?.unsaved == true && valid($0) != nil }
+        saved += adoptMoved(runs.joined().filter { valid($0) == nil }, photos, key)
         let needPartial = runs.joined().filter { valid($0) == nil }
         for (k, digest) in read(needPartial.map { ScannedFile(photos[$0]) }, full: false, progress: progress) {
             let i = needPartial[k]
@@ -92,6 +95,19 @@ final class DuplicateFinder: @unchecked Sendable {
         for i in alike { if let hash = valid(i)?.full { fullHashes[photos[i].sourcePath] = hash.hex } }
         save(saved.compactMap { i in known[key[i]].map { $0.record(photos[i]) } }, keeping: Set(runs.joined().map { key[$0] }))
         return DuplicateGroups.numbers(fullHashes)
+    }
+
+    /// Keeps the hashes the scan's readers made since the last call (on the coordinator's queue,
+    /// after each batch it merges: they stay few between calls), to be written with the next groups.
+    func keepHashesMadeWhileReading() {
+        if !loaded {
+            known = Self.load(store, log: log)
+            loaded = true
+        }
+        for digest in whileReading.take() {
+            known[digest.pathKey] = KnownContent(digest)
+            known.settleWhenLarge()
+        }
     }
 
     /// Gives the photos of `unknown` whose file was hashed under another path (its folder renamed
@@ -115,6 +131,7 @@ final class DuplicateFinder: @unchecked Sendable {
     /// checked by its identity when it shares one again.)
     private func save(_ records: [ContentHashRecord], keeping candidates: Set<UInt64>) {
         known.settle(keeping: candidates)
+        for record in records { known.modify(KnownContent.key(record.relativePath)) { $0.unsaved = false } }
         guard let store else { return }
         do throws(Errno) {
             try store.saveContentHashes(records, removing: [])
@@ -189,6 +206,8 @@ struct KnownContent: Sendable {
     var file: UInt64
     var partial: UInt64
     var full: FullContentHash?
+    /// Made while the scan read the file, and not yet written to the index.
+    var unsaved = false
 
     static func key(_ path: String) -> UInt64 { PathKeyed<KnownContent>.key(path) }
 
@@ -202,6 +221,13 @@ struct KnownContent: Sendable {
     init(_ photo: Photo, partial: UInt64) {
         file = Self.file(photo)
         self.partial = partial
+    }
+
+    init(_ digest: HashesWhileReading.Digest) {
+        file = digest.stamp
+        partial = digest.partial
+        full = FullContentHash(high: digest.fullHigh, low: digest.fullLow)
+        unsaved = true
     }
 
     init(_ record: ContentHashRecord) {

@@ -115,6 +115,7 @@ extension LibraryCoordinator {
         let run = pipeline.start(request(folder, setup))
         while let batch = run.next() {
             statusBox.withLock { $0.progressTotal = max($0.progressTotal, batch.files) }
+            duplicates?.keepHashesMadeWhileReading()
             // A tree build just before the scan's own last one would only delay it.
             guard batch.merged < batch.batches, !batch.finishingSoon, pacing.isDue(at: Date(), publishSeconds: onQueue.publishSeconds) else { continue }
             publish(complete: false)

@@ -157,6 +157,11 @@ public final class LibraryCoordinator: @unchecked Sendable {
                 progress: (@Sendable (Int, Int, Bool) -> Void)? = nil, keeper: ViewsKeeper? = nil,
                 log: @escaping @Sendable (String) -> Void) {
         self.keeper = keeper
+        let duplicates = options.views.contains(LibraryViews.duplicates)
+            ? DuplicateFinder(root: scanner.root, store: index as? ContentHashStore, log: log) : nil
+        var scanner = scanner
+        scanner.hashesWhileReading = duplicates?.whileReading
+        self.duplicates = duplicates
         self.scanner = scanner
         self.index = index
         pipeline = ScanPipeline(scanner: scanner, index: index)
@@ -165,8 +170,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
         self.progress = progress
         self.log = log
         confined = QueueState(availability: LibraryAvailability(root: scanner.root, index: index, log: log))
-        duplicates = options.views.contains(LibraryViews.duplicates)
-            ? DuplicateFinder(root: scanner.root, store: index as? ContentHashStore, log: log) : nil
         if duplicates != nil { statusBox.withLock { $0.duplicates = "waiting for the scan" } }
         similar = options.perceptualHasher.flatMap { hasher in
             options.views.contains(LibraryViews.duplicates)

@@ -1,5 +1,5 @@
 import AlbumCore
-import CXXHash
+import AlbumMetadata
 
 /// Entries by their path's XXH3-64 (`key`), as a sorted array of fixed-size entries (no string
 /// kept, no dictionary's buckets: 48 bytes a `KnownContent`, where a dictionary took ~150 at a
@@ -15,10 +15,7 @@ struct PathKeyed<Value> {
     /// From entries in any order (one a key).
     init(_ entries: [(key: UInt64, value: Value)]) { sorted = entries.sorted { $0.key < $1.key } }
 
-    static func key(_ path: String) -> UInt64 {
-        var path = path
-        return path.withUTF8 { XXH3_64bits($0.baseAddress, $0.count) }
-    }
+    static func key(_ path: String) -> UInt64 { HashesWhileReading.pathKey(path) }
 
     subscript(key: UInt64) -> Value? {
         get { recent[key] ?? Self.find(key, in: sorted) }
@@ -81,11 +78,7 @@ extension PathKeyed where Value == KnownContent {
 
 extension FileStamp {
     /// The stamp as one number (XXH3-64 of its fields): what a kept entry compares a file with.
-    var fingerprint: UInt64 {
-        var words = [identity.inode, UInt64(bitPattern: identity.size), UInt64(bitPattern: identity.mtime.nanosecondsSinceEpoch),
-                     UInt64(bitPattern: changedWhenRead?.nanosecondsSinceEpoch ?? .min)]
-        return words.withUnsafeMutableBytes { XXH3_64bits($0.baseAddress, $0.count) }
-    }
+    var fingerprint: UInt64 { HashesWhileReading.stampKey(self) }
 }
 
 extension PathKeyed: Sendable where Value: Sendable {}

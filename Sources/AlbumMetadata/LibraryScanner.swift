@@ -38,6 +38,9 @@ public struct LibraryScanner: Sendable {
     /// (`ReadRing`), when the kernel allows it; false reads file by file (`pread`), as a kernel
     /// without io_uring does.
     public var batchedReads = true
+    /// Where reader threads leave `duplicates/`'s hashes of the files they read whole (nil: the
+    /// view is not shown, and nothing is hashed).
+    public var hashesWhileReading: HashesWhileReading?
     /// Whether the library is on network storage (`NetworkStorage`): each open and read there is
     /// a round trip to a server, so many more are kept in flight, file by file.
     public let onNetworkStorage: Bool
@@ -167,23 +170,44 @@ public struct LibraryScanner: Sendable {
     ///   walk from `/` per file); -1 opens by absolute path.
     /// - Returns: nil when the file is no longer there (deleted, or replaced by a link, since the
     ///   walk): it is not part of the library, as the next walk will agree.
-    func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1) -> IndexedFile? {
+    /// - Parameter digests: gets the file's content hashes where `hashesWhileReading` wants them.
+    func examine(_ relativePath: String, identity walked: FileIdentity, rootFD: Int32 = -1,
+                 digests: inout [HashesWhileReading.Digest]) -> IndexedFile? {
         switch open(relativePath, identity: walked, rootFD: rootFD) {
         case .settled(let file):
             return file
         case .open(let open):
-            do {
-                let meta = try MetadataReader.read(open.file, size: Int64(open.status.st_size), name: relativePath)
-                return understood(meta, open, walked: walked, rootFD: rootFD)
-            } catch {
-                return failed(error, relativePath, walked: walked)
+            let size = Int64(open.status.st_size)
+            let read = Result { () throws(Errno) in try open.file.read(at: 0, count: MetadataReader.firstReadLength(size: size, name: relativePath)) }
+            let examined = read.flatMap { first in
+                first.withUnsafeBytes { bytes in
+                    Result { () throws(Errno) -> IndexedFile in
+                        var evidence = PhotoEvidence()
+                        let format = try MetadataReader.read(open.file, first: bytes, size: size, into: &evidence)
+                        let file = understood(format, consume evidence, open, walked: walked, rootFD: rootFD)
+                        if let digest = digestWhileReading(bytes, size: size, of: file) { digests.append(digest) }
+                        return file
+                    }
+                }
+            }
+            switch examined {
+            case .success(let file): return file
+            case .failure(let error): return failed(error, relativePath, walked: walked)
             }
         }
     }
 
+    /// `duplicates/`'s hashes of `file` from `first`, its first read, where that read it whole
+    /// and its size was seen before (`HashesWhileReading`); nil otherwise.
+    private func digestWhileReading(_ first: UnsafeRawBufferPointer, size: Int64, of file: IndexedFile) -> HashesWhileReading.Digest? {
+        guard let hashes = hashesWhileReading, case .photo = file.kind, size > 0, first.count == size, hashes.sizeSeenBefore(size) else { return nil }
+        return HashesWhileReading.digest(first, of: file)
+    }
+
     /// `examine` for several files at once: all opened, their first blocks read together through
     /// `ring` (at most `ring.capacity` files), then each understood. Results in `items`' order.
-    func examine(_ items: some Collection<(path: String, identity: FileIdentity)>, rootFD: Int32, ring: ReadRing) -> [IndexedFile?]? {
+    func examine(_ items: some Collection<(path: String, identity: FileIdentity)>, rootFD: Int32, ring: ReadRing,
+                 digests: inout [HashesWhileReading.Digest]) -> [IndexedFile?]? {
         var results: [IndexedFile?] = []
         results.reserveCapacity(items.count)
         var opened: [Opened] = []
@@ -206,9 +230,11 @@ public struct LibraryScanner: Sendable {
             let position = opened[i].position
             do throws(Errno) {
                 var evidence = PhotoEvidence()
-                let format = try MetadataReader.read(opened[i].open.file, first: first.get(), size: Int64(opened[i].open.status.st_size),
-                                                     into: &evidence)
-                results[position] = understood(format, consume evidence, opened[i].open, walked: opened[i].walked, rootFD: rootFD)
+                let bytes = try first.get(), size = Int64(opened[i].open.status.st_size)
+                let format = try MetadataReader.read(opened[i].open.file, first: bytes, size: size, into: &evidence)
+                let file = understood(format, consume evidence, opened[i].open, walked: opened[i].walked, rootFD: rootFD)
+                if let digest = digestWhileReading(bytes, size: size, of: file) { digests.append(digest) }
+                results[position] = file
             } catch {
                 results[position] = failed(error, opened[i].open.relativePath, walked: opened[i].walked)
             }
@@ -254,13 +280,8 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-    /// What a read header (`meta`: nil when the content is no JPEG, PNG or HEIF image) makes of a file.
-    private func understood(_ meta: FileMetadata?, _ open: OpenFile, walked: FileIdentity, rootFD: Int32) -> IndexedFile {
-        understood(meta?.format, meta?.evidence ?? PhotoEvidence(), open, walked: walked, rootFD: rootFD)
-    }
-
-    /// The same, from the format read (nil: the content is no JPEG, PNG or HEIF image) and its
-    /// evidence, moved into the record.
+    /// What a read header makes of a file: from the format read (nil: the content is no image
+    /// the scan knows) and its evidence, moved into the record.
     private func understood(_ format: ImageFormat?, _ evidence: consuming PhotoEvidence, _ open: OpenFile, walked: FileIdentity,
                             rootFD: Int32) -> IndexedFile {
         let relativePath = open.relativePath

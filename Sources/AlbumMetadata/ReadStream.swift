@@ -193,15 +193,18 @@ public final class ReadStream: @unchecked Sendable {
             }
             condition.unlock()
             let positions = batch.order[range]
-            if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring) {
+            var digests: [HashesWhileReading.Digest] = []
+            if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring, digests: &digests) {
                 // (Moved out of `files` into the slots, not copied.)
                 for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map(read) }
             } else {
                 ring = nil  // (failed: not tried again)
+                digests = []
                 for i in positions {
-                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD).map(read)
+                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD, digests: &digests).map(read)
                 }
             }
+            scanner.hashesWhileReading?.note(digests)
             condition.lock()
             batch.unread -= range.count
             done += range.count

@@ -1,4 +1,6 @@
 import AlbumCore
+@testable import AlbumMetadata
+import AlbumSample
 import AlbumSystem
 @testable import AlbumLive
 import Foundation
@@ -51,6 +53,49 @@ final class DuplicateFinderTests: XCTestCase {
         XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 5 + 3, "5 partial hashes (not alone.jpg), 3 full (a, b, c)")
         XCTAssertEqual(finder.groups(for: photos) { _, _ in }, groups)
         XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 8, "nothing read again")
+    }
+
+    /// Files a scan reads whole (no longer than its first read) are hashed from that read, and
+    /// the search reads only the first of each size again; the hashes are those the search makes
+    /// (the same groups, and equal to `ContentDigest`'s of each file); with io_uring and file by file.
+    func testFilesTheScanReadWholeAreNotReadAgain() throws {
+        for batched in [true, false] {
+            try FileManager.default.removeItem(atPath: folder)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let a = try Encoders.jpeg(.marker(width: 64, height: 48, tint: 10))
+            let b = try Encoders.jpeg(.marker(width: 96, height: 48, tint: 90))
+            for name in ["a1.jpg", "a2.jpg", "a3.jpg", "a4.jpg"] { write(name, a) }
+            for name in ["b1.jpg", "b2.jpg", "b3.jpg"] { write(name, b) }
+            XCTAssertNotEqual(a.count, b.count)
+            XCTAssertLessThan(a.count, MetadataReader.firstBlock, "read whole by the scan's first read")
+            let finder = DuplicateFinder(root: folder, store: nil, log: { XCTFail($0) })
+            var scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+            scanner.batchedReads = batched
+            scanner.hashesWhileReading = finder.whileReading
+            let pipeline = ScanPipeline(scanner: scanner, index: nil)
+            let writer = IndexWriter(index: nil, log: { _ in })
+            _ = pipeline.scan(ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer)))
+            let photos = pipeline.known.report().photos
+            XCTAssertEqual(photos.count, 7)
+            let made = finder.whileReading.take()
+            XCTAssertEqual(made.count, 5, "all but the first of each size (batched: \(batched))")
+            for digest in made {
+                let photo = try XCTUnwrap(photos.first { HashesWhileReading.pathKey($0.sourcePath) == digest.pathKey })
+                let fd = open(folder + "/" + photo.sourcePath, O_RDONLY)
+                defer { close(fd) }
+                var buffer: [UInt8] = []
+                XCTAssertEqual(digest.partial, try ContentDigest.partial(fd, size: Int(photo.identity.size), buffer: &buffer), photo.sourcePath)
+                let full = try ContentDigest.fullHash(fd, size: Int(photo.identity.size), buffer: &buffer)
+                XCTAssertEqual([digest.fullHigh, digest.fullLow], [full.high, full.low], photo.sourcePath)
+                XCTAssertEqual(digest.stamp, KnownContent.file(photo), photo.sourcePath)
+                finder.whileReading.note([digest])
+            }
+            let groups = finder.groups(for: photos) { _, _ in }
+            XCTAssertEqual(Set(groups.keys), ["a1.jpg", "a2.jpg", "a3.jpg", "a4.jpg", "b1.jpg", "b2.jpg", "b3.jpg"])
+            XCTAssertEqual(Set(["a1.jpg", "a2.jpg", "a3.jpg", "a4.jpg"].map { groups[$0] }).count, 1)
+            XCTAssertNotEqual(groups["a1.jpg"], groups["b1.jpg"])
+            XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 2 + 2, "the first of each size: its partial, then its full hash")
+        }
     }
 
     /// A file replaced by a link after the scan is not followed: its photo is in no group.

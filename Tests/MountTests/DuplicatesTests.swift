@@ -154,6 +154,34 @@ final class DuplicatesTests: SampleLibraryTestCase {
         XCTAssertEqual(readdirNames(m.path("duplicates/A-export.jpg"))?.count, 3)
     }
 
+    /// Copies no longer than the scan's first read of a file are hashed from that read: the
+    /// search at the scan's end reads again only the first file of each size (its partial, then
+    /// its full hash), and a remount reads none (the hashes made while reading are in the index).
+    func testSmallCopiesAreHashedAsTheScanReadsThem() throws {
+        let library = state + "/small"
+        let a = try Self.camera("2024:06:01 10:00:00", tint: 10)
+        let b = try Self.camera("2022:03:01 10:00:00", tint: 90, padding: 100)
+        XCTAssertLessThan(b.count, 16 << 10, "read whole by a scan's first read")
+        XCTAssertNotEqual(a.count, b.count)
+        for (folder, data, count) in [("A", a, 6), ("B", b, 3)] {
+            try FileManager.default.createDirectory(atPath: library + "/" + folder, withIntermediateDirectories: true)
+            for i in 1...count { XCTAssertTrue(FileManager.default.createFile(atPath: "\(library)/\(folder)/\(i).jpg", contents: data)) }
+        }
+        let options = ["-o", "index=" + state + "/small.sqlite"]
+        var m = try Mount(source: library, options: options)
+        let first = daemonStatus(m.mountpoint)
+        XCTAssertEqual(first["duplicates"], "done", "\(first)")
+        XCTAssertEqual(first["duplicate_files_hashed"], "4", "the first file of each size, twice: \(first)")
+        let groups = try XCTUnwrap(readdirNames(m.path("duplicates")))
+        XCTAssertEqual(groups.filter { $0 != "similar" }.compactMap { readdirNames(m.path("duplicates/" + $0))?.count }.sorted(), [3, 6], "\(groups)")
+        m.finish()
+        m = try Mount(source: library, options: options)
+        defer { m.finish() }
+        let second = daemonStatus(m.mountpoint)
+        XCTAssertEqual(second["duplicate_files_hashed"], "0", "\(second)")
+        XCTAssertEqual(readdirNames(m.path("duplicates")), groups)
+    }
+
     /// A copy picked from `duplicates/` is the photo picked.
     func testAPickFromDuplicatesLinksThePhoto() throws {
         try writeCopies()
