@@ -92,6 +92,22 @@ public final class CameraNameCache: Sendable {
 
     public init() {}
 
+    /// The last camera one reader thread named, and its code: the photos a thread reads one
+    /// after another are mostly of one camera, and then need neither the lock nor a hash.
+    public struct Memo {
+        var last: CameraWritten?
+        var code: UInt16 = 0
+        public init() {}
+    }
+
+    /// `code(_:)` through a reader's `memo`.
+    public func code(_ camera: CameraWritten, memo: inout Memo) -> UInt16 {
+        if camera == memo.last { return memo.code }
+        memo.code = code(camera)
+        memo.last = camera
+        return memo.code
+    }
+
     /// The code of the folder name of `camera` in `CameraTable.shared`.
     public func code(_ camera: CameraWritten) -> UInt16 {
         guard camera.make != nil || camera.model != nil else { return 0 }

@@ -1,5 +1,6 @@
 import AlbumSystem
 import Glibc
+import Synchronization
 
 /// A wall-clock date and time as written on a photo, with no time zone attached.
 ///
@@ -253,33 +254,40 @@ public struct SystemZone: UTCOffsets {
 /// day), so a library's photos ask the zone two or three times per day they were taken on, not
 /// twice per photo (`localtime_r` takes a lock and searches the zone's transitions, a good part
 /// of deciding a photo). A day with a change is asked every time.
-/// (`@unchecked Sendable`: the table is in a `Locked`; `zone` is a function of its argument alone.)
+/// Each slot is one atomic word (the day and its offset together), so the scan's reader threads
+/// read it with no lock to wait on each other for.
+/// (`@unchecked Sendable`: `slots` is read and written only through its atomics; `zone` is a
+/// function of its argument alone.)
 final class DayOffsets: @unchecked Sendable {
     private let zone: (Int64) -> Int
-    /// A direct-mapped table: the day in `days[day % size]`, its offset beside it.
-    private struct Table {
-        var days = [Int64](repeating: .min, count: DayOffsets.size)
-        var offsets = [Int32](repeating: 0, count: DayOffsets.size)
-    }
-    private let table = Locked(Table())
+    /// A direct-mapped table: the day in `slots[day % size]`, its day's low 32 bits and its
+    /// offset in the high 32 (`empty`: none).
+    private let slots: UnsafeMutablePointer<Atomic<UInt64>>
     private static let size = 4096
     private static let secondsPerDay: Int64 = 86_400
+    /// No day: `Int32.min`, which is never stored.
+    private static let empty = UInt64(UInt32(bitPattern: Int32.min))
 
     init(_ zone: @escaping (Int64) -> Int) {
         self.zone = zone
+        slots = .allocate(capacity: Self.size)
+        for i in 0..<Self.size { (slots + i).initialize(to: Atomic(Self.empty)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: Self.size)
+        slots.deallocate()
     }
 
     func offset(at instant: Int64) -> Int {
         let (day, slot) = Self.place(instant)
-        let known: Int? = table.withLock { t in t.days[slot] == day ? Int(t.offsets[slot]) : nil }
-        if let known { return known }
+        let day32 = Int32(exactly: day).flatMap { $0 == .min ? nil : $0 }
+        let word = slots[slot].load(ordering: .relaxed)
+        if let day32, Int32(truncatingIfNeeded: word) == day32 { return Int(Int32(truncatingIfNeeded: word >> 32)) }
         let offset = zone(instant)
         let start = day &* Self.secondsPerDay
-        if let stored = Int32(exactly: offset), zone(start) == offset, zone(start &+ Self.secondsPerDay - 1) == offset {
-            table.withLock { t in
-                t.days[slot] = day
-                t.offsets[slot] = stored
-            }
+        if let day32, let stored = Int32(exactly: offset), zone(start) == offset, zone(start &+ Self.secondsPerDay - 1) == offset {
+            slots[slot].store(UInt64(UInt32(bitPattern: stored)) << 32 | UInt64(UInt32(bitPattern: day32)), ordering: .relaxed)
         }
         return offset
     }

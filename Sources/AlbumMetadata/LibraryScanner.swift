@@ -358,6 +358,12 @@ public struct LibraryScanner: Sendable {
     /// A photo with every rule applied, or nil for files that are not photos (or of a format not
     /// shown: `ScanRules.formats`).
     public func photo(from file: IndexedFile) -> Photo? {
+        var cameras = CameraNameCache.Memo()
+        return photo(from: file, cameras: &cameras)
+    }
+
+    /// The same, the camera's code through a reader thread's `cameras`.
+    public func photo(from file: IndexedFile, cameras: inout CameraNameCache.Memo) -> Photo? {
         guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
         let relativePath = file.relativePath
         let fileName = String(relativePath.nameAfterLastSlash)
@@ -379,7 +385,7 @@ public struct LibraryScanner: Sendable {
         if e.sidecar != nil || !burst.isEmpty { photo.sidecarAttributes = (e.sidecar?.attributes ?? []) + burst }
         photo.kindSignals = UInt16(truncatingIfNeeded: MediaKindRules.signals(e.kinds, format: format))
         if format.isStill { photo.motionVideo = e.motionVideo }
-        photo.cameraCode = cameraNames.code(CameraWritten(make: e.make, model: e.model))
+        photo.cameraCode = cameraNames.code(CameraWritten(make: e.make, model: e.model), memo: &cameras)
         if let (rating, source) = FavoriteRules.rating(e) {
             photo.rating = rating
             photo.ratingSource = source

@@ -168,8 +168,8 @@ public final class ReadStream: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func read(_ file: consuming IndexedFile) -> Read {
-        let photo = decides ? scanner.photo(from: file) : nil
+    private func read(_ file: consuming IndexedFile, cameras: inout CameraNameCache.Memo) -> Read {
+        let photo = decides ? scanner.photo(from: file, cameras: &cameras) : nil
         return Read(file: file, photo: photo)
     }
 
@@ -178,6 +178,7 @@ public final class ReadStream: @unchecked Sendable {
     private func readUntilEnd(rootFD: Int32) {
         // Per thread; nil (file-by-file reads) without io_uring.
         var ring = scanner.batchedReads ? ReadRing(capacity: Self.chunk) : nil
+        var cameras = CameraNameCache.Memo()
         condition.lock()
         while true {
             guard let batch = queue.first else {
@@ -196,12 +197,12 @@ public final class ReadStream: @unchecked Sendable {
             var digests: [HashesWhileReading.Digest] = []
             if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring, digests: &digests) {
                 // (Moved out of `files` into the slots, not copied.)
-                for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map(read) }
+                for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map { read($0, cameras: &cameras) } }
             } else {
                 ring = nil  // (failed: not tried again)
                 digests = []
                 for i in positions {
-                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD, digests: &digests).map(read)
+                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD, digests: &digests).map { read($0, cameras: &cameras) }
                 }
             }
             scanner.hashesWhileReading?.note(digests)

@@ -95,6 +95,17 @@ final class CameraTableTests: XCTestCase {
         XCTAssertEqual(cache.folderName(make: "Canon", model: "Canon EOS R5"), CameraTable.shared.name(code))
     }
 
+    /// A reader's memo gives each camera's own code however cameras follow one another.
+    func testAReadersMemoGivesTheCodeOfEachCameraInTurn() {
+        let cache = CameraNameCache()
+        var memo = CameraNameCache.Memo()
+        let cameras = [CameraWritten(make: "Canon", model: "Canon EOS R5"), CameraWritten(make: "Canon", model: "Canon EOS R5"),
+                       CameraWritten(make: "Apple", model: "iPhone 15 Pro"), CameraWritten(make: nil, model: nil),
+                       CameraWritten(make: "Canon", model: "Canon EOS R5"), CameraWritten(make: "Apple", model: "iPhone 15 Pro")]
+        XCTAssertEqual(cameras.map { cache.code($0, memo: &memo) }, cameras.map { cache.code($0) })
+        XCTAssertEqual(Set(cameras.map { cache.code($0, memo: &memo) }).count, 3)
+    }
+
     func testAPhotoKeepsItsCameraAsACode() {
         var photo = Photo(relativePath: "a.jpg", format: .jpeg, identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)),
                           capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
