@@ -9,14 +9,11 @@ struct MediaTypesView: LibraryView {
     /// lists every RAW (a RAW with its JPEG too: the folder is the RAWs).
     struct KindMembership {
         let inputs: ViewInputs
-        let photos: [Photo]
-        let livePartners: [Int32: Int32]
 
-        init(_ inputs: ViewInputs) {
-            self.inputs = inputs
-            photos = inputs.photos
-            livePartners = inputs.livePartners
-        }
+        init(_ inputs: ViewInputs) { self.inputs = inputs }
+
+        var photos: [Photo] { inputs.photos }
+        var livePartners: [Int32: Int32] { inputs.livePartners }
 
         func flatStill(_ i: Int) -> Bool { inputs.isFlatStill(i) }
 
