@@ -59,7 +59,7 @@ enum FilterValues {
             let wanted = asciiLowercased(value)
             let levels = level.map { [$0] } ?? [0, 1, 2]
             let cities = Set((0..<gazetteer.count).filter { i in
-                LibraryViews.placeFolders(i, gazetteer).map { names in levels.contains { asciiLowercased(names[$0]) == wanted } } ?? false
+                PlacesView.placeFolders(i, gazetteer).map { names in levels.contains { asciiLowercased(names[$0]) == wanted } } ?? false
             })
             return .success(FilterPredicate { $0.photo.place.map(cities.contains) ?? false })
         }

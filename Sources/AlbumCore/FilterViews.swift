@@ -1,11 +1,15 @@
 /// `filter/EXPRESSION/…/`: folders found on lookup whose photos a chain of expressions selects
-/// (docs/filters.md). `filter/` itself lists only `README.txt`.
-extension LibraryViews {
-    public static let filter = "filter"
-    public static let filterReadmeName = "README.txt"
+/// (docs/filters.md). `filter/` itself lists only `README.txt`, not its folders.
+struct FilterView: LibraryView {
+    var name: String { LibraryViews.filter }
 
-    static func filterView(_ emptyMtime: Timestamp) -> VirtualFolder {
-        VirtualFolder(name: filter, entries: .files([.init(name: filterReadmeName, content: .filterReadme)]), emptyMtime: emptyMtime)
+    func built(_ inputs: ViewInputs, order: [Int]) -> VirtualFolder {
+        VirtualFolder(name: name, entries: .files([.init(name: LibraryViews.filterReadmeName, content: .filterReadme)]),
+                      emptyMtime: inputs.emptyMtime)
+    }
+
+    func updated(_ shown: VirtualFolder, _ inputs: ViewInputs, _ update: ViewUpdate) -> VirtualFolder? {
+        built(inputs, order: [])
     }
 }
 

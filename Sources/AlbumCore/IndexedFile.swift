@@ -133,7 +133,7 @@ public protocol FileIndexStore: Sendable {
     /// For each file found at `path`, what the store knows of one under its very identity (inode,
     /// size, mtime) at another path: a folder renamed, a photo moved or renamed. Nil where there is
     /// none, where the identity cannot tell (inode 0), or where the row cannot stand for the file
-    /// there (`LibraryIndex.holds`; the scanner then checks the ctime, `LibraryScanner.isFile`).
+    /// there (`FileRows.holds`; the scanner then checks the ctime, `LibraryScanner.isFile`).
     func files(sameAs files: [(path: String, identity: FileIdentity)]) throws(Errno) -> [IndexedFile?]
     /// The device the library's folder was on when last listed (nil: not known yet): a mount
     /// that finds the folder empty on another device knows its disk is not mounted.

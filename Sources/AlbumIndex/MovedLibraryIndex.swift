@@ -50,7 +50,7 @@ public enum MovedLibraryIndex {
     static func holdsFiles(of root: String, index: String) -> Bool {
         do throws(SQLiteDatabase.Failure) {
             let db = try SQLiteDatabase(path: index, busyTimeoutMs: 200, create: false)
-            guard case .int(LibraryIndex.applicationID)?? = try db.query("PRAGMA application_id").first?.first else { return false }
+            guard case .int(IndexSchema.applicationID)?? = try db.query("PRAGMA application_id").first?.first else { return false }
             var found = 0, missed = 0
             var after = ""
             for _ in 0..<sample {

@@ -145,9 +145,9 @@ enum MountCommand {
         var record: (@Sendable (RecordedThumbnailFailure) -> Void)?
         if let index {
             // (The index is a cache: a failure not kept is met again at a read.)
-            record = { failure in thumbnailFailureWrites.async { try? index.saveThumbnailFailure(failure, settings: settings) } }
+            record = { failure in thumbnailFailureWrites.async { try? index.thumbnailFailures.save(failure, settings: settings) } }
         }
-        let recorded = (try? index?.thumbnailFailures(settings: settings)) ?? []
+        let recorded = (try? index?.thumbnailFailures.all(settings: settings)) ?? []
         return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers, ahead: options.thumbnailAhead,
                                 pool: pool, debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
     }

@@ -62,12 +62,12 @@ final class LibraryIndexTests: XCTestCase {
             let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
             try index.save(upserts: [IndexedFile(relativePath: "a/IMG_1.JPG", identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 1)), kind: .ignored)], removals: [])
         }
-        let newer = LibraryIndex.migrations.count + 3
+        let newer = IndexSchema.migrations.count + 3
         try SQLiteDatabase(path: path).execute("PRAGMA user_version = \(newer)")
         var warnings: [String] = []
         let rebuilt = try LibraryIndex.openOrRebuild(path: path) { warnings.append($0) }
         XCTAssertEqual(warnings.count, 1, "\(warnings)")
-        XCTAssertTrue(warnings.first?.contains("written by a newer albumfs (schema \(newer); this albumfs reads up to \(LibraryIndex.migrations.count))") ?? false, "\(warnings)")
+        XCTAssertTrue(warnings.first?.contains("written by a newer albumfs (schema \(newer); this albumfs reads up to \(IndexSchema.migrations.count))") ?? false, "\(warnings)")
         XCTAssertEqual(try rebuilt.loadAll().count, 0, "a new index, not the newer one read")
         let aside = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("index.sqlite.broken-") && !$0.contains("-wal") && !$0.contains("-shm") })
         let kept = try SQLiteDatabase(path: folder + "/" + aside)
@@ -217,8 +217,8 @@ final class LibraryIndexTests: XCTestCase {
         let path = folder + "/schema-\(version).sqlite"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let db = try SQLiteDatabase(path: path)
-        try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-        try db.migrate(Array(LibraryIndex.migrations.prefix(version)))
+        try db.execute("PRAGMA application_id = \(IndexSchema.applicationID)")
+        try db.migrate(Array(IndexSchema.migrations.prefix(version)))
         return (db, path)
     }
 
@@ -232,14 +232,14 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind)])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         return index
     }
 
     /// The sidecar migration: photos in a folder holding a file named like a sidecar forget their
     /// owner and mode (so a mount reads them again, once, with it); the others keep theirs.
     func testPhotosBesideSidecarsAreReadAgainOnceAfterTheSidecarMigration() throws {
-        let before = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN sidecar") })
+        let before = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("ADD COLUMN sidecar") })
         let (db, path) = try index(atSchema: before)
         let rows = [("Takeout/a.jpg", "jpeg"), ("Takeout/a.jpg.json", "ignored"), ("Other/b.jpg", "jpeg"), ("Other/notes.txt", "ignored"),
                     ("c.heic", "heif"), ("c.XMP", "ignored"), ("Deep/Takeout/d.jpg", "jpeg")]
@@ -248,11 +248,11 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind)])
         }
         // This migration alone (a later one may read more again for reasons of its own).
-        try db.migrate(Array(LibraryIndex.migrations.prefix(before + 1)))
+        try db.migrate(Array(IndexSchema.migrations.prefix(before + 1)))
         let lacking = try db.query("SELECT path FROM files WHERE uid IS NULL ORDER BY path").map { $0[0].text }
         XCTAssertEqual(lacking, ["Takeout/a.jpg", "c.heic"])
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         XCTAssertEqual(try index.loadAll().count, rows.count, "every row kept")
     }
 
@@ -303,7 +303,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind), orientation] + (value.map { [SQLiteDatabase.Value.text($0)] } ?? []))
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["oriented.jpg", "notes.txt", "bad.jpg"])
     }
 
@@ -321,7 +321,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind), message.map { .text($0) }])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         // (`clip.mov` goes at schema 10.)
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "bad.jpg"])
     }
@@ -337,7 +337,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind)])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "a.bmp"])
     }
 
@@ -353,12 +353,12 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind)])
         }
         // This migration alone (a later one may read more again for reasons of its own).
-        let ratings = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN xmp_rating") })
-        try db.migrate(Array(LibraryIndex.migrations.prefix(ratings + 1)))
+        let ratings = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("ADD COLUMN xmp_rating") })
+        try db.migrate(Array(IndexSchema.migrations.prefix(ratings + 1)))
         let lacking = try db.query("SELECT path FROM files WHERE uid IS NULL ORDER BY path").map { $0[0].text }
         XCTAssertEqual(lacking, ["a.jpg", "b.heic", "c.dng", "d.png"])
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         // (The video too: the later migration of GPS positions reads videos again for theirs.)
         XCTAssertEqual(Set(try index.loadAll().filter(\.lacksAccess).map(\.relativePath)), ["a.jpg", "b.heic", "c.dng", "d.png", "clip.mov"])
         var e = PhotoEvidence()
@@ -375,7 +375,7 @@ final class LibraryIndexTests: XCTestCase {
     /// their owner and mode (read again, once, for the tags that tell their kind); other cameras'
     /// stills and other files keep theirs; kind tags saved are loaded back.
     func testAnIndexFromBeforeKindTagsReadsAgainOnlyWhatMayCarryThem() throws {
-        let before = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN kind_tags") })
+        let before = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("ADD COLUMN kind_tags") })
         let (db, path) = try index(atSchema: before)
         let rows: [(String, String, String)] = [("iphone.heic", "heif", "Apple"), ("pixel.jpg", "jpeg", "Google"), ("canon.jpg", "jpeg", "Canon"),
                                                 ("android.mp4", "video", ""), ("shot.png", "png", "Apple"), ("n.txt", "ignored", "")]
@@ -383,11 +383,11 @@ final class LibraryIndexTests: XCTestCase {
             try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, make, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, ?, 1, 0, 0, 420)",
                          [.text(file), .int(Int64(i)), .text(kind), .text(make)])
         }
-        try db.migrate(Array(LibraryIndex.migrations.prefix(before + 1)))
+        try db.migrate(Array(IndexSchema.migrations.prefix(before + 1)))
         let lacking = try db.query("SELECT path FROM files WHERE uid IS NULL ORDER BY path").map { $0[0].text }
         XCTAssertEqual(lacking, ["android.mp4", "iphone.heic", "pixel.jpg"])
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         var e = PhotoEvidence()
         e.kinds.customRendered = 6
         e.kinds.lensModel = "iPhone 15 Pro front camera 2.69mm f/1.9"
@@ -401,7 +401,7 @@ final class LibraryIndexTests: XCTestCase {
     /// The migration that adds the EXIF GPS position (the last one but those appended after it)
     /// has an index's stills read again, once; a position saved is loaded back exactly.
     func testAnIndexFromBeforePositionsReadsItsStillsAgain() throws {
-        let added = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("ADD COLUMN gps_lat") })
+        let added = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("ADD COLUMN gps_lat") })
         let (db, path) = try index(atSchema: added)
         let rows: [(String, String)] = [("a.jpg", "jpeg"), ("b.heic", "heif"), ("clip.mov", "video"), ("n.txt", "ignored")]
         for (i, (file, kind)) in rows.enumerated() {
@@ -447,7 +447,7 @@ final class LibraryIndexTests: XCTestCase {
     /// Camera RAWs became photos in the migration that names `.dng`: the files with a RAW's
     /// extension (or a TIFF's: a DNG named .tif) kept as not photos are read again, the rest stay.
     func testAnIndexBeforeRawsReadsAgainWhatMayBeARaw() throws {
-        let raws = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("'%.dng'") })
+        let raws = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("'%.dng'") })
         let (db, path) = try index(atSchema: raws)
         let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("DSC_0001.NEF", "ignored"), ("b/IMG_1.CR3", "problem"),
                                         ("c/PXL.dng", "ignored"), ("scan.tif", "ignored"), ("s.psd", "ignored"), ("o.ORF", "ignored")]
@@ -463,7 +463,7 @@ final class LibraryIndexTests: XCTestCase {
     /// `.jxl` an older scan kept as not photos or problems. (Found by what it does: other
     /// migrations may come before it.)
     func testAnIndexFromBeforeJPEGXLReadsAgainWhatMayBeAJPEGXL() throws {
-        let jxl = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("'%.jxl'") })
+        let jxl = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("'%.jxl'") })
         let (db, path) = try index(atSchema: jxl)
         let rows: [(String, String)] = [("x.jpg", "jpeg"), ("notes.txt", "ignored"), ("art.jxl", "ignored"), ("b/c.JXL", "problem"),
                                         ("s.psd", "ignored"), ("d.tif", "tiff")]
@@ -489,7 +489,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind), make.map { .text($0) }])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         XCTAssertEqual(Set(try index.loadAll().map(\.relativePath)), ["x.jpg", "notes.txt", "song.m4a"])
     }
 
@@ -508,7 +508,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind), dto.map { .text($0) }, problems.map { .text($0) }])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         let lacking = try index.loadAll().filter(\.lacksAccess).map(\.relativePath)
         XCTAssertEqual(Set(lacking), ["undated.heic", "cut.heic", "clip.mov", "dated.jpg"],
                        "(the video: at schema 13; every still, for a rating it may carry: at schema 19)")
@@ -524,7 +524,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind)])
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         let rows = try index.loadAll().sorted { $0.relativePath < $1.relativePath }
         XCTAssertEqual(rows.map(\.relativePath), ["n.txt", "x.jpg"])
         XCTAssertEqual(rows.map(\.lacksAccess), [false, true])
@@ -543,7 +543,7 @@ final class LibraryIndexTests: XCTestCase {
     /// their name) are read again, once; every other row stays as it was. A row saved now keeps
     /// its video's range.
     func testTheMotionPhotoMigrationReadsAgainOnlyWhatMayBeAMotionPhoto() throws {
-        let before = try XCTUnwrap(LibraryIndex.migrations.firstIndex { $0.contains("motion_offset") })
+        let before = try XCTUnwrap(IndexSchema.migrations.firstIndex { $0.contains("motion_offset") })
         let (db, path) = try index(atSchema: before)
         let rows: [(String, String, String?)] = [("a.jpg", "jpeg", "samsung"), ("b.jpg", "jpeg", "Google"), ("c.jpg", "jpeg", "Canon"),
                                                  ("PXL_1.MP.jpg", "jpeg", nil), ("MVIMG_1.jpg", "jpeg", nil), ("d.png", "png", "samsung")]
@@ -552,7 +552,7 @@ final class LibraryIndexTests: XCTestCase {
                          [.text(file), .int(Int64(i)), .text(kind), make.map { .text($0) }])
         }
         // This migration alone (a later one may read more again for reasons of its own).
-        try db.migrate(Array(LibraryIndex.migrations.prefix(before + 1)))
+        try db.migrate(Array(IndexSchema.migrations.prefix(before + 1)))
         let lacking = Dictionary(uniqueKeysWithValues: try db.query("SELECT path, uid IS NULL FROM files").map { ($0[0].text, $0[1].int == 1) })
         XCTAssertEqual(lacking, ["a.jpg": true, "b.jpg": true, "c.jpg": false, "PXL_1.MP.jpg": true, "MVIMG_1.jpg": true, "d.png": false])
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })

@@ -29,20 +29,20 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         let path = folder + "/index.sqlite"
         do {
             let index = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
-            try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime), settings: settings)
-            try index.saveThumbnailFailure(failure("b/old.jpg", ctime: nil), settings: settings)
+            try index.thumbnailFailures.save(failure("a/cut.jpg", ctime: ctime), settings: settings)
+            try index.thumbnailFailures.save(failure("b/old.jpg", ctime: nil), settings: settings)
             XCTAssertEqual(try index.generation(), 0)
         }
         let reopened = try LibraryIndex.openOrRebuild(path: path) { XCTFail($0) }
-        XCTAssertEqual(Set(try reopened.thumbnailFailures(settings: settings)), [failure("a/cut.jpg", ctime: ctime), failure("b/old.jpg", ctime: nil)])
-        XCTAssertEqual(try reopened.thumbnailFailures(settings: "pipeline 3; pixels 2000"), [], "under other limits: tried again")
+        XCTAssertEqual(Set(try reopened.thumbnailFailures.all(settings: settings)), [failure("a/cut.jpg", ctime: ctime), failure("b/old.jpg", ctime: nil)])
+        XCTAssertEqual(try reopened.thumbnailFailures.all(settings: "pipeline 3; pixels 2000"), [], "under other limits: tried again")
     }
 
     /// A failure is forgotten when its file is written as another file (rewritten, repaired in
     /// place: another ctime) or removed; a row of the same file written again keeps it.
     func testAFailureIsForgottenWhenItsFileChanges() throws {
         let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
-        for path in ["same.jpg", "repaired.jpg", "rewritten.jpg", "removed.jpg"] { try index.saveThumbnailFailure(failure(path, ctime: ctime), settings: settings) }
+        for path in ["same.jpg", "repaired.jpg", "rewritten.jpg", "removed.jpg"] { try index.thumbnailFailures.save(failure(path, ctime: ctime), settings: settings) }
         var rewritten = identity
         rewritten.size += 1
         try index.save(upserts: [
@@ -51,7 +51,7 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
                         changedWhenRead: Timestamp(seconds: 1_700_000_020)),
             IndexedFile(relativePath: "rewritten.jpg", identity: rewritten, kind: .photo(.jpeg, PhotoEvidence()), changedWhenRead: ctime),
         ], removals: ["removed.jpg"])
-        XCTAssertEqual(try index.thumbnailFailures(settings: settings).map(\.relativePath), ["same.jpg"])
+        XCTAssertEqual(try index.thumbnailFailures.all(settings: settings).map(\.relativePath), ["same.jpg"])
     }
 
     /// A photo found at a new path (its folder renamed) takes its failure along; another file
@@ -60,13 +60,13 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
         try index.save(upserts: [IndexedFile(relativePath: "a/cut.jpg", identity: identity, kind: .photo(.jpeg, PhotoEvidence()),
                                              changedWhenRead: ctime)], removals: [])
-        try index.saveThumbnailFailure(failure("a/cut.jpg", ctime: ctime), settings: settings)
-        try index.saveThumbnailFailure(failure("c/other.jpg", ctime: ctime), settings: settings)
+        try index.thumbnailFailures.save(failure("a/cut.jpg", ctime: ctime), settings: settings)
+        try index.thumbnailFailures.save(failure("c/other.jpg", ctime: ctime), settings: settings)
         var another = identity
         another.inode += 1
         try index.save(moves: [FileMove(from: "a/cut.jpg", to: "b/cut.jpg", identity: identity),
                                FileMove(from: "c/other.jpg", to: "d/other.jpg", identity: another)])
-        XCTAssertEqual(Set(try index.thumbnailFailures(settings: settings).map(\.relativePath)), ["b/cut.jpg", "c/other.jpg"])
+        XCTAssertEqual(Set(try index.thumbnailFailures.all(settings: settings).map(\.relativePath)), ["b/cut.jpg", "c/other.jpg"])
     }
 
     /// Schema 15 adds the table to an index of schema 14 and keeps its rows.
@@ -75,16 +75,16 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         let path = folder + "/schema-14.sqlite"
         do {
             let db = try SQLiteDatabase(path: path)
-            try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-            try db.migrate(Array(LibraryIndex.migrations.prefix(14)))
+            try db.execute("PRAGMA application_id = \(IndexSchema.applicationID)")
+            try db.migrate(Array(IndexSchema.migrations.prefix(14)))
             try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, orientation) VALUES ('x.jpg', 1, 3, 4, 'jpeg', 1)")
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         XCTAssertEqual(try index.loadAll().map(\.relativePath), ["x.jpg"])
-        XCTAssertEqual(try index.thumbnailFailures(settings: settings), [])
-        try index.saveThumbnailFailure(failure("x.jpg", ctime: nil), settings: settings)
-        XCTAssertEqual(try index.thumbnailFailures(settings: settings).count, 1)
+        XCTAssertEqual(try index.thumbnailFailures.all(settings: settings), [])
+        try index.thumbnailFailures.save(failure("x.jpg", ctime: nil), settings: settings)
+        XCTAssertEqual(try index.thumbnailFailures.all(settings: settings).count, 1)
     }
 
     /// Schema 16: videos and HEIF images with problems are read again, once (the scan now tells
@@ -97,15 +97,15 @@ final class LibraryIndexThumbnailFailuresTests: XCTestCase {
         ]
         do {
             let db = try SQLiteDatabase(path: path)
-            try db.execute("PRAGMA application_id = \(LibraryIndex.applicationID)")
-            try db.migrate(Array(LibraryIndex.migrations.prefix(15)))
+            try db.execute("PRAGMA application_id = \(IndexSchema.applicationID)")
+            try db.migrate(Array(IndexSchema.migrations.prefix(15)))
             for (i, (file, kind, problems)) in rows.enumerated() {
                 try db.query("INSERT INTO files (path, inode, size, mtime_ns, kind, dto, problems, orientation, uid, gid, mode) VALUES (?, ?, 3, 4, ?, '2020:01:01 10:00:00', ?, 1, 0, 0, 420)",
                              [.text(file), .int(Int64(i)), .text(kind), problems.map { .text($0) }])
             }
         }
         let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail($0) })
-        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count))
+        XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count))
         XCTAssertEqual(Set(try index.loadAll().filter(\.lacksAccess).map(\.relativePath)), ["clip.mp4", "cut.heic", "good.heic", "x.jpg"],
                        "(the stills without damage: at the ratings' schema, which has every still read again)")
         XCTAssertEqual(try index.loadAll().count, rows.count)

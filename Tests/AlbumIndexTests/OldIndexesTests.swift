@@ -43,11 +43,11 @@ final class OldIndexesTests: XCTestCase {
             let written = try XCTUnwrap(before.query("SELECT count(*) FROM files").first, dump)[0].int
             // (The photos it showed.)
             let shown = Set(try before.query("SELECT path FROM files WHERE kind NOT IN ('ignored', 'problem')").map { $0[0].text })
-            XCTAssertLessThan(try before.userVersion, Int64(LibraryIndex.migrations.count), "\(dump) is of an older schema")
+            XCTAssertLessThan(try before.userVersion, Int64(IndexSchema.migrations.count), "\(dump) is of an older schema")
             XCTAssertGreaterThan(written, 50, "\(dump): the old build's sample library")
             XCTAssertGreaterThan(shown.count, 30, dump)
             let index = try LibraryIndex.openOrRebuild(path: path, warn: { XCTFail("\(dump): \($0)") })
-            XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(LibraryIndex.migrations.count), dump)
+            XCTAssertEqual(try SQLiteDatabase(path: path).userVersion, Int64(IndexSchema.migrations.count), dump)
             let kept = try XCTUnwrap(SQLiteDatabase(path: path).query("SELECT count(*) FROM files").first, dump)[0].int
             let loaded = try index.loadAll()
             XCTAssertEqual(loaded.count, Int(kept), "\(dump): every row left is read")

@@ -1,16 +1,21 @@
 /// `media-types/KIND/`: a folder per kind a phone's picker filters by (`MediaKind`), each listed
 /// even when empty (the set is learnt from the listing), photos flat inside and newest first;
 /// `bursts/` holds a folder per burst (docs/rules.md, "Kinds").
-extension LibraryViews {
-    public static let mediaTypes = "media-types"
+struct MediaTypesView: LibraryView {
+    var name: String { LibraryViews.mediaTypes }
 
     /// Who is listed in a kind's folder, as the flat views list photos: a still not hidden by its
     /// RAW's JPEG, a video not a Live Photo's motion part nor a motion photo's; but `raw/`, which
     /// lists every RAW (a RAW with its JPEG too: the folder is the RAWs).
     struct KindMembership {
-        let photos: [Photo]
-        let livePartners: [Int32: Int32]
-        let flatStill: (Int) -> Bool
+        let inputs: ViewInputs
+
+        init(_ inputs: ViewInputs) { self.inputs = inputs }
+
+        var photos: [Photo] { inputs.photos }
+        var livePartners: [Int32: Int32] { inputs.livePartners }
+
+        func flatStill(_ i: Int) -> Bool { inputs.isFlatStill(i) }
 
         func contains(_ i: Int, _ kind: MediaKind) -> Bool {
             let photo = photos[i]
@@ -42,13 +47,17 @@ extension LibraryViews {
         }
     }
 
+    func built(_ inputs: ViewInputs, order: [Int]) -> VirtualFolder {
+        Self.view(inputs.photos, KindMembership(inputs).lists(order), inputs.emptyMtime)
+    }
+
     /// `media-types/` of each kind's photos (`KindMembership.lists`).
-    static func mediaTypesView(_ photos: [Photo], _ lists: [[Int]], _ emptyMtime: Timestamp) -> VirtualFolder {
+    static func view(_ photos: [Photo], _ lists: [[Int]], _ emptyMtime: Timestamp) -> VirtualFolder {
         let folders = MediaKind.allCases.map { kind in
             kind == .bursts ? burstsFolder(photos, lists[kind.rawValue], emptyMtime)
-                : flatFolder(kind.name, photos, lists[kind.rawValue], emptyMtime, slot: PhotoSlot.mediaType(kind))
+                : LibraryViews.flatFolder(kind.name, photos, lists[kind.rawValue], emptyMtime, slot: PhotoSlot.mediaType(kind))
         }
-        return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
+        return VirtualFolder(name: LibraryViews.mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
     }
 
     /// `bursts/`: a folder per burst, named after its first photo (the earliest) without its
@@ -58,12 +67,12 @@ extension LibraryViews {
         var byBurst: [String: [Int]] = [:]
         for i in order { byBurst[photos[i].burstIdentifier!, default: []].append(i) }
         let groups = byBurst.map { (id: $0.key, members: $0.value, first: $0.value.last!) }
-            .sorted { precedes(photos, $0.first, $1.first) }
+            .sorted { LibraryViews.precedes(photos, $0.first, $1.first) }
         var taken = Set<String>()
         let folders = groups.map { group in
             let stem = EntryNames.split(EntryNames.sanitise(photos[group.first].fileName)).stem
             let name = taken.insert(stem).inserted ? stem : EntryNames.tagged(stem: stem, ext: "", path: group.id)
-            return flatFolder(name, photos, group.members, emptyMtime, slot: PhotoSlot.mediaType(.bursts))
+            return LibraryViews.flatFolder(name, photos, group.members, emptyMtime, slot: PhotoSlot.mediaType(.bursts))
         }
         return VirtualFolder(name: MediaKind.bursts.name, entries: .folders(folders), emptyMtime: emptyMtime)
     }
@@ -71,8 +80,8 @@ extension LibraryViews {
     /// `media-types/` with each kind's folder updated as a flat view is, or nil (built again)
     /// when a burst's photo came or went (a burst's folder name is its first photo's), or a Live
     /// Photo's part (its still, not added, may join or leave `live-photos/`).
-    static func updatedMediaTypes(_ folder: VirtualFolder, _ changes: PhotoChanges, _ members: KindMembership,
-                                  _ previous: Library, _ emptyMtime: Timestamp) -> VirtualFolder? {
+    func updated(_ folder: VirtualFolder, _ inputs: ViewInputs, _ update: ViewUpdate) -> VirtualFolder? {
+        let members = KindMembership(inputs), changes = update.changes, previous = update.previous, emptyMtime = inputs.emptyMtime
         let photos = members.photos, before = previous.photos
         let added = Set(changes.added), gone = Set(changes.gone)
         // A video gone whose still stays: that still leaves `live-photos/` (built again).
@@ -94,18 +103,18 @@ extension LibraryViews {
                 // No burst's photo came or went: each burst is itself, renumbered.
                 var bursts: [VirtualFolder] = []
                 for burst in shown.subfolders {
-                    guard let kept = updatedFlat(burst, photos, changes, [], emptyMtime) else { return nil }
+                    guard let kept = FlatView.updated(burst, photos, changes, [], emptyMtime) else { return nil }
                     bursts.append(kept)
                 }
                 folders.append(VirtualFolder(name: kind.name, entries: .folders(bursts), emptyMtime: emptyMtime))
                 continue
             }
             var added = changes.added.filter { members.contains($0, kind) }
-            if kind == .livePhotos && !joining.isEmpty { added = (added + joining).sorted { precedes(photos, $0, $1) } }
-            guard let updated = updatedFlat(shown, photos, changes, added, emptyMtime) else { return nil }
+            if kind == .livePhotos && !joining.isEmpty { added = (added + joining).sorted { LibraryViews.precedes(photos, $0, $1) } }
+            guard let updated = FlatView.updated(shown, photos, changes, added, emptyMtime) else { return nil }
             folders.append(updated)
         }
-        return VirtualFolder(name: mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
+        return VirtualFolder(name: LibraryViews.mediaTypes, entries: .folders(folders), emptyMtime: emptyMtime, ignoringEmpty: true)
     }
 }
 

@@ -1,6 +1,10 @@
-/// The index's schema: its evidence columns and the migrations that made each version, in order
-/// (`SQLiteDatabase.migrate` runs those a file has not had).
-extension LibraryIndex {
+/// The index's schema: the id that marks the file as ours, its evidence columns and the
+/// migrations that made each version, in order (`SQLiteDatabase.migrate` runs those a file has
+/// not had).
+enum IndexSchema {
+    /// `PRAGMA application_id`: "albf". A database without it is not ours.
+    static let applicationID: Int64 = 0x616C_6266
+
     /// The evidence columns of schema 1; later migrations add to `evidenceColumns`.
     static let v1EvidenceColumns = [
         "dto", "subsec_o", "offset_o", "dtd", "subsec_d", "offset_d", "xmp_created", "xmp_dto", "make", "model",

@@ -1,8 +1,8 @@
 /// `places/COUNTRY/REGION/CITY/`: the photos and videos taken within `Gazetteer.reachKilometres`
 /// of a city (`PlaceRules`), flat inside each city, newest first; countries, regions and cities
 /// by name (docs/rules.md, "Places").
-extension LibraryViews {
-    public static let places = "places"
+struct PlacesView: LibraryView {
+    var name: String { LibraryViews.places }
 
     /// A city's folder names in `places/` (country, region, city), sanitised as every entry is,
     /// or nil: no gazetteer to name it, or a number it has no city for.
@@ -25,7 +25,7 @@ extension LibraryViews {
             guard let folders = placeFolders(place, gazetteer) else { continue }
             if let shown = byFolders[folders] {
                 // (Two cities of one name in one region: one folder, newest first as `build` orders.)
-                byFolders[folders] = (shown + group).sorted { precedes(photos, $0, $1) }
+                byFolders[folders] = (shown + group).sorted { LibraryViews.precedes(photos, $0, $1) }
             } else {
                 byFolders[folders] = group
             }
@@ -39,16 +39,28 @@ extension LibraryViews {
         members.contains { photos[$0].place != nil } ? Gazetteer.system : nil
     }
 
-    /// `places/` of `order` (newest first, the photos the flat views list), which grouping keeps
-    /// in each city's folder.
-    static func placesView(_ photos: [Photo], _ order: [Int], _ emptyMtime: Timestamp) -> VirtualFolder {
-        let byCity = byPlaceFolders(photos, order, gazetteer(for: photos, order))
-        return placesTree(byCity.map { ($0.key, flatFolder($0.key[2], photos, $0.value, emptyMtime, slot: PhotoSlot.places)) }, emptyMtime)
+    /// Whether the view lists a photo: as favourites list photos, those with a place alone.
+    static func lists(_ inputs: ViewInputs, _ i: Int) -> Bool {
+        inputs.photos[i].place != nil && inputs.isShownFlat(i)
+    }
+
+    /// `places/` of `order`'s photos it lists (newest first), which grouping keeps in each
+    /// city's folder.
+    func built(_ inputs: ViewInputs, order: [Int]) -> VirtualFolder {
+        let photos = inputs.photos, emptyMtime = inputs.emptyMtime
+        let placed = order.filter { Self.lists(inputs, $0) }
+        let byCity = Self.byPlaceFolders(photos, placed, Self.gazetteer(for: photos, placed))
+        return Self.tree(byCity.map { ($0.key, Self.cityFolder($0.key[2], photos, $0.value, emptyMtime)) }, emptyMtime)
+    }
+
+    /// One city's folder of `members` (newest first).
+    static func cityFolder(_ name: String, _ photos: [Photo], _ members: [Int], _ emptyMtime: Timestamp) -> VirtualFolder {
+        LibraryViews.flatFolder(name, photos, members, emptyMtime, slot: PhotoSlot.places)
     }
 
     /// `places/` of its city folders, each with its country and region: every level by name
     /// (byte order, as `ls` in the C locale).
-    static func placesTree(_ cities: [([String], VirtualFolder)], _ emptyMtime: Timestamp) -> VirtualFolder {
+    static func tree(_ cities: [([String], VirtualFolder)], _ emptyMtime: Timestamp) -> VirtualFolder {
         func byName(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
         var tree: [String: [String: [VirtualFolder]]] = [:]
         for (names, folder) in cities { tree[names[0], default: [:]][names[1], default: []].append(folder) }
@@ -58,14 +70,15 @@ extension LibraryViews {
             }
             return VirtualFolder(name: country, entries: .folders(regions), emptyMtime: emptyMtime)
         }
-        return VirtualFolder(name: places, entries: .folders(countries), emptyMtime: emptyMtime)
+        return VirtualFolder(name: LibraryViews.places, entries: .folders(countries), emptyMtime: emptyMtime)
     }
 
-    /// `places/` with the photos gone taken out of their cities and `added` put in theirs, or nil
-    /// when it is to be built again. A city, region or country left empty goes.
-    static func updatedPlaces(_ folder: VirtualFolder, _ photos: [Photo], _ changes: PhotoChanges, _ added: [Int],
-                              _ emptyMtime: Timestamp) -> VirtualFolder? {
-        var addedByCity = byPlaceFolders(photos, added, gazetteer(for: photos, added))
+    /// `places/` with the photos gone taken out of their cities and those added put in theirs,
+    /// or nil when it is to be built again. A city, region or country left empty goes.
+    func updated(_ folder: VirtualFolder, _ inputs: ViewInputs, _ update: ViewUpdate) -> VirtualFolder? {
+        let photos = inputs.photos, changes = update.changes, emptyMtime = inputs.emptyMtime
+        let added = changes.added.filter { Self.lists(inputs, $0) }
+        var addedByCity = Self.byPlaceFolders(photos, added, Self.gazetteer(for: photos, added))
         var cities: [([String], VirtualFolder)] = []
         for country in folder.subfolders {
             for region in country.subfolders {
@@ -79,8 +92,8 @@ extension LibraryViews {
             }
         }
         for (names, members) in addedByCity {
-            cities.append((names, flatFolder(names[2], photos, members, emptyMtime, slot: PhotoSlot.places)))
+            cities.append((names, Self.cityFolder(names[2], photos, members, emptyMtime)))
         }
-        return placesTree(cities, emptyMtime)
+        return Self.tree(cities, emptyMtime)
     }
 }

@@ -1,0 +1,72 @@
+/// How the photos now stand to those a tree shows, told by path: which shown photos are gone
+/// (a photo changed is gone, and added again as it is now), where the others are now (a photo
+/// removed leaves the last in its place: `LibraryState`), and which photos are added.
+struct PhotoChanges {
+    /// Each shown photo's index now, -1 where it is gone; nil: every shown photo is where it was.
+    let now: [Int32]?
+    /// Shown photos gone (their indices before).
+    let gone: [Int]
+    /// Photos added (their indices now), in `build`'s order.
+    let added: [Int]
+    /// Shown photos gone or at another index now (their indices before).
+    let shifted: [Int]
+
+    /// Nil when more than `most` photos differ by position.
+    init?(before: [Photo], after: [Photo], most: Int) {
+        let common = min(before.count, after.count)
+        var differing: [Int] = []
+        for j in 0..<common where !Self.sameInViews(before[j], after[j]) {
+            differing.append(j)
+            if differing.count > most { return nil }
+        }
+        let old = differing + Array(common..<before.count), new = differing + Array(common..<after.count)
+        guard old.count <= most, new.count <= most else { return nil }
+        var byPath: [String: Int] = [:]
+        for j in new { byPath[after[j].relativePath] = j }
+        var kept = Set<Int>(), gone: [Int] = []
+        var now: [Int32]? = nil
+        if !old.isEmpty {
+            var map = Array(0..<Int32(before.count))
+            for i in old {
+                if let j = byPath[before[i].relativePath], Self.sameInViews(before[i], after[j]) {
+                    map[i] = Int32(j)
+                    kept.insert(j)
+                } else {
+                    map[i] = -1
+                    gone.append(i)
+                }
+            }
+            now = map
+        }
+        self.now = now
+        self.gone = gone
+        shifted = old
+        added = new.filter { !kept.contains($0) }.sorted { LibraryViews.precedes(after, $0, $1) }
+    }
+
+    /// Live Photo pairs (photo indices before) in the indices now; nil when a paired photo is gone.
+    func renumbered(_ pairs: [Int32: Int32]) -> [Int32: Int32]? {
+        guard let now else { return pairs }
+        var result: [Int32: Int32] = [:]
+        for (a, b) in pairs {
+            guard now[Int(a)] >= 0, now[Int(b)] >= 0 else { return nil }
+            result[now[Int(a)]] = now[Int(b)]
+        }
+        return result
+    }
+
+    /// The photos (indices now) of `entries` still there, and `added`, in `build`'s order.
+    func members(_ entries: PhotoEntries, adding added: [Int], photos: [Photo]) -> [Int] {
+        let kept = entries.members.map { Int(now?[Int($0)] ?? $0) }.filter { $0 >= 0 }
+        return (kept + added).sorted { LibraryViews.precedes(photos, $0, $1) }
+    }
+
+    /// Whether a photo shows in the same places under the same name (its path, format, time,
+    /// day, kind, problems, Live Photo identifier: all that `build` looks at).
+    static func sameInViews(_ a: Photo, _ b: Photo) -> Bool {
+        a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
+            && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
+            && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.cameraCode == b.cameraCode
+            && a.isFavorite == b.isFavorite && a.kindSignals == b.kindSignals && a.burstIdentifier == b.burstIdentifier && a.place == b.place
+    }
+}

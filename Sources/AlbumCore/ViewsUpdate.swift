@@ -1,0 +1,71 @@
+/// The views after a few photos were added, removed or changed, made from the views before: a
+/// photo copied into (or deleted from) a library of a million is merged into (or taken out of)
+/// each view it belongs to, where building every view again sorted and named a million photos
+/// for each (docs/benchmarks.md, "A million photos").
+///
+/// The same tree `LibraryViews.build` makes of the same photos, or nil when it cannot tell it:
+/// more photos changed than merging pays for, a Live Photo parted or a video shown paired anew
+/// (`pairedAnewWhenAdded`), or names that cannot be told without naming every entry again
+/// (`AddedNames`, `GoneNames`). A photo changed is one gone and one added; a photo removed
+/// leaves the last in its place (`PhotoChanges`).
+struct ViewsUpdate {
+    /// Photos added and gone past which `build` does better (their names are searched one by one).
+    static let mostChanged = 4096
+
+    let inputs: ViewInputs
+    let update: ViewUpdate
+
+    /// Nil where the tree is to be built again: too many changes, or pairs that changed for
+    /// photos not added.
+    init?(_ previous: Library, photos: [Photo], _ settings: ViewSettings) {
+        // Motion photos' videos are entries made from their stills, not from the scan: `build`
+        // makes them again with the rest, for views that show one or a change that adds one.
+        guard previous.filePhotoCount == previous.photos.count,
+              let changes = PhotoChanges(before: previous.photos, after: photos, most: Self.mostChanged),
+              !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count,
+              !changes.added.contains(where: { photos[$0].motionVideo != nil }) else { return nil }
+        let partners = LivePhotos.partners(photos)
+        guard let shownPairs = changes.renumbered(previous.livePartners), Self.pairedAnewWhenAdded(partners, shownPairs, changes.added, photos)
+        else { return nil }
+        // A RAW paired or parted leaves or joins a flat view though it was not added: built anew.
+        let pairs = RawPairs.partners(photos)
+        guard let shownRawPairs = changes.renumbered(previous.rawPartners),
+              Self.rawPairedAnewWhenAdded(pairs, shownRawPairs, changes.added, photos) else { return nil }
+        inputs = ViewInputs(photos: photos, livePartners: partners, rawPairs: pairs, settings: settings)
+        update = ViewUpdate(previous: previous, changes: changes)
+    }
+
+    /// Each view shown updated, or nil: the whole tree is built again.
+    func library() -> Library? {
+        let shown = update.previous.root.subfolders
+        var top: [VirtualFolder] = []
+        for view in LibraryViews.all(thumbnails: !inputs.boxes.isEmpty) where inputs.settings.views.contains(view.name) {
+            guard let folder = shown.first(where: { $0.name == view.name }).flatMap({ view.updated($0, inputs, update) }) else { return nil }
+            top.append(folder)
+        }
+        return LibraryViews.library(inputs, top)
+    }
+
+    /// Whether the Live Photo pairs now are those shown (in the indices now) and pairs whose video
+    /// was added: a video added paired stays out of `videos`, as `build` leaves it out; a video
+    /// shown there paired anew, or a pair parted, would change `videos` for a photo not added.
+    static func pairedAnewWhenAdded(_ now: [Int32: Int32], _ shown: [Int32: Int32], _ added: [Int], _ photos: [Photo]) -> Bool {
+        guard shown.allSatisfy({ now[$0.key] == $0.value }) else { return false }
+        guard now.count > shown.count else { return true }
+        let addedSet = Set(added)
+        return now.allSatisfy { photo, partner in
+            shown[photo] != nil || addedSet.contains(Int(photos[Int(photo)].format.isStill ? partner : photo))
+        }
+    }
+
+    /// Whether the RAW+JPEG pairs now are those shown (in the indices now) and pairs whose RAW
+    /// was added (a RAW added paired stays out of the flat views, as `build` leaves it out).
+    static func rawPairedAnewWhenAdded(_ now: [Int32: Int32], _ shown: [Int32: Int32], _ added: [Int], _ photos: [Photo]) -> Bool {
+        guard shown.allSatisfy({ now[$0.key] == $0.value }) else { return false }
+        guard now.count > shown.count else { return true }
+        let addedSet = Set(added)
+        return now.allSatisfy { photo, partner in
+            shown[photo] != nil || addedSet.contains(Int(photos[Int(photo)].format == .raw ? photo : partner))
+        }
+    }
+}
