@@ -290,7 +290,7 @@ public struct LibraryScanner: Sendable {
         evidence.access = FileAccess(open.status)
         if let format {
             withSidecar(&evidence, of: relativePath, rootFD: rootFD)
-            // (Only a photo its content made has it: `LibraryIndex.holds` takes that for the sign
+            // (Only a photo its content made has it: `FileRows.holds` takes that for the sign
             // of one, which may stand for a file of another name.)
             let changed = Timestamp(seconds: Int64(open.status.st_ctim.tv_sec), nanoseconds: Int(open.status.st_ctim.tv_nsec))
             return IndexedFile(relativePath: relativePath, identity: identity, kind: .photo(format, evidence), changedWhenRead: changed)
