@@ -12,9 +12,8 @@ extension LibraryViews {
     /// Photos added and gone past which `build` does better (their names are searched one by one).
     static let mostChanged = 4096
 
-    public static func updated(_ previous: Library, photos: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                               withPicks: Bool = false, views: ShownViews = .all, duplicates groups: [Int32: UInt32] = [:],
-                               similar: [Int32: UInt32] = [:], emptyMtime: Timestamp) -> Library? {
+    public static func updated(_ previous: Library, photos: [Photo], _ settings: ViewSettings) -> Library? {
+        let views = settings.views, emptyMtime = settings.emptyMtime
         // Motion photos' videos are entries made from their stills, not from the scan: `build`
         // makes them again with the rest, for views that show one or a change that adds one.
         guard previous.filePhotoCount == previous.photos.count,
@@ -30,7 +29,7 @@ extension LibraryViews {
         else { return nil }
         let added = changes.added
         let flatStill = { (i: Int) in photos[i].format.isStill && !RawPairs.hidesFromFlatViews(i, photos, pairs) }
-        let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
+        let boxes = views.contains(thumbnails) ? Array(Array(Set(settings.thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         let shown = previous.root.subfolders
         func view(_ name: String) -> VirtualFolder? { shown.first { $0.name == name } }
         func flat(_ name: String, _ keep: (Int) -> Bool) -> VirtualFolder? {
@@ -52,8 +51,8 @@ extension LibraryViews {
                               emptyMtime)
             } }),
             // Built again whole: its photos are few, and a copy added changes its original's group.
-            (duplicates, { duplicatesView(photos, duplicateOrder(photos, groups, partners, flatStill), groups,
-                                          similar: duplicateOrder(photos, similar, partners, flatStill), similar, emptyMtime) }),
+            (duplicates, { duplicatesView(photos, duplicateOrder(photos, settings.duplicates, partners, flatStill), settings.duplicates,
+                                          similar: duplicateOrder(photos, settings.similar, partners, flatStill), settings.similar, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]
         var top: [VirtualFolder] = []
@@ -67,8 +66,8 @@ extension LibraryViews {
                                                   boxes, emptyMtime) else { return nil }
             top.append(folders)
         }
-        if withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
-        if withStatus { top.append(statusFolder(emptyMtime)) }
+        if settings.withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
+        if settings.withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)
     }

@@ -22,20 +22,9 @@ public enum LibraryViews {
         ]), emptyMtime: time)
     }
 
-    /// - Parameters:
-    ///   - thumbnailBoxes: the `thumbnails/WxH/` folders to add (none: no `thumbnails/`); at most
-    ///     `ThumbnailBox.maxFolders`, duplicates ignored.
-    ///   - emptyMtime: the time shown for folders with nothing in them (the scan time).
-    ///   - withStatus: add `.albumfs/status`, `.albumfs/errors` and `.albumfs/not-shown`.
-    ///   - withPicks: add the `picked/` folder (its links come from the pick registry, not from here).
-    ///   - views: the top-level views shown (`-o views=`); `.albumfs/` is not one of them.
-    ///   - duplicates: photo index → its group of exact duplicates (`DuplicateGroups`), for
-    ///     `duplicates/`: a table beside the photos, since only copies have an entry.
-    ///   - similar: photo index → its group of similar photos (`SimilarGroups`), for
-    ///     `duplicates/similar/`, likewise.
-    public static func build(photos scanned: [Photo], thumbnailBoxes: [ThumbnailBox] = [], withStatus: Bool = false,
-                             withPicks: Bool = false, views: ShownViews = .all, duplicates groups: [Int32: UInt32] = [:],
-                             similar: [Int32: UInt32] = [:], emptyMtime: Timestamp) -> Library {
+    /// The tree of `photos` with what `settings` adds beside them.
+    public static func build(photos scanned: [Photo], _ settings: ViewSettings) -> Library {
+        let views = settings.views, emptyMtime = settings.emptyMtime
         // Motion photos' videos join the photos (`MotionPhotos`), paired with their stills.
         let (photos, motionPartners) = MotionPhotos.adding(to: scanned)
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
@@ -57,11 +46,11 @@ public enum LibraryViews {
         let favs = order.filter { photos[$0].isFavorite && shownFlat($0, photos, partners, flat) }
         let kinds = views.contains(mediaTypes) ? KindMembership(photos: photos, livePartners: partners, flatStill: flat).lists(order) : []
         // (From the table, not a pass over every photo: copies are few.)
-        let copies = duplicateOrder(photos, groups, partners, flat)
-        let alike = duplicateOrder(photos, similar, partners, flat)
+        let copies = duplicateOrder(photos, settings.duplicates, partners, flat)
+        let alike = duplicateOrder(photos, settings.similar, partners, flat)
         // Places as favourites list photos, those with a place alone.
         let placed = order.filter { photos[$0].place != nil && shownFlat($0, photos, partners, flat) }
-        let boxes = views.contains(thumbnails) ? Array(Array(Set(thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
+        let boxes = views.contains(thumbnails) ? Array(Array(Set(settings.thumbnailBoxes)).sorted().prefix(ThumbnailBox.maxFolders)) : []
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
         let builders: [(String, @Sendable () -> VirtualFolder)] = [
@@ -73,7 +62,7 @@ public enum LibraryViews {
             (favorites, { flatFolder(favorites, photos, favs, emptyMtime, slot: PhotoSlot.favorites) }),
             (mediaTypes, { mediaTypesView(photos, kinds, emptyMtime) }),
             (places, { placesView(photos, placed, emptyMtime) }),
-            (duplicates, { duplicatesView(photos, copies, groups, similar: alike, similar, emptyMtime) }),
+            (duplicates, { duplicatesView(photos, copies, settings.duplicates, similar: alike, settings.similar, emptyMtime) }),
             (filter, { filterView(emptyMtime) }),
         ]
         let thumbnailsBuilder: @Sendable () -> VirtualFolder = {
@@ -81,8 +70,8 @@ public enum LibraryViews {
         }
         let all = builders + (boxes.isEmpty ? [] : [(thumbnails, thumbnailsBuilder)])
         var top = Parallel.all(all.filter { views.contains($0.0) }.map { $0.1 })
-        if withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
-        if withStatus { top.append(statusFolder(emptyMtime)) }
+        if settings.withPicks && views.contains(picked) { top.append(VirtualFolder(name: picked, entries: .folders([]), emptyMtime: emptyMtime)) }
+        if settings.withStatus { top.append(statusFolder(emptyMtime)) }
         return Library(photos: photos, root: VirtualFolder(name: "", entries: .folders(top), emptyMtime: emptyMtime),
                        livePartners: partners, rawPartners: pairs)
     }

@@ -127,7 +127,7 @@ enum FuzzTarget: String, CaseIterable {
     /// The header of an empty library's snapshot under the key "fuzz", generation 1: what comes
     /// before its table of strings.
     static let snapshotHeader: [UInt8] = {
-        let empty = LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 0))
+        let empty = LibraryViews.build(photos: [], ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         return Array(ViewSnapshot.encode(empty, key: "fuzz", generation: 1).prefix(8 + 4 + 4 + 4 + 8))
     }()
 

@@ -338,10 +338,9 @@ extension LibraryCoordinator {
         // (A few photos added, gone or changed: merged into, or taken out of, the views shown.)
         let groups = state.byPhoto(onQueue.duplicateGroups)
         let similar = state.byPhoto(onQueue.similarGroups)
-        let library = LibraryViews.updated(fs.library, photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                           withPicks: true, views: options.views, duplicates: groups, similar: similar, emptyMtime: Timestamp.now)
-            ?? LibraryViews.build(photos: report.photos, thumbnailBoxes: options.thumbnailBoxes, withStatus: true,
-                                  withPicks: true, views: options.views, duplicates: groups, similar: similar, emptyMtime: Timestamp.now)
+        let settings = ViewSettings(thumbnailBoxes: options.thumbnailBoxes, withStatus: true, withPicks: true, views: options.views,
+                                    emptyMtime: Timestamp.now).grouping(duplicates: groups, similar: similar)
+        let library = LibraryViews.updated(fs.library, photos: report.photos, settings) ?? LibraryViews.build(photos: report.photos, settings)
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: onQueue.renamed.filter { !state.knows($0.from) })

@@ -196,8 +196,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
             ? DuplicateFinder.groupsFromIndex(state.photos, store: index as? ContentHashStore) { log("albumfs: " + $0) } : [:]
         let similar = views.contains(LibraryViews.duplicates)
             ? SimilarFinder.groupsFromIndex(state.photos, exact: groups, store: index as? SimilarHashStore) { log("albumfs: " + $0) } : [:]
-        return (LibraryViews.build(photos: state.photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, views: views,
-                                   duplicates: state.byPhoto(groups), similar: state.byPhoto(similar), emptyMtime: Timestamp.now), state)
+        let settings = ViewSettings(thumbnailBoxes: boxes, withStatus: true, withPicks: true, views: views, emptyMtime: Timestamp.now)
+        return (LibraryViews.build(photos: state.photos, settings.grouping(duplicates: state.byPhoto(groups), similar: state.byPhoto(similar))),
+                state)
     }
 
     /// Takes what the index knew (`libraryFromIndex`; nil: the tree shown came from a views

@@ -63,7 +63,7 @@ final class DuplicateGroupsTests: XCTestCase {
             sized("alone.jpg", 30, (2025, 1, 1, 10)),
         ]
         let table: [Int32: UInt32] = [0: 2, 1: 2, 2: 2, 3: 1, 4: 1]
-        let lib = LibraryViews.build(photos: photos, duplicates: table, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)).grouping(duplicates: table))
         let top = lib.root.child(named: "duplicates")
         let groups = names(top)
         XCTAssertEqual(groups.count, 3)
@@ -86,19 +86,21 @@ final class DuplicateGroupsTests: XCTestCase {
                       makePhoto("b/other.mov", (2022, 3, 1, 10)), makePhoto("c/x.jpg", (2021, 1, 1, 1)), makePhoto("d/x.jpg", (2021, 1, 1, 1))]
         photos[0].liveIdentifier = 9
         photos[1].liveIdentifier = 9
-        let lib = LibraryViews.build(photos: photos, duplicates: [1: 1, 2: 1, 3: 2, 4: 2], emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos,
+                                     ViewSettings(emptyMtime: Timestamp(seconds: 0)).grouping(duplicates: [1: 1, 2: 1, 3: 2, 4: 2]))
         XCTAssertEqual(names(lib.root.child(named: "duplicates")), ["x.jpg", "similar"])
     }
 
     /// A copy added live: the views updated from those shown hold the new group, as a build does.
     func testAnUpdateShowsTheGroupAsABuildDoes() throws {
         var photos = (0..<40).map { sized("p/\($0).jpg", Int64(100 + $0), (2020, 1, 1 + $0 % 28, 10)) }
-        let before = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let before = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(names(before.root.child(named: "duplicates")), ["similar"])
         photos.append(sized("q/copy.jpg", 105, (2019, 1, 1, 10)))
         let groups: [Int32: UInt32] = [5: 1, 40: 1]
-        let updated = try XCTUnwrap(LibraryViews.updated(before, photos: photos, duplicates: groups, emptyMtime: Timestamp(seconds: 0)))
-        let built = LibraryViews.build(photos: photos, duplicates: groups, emptyMtime: Timestamp(seconds: 0))
+        let updated = try XCTUnwrap(LibraryViews.updated(before, photos: photos,
+                                                         ViewSettings(emptyMtime: Timestamp(seconds: 0)).grouping(duplicates: groups)))
+        let built = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)).grouping(duplicates: groups))
         XCTAssertEqual(names(updated.root.child(named: "duplicates")), ["5.jpg", "similar"])
         guard case .folder(let u)? = updated.root.child(named: "duplicates"), case .folder(let b)? = built.root.child(named: "duplicates") else { return XCTFail() }
         XCTAssertEqual(names(u.child(named: "5.jpg")), ["5.jpg", "copy.jpg"])

@@ -27,7 +27,7 @@ final class FilterScopeTests: XCTestCase {
         photos[4].isFavorite = true
         for k in [4, 5] { photos[k].liveIdentifier = 77 }
         for k in [7, 8] { photos[k].format = .raw }
-        return LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        return LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
     }
 
     /// Expression → the file names it lists, newest first.

@@ -27,7 +27,7 @@ final class LibraryViewsTests: XCTestCase {
             makePhoto("s/shot.png", (2023, 3, 1, 10), screenshot: true),
             makePhoto("b/new.jpg", (2024, 5, 17, 10)),
         ]
-        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(lib.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter"])
         let byDate = lib.root.child(named: "by-date")
         XCTAssertEqual(names(byDate), ["2024", "2023", "2020"])
@@ -44,7 +44,7 @@ final class LibraryViewsTests: XCTestCase {
     func testDayFolderIsTheWrittenDateEvenAcrossZones() {
         // 23:00 at -05:00 is the next day in UTC; it still belongs to the day written on it.
         let p = makePhoto("x.jpg", (2024, 5, 17, 23), offset: -5 * 3600)
-        let lib = LibraryViews.build(photos: [p], emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: [p], ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         guard case .folder(let byDate)? = lib.root.child(named: "by-date"), case .folder(let y)? = byDate.child(named: "2024"),
               case .folder(let m)? = y.child(named: "2024-05") else { return XCTFail() }
         XCTAssertEqual(m.children.map(\.name), ["2024-05-17"])
@@ -67,7 +67,7 @@ final class LibraryViewsTests: XCTestCase {
         photos[2].liveIdentifier = 42
         photos[3].liveIdentifier = 42  // its keys name no camera: it goes with its still
         photos[5].camera = "GoPro HERO11 Black"
-        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(lib.livePartners[3], 2, "the pair is a Live Photo")
         guard case .folder(let cameras)? = lib.root.child(named: "by-camera") else { return XCTFail("no by-camera/") }
         XCTAssertEqual(cameras.children.map(\.name), ["Apple iPhone 15 Pro", "Canon EOS R5", "GoPro HERO11 Black", "Unknown"])
@@ -93,7 +93,7 @@ final class LibraryViewsTests: XCTestCase {
         for i in [0, 1, 3, 4, 5] { photos[i].isFavorite = true }
         photos[3].liveIdentifier = 7
         photos[4].liveIdentifier = 7
-        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(names(lib.root.child(named: "favorites")), ["new.jpg", "IMG_0001.JPG", "clip.mp4", "old.jpg"])
         guard case .folder(let favorites)? = lib.root.child(named: "favorites"), case .photos(let entries) = favorites.entries else { return XCTFail() }
         XCTAssertEqual(PhotoSlot.inodeSlot(entries.slot), PhotoSlot.byDate)
@@ -103,27 +103,26 @@ final class LibraryViewsTests: XCTestCase {
     func testOnlyTheViewsShownAreBuilt() throws {
         let photos = [makePhoto("a/x.jpg", (2020, 1, 1, 10)), makePhoto("s/shot.png", (2023, 3, 1, 10), screenshot: true)]
         let views = try ShownViews.parse("by-camera,screenshots,thumbnails").get()
-        let lib = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, views: views,
-                                     emptyMtime: Timestamp(seconds: 0))
+        let settings = ViewSettings(thumbnailBoxes: [.default], withStatus: true, withPicks: true, views: views, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, settings)
         XCTAssertEqual(lib.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
-        let all = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
+        let all = LibraryViews.build(photos: photos,
+                                     ViewSettings(thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(all.root.children.map(\.name), ["by-date", "screenshots", "non-screenshots", "videos", "by-camera", "favorites", "media-types", "places", "duplicates", "filter", "thumbnails", "picked", ".albumfs"])
         XCTAssertEqual(ShownViews.parse("by-date,favourites"), .failure(ShownViews.UnknownView(name: "favourites")))
         XCTAssertEqual(ShownViews.parse("by-date,,videos"), .failure(ShownViews.UnknownView(name: "")))
         XCTAssertEqual(views.description, "screenshots,by-camera,thumbnails")
         // A photo added is merged into the views shown, and no other view comes.
         let many = photos + (0..<40).map { makePhoto("z/\($0).jpg", (2019, 1, 1, 10)) }
-        let before = LibraryViews.build(photos: many, thumbnailBoxes: [.default], withStatus: true, withPicks: true, views: views,
-                                        emptyMtime: Timestamp(seconds: 0))
-        let updated = try XCTUnwrap(LibraryViews.updated(before, photos: many + [makePhoto("a/y.jpg", (2024, 1, 1, 10))], thumbnailBoxes: [.default],
-                                                         withStatus: true, withPicks: true, views: views, emptyMtime: Timestamp(seconds: 0)))
+        let before = LibraryViews.build(photos: many, settings)
+        let updated = try XCTUnwrap(LibraryViews.updated(before, photos: many + [makePhoto("a/y.jpg", (2024, 1, 1, 10))], settings))
         XCTAssertEqual(updated.root.children.map(\.name), ["screenshots", "by-camera", "thumbnails", ".albumfs"])
         guard case .folder(let cameras)? = updated.root.child(named: "by-camera") else { return XCTFail("no by-camera/") }
         XCTAssertEqual(names(cameras.child(named: "Unknown")).prefix(3), ["y.jpg", "shot.png", "x.jpg"])
     }
 
     func testEmptyLibrary() {
-        let lib = LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 42))
+        let lib = LibraryViews.build(photos: [], ViewSettings(emptyMtime: Timestamp(seconds: 42)))
         XCTAssertEqual(lib.root.mtime, Timestamp(seconds: 42))
         XCTAssertEqual(names(lib.root.child(named: "screenshots")), [])
     }
@@ -132,7 +131,8 @@ final class LibraryViewsTests: XCTestCase {
         // Same-named photos, a name with a slash-free but odd character, and plenty of others.
         var photos = (0..<500).map { makePhoto("d\($0 % 7)/IMG_\($0 % 200).JPG", (2024, 1 + $0 % 12, 1 + $0 % 28, $0 % 24)) }
         photos.append(makePhoto("z/Ünïcode name.jpg", (2023, 1, 1, 1)))
-        let lib = LibraryViews.build(photos: photos, thumbnailBoxes: [.default, ThumbnailBox(width: 64, height: 48)!], emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(thumbnailBoxes: [.default, ThumbnailBox(width: 64, height: 48)!],
+                                                                  emptyMtime: Timestamp(seconds: 0)))
         guard case .folder(let flat)? = lib.root.child(named: "non-screenshots"), case .photos(let entries) = flat.entries else { return XCTFail() }
         let names = flat.children.map(\.name)
         XCTAssertEqual(Set(names).count, photos.count, "every name unique")
@@ -160,7 +160,7 @@ final class PlacesViewTests: XCTestCase {
         var photos = [makePhoto("a.jpg", (2024, 1, 1, 10)), makePhoto("b.jpg", (2024, 1, 2, 10)), makePhoto("c.jpg", (2024, 1, 3, 10)),
                       makePhoto("d.jpg", (2024, 1, 4, 10)), makePhoto("e.jpg", (2024, 1, 5, 10)), makePhoto("none.jpg", (2024, 1, 6, 10))]
         for (i, place) in [7255, 23191, 21522, 23600, 7347].enumerated() { photos[i].place = place }
-        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         guard case .folder(let places)? = lib.root.child(named: "places") else { return XCTFail("no places/") }
         func names(_ f: VirtualFolder) -> [String] { f.children.map(\.name) }
         XCTAssertEqual(names(places), ["France", "United States of America"])
@@ -171,7 +171,8 @@ final class PlacesViewTests: XCTestCase {
         XCTAssertEqual(names(usa.subfolders[0].subfolders[0]), ["d.jpg", "b.jpg"], "both Vincents, newest first")
         XCTAssertEqual(names(france.subfolders[1].subfolders[0]), ["a.jpg"])
         XCTAssertEqual(names(usa.subfolders[1].subfolders[0]), ["c.jpg"], "Paris, Texas")
-        let hidden = LibraryViews.build(photos: photos, views: try ShownViews.parse("by-date").get(), emptyMtime: Timestamp(seconds: 0))
+        let hidden = LibraryViews.build(photos: photos,
+                                        ViewSettings(views: try ShownViews.parse("by-date").get(), emptyMtime: Timestamp(seconds: 0)))
         XCTAssertNil(hidden.root.child(named: "places"))
     }
 }

@@ -84,7 +84,8 @@ final class LibraryViewsUpdatedTests: XCTestCase {
             paths = []
             var photos = (0..<(200 + random(200))).map { _ in newPhoto() }
             let boxes = [ThumbnailBox.default] + (random(2) == 0 ? [ThumbnailBox(width: 64, height: 64)!] : [])
-            var shown = LibraryViews.build(photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
+            let settings = ViewSettings(thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
+            var shown = LibraryViews.build(photos: photos, settings)
             for step in 0..<8 {
                 let count = photos.count, names = Set(photos.map(\.fileName))
                 let kind = ["added", "removed", "changed", "all three"][random(4)]
@@ -92,9 +93,8 @@ final class LibraryViewsUpdatedTests: XCTestCase {
                 let takes = photos[min(count, photos.count)...].contains { names.contains($0.fileName) }
                 if kind == "removed" || kind == "all three" { for _ in 0..<(1 + random(4)) { remove(&photos) } }
                 if kind == "changed" || kind == "all three" { for _ in 0..<(1 + random(4)) { change(&photos) } }
-                let built = LibraryViews.build(photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 7))
-                if let made = LibraryViews.updated(shown, photos: photos, thumbnailBoxes: boxes, withStatus: true, withPicks: true,
-                                                   emptyMtime: Timestamp(seconds: 7)) {
+                let built = LibraryViews.build(photos: photos, settings)
+                if let made = LibraryViews.updated(shown, photos: photos, settings) {
                     assertSame(made.root, built.root, "round \(round) step \(step): \(kind)")
                     XCTAssertEqual(made.livePartners, built.livePartners)
                     merged[kind, default: 0] += 1
@@ -121,15 +121,16 @@ final class LibraryViewsUpdatedTests: XCTestCase {
     func testAnAddedPhotoWhoseNameIsTakenSharesItAsBuildDoes() throws {
         let photos = [makePhoto("b/IMG_1.jpg", (2024, 1, 1, 10)), makePhoto("b/IMG_2.jpg", (2024, 1, 1, 11))]
             + (0..<100).map { makePhoto("f/P\($0).jpg", (2023, 1, 1, 10)) }
-        var shown = LibraryViews.build(photos: photos, thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0))
+        var shown = LibraryViews.build(photos: photos, ViewSettings(thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
         let additions = [[makePhoto("c/IMG_1.jpg", (2024, 1, 1, 9))],
                          [makePhoto("a/IMG_1.jpg", (2024, 1, 1, 8))],
                          [makePhoto("d/IMG_3.jpg", (2024, 1, 1, 7)), makePhoto("0/IMG_3.jpg", (2024, 1, 1, 6)), makePhoto("e/IMG_2.jpg", (2024, 1, 2, 6))]]
         var all = photos
         for more in additions {
             all += more
-            let made = try XCTUnwrap(LibraryViews.updated(shown, photos: all, thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
-            assertSame(made.root, LibraryViews.build(photos: all, thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)).root)
+            let settings = ViewSettings(thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0))
+            let made = try XCTUnwrap(LibraryViews.updated(shown, photos: all, settings))
+            assertSame(made.root, LibraryViews.build(photos: all, settings).root)
             shown = made
         }
         func tagged(_ path: String) -> String { "IMG_\(path.dropFirst(6).prefix(1))~" + EntryNames.tag(for: path) + ".jpg" }
@@ -146,7 +147,8 @@ final class LibraryViewsUpdatedTests: XCTestCase {
         let tag = "IMG_1~" + EntryNames.tag(for: "c/IMG_1.jpg") + ".jpg"
         let longer = "IMG_1~" + EntryNames.tag(for: "c/IMG_1.jpg", hexDigits: 8) + ".jpg"
         func nonScreenshots(_ photos: [Photo]) -> [String] {
-            names(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)), "non-screenshots").filter { $0.hasPrefix("IMG_") }
+            names(LibraryViews.build(photos: photos,
+                                     ViewSettings(emptyMtime: Timestamp(seconds: 0))), "non-screenshots").filter { $0.hasPrefix("IMG_") }
         }
         let cases: [(before: [Photo], added: [Photo])] = [
             ([makePhoto("b/IMG_1.jpg", (2024, 1, 1, 10)), makePhoto("c/IMG_1.jpg", (2024, 1, 1, 11))], [makePhoto("d/" + tag, (2024, 1, 1, 9))]),
@@ -154,10 +156,10 @@ final class LibraryViewsUpdatedTests: XCTestCase {
             ([makePhoto("b/IMG_1.jpg", (2024, 1, 1, 10))], [makePhoto("c/IMG_1.jpg", (2024, 1, 1, 11)), makePhoto("d/" + tag, (2024, 1, 1, 9))]),
         ]
         for (k, (before, added)) in cases.enumerated() {
-            let shown = LibraryViews.build(photos: before + filler, emptyMtime: Timestamp(seconds: 0))
+            let shown = LibraryViews.build(photos: before + filler, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
             let all = before + filler + added
             XCTAssertTrue(nonScreenshots(all).contains(longer), "case \(k)")
-            XCTAssertNil(LibraryViews.updated(shown, photos: all, emptyMtime: Timestamp(seconds: 0)), "case \(k)")
+            XCTAssertNil(LibraryViews.updated(shown, photos: all, ViewSettings(emptyMtime: Timestamp(seconds: 0))), "case \(k)")
         }
     }
 
@@ -169,17 +171,18 @@ final class LibraryViewsUpdatedTests: XCTestCase {
         let tag = "IMG_1~" + EntryNames.tag(for: "c/IMG_1.jpg") + ".jpg"
         let photos = filler + [makePhoto("b/IMG_1.jpg", (2024, 1, 1, 10)), makePhoto("c/IMG_1.jpg", (2024, 1, 1, 11)),
                                makePhoto("d/" + tag, (2024, 1, 1, 9))]
-        let shown = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let shown = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertTrue(names(shown, "non-screenshots").contains("IMG_1~" + EntryNames.tag(for: "c/IMG_1.jpg", hexDigits: 8) + ".jpg"))
         let without = Array(photos.dropLast())
-        XCTAssertTrue(names(LibraryViews.build(photos: without, emptyMtime: Timestamp(seconds: 0)), "non-screenshots").contains(tag))
-        XCTAssertNil(LibraryViews.updated(shown, photos: without, emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertTrue(names(LibraryViews.build(photos: without,
+                                               ViewSettings(emptyMtime: Timestamp(seconds: 0))), "non-screenshots").contains(tag))
+        XCTAssertNil(LibraryViews.updated(shown, photos: without, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         // Without the literal tag: b's photo gone, c's takes the plain name.
-        let plain = LibraryViews.build(photos: without, emptyMtime: Timestamp(seconds: 0))
+        let plain = LibraryViews.build(photos: without, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         var rest = without
         rest[100] = rest.removeLast()
-        let made = try XCTUnwrap(LibraryViews.updated(plain, photos: rest, emptyMtime: Timestamp(seconds: 0)))
-        assertSame(made.root, LibraryViews.build(photos: rest, emptyMtime: Timestamp(seconds: 0)).root)
+        let made = try XCTUnwrap(LibraryViews.updated(plain, photos: rest, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
+        assertSame(made.root, LibraryViews.build(photos: rest, ViewSettings(emptyMtime: Timestamp(seconds: 0))).root)
         XCTAssertEqual(names(made, "non-screenshots").filter { $0.hasPrefix("IMG_") }, ["IMG_1.jpg"])
     }
 
@@ -188,29 +191,33 @@ final class LibraryViewsUpdatedTests: XCTestCase {
     /// of `videos`), a photo changed, or gone, with one added: merged, as `build` makes them.
     func testPairsChangedOrMuchChangedAreLeftToBuild() throws {
         let photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
-        let shown = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertNil(LibraryViews.updated(shown, photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        let shown = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.updated(shown, photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertNil(LibraryViews.updated(shown, photos: photos + (0..<10).map { makePhoto("b/\($0).jpg", (2024, 1, 1, 9)) },
-                                          emptyMtime: Timestamp(seconds: 0)), "a tenth of the library: built")
+                                          ViewSettings(emptyMtime: Timestamp(seconds: 0))), "a tenth of the library: built")
         var still = makePhoto("a/LIVE.jpg", (2024, 1, 1, 9))
         var motion = makePhoto("a/LIVE.mov", (2024, 1, 1, 9))
         still.liveIdentifier = 42
         motion.liveIdentifier = 42
-        let withStill = LibraryViews.build(photos: photos + [still], emptyMtime: Timestamp(seconds: 0))
-        let paired = LibraryViews.build(photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0))
-        let made = try XCTUnwrap(LibraryViews.updated(withStill, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)), "a video added paired")
+        let withStill = LibraryViews.build(photos: photos + [still], ViewSettings(emptyMtime: Timestamp(seconds: 0)))
+        let paired = LibraryViews.build(photos: photos + [still, motion], ViewSettings(emptyMtime: Timestamp(seconds: 0)))
+        let made = try XCTUnwrap(LibraryViews.updated(withStill, photos: photos + [still, motion],
+                                                      ViewSettings(emptyMtime: Timestamp(seconds: 0))), "a video added paired")
         assertSame(made.root, paired.root)
         XCTAssertEqual(made.livePartners, [100: 101, 101: 100])
         XCTAssertEqual(names(paired, "videos"), [], "the motion part is no video of its own")
-        let both = try XCTUnwrap(LibraryViews.updated(shown, photos: photos + [still, motion], emptyMtime: Timestamp(seconds: 0)), "a Live Photo added whole")
+        let both = try XCTUnwrap(LibraryViews.updated(shown, photos: photos + [still, motion],
+                                                      ViewSettings(emptyMtime: Timestamp(seconds: 0))), "a Live Photo added whole")
         assertSame(both.root, paired.root)
-        let withMotion = LibraryViews.build(photos: photos + [motion], emptyMtime: Timestamp(seconds: 0))
+        let withMotion = LibraryViews.build(photos: photos + [motion], ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(names(withMotion, "videos"), ["LIVE.mov"])
-        XCTAssertNil(LibraryViews.updated(withMotion, photos: photos + [motion, still], emptyMtime: Timestamp(seconds: 0)), "a video shown paired")
-        XCTAssertNil(LibraryViews.updated(paired, photos: photos + [still], emptyMtime: Timestamp(seconds: 0)), "parted")
+        XCTAssertNil(LibraryViews.updated(withMotion, photos: photos + [motion, still],
+                                          ViewSettings(emptyMtime: Timestamp(seconds: 0))), "a video shown paired")
+        XCTAssertNil(LibraryViews.updated(paired, photos: photos + [still], ViewSettings(emptyMtime: Timestamp(seconds: 0))), "parted")
         var changed = photos
         changed[3] = makePhoto("a/IMG_3.jpg", (2023, 1, 1, 10))
-        XCTAssertNotNil(LibraryViews.updated(shown, photos: changed + [makePhoto("a/x.jpg", (2024, 1, 1, 9))], emptyMtime: Timestamp(seconds: 0)))
-        XCTAssertNotNil(LibraryViews.updated(shown, photos: Array(photos.dropLast()), emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNotNil(LibraryViews.updated(shown, photos: changed + [makePhoto("a/x.jpg", (2024, 1, 1, 9))],
+                                             ViewSettings(emptyMtime: Timestamp(seconds: 0))))
+        XCTAssertNotNil(LibraryViews.updated(shown, photos: Array(photos.dropLast()), ViewSettings(emptyMtime: Timestamp(seconds: 0))))
     }
 }

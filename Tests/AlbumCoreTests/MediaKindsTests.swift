@@ -122,7 +122,7 @@ final class MediaKindsTests: XCTestCase {
             photo("p/old-pano.jpg", 1, 9, signals: [panoRow]),
             photo("x/plain.jpg", 4, 10),
         ]
-        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         guard case .folder(let media)? = lib.root.child(named: "media-types") else { return XCTFail("no media-types") }
         XCTAssertEqual(media.children.map(\.name), MediaKind.allCases.map(\.name))
         func listed(_ path: String) -> [String] {
@@ -142,7 +142,7 @@ final class MediaKindsTests: XCTestCase {
         var still = makePhoto("l/LIVE.jpg", (2024, 1, 1, 9)), motion = makePhoto("l/LIVE.mov", (2024, 1, 1, 9))
         still.liveIdentifier = 7
         motion.liveIdentifier = 7
-        let live = LibraryViews.build(photos: [still, motion], emptyMtime: Timestamp(seconds: 0))
+        let live = LibraryViews.build(photos: [still, motion], ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(live.kinds(ofPhoto: 0).kinds, [.livePhotos])
         XCTAssertEqual(live.kinds(ofPhoto: 1).kinds, [], "the motion part is no Live Photo of its own")
     }

@@ -35,8 +35,8 @@ final class MotionPhotosTests: XCTestCase {
         let motion = still("Phone/PXL_1.MP.jpg", size: 5_000, range: ByteRange(offset: 3_000, length: 2_000))
         let plain = makePhoto("Phone/IMG_2.jpg", (2023, 10, 10, 9))
         let clip = makePhoto("Phone/PXL_1.MP.mp4", (2023, 10, 10, 8))  // a real file of the name it wants
-        let library = LibraryViews.build(photos: [motion, plain, clip], thumbnailBoxes: [ThumbnailBox(width: 200, height: 200)!],
-                                         emptyMtime: Timestamp(seconds: 0))
+        let library = LibraryViews.build(photos: [motion, plain, clip],
+                                         ViewSettings(thumbnailBoxes: [ThumbnailBox(width: 200, height: 200)!], emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(library.photos.count, 4)
         XCTAssertEqual(library.filePhotoCount, 3)
         let video = library.photos[3]

@@ -39,7 +39,7 @@ final class RawPairsTests: XCTestCase {
     func testAPairIsSideBySideInByDateAndOnlyTheJPEGIsInTheFlatViews() throws {
         let photos = [raw("c/DSC_0001.NEF", (2024, 5, 1, 10)), makePhoto("c/DSC_0001.JPG", (2024, 5, 1, 10)),
                       raw("c/DSC_0009.NEF", (2024, 5, 1, 9))]
-        let library = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let library = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(library.rawPartners, [0: 1, 1: 0])
         guard case .folder(let dates)? = library.root.child(named: "by-date"), case .folder(let year)? = dates.child(named: "2024"),
               case .folder(let month)? = year.child(named: "2024-05"), case .folder(let day)? = month.child(named: "2024-05-01") else {
@@ -57,11 +57,12 @@ final class RawPairsTests: XCTestCase {
     func testAJPEGAddedBesideAShownRawIsLeftToBuild() throws {
         let filler = (0..<100).map { makePhoto("f/P\($0).jpg", (2023, 1, 1, 10)) }
         let lone = filler + [raw("c/DSC_0001.NEF", (2024, 5, 1, 10))]
-        let shown = LibraryViews.build(photos: lone, emptyMtime: Timestamp(seconds: 0))
-        XCTAssertNil(LibraryViews.updated(shown, photos: lone + [makePhoto("c/DSC_0001.JPG", (2024, 5, 1, 10))], emptyMtime: Timestamp(seconds: 0)))
+        let shown = LibraryViews.build(photos: lone, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
+        XCTAssertNil(LibraryViews.updated(shown, photos: lone + [makePhoto("c/DSC_0001.JPG", (2024, 5, 1, 10))],
+                                          ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         let pair = [raw("c/DSC_0002.NEF", (2024, 5, 2, 10)), makePhoto("c/DSC_0002.JPG", (2024, 5, 2, 10))]
-        let made = try XCTUnwrap(LibraryViews.updated(shown, photos: lone + pair, emptyMtime: Timestamp(seconds: 0)))
-        let built = LibraryViews.build(photos: lone + pair, emptyMtime: Timestamp(seconds: 0))
+        let made = try XCTUnwrap(LibraryViews.updated(shown, photos: lone + pair, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
+        let built = LibraryViews.build(photos: lone + pair, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertEqual(made.rawPartners, built.rawPartners)
         guard case .photos(let entries)? = made.root.subfolders.first(where: { $0.name == "non-screenshots" })?.entries else { return XCTFail() }
         let names = entries.members.map { entries.name(ofPhoto: Int($0)) }

@@ -86,7 +86,7 @@ final class VideoRulesTests: XCTestCase {
         ]
         let partners = LivePhotos.partners(photos)
         XCTAssertEqual(partners, [1: 2, 2: 1, 3: 4, 4: 3], "the still of the video's own name, not the edited copy")
-        let lib = LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0))
+        let lib = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         guard case .folder(let videos)? = lib.root.child(named: "videos"),
               case .folder(let others)? = lib.root.child(named: "non-screenshots") else { return XCTFail("no views") }
         XCTAssertEqual(videos.children.map(\.name), ["IMG_3.mov", "IMG_2.mov"])

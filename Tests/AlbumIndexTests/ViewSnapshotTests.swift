@@ -63,8 +63,8 @@ final class ViewSnapshotTests: XCTestCase {
     }
 
     static func library(_ photos: [Photo] = photos()) -> Library {
-        LibraryViews.build(photos: photos, thumbnailBoxes: [ThumbnailBox.default, ThumbnailBox(width: 64, height: 48)!],
-                           withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 1_234_567_890))
+        LibraryViews.build(photos: photos, ViewSettings(thumbnailBoxes: [ThumbnailBox.default, ThumbnailBox(width: 64, height: 48)!],
+                                                        withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 1_234_567_890)))
     }
 
     /// Every folder and entry, in readdir order: name, kind, content, mtime; lookups by name too.

@@ -183,7 +183,7 @@ final class LibraryStateTests: XCTestCase {
     func testTheViewsShareTheStatesArray() {
         var state = LibraryState()
         for i in 0..<100 { state.put(file("p\(i)"), photo: photo("p\(i)")) }
-        let library = LibraryViews.build(photos: state.photos, emptyMtime: Timestamp(seconds: 0))
+        let library = LibraryViews.build(photos: state.photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         library.photos.withUnsafeBufferPointer { a in
             state.photos.withUnsafeBufferPointer { b in XCTAssertEqual(a.baseAddress, b.baseAddress, "no copy per publish") }
         }

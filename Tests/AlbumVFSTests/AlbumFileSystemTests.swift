@@ -19,7 +19,7 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/b.png", contents: Data("BB".utf8)))
         let photos = [photo("a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2, screenshot: true)]
         let box = logBox
-        fs = try! AlbumFileSystem(library: LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)),
+        fs = try! AlbumFileSystem(library: LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0))),
                              sourceRoot: folder, owner: Owner(uid: 7, gid: 8), log: { box.append($0) })
     }
 
@@ -119,8 +119,8 @@ final class AlbumFileSystemTests: XCTestCase {
     /// first read renders; `.albumfs/` texts are made at open and read with direct I/O.
     func testOpenAnswersHowTheFileIsCachedAndRead() throws {
         let photos = [photo("a.jpg", seconds: 2_000, size: 4)]
-        fs = try AlbumFileSystem(library: LibraryViews.build(photos: photos, thumbnailBoxes: [.default], withStatus: true,
-                                                             emptyMtime: Timestamp(seconds: 0)),
+        let settings = ViewSettings(thumbnailBoxes: [.default], withStatus: true, emptyMtime: Timestamp(seconds: 0))
+        fs = try AlbumFileSystem(library: LibraryViews.build(photos: photos, settings),
                                  sourceRoot: folder, owner: Owner(uid: 7, gid: 8), log: { _ in })
         let original = try fs.open(ino("non-screenshots/a.jpg"), flags: O_RDONLY).get()
         XCTAssertEqual(original.cache, .keep)
@@ -185,7 +185,7 @@ final class AlbumFileSystemTests: XCTestCase {
     func testInodesSurviveAnUpdate() throws {
         let before = ino("non-screenshots/a.jpg")
         fs.update(LibraryViews.build(photos: [photo("c.jpg", seconds: 3_000, size: 1), photo("a.jpg", seconds: 2_000, size: 4)],
-                                     emptyMtime: Timestamp(seconds: 0)))
+                                     ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertEqual(ino("non-screenshots/a.jpg"), before)
         XCTAssertNotEqual(ino("non-screenshots/c.jpg"), before)
     }
@@ -193,7 +193,7 @@ final class AlbumFileSystemTests: XCTestCase {
     func testAPhotoThatMovesKeepsItsInodeAndTheKernelForgetsTheOldName() throws {
         let day = 86_400 * 365 * 30
         fs.update(LibraryViews.build(photos: [photo("x/a.jpg", seconds: Int64(day), size: 4), photo("y/a.jpg", seconds: Int64(day) + 10, size: 4)],
-                                     emptyMtime: Timestamp(seconds: 0)))
+                                     ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         func dayFolder(_ seconds: Int) -> String {
             let t = Timestamp(seconds: Int64(seconds)).local(offsetSeconds: 0)
             return "by-date/\(t.yearString)/\(t.monthString)/\(t.dayString)"
@@ -205,7 +205,7 @@ final class AlbumFileSystemTests: XCTestCase {
         let dayInode = ino(oldDay)
         // x/a.jpg goes: y/a.jpg takes the plain name (same inode, new name) and moves a day on.
         let changes = fs.update(LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 4)],
-                                                   emptyMtime: Timestamp(seconds: 0)))
+                                                   ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         let newDay = dayFolder(day + 86_400)
         XCTAssertEqual(listing(newDay), ["a.jpg"])
         XCTAssertEqual(ino(newDay + "/a.jpg"), renamedBefore, "a photo's by-date entry keeps its inode when it moves")
@@ -216,10 +216,12 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertTrue(changes.changedInodes.contains(ino("non-screenshots")))
         XCTAssertTrue(changes.changedInodes.contains(renamedBefore))
         // Unchanged tree: nothing to forget.
-        let same = LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 4)], emptyMtime: Timestamp(seconds: 0))
+        let same = LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 4)],
+                                      ViewSettings(emptyMtime: Timestamp(seconds: 0)))
         XCTAssertTrue(fs.update(same).isEmpty)
         // A rewritten file (new size) at the same place: its inodes change, no entry goes away.
-        let rewritten = fs.update(LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 9)], emptyMtime: Timestamp(seconds: 0)))
+        let rewritten = fs.update(LibraryViews.build(photos: [photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 9)],
+                                                     ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertTrue(rewritten.removedEntries.isEmpty)
         XCTAssertEqual(Set(rewritten.changedInodes), [ino(newDay + "/a.jpg"), ino("non-screenshots/a.jpg")])
         XCTAssertEqual(try fs.attributes(of: ino("non-screenshots/a.jpg")).get().size, 9)
@@ -229,10 +231,11 @@ final class AlbumFileSystemTests: XCTestCase {
         inPlace = Photo(relativePath: inPlace.relativePath, format: inPlace.format, identity: inPlace.identity, capture: inPlace.capture,
                         captureInstant: inPlace.captureInstant, screenshot: inPlace.screenshot, orientation: inPlace.orientation,
                         problems: inPlace.problems, changedWhenRead: Timestamp(seconds: 1_700_000_000))
-        let readAgain = fs.update(LibraryViews.build(photos: [inPlace], emptyMtime: Timestamp(seconds: 0)))
+        let readAgain = fs.update(LibraryViews.build(photos: [inPlace], ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertTrue(readAgain.removedEntries.isEmpty)
         XCTAssertEqual(Set(readAgain.changedInodes), [ino(newDay + "/a.jpg"), ino("non-screenshots/a.jpg")])
-        XCTAssertTrue(fs.update(LibraryViews.build(photos: [inPlace], emptyMtime: Timestamp(seconds: 0))).isEmpty, "the same ctime: nothing")
+        XCTAssertTrue(fs.update(LibraryViews.build(photos: [inPlace],
+                                                   ViewSettings(emptyMtime: Timestamp(seconds: 0)))).isEmpty, "the same ctime: nothing")
     }
 
     /// A big tree's photos are compared in parts side by side (`TreeChanges.parallelFrom`): what
@@ -240,13 +243,13 @@ final class AlbumFileSystemTests: XCTestCase {
     func testABigTreesChangesAreFoundInEveryPart() throws {
         let count = TreeChanges.parallelFrom + 2_000
         let photos = (0..<count).map { photo("p\($0).jpg", seconds: 1_000_000 + Int64($0), size: 4) }
-        fs.update(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        fs.update(LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         let gone = Set(stride(from: 0, to: count, by: 97)), resized = Set(stride(from: 5, to: count, by: 89))
         let inodesBefore = (0..<count).map { ino("non-screenshots/p\($0).jpg") }
         let next = photos.indices.filter { !gone.contains($0) }.map { i in
             resized.contains(i) ? photo("p\(i).jpg", seconds: 1_000_000 + Int64(i), size: 9) : photos[i]
         }
-        let changes = fs.update(LibraryViews.build(photos: next, emptyMtime: Timestamp(seconds: 0)))
+        let changes = fs.update(LibraryViews.build(photos: next, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         let flat = ino("non-screenshots")
         let removedFlat = Set(changes.removedEntries.filter { $0.parent == flat }.map(\.name))
         XCTAssertEqual(removedFlat, Set(gone.map { "p\($0).jpg" }))
@@ -292,7 +295,7 @@ final class AlbumFileSystemTests: XCTestCase {
             return photo(name + (random(4) == 0 ? "-\(serial)" : ""), seconds: day + Int64(random(4)) * 86_400 + Int64(serial), size: 4)
         }
         var photos = (0..<40).map { _ in newPhoto() }
-        fs.update(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)))
+        fs.update(LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         for step in 0..<80 {
             switch random(4) {
             case 0: photos.append(newPhoto())
@@ -308,7 +311,7 @@ final class AlbumFileSystemTests: XCTestCase {
                 photos[i] = photo(photos[i].relativePath, seconds: photos[i].captureInstant.seconds, size: photos[i].identity.size + 1)
             }
             let before = fs.current.table
-            let changes = fs.update(LibraryViews.build(photos: photos, emptyMtime: Timestamp(seconds: 0)))
+            let changes = fs.update(LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0))))
             let after = fs.current.table
             let removed = Set(changes.removedEntries.map { "\($0.parent)/\($0.name)" }), changed = Set(changes.changedInodes)
             let old = entries(before), new = entries(after)
@@ -328,12 +331,12 @@ final class AlbumFileSystemTests: XCTestCase {
 
     func testAPhotoWhoseFolderWasRenamedKeepsItsInodesAndTheKernelHasNothingToForget() throws {
         fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
-                                     emptyMtime: Timestamp(seconds: 0)))
+                                     ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         let flat = ino("non-screenshots/a.jpg")
         let dated = ino(fs.current.table.canonicalPath(ofPhoto: 0)!)
         let before = fs.current
         let changes = fs.update(LibraryViews.build(photos: [photo("B/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
-                                                   emptyMtime: Timestamp(seconds: 0)),
+                                                   ViewSettings(emptyMtime: Timestamp(seconds: 0))),
                                 renamed: [FileMove(from: "A/a.jpg", to: "B/a.jpg", identity: .unknown)])
         XCTAssertTrue(changes.isEmpty, "\(changes.changedInodes) \(changes.removedEntries)")
         XCTAssertEqual(ino("non-screenshots/a.jpg"), flat)
@@ -343,7 +346,7 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertNil(before.table.photo(source: "B/a.jpg"), "nor does the tree before show the new path")
         // Found under a new path without the scan saying so (read again): new inodes.
         fs.update(LibraryViews.build(photos: [photo("C/a.jpg", seconds: 2_000, size: 4), photo("b.png", seconds: 1_000, size: 2)],
-                                     emptyMtime: Timestamp(seconds: 0)))
+                                     ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertNotEqual(ino("non-screenshots/a.jpg"), flat)
     }
 
@@ -351,7 +354,7 @@ final class AlbumFileSystemTests: XCTestCase {
     /// shows where it went (its folder renamed: the same inode) and opens it there; with nothing
     /// pending, or the photo gone from the new tree, it answers ENOENT.
     func testAnOpenWaitsForTheTreeThatShowsWhereItsFileWent() throws {
-        fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4)], emptyMtime: Timestamp(seconds: 0)))
+        fs.update(LibraryViews.build(photos: [photo("A/a.jpg", seconds: 2_000, size: 4)], ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertEqual(mkdir(folder + "/A", 0o755), 0)
         XCTAssertEqual(rename(folder + "/a.jpg", folder + "/A/a.jpg"), 0)
         let inode = ino("non-screenshots/a.jpg")
@@ -363,7 +366,7 @@ final class AlbumFileSystemTests: XCTestCase {
         let published = DispatchSemaphore(value: 0)
         let publisher = Thread {
             usleep(200_000)
-            fs.update(LibraryViews.build(photos: [moved], emptyMtime: Timestamp(seconds: 0)),
+            fs.update(LibraryViews.build(photos: [moved], ViewSettings(emptyMtime: Timestamp(seconds: 0))),
                       renamed: [FileMove(from: "A/a.jpg", to: "B/a.jpg", identity: .unknown)])
             fs.pendingChanges.shown(through: change)
             published.signal()
@@ -382,7 +385,7 @@ final class AlbumFileSystemTests: XCTestCase {
         let removal = fs.pendingChanges.report()
         let dropper = Thread {
             usleep(100_000)
-            fs.update(LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 0)))
+            fs.update(LibraryViews.build(photos: [], ViewSettings(emptyMtime: Timestamp(seconds: 0))))
             fs.pendingChanges.shown(through: removal)
         }
         dropper.start()
@@ -458,7 +461,7 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertGreaterThan(s.blocks, 0)
         XCTAssertLessThanOrEqual(s.availableBlocks, s.freeBlocks)
         XCTAssertEqual(s.files, UInt64(st.f_files))
-        let gone = try AlbumFileSystem(library: LibraryViews.build(photos: [], emptyMtime: Timestamp(seconds: 0)),
+        let gone = try AlbumFileSystem(library: LibraryViews.build(photos: [], ViewSettings(emptyMtime: Timestamp(seconds: 0))),
                                        sourceRoot: "/nonexistent-albumfs-source", owner: fs.owner, log: { _ in })
         XCTAssertEqual(gone.statistics(), FileSystemStatistics(blockSize: 4096, blocks: 0, freeBlocks: 0, availableBlocks: 0, files: 0,
                                                                freeFiles: 0, nameMax: 255))

@@ -34,7 +34,7 @@ extension AlbumFileSystemTests {
         let images = ino("filter/images")
         XCTAssertEqual(try listing(images), ["a.jpg", "b.png"])
         let changes = fs.update(LibraryViews.build(photos: [photo("c.jpg", seconds: 3_000, size: 1), photo("a.jpg", seconds: 2_000, size: 4)],
-                                                   emptyMtime: Timestamp(seconds: 0)))
+                                                   ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertTrue(changes.changedInodes.contains(images), "the kernel drops what it holds of it")
         XCTAssertTrue(changes.removedEntries.contains { $0.parent == images && $0.name == "b.png" }, "and the entry gone from it")
         XCTAssertEqual(try fs.attributes(of: images).get().mtime, Timestamp(seconds: 3_000))

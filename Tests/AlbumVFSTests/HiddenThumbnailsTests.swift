@@ -38,7 +38,7 @@ final class HiddenThumbnailsTests: XCTestCase {
 
     func library(badSize: Int64) -> Library {
         LibraryViews.build(photos: [photo("good.jpg", seconds: 2_000, size: 10), photo("bad.jpg", seconds: 1_000, size: badSize)],
-                           thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0))
+                           ViewSettings(thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
     }
 
     func listing(_ fs: AlbumFileSystem, _ folder: UInt64) throws -> [String] {

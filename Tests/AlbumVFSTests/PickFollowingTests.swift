@@ -57,7 +57,8 @@ final class PickFollowingTests: XCTestCase {
         let storage = MemoryPicks([])
         storage.failing = .ioError
         let lines = LockedLog()
-        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("a/x.jpg", inode: 0)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("a/x.jpg", inode: 0)],
+                                                                 ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { lines.append($0) })
         let picked = try fs.lookup(parent: 1, name: "picked").get().inode
         XCTAssertEqual(fs.symlink(parent: picked, name: "x.jpg", target: "../non-screenshots/x.jpg").failure, .ioError)
@@ -71,17 +72,18 @@ final class PickFollowingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "old/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
-        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)],
+                                                                 ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
         // A tree shown while a first scan still reads: the photo may simply not be in it yet.
-        fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)], withPicks: true,
-                                     emptyMtime: Timestamp(seconds: 0)), complete: false)
+        fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)],
+                                     ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))), complete: false)
         fs.waitForPickSearches()
         XCTAssertEqual(storage.saved.first?.sourcePath, "old/x.jpg")
         XCTAssertEqual(storage.hashes, 0)
         // The scan's last tree: the photo of the same name with the pick's bytes takes it.
-        let complete = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)], withPicks: true,
-                                          emptyMtime: Timestamp(seconds: 0))
+        let complete = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)],
+                                          ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0)))
         fs.update(complete)
         fs.waitForPickSearches()
         XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg")
@@ -96,7 +98,8 @@ final class PickFollowingTests: XCTestCase {
         XCTAssertEqual(hashed, 2, "other/x.jpg (other bytes) and new/x.jpg")
         // Gone for good, beside a photo of the same name found to hold other bytes: not hashed
         // again at any swap.
-        let lonely = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2)], withPicks: true, emptyMtime: Timestamp(seconds: 0))
+        let lonely = LibraryViews.build(photos: [photo("other/x.jpg", inode: 2)],
+                                        ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0)))
         fs.update(lonely)
         fs.waitForPickSearches()
         fs.update(lonely)
@@ -106,8 +109,8 @@ final class PickFollowingTests: XCTestCase {
         // That photo rewritten in place with the pick's bytes (its inode, size and mtime kept; read
         // again, another ctime): hashed again, and it takes the pick.
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/other/x.jpg", contents: Data("PICK".utf8)))
-        fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2, changedWhenRead: Timestamp(seconds: 9))], withPicks: true,
-                                     emptyMtime: Timestamp(seconds: 0)))
+        fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2, changedWhenRead: Timestamp(seconds: 9))],
+                                     ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))))
         fs.waitForPickSearches()
         XCTAssertEqual(storage.hashes, hashed + 1)
         XCTAssertEqual(storage.saved.first?.sourcePath, "other/x.jpg")
@@ -121,10 +124,11 @@ final class PickFollowingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "A/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
-        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("A/x.jpg", inode: 1), photo("C/x.jpg", inode: 3)], withPicks: true,
-                                                                 emptyMtime: Timestamp(seconds: 0)),
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("A/x.jpg", inode: 1), photo("C/x.jpg", inode: 3)],
+                                                                 ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
-        fs.update(LibraryViews.build(photos: [photo("C/x.jpg", inode: 3), photo("B/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+        fs.update(LibraryViews.build(photos: [photo("C/x.jpg", inode: 3), photo("B/x.jpg", inode: 1)],
+                                     ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                   renamed: [FileMove(from: "A/x.jpg", to: "B/x.jpg", identity: .unknown)])
         fs.waitForPickSearches()
         XCTAssertEqual(storage.saved.first?.sourcePath, "B/x.jpg")
@@ -139,20 +143,22 @@ final class PickFollowingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let storage = MemoryPicks([Pick(name: "x.jpg", sourcePath: "old/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
-        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+        let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)],
+                                                                 ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
-        fs.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)], withPicks: true,
-                                     emptyMtime: Timestamp(seconds: 0)))
+        fs.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)],
+                                     ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))))
         fs.waitForPickSearches()
         XCTAssertEqual(storage.hashes, 1, "new/x.jpg alone")
         XCTAssertEqual(storage.saved.first?.sourcePath, "new/x.jpg")
         // Lost with no size known (not in the tree before): the 16 GB one is over the budget.
         let gone = MemoryPicks([Pick(name: "x.jpg", sourcePath: "gone/x.jpg", contentHash: "PICK", pickedAt: Timestamp(seconds: 1),
                                      target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
-        let fs2 = try AlbumFileSystem(library: LibraryViews.build(photos: [], withPicks: true, emptyMtime: Timestamp(seconds: 0)),
+        let fs2 = try AlbumFileSystem(library: LibraryViews.build(photos: [],
+                                                                  ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                                       sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: gone, log: { _ in })
-        fs2.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)], withPicks: true,
-                                      emptyMtime: Timestamp(seconds: 0)))
+        fs2.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)],
+                                      ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))))
         fs2.waitForPickSearches()
         XCTAssertEqual(gone.hashes, 1, "new/x.jpg alone")
         XCTAssertEqual(gone.saved.first?.sourcePath, "new/x.jpg")

@@ -22,7 +22,8 @@ final class TreeViewTests: XCTestCase {
     /// A tree of three photos with thumbnails and `.albumfs/`, nothing hidden.
     func tree(wholeSeconds: Bool = false) -> TreeView {
         let photos = [photo("a.jpg", seconds: 3_000, size: 40), photo("b.jpg", seconds: 2_000, size: 20), photo("c.jpg", seconds: 1_000, size: 10)]
-        let library = LibraryViews.build(photos: photos, thumbnailBoxes: [box], withStatus: true, emptyMtime: Timestamp(seconds: 0))
+        let library = LibraryViews.build(photos: photos,
+                                         ViewSettings(thumbnailBoxes: [box], withStatus: true, emptyMtime: Timestamp(seconds: 0)))
         let shown = TreePresentation(owner: presentation.owner, sourceRoot: presentation.sourceRoot,
                                      thumbnailSizes: presentation.thumbnailSizes, wholeSecondMtimes: wholeSeconds)
         return TreeView(library: library, table: NodeTable(library: library, inodes: InodeAllocator()), presentation: shown)
