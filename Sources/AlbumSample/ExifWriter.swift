@@ -163,6 +163,21 @@ public struct ExifWriter {
     }
 }
 
+/// A capture time as EXIF 2.31 writes it: `DateTimeOriginal`, with its sub-seconds
+/// (`SubSecTimeOriginal`) and its offset from UTC (`OffsetTimeOriginal`) where the camera gives
+/// them. A string literal is the date and time alone.
+public struct ExifTime: Sendable, ExpressibleByStringLiteral {
+    public var dateTime: String
+    public var subSec: String?
+    public var offset: String?
+
+    public init(_ dateTime: String, subSec: String? = nil, offset: String? = nil) {
+        (self.dateTime, self.subSec, self.offset) = (dateTime, subSec, offset)
+    }
+
+    public init(stringLiteral dateTime: String) { self.init(dateTime) }
+}
+
 /// The EXIF a camera or phone would write, in a few named fields.
 public struct SampleExif {
     public var order: ExifWriter.ByteOrder = .intel
@@ -201,16 +216,18 @@ public struct SampleExif {
 
     public init() {}
 
-    public static func camera(_ make: String, _ model: String, _ date: String, order: ExifWriter.ByteOrder = .intel,
-                              subSec: String? = nil, offset: String? = nil, orientation: UInt16 = 1) -> SampleExif {
+    /// A camera's EXIF: its make and model, the capture time (digitized at the same moment),
+    /// exposure data, and the orientation it was held in.
+    public static func camera(_ make: String, _ model: String, _ time: ExifTime, order: ExifWriter.ByteOrder = .intel,
+                              orientation: UInt16 = 1) -> SampleExif {
         var e = SampleExif()
         e.order = order
         e.make = make
         e.model = model
-        e.dateTimeOriginal = date
-        e.dateTimeDigitized = date
-        e.subSecTimeOriginal = subSec
-        e.offsetTimeOriginal = offset
+        e.dateTimeOriginal = time.dateTime
+        e.dateTimeDigitized = time.dateTime
+        e.subSecTimeOriginal = time.subSec
+        e.offsetTimeOriginal = time.offset
         e.orientation = orientation
         e.exposure = true
         return e

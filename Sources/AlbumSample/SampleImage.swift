@@ -67,4 +67,17 @@ public struct SampleImage: Sendable {
         // 6 and 8 undo each other; every other orientation is its own inverse.
         displayed(orientation: orientation == 6 ? 8 : orientation == 8 ? 6 : orientation)
     }
+
+    /// RGB → 4 channels with a constant fourth (alpha, or K of CMYK).
+    static func expand(_ rgb: [UInt8], fourth: UInt8) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(rgb.count / 3 * 4)
+        for i in stride(from: 0, to: rgb.count, by: 3) {
+            out.append(rgb[i])
+            out.append(rgb[i + 1])
+            out.append(rgb[i + 2])
+            out.append(fourth)
+        }
+        return out
+    }
 }

@@ -11,26 +11,26 @@ extension SampleLibrary {
 
     /// Photos of the kinds phones' pickers show, as their devices tag them (docs/rules.md, "Kinds").
     static func kinds(_ b: inout Builder) {
-        var pano = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:01 10:00:00", order: .motorola, offset: "+02:00")
+        var pano = SampleExif.camera("Apple", "iPhone 15 Pro", ExifTime("2024:06:01 10:00:00", offset: "+02:00"), order: .motorola)
         pano.customRendered = 6
-        b.add("Kinds/IMG_2001.JPG", b.jpeg(pano), day: "2024-06-01", source: .exifDateTimeOriginal)
-        var portrait = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:02 11:00:00", order: .motorola, offset: "+02:00")
+        b.add("Kinds/IMG_2001.JPG", b.jpeg(pano), Expected(day: "2024-06-01", source: .exifDateTimeOriginal))
+        var portrait = SampleExif.camera("Apple", "iPhone 15 Pro", ExifTime("2024:06:02 11:00:00", offset: "+02:00"), order: .motorola)
         portrait.customRendered = 8
         portrait.lensModel = "iPhone 15 Pro front camera 2.69mm f/1.9"
-        b.add("Kinds/IMG_2002.JPG", b.jpeg(portrait), day: "2024-06-02", source: .exifDateTimeOriginal)
+        b.add("Kinds/IMG_2002.JPG", b.jpeg(portrait), Expected(day: "2024-06-02", source: .exifDateTimeOriginal))
         for (k, second) in ["10", "11", "12"].enumerated() {
-            var frame = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:03 12:00:\(second)", order: .motorola, offset: "+02:00")
+            var frame = SampleExif.camera("Apple", "iPhone 15 Pro", ExifTime("2024:06:03 12:00:\(second)", offset: "+02:00"), order: .motorola)
             frame.makerNote = .appleKinds(burst: "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C", frontFacing: false)
-            b.add("Kinds/IMG_210\(k + 1).JPG", b.jpeg(frame), day: "2024-06-03", source: .exifDateTimeOriginal)
+            b.add("Kinds/IMG_210\(k + 1).JPG", b.jpeg(frame), Expected(day: "2024-06-03", source: .exifDateTimeOriginal))
         }
         let pixelPortrait = [("GCamera:SpecialTypeID", "com.google.android.apps.camera.gallery.specialtype.SpecialType-PORTRAIT")]
         b.add("Kinds/PXL_20240604_090000000.PORTRAIT.jpg",
-            b.jpeg(.camera("Google", "Pixel 8", "2024:06:04 09:00:00", offset: "+02:00"), xmp: pixelPortrait),
-            day: "2024-06-04", source: .exifDateTimeOriginal)
+            b.jpeg(.camera("Google", "Pixel 8", ExifTime("2024:06:04 09:00:00", offset: "+02:00")), xmp: pixelPortrait),
+            Expected(day: "2024-06-04", source: .exifDateTimeOriginal))
         b.add("Kinds/PANO_20240605_080000.jpg",
-            b.jpeg(.camera("Google", "Pixel 8", "2024:06:05 08:00:00", offset: "+02:00"),
+            b.jpeg(.camera("Google", "Pixel 8", ExifTime("2024:06:05 08:00:00", offset: "+02:00")),
                    xmp: [("GPano:ProjectionType", "equirectangular"), ("GPano:UsePanoramaViewer", "True")]),
-            day: "2024-06-05", source: .exifDateTimeOriginal)
+            Expected(day: "2024-06-05", source: .exifDateTimeOriginal))
     }
 
     /// Photos with a GPS position: in known cities on every continent's side of the equator and of
@@ -49,16 +49,16 @@ extension SampleLibrary {
             ("null-island.jpg", 0, 0, "2022:04:12 10:00:00", nil),
         ]
         for (name, latitude, longitude, date, place) in spots {
-            var exif = SampleExif.camera("SONY", "ILCE-7M4", date)
+            var exif = SampleExif.camera("SONY", "ILCE-7M4", ExifTime(date))
             exif.position = (latitude, longitude)
-            b.add(placesFolder + name, b.jpeg(exif), day: String(date.prefix(10).map { $0 == ":" ? "-" : $0 }),
-                  source: .exifDateTimeOriginal)
+            b.add(placesFolder + name, b.jpeg(exif),
+                Expected(day: String(date.prefix(10).map { $0 == ":" ? "-" : $0 }), source: .exifDateTimeOriginal))
             b.items[b.items.count - 1].expectedPlace = place
         }
         var unsigned = SampleExif.camera("SONY", "ILCE-7M4", "2022:04:13 10:00:00")
         unsigned.position = (45.7640, 4.8357)
         unsigned.positionReferences = false
-        b.add(placesFolder + "no-reference.jpg", b.jpeg(unsigned), day: "2022-04-13", source: .exifDateTimeOriginal)
+        b.add(placesFolder + "no-reference.jpg", b.jpeg(unsigned), Expected(day: "2022-04-13", source: .exifDateTimeOriginal))
     }
 
     /// The sample's folder of `places`' photos.

@@ -4,11 +4,23 @@
 /// Only for writing fixtures: an outside reader (exiftool) checks what these write, so a bug here
 /// cannot hide one in albumfs's readers.
 public enum SidecarWriter {
+    /// The dates an XMP sidecar may carry, as editors write them (nil ones left out):
+    /// `photoshop:DateCreated`, `exif:DateTimeOriginal`, `xmp:CreateDate`.
+    public struct Dates: Sendable {
+        public var dateCreated: String?
+        public var dateTimeOriginal: String?
+        public var createDate: String?
+
+        public init(dateCreated: String? = nil, dateTimeOriginal: String? = nil, createDate: String? = nil) {
+            (self.dateCreated, self.dateTimeOriginal, self.createDate) = (dateCreated, dateTimeOriginal, createDate)
+        }
+    }
+
     /// An XMP sidecar with the properties given (nil ones left out); `keywords` as a `dc:subject`
     /// bag, GPS as XMP's `DDD,MM.mmmmk`.
-    public static func xmp(dateCreated: String? = nil, dateTimeOriginal: String? = nil, createDate: String? = nil,
-                           latitude: Double? = nil, longitude: Double? = nil, rating: Int? = nil,
+    public static func xmp(dates: Dates = Dates(), latitude: Double? = nil, longitude: Double? = nil, rating: Int? = nil,
                            keywords: [String] = [], description: String? = nil) -> String {
+        let (dateCreated, dateTimeOriginal, createDate) = (dates.dateCreated, dates.dateTimeOriginal, dates.createDate)
         var attributes: [String] = []
         if let dateCreated { attributes.append("photoshop:DateCreated=\"\(escaped(dateCreated))\"") }
         if let dateTimeOriginal { attributes.append("exif:DateTimeOriginal=\"\(escaped(dateTimeOriginal))\"") }

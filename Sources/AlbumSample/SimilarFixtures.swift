@@ -25,12 +25,12 @@ public enum SimilarFixtures {
         let qualities: [Int32] = [92, 35, 85, 85, 85, 85, 85, 85, 85]
         var out: [(name: String, bytes: [UInt8])] = []
         for (k, name) in (alike + others).enumerated() {
-            var exif = SampleExif.camera("Canon", "EOS R5", date(k), orientation: UInt16(orientation(name)))
+            var exif = SampleExif.camera("Canon", "EOS R5", ExifTime(date(k)), orientation: UInt16(orientation(name)))
             if name == "turned.jpg" {
                 // Its EXIF thumbnail, as cameras write one: what its hash is made of.
-                exif.thumbnail = try Encoders.jpeg(scene.resized(width: 160, height: 120).stored(forOrientation: 6), quality: 80)
+                exif.thumbnail = try SampleJPEG.jpeg(scene.resized(width: 160, height: 120).stored(forOrientation: 6), quality: 80)
             }
-            out.append((name, Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(pictures[k], quality: qualities[k]))))
+            out.append((name, SampleJPEG.insertingAPP1(exif.payload(), into: try SampleJPEG.jpeg(pictures[k], quality: qualities[k]))))
         }
         return out
     }

@@ -139,22 +139,32 @@ final class JPEGStream {
         let needed = rows.y / mcu..<min(plan.mcuRows, (rows.y + rows.height + mcu - 1) / mcu)
         let bands = plan.bands(covering: needed, count: cores)
         guard bands.count > 1 else { return false }
+        let shared = BandDecode(file: file, scale: scale, memoryLimit: memoryLimit, rows: rows, mcu: mcu)
         let stride = rows.width * channels
         return out.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let base = buffer.baseAddress!
             let works: [@Sendable () -> Bool] = bands.map { band in
-                { Self.decode(band, of: plan, file: file, scale: scale, memoryLimit: memoryLimit, rows: rows, mcu: mcu,
-                              into: base, stride: stride) }
+                { Self.decode(band, of: plan, shared, into: base, stride: stride) }
             }
             return Parallel.all(works).allSatisfy { $0 }
         }
     }
 
+    /// What every band of one banded decode shares: the file, the scale, each band decoder's
+    /// memory, the rows wanted (of the image at `scale`) and the height of a row of MCUs at it.
+    private struct BandDecode: Sendable {
+        let file: (fd: Int32, range: Range<Int>)
+        let scale: (Int, Int)
+        let memoryLimit: Int
+        let rows: PixelRect
+        let mcu: Int
+    }
+
     /// Decodes one band's share of `rows` into its rows of `base`: true when every one of them is
     /// there (the band's columns those of the image, its data whole).
-    private static func decode(_ band: RestartBands.Band, of plan: RestartBands, file: (fd: Int32, range: Range<Int>),
-                               scale: (Int, Int), memoryLimit: Int, rows: PixelRect, mcu: Int,
+    private static func decode(_ band: RestartBands.Band, of plan: RestartBands, _ shared: BandDecode,
                                into base: UnsafeMutablePointer<UInt8>, stride: Int) -> Bool {
+        let (file, scale, rows, mcu) = (shared.file, shared.scale, shared.rows, shared.mcu)
         let height = min(plan.imageHeight, band.rows.upperBound * plan.mcuHeight) - band.rows.lowerBound * plan.mcuHeight
         let header = plan.header(height: height)
         guard let decoder = header.withUnsafeBufferPointer({
@@ -164,7 +174,7 @@ final class JPEGStream {
         var info = albumfs_jpeg_info()
         var w: UInt32 = 0, h: UInt32 = 0, components: Int32 = 0
         var x = UInt32(rows.x), columns = UInt32(rows.width)
-        albumfs_jpeg_limit_memory(decoder, UInt64(max(0, memoryLimit)))
+        albumfs_jpeg_limit_memory(decoder, UInt64(max(0, shared.memoryLimit)))
         guard albumfs_jpeg_header(decoder, &info) == 0,
               albumfs_jpeg_start(decoder, UInt32(scale.0), UInt32(scale.1), &w, &h, &components) == 0,
               albumfs_jpeg_crop(decoder, &x, &columns) == 0, Int(x) == rows.x, Int(columns) == rows.width else { return false }

@@ -6,8 +6,9 @@ extension ThumbnailRenderer {
     /// the raw data decoded at half size. Either is turned upright by the RAW's own orientation.
     /// Sizes are checked against the limits before anything is decoded, and what LibRaw makes
     /// against what it said it would make.
-    /// - Parameter previews: whether the preview may stand for the image (false once it failed).
-    func rawDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, previews: Bool) throws(ThumbnailError) -> Decoding {
+    /// The preview is passed over once it failed to decode (`target.previews` false).
+    func rawDecoding(_ original: Original, for target: DecodeTarget) throws(ThumbnailError) -> Decoding {
+        let (bw, bh) = (target.boxWidth, target.boxHeight)
         guard original.count <= min(maxFileBytes, memory.limit) else {
             throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
         }
@@ -16,7 +17,7 @@ extension ThumbnailRenderer {
         // (The box as the image is stored: the preview's DCT scale is chosen for it.)
         let (sw, sh) = Orientation.storedSize(width: bw, height: bh, orientation: o)
         let plan = Plan(sourceSize: (raw.width, raw.height), dctScale: (1, 1), decodedSize: (0, 0), preview: nil)
-        if previews, let found = raw.preview(), let preview = try rawPreviewDecoding(raw, found, original: original, boxWidth: sw, boxHeight: sh, plan: plan) {
+        if target.previews, let found = raw.preview(), let preview = try rawPreviewDecoding(raw, found, original: original, boxWidth: sw, boxHeight: sh, plan: plan) {
             return preview
         }
         let (w, h) = ((raw.width + 1) / 2, (raw.height + 1) / 2)

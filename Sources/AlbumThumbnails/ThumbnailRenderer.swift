@@ -61,14 +61,13 @@ public struct ThumbnailRenderer: Sendable {
         try renderWithPlan(Original(fd: fd, size: size), format: format, orientation: orientation, box: box)
     }
 
-    /// - Parameter previews: whether an embedded preview may stand for the image (false once one
-    ///   failed to decode).
+    /// The thumbnail of `original` for `box`, and the plan its render followed.
     func renderWithPlan(_ original: Original, format: ImageFormat, orientation: Int, box: ThumbnailBox)
         throws(ThumbnailError) -> (bytes: [UInt8], plan: Plan) {
         let o = (1...8).contains(orientation) && !format.decodesUpright ? orientation : 1
         // Work in stored orientation: the box rotated back, so crop and scale happen on fewer pixels.
         let (bw, bh) = Orientation.storedSize(width: box.width, height: box.height, orientation: o)
-        let (cropped, decoding) = try shrunk(original, format: format, boxWidth: bw, boxHeight: bh, cropping: true) { decoded in
+        let (cropped, decoding) = try shrunk(original, format: format, for: DecodeTarget(boxWidth: bw, boxHeight: bh, cropping: true)) { decoded in
             Resampler.coverAndCrop(decoded, width: bw, height: bh)
         }
         var plan = decoding.plan
@@ -88,28 +87,39 @@ public struct ThumbnailRenderer: Sendable {
         // Shrunk on load while it covers the side once, not twice as for `thumbnails/`: a file
         // manager's icon is drawn smaller still, and the decode is half the work.
         let half = max(1, side / 2)
-        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, boxWidth: half, boxHeight: half, cropping: false) { decoded in
+        let target = DecodeTarget(boxWidth: half, boxHeight: half, cropping: false)
+        let (fitted, _) = try shrunk(Original(fd: fd, size: size), format: format, for: target) { decoded in
             DesktopThumbnails.fit(decoded.image, side: side)
         }
         return Orientation.apply(o, to: fitted)
     }
 
+    /// What a decode is shrunk for: the box it must still cover twice (in stored orientation),
+    /// whether only the box's centre crop is wanted, and whether an embedded preview may stand for
+    /// the image (false once one failed to decode).
+    struct DecodeTarget {
+        let boxWidth: Int
+        let boxHeight: Int
+        let cropping: Bool
+        var previews = true
+    }
+
     /// The original decoded (shrunk on load while it covers twice the box; when `cropping`, only
     /// as much of it as the box's centre crop keeps, where the format allows) and then `shape`d,
     /// within what a decode may take; a damaged embedded preview gives way to the photo itself.
-    func shrunk(_ original: Original, format: ImageFormat, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool = true,
+    func shrunk(_ original: Original, format: ImageFormat, for target: DecodeTarget,
                 shape: (DecodedImage) -> RGBImage) throws(ThumbnailError) -> (RGBImage, Decoding) {
         var decoding: Decoding
         switch format {
-        case .jpeg: decoding = try jpegDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
-        case .png: decoding = try pngDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping)
-        case .heif: decoding = try heifDecoding(original, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: previews)
-        case .video: decoding = try videoDecoding(original, boxWidth: bw, boxHeight: bh)
-        case .webp: decoding = try webpDecoding(original, boxWidth: bw, boxHeight: bh)
+        case .jpeg: decoding = try jpegDecoding(original, for: target)
+        case .png: decoding = try pngDecoding(original, for: target)
+        case .heif: decoding = try heifDecoding(original, for: target)
+        case .video: decoding = try videoDecoding(original, for: target)
+        case .webp: decoding = try webpDecoding(original, for: target)
         case .gif: decoding = try gifDecoding(original)
         case .tiff: decoding = try tiffDecoding(original)
         case .jxl: decoding = try jxlDecoding(original)
-        case .raw: decoding = try rawDecoding(original, boxWidth: bw, boxHeight: bh, previews: previews)
+        case .raw: decoding = try rawDecoding(original, for: target)
         }
         do throws(ThumbnailError) {
             let image = try memory.reserving(decoding.need, for: decoding.what) { () throws(ThumbnailError) -> RGBImage in
@@ -125,7 +135,9 @@ public struct ThumbnailRenderer: Sendable {
             // A preview is a second copy: damaged (its header read, its data not), the photo
             // itself may still be whole. (Nothing to try again when the file could not be read.)
             guard decoding.plan.preview != nil, !error.isReadFailure else { throw error }
-            return try shrunk(original, format: format, boxWidth: bw, boxHeight: bh, cropping: cropping, previews: false, shape: shape)
+            var withoutPreviews = target
+            withoutPreviews.previews = false
+            return try shrunk(original, format: format, for: withoutPreviews, shape: shape)
         }
     }
 
@@ -151,14 +163,15 @@ public struct ThumbnailRenderer: Sendable {
     /// A JPEG: the smallest embedded preview that still leaves 2x the box, else the image itself,
     /// shrunk in the DCT (`dctFactor`); when `cropping`, only the rows and columns the centre
     /// crop keeps.
-    func jpegDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool) throws(ThumbnailError) -> Decoding {
+    func jpegDecoding(_ original: Original, for target: DecodeTarget) throws(ThumbnailError) -> Decoding {
+        let (bw, bh, cropping) = (target.boxWidth, target.boxHeight, target.cropping)
         let main = try original.jpeg()
         guard main.width * main.height <= maxPixels else {
             throw ThumbnailError("JPEG of \(main.width)x\(main.height) is over the \(maxPixels)-pixel limit")
         }
         let header = try JPEGHeaderSegments(original)
         // A preview that still leaves 2x the box, with the main image's shape, costs a fraction.
-        let preview = previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh, fitting: !cropping) : nil
+        let preview = target.previews ? try Self.usablePreview(original, header: header, main: main, boxWidth: bw, boxHeight: bh, fitting: !cropping) : nil
         let source = preview ?? main
         let factor = Self.dctFactor(width: source.width, height: source.height, boxWidth: bw, boxHeight: bh)
         // (Read before decoding, which lets go of the header. Its EXIF may name Adobe RGB where
@@ -187,7 +200,8 @@ public struct ThumbnailRenderer: Sendable {
     /// twice the box each way (the JPEG rule), when it is huge, interlaced
     /// (`PNGDecoder.isInterlaced`) or `cropping` (then only the rows down to the crop's last are
     /// decoded, and only the crop's pixels kept); else read and decoded whole.
-    func pngDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool) throws(ThumbnailError) -> Decoding {
+    func pngDecoding(_ original: Original, for target: DecodeTarget) throws(ThumbnailError) -> Decoding {
+        let (bw, bh, cropping) = (target.boxWidth, target.boxHeight, target.cropping)
         let header = try original.read(0, 33)
         let size = PNGDecoder.size(header)
         // (A header's sides are any 32-bit numbers until libpng checks them: multiplied with care.)
@@ -223,7 +237,8 @@ public struct ThumbnailRenderer: Sendable {
 
     /// A WebP: read whole (libwebp decodes from memory), a still shrunk by libwebp as it is
     /// decoded to at least twice the box each way, an animation's first frame at full size.
-    func webpDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+    func webpDecoding(_ original: Original, for target: DecodeTarget) throws(ThumbnailError) -> Decoding {
+        let (bw, bh) = (target.boxWidth, target.boxHeight)
         guard original.count <= min(maxFileBytes, memory.limit) else {
             throw ThumbnailError("the original is \(original.count) bytes, over the \(min(maxFileBytes, memory.limit))-byte limit")
         }
@@ -294,7 +309,8 @@ public struct ThumbnailRenderer: Sendable {
     /// A HEIF image: HEVC has no shrink-on-load, so an embedded thumbnail that covers the box
     /// stands for it; else, when `cropping` a grid image (an iPhone's 4032x3024 is 8x6 tiles of
     /// 512), only the tiles the centre crop keeps are decoded, on every core.
-    func heifDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int, cropping: Bool, previews: Bool) throws(ThumbnailError) -> Decoding {
+    func heifDecoding(_ original: Original, for target: DecodeTarget) throws(ThumbnailError) -> Decoding {
+        let (bw, bh, cropping) = (target.boxWidth, target.boxHeight, target.cropping)
         // (libheif reads the file from memory, which counts towards the render's: one larger than
         // a render may take is refused before a byte is read.)
         guard original.count <= min(maxFileBytes, memory.limit) else {
@@ -304,7 +320,7 @@ public struct ThumbnailRenderer: Sendable {
         guard image.width * image.height <= maxPixels else {
             throw ThumbnailError("HEIF image of \(image.width)x\(image.height) is over the \(maxPixels)-pixel limit")
         }
-        let preview = previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
+        let preview = target.previews ? Self.usableThumbnail(image.thumbnails(), main: image, boxWidth: bw, boxHeight: bh) : nil
         let tiled = preview == nil && cropping ? image.tiling() : nil
         let crop = CoverCrop(width: image.width, height: image.height, boxWidth: bw, boxHeight: bh).pixels
         let decode = { () throws(ThumbnailError) -> Decoded in
@@ -326,7 +342,8 @@ public struct ThumbnailRenderer: Sendable {
     }
 
     /// A video: its first keyframe (`VideoPoster`), shrunk by FFmpeg while it covers 2x the box.
-    func videoDecoding(_ original: Original, boxWidth bw: Int, boxHeight bh: Int) throws(ThumbnailError) -> Decoding {
+    func videoDecoding(_ original: Original, for target: DecodeTarget) throws(ThumbnailError) -> Decoding {
+        let (bw, bh) = (target.boxWidth, target.boxHeight)
         let video = try VideoPoster(original, maxPixels: maxPixels, memory: memory.limit)
         return Decoding(decode: { () throws(ThumbnailError) in
                             let (image, scale) = try video.decode(boxWidth: bw, boxHeight: bh)

@@ -37,14 +37,14 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// `-o desktop_thumbnails`' writer, when on.
     let desktopThumbnails: DesktopThumbnails?
 
-    init(thumbnails: ThumbnailService, workers: RenderWorkers, cache: ThumbnailCache?, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod,
-         firstTree: String, picksDatabase: String, desktopThumbnails: DesktopThumbnails? = nil) {
+    init(thumbnails parts: MountThumbnails, index: LibraryIndex?, headerReads: LibraryScanner.ReadMethod, firstTree: String,
+         picksDatabase: String) {
         self.firstTree = firstTree
         self.picksDatabase = picksDatabase
-        self.desktopThumbnails = desktopThumbnails
-        self.thumbnails = thumbnails
-        self.workers = workers
-        self.cache = cache
+        self.desktopThumbnails = parts.desktop
+        self.thumbnails = parts.service
+        self.workers = parts.workers
+        self.cache = parts.cache
         self.index = index
         self.headerReads = headerReads
     }

@@ -38,18 +38,17 @@ enum MountCommand {
         // Emptied once handed over: this frame lives as long as the mount, and must not keep the
         // first tree and the index rows alive beside the coordinator's own copies.
         var first = FirstTree(index: &index, scanner: scanner, options) { openIndexIfPossible(options, source: source) }
+        let paths = MountPaths(source: source, mountpoint: mountpoint)
         let picksPath = options.picksDB ?? dataHome() + "/albumfs/picks.sqlite"
-        let picks = openPicks(picksPath, source: source)
+        let picks = PicksDatabase(storage: openPicks(picksPath, source: source), path: picksPath)
         let cache = thumbnailCache(options)
         let workers = renderWorkers(options)
         let requests = FuseContext.requestPool(ahead: options.thumbnailAhead)
-        let thumbnails = thumbnailService(options, cache: cache, workers: workers, index: index, pool: requests)
-        let desktop = desktopThumbnails(options, source: source, mountpoint: mountpoint, workers: workers)
-        let status = DaemonStatus(thumbnails: thumbnails, workers: workers, cache: cache, index: index, headerReads: scanner.readMethod,
-                                  firstTree: first.origin,
-                                  picksDatabase: picks.acceptsChanges ? picksPath : "none", desktopThumbnails: desktop)
-        let fs = try fileSystem(first.library!, options, source: source, mountpoint: mountpoint, thumbnails: thumbnails, desktop: desktop,
-                                status: status, picks: picks, picksPath: picksPath)
+        let thumbnails = MountThumbnails(service: thumbnailService(options, cache: cache, workers: workers, index: index, pool: requests),
+                                         workers: workers, cache: cache, desktop: desktopThumbnails(options, paths, workers: workers))
+        let status = DaemonStatus(thumbnails: thumbnails, index: index, headerReads: scanner.readMethod, firstTree: first.origin,
+                                  picksDatabase: picks.statusName)
+        let fs = try fileSystem(first.library!, options, paths, thumbnails: thumbnails, status: status, picks: picks)
         var scheduling = LibraryCoordinator.Options(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval,
                                                     maxWatches: options.maxWatches)
         scheduling.fullRescanInterval = options.fullRescanInterval
@@ -68,7 +67,7 @@ enum MountCommand {
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.filePhotoCount,
-                              source: source, mountpoint: mountpoint, started: started)
+                              paths: paths, started: started)
             first.library = nil
             let handoff = Handoff(first.known.take())
             fs.setInvalidator { session.invalidate($0) }
@@ -83,7 +82,7 @@ enum MountCommand {
             workers.shutdown()
             hashWorkers?.shutdown()
             thumbnailFailureWrites.sync {}
-            foldDatabases(picks: picks, picksPath: picksPath, index: index)
+            foldDatabases(picks: picks, index: index)
         } catch {
             throw CLIError(.failure, "albumfs: \(error.description)")
         }
@@ -96,8 +95,7 @@ enum MountCommand {
         let logFile: String?
         let scanWait: Double
         let photos: Int
-        let source: String
-        let mountpoint: String
+        let paths: MountPaths
         let started: Date
 
         /// A launcher waiting on `readyFD` is told (after the first scan, or `scanWait`: scripts
@@ -108,7 +106,7 @@ enum MountCommand {
                 _ = coordinator.waitForFirstScan(seconds: scanWait)
                 Daemon.signalReady(fd: readyFD, logFile: logFile)
             } else {
-                Log.line("albumfs: ready: \(photos) photos from \(source) at \(mountpoint) "
+                Log.line("albumfs: ready: \(photos) photos from \(paths.source) at \(paths.mountpoint) "
                          + "(\(Date().timeIntervalSince(started).fixed(2)) s; the scan goes on in the background)")
             }
             SystemdNotify.ready()
@@ -154,25 +152,24 @@ enum MountCommand {
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting
     /// user's `$XDG_CACHE_HOME/thumbnails`.
-    static func desktopThumbnails(_ options: MountOptions, source: String, mountpoint: String, workers: RenderWorkers) -> DesktopThumbnails? {
+    static func desktopThumbnails(_ options: MountOptions, _ paths: MountPaths, workers: RenderWorkers) -> DesktopThumbnails? {
         guard options.desktopThumbnails else { return nil }
-        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: mountpoint, sourceRoot: source, renderer: workers,
+        return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: paths.mountpoint, sourceRoot: paths.source, renderer: workers,
                                  limit: options.desktopThumbnailsSize, width: workers.size, log: { Log.line($0) })
     }
 
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.
-    static func fileSystem(_ library: Library, _ options: MountOptions, source: String, mountpoint: String, thumbnails: ThumbnailService,
-                           desktop: DesktopThumbnails?, status: DaemonStatus, picks: PickStorage,
-                           picksPath: String) throws(CLIError) -> AlbumFileSystem {
+    static func fileSystem(_ library: Library, _ options: MountOptions, _ paths: MountPaths, thumbnails: MountThumbnails,
+                           status: DaemonStatus, picks: PicksDatabase) throws(CLIError) -> AlbumFileSystem {
         do {
-            return try AlbumFileSystem(library: library, sourceRoot: source,
+            return try AlbumFileSystem(library: library, sourceRoot: paths.source,
                                        owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
                                                     fileUID: options.uid, fileGID: options.gid),
-                                       thumbnails: thumbnails, desktopThumbnails: desktop,
-                                       status: status, picks: picks, maxPicks: options.maxPicks,
-                                       mountpoint: mountpoint, log: { Log.line($0) })
+                                       thumbnails: thumbnails.service, desktopThumbnails: thumbnails.desktop,
+                                       status: status, picks: picks.storage, maxPicks: options.maxPicks,
+                                       mountpoint: paths.mountpoint, log: { Log.line($0) })
         } catch {
-            throw CLIError(.failure, "albumfs: the picks in \(picksPath) cannot be read: \(error)")
+            throw CLIError(.failure, "albumfs: the picks in \(picks.path) cannot be read: \(error)")
         }
     }
 
@@ -191,9 +188,9 @@ enum MountCommand {
     /// At unmount: the process ends with `exit`, so SQLite never closes the databases and leaves
     /// their latest pages in the WAL beside them, where a copy of picks.sqlite alone would have no
     /// picks. (Busy: another mount of the same database is using it, and will fold it.)
-    static func foldDatabases(picks: PickStorage, picksPath: String, index: LibraryIndex?) {
-        do throws(Errno) { try picks.foldWAL() } catch where error.rawValue != EBUSY {
-            Log.line("albumfs: warning: the picks database \(picksPath) could not be folded into one file: \(error)")
+    static func foldDatabases(picks: PicksDatabase, index: LibraryIndex?) {
+        do throws(Errno) { try picks.storage.foldWAL() } catch where error.rawValue != EBUSY {
+            Log.line("albumfs: warning: the picks database \(picks.path) could not be folded into one file: \(error)")
         } catch {}
         try? index?.foldWAL()  // a cache: its WAL is recovered on the next open anyway
     }

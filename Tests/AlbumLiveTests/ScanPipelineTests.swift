@@ -19,7 +19,7 @@ final class ScanPipelineTests: XCTestCase {
 
     func write(_ path: String, width: Int = 64) throws {
         try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(try Encoders.jpeg(.marker(width: width, height: 48)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(try SampleJPEG.jpeg(.marker(width: width, height: 48)))))
     }
 
     func scan(_ pipeline: ScanPipeline, _ under: String = "", named: Set<String> = []) -> ScanDelta {

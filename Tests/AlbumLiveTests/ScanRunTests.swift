@@ -18,7 +18,7 @@ final class ScanRunTests: XCTestCase {
 
     func write(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: folder + "/" + path.folderBeforeLastSlash, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(try Encoders.jpeg(.marker(width: 64, height: 48)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(try SampleJPEG.jpeg(.marker(width: 64, height: 48)))))
     }
 
     func scan(_ pipeline: ScanPipeline) -> ScanDelta {

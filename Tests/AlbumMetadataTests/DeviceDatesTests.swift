@@ -36,7 +36,7 @@ final class DeviceDatesTests: FolderTestCase {
         let xmp = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
             + #"<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreateDate="2024-03-04T05:06:07-08:00"/>"#
             + "</rdf:RDF></x:xmpmeta>"
-        let (e, d, tool) = try dated(try Encoders.heif(.marker(width: 64, height: 48), xmp: xmp), "headset.heic")
+        let (e, d, tool) = try dated(try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(xmp: xmp)), "headset.heic")
         XCTAssertEqual(tool["XMP-xmp:CreateDate"] as? String, "2024:03:04 05:06:07-08:00")
         XCTAssertEqual(e.xmpCreateDate, "2024-03-04T05:06:07-08:00")
         XCTAssertEqual(d.source, .xmpCreateDate)
@@ -48,7 +48,7 @@ final class DeviceDatesTests: FolderTestCase {
         var w = ExifWriter(order: .motorola)
         w.ifd0 = [0x010F: .ascii("HUAWEI"), 0x0132: .ascii("2023:10:11 23:30:10")]
         w.gps = [0x0000: .bytes([2, 2, 0, 0]), 0x0007: .rationals([4, 1, 30, 1, 9, 1]), 0x001D: .ascii("2023:10:12")]
-        let (e, d, tool) = try dated(try Encoders.heif(.marker(width: 64, height: 48), exif: w.payload()), "IMG_0042.HEIC")
+        let (e, d, tool) = try dated(try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(exif: w.payload())), "IMG_0042.HEIC")
         XCTAssertEqual(tool["IFD0:ModifyDate"] as? String, "2023:10:11 23:30:10")
         XCTAssertEqual(tool["Composite:GPSDateTime"] as? String, "2023:10:12 04:30:09Z")
         XCTAssertEqual(e.dateTime, "2023:10:11 23:30:10")
@@ -60,7 +60,7 @@ final class DeviceDatesTests: FolderTestCase {
     /// A phone HEIF whose only date is its movie box's (`moov`/`mvhd`, exiftool's QuickTime
     /// CreateDate), after its image data.
     func testAHEIFWithAQuickTimeCreateDateOnlyIsDatedByIt() throws {
-        let heif = try Encoders.heif(.marker(width: 64, height: 48)) + Encoders.movieBox(created: 3_723_969_600)  // 2022-01-02T12:00:00Z
+        let heif = try SampleHEIF.heif(.marker(width: 64, height: 48)) + MovieBoxes.movieBox(created: 3_723_969_600)  // 2022-01-02T12:00:00Z
         let (e, d, tool) = try dated(heif, "IMG_20220102.HEIF")
         XCTAssertEqual(tool["QuickTime:CreateDate"] as? String, "2022:01:02 12:00:00")
         XCTAssertEqual(e.movieCreationTime, 3_723_969_600)
@@ -74,7 +74,7 @@ final class DeviceDatesTests: FolderTestCase {
         var w = ExifWriter(order: .intel)
         w.ifd0 = [0x0132: .ascii("2021:07:08 09:10:11")]
         w.exif = [0x9010: .ascii("+03:00")]
-        let jpeg = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 16, height: 16)))
+        let jpeg = SampleJPEG.insertingAPP1(w.payload(), into: try SampleJPEG.jpeg(.marker(width: 16, height: 16)))
         let (e, d, tool) = try dated(jpeg, "scan.jpg")
         XCTAssertEqual(tool["IFD0:ModifyDate"] as? String, "2021:07:08 09:10:11")
         XCTAssertEqual(tool["ExifIFD:OffsetTime"] as? String, "+03:00")

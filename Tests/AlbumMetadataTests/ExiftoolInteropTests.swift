@@ -25,7 +25,7 @@ final class ExiftoolInteropTests: FolderTestCase {
     }
 
     func testDatesOffsetsAndCameraTags() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 16, height: 16))
         for order in ["II", "MM"] {
             let e = try written(jpeg, "a-\(order).jpg", ["-ExifByteOrder=\(order)", "-DateTimeOriginal=2021:06:07 08:09:10",
                                                         "-OffsetTimeOriginal=+05:30", "-SubSecTimeOriginal=42", "-Make=NIKON",
@@ -45,7 +45,7 @@ final class ExiftoolInteropTests: FolderTestCase {
     /// millionth of a degree; one without its reference letters, or with a letter of the other
     /// axis, is no position.
     func testGPSPositionsInEveryHemisphere() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 16, height: 16))
         for (order, lat, lon) in [("II", 48.858167, 2.2945), ("MM", -33.8568, 151.2153), ("II", 37.7793, -122.4193), ("MM", -34.6037, -58.3816)] {
             let e = try written(jpeg, "gps-\(order)-\(lat).jpg", ["-ExifByteOrder=\(order)", "-GPSLatitude=\(abs(lat))",
                                                                   "-GPSLatitudeRef=\(lat < 0 ? "S" : "N")", "-GPSLongitude=\(abs(lon))",
@@ -87,7 +87,7 @@ final class ExiftoolInteropTests: FolderTestCase {
     }
 
     func testUserCommentInEveryCharset() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 16, height: 16))
         XCTAssertEqual(try written(jpeg, "ascii.jpg", ["-UserComment=Screenshot"]).userComment, "Screenshot")
         XCTAssertEqual(try written(jpeg, "mm.jpg", ["-ExifByteOrder=MM", "-UserComment=Screenshot"]).userComment, "Screenshot")
         XCTAssertEqual(try written(jpeg, "xmp.jpg", ["-XMP-exif:UserComment=Screenshot"]).xmpUserComment, "Screenshot")
@@ -97,12 +97,12 @@ final class ExiftoolInteropTests: FolderTestCase {
     }
 
     func testXMPDatesAndPNGExif() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 16, height: 16))
         let b = try written(jpeg, "xmp-date.jpg", ["-XMP-photoshop:DateCreated=2019-02-03T04:05:06+01:00",
                                                    "-XMP-exif:DateTimeOriginal=2018-01-02T03:04:05"])
         XCTAssertEqual(b.xmpDateCreated, "2019-02-03T04:05:06+01:00")
         XCTAssertEqual(b.xmpDateTimeOriginal, "2018-01-02T03:04:05")
-        let png = try Encoders.png(.marker(width: 16, height: 16))
+        let png = try SamplePNG.png(.marker(width: 16, height: 16))
         let d = try written(png, "shot.png", ["-DateTimeOriginal=2020:01:02 03:04:05", "-UserComment=Screenshot"])
         XCTAssertEqual(d.dateTimeOriginal, "2020:01:02 03:04:05")
         XCTAssertEqual(d.userComment, "Screenshot")
@@ -111,8 +111,8 @@ final class ExiftoolInteropTests: FolderTestCase {
     /// ImageMagick writes a converted photo's EXIF (`eXIf`, or hex text in older versions) after
     /// the image data: a PNG made from a camera JPEG keeps its capture date and camera there.
     func testImageMagickConvertedPNGKeepsTheCameraDate() throws {
-        let jpeg = Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS 5D", "2016:08:09 10:11:12").payload(),
-                                          into: try Encoders.jpeg(.marker(width: 400, height: 300)))
+        let jpeg = SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "EOS 5D", "2016:08:09 10:11:12").payload(),
+                                          into: try SampleJPEG.jpeg(.marker(width: 400, height: 300)))
         let source = folder + "/camera.jpg", converted = folder + "/converted.png"
         XCTAssertTrue(FileManager.default.createFile(atPath: source, contents: Data(jpeg)))
         let p = Process()
@@ -187,7 +187,7 @@ final class KindTagsInteropTests: FolderTestCase {
     }
 
     func testExiftoolsKindTagsAreReadAsItWritesThem() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 16, height: 16))
         let portrait = try written(jpeg, "portrait.jpg", ["-CustomRendered#=8", "-LensModel=iPhone 12 front camera 2.71mm f/2.2"])
         XCTAssertEqual(portrait.kinds.customRendered, 8)
         XCTAssertEqual(portrait.kinds.lensModel, "iPhone 12 front camera 2.71mm f/2.2")
@@ -200,7 +200,7 @@ final class KindTagsInteropTests: FolderTestCase {
         XCTAssertEqual(google.kinds.projectionType, "equirectangular")
         var selfie = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:02 11:00:00", order: .motorola)
         selfie.makerNote = .appleKinds(burst: "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C", frontFacing: true)
-        let apple = try written(Encoders.insertingAPP1(selfie.payload(), into: jpeg), "apple.jpg", ["-Software=17.5"])
+        let apple = try written(SampleJPEG.insertingAPP1(selfie.payload(), into: jpeg), "apple.jpg", ["-Software=17.5"])
         XCTAssertEqual(apple.kinds.appleBurstUUID, "5E0C3A1B-7D2F-4E8A-9B6C-0D1E2F3A4B5C")
         XCTAssertEqual(apple.kinds.appleFrontFacing, 1)
         let read = runExiftool(["-s3", "-Apple:FrontFacingCamera", "-Apple:BurstUUID", folder + "/apple.jpg"])

@@ -14,7 +14,7 @@ final class FolderTimesTests: FolderTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
     }
 

@@ -6,8 +6,8 @@ import XCTest
 /// GIF headers from the project's own encoder (giflib's), also read by ImageMagick in the mount test.
 final class GIFHeaderTests: XCTestCase {
     func testAGIFIsKnownByItsSignatureAndSizedByItsScreen() throws {
-        let still = try Encoders.gif([.marker(width: 123, height: 45)])
-        let animated = try Encoders.gif([.marker(width: 123, height: 45), .solid(width: 123, height: 45, 0, 0, 255)], interlaced: true)
+        let still = try SampleGIF.gif([.marker(width: 123, height: 45)])
+        let animated = try SampleGIF.gif([.marker(width: 123, height: 45), .solid(width: 123, height: 45, 0, 0, 255)], interlaced: true)
         for bytes in [still, animated] {
             XCTAssertEqual(FormatSniffer.sniff(bytes), .gif)
             let read = try XCTUnwrap(bytes.withUnsafeBytes { MetadataReader.read(bytes: $0) })

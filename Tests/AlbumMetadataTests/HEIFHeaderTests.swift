@@ -38,7 +38,7 @@ final class HEIFHeaderTests: FolderTestCase {
     }
 
     func testSniffsHEIFStillImagesNotVideos() throws {
-        let heic = try Encoders.heif(.marker(width: 64, height: 48))
+        let heic = try SampleHEIF.heif(.marker(width: 64, height: 48))
         XCTAssertEqual(FormatSniffer.sniff(heic), .heif)
         XCTAssertEqual(FormatSniffer.sniff(fileType("avif", ["mif1", "avif", "miaf"])), .heif)
         XCTAssertEqual(FormatSniffer.sniff(fileType("heix", [])), .heif)  // Canon and Fujifilm `.HIF`
@@ -53,12 +53,12 @@ final class HEIFHeaderTests: FolderTestCase {
     }
 
     func testDatesCameraAndSizeOfAPhoneHEIC() throws {
-        let exif = SampleExif.camera("Apple", "iPhone 15", "2024:05:17 14:03:04", subSec: "567", offset: "+02:00", orientation: 6)
+        let exif = SampleExif.camera("Apple", "iPhone 15", ExifTime("2024:05:17 14:03:04", subSec: "567", offset: "+02:00"), orientation: 6)
         let xmp = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
             + #"<rdf:Description xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" photoshop:DateCreated="2024-05-17T14:03:04+02:00"/>"#
             + "</rdf:RDF></x:xmpmeta>"
         let stored = SampleImage.marker(width: 64, height: 48).stored(forOrientation: 6)
-        let heic = try Encoders.heif(stored, exif: exif.payload(), xmp: xmp, orientation: 6)
+        let heic = try SampleHEIF.heif(stored, metadata: .init(exif: exif.payload(), xmp: xmp, orientation: 6))
         let m = try XCTUnwrap(try read(heic))
         XCTAssertEqual(m.format, .heif)
         let e = m.evidence
@@ -77,8 +77,8 @@ final class HEIFHeaderTests: FolderTestCase {
     }
 
     func testAnAVIFsDateIsRead() throws {
-        let exif = SampleExif.camera("Google", "Pixel 8", "2024:06:01 10:11:12", offset: "+02:00")
-        let m = try XCTUnwrap(try read(try Encoders.heif(.marker(width: 64, height: 48), codec: .av1, exif: exif.payload()), name: "a.avif"))
+        let exif = SampleExif.camera("Google", "Pixel 8", ExifTime("2024:06:01 10:11:12", offset: "+02:00"))
+        let m = try XCTUnwrap(try read(try SampleHEIF.heif(.marker(width: 64, height: 48), codec: .av1, metadata: .init(exif: exif.payload())), name: "a.avif"))
         XCTAssertEqual(m.format, .heif)
         XCTAssertEqual(m.evidence.dateTimeOriginal, "2024:06:01 10:11:12")
         XCTAssertEqual(m.evidence.offsetTimeOriginal, "+02:00")
@@ -87,7 +87,7 @@ final class HEIFHeaderTests: FolderTestCase {
     }
 
     func testAHEICWithoutMetadataHasItsSizeOnly() throws {
-        let heic = try Encoders.heif(.marker(width: 80, height: 40))
+        let heic = try SampleHEIF.heif(.marker(width: 80, height: 40))
         let e = try XCTUnwrap(try read(heic)).evidence
         XCTAssertNil(e.dateTimeOriginal)
         XCTAssertNil(e.make)
@@ -101,7 +101,7 @@ final class HEIFHeaderTests: FolderTestCase {
     /// Read as exiftool (the reference writer) writes HEIC metadata into a file that had none.
     func testMetadataExiftoolWroteIntoAHEIC() throws {
         let path = folder + "/x.heic"
-        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.heif(.marker(width: 64, height: 64)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try SampleHEIF.heif(.marker(width: 64, height: 64)))))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
         p.arguments = ["-q", "-overwrite_original", "-DateTimeOriginal=2019:02:03 04:05:06", "-OffsetTimeOriginal=-05:00",
@@ -175,7 +175,7 @@ final class HEIFHeaderTests: FolderTestCase {
 
     /// A file cut short keeps its format and says so; damage anywhere in its boxes never traps.
     func testCutAndDamagedFilesAreReadWithoutAnError() throws {
-        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload())
+        let heic = try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload()))
         let metaEnd = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
         let cut = try XCTUnwrap(try read(Array(heic.prefix(metaEnd / 2))))
         XCTAssertEqual(cut.format, .heif)
@@ -199,7 +199,7 @@ final class HEIFHeaderTests: FolderTestCase {
     /// has nothing to decode, known from its boxes: its thumbnail is not listed. Whole, or cut
     /// after its image data, it has.
     func testAHEIFCutBeforeItsImageDataIsKnownUnrenderable() throws {
-        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload())
+        let heic = try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(exif: SampleExif.camera("A", "B", "2020:01:02 03:04:05").payload()))
         let mdat = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) }) - 4
         let cut = try XCTUnwrap(try read(Array(heic.prefix(mdat + 8 + 4))))
         XCTAssertEqual(cut.evidence.pixelWidth, 64, "its boxes still read")

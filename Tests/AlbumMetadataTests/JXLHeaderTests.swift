@@ -21,7 +21,7 @@ final class JXLHeaderTests: XCTestCase {
     func testSizesOfBareAndContainerFiles() throws {
         for (w, h) in [(64, 48), (123, 45), (1200, 1000), (160, 90), (300, 1000), (8, 256), (9000, 3)] {
             let image = SampleImage.marker(width: w, height: h)
-            for (what, bytes) in [("bare", try Encoders.jxl(image, lossless: true)), ("container", try Encoders.jxl(image, exifTIFF: exif))] {
+            for (what, bytes) in [("bare", try SampleJXL.jxl(image, lossless: true)), ("container", try SampleJXL.jxl(image, exifTIFF: exif))] {
                 XCTAssertEqual(FormatSniffer.sniff(bytes), .jxl, "\(what) \(w)x\(h)")
                 let found = header(bytes)
                 XCTAssertEqual(found.width, w, "\(what) \(w)x\(h)")
@@ -30,13 +30,13 @@ final class JXLHeaderTests: XCTestCase {
                 XCTAssertFalse(found.truncated, "\(what) \(w)x\(h)")
             }
         }
-        XCTAssertEqual(Array(try Encoders.jxl(.marker(width: 8, height: 8)).prefix(2)), [0xFF, 0x0A], "no boxes: the bare codestream")
+        XCTAssertEqual(Array(try SampleJXL.jxl(.marker(width: 8, height: 8)).prefix(2)), [0xFF, 0x0A], "no boxes: the bare codestream")
     }
 
     /// The codestream's orientation turns the size: the decoder gives the image upright.
     func testTheCodestreamOrientationGivesTheUprightSize() throws {
         for orientation in 1...8 {
-            let found = header(try Encoders.jxl(.marker(width: 40, height: 24), orientation: orientation))
+            let found = header(try SampleJXL.jxl(.marker(width: 40, height: 24), orientation: orientation))
             XCTAssertEqual(found.orientation, orientation)
             XCTAssertEqual(found.width, orientation > 4 ? 24 : 40, "orientation \(orientation)")
             XCTAssertEqual(found.height, orientation > 4 ? 40 : 24, "orientation \(orientation)")
@@ -44,8 +44,8 @@ final class JXLHeaderTests: XCTestCase {
     }
 
     func testExifAndXMLBoxesGiveTheDates() throws {
-        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
-        let bytes = try Encoders.jxl(.marker(width: 16, height: 16), exifTIFF: exif, xmp: xmp)
+        let xmp = SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        let bytes = try SampleJXL.jxl(.marker(width: 16, height: 16), exifTIFF: exif, xmp: xmp)
         XCTAssertTrue(bytes.starts(with: JXLHeader.containerSignature))
         let found = header(bytes)
         XCTAssertEqual(found.exif, Array("Exif\0\0".utf8) + exif, "the TIFF data behind its offset, prefixed for libexif")
@@ -61,7 +61,7 @@ final class JXLHeaderTests: XCTestCase {
 
     /// An `Exif` box whose offset skips bytes before the TIFF header (as the format allows).
     func testTheExifBoxOffsetIsHonoured() throws {
-        var bytes = try Encoders.jxl(.marker(width: 16, height: 16), exifTIFF: [0xAA, 0xBB] + exif)
+        var bytes = try SampleJXL.jxl(.marker(width: 16, height: 16), exifTIFF: [0xAA, 0xBB] + exif)
         let at = try XCTUnwrap(boxPayload("Exif", in: bytes))
         bytes.replaceSubrange(at..<(at + 4), with: [0, 0, 0, 2])
         XCTAssertEqual(header(bytes).exif, Array("Exif\0\0".utf8) + exif)
@@ -71,8 +71,8 @@ final class JXLHeaderTests: XCTestCase {
 
     /// Compressed boxes are not inflated in the daemon: said, and the date falls back.
     func testBrotliCompressedBoxesAreNamedNotRead() throws {
-        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
-        let bytes = try Encoders.jxl(.marker(width: 16, height: 16), exifTIFF: exif, xmp: xmp, compressBoxes: true)
+        let xmp = SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        let bytes = try SampleJXL.jxl(.marker(width: 16, height: 16), exifTIFF: exif, xmp: xmp, compressBoxes: true)
         XCTAssertNotNil(boxPayload("brob", in: bytes))
         let found = header(bytes)
         XCTAssertNil(found.exif)
@@ -85,7 +85,7 @@ final class JXLHeaderTests: XCTestCase {
     }
 
     func testACutFileIsTruncatedAndEveryCutReadsSafely() throws {
-        let bytes = try Encoders.jxl(.marker(width: 64, height: 48), exifTIFF: exif)
+        let bytes = try SampleJXL.jxl(.marker(width: 64, height: 48), exifTIFF: exif)
         let codestream = try XCTUnwrap(boxPayload("jxlc", in: bytes))
         let cutInCodestream = header(Array(bytes[..<(codestream + 10)]))
         XCTAssertTrue(cutInCodestream.truncated, "its codestream runs past the end")
@@ -103,7 +103,7 @@ final class JXLHeaderTests: XCTestCase {
 
     /// Lengths that lie: 4 GiB, a 64-bit length, one shorter than a header; nothing is allocated for them.
     func testHostileBoxLengthsEndTheWalk() throws {
-        let bytes = try Encoders.jxl(.marker(width: 64, height: 48), exifTIFF: exif)
+        let bytes = try SampleJXL.jxl(.marker(width: 64, height: 48), exifTIFF: exif)
         let first = JXLHeader.containerSignature.count
         for length: [UInt8] in [[0xFF, 0xFF, 0xFF, 0xFF], [0, 0, 0, 1], [0, 0, 0, 4]] {
             var hostile = bytes
@@ -115,7 +115,7 @@ final class JXLHeaderTests: XCTestCase {
         // A 64-bit length of 2^62, then a box running to the end of the file (length 0).
         var large = JXLHeader.containerSignature + [0, 0, 0, 1] + Array("jxlc".utf8) + [0x40, 0, 0, 0, 0, 0, 0, 0]
         XCTAssertTrue(header(large).truncated)
-        let codestream = try Encoders.jxl(.marker(width: 200, height: 100), lossless: true)
+        let codestream = try SampleJXL.jxl(.marker(width: 200, height: 100), lossless: true)
         large = JXLHeader.containerSignature + [0, 0, 0, 0] + Array("jxlc".utf8) + codestream
         XCTAssertEqual(header(large).width, 200)
         XCTAssertFalse(header(large).truncated)
@@ -123,7 +123,7 @@ final class JXLHeaderTests: XCTestCase {
 
     /// The codestream split into `jxlp` parts, its size header across two of them.
     func testACodestreamInPartsIsRead() throws {
-        let codestream = try Encoders.jxl(.marker(width: 300, height: 1000), lossless: true)
+        let codestream = try SampleJXL.jxl(.marker(width: 300, height: 1000), lossless: true)
         func part(_ index: UInt8, _ bytes: ArraySlice<UInt8>) -> [UInt8] {
             let length = bytes.count + 12
             return [24, 16, 8, 0].map { UInt8(length >> $0 & 0xFF) } + Array("jxlp".utf8) + [index, 0, 0, 0] + bytes

@@ -33,8 +33,8 @@ final class LibraryScannerTests: FolderTestCase {
         _ = try SampleLibrary.write(to: folder)
         // EXIF after 65,000 bytes of another APP1 segment: past the 64 KiB first block.
         let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07", order: .intel).payload()
-        let late = Encoders.insertingAPP1([UInt8](repeating: 0x41, count: 65_000),
-                                          into: Encoders.insertingAPP1(exif, into: try Encoders.jpeg(.marker(width: 16, height: 16))))
+        let late = SampleJPEG.insertingAPP1([UInt8](repeating: 0x41, count: 65_000),
+                                          into: SampleJPEG.insertingAPP1(exif, into: try SampleJPEG.jpeg(.marker(width: 16, height: 16))))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/late-exif.jpg", contents: Data(late)))
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
         var batched = LibraryScanner(root: folder, rules: rules)
@@ -74,7 +74,7 @@ final class LibraryScannerTests: FolderTestCase {
     func testBindMountedFoldersAreListedOnce() throws {
         let fm = FileManager.default
         for dir in ["a/b/inner", "src", "x", "y"] { try fm.createDirectory(atPath: folder + "/" + dir, withIntermediateDirectories: true) }
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 8, height: 8)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
         XCTAssertTrue(fm.createFile(atPath: folder + "/a/one.jpg", contents: jpeg))
         XCTAssertTrue(fm.createFile(atPath: folder + "/src/two.jpg", contents: jpeg))
         var mounted: [String] = []
@@ -110,13 +110,13 @@ final class LibraryScannerTests: FolderTestCase {
 
         // 300x300 of noise: libpng's 8 KiB IDAT chunks, 270 KB.
         var rng = SeededGenerator.forTest(0x5CA9)
-        let noisy = try Encoders.png(SampleImage(width: 300, height: 300, pixels: (0..<270_000).map { _ in UInt8.random(in: 0...255, using: &rng) }))
-        let software = Encoders.textChunk("Software", "gnome-screenshot")
+        let noisy = try SamplePNG.png(SampleImage(width: 300, height: 300, pixels: (0..<270_000).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        let software = SamplePNG.textChunk("Software", "gnome-screenshot")
         // An unknown chunk of 30 KB before the Software text: past the first 16 KiB.
-        let lateText = Encoders.insertingChunk("tEXt", software, into: Encoders.insertingChunk("zzZz", [UInt8](repeating: 7, count: 30_000), into: noisy))
+        let lateText = SamplePNG.insertingChunk("tEXt", software, into: SamplePNG.insertingChunk("zzZz", [UInt8](repeating: 7, count: 30_000), into: noisy))
         let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07").payload()
-        let lateExif = Encoders.insertingAPP1(exif, into: Encoders.insertingAPP1([UInt8](repeating: 0x41, count: 30_000),
-                                                                                  into: try Encoders.jpeg(.marker(width: 16, height: 16))))
+        let lateExif = SampleJPEG.insertingAPP1(exif, into: SampleJPEG.insertingAPP1([UInt8](repeating: 0x41, count: 30_000),
+                                                                                  into: try SampleJPEG.jpeg(.marker(width: 16, height: 16))))
         for (name, bytes) in [("plain.png", noisy), ("plain.dat", noisy), ("late-text.png", lateText), ("jpeg.png", lateExif)] {
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)))
         }
@@ -160,7 +160,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// kernel's readahead would add (a cold scan of real photos: four times the I/O), batched or not.
     func testAHeaderReadOfABigFileReadsNoMoreThanItAsks() throws {
         let exif = SampleExif.camera("Canon", "EOS", "2021:03:04 05:06:07").payload()
-        let jpeg = Encoders.insertingAPP1(exif, into: try Encoders.jpeg(.marker(width: 16, height: 16)))
+        let jpeg = SampleJPEG.insertingAPP1(exif, into: try SampleJPEG.jpeg(.marker(width: 16, height: 16)))
         let path = folder + "/big.jpg"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(jpeg + [UInt8](repeating: 0x5A, count: 4 << 20))))
         for batched in [true, false] {
@@ -206,7 +206,7 @@ final class LibraryScannerTests: FolderTestCase {
         let raw: [CChar] = Array((folder + "/caf").utf8CString.dropLast()) + [CChar(bitPattern: 0xE9)] + Array(".jpg".utf8CString)
         let fd = open(raw, O_WRONLY | O_CREAT, 0o644)
         XCTAssertGreaterThanOrEqual(fd, 0)
-        let jpeg = try Encoders.jpeg(.marker(width: 4, height: 4))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 4, height: 4))
         _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         let rules = ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000)))
@@ -222,7 +222,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// and folders alike, whatever order the folder lists them in.
     func testNamesThatDifferOnlyInTheirUnicodeFormAreReportedNotMerged() throws {
         let composed: [UInt8] = Array("Caf".utf8) + [0xC3, 0xA9], decomposed: [UInt8] = Array("Cafe".utf8) + [0xCC, 0x81]
-        let jpeg = try Encoders.jpeg(.marker(width: 4, height: 4))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 4, height: 4))
         func create(_ relative: [UInt8], folder isFolder: Bool = false) {
             let path = (Array(folder.utf8) + [UInt8(ascii: "/")] + relative).map { CChar(bitPattern: $0) } + [0]
             if isFolder { XCTAssertEqual(mkdir(path, 0o755), 0); return }
@@ -265,7 +265,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// library (deleted ones, copies, previews): never listed. A file of such a name is.
     func testTrashSnapshotAndThumbnailFoldersAreSkipped() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         for skipped in ["@eaDir/x", "#recycle", "#snapshot", "$RECYCLE.BIN/S-1-5-21", "$Recycle.Bin", "RECYCLER", "@Recycle",
                         "@Recently-Snapshot/GMT+01_2024-01-01", "System Volume Information", "lost+found", ".Trash-1000/files", "a/@__thumb"] {
             try fm.createDirectory(atPath: folder + "/" + skipped, withIntermediateDirectories: true)
@@ -282,7 +282,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// previews and thumbnails of every photo are not.
     func testApplePhotoLibrariesShowTheirOriginalsOnly() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         let kept = ["Photos Library.photoslibrary/originals/A/IMG_1.jpeg", "Old.photoslibrary/Masters/2019/IMG_2.JPG",
                     "Aperture Library.aplibrary/Masters/2012/IMG_3.JPG", "resources/derivatives/IMG_4.jpeg"]
         let skipped = ["Photos Library.photoslibrary/resources/derivatives/A/IMG_1_1_105_c.jpeg",
@@ -303,12 +303,12 @@ final class LibraryScannerTests: FolderTestCase {
     /// problem, as a `.jpg` that is no JPEG) is said only then, and is another file otherwise.
     func testHEIFImagesArePhotosOnlyWhereTheRulesSaySo() throws {
         let fm = FileManager.default
-        let heic = try Encoders.heif(.marker(width: 64, height: 48), exif: SampleExif.camera("Apple", "iPhone", "2024:01:02 03:04:05").payload())
+        let heic = try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(exif: SampleExif.camera("Apple", "iPhone", "2024:01:02 03:04:05").payload()))
         XCTAssertTrue(fm.createFile(atPath: folder + "/IMG_1.HEIC", contents: Data(heic)))
         XCTAssertTrue(fm.createFile(atPath: folder + "/heic-named.jpg", contents: Data(heic)))
         XCTAssertTrue(fm.createFile(atPath: folder + "/empty.heic", contents: Data()))
         XCTAssertTrue(fm.createFile(atPath: folder + "/text.heic", contents: Data("not an image at all".utf8)))
-        XCTAssertTrue(fm.createFile(atPath: folder + "/a.jpg", contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/a.jpg", contents: Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))))
         let dates = CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))
         let plain = LibraryScanner(root: folder, rules: ScanRules(dates: dates, formats: [.jpeg, .png])).scanned()
         XCTAssertEqual(plain.photos.map(\.relativePath), ["a.jpg"])
@@ -322,7 +322,7 @@ final class LibraryScannerTests: FolderTestCase {
     func testSymlinksAreNeverFollowed() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/a/b", withIntermediateDirectories: true)
-        XCTAssertTrue(fm.createFile(atPath: folder + "/a/b/p.jpg", contents: Data(try Encoders.jpeg(.marker(width: 4, height: 4)))))
+        XCTAssertTrue(fm.createFile(atPath: folder + "/a/b/p.jpg", contents: Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))))
         try fm.createSymbolicLink(atPath: folder + "/a/b/loop", withDestinationPath: "../..")
         try fm.createSymbolicLink(atPath: folder + "/a/again.jpg", withDestinationPath: "b/p.jpg")
         try fm.createSymbolicLink(atPath: folder + "/etc", withDestinationPath: "/etc")
@@ -337,7 +337,7 @@ final class LibraryScannerTests: FolderTestCase {
     func testAFirstScanStatsNothingTwiceAndStillGetsEveryIdentity() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/d", withIntermediateDirectories: true)
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         XCTAssertTrue(fm.createFile(atPath: folder + "/d/p.jpg", contents: jpeg))
         XCTAssertTrue(fm.createFile(atPath: folder + "/d/q.jpg", contents: jpeg))
         XCTAssertEqual(link(folder + "/d/p.jpg", folder + "/d/hard.jpg"), 0)
@@ -361,7 +361,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// but not one whose stamp is far in the future: a wrong clock (a camera's, kept by `cp -p`),
     /// which was deferred, and its folder rescanned every second, until the clock caught up.
     func testAFutureStampIsAWrongClockNotAWriteGoingOn() throws {
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         let now = Int64(time(nil))
         for (name, mtime) in [("settled.jpg", now - 100), ("recent.jpg", now + 30), ("tomorrow.jpg", now + 86_400)] {
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: jpeg))
@@ -384,7 +384,7 @@ final class LibraryScannerTests: FolderTestCase {
         let library = "/dev/shm/albumfs-atime-\(getpid())"
         XCTAssertEqual(mkdir(library, 0o755), 0)
         defer { try? FileManager.default.removeItem(atPath: library) }
-        let bytes = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let bytes = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         let path = library + "/p.jpg"
         // atime before mtime: exactly when relatime would update it on the next read.
         for file in [path, library + "/control.jpg"] {
@@ -406,7 +406,7 @@ final class LibraryScannerTests: FolderTestCase {
     func testTheSurveyHandsOffEveryFileToReadOnceInOrderWhileWalking() throws {
         let fm = FileManager.default
         for sub in ["a", "b"] { try fm.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true) }
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         let paths = (0..<4).map { "a/\($0).jpg" } + (0..<3).map { "b/\($0).jpg" }
         for p in paths { XCTAssertTrue(fm.createFile(atPath: folder + "/" + p, contents: jpeg)) }
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
@@ -427,7 +427,7 @@ final class LibraryScannerTests: FolderTestCase {
     func testAFileKnownElsewhereByItsIdentityIsNotRead() throws {
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder + "/new", withIntermediateDirectories: true)
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         for name in ["moved.jpg", "other.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/new/" + name, contents: jpeg)) }
         var st = stat()
         XCTAssertEqual(stat(folder + "/new/moved.jpg", &st), 0)
@@ -475,7 +475,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// ctime moved, is left to the index (and read).
     func testAFileTheCallerHoldsIsTakenWithoutAskingTheIndex() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         try fm.createDirectory(atPath: folder + "/Album", withIntermediateDirectories: true)
         for name in ["plain.jpg", "renamed.jpg", "touched.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/Album/" + name, contents: jpeg)) }
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
@@ -527,7 +527,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// holds under its name only.
     func testAFileAtANewPathIsTheRowsOnlyWithTheCtimeItHadWhenRead() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         try fm.createDirectory(atPath: folder + "/a", withIntermediateDirectories: true)
         XCTAssertTrue(fm.createFile(atPath: folder + "/a/x.jpg", contents: jpeg))
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
@@ -564,7 +564,7 @@ final class LibraryScannerTests: FolderTestCase {
     /// a row without that ctime (an older index) is judged by its identity alone.
     func testAPhotoRewrittenInPlaceWithItsIdentityKeptIsReadAgain() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         for name in ["x.jpg", "y.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/" + name, contents: jpeg)) }
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         let unknown = FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0))
@@ -607,7 +607,7 @@ final class LibraryScannerTests: FolderTestCase {
 
     func testAFileGoneOrTurnedIntoALinkAfterTheWalkIsNotListed() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         for name in ["gone.jpg", "kept.jpg", "linked.jpg"] { XCTAssertTrue(fm.createFile(atPath: folder + "/" + name, contents: jpeg)) }
         XCTAssertTrue(fm.createFile(atPath: "/tmp/albumfs-outside-\(getpid()).jpg", contents: jpeg))
         defer { unlink("/tmp/albumfs-outside-\(getpid()).jpg") }

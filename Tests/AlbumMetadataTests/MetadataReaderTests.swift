@@ -27,8 +27,8 @@ final class MetadataReaderTests: FolderTestCase {
     }
 
     func testSniffsByContent() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 8, height: 8))
-        let png = try Encoders.png(.marker(width: 8, height: 8))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 8, height: 8))
+        let png = try SamplePNG.png(.marker(width: 8, height: 8))
         XCTAssertEqual(FormatSniffer.sniff(jpeg), .jpeg)
         XCTAssertEqual(FormatSniffer.sniff(png), .png)
         XCTAssertEqual(FormatSniffer.sniff(Array("GIF89a..".utf8)), .gif)
@@ -44,9 +44,9 @@ final class MetadataReaderTests: FolderTestCase {
 
     func testCameraExifInBothByteOrders() throws {
         for order in [ExifWriter.ByteOrder.intel, .motorola] {
-            var exif = SampleExif.camera("Canon", "EOS", "2023:07:14 18:22:05", order: order, subSec: "50", offset: "-03:00", orientation: 6)
+            var exif = SampleExif.camera("Canon", "EOS", ExifTime("2023:07:14 18:22:05", subSec: "50", offset: "-03:00"), order: order, orientation: 6)
             exif.software = "Firmware 1.0"
-            let bytes = Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(.marker(width: 32, height: 16)))
+            let bytes = SampleJPEG.insertingAPP1(exif.payload(), into: try SampleJPEG.jpeg(.marker(width: 32, height: 16)))
             let m = try XCTUnwrap(try read(bytes))
             XCTAssertEqual(m.format, .jpeg)
             let e = m.evidence
@@ -68,28 +68,28 @@ final class MetadataReaderTests: FolderTestCase {
     /// Orientation written as a LONG or a BYTE (not the SHORT the standard says) is read, as
     /// exiftool, exiv2 and libvips read it; a RATIONAL or text is not a number of it.
     func testOrientationOfAnyWholeNumberType() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 8, height: 8))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 8, height: 8))
         for order in [ExifWriter.ByteOrder.intel, .motorola] {
             for (value, expected): (ExifWriter.Value, Int?) in [(.long(6), 6), (.undefined([3]), nil), (.short(8), 8), (.ascii("6"), nil),
                                                                 (.rational(6, 1), nil)] {
                 var w = ExifWriter(order: order)
                 w.ifd0[0x0112] = value
-                let e = try XCTUnwrap(try read(Encoders.insertingAPP1(w.payload(), into: jpeg))).evidence
+                let e = try XCTUnwrap(try read(SampleJPEG.insertingAPP1(w.payload(), into: jpeg))).evidence
                 XCTAssertEqual(e.orientation, expected, "\(value) \(order)")
             }
         }
         var w = ExifWriter()
         w.ifd0[0x0112] = .byte(5)
-        XCTAssertEqual(try XCTUnwrap(try read(Encoders.insertingAPP1(w.payload(), into: jpeg))).evidence.orientation, 5)
+        XCTAssertEqual(try XCTUnwrap(try read(SampleJPEG.insertingAPP1(w.payload(), into: jpeg))).evidence.orientation, 5)
     }
 
     func testUserCommentAndXMP() throws {
         var exif = SampleExif()
         exif.userComment = "Screenshot"
-        var bytes = try Encoders.jpeg(.marker(width: 8, height: 8))
-        bytes = Encoders.insertingAPP1(Encoders.xmpAPP1(Encoders.xmpPacket([("photoshop:DateCreated", "2015-05-05T05:05:05+05:30"),
+        var bytes = try SampleJPEG.jpeg(.marker(width: 8, height: 8))
+        bytes = SampleJPEG.insertingAPP1(SampleXMP.xmpAPP1(SampleXMP.xmpPacket([("photoshop:DateCreated", "2015-05-05T05:05:05+05:30"),
                                                                            ("exif:UserComment", "Screenshot")])), into: bytes)
-        bytes = Encoders.insertingAPP1(exif.payload(), into: bytes)
+        bytes = SampleJPEG.insertingAPP1(exif.payload(), into: bytes)
         let e = try XCTUnwrap(try read(bytes)).evidence
         XCTAssertEqual(e.userComment, "Screenshot")
         XCTAssertEqual(e.xmpUserComment, "Screenshot")
@@ -98,7 +98,7 @@ final class MetadataReaderTests: FolderTestCase {
 
     /// Some phones write the EXIF segment after the frame header (SOF), just before the scan.
     func testExifAfterTheFrameHeader() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 24, height: 16))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 24, height: 16))
         // The scan's marker, found by walking the segments (its bytes cannot occur in a header).
         var at = 2
         while !(jpeg[at] == 0xFF && jpeg[at + 1] == 0xDA) { at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])) }
@@ -113,10 +113,10 @@ final class MetadataReaderTests: FolderTestCase {
 
     /// Extended XMP (depth maps, motion photo data: many 64 KiB APP1 segments) is skipped, not read.
     func testSegmentsNotWantedAreNotRead() throws {
-        var jpeg = Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 8", "2024:01:02 03:04:05").payload(),
-                                          into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+        var jpeg = SampleJPEG.insertingAPP1(SampleExif.camera("Google", "Pixel 8", "2024:01:02 03:04:05").payload(),
+                                          into: try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
         for _ in 0..<3 {
-            jpeg = Encoders.insertingAPP1(Array("http://ns.adobe.com/xmp/extension/\0".utf8) + [UInt8](repeating: 0x41, count: 60_000), into: jpeg)
+            jpeg = SampleJPEG.insertingAPP1(Array("http://ns.adobe.com/xmp/extension/\0".utf8) + [UInt8](repeating: 0x41, count: 60_000), into: jpeg)
         }
         var bytesRead = 0
         let header = JPEGHeader { offset, count in
@@ -134,8 +134,8 @@ final class MetadataReaderTests: FolderTestCase {
     /// Fill bytes before a marker are skipped, a few as encoders write them; a long run is no
     /// header but erased flash (0xFF), given up on after a bounded number of reads.
     func testFillBytesAreSkippedButARunOfErasedFlashIsNot() throws {
-        let jpeg = Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 8", "2024:01:02 03:04:05").payload(),
-                                          into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+        let jpeg = SampleJPEG.insertingAPP1(SampleExif.camera("Google", "Pixel 8", "2024:01:02 03:04:05").payload(),
+                                          into: try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
         let padded = Array(jpeg[0..<2]) + [UInt8](repeating: 0xFF, count: 7) + Array(jpeg[2...])
         let fine = JPEGHeader { offset, count in Array(padded[min(Int(offset), padded.count)..<min(Int(offset) + count, padded.count)]) }
         XCTAssertNotNil(fine.exif)
@@ -199,7 +199,7 @@ final class MetadataReaderTests: FolderTestCase {
             w.ifd0[0x9003] = .ascii("2009:10:11 12:13:14")
             w.ifd0[0x9011] = .ascii("-03:00")
             w.ifd0[0x9004] = .ascii("2009:10:11 12:13:15")
-            let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+            let bytes = SampleJPEG.insertingAPP1(w.payload(), into: try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
             let e = try XCTUnwrap(try read(bytes)).evidence
             XCTAssertEqual(e.dateTimeOriginal, "2009:10:11 12:13:14", "\(order)")
             XCTAssertEqual(e.offsetTimeOriginal, "-03:00", "\(order)")
@@ -209,7 +209,7 @@ final class MetadataReaderTests: FolderTestCase {
         var w = ExifWriter(order: .intel)
         w.ifd0[0x9003] = .ascii("2001:01:01 01:01:01")
         w.exif[0x9003] = .ascii("2002:02:02 02:02:02")
-        let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+        let bytes = SampleJPEG.insertingAPP1(w.payload(), into: try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
         XCTAssertEqual(try read(bytes)?.evidence.dateTimeOriginal, "2002:02:02 02:02:02")
     }
 
@@ -219,7 +219,7 @@ final class MetadataReaderTests: FolderTestCase {
             let units = Array("Screenshot".utf16)
             let body = units.flatMap { u -> [UInt8] in order == .intel ? [UInt8(u & 0xFF), UInt8(u >> 8)] : [UInt8(u >> 8), UInt8(u & 0xFF)] }
             w.exif[0x9286] = .undefined(Array("UNICODE\0".utf8) + body)
-            let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+            let bytes = SampleJPEG.insertingAPP1(w.payload(), into: try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
             XCTAssertEqual(try read(bytes)?.evidence.userComment, "Screenshot", "\(order)")
         }
     }
@@ -239,7 +239,7 @@ final class MetadataReaderTests: FolderTestCase {
         for (order, body, what) in cases {
             var w = ExifWriter(order: order)
             w.exif[0x9286] = .undefined(Array("UNICODE\0".utf8) + body)
-            let bytes = Encoders.insertingAPP1(w.payload(), into: try Encoders.jpeg(.marker(width: 8, height: 8)))
+            let bytes = SampleJPEG.insertingAPP1(w.payload(), into: try SampleJPEG.jpeg(.marker(width: 8, height: 8)))
             XCTAssertEqual(try read(bytes)?.evidence.userComment, "Screenshot", what)
         }
         // Text with no Latin letters has no zero bytes to tell by: the block's order.
@@ -247,10 +247,10 @@ final class MetadataReaderTests: FolderTestCase {
     }
 
     func testPNGTextXMPAndSize() throws {
-        var png = try Encoders.png(.marker(width: 20, height: 40))
-        png = Encoders.insertingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), into: png)
-        png = Encoders.insertingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp",
-                                                                 Encoders.xmpPacket([("exif:UserComment", "Screenshot")])), into: png)
+        var png = try SamplePNG.png(.marker(width: 20, height: 40))
+        png = SamplePNG.insertingChunk("tEXt", SamplePNG.textChunk("Software", "gnome-screenshot"), into: png)
+        png = SamplePNG.insertingChunk("iTXt", SamplePNG.iTextChunk("XML:com.adobe.xmp",
+                                                                 SampleXMP.xmpPacket([("exif:UserComment", "Screenshot")])), into: png)
         let m = try XCTUnwrap(try read(png))
         XCTAssertEqual(m.format, .png)
         XCTAssertEqual(m.evidence.pngSoftware, "gnome-screenshot")
@@ -262,10 +262,10 @@ final class MetadataReaderTests: FolderTestCase {
     /// The reader keeps a short PNG `Comment` (else `Description`) whatever it says: the screenshot
     /// rule judges it. A long one (a caption, a licence) is not carried into the index.
     func testPNGCommentIsKeptWhenShort() throws {
-        let png = try Encoders.png(.marker(width: 8, height: 8))
+        let png = try SamplePNG.png(.marker(width: 8, height: 8))
         func comment(_ chunks: [(String, String)]) throws -> String? {
             var p = png
-            for (key, value) in chunks { p = Encoders.insertingChunk("tEXt", Encoders.textChunk(key, value), into: p) }
+            for (key, value) in chunks { p = SamplePNG.insertingChunk("tEXt", SamplePNG.textChunk(key, value), into: p) }
             return try XCTUnwrap(try read(p)).evidence.pngComment
         }
         XCTAssertEqual(try comment([("Comment", "Made with love")]), "Made with love")
@@ -280,7 +280,7 @@ final class MetadataReaderTests: FolderTestCase {
         var exif = SampleExif()
         exif.dateTimeOriginal = "2021:02:03 04:05:06"
         let tiff = Array(exif.payload().dropFirst(6))
-        let png = Encoders.insertingChunk("eXIf", tiff, into: try Encoders.png(.marker(width: 4, height: 4)))
+        let png = SamplePNG.insertingChunk("eXIf", tiff, into: try SamplePNG.png(.marker(width: 4, height: 4)))
         XCTAssertEqual(try read(png)?.evidence.dateTimeOriginal, "2021:02:03 04:05:06")
     }
 
@@ -288,16 +288,16 @@ final class MetadataReaderTests: FolderTestCase {
     func noisyPNG(side: Int = 200) throws -> [UInt8] {
         var rng = SeededGenerator.forTest(0x9015E)
         let pixels = (0..<(side * side * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        let png = try Encoders.png(SampleImage(width: side, height: side, pixels: pixels))
+        let png = try SamplePNG.png(SampleImage(width: side, height: side, pixels: pixels))
         XCTAssertGreaterThan(png.count, MetadataReader.firstBlock)
         return png
     }
 
     func testPNGMetadataAfterTheImageData() throws {
         let tiff = Array(SampleExif.camera("Canon", "EOS R5", "2021:02:03 04:05:06").payload().dropFirst(6))
-        for png in [try Encoders.png(.marker(width: 4, height: 4)), try noisyPNG()] {
-            var p = Encoders.appendingChunk("eXIf", tiff, to: png)
-            p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Software", "gnome-screenshot"), to: p)
+        for png in [try SamplePNG.png(.marker(width: 4, height: 4)), try noisyPNG()] {
+            var p = SamplePNG.appendingChunk("eXIf", tiff, to: png)
+            p = SamplePNG.appendingChunk("tEXt", SamplePNG.textChunk("Software", "gnome-screenshot"), to: p)
             let e = try XCTUnwrap(try read(p)).evidence
             XCTAssertEqual(e.dateTimeOriginal, "2021:02:03 04:05:06", "\(png.count) bytes")
             XCTAssertTrue(e.hasCameraEvidence)
@@ -306,9 +306,9 @@ final class MetadataReaderTests: FolderTestCase {
         }
         // More metadata after the image data than the tail window holds: the chunks in the window
         // are still found (the first one whole by its CRC), the one cut by the window is not.
-        var p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Software", "Cut By The Window"), to: try noisyPNG())
-        p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Padding", String(repeating: "x", count: PNGHeader.tailWindow - 40)), to: p)
-        p = Encoders.appendingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp", Encoders.xmpPacket([("exif:UserComment", "Screenshot")])), to: p)
+        var p = SamplePNG.appendingChunk("tEXt", SamplePNG.textChunk("Software", "Cut By The Window"), to: try noisyPNG())
+        p = SamplePNG.appendingChunk("tEXt", SamplePNG.textChunk("Padding", String(repeating: "x", count: PNGHeader.tailWindow - 40)), to: p)
+        p = SamplePNG.appendingChunk("iTXt", SamplePNG.iTextChunk("XML:com.adobe.xmp", SampleXMP.xmpPacket([("exif:UserComment", "Screenshot")])), to: p)
         let e = try XCTUnwrap(try read(p)).evidence
         XCTAssertEqual(e.xmpUserComment, "Screenshot")
         XCTAssertNil(e.pngSoftware)
@@ -338,38 +338,38 @@ final class MetadataReaderTests: FolderTestCase {
             at += 12 + length
         }
         XCTAssertGreaterThan(imageData.count, PNGHeader.tailWindow)
-        let oneChunk = Encoders.appendingChunk("IDAT", imageData, to: Array(noisy.prefix(33) + noisy.suffix(12)))
+        let oneChunk = SamplePNG.appendingChunk("IDAT", imageData, to: Array(noisy.prefix(33) + noisy.suffix(12)))
 
         let plain = header(noisy)
         XCTAssertLessThan(plain.bytesRead, 8192 + 12 + PNGHeader.tailSlack + 100, "nothing after the image data: the small window tells")
-        let after = header(Encoders.appendingChunk("eXIf", tiff, to: noisy))
+        let after = header(SamplePNG.appendingChunk("eXIf", tiff, to: noisy))
         XCTAssertEqual(after.header.exif.map(Array.init), PNGHeader.exifBlock(tiff))
         XCTAssertLessThan(after.bytesRead, 8192 + 12 + PNGHeader.tailSlack + 100)
-        let big = header(Encoders.appendingChunk("eXIf", tiff, to: oneChunk))
+        let big = header(SamplePNG.appendingChunk("eXIf", tiff, to: oneChunk))
         XCTAssertEqual(big.header.exif.map(Array.init), PNGHeader.exifBlock(tiff), "found in the big window")
         XCTAssertGreaterThan(big.bytesRead, PNGHeader.tailWindow)
         // Metadata filling the small window (no IDAT in it): the big window finds what lies before.
-        var p = Encoders.appendingChunk("eXIf", tiff, to: noisy)
-        p = Encoders.appendingChunk("tEXt", Encoders.textChunk("Padding", String(repeating: "x", count: 8192 + PNGHeader.tailSlack)), to: p)
+        var p = SamplePNG.appendingChunk("eXIf", tiff, to: noisy)
+        p = SamplePNG.appendingChunk("tEXt", SamplePNG.textChunk("Padding", String(repeating: "x", count: 8192 + PNGHeader.tailSlack)), to: p)
         XCTAssertEqual(header(p).header.exif.map(Array.init), PNGHeader.exifBlock(tiff))
     }
 
     func testCompressedPNGText() throws {
-        let png = try Encoders.png(.marker(width: 8, height: 8))
-        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
-        var p = Encoders.insertingChunk("iTXt", Encoders.compressedITextChunk("XML:com.adobe.xmp", xmp), into: png)
-        p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Comment", "Screenshot"), into: p)
-        p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Software", "Spectacle é"), into: p)
+        let png = try SamplePNG.png(.marker(width: 8, height: 8))
+        let xmp = SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        var p = SamplePNG.insertingChunk("iTXt", SamplePNG.compressedITextChunk("XML:com.adobe.xmp", xmp), into: png)
+        p = SamplePNG.insertingChunk("zTXt", SamplePNG.compressedTextChunk("Comment", "Screenshot"), into: p)
+        p = SamplePNG.insertingChunk("zTXt", SamplePNG.compressedTextChunk("Software", "Spectacle é"), into: p)
         let e = try XCTUnwrap(try read(p)).evidence
         XCTAssertEqual(e.xmpDateCreated, "2019-02-03T04:05:06+01:00")
         XCTAssertEqual(e.pngComment, "Screenshot")
         XCTAssertNil(e.xmpUserComment, "a PNG comment is not XMP's UserComment")
         XCTAssertEqual(e.pngSoftware, "Spectacle é")
         // Damaged compressed text is skipped, the rest still read.
-        var damaged = Encoders.compressedTextChunk("Software", "Spectacle")
+        var damaged = SamplePNG.compressedTextChunk("Software", "Spectacle")
         damaged.removeLast(4)
         damaged[damaged.count - 3] ^= 0xFF
-        let d = try XCTUnwrap(try read(Encoders.insertingChunk("zTXt", damaged, into: Encoders.insertingChunk("eXIf",
+        let d = try XCTUnwrap(try read(SamplePNG.insertingChunk("zTXt", damaged, into: SamplePNG.insertingChunk("eXIf",
             Array(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload().dropFirst(6)), into: png))))
         XCTAssertNil(d.evidence.pngSoftware)
         XCTAssertEqual(d.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
@@ -378,22 +378,22 @@ final class MetadataReaderTests: FolderTestCase {
 
     /// ImageMagick (and older tools) keep EXIF and XMP as hex text in `Raw profile type …` chunks.
     func testImageMagickRawProfiles() throws {
-        let png = try Encoders.png(.marker(width: 8, height: 8))
+        let png = try SamplePNG.png(.marker(width: 8, height: 8))
         let payload = SampleExif.camera("NIKON", "Z 6", "2018:05:06 07:08:09").payload()
         for (name, bytes) in [("exif", payload), ("APP1", payload), ("exif", Array(payload.dropFirst(6)))] {
-            let p = Encoders.insertingChunk("zTXt", Encoders.compressedTextChunk("Raw profile type \(name)", Encoders.rawProfile(name, bytes)), into: png)
+            let p = SamplePNG.insertingChunk("zTXt", SamplePNG.compressedTextChunk("Raw profile type \(name)", SamplePNG.rawProfile(name, bytes)), into: png)
             let e = try XCTUnwrap(try read(p)).evidence
             XCTAssertEqual(e.dateTimeOriginal, "2018:05:06 07:08:09", name)
             XCTAssertTrue(e.hasCameraEvidence, name)
         }
         // A file cut right after the profile (the walk ends early) keeps it.
-        let chunk = Encoders.compressedTextChunk("Raw profile type exif", Encoders.rawProfile("exif", payload))
-        let cut = Array(Encoders.insertingChunk("zTXt", chunk, into: png).prefix(33 + 12 + chunk.count + 5))
+        let chunk = SamplePNG.compressedTextChunk("Raw profile type exif", SamplePNG.rawProfile("exif", payload))
+        let cut = Array(SamplePNG.insertingChunk("zTXt", chunk, into: png).prefix(33 + 12 + chunk.count + 5))
         let c = try XCTUnwrap(try read(cut)).evidence
         XCTAssertEqual(c.dateTimeOriginal, "2018:05:06 07:08:09")
         XCTAssertEqual(c.problems, ["header truncated"])
-        let xmp = Encoders.xmpPacket([("exif:UserComment", "Screenshot")])
-        let p = Encoders.insertingChunk("tEXt", Array("Raw profile type xmp".utf8) + [0] + Array(Encoders.rawProfile("xmp", Array(xmp.utf8)).utf8), into: png)
+        let xmp = SampleXMP.xmpPacket([("exif:UserComment", "Screenshot")])
+        let p = SamplePNG.insertingChunk("tEXt", Array("Raw profile type xmp".utf8) + [0] + Array(SamplePNG.rawProfile("xmp", Array(xmp.utf8)).utf8), into: png)
         XCTAssertEqual(try read(p)?.evidence.xmpUserComment, "Screenshot")
         // A profile shorter than its length says, or not hex: no EXIF, no crash.
         XCTAssertNil(PNGHeader.rawProfile("\nexif\n   100\nabcdef\n"))
@@ -408,7 +408,7 @@ final class MetadataReaderTests: FolderTestCase {
         func junk(_ n: Int) -> [UInt8] { rng.bytes(n) }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let tiff = Array(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload().dropFirst(6))
-        let big = Encoders.appendingChunk("eXIf", tiff, to: try noisyPNG())
+        let big = SamplePNG.appendingChunk("eXIf", tiff, to: try noisyPNG())
         for _ in 0..<100 {
             let n = Int.random(in: 0...300, using: &rng)
             XCTAssertEqual(try readDamaged(signature + junk(n), rng)?.format, .png, "a PNG by its signature, whatever follows: \(rng)")
@@ -427,7 +427,7 @@ final class MetadataReaderTests: FolderTestCase {
 
     func testInflateRefusesBombsAndDamage() {
         let text = Array(repeating: UInt8(ascii: "a"), count: 100_000)
-        let packed = Encoders.zlibCompressed(text)
+        let packed = SamplePNG.zlibCompressed(text)
         XCTAssertEqual(Zlib.inflate(packed[...], limit: 100_000), .inflated(text))
         XCTAssertEqual(Zlib.inflate(packed[...], limit: 99_999), .overLimit)
         XCTAssertEqual(Zlib.inflate(packed[...], limit: 50_000), .overLimit)
@@ -437,17 +437,17 @@ final class MetadataReaderTests: FolderTestCase {
     }
 
     func testDamagedFilesNeverThrowOrCrash() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 16, height: 16))
-        let corrupt = Encoders.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: jpeg)
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 16, height: 16))
+        let corrupt = SampleJPEG.insertingAPP1(Array("Exif\0\0MM\0*\u{7F}\u{FF}\u{FF}\u{FF}garbage".utf8), into: jpeg)
         XCTAssertEqual(try read(corrupt)?.evidence.problems, ["corrupt EXIF"])
-        let truncated = Array(Encoders.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg).prefix(300))
+        let truncated = Array(SampleJPEG.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg).prefix(300))
         let t = try XCTUnwrap(try read(truncated))
         XCTAssertEqual(t.evidence.dateTimeOriginal, "2017:04:01 10:00:00")
         XCTAssertEqual(t.evidence.problems, ["header truncated"])
         XCTAssertNil(try read([]))
         XCTAssertNil(try read(Array("hello".utf8)))
         // Every prefix of a real file, and random junk after a JPEG signature: no crash, no throw.
-        let full = Encoders.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg)
+        let full = SampleJPEG.insertingAPP1(SampleExif.camera("A", "B", "2017:04:01 10:00:00").payload(), into: jpeg)
         for n in stride(from: 0, through: full.count, by: 7) { _ = try read(Array(full.prefix(n))) }
         var rng = SeededGenerator.forTest(0x1FE6)
         for _ in 0..<200 {

@@ -9,8 +9,8 @@ import XCTest
 /// and refused where the bytes do not agree.
 final class MotionPhotoTests: FolderTestCase {
     static let still = Result { () throws(EncodeError) in
-        Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 8 Pro", "2023:10:10 08:15:00").payload(),
-                               into: try Encoders.jpeg(.marker(width: 64, height: 48)))
+        SampleJPEG.insertingAPP1(SampleExif.camera("Google", "Pixel 8 Pro", "2023:10:10 08:15:00").payload(),
+                               into: try SampleJPEG.jpeg(.marker(width: 64, height: 48)))
     }
 
     /// `MotionPhoto.locate` over bytes in memory, counting the reads it asks for.
@@ -29,8 +29,8 @@ final class MotionPhotoTests: FolderTestCase {
     func testEachLayoutGivesTheVideosExactRange() throws {
         let still = try Self.still.get()
         let clip = try SampleLibrary.motionClip.get()
-        for layout in Encoders.MotionPhotoLayout.allCases {
-            let bytes = Encoders.motionPhoto(still, video: clip, layout: layout)
+        for layout in SampleMotionPhoto.MotionPhotoLayout.allCases {
+            let bytes = SampleMotionPhoto.motionPhoto(still, video: clip, layout: layout)
             let found = locate(bytes, make: layout == .samsungTrailer ? "samsung" : "Google")
             let range = try XCTUnwrap(found.video, "\(layout): \(found.refusal ?? "")")
             XCTAssertNil(found.refusal, "\(layout)")
@@ -47,7 +47,7 @@ final class MotionPhotoTests: FolderTestCase {
     /// Only a Samsung phone's photo has its last bytes read for a trailer: every other JPEG
     /// without motion XMP costs no read at all.
     func testTheTrailerIsLookedForOnSamsungsPhotosAlone() throws {
-        let bytes = Encoders.motionPhoto(try Self.still.get(), video: try SampleLibrary.motionClip.get(), layout: .samsungTrailer)
+        let bytes = SampleMotionPhoto.motionPhoto(try Self.still.get(), video: try SampleLibrary.motionClip.get(), layout: .samsungTrailer)
         var reads = 0
         XCTAssertEqual(locate(bytes, make: "Canon", reads: &reads), .absent)
         XCTAssertEqual(reads, 0)
@@ -61,8 +61,8 @@ final class MotionPhotoTests: FolderTestCase {
     func testHostileXMPOffsetsAreRefusedWithTheirReason() throws {
         let still = try Self.still.get()
         let clip = try SampleLibrary.motionClip.get()
-        let total = Encoders.motionPhoto(still, video: clip, layout: .googleMicroVideo).count
-        let cases: [(String, Encoders.MotionPhotoLayout, String)] = [
+        let total = SampleMotionPhoto.motionPhoto(still, video: clip, layout: .googleMicroVideo).count
+        let cases: [(String, SampleMotionPhoto.MotionPhotoLayout, String)] = [
             ("\(total + 1)", .googleMicroVideo, "video range outside the file"),
             ("-\(clip.count)", .googleMicroVideo, "video range outside the file"),
             ("0", .googleMicroVideo, "video range too short"),
@@ -75,7 +75,7 @@ final class MotionPhotoTests: FolderTestCase {
             ("\(clip.count / 2)", .googleContainer, "no ftyp box where the video should start"),
         ]
         for (length, layout, reason) in cases {
-            var bytes = Encoders.motionPhoto(still, video: clip, layout: layout)
+            var bytes = SampleMotionPhoto.motionPhoto(still, video: clip, layout: layout)
             let field = layout == .googleMicroVideo ? "GCamera:MicroVideoOffset=\"\(clip.count)\"" : "Item:Length=\"\(clip.count)\""
             let forged = field.replacingOccurrences(of: "\"\(clip.count)\"", with: "\"\(length)\"")
             bytes = replacing(field, with: forged, in: bytes)
@@ -95,7 +95,7 @@ final class MotionPhotoTests: FolderTestCase {
     func testHostileSamsungTrailersAreRefused() throws {
         let still = try Self.still.get()
         let clip = try SampleLibrary.motionClip.get()
-        let good = Encoders.motionPhoto(still, video: clip, layout: .samsungTrailer)
+        let good = SampleMotionPhoto.motionPhoto(still, video: clip, layout: .samsungTrailer)
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
         // The directory: SEFH at count - 32; its entry's distance back at +16, length at +20.
         let head = good.count - 32
@@ -125,7 +125,7 @@ final class MotionPhotoTests: FolderTestCase {
     func testTheScanKeepsTheRangeOrTheRefusal() throws {
         let still = try Self.still.get()
         let clip = try SampleLibrary.motionClip.get()
-        let good = Encoders.motionPhoto(still, video: clip, layout: .googleContainer)
+        let good = SampleMotionPhoto.motionPhoto(still, video: clip, layout: .googleContainer)
         let e = try XCTUnwrap(good.withUnsafeBytes { MetadataReader.read(bytes: $0) }).evidence
         XCTAssertEqual(e.motionVideo, ByteRange(offset: Int64(good.count - clip.count), length: Int64(clip.count)))
         XCTAssertEqual(e.problems, [])
@@ -140,16 +140,16 @@ final class MotionPhotoTests: FolderTestCase {
     func testOutsideToolsReadTheFixturesAsPhonesWriteThem() throws {
         let still = try Self.still.get()
         let clip = try SampleLibrary.motionClip.get()
-        let container = try exiftool(Encoders.motionPhoto(still, video: clip, layout: .googleContainer), "container.jpg")
+        let container = try exiftool(SampleMotionPhoto.motionPhoto(still, video: clip, layout: .googleContainer), "container.jpg")
         XCTAssertEqual(container["XMP-GCamera:MotionPhoto"] as? Int, 1, "\(container)")
         let items = try XCTUnwrap(container["XMP-Container:Directory"] as? [[String: [String: Any]]], "\(container)").compactMap { $0["Item"] }
         XCTAssertEqual(items.map { $0["Semantic"] as? String }, ["Primary", "MotionPhoto"])
         XCTAssertEqual(items.map { $0["Length"] as? Int }, [0, clip.count])
         XCTAssertEqual(items.map { $0["Mime"] as? String }, ["image/jpeg", "video/mp4"])
-        let micro = try exiftool(Encoders.motionPhoto(still, video: clip, layout: .googleMicroVideo), "micro.jpg")
+        let micro = try exiftool(SampleMotionPhoto.motionPhoto(still, video: clip, layout: .googleMicroVideo), "micro.jpg")
         XCTAssertEqual(micro["XMP-GCamera:MicroVideo"] as? Int, 1)
         XCTAssertEqual(micro["XMP-GCamera:MicroVideoOffset"] as? Int, clip.count)
-        let samsung = try exiftool(Encoders.motionPhoto(still, video: clip, layout: .samsungTrailer), "samsung.jpg")
+        let samsung = try exiftool(SampleMotionPhoto.motionPhoto(still, video: clip, layout: .samsungTrailer), "samsung.jpg")
         XCTAssertEqual(samsung["Samsung:EmbeddedVideoType"] as? String, "MotionPhoto_Data")
         XCTAssertEqual((samsung["Samsung:EmbeddedVideoFile"] as? String)?.contains("\(clip.count) bytes"), true,
                        "\(samsung["Samsung:EmbeddedVideoFile"] ?? "none")")

@@ -59,7 +59,7 @@ final class NotShownTests: FolderTestCase {
     /// folders, links, a hard link's second name, special files.
     func testTheWalkNamesWhatItPassesOver() throws {
         let fm = FileManager.default
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         try fm.createDirectory(atPath: folder + "/d/.thumbs", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: folder + "/@eaDir/x", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: folder + "/Lib.photoslibrary/originals", withIntermediateDirectories: true)

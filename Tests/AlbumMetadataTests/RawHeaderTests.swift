@@ -30,8 +30,8 @@ final class RawHeaderTests: XCTestCase {
 
     /// A DNG as a phone writes it: IFD0 a preview, the raw data in a SubIFD; its EXIF read.
     func testADNGIsARawDatedByItsExif() throws {
-        for preview: Encoders.DNGPreview in [.rgb(.marker(width: 80, height: 60)), .jpeg(.marker(width: 80, height: 60)), .none] {
-            let bytes = try Encoders.dng(.marker(width: 160, height: 120), preview: preview, orientation: 6, dateTimeOriginal: "2021:07:08 09:10:11")
+        for preview: SampleRaw.DNGPreview in [.rgb(.marker(width: 80, height: 60)), .jpeg(.marker(width: 80, height: 60)), .none] {
+            let bytes = try SampleRaw.dng(.marker(width: 160, height: 120), preview: preview, orientation: 6, dateTimeOriginal: "2021:07:08 09:10:11")
             XCTAssertEqual(FormatSniffer.sniff(bytes), .tiff)
             let read = try XCTUnwrap(read(bytes), "\(preview)")
             XCTAssertEqual(read.format, .raw, "\(preview)")
@@ -66,7 +66,7 @@ final class RawHeaderTests: XCTestCase {
     /// A RAW's large private data at the end of the file, pointed at from IFD0 (Adobe's
     /// `DNGPrivateData`): left out of the block libexif reads, the date read all the same.
     func testAValueFarFromTheDirectoriesIsLeftOutAndTheDateKept() throws {
-        var bytes = try Encoders.dng(.marker(width: 32, height: 24), preview: .rgb(.marker(width: 16, height: 12)),
+        var bytes = try SampleRaw.dng(.marker(width: 32, height: 24), preview: .rgb(.marker(width: 16, height: 12)),
                                      dateTimeOriginal: "2021:07:08 09:10:11")
         let far = MetadataLimits.perFile + 4096
         func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
@@ -97,7 +97,7 @@ final class RawHeaderTests: XCTestCase {
 
     func testARAFIsDatedByItsEmbeddedJPEGsExif() throws {
         let exif = SampleExif.camera("FUJIFILM", "X-T3", "2018:09:10 11:12:13").payload()
-        let bytes = try Encoders.raf(preview: .marker(width: 64, height: 48), exif: exif)
+        let bytes = try SampleRaw.raf(preview: .marker(width: 64, height: 48), exif: exif)
         let read = try XCTUnwrap(read(bytes))
         XCTAssertEqual(read.format, .raw)
         XCTAssertEqual(read.evidence.dateTimeOriginal, "2018:09:10 11:12:13")
@@ -107,7 +107,7 @@ final class RawHeaderTests: XCTestCase {
 
     /// CR3: `CMT1` (IFD0: Make, Orientation) and `CMT2` (the EXIF IFD: DateTimeOriginal) joined.
     func testACR3IsDatedByItsCanonBoxes() throws {
-        let bytes = Encoders.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R5"), 0x0112: .short(3)],
+        let bytes = SampleRaw.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R5"), 0x0112: .short(3)],
                                  exif: [0x9003: .ascii("2022:03:04 05:06:07"), 0x9291: .ascii("42")])
         let read = try XCTUnwrap(read(bytes))
         XCTAssertEqual(read.format, .raw)
@@ -122,7 +122,7 @@ final class RawHeaderTests: XCTestCase {
     /// A CR3 without `DateTimeOriginal` but with GPS (`CMT4`): its GPS date and time read, as
     /// the GPS IFD of the block.
     func testACR3sGPSBoxIsRead() throws {
-        let bytes = Encoders.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0132: .ascii("2022:03:04 14:06:07")], exif: [0x9291: .ascii("42")],
+        let bytes = SampleRaw.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0132: .ascii("2022:03:04 14:06:07")], exif: [0x9291: .ascii("42")],
                                  gps: [0x0000: .bytes([2, 3, 0, 0]), 0x0001: .ascii("N"), 0x0002: .rationals([48, 1, 51, 1, 2_940, 100]),
                                        0x0007: .rationals([5, 1, 6, 1, 7, 1]), 0x001D: .ascii("2022:03:04")])
         let read = try XCTUnwrap(read(bytes))
@@ -136,9 +136,9 @@ final class RawHeaderTests: XCTestCase {
     func testCutRawsReadSafely() throws {
         let exif = SampleExif.camera("FUJIFILM", "X-T3", "2018:09:10 11:12:13").payload()
         let files = [
-            try Encoders.dng(.marker(width: 32, height: 24), preview: .rgb(.marker(width: 16, height: 12)), dateTimeOriginal: "2021:07:08 09:10:11"),
-            try Encoders.raf(preview: .marker(width: 16, height: 16), exif: exif),
-            Encoders.cr3(ifd0: [0x010F: .ascii("Canon")], exif: [0x9003: .ascii("2022:03:04 05:06:07")]),
+            try SampleRaw.dng(.marker(width: 32, height: 24), preview: .rgb(.marker(width: 16, height: 12)), dateTimeOriginal: "2021:07:08 09:10:11"),
+            try SampleRaw.raf(preview: .marker(width: 16, height: 16), exif: exif),
+            SampleRaw.cr3(ifd0: [0x010F: .ascii("Canon")], exif: [0x9003: .ascii("2022:03:04 05:06:07")]),
         ]
         for bytes in files {
             for cut in stride(from: 0, to: bytes.count, by: 7) { _ = read(Array(bytes[..<cut])) }

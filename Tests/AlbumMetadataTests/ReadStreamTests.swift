@@ -6,7 +6,7 @@ import XCTest
 
 final class ReadStreamTests: FolderTestCase {
     private func files(_ names: [String]) throws -> [(path: String, identity: FileIdentity)] {
-        let jpeg = Data(try Encoders.jpeg(.marker(width: 4, height: 4)))
+        let jpeg = Data(try SampleJPEG.jpeg(.marker(width: 4, height: 4)))
         for name in names { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: jpeg)) }
         // Identities as a walk gives them: the inode only. (Files are read in inode order, which
         // here is not the order handed in: the order of results must not follow it.)

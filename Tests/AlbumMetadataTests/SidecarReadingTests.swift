@@ -21,7 +21,7 @@ final class SidecarReadingTests: FolderTestCase {
     }
 
     func testAnXMPSidecarReadsAsExiftoolReadsIt() throws {
-        let text = SidecarWriter.xmp(dateCreated: "2021-03-04T05:06:07+01:00", createDate: "2020-01-01T10:00:00",
+        let text = SidecarWriter.xmp(dates: .init(dateCreated: "2021-03-04T05:06:07+01:00", createDate: "2020-01-01T10:00:00"),
                                      latitude: 48.857, longitude: -2.295, rating: 4, keywords: ["Paris", "Tour & Eiffel"],
                                      description: "Night")
         let path = folder + "/IMG_1.jpg.xmp"

@@ -12,21 +12,20 @@ final class StillImageTimeTests: FolderTestCase {
         }
     }
 
-    func motion(_ placement: Encoders.StillTimePlacement, stillFrame: Int = 3) throws -> [UInt8] {
-        try Encoders.livePhotoMotion(opening: .marker(width: 64, height: 48, tint: 20), still: .marker(width: 64, height: 48),
-                                     stillFrame: stillFrame, frames: 8, metadata: [("com.apple.quicktime.make", "Apple")],
+    func motion(_ placement: SampleVideo.StillTimePlacement, stillFrame: Int = 3) throws -> [UInt8] {
+        try SampleVideo.livePhotoMotion(.init(opening: .marker(width: 64, height: 48, tint: 20), still: .marker(width: 64, height: 48), stillFrame: stillFrame, count: 8), metadata: [("com.apple.quicktime.make", "Apple")],
                                      placement: placement)
     }
 
     /// After an empty edit, or after an empty sample: the same moment (frame 3 at 10 a second,
     /// frame 6). A clip without the track names none.
     func testTheMomentIsFoundByEditListAndByEmptySample() throws {
-        for placement in [Encoders.StillTimePlacement.editList, .emptySample] {
+        for placement in [SampleVideo.StillTimePlacement.editList, .emptySample] {
             XCTAssertEqual(try XCTUnwrap(seconds(try motion(placement))), 0.3, accuracy: 0.001, "\(placement)")
             XCTAssertEqual(try XCTUnwrap(seconds(try motion(placement, stillFrame: 6))), 0.6, accuracy: 0.001, "\(placement)")
         }
-        XCTAssertNil(seconds(try Encoders.video(.marker(width: 64, height: 48), container: .mov)))
-        XCTAssertNil(seconds(try Encoders.video(.marker(width: 64, height: 48), container: .mp4)))
+        XCTAssertNil(seconds(try SampleVideo.video(.marker(width: 64, height: 48), container: .mov)))
+        XCTAssertNil(seconds(try SampleVideo.video(.marker(width: 64, height: 48), container: .mp4)))
     }
 
     /// exiftool, which knows Apple's timed metadata, reads the fixture's track as an iPhone's:

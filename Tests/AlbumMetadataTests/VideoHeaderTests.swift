@@ -42,7 +42,7 @@ final class VideoHeaderTests: FolderTestCase {
     /// model), the movie header's time, a portrait clip stored sideways (rotation 90): read as
     /// exiftool reads them.
     func testAnIPhoneMOVsKeysMovieHeaderAndRotation() throws {
-        let mov = try Encoders.video(.marker(width: 64, height: 48), container: .mov, metadata: Self.iPhoneKeys, rotation: 90)
+        let mov = try SampleVideo.video(.marker(width: 64, height: 48), container: .mov, metadata: Self.iPhoneKeys, rotation: 90)
         let path = write(mov, "IMG_0001.MOV")
         let meta = try XCTUnwrap(try MetadataReader.read(SourceFile(path: path), name: "IMG_0001.MOV"))
         XCTAssertEqual(meta.format, .video)
@@ -65,13 +65,13 @@ final class VideoHeaderTests: FolderTestCase {
     /// An Android phone's MP4: the movie header's time alone; XMP appended in a `uuid` box
     /// (exiftool's and Adobe's way) gives `xmp:CreateDate`.
     func testAnAndroidMP4sMovieHeaderAndXMP() throws {
-        let mp4 = try Encoders.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2022-01-02T03:04:05Z")])
+        let mp4 = try SampleVideo.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2022-01-02T03:04:05Z")])
         let plain = try XCTUnwrap(try read(mp4, name: "VID_1.mp4"))
         XCTAssertEqual(plain.format, .video)
         XCTAssertEqual(plain.evidence.movieCreationTime, 1_641_092_645 + CaptureDateRules.secondsFrom1904To1970)
         XCTAssertNil(plain.evidence.quickTimeCreationDate)
         XCTAssertEqual(plain.evidence.orientation, 1)
-        let tagged = Encoders.appendingXMP([("xmp:CreateDate", "2021-05-06T07:08:09+02:00")], to: mp4)
+        let tagged = SampleVideo.appendingXMP([("xmp:CreateDate", "2021-05-06T07:08:09+02:00")], to: mp4)
         let path = write(tagged, "VID_2.mp4")
         XCTAssertEqual(try exiftool(path, ["XMP:CreateDate"]), ["2021:05:06 07:08:09+02:00"])
         XCTAssertEqual(try XCTUnwrap(try MetadataReader.read(SourceFile(path: path), name: "VID_2.mp4")).evidence.xmpCreateDate,
@@ -80,14 +80,14 @@ final class VideoHeaderTests: FolderTestCase {
 
     /// No creation time written: the movie header's 0 means none.
     func testAMovieHeaderTimeOfZeroIsNone() throws {
-        let mp4 = try Encoders.video(.marker(width: 32, height: 32), container: .mp4)
+        let mp4 = try SampleVideo.video(.marker(width: 32, height: 32), container: .mp4)
         let meta = try XCTUnwrap(try read(mp4, name: "clip.mp4"))
         XCTAssertNil(meta.evidence.movieCreationTime)
     }
 
     /// Sound alone (`.m4a`, brand `M4A `) is no video; nor is an MP4 of sound named `.mp4`.
     func testSoundOnlyIsNoVideo() throws {
-        let m4a = try Encoders.soundOnly()
+        let m4a = try SampleVideo.soundOnly()
         XCTAssertEqual(try exiftool(write(m4a, "a.m4a"), ["MajorBrand"]), ["M4A"])
         XCTAssertNil(try read(m4a, name: "voice.m4a"))
         var renamed = m4a
@@ -98,7 +98,7 @@ final class VideoHeaderTests: FolderTestCase {
     /// A MOV cut short loses its movie box (written last): a damaged video, saying so; every
     /// prefix of a clip reads without a crash.
     func testAMOVCutShortIsADamagedVideo() throws {
-        let mov = try Encoders.video(.marker(width: 64, height: 48), container: .mov, metadata: Self.iPhoneKeys)
+        let mov = try SampleVideo.video(.marker(width: 64, height: 48), container: .mov, metadata: Self.iPhoneKeys)
         let cut = try XCTUnwrap(try read(Array(mov.prefix(mov.count / 2))))
         XCTAssertEqual(cut.format, .video)
         XCTAssertEqual(cut.evidence.problems, ["header truncated", "no movie box (moov): cut short?"])
@@ -111,10 +111,10 @@ final class VideoHeaderTests: FolderTestCase {
     /// its movie box kept) has no frame to decode, known from its header: its thumbnail is not
     /// listed. The same movie whole has one.
     func testAMovieWhoseSamplesLiePastTheEndIsKnownUnrenderable() throws {
-        let movie = try Encoders.video(.marker(width: 96, height: 64), container: .mp4)
+        let movie = try SampleVideo.video(.marker(width: 96, height: 64), container: .mp4)
         let whole = try XCTUnwrap(try read(movie, name: "whole.mp4"))
         XCTAssertFalse(whole.evidence.problems.contains(Unrenderable.samplesPastEnd), "\(whole.evidence.problems)")
-        let lost = Encoders.movingChunks(of: movie, by: 1 << 30)
+        let lost = SampleVideo.movingChunks(of: movie, by: 1 << 30)
         let m = try XCTUnwrap(try read(lost, name: "lost.mp4"))
         XCTAssertTrue(m.evidence.problems.contains(Unrenderable.samplesPastEnd), "\(m.evidence.problems)")
         XCTAssertTrue(Unrenderable.any(m.evidence.problems, format: .video))
@@ -124,7 +124,7 @@ final class VideoHeaderTests: FolderTestCase {
     /// A `.3gp` whose first track is sound: its size is its video track's, read as exiftool
     /// reads it.
     func testAClipWhoseFirstTrackIsSoundHasItsVideosSize() throws {
-        let clip = try Encoders.clip(tracks: [.sound, .video(.marker(width: 96, height: 64))])
+        let clip = try SampleVideo.clip(tracks: [.sound, .video(.marker(width: 96, height: 64))])
         let m = try XCTUnwrap(try read(clip, name: "VID_0001.3gp"))
         XCTAssertEqual(m.format, .video)
         XCTAssertEqual(m.evidence.pixelWidth, 96)
@@ -186,5 +186,42 @@ final class KeysValueTests: XCTestCase {
         XCTAssertEqual(values["com.apple.quicktime.make"], "Apple")
         XCTAssertNil(values["picture"], "a JPEG cover is no text")
         XCTAssertNil(MetadataBoxes.value(23, [1, 2, 3]), "a float of three bytes")
+    }
+}
+
+/// A video's position: an iPhone's QuickTime Keys location, as exiftool reads it. (An Android
+/// MP4's `udta/©xyz` atom is not read: docs/rules.md, "Places".)
+final class VideoLocationTests: FolderTestCase {
+    func exiftoolCoordinates(_ path: String) throws -> String {
+        let p = Process(), out = Pipe()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        p.arguments = ["-n", "-s3", "-GPSCoordinates", path]
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "exiftool \(path)")
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testAnIPhoneClipsLocationIsRead() throws {
+        let frame = SampleImage.marker(width: 96, height: 64)
+        let clips: [(String, SampleVideo.VideoContainer, (String, String), Double, Double)] = [
+            ("iphone-kyoto.mov", .mov, ("com.apple.quicktime.location.ISO6709", "+35.0116+135.7681/"), 35.0116, 135.7681),
+            ("iphone.mov", .mov, ("com.apple.quicktime.location.ISO6709", "-33.8568+151.2153+005.000/"), -33.8568, 151.2153),
+        ]
+        for (name, container, tag, latitude, longitude) in clips {
+            let path = folder + "/" + name
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try SampleVideo.video(frame, container: container, metadata: [tag]))))
+            let coordinates = try exiftoolCoordinates(path)
+            XCTAssertTrue(coordinates.hasPrefix("\(latitude) \(longitude)"), "exiftool: \(coordinates)")
+            let e = try XCTUnwrap(try MetadataReader.read(SourceFile(path: path))).evidence
+            XCTAssertEqual(e.gpsLatitude, latitude, name)
+            XCTAssertEqual(e.gpsLongitude, longitude, name)
+        }
+        let plain = folder + "/plain.mp4"
+        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data(try SampleVideo.video(frame, container: .mp4))))
+        XCTAssertEqual(try exiftoolCoordinates(plain), "", "exiftool finds no position in the plain clip")
+        XCTAssertNil(try XCTUnwrap(try MetadataReader.read(SourceFile(path: plain))).evidence.gpsLatitude)
     }
 }

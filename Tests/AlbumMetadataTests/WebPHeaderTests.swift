@@ -16,11 +16,11 @@ final class WebPHeaderTests: XCTestCase {
 
     func testSizesOfLossyLosslessExtendedAndAnimated() throws {
         let image = SampleImage.marker(width: 123, height: 45)
-        let xmp = Encoders.xmpPacket([("xmp:CreateDate", "2024-03-04T05:06:07")])
-        for (what, bytes, animated) in [("lossy", try Encoders.webp(image), false),
-                                        ("lossless", try Encoders.webp(image, lossless: true), false),
-                                        ("extended", try Encoders.webp(image, xmp: xmp), false),
-                                        ("animated", try Encoders.animatedWebP([image, image]), true)] {
+        let xmp = SampleXMP.xmpPacket([("xmp:CreateDate", "2024-03-04T05:06:07")])
+        for (what, bytes, animated) in [("lossy", try SampleWebP.webp(image), false),
+                                        ("lossless", try SampleWebP.webp(image, lossless: true), false),
+                                        ("extended", try SampleWebP.webp(image, xmp: xmp), false),
+                                        ("animated", try SampleWebP.animatedWebP([image, image]), true)] {
             XCTAssertEqual(FormatSniffer.sniff(bytes), .webp, what)
             let h = header(bytes)
             XCTAssertEqual(h.width, 123, what)
@@ -33,8 +33,8 @@ final class WebPHeaderTests: XCTestCase {
 
     func testExifAndXMPChunksGiveTheDates() throws {
         let exif = Array(SampleExif.camera("Google", "Pixel 7", "2021:06:15 10:20:30").payload().dropFirst(6))
-        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
-        let bytes = try Encoders.webp(.marker(width: 16, height: 16), exifTIFF: exif, xmp: xmp)
+        let xmp = SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        let bytes = try SampleWebP.webp(.marker(width: 16, height: 16), exifTIFF: exif, xmp: xmp)
         let h = header(bytes)
         XCTAssertEqual(h.exif.map { Array($0.prefix(6)) }, Array("Exif\0\0".utf8), "prefixed for libexif")
         XCTAssertEqual(h.xmp, xmp)
@@ -45,13 +45,13 @@ final class WebPHeaderTests: XCTestCase {
         XCTAssertEqual(read.evidence.pixelWidth, 16)
         XCTAssertEqual(read.evidence.problems, [])
         // A writer that kept the JPEG's `Exif\0\0` before the TIFF data: read alike.
-        let prefixed = try Encoders.webp(.marker(width: 16, height: 16), exifTIFF: Array("Exif\0\0".utf8) + exif)
+        let prefixed = try SampleWebP.webp(.marker(width: 16, height: 16), exifTIFF: Array("Exif\0\0".utf8) + exif)
         XCTAssertEqual(header(prefixed).exif, h.exif)
     }
 
     func testACutFileIsTruncatedAndEveryCutReadsSafely() throws {
         let exif = Array(SampleExif.camera("Google", "Pixel 7", "2021:06:15 10:20:30").payload().dropFirst(6))
-        let bytes = try Encoders.webp(.marker(width: 64, height: 48), exifTIFF: exif)
+        let bytes = try SampleWebP.webp(.marker(width: 64, height: 48), exifTIFF: exif)
         XCTAssertTrue(header(Array(bytes[..<(bytes.count - 10)])).truncated, "its EXIF chunk runs past the end")
         for cut in stride(from: 12, to: bytes.count, by: 7) {
             let h = header(Array(bytes[..<cut]))

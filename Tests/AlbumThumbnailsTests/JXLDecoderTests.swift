@@ -11,7 +11,7 @@ final class JXLDecoderTests: XCTestCase {
     func testALosslessImageDecodesExactlyAndUpright() throws {
         let marker = SampleImage.marker(width: 48, height: 32)
         for orientation in [1, 6, 3, 8] {
-            let data = try Encoders.jxl(marker.stored(forOrientation: orientation), lossless: true, orientation: orientation)
+            let data = try SampleJXL.jxl(marker.stored(forOrientation: orientation), lossless: true, orientation: orientation)
             let plan = try JXLDecoder.plan(data, maxPixels: 1 << 20)
             XCTAssertEqual(plan.width, 48, "orientation \(orientation)")
             XCTAssertEqual(plan.height, 32, "orientation \(orientation)")
@@ -24,7 +24,7 @@ final class JXLDecoderTests: XCTestCase {
 
     /// libjxl's own reading of the size must be the header's (the buffer is the header's).
     func testASizeOtherThanTheHeadersIsRefused() throws {
-        let data = try Encoders.jxl(.marker(width: 48, height: 32), lossless: true)
+        let data = try SampleJXL.jxl(.marker(width: 48, height: 32), lossless: true)
         var plan = try JXLDecoder.plan(data, maxPixels: 1 << 20)
         plan.width = 47
         XCTAssertThrowsError(try JXLDecoder.decode(data, plan)) { error in
@@ -34,7 +34,7 @@ final class JXLDecoderTests: XCTestCase {
 
     /// Limits hold before libjxl sees a byte: the pixel limit, then the render's memory.
     func testLimitsAreCheckedFromTheHeaderBeforeDecoding() throws {
-        let data = try Encoders.jxl(.marker(width: 1000, height: 800))
+        let data = try SampleJXL.jxl(.marker(width: 1000, height: 800))
         XCTAssertThrowsError(try JXLDecoder.plan(data, maxPixels: 799_999)) { error in
             XCTAssertEqual((error as? ThumbnailError)?.description, "JPEG XL image of 1000x800 is over the 799999-pixel limit")
         }
@@ -51,13 +51,13 @@ final class JXLDecoderTests: XCTestCase {
 
     /// A codestream cut short is refused, by the header (a container's) or by libjxl (a bare one's).
     func testACutFileIsRefused() throws {
-        let bare = try Encoders.jxl(.marker(width: 300, height: 200), lossless: true)
+        let bare = try SampleJXL.jxl(.marker(width: 300, height: 200), lossless: true)
         let cut = Array(bare[..<(bare.count / 2)])
         let plan = try JXLDecoder.plan(cut, maxPixels: 1 << 20)
         XCTAssertThrowsError(try JXLDecoder.decode(cut, plan)) { error in
             XCTAssertEqual((error as? ThumbnailError)?.description, "not a decodable JPEG XL image")
         }
-        let container = try Encoders.jxl(.marker(width: 300, height: 200), xmp: Encoders.xmpPacket([("xmp:CreateDate", "2024-01-02")]))
+        let container = try SampleJXL.jxl(.marker(width: 300, height: 200), xmp: SampleXMP.xmpPacket([("xmp:CreateDate", "2024-01-02")]))
         XCTAssertThrowsError(try JXLDecoder.plan(Array(container[..<(container.count / 2)]), maxPixels: 1 << 20)) { error in
             XCTAssertEqual((error as? ThumbnailError)?.description, "JPEG XL image cut short: its codestream ends early")
         }

@@ -32,13 +32,13 @@ final class PreviewBandsTests: XCTestCase {
     func testAHEIFsThumbnailWithABlackBandGivesWayToTheImage() throws {
         let renderer = ThumbnailRenderer()
         let grey = SampleImage.solid(width: 800, height: 600, 128, 128, 128)
-        let padded = try Encoders.heif(grey, quality: 90, thumbnail: 400, thumbnailShows: banded(grey, bottom: 100))
+        let padded = try SampleHEIF.heif(grey, quality: 90, layout: .init(thumbnail: 400, thumbnailShows: banded(grey, bottom: 100)))
         let r = try renderer.renderWithPlan(padded, format: .heif, orientation: 1, box: .default)
         XCTAssertNil(r.plan.preview, "\(r.plan)")
         let image = try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).image
         let bottom = image.pixels[(190 * 200 * 3)...].reduce(0) { $0 + Int($1) } / (10 * 200 * 3)
         XCTAssertGreaterThan(bottom, 100, "the image's grey, not the thumbnail's band")
-        let clean = try Encoders.heif(grey, quality: 90, thumbnail: 400)
+        let clean = try SampleHEIF.heif(grey, quality: 90, layout: .init(thumbnail: 400))
         XCTAssertNotNil(try renderer.renderWithPlan(clean, format: .heif, orientation: 1, box: .default).plan.preview)
     }
 
@@ -47,15 +47,15 @@ final class PreviewBandsTests: XCTestCase {
     func testAJPEGsPreviewWithABlackBandGivesWayToThePhoto() throws {
         let renderer = ThumbnailRenderer()
         let grey = SampleImage.solid(width: 2400, height: 1600, 128, 128, 128)
-        let main = try Encoders.jpeg(grey)
+        let main = try SampleJPEG.jpeg(grey)
         let small = SampleImage.solid(width: 960, height: 640, 128, 128, 128)
-        let padded = Encoders.withMPFPreview(main, preview: try Encoders.jpeg(banded(small, bottom: 107)))
+        let padded = SampleJPEG.withMPFPreview(main, preview: try SampleJPEG.jpeg(banded(small, bottom: 107)))
         let r = try renderer.renderWithPlan(padded, format: .jpeg, orientation: 1, box: .default)
         XCTAssertNil(r.plan.preview, "\(r.plan)")
         let image = try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).image
         let bottom = image.pixels[(190 * 200 * 3)...].reduce(0) { $0 + Int($1) } / (10 * 200 * 3)
         XCTAssertGreaterThan(bottom, 100, "the photo's grey, not the preview's band")
-        let clean = Encoders.withMPFPreview(main, preview: try Encoders.jpeg(small))
+        let clean = SampleJPEG.withMPFPreview(main, preview: try SampleJPEG.jpeg(small))
         XCTAssertNotNil(try renderer.renderWithPlan(clean, format: .jpeg, orientation: 1, box: .default).plan.preview)
     }
 

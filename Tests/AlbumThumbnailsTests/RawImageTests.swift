@@ -15,8 +15,8 @@ final class RawImageTests: XCTestCase {
         for o in 1...8 {
             let scene = SampleImage.marker(width: 640, height: 480).stored(forOrientation: o)
             let preview = SampleImage.marker(width: 320, height: 240).stored(forOrientation: o)
-            for (kind, dng) in [("preview", try Encoders.dng(scene, preview: .jpeg(preview), orientation: o)),
-                                ("decode", try Encoders.dng(scene, preview: .none, orientation: o))] {
+            for (kind, dng) in [("preview", try SampleRaw.dng(scene, preview: .jpeg(preview), orientation: o)),
+                                ("decode", try SampleRaw.dng(scene, preview: .none, orientation: o))] {
                 let r = try renderer.renderWithPlan(dng, format: .raw, orientation: 1, box: .default)
                 XCTAssertEqual(r.plan.preview.map { [$0.0, $0.1] }, kind == "preview" ? [preview.width, preview.height] : nil, "\(o) \(kind)")
                 let image = try JPEGStream(bytes: r.bytes).decode(scale: (1, 1)).image
@@ -37,7 +37,7 @@ final class RawImageTests: XCTestCase {
     /// A preview smaller than the box gives way to the half-size decode; a RAW over the pixel
     /// limit is refused before anything is unpacked; bytes that are no RAW are LibRaw's error.
     func testPreviewChoiceAndRefusals() throws {
-        let dng = try Encoders.dng(.marker(width: 640, height: 480), preview: .rgb(.marker(width: 160, height: 120)))
+        let dng = try SampleRaw.dng(.marker(width: 640, height: 480), preview: .rgb(.marker(width: 160, height: 120)))
         let r = try ThumbnailRenderer().renderWithPlan(dng, format: .raw, orientation: 1, box: .default)
         XCTAssertNil(r.plan.preview, "160x120 does not cover 200x200: \(r.plan)")
         XCTAssertEqual(r.plan.decodedSize.0, 320, "half of 640")

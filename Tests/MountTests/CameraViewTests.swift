@@ -110,8 +110,8 @@ final class CameraViewTests: XCTestCase {
     /// A photo copied in shows under its camera within the live-update bound; removed, it goes,
     /// and its folder with it.
     func testAPhotoCopiedInShowsUnderItsCameraLive() throws {
-        let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: 90))
-        let bytes = Encoders.insertingAPP1(SampleExif.camera("OLYMPUS IMAGING CORP.", "E-M5", "2025:04:03 10:00:00").payload(), into: jpeg)
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: 90))
+        let bytes = SampleJPEG.insertingAPP1(SampleExif.camera("OLYMPUS IMAGING CORP.", "E-M5", "2025:04:03 10:00:00").payload(), into: jpeg)
         let staged = source.path + "/.staged.jpg"
         XCTAssertTrue(FileManager.default.createFile(atPath: staged, contents: Data(bytes)))
         let probe = runCommand("/usr/bin/env", ["exiftool", "-s3", "-Make", "-Model", staged])

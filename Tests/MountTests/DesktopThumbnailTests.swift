@@ -40,7 +40,7 @@ final class DesktopThumbnailTests: XCTestCase {
     }
 
     func testAListedFolderGetsThumbnailsFileManagersFindValid() throws {
-        try SampleLibrary.writeFile(source.path + "/Big/wide.jpg", try Encoders.jpeg(.marker(width: 1000, height: 600)), mtime: SampleLibrary.defaultMtime)
+        try SampleLibrary.writeFile(source.path + "/Big/wide.jpg", try SampleJPEG.jpeg(.marker(width: 1000, height: 600)), mtime: SampleLibrary.defaultMtime)
         let mount = try Mount(source: source.path, options: ["-o", "desktop_thumbnails"], launcher: ["/usr/bin/env", "XDG_CACHE_HOME=" + home])
         let filled = try filledAhead(mount)
         XCTAssertNotNil(gioThumbnail(mount.path("non-screenshots/IMG_0001.JPG")).path, "a flat view's filled ahead before it is listed")
@@ -169,7 +169,7 @@ final class DesktopThumbnailTests: XCTestCase {
         let days = 40
         for i in 0..<days {
             let pixels = (0..<(400 * 300 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try Encoders.jpeg(SampleImage(width: 400, height: 300, pixels: pixels)),
+            try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try SampleJPEG.jpeg(SampleImage(width: 400, height: 300, pixels: pixels)),
                                         mtime: SampleLibrary.defaultMtime + Int64(i) * 86_400)
         }
         // (by-date/ alone: the flat views' first entries come before the days, `testTheFlatViewsFirstEntriesAreFilledAheadBeforeTheDays`.)
@@ -209,7 +209,7 @@ final class DesktopThumbnailTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let count = 12
         for i in 0..<count {
-            try SampleLibrary.writeFile(folder + "/IMG_\(i).jpg", try Encoders.jpeg(.marker(width: 96, height: 64, tint: UInt8(i * 20))),
+            try SampleLibrary.writeFile(folder + "/IMG_\(i).jpg", try SampleJPEG.jpeg(.marker(width: 96, height: 64, tint: UInt8(i * 20))),
                                         mtime: SampleLibrary.defaultMtime + Int64(i) * 86_400)
         }
         let m = try Mount(source: folder, options: ["-o", "desktop_thumbnails,views=by-date,non-screenshots"],
@@ -312,7 +312,7 @@ final class DesktopThumbnailTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         for i in 0..<30 {
             let pixels = (0..<(600 * 400 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try Encoders.jpeg(SampleImage(width: 600, height: 400, pixels: pixels)),
+            try SampleLibrary.writeFile(folder + "/noise-\(i).jpg", try SampleJPEG.jpeg(SampleImage(width: 600, height: 400, pixels: pixels)),
                                         mtime: SampleLibrary.defaultMtime + Int64(i))
         }
         try FileManager.default.createDirectory(atPath: home + "/thumbnails/normal", withIntermediateDirectories: true)

@@ -12,7 +12,7 @@ final class DeviceDatesMountTests: XCTestCase {
     }
 
     static func files() throws -> [(name: String, bytes: [UInt8], day: String, source: String)] {
-        let jpeg = try Encoders.jpeg(.marker(width: 32, height: 24))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 32, height: 24))
         let xmp = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
             + #"<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreateDate="2024-03-04T05:06:07-08:00"/>"#
             + "</rdf:RDF></x:xmpmeta>"
@@ -22,26 +22,26 @@ final class DeviceDatesMountTests: XCTestCase {
         var modified = ExifWriter(order: .intel)
         modified.ifd0 = [0x0132: .ascii("2021:07:08 09:10:11")]
         modified.exif = [0x9010: .ascii("+03:00")]
-        var big = SampleExif.camera("samsung", "SM-S918B", "2023:06:07 08:09:10", offset: "+02:00")
+        var big = SampleExif.camera("samsung", "SM-S918B", ExifTime("2023:06:07 08:09:10", offset: "+02:00"))
         big.thumbnail = thumbnail(190_000)
         var split = ExifWriter(order: .motorola)
         split.ifd0 = [0x010F: .ascii("SONY"), 0x02BC: .undefined([UInt8](repeating: 0x20, count: 70_000))]
         split.exif = [0x9003: .ascii("2018:09:10 11:12:13")]
         let splitPayload = split.payload()
-        var short = Encoders.insertingAPP1(Encoders.xmpAPP1(Encoders.xmpPacket([("photoshop:DateCreated", "2020-05-06T07:08:09+02:00")])), into: jpeg)
+        var short = SampleJPEG.insertingAPP1(SampleXMP.xmpAPP1(SampleXMP.xmpPacket([("photoshop:DateCreated", "2020-05-06T07:08:09+02:00")])), into: jpeg)
         let length = Int(short[4]) << 8 | Int(short[5]) - 2
         short[4] = UInt8(length >> 8); short[5] = UInt8(length & 0xFF)
         return [
-            ("headset.heic", try Encoders.heif(.marker(width: 64, height: 48), xmp: xmp), "2024/2024-03/2024-03-04", "xmp:xmp:CreateDate"),
-            ("IMG_0042.HEIC", try Encoders.heif(.marker(width: 64, height: 48), exif: gps.payload()), "2023/2023-10/2023-10-11", "exif:GPSDateTime"),
-            ("scan.jpg", Encoders.insertingAPP1(modified.payload(), into: jpeg), "2021/2021-07/2021-07-08", "exif:DateTime"),
-            ("big-exif.heic", try Encoders.heif(.marker(width: 64, height: 48), exif: big.payload()), "2023/2023-06/2023-06-07", "exif:DateTimeOriginal"),
-            ("split.jpg", Encoders.insertingAPP1(Array(splitPayload[..<65_000]),
-                                                 into: Encoders.insertingAPP1(Array("Exif\0\0".utf8) + splitPayload[65_000...], into: jpeg)),
+            ("headset.heic", try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(xmp: xmp)), "2024/2024-03/2024-03-04", "xmp:xmp:CreateDate"),
+            ("IMG_0042.HEIC", try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(exif: gps.payload())), "2023/2023-10/2023-10-11", "exif:GPSDateTime"),
+            ("scan.jpg", SampleJPEG.insertingAPP1(modified.payload(), into: jpeg), "2021/2021-07/2021-07-08", "exif:DateTime"),
+            ("big-exif.heic", try SampleHEIF.heif(.marker(width: 64, height: 48), metadata: .init(exif: big.payload())), "2023/2023-06/2023-06-07", "exif:DateTimeOriginal"),
+            ("split.jpg", SampleJPEG.insertingAPP1(Array(splitPayload[..<65_000]),
+                                                 into: SampleJPEG.insertingAPP1(Array("Exif\0\0".utf8) + splitPayload[65_000...], into: jpeg)),
              "2018/2018-09/2018-09-10", "exif:DateTimeOriginal"),
             ("short-xmp.jpg", short, "2020/2020-05/2020-05-06", "xmp:photoshop:DateCreated"),
             // 2022-01-02T12:00:00Z: that day in the daemon's zone, whichever it is.
-            ("movie.heif", try Encoders.heif(.marker(width: 64, height: 48)) + Encoders.movieBox(created: 3_723_969_600),
+            ("movie.heif", try SampleHEIF.heif(.marker(width: 64, height: 48)) + MovieBoxes.movieBox(created: 3_723_969_600),
              "2022/2022-01/2022-01-02", "quicktime:mvhd"),
         ]
     }

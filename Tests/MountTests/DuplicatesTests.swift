@@ -16,8 +16,8 @@ final class DuplicatesTests: SampleLibraryTestCase {
     /// A camera JPEG of its own date, with `padding` zero bytes after its image (a file of a
     /// chosen size: viewers and exiftool ignore what follows the end of the image).
     static func camera(_ date: String, tint: UInt8, padding: Int = 0) throws -> Data {
-        let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint))
-        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date).payload(), into: jpeg)) + Data(count: padding)
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: tint))
+        return Data(SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "EOS R6", ExifTime(date)).payload(), into: jpeg)) + Data(count: padding)
     }
 
     func write(_ data: Data, _ relativePath: String) {

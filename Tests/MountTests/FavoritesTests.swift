@@ -29,11 +29,11 @@ final class FavoritesTests: XCTestCase {
 
     /// A camera JPEG with a rating in its XMP, its EXIF, or both.
     static func jpeg(_ date: String, xmp: String?, exif: UInt16?) throws -> [UInt8] {
-        var bytes = try Encoders.jpeg(.marker(width: 48, height: 32, tint: 120))
-        if let xmp { bytes = Encoders.insertingAPP1(Encoders.xmpAPP1(Encoders.ratingXMP(xmp)), into: bytes) }
-        var camera = SampleExif.camera("Canon", "Canon EOS R5", date)
+        var bytes = try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: 120))
+        if let xmp { bytes = SampleJPEG.insertingAPP1(SampleXMP.xmpAPP1(SampleXMP.ratingXMP(xmp)), into: bytes) }
+        var camera = SampleExif.camera("Canon", "Canon EOS R5", ExifTime(date))
         camera.rating = exif
-        return Encoders.insertingAPP1(camera.payload(), into: bytes)
+        return SampleJPEG.insertingAPP1(camera.payload(), into: bytes)
     }
 
     /// exiftool's `XMP:Rating` and `EXIF:Rating` of a file ("-" where there is none).

@@ -21,7 +21,7 @@ final class HostileFileTests: XCTestCase {
         let heic = try Self.gridHEICWithATileWithoutItsInfo()
         XCTAssertLessThan(heic.count, 8 << 10, "a small file")
         try SampleLibrary.writeFile(folder + "/IMG_0001.HEIC", heic, mtime: SampleLibrary.defaultMtime)
-        let plain = try Encoders.jpeg(.marker(width: 640, height: 480))
+        let plain = try SampleJPEG.jpeg(.marker(width: 640, height: 480))
         for i in 2...5 { try SampleLibrary.writeFile(folder + "/IMG_000\(i).JPG", plain, mtime: SampleLibrary.defaultMtime + Int64(i)) }
         let m = try Mount(source: folder, options: ["-o", "allow_other", "-o", "thumbnail_ahead=0"])
         XCTAssertEqual(readFile(m.path("thumbnails/200x200/IMG_0001.jpg")).failure?.code, EIO)
@@ -163,7 +163,7 @@ final class HostileFileTests: XCTestCase {
         let png = blackPNG(width: 30_000, height: 30_000)
         XCTAssertLessThan(png.count, 4 << 20)
         try SampleLibrary.writeFile(folder + "/huge.png", png, mtime: SampleLibrary.defaultMtime)
-        try SampleLibrary.writeFile(folder + "/small.jpg", try Encoders.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime)
+        try SampleLibrary.writeFile(folder + "/small.jpg", try SampleJPEG.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime)
         let m = try Mount(source: folder, options: ["-o", "thumbnail_max_pixels=1000000000,thumbnail_timeout=1,thumbnail_ahead=0"])
         let started = Date()
         XCTAssertEqual(readFile(m.path("thumbnails/200x200/huge.jpg")).failure?.code, EIO)
@@ -185,7 +185,7 @@ final class HostileFileTests: XCTestCase {
         let folder = makeTempFolder("slow-render")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SampleLibrary.writeFile(folder + "/big.png", blackPNG(width: 20_000, height: 20_000), mtime: SampleLibrary.defaultMtime)
-        let small = try Encoders.jpeg(.marker(width: 320, height: 240))
+        let small = try SampleJPEG.jpeg(.marker(width: 320, height: 240))
         try SampleLibrary.writeFile(folder + "/small.jpg", small, mtime: SampleLibrary.defaultMtime)
         let m = try Mount(source: folder, options: ["-o", "source_timeout=1,thumbnail_max_pixels=1000000000,thumbnail_timeout=120"])
         let done = DispatchSemaphore(value: 0)
@@ -316,17 +316,17 @@ final class HostileFileTests: XCTestCase {
     func testFilesThatUnderstateTheirSizeAreRefused() throws {
         let folder = makeTempFolder("understated")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var movie = try Encoders.video(.marker(width: 1280, height: 720), frames: 1)
+        var movie = try SampleVideo.video(.marker(width: 1280, height: 720), frames: 1)
         let entry = try XCTUnwrap(Self.find(Array("avc1".utf8), in: movie, from: 0), "an avc1 sample entry") - 4
         XCTAssertEqual(Array(movie[(entry + 32)..<(entry + 36)]), [0x05, 0x00, 0x02, 0xD0], "1280x720 at its width and height")
         movie.replaceSubrange((entry + 32)..<(entry + 36), with: [0, 16, 0, 16])
         try SampleLibrary.writeFile(folder + "/clip.mov", movie, mtime: SampleLibrary.defaultMtime)
-        var heic = try Encoders.heif(.marker(width: 1280, height: 960))
+        var heic = try SampleHEIF.heif(.marker(width: 1280, height: 960))
         let ispe = try XCTUnwrap(Self.find(Array("ispe".utf8), in: heic, from: 0), "an ispe box")
         XCTAssertEqual(Array(heic[(ispe + 8)..<(ispe + 16)]), [0, 0, 5, 0, 0, 0, 3, 0xC0])
         heic.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 0, 0, 64, 0, 0, 0, 64])
         try SampleLibrary.writeFile(folder + "/photo.heic", heic, mtime: SampleLibrary.defaultMtime + 1)
-        try SampleLibrary.writeFile(folder + "/plain.jpg", try Encoders.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime + 2)
+        try SampleLibrary.writeFile(folder + "/plain.jpg", try SampleJPEG.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime + 2)
         let m = try Mount(source: folder, options: ["-o", "thumbnail_memory=16M,thumbnail_ahead=0"])
         XCTAssertEqual(readFile(m.path("thumbnails/200x200/clip.jpg")).failure?.code, EIO)
         XCTAssertEqual(readFile(m.path("thumbnails/200x200/photo.jpg")).failure?.code, EIO)
@@ -348,10 +348,10 @@ final class HostileFileTests: XCTestCase {
     func testFilesDatedPastWhatTheIndexHoldsAreShownAndKeptAcrossARemount() throws {
         let folder = makeTempFolder("far-times")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let far = try Encoders.jpeg(.marker(width: 320, height: 240))
+        let far = try SampleJPEG.jpeg(.marker(width: 320, height: 240))
         try SampleLibrary.writeFile(folder + "/far.jpg", far, mtime: 13_569_465_600)
         try SampleLibrary.writeFile(folder + "/far-copy.jpg", far, mtime: SampleLibrary.defaultMtime)
-        try SampleLibrary.writeFile(folder + "/old.jpg", try Encoders.jpeg(.marker(width: 240, height: 320)), mtime: 0)
+        try SampleLibrary.writeFile(folder + "/old.jpg", try SampleJPEG.jpeg(.marker(width: 240, height: 320)), mtime: 0)
         var old = [timespec(tv_sec: -1_000_000_000, tv_nsec: 500_000_000), timespec(tv_sec: -1_000_000_000, tv_nsec: 500_000_000)]
         XCTAssertEqual(utimensat(AT_FDCWD, folder + "/old.jpg", &old, 0), 0)
         XCTAssertEqual(try XCTUnwrap(statOf(folder + "/far.jpg")).st_mtim.tv_sec, 13_569_465_600, "the folder's filesystem keeps the year 2400")
@@ -383,13 +383,13 @@ final class HostileFileTests: XCTestCase {
     func testAMovieClaimingMillionsOfSamplesIsRefusedWithoutTheMemory() throws {
         let folder = makeTempFolder("index-bomb")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var movie = try Encoders.video(.marker(width: 64, height: 64), frames: 1)
+        var movie = try SampleVideo.video(.marker(width: 64, height: 64), frames: 1)
         let stsz = try XCTUnwrap(Self.find(Array("stsz".utf8), in: movie, from: 0), "a sample size box")
         // (version and flags, then the constant size and the count.)
         movie.replaceSubrange((stsz + 8)..<(stsz + 16), with: [0, 0, 0, 100] + bigEndian(89_000_000))
         XCTAssertLessThan(movie.count, 8 << 10)
         try SampleLibrary.writeFile(folder + "/bomb.mov", movie, mtime: SampleLibrary.defaultMtime)
-        try SampleLibrary.writeFile(folder + "/plain.jpg", try Encoders.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime + 1)
+        try SampleLibrary.writeFile(folder + "/plain.jpg", try SampleJPEG.jpeg(.marker(width: 320, height: 240)), mtime: SampleLibrary.defaultMtime + 1)
         let m = try Mount(source: folder, options: ["-o", "thumbnail_memory=256M,thumbnail_ahead=0"])
         let started = Date()
         XCTAssertEqual(readFile(m.path("thumbnails/200x200/bomb.jpg")).failure?.code, EIO)
@@ -403,7 +403,7 @@ final class HostileFileTests: XCTestCase {
     /// A 2x2 grid HEIC (tiles of 64) whose third tile item's `infe` box is renamed `free`: the
     /// item is in the grid's references and the item locations, with no item information.
     static func gridHEICWithATileWithoutItsInfo() throws -> [UInt8] {
-        var heic = try Encoders.heif(.marker(width: 128, height: 128), tile: 64)
+        var heic = try SampleHEIF.heif(.marker(width: 128, height: 128), layout: .init(tile: 64))
         var tiles: [Int] = []
         var at = 0
         while let found = find(Array("infe".utf8), in: heic, from: at) {

@@ -15,16 +15,16 @@ final class ImageFormatsMountTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: source) }
         let marker = SampleImage.marker(width: 320, height: 240)
         let exif = Array(SampleExif.camera("Google", "Pixel 7", "2021:06:15 10:20:30").payload().dropFirst(6))
-        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        let xmp = SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
         let files: [(name: String, bytes: [UInt8], day: String, source: String, view: String)] = [
-            ("PXL_phone.webp", try Encoders.webp(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
-            ("Screenshot_20220304-101112.webp", try Encoders.webp(marker, lossless: true), "2022/2022-03/2022-03-04", "filename", "screenshots"),
-            ("export.webp", try Encoders.webp(marker, xmp: xmp), "2019/2019-02/2019-02-03", "xmp:photoshop:DateCreated", "non-screenshots"),
-            ("sticker.webp", try Encoders.animatedWebP([marker, .solid(width: 320, height: 240, 0, 0, 255)]),
+            ("PXL_phone.webp", try SampleWebP.webp(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
+            ("Screenshot_20220304-101112.webp", try SampleWebP.webp(marker, lossless: true), "2022/2022-03/2022-03-04", "filename", "screenshots"),
+            ("export.webp", try SampleWebP.webp(marker, xmp: xmp), "2019/2019-02/2019-02-03", "xmp:photoshop:DateCreated", "non-screenshots"),
+            ("sticker.webp", try SampleWebP.animatedWebP([marker, .solid(width: 320, height: 240, 0, 0, 255)]),
              "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
-            ("named-wrong.jpg", try Encoders.webp(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
+            ("named-wrong.jpg", try SampleWebP.webp(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
             // Shrunk by libwebp's scaler as it is decoded (by 2).
-            ("big.webp", try Encoders.webp(.marker(width: 1200, height: 1000), exifTIFF: exif), "2021/2021-06/2021-06-15",
+            ("big.webp", try SampleWebP.webp(.marker(width: 1200, height: 1000), exifTIFF: exif), "2021/2021-06/2021-06-15",
              "exif:DateTimeOriginal", "non-screenshots"),
         ]
         for f in files {
@@ -68,9 +68,9 @@ final class ImageFormatsMountTests: XCTestCase {
         let marker = SampleImage.marker(width: 320, height: 240)
         let blue = SampleImage.solid(width: 320, height: 240, 0, 0, 255)
         let files: [(name: String, bytes: [UInt8], day: String, source: String, view: String)] = [
-            ("Screenshot_20220304-101112.gif", try Encoders.gif([marker]), "2022/2022-03/2022-03-04", "filename", "screenshots"),
-            ("party.gif", try Encoders.gif([marker, blue], interlaced: true), "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
-            ("IMG-20230405-WA0002.png", try Encoders.gif([marker]), "2023/2023-04/2023-04-05", "filename", "non-screenshots"),
+            ("Screenshot_20220304-101112.gif", try SampleGIF.gif([marker]), "2022/2022-03/2022-03-04", "filename", "screenshots"),
+            ("party.gif", try SampleGIF.gif([marker, blue], interlaced: true), "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
+            ("IMG-20230405-WA0002.png", try SampleGIF.gif([marker]), "2023/2023-04/2023-04-05", "filename", "non-screenshots"),
         ]
         for f in files {
             let path = source + "/" + f.name
@@ -109,10 +109,10 @@ final class ImageFormatsMountTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: source) }
         let marker = SampleImage.marker(width: 320, height: 240)
         var files: [(name: String, bytes: [UInt8], day: String, source: String)] = [
-            ("scan 1.tif", try Encoders.tiff(marker, dateTime: "2016:03:04 05:06:07"), "2016/2016-03/2016-03-04", "exif:DateTime"),
-            ("photo.tiff", try Encoders.tiff(marker.stored(forOrientation: 6), orientation: 6, bigEndian: true), "2017/2017-05/2017-05-06",
+            ("scan 1.tif", try SampleTIFF.tiff(marker, dateTime: "2016:03:04 05:06:07"), "2016/2016-03/2016-03-04", "exif:DateTime"),
+            ("photo.tiff", try SampleTIFF.tiff(marker.stored(forOrientation: 6), orientation: 6, bigEndian: true), "2017/2017-05/2017-05-06",
              "exif:DateTimeOriginal"),
-            ("big scan.tif", try Encoders.tiff(.marker(width: 700, height: 500), compression: .none, dateTime: "2015:01:02 03:04:05"),
+            ("big scan.tif", try SampleTIFF.tiff(.marker(width: 700, height: 500), compression: .none, dateTime: "2015:01:02 03:04:05"),
              "2015/2015-01/2015-01-02", "exif:DateTime"),
         ]
         for f in files {
@@ -161,24 +161,24 @@ final class ImageFormatsMountTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: source) }
         let marker = SampleImage.marker(width: 320, height: 240)
         let exif = Array(SampleExif.camera("Google", "Pixel 7", "2021:06:15 10:20:30").payload().dropFirst(6))
-        let xmp = Encoders.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
+        let xmp = SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-02-03T04:05:06+01:00")])
         let turnedExif = Array(SampleExif.camera("Canon", "EOS R6", "2018:07:08 09:10:11", orientation: 6).payload().dropFirst(6))
         let files: [(name: String, bytes: [UInt8], day: String, source: String, view: String)] = [
-            ("PXL_camera.jxl", try Encoders.jxl(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
-            ("export.jxl", try Encoders.jxl(marker, xmp: xmp), "2019/2019-02/2019-02-03", "xmp:photoshop:DateCreated", "non-screenshots"),
-            ("Screenshot_20220304-101112.jxl", try Encoders.jxl(marker, lossless: true), "2022/2022-03/2022-03-04", "filename", "screenshots"),
+            ("PXL_camera.jxl", try SampleJXL.jxl(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
+            ("export.jxl", try SampleJXL.jxl(marker, xmp: xmp), "2019/2019-02/2019-02-03", "xmp:photoshop:DateCreated", "non-screenshots"),
+            ("Screenshot_20220304-101112.jxl", try SampleJXL.jxl(marker, lossless: true), "2022/2022-03/2022-03-04", "filename", "screenshots"),
             // Turned in its codestream and, as a converted camera JPEG is, in its EXIF too.
-            ("turned.jxl", try Encoders.jxl(marker.stored(forOrientation: 6), orientation: 6, exifTIFF: turnedExif), "2018/2018-07/2018-07-08",
+            ("turned.jxl", try SampleJXL.jxl(marker.stored(forOrientation: 6), orientation: 6, exifTIFF: turnedExif), "2018/2018-07/2018-07-08",
              "exif:DateTimeOriginal", "non-screenshots"),
-            ("packed.jxl", try Encoders.jxl(marker, exifTIFF: exif, compressBoxes: true), "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
-            ("named-wrong.png", try Encoders.jxl(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
+            ("packed.jxl", try SampleJXL.jxl(marker, exifTIFF: exif, compressBoxes: true), "2020/2020-01/2020-01-02", "mtime", "non-screenshots"),
+            ("named-wrong.png", try SampleJXL.jxl(marker, exifTIFF: exif), "2021/2021-06/2021-06-15", "exif:DateTimeOriginal", "non-screenshots"),
         ]
         // 2020-01-02 12:00 UTC: that day in any zone within 12 hours.
         for f in files { try SampleLibrary.writeFile(source + "/" + f.name, f.bytes, mtime: 1_577_966_400) }
         try checkJXLFixtures(source, files.map(\.name))
-        let whole = try Encoders.jxl(.marker(width: 640, height: 480), exifTIFF: exif)
+        let whole = try SampleJXL.jxl(.marker(width: 640, height: 480), exifTIFF: exif)
         try SampleLibrary.writeFile(source + "/cut.jxl", Array(whole[..<(whole.count / 2)]), mtime: 1_577_966_400)
-        let bare = try Encoders.jxl(.marker(width: 640, height: 480), lossless: true)
+        let bare = try SampleJXL.jxl(.marker(width: 640, height: 480), lossless: true)
         try SampleLibrary.writeFile(source + "/cut-bare.jxl", Array(bare[..<(bare.count / 2)]), mtime: 1_577_966_400)
 
         let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])

@@ -15,8 +15,8 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     }
 
     func camera(_ date: String, tint: UInt8 = 100, orientation: UInt16 = 1) throws -> Data {
-        let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint))
-        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date, orientation: orientation).payload(), into: jpeg))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: tint))
+        return Data(SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "EOS R6", ExifTime(date), orientation: orientation).payload(), into: jpeg))
     }
 
     /// A capture time without a zone is read in the daemon's zone (`TZ`, through libc), so
@@ -26,7 +26,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
         // A Sanyo's colon between date and time; Facebook's saved photo, dated by the instant in its name.
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/SANYO.JPG", contents: try camera("2009:08:01:10:20:30")))
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/FB_IMG_1536458400500.jpg",
-                                                     contents: Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 7)))))
+                                                     contents: Data(try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: 7)))))
         let m = try Mount(source: source.path, options: ["-o", "index=" + indexPath], launcher: ["/usr/bin/env", "TZ=America/New_York"])
         var st = stat()
         XCTAssertEqual(stat(m.path("by-date/2020/2020-01/2020-01-02/ZONELESS.JPG"), &st), 0, "the day written on the photo")
@@ -246,7 +246,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     /// A photo moved or renamed itself has a new ctime (as one rewritten in place has): read once.
     /// Either way the rules are applied again (a folder named Screenshots makes a screenshot).
     func testARenamedFolderIsNotReadAgainAMovedPhotoOnce() throws {
-        let plain = Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 50)))
+        let plain = Data(try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: 50)))
         XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/plain.jpg", contents: plain))
         var m = try mount()
         let reads = daemonStatus(m.mountpoint)["header_reads"]
@@ -290,7 +290,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     /// own) become screenshots, taken from what the mount holds, none read; its index rows follow
     /// (a remount reads nothing). A mount without an index takes them from what it holds too.
     func testAFolderRenamedToScreenShotsMakesScreenshotsOfItsPhotosUnread() throws {
-        let plain = Data(try Encoders.jpeg(.marker(width: 48, height: 32, tint: 70)))
+        let plain = Data(try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: 70)))
         XCTAssertEqual(mkdir(source.path + "/Trip/Album", 0o755), 0)
         for name in ["scan1.jpg", "scan2.jpg"] { XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/Album/" + name, contents: plain)) }
         func screenshots(_ m: Mount) -> [String] { (readdirNames(m.path("screenshots")) ?? []).filter { $0.hasPrefix("scan") }.sorted() }
@@ -802,7 +802,7 @@ final class LiveUpdateTests: SampleLibraryTestCase {
     /// has failed, `.albumfs/errors` names it (one line, counted in the status), until the file is
     /// fixed or removed.
     func testAPhotoWhoseThumbnailFailedIsListedInErrorsWhileItIsShown() throws {
-        func cut(_ jpeg: Data) -> Data { Data(Encoders.withUndefinedHuffmanTables([UInt8](jpeg))) }
+        func cut(_ jpeg: Data) -> Data { Data(SampleJPEG.withUndefinedHuffmanTables([UInt8](jpeg))) }
         for name in ["cut-1.jpg", "cut-2.jpg"] {
             XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Trip/" + name, contents: cut(try camera("2019:04:05 06:07:08"))))
         }

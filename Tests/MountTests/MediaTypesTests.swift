@@ -84,11 +84,11 @@ final class MediaTypesTests: SampleLibraryTestCase {
         XCTAssertTrue(eventually { readdirNames(m.path("picked")) == ["IMG_2001.JPG"] })
         XCTAssertEqual(statOf(m.path("picked/IMG_2001.JPG"))?.st_ino, statOf(m.path("media-types/panoramas/IMG_2001.JPG"))?.st_ino)
 
-        var pano = SampleExif.camera("Apple", "iPhone 15 Pro", "2024:06:09 10:00:00", order: .motorola, offset: "+02:00")
+        var pano = SampleExif.camera("Apple", "iPhone 15 Pro", ExifTime("2024:06:09 10:00:00", offset: "+02:00"), order: .motorola)
         pano.customRendered = 6
         let staged = source.path + "/.staged.jpg"
-        XCTAssertTrue(FileManager.default.createFile(atPath: staged, contents: Data(Encoders.insertingAPP1(pano.payload(),
-                                                                                                          into: try Encoders.jpeg(.marker(width: 48, height: 32))))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: staged, contents: Data(SampleJPEG.insertingAPP1(pano.payload(),
+                                                                                                          into: try SampleJPEG.jpeg(.marker(width: 48, height: 32))))))
         XCTAssertEqual(runCommand("/usr/bin/env", ["exiftool", "-s3", "-ExifIFD:CustomRendered", staged]).stdout, "Panorama\n")
         XCTAssertEqual(rename(staged, source.path + "/Kinds/IMG_2300.JPG"), 0)
         let start = Date()

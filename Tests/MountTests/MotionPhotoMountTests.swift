@@ -23,16 +23,16 @@ final class MotionPhotoMountTests: XCTestCase {
     override func setUpWithError() throws {
         folder = makeTempFolder("motion")
         clip = try SampleLibrary.motionClip.get()
-        let image = try Encoders.jpeg(.marker(width: 96, height: 64))
+        let image = try SampleJPEG.jpeg(.marker(width: 96, height: 64))
         func still(_ make: String, _ model: String, _ date: String) -> [UInt8] {
-            Encoders.insertingAPP1(SampleExif.camera(make, model, date).payload(), into: image)
+            SampleJPEG.insertingAPP1(SampleExif.camera(make, model, ExifTime(date)).payload(), into: image)
         }
-        let pixel = Encoders.motionPhoto(still("Google", "Pixel 8 Pro", "2023:10:10 08:15:00"), video: clip, layout: .googleContainer)
-        let older = Encoders.motionPhoto(still("Google", "Pixel 3", "2019:04:05 06:07:08"), video: clip, layout: .googleMicroVideo)
-        let samsung = Encoders.motionPhoto(still("samsung", "Galaxy S24", "2024:06:01 12:00:00"), video: clip, layout: .samsungTrailer)
-        var bad = Encoders.motionPhoto(still("Google", "Pixel 3", "2019:04:06 06:07:08"), video: clip, layout: .googleMicroVideo)
+        let pixel = SampleMotionPhoto.motionPhoto(still("Google", "Pixel 8 Pro", "2023:10:10 08:15:00"), video: clip, layout: .googleContainer)
+        let older = SampleMotionPhoto.motionPhoto(still("Google", "Pixel 3", "2019:04:05 06:07:08"), video: clip, layout: .googleMicroVideo)
+        let samsung = SampleMotionPhoto.motionPhoto(still("samsung", "Galaxy S24", "2024:06:01 12:00:00"), video: clip, layout: .samsungTrailer)
+        var bad = SampleMotionPhoto.motionPhoto(still("Google", "Pixel 3", "2019:04:06 06:07:08"), video: clip, layout: .googleMicroVideo)
         bad = Array(bad.prefix(bad.count - clip.count / 2))  // cut in its video: the offset now points before it
-        let real = try Encoders.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2024-06-01T12:00:00Z")])
+        let real = try SampleVideo.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2024-06-01T12:00:00Z")])
         for (key, path, bytes, day) in [
             ("pixel", "Phone/PXL_20231010_081500123.MP.jpg", pixel, "2023/2023-10/2023-10-10"),
             ("older", "Phone/MVIMG_20190405_060708.jpg", older, "2019/2019-04/2019-04-05"),
@@ -198,10 +198,10 @@ final class MotionPhotoMountTests: XCTestCase {
     func testAMotionPhotoAddedWhileMountedShowsItsVideoAndGoesWithIt() throws {
         let mount = try Mount(source: folder)
         defer { mount.finish() }
-        let image = try Encoders.jpeg(.marker(width: 96, height: 64))
-        let still = Encoders.insertingAPP1(SampleExif.camera("Google", "Pixel 9", "2025:01:02 03:04:05").payload(), into: image)
+        let image = try SampleJPEG.jpeg(.marker(width: 96, height: 64))
+        let still = SampleJPEG.insertingAPP1(SampleExif.camera("Google", "Pixel 9", "2025:01:02 03:04:05").payload(), into: image)
         let path = folder + "/New/PXL_20250102_030405000.MP.jpg"
-        try SampleLibrary.writeFile(path, Encoders.motionPhoto(still, video: clip, layout: .googleContainer), mtime: SampleLibrary.defaultMtime)
+        try SampleLibrary.writeFile(path, SampleMotionPhoto.motionPhoto(still, video: clip, layout: .googleContainer), mtime: SampleLibrary.defaultMtime)
         let day = mount.path("by-date/2025/2025-01/2025-01-02")
         XCTAssertTrue(eventually(10) { readdirNames(day) == ["PXL_20250102_030405000.MP.jpg", "PXL_20250102_030405000.MP.mp4"] },
                       "\(readdirNames(day) ?? [])")

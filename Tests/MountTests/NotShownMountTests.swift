@@ -23,7 +23,7 @@ final class NotShownMountTests: SampleLibraryTestCase {
             ("Scans/page 1.tif", Array("II".utf8) + [42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
             // A Photoshop document: its signature, version 1.
             ("Design/poster.psd", Array("8BPS".utf8) + [0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 8, 0, 3]),
-            ("Music/song.mp4", try Encoders.soundOnly()),
+            ("Music/song.mp4", try SampleVideo.soundOnly()),
             ("DCIM/.DS_Store", Array("Bud1".utf8)),
         ]
         for (path, bytes) in files {

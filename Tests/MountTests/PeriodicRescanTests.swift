@@ -10,8 +10,8 @@ final class PeriodicRescanTests: SampleLibraryTestCase {
     var indexPath: String { state + "/index.sqlite" }
 
     func camera(_ date: String) throws -> Data {
-        let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: 90))
-        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date).payload(), into: jpeg))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: 90))
+        return Data(SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "EOS R6", ExifTime(date)).payload(), into: jpeg))
     }
 
     /// The status's `last_scan_folders`: (listed, unchanged).

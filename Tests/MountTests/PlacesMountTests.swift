@@ -112,8 +112,8 @@ final class PlacesMountTests: XCTestCase {
         var exif = SampleExif.camera("SONY", "ILCE-7M4", "2022:04:20 10:00:00")
         exif.position = (48.856613, 2.352222)
         let staged = source.path + "/.staged.jpg"
-        XCTAssertTrue(FileManager.default.createFile(atPath: staged, contents: Data(Encoders.insertingAPP1(exif.payload(),
-                                                                                                             into: try Encoders.jpeg(.marker(width: 48, height: 32))))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: staged, contents: Data(SampleJPEG.insertingAPP1(exif.payload(),
+                                                                                                             into: try SampleJPEG.jpeg(.marker(width: 48, height: 32))))))
         XCTAssertEqual(exiftoolPosition(staged), "48.856613, 2.352222")
         XCTAssertEqual(rename(staged, source.path + "/Travel/louvre.jpg"), 0)
         let start = Date()
@@ -138,9 +138,9 @@ final class PlacesMountTests: XCTestCase {
         let folder = source.path + "/Sidecars"
         XCTAssertEqual(mkdir(folder, 0o755), 0)
         func jpeg(_ date: String, _ position: (Double, Double)?) throws -> Data {
-            var exif = SampleExif.camera("Canon", "Canon EOS R5", date)
+            var exif = SampleExif.camera("Canon", "Canon EOS R5", ExifTime(date))
             exif.position = position
-            return Data(Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(.marker(width: 48, height: 32))))
+            return Data(SampleJPEG.insertingAPP1(exif.payload(), into: try SampleJPEG.jpeg(.marker(width: 48, height: 32))))
         }
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/xmp.jpg", contents: try jpeg("2022:05:01 12:00:00", nil)))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/xmp.jpg.xmp",
@@ -207,8 +207,8 @@ final class PlacesMountTests: XCTestCase {
         let plain = makeTempFolder("noplace")
         defer { try? FileManager.default.removeItem(atPath: plain) }
         for (i, date) in ["2024:06:01 10:00:00", "2024:06:02 10:00:00"].enumerated() {
-            let bytes = Encoders.insertingAPP1(SampleExif.camera("Canon", "Canon EOS R5", date).payload(),
-                                               into: try Encoders.jpeg(.marker(width: 48, height: 32)))
+            let bytes = SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "Canon EOS R5", ExifTime(date)).payload(),
+                                               into: try SampleJPEG.jpeg(.marker(width: 48, height: 32)))
             XCTAssertTrue(FileManager.default.createFile(atPath: plain + "/IMG_\(i).JPG", contents: Data(bytes)))
         }
         XCTAssertEqual(exiftoolPosition(plain + "/IMG_0.JPG"), "none")

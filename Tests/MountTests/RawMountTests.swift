@@ -15,10 +15,10 @@ final class RawMountTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: source) }
         let scene = SampleImage.marker(width: 640, height: 480), small = SampleImage.marker(width: 320, height: 240)
         let files: [(name: String, bytes: [UInt8], day: String)] = [
-            ("PXL_turned.dng", try Encoders.dng(scene.stored(forOrientation: 6), preview: .jpeg(small.stored(forOrientation: 6)), orientation: 6,
+            ("PXL_turned.dng", try SampleRaw.dng(scene.stored(forOrientation: 6), preview: .jpeg(small.stored(forOrientation: 6)), orientation: 6,
                                                 dateTimeOriginal: "2021:07:08 09:10:11"), "2021/2021-07/2021-07-08"),
-            ("rgb-preview.dng", try Encoders.dng(scene, preview: .rgb(small), dateTimeOriginal: "2020:05:06 07:08:09"), "2020/2020-05/2020-05-06"),
-            ("no-preview.DNG", try Encoders.dng(scene, preview: .none, dateTimeOriginal: "2019:03:04 05:06:07"), "2019/2019-03/2019-03-04"),
+            ("rgb-preview.dng", try SampleRaw.dng(scene, preview: .rgb(small), dateTimeOriginal: "2020:05:06 07:08:09"), "2020/2020-05/2020-05-06"),
+            ("no-preview.DNG", try SampleRaw.dng(scene, preview: .none, dateTimeOriginal: "2019:03:04 05:06:07"), "2019/2019-03/2019-03-04"),
         ]
         for f in files {
             let path = source + "/" + f.name
@@ -86,13 +86,13 @@ final class RawMountTests: XCTestCase {
         XCTAssertEqual(mkdir(source + "/DCIM", 0o755), 0)
         let scene = SampleImage.marker(width: 320, height: 240)
         func jpeg(_ date: String) throws -> [UInt8] {
-            Encoders.insertingAPP1(SampleExif.camera("albumfs", "Sample DNG", date).payload(), into: try Encoders.jpeg(scene))
+            SampleJPEG.insertingAPP1(SampleExif.camera("albumfs", "Sample DNG", ExifTime(date)).payload(), into: try SampleJPEG.jpeg(scene))
         }
         let files: [(String, [UInt8])] = [
-            ("DSC_0001.dng", try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:11:12")),
+            ("DSC_0001.dng", try SampleRaw.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:11:12")),
             ("DSC_0001.JPG", try jpeg("2022:08:09 10:11:13")),
-            ("DSC_0002.dng", try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:12:00")),
-            ("DSC_0003.dng", try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:13:00")),
+            ("DSC_0002.dng", try SampleRaw.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:12:00")),
+            ("DSC_0003.dng", try SampleRaw.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:13:00")),
             ("DSC_0003.jpg", try jpeg("2022:08:09 11:13:00")),
         ]
         for (name, bytes) in files {
@@ -138,11 +138,11 @@ final class RawMountTests: XCTestCase {
             return bytes
         }
         let files: [(name: String, bytes: [UInt8], date: String)] = [
-            ("IMG_0001.CR3", Encoders.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R5")],
+            ("IMG_0001.CR3", SampleRaw.cr3(ifd0: [0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R5")],
                                           exif: [0x9003: .ascii("2022:03:04 05:06:07")],
                                           gps: [0x0000: .bytes([2, 3, 0, 0]), 0x001D: .ascii("2022:03:04"), 0x0007: .rationals([4, 1, 6, 1, 7, 1])]),
              "2022:03:04 05:06:07"),
-            ("DSCF0001.RAF", try Encoders.raf(preview: .marker(width: 160, height: 120),
+            ("DSCF0001.RAF", try SampleRaw.raf(preview: .marker(width: 160, height: 120),
                                               exif: SampleExif.camera("FUJIFILM", "X-T3", "2018:09:10 11:12:13").payload()), "2018:09:10 11:12:13"),
             ("P0001.ORF", tiff("IIRO", "2019:02:03 04:05:06"), "2019:02:03 04:05:06"),
             ("P0002.RW2", tiff("IIU\0", "2017:06:07 08:09:10"), "2017:06:07 08:09:10"),
@@ -175,11 +175,11 @@ final class RawMountTests: XCTestCase {
         let source = makeTempFolder("rawlive")
         defer { try? FileManager.default.removeItem(atPath: source) }
         let scene = SampleImage.marker(width: 320, height: 240)
-        let raw = try Encoders.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:11:12")
+        let raw = try SampleRaw.dng(scene, preview: .rgb(scene), dateTimeOriginal: "2022:08:09 10:11:12")
         XCTAssertTrue(FileManager.default.createFile(atPath: source + "/DSC_0001.NEF", contents: Data(raw)))
         let mount = try Mount(source: source, options: ["-o", "thumbnail_ahead=0"])
         XCTAssertEqual(readdirNames(mount.path("non-screenshots")), ["DSC_0001.NEF"])
-        let jpeg = Encoders.insertingAPP1(SampleExif.camera("albumfs", "Sample DNG", "2022:08:09 10:11:12").payload(), into: try Encoders.jpeg(scene))
+        let jpeg = SampleJPEG.insertingAPP1(SampleExif.camera("albumfs", "Sample DNG", "2022:08:09 10:11:12").payload(), into: try SampleJPEG.jpeg(scene))
         XCTAssertTrue(FileManager.default.createFile(atPath: source + "/DSC_0001.JPG", contents: Data(jpeg)))
         XCTAssertTrue(eventually(10) { readdirNames(mount.path("non-screenshots")) == ["DSC_0001.JPG"] },
                       "\(readdirNames(mount.path("non-screenshots")) ?? [])")

@@ -92,7 +92,7 @@ final class SecurityTests: SampleLibraryTestCase {
     /// most `max_background`, 12, at once, so this holds without the slow-work threads too; they
     /// keep it true for `ln -s`, which is answered there as well, and for any limit raised.)
     func testSixtyFourSlowRendersLeaveTheMountAnswering() throws {
-        let png = try Encoders.png(.solid(width: 1200, height: 900, 200, 30, 30))
+        let png = try SamplePNG.png(.solid(width: 1200, height: 900, 200, 30, 30))
         try FileManager.default.createDirectory(atPath: source.path + "/Big", withIntermediateDirectories: true)
         for i in 0..<64 { XCTAssertTrue(FileManager.default.createFile(atPath: source.path + "/Big/big\(i).png", contents: Data(png))) }
         let m = try Mount(source: source.path)
@@ -124,11 +124,11 @@ final class SecurityTests: SampleLibraryTestCase {
     /// skipped. Its date (an uncompressed XMP chunk) is still read.
     func testAFolderOfTextBombsStaysUnderTheMemoryCap() throws {
         let text = String(repeating: "a", count: 4 << 20)
-        let comment = Encoders.compressedITextChunk("Comment", text)
-        let junk = Encoders.compressedTextChunk("junk", text)
-        var png = try Encoders.png(.solid(width: 64, height: 48, 10, 200, 10))
-        png = Encoders.insertingChunk("iTXt", Encoders.iTextChunk("XML:com.adobe.xmp", Encoders.xmpPacket([("photoshop:DateCreated", "2019-03-04T05:06:07")])), into: png)
-        for i in 0..<150 { png = Encoders.insertingChunk(i % 2 == 0 ? "iTXt" : "zTXt", i % 2 == 0 ? comment : junk, into: png) }
+        let comment = SamplePNG.compressedITextChunk("Comment", text)
+        let junk = SamplePNG.compressedTextChunk("junk", text)
+        var png = try SamplePNG.png(.solid(width: 64, height: 48, 10, 200, 10))
+        png = SamplePNG.insertingChunk("iTXt", SamplePNG.iTextChunk("XML:com.adobe.xmp", SampleXMP.xmpPacket([("photoshop:DateCreated", "2019-03-04T05:06:07")])), into: png)
+        for i in 0..<150 { png = SamplePNG.insertingChunk(i % 2 == 0 ? "iTXt" : "zTXt", i % 2 == 0 ? comment : junk, into: png) }
         XCTAssertLessThan(png.count, 1 << 20)
         try FileManager.default.createDirectory(atPath: source.path + "/Downloads", withIntermediateDirectories: true)
         for i in 0..<12 {
@@ -258,7 +258,7 @@ final class SecurityTests: SampleLibraryTestCase {
         let m = try Mount(source: source.path)
         let thumb = m.path("thumbnails/200x200/DSC01234.jpg")
         let red = try XCTUnwrap(DecodedImage(jpeg: try readFile(thumb).get())).meanColour
-        let blue = try Encoders.jpeg(.solid(width: 32, height: 24, 20, 20, 230), quality: 50)
+        let blue = try SampleJPEG.jpeg(.solid(width: 32, height: 24, 20, 20, 230), quality: 50)
         guard blue.count < before.count else { return XCTFail("the new picture (\(blue.count) bytes) must fit in the old one's \(before.count)") }
         var st = stat()
         XCTAssertEqual(stat(path, &st), 0)

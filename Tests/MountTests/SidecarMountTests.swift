@@ -26,7 +26,7 @@ final class SidecarMountTests: XCTestCase {
     }
 
     /// A JPEG that carries no date at all: only its sidecar or its mtime can date it.
-    func plainJPEG(_ tint: UInt8) throws -> [UInt8] { try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint)) }
+    func plainJPEG(_ tint: UInt8) throws -> [UInt8] { try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: tint)) }
 
     /// exiftool's value of `tag` in a sidecar as written (the outside reader's word on the fixture).
     func exiftool(_ tag: String, _ path: String) -> String {
@@ -39,9 +39,9 @@ final class SidecarMountTests: XCTestCase {
 
     func testSidecarsDateTheirPhotosAndAreListedNowhere() throws {
         write("Darktable/plain.jpg", try plainJPEG(10))
-        write("Darktable/plain.jpg.xmp", Array(SidecarWriter.xmp(dateCreated: "2021-03-04T05:06:07+01:00", rating: 3, keywords: ["Lyon"]).utf8))
+        write("Darktable/plain.jpg.xmp", Array(SidecarWriter.xmp(dates: .init(dateCreated: "2021-03-04T05:06:07+01:00"), rating: 3, keywords: ["Lyon"]).utf8))
         write("Lightroom/scan.jpg", try plainJPEG(20))
-        write("Lightroom/scan.XMP", Array(SidecarWriter.xmp(createDate: "2017-08-09T10:11:12").utf8))
+        write("Lightroom/scan.XMP", Array(SidecarWriter.xmp(dates: .init(createDate: "2017-08-09T10:11:12")).utf8))
         XCTAssertEqual(exiftool("DateCreated", "Darktable/plain.jpg.xmp"), "2021:03:04 05:06:07+01:00")
         XCTAssertEqual(exiftool("CreateDate", "Lightroom/scan.XMP"), "2017:08:09 10:11:12")
         // 2019-07-04T18:30:00Z, no place; 2020-01-01T03:00:00Z in New York, the evening before there.
@@ -52,7 +52,7 @@ final class SidecarMountTests: XCTestCase {
                                                                           latitude: 40.71, longitude: -74.0, favorited: true).utf8))
         XCTAssertEqual(exiftool("PhotoTakenTimeTimestamp", "Takeout/IMG_1234.jpg(1).json"), "1577847600")
         // A camera's own date beats its Takeout JSON.
-        let camera = Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", "2010:01:02 03:04:05").payload(), into: try plainJPEG(50))
+        let camera = SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "EOS R6", "2010:01:02 03:04:05").payload(), into: try plainJPEG(50))
         write("Takeout/camera.jpg", camera)
         write("Takeout/camera.jpg.json", Array(SidecarWriter.takeout(title: "camera.jpg", takenTime: 1_562_265_000).utf8))
         write("Takeout/orphan.json", Array(#"{"title": "an album's metadata"}"#.utf8))
@@ -115,14 +115,14 @@ final class SidecarMountTests: XCTestCase {
 
     func testASidecarChangedWhileMountedOrNotMovesItsPhoto() throws {
         write("plain.jpg", try plainJPEG(10))
-        write("plain.jpg.xmp", Array(SidecarWriter.xmp(dateCreated: "2021-03-04T05:06:07").utf8))
+        write("plain.jpg.xmp", Array(SidecarWriter.xmp(dates: .init(dateCreated: "2021-03-04T05:06:07")).utf8))
         write("IMG_9.jpg", try plainJPEG(20))
         var m = try mount()
         XCTAssertEqual(day(m, "plain.jpg"), "2021-03-04")
         // Edited in place (no new file, the folder's times kept): the photo moves to its new day.
         let edit = try FileHandle(forWritingTo: URL(fileURLWithPath: source + "/plain.jpg.xmp"))
         try edit.truncate(atOffset: 0)
-        try edit.write(contentsOf: Data(SidecarWriter.xmp(dateCreated: "2022-05-06T07:08:09").utf8))
+        try edit.write(contentsOf: Data(SidecarWriter.xmp(dates: .init(dateCreated: "2022-05-06T07:08:09")).utf8))
         try edit.close()
         XCTAssertTrue(eventually(15) { statOf(m.path("by-date/2022/2022-05/2022-05-06/plain.jpg")) != nil },
                       "moved to its new day: \(day(m, "plain.jpg") ?? "nowhere")")
@@ -137,7 +137,7 @@ final class SidecarMountTests: XCTestCase {
         XCTAssertTrue(eventually(15) { daemonStatus(m.mountpoint)["index_pending"] == "0" })
         m.finish()
         // Changed while unmounted: the remount reads the photo again with it.
-        write("plain.jpg.xmp", Array(SidecarWriter.xmp(dateTimeOriginal: "2023-01-02T03:04:05").utf8))
+        write("plain.jpg.xmp", Array(SidecarWriter.xmp(dates: .init(dateTimeOriginal: "2023-01-02T03:04:05")).utf8))
         m = try mount()
         XCTAssertEqual(day(m, "plain.jpg"), "2023-01-02")
         XCTAssertEqual(xattr(m.path("non-screenshots/plain.jpg"), "user.albumfs.date_source"), "xmp-sidecar:exif:DateTimeOriginal")

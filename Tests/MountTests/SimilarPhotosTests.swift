@@ -94,7 +94,7 @@ final class SimilarPhotosTests: XCTestCase {
         // Another copy re-encoded, newest of all, written aside and moved in whole.
         let scene = SampleImage.scene(width: 800, height: 600, seed: 7)
         let exif = SampleExif.camera("Canon", "EOS R5", "2024:05:17 10:30:00")
-        let again = Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(scene.resized(width: 400, height: 300), quality: 60))
+        let again = SampleJPEG.insertingAPP1(exif.payload(), into: try SampleJPEG.jpeg(scene.resized(width: 400, height: 300), quality: 60))
         XCTAssertTrue(FileManager.default.createFile(atPath: source + "/.again.jpg", contents: Data(again)))
         XCTAssertEqual(rename(source + "/.again.jpg", source + "/Trip/again.jpg"), 0)
         XCTAssertTrue(eventually(30) { readdirNames(m.path("duplicates/similar")) == ["again.jpg"] },

@@ -133,7 +133,7 @@ final class ThumbnailTests: XCTestCase {
     func testACorruptHEICIsListedAndReadAndOnlyItsThumbnailFails() throws {
         let source = try SampleSource()
         defer { source.remove() }
-        var heic = try Encoders.heif(.marker(width: 320, height: 240))
+        var heic = try SampleHEIF.heif(.marker(width: 320, height: 240))
         // The media data box's body but its first NAL unit's length: the image's bytes, zeroed.
         var at = 0
         while at + 8 <= heic.count, !heic[(at + 4)..<(at + 8)].elementsEqual("mdat".utf8) {
@@ -184,24 +184,24 @@ final class ThumbnailTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let colour = SampleImage.solid(width: 120, height: 80, 200, 100, 50)
         func write(_ name: String, _ bytes: [UInt8]) { XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))) }
-        for kind in Encoders.JPEGKind.allCases { write("jpeg-\(kind.rawValue).jpg", try Encoders.jpeg(colour, quality: 95, kind: kind)) }
+        for kind in SampleJPEG.JPEGKind.allCases { write("jpeg-\(kind.rawValue).jpg", try SampleJPEG.jpeg(colour, quality: 95, kind: kind)) }
         // Without the closing EOI marker (some phones write them so, an interrupted copy loses it).
-        write("jpeg-no-end-marker.jpg", Array(try Encoders.jpeg(colour, quality: 95).dropLast(2)))
-        write("jpeg-progressive-no-end-marker.jpg", Array(try Encoders.jpeg(colour, quality: 95, kind: .progressive).dropLast(2)))
-        write("png-rgb.png", try Encoders.png(colour))
-        write("png-wrong-crc.png", Encoders.withWrongCRC(of: "IDAT", in: try Encoders.png(colour)))
-        write("png-gray.png", try Encoders.png(colour, kind: .grayscale))
-        write("png-16bit.png", try Encoders.png(colour, kind: .rgb16))
-        write("png-16bit-untagged.png", try Encoders.png(colour, kind: .rgb16Untagged))
-        write("png-palette.png", try Encoders.png(colour, kind: .palette))
-        write("png-transparent.png", try Encoders.png(colour, kind: .rgba(alpha: 0)))
-        write("png-half-red.png", try Encoders.png(.solid(width: 60, height: 60, 255, 0, 0), kind: .rgba(alpha: 128)))
+        write("jpeg-no-end-marker.jpg", Array(try SampleJPEG.jpeg(colour, quality: 95).dropLast(2)))
+        write("jpeg-progressive-no-end-marker.jpg", Array(try SampleJPEG.jpeg(colour, quality: 95, kind: .progressive).dropLast(2)))
+        write("png-rgb.png", try SamplePNG.png(colour))
+        write("png-wrong-crc.png", SamplePNG.withWrongCRC(of: "IDAT", in: try SamplePNG.png(colour)))
+        write("png-gray.png", try SamplePNG.png(colour, kind: .grayscale))
+        write("png-16bit.png", try SamplePNG.png(colour, kind: .rgb16))
+        write("png-16bit-untagged.png", try SamplePNG.png(colour, kind: .rgb16Untagged))
+        write("png-palette.png", try SamplePNG.png(colour, kind: .palette))
+        write("png-transparent.png", try SamplePNG.png(colour, kind: .rgba(alpha: 0)))
+        write("png-half-red.png", try SamplePNG.png(.solid(width: 60, height: 60, 255, 0, 0), kind: .rgba(alpha: 128)))
         // Tagged with a colour profile (an iPhone's Display P3, a macOS screenshot's display).
-        let p3 = Encoders.iccProfile(description: "Display P3 (albumfs test)")
-        write("jpeg-p3.jpg", Encoders.insertingICCProfile(p3, into: try Encoders.jpeg(colour, quality: 95)))
-        write("png-p3.png", try Encoders.png(colour, kind: .tagged(iccProfile: p3)))
+        let p3 = SampleICC.iccProfile(description: "Display P3 (albumfs test)")
+        write("jpeg-p3.jpg", SampleJPEG.insertingICCProfile(p3, into: try SampleJPEG.jpeg(colour, quality: 95)))
+        write("png-p3.png", try SamplePNG.png(colour, kind: .tagged(iccProfile: p3)))
         // A camera set to Adobe RGB: no profile, EXIF says so (written here by exiftool itself).
-        write("jpeg-adobergb.jpg", try Encoders.jpeg(colour, quality: 95))
+        write("jpeg-adobergb.jpg", try SampleJPEG.jpeg(colour, quality: 95))
         let tagged = shell("exiftool -q -overwrite_original -ColorSpace=Uncalibrated -InteropIndex=R03 '\(folder)/jpeg-adobergb.jpg'")
         XCTAssertEqual(tagged.status, 0, tagged.stderr)
         // Restart markers and Adam7 interlacing come from the reference tools.
@@ -277,7 +277,7 @@ final class ThumbnailTests: XCTestCase {
             let path = "\(folder)/IMG_\(1000 + i).jpg"
             // (IMG_1005 over the pixel limit the mounts are given: its thumbnail fails.)
             let width = i == 5 ? 3000 : 1600 + 8 * i
-            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try Encoders.jpeg(.marker(width: width, height: 1200)))))
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(try SampleJPEG.jpeg(.marker(width: width, height: 1200)))))
             // (Listed newest first: the listing is the names' order backwards.)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + 60 * Double(i))], ofItemAtPath: path)
         }
@@ -337,7 +337,7 @@ final class ThumbnailTests: XCTestCase {
         let cache = makeTempFolder("sharedcache")
         defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: cache) }
         let photo = folder + "/p.jpg"
-        XCTAssertTrue(FileManager.default.createFile(atPath: photo, contents: Data(try Encoders.jpeg(.solid(width: 64, height: 64, 220, 20, 20)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: photo, contents: Data(try SampleJPEG.jpeg(.solid(width: 64, height: 64, 220, 20, 20)))))
         var first = try Mount(source: folder, options: ["-o", "cache_dir=" + cache])
         let red = try readFile(first.path("thumbnails/200x200/p.jpg")).get()
         XCTAssertEqual(daemonStatus(first.mountpoint)["thumbnails_rendered"], "1")
@@ -348,7 +348,7 @@ final class ThumbnailTests: XCTestCase {
         XCTAssertEqual(daemonStatus(second.mountpoint)["thumbnails_rendered"], "0", "served from the cache")
         second.finish()
 
-        XCTAssertTrue(FileManager.default.createFile(atPath: photo, contents: Data(try Encoders.jpeg(.solid(width: 64, height: 64, 20, 20, 220)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: photo, contents: Data(try SampleJPEG.jpeg(.solid(width: 64, height: 64, 20, 20, 220)))))
         first = try Mount(source: folder, options: ["-o", "cache_dir=" + cache])
         let blue = try XCTUnwrap(DecodedImage(jpeg: try readFile(first.path("thumbnails/200x200/p.jpg")).get()))
         assertColour(blue.meanColour, (20, 20, 220), "the changed source")
@@ -409,7 +409,7 @@ final class ThumbnailTests: XCTestCase {
         let folder = makeTempFolder("kept-failure")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SampleLibrary.writeFile(folder + "/undecodable.jpg", SampleLibrary.undecodableJPEG(), mtime: SampleLibrary.defaultMtime)
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/good.jpg", contents: Data(try Encoders.jpeg(.marker(width: 96, height: 64)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/good.jpg", contents: Data(try SampleJPEG.jpeg(.marker(width: 96, height: 64)))))
         var mount = try Mount(source: folder)
         XCTAssertEqual(readdirNames(mount.path("thumbnails/200x200"))?.sorted(), ["good.jpg", "undecodable.jpg"], "listed until a read fails")
         XCTAssertEqual(readFile(mount.path("thumbnails/200x200/undecodable.jpg")).failure?.code, EIO)
@@ -440,10 +440,10 @@ final class ThumbnailTests: XCTestCase {
     func testThumbnailsCertainToFailFromTheHeaderAreNotListed() throws {
         let folder = makeTempFolder("certain-failures")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let heic = try Encoders.heif(.marker(width: 64, height: 48))
+        let heic = try SampleHEIF.heif(.marker(width: 64, height: 48))
         let mdat = try XCTUnwrap((0..<(heic.count - 4)).first { heic[$0..<($0 + 4)].elementsEqual("mdat".utf8) }) - 4
-        let movie = try Encoders.video(.marker(width: 96, height: 64), container: .mp4)
-        for (name, bytes) in [("cut.heic", Array(heic.prefix(mdat + 12))), ("lost.mp4", Encoders.movingChunks(of: movie, by: 1 << 30)),
+        let movie = try SampleVideo.video(.marker(width: 96, height: 64), container: .mp4)
+        for (name, bytes) in [("cut.heic", Array(heic.prefix(mdat + 12))), ("lost.mp4", SampleVideo.movingChunks(of: movie, by: 1 << 30)),
                               ("good.heic", heic), ("clip.mp4", movie)] {
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)))
         }
@@ -473,8 +473,8 @@ final class ThumbnailTests: XCTestCase {
         let folder = makeTempFolder("memory")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let image = SampleImage.marker(width: 3000, height: 2000)
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/progressive.jpg", contents: Data(try Encoders.jpeg(image, kind: .progressive))))
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/baseline.jpg", contents: Data(try Encoders.jpeg(image))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/progressive.jpg", contents: Data(try SampleJPEG.jpeg(image, kind: .progressive))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/baseline.jpg", contents: Data(try SampleJPEG.jpeg(image))))
         let mount = try Mount(source: folder, options: ["-o", "thumbnail_memory=16M"])
         XCTAssertEqual(readFile(mount.path("thumbnails/200x200/progressive.jpg")).failure?.code, EIO)
         XCTAssertEqual(try readFile(mount.path("thumbnails/200x200/baseline.jpg")).get().count, 30_000)
@@ -501,9 +501,9 @@ final class ThumbnailTests: XCTestCase {
         // The preview is green and the main image red, so the thumbnail tells which one was decoded.
         let folder = makeTempFolder("mpf")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let main = try Encoders.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20))
-        let preview = try Encoders.jpeg(.solid(width: 960, height: 640, 20, 200, 20))
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/cam.jpg", contents: Data(Encoders.withMPFPreview(main, preview: preview))))
+        let main = try SampleJPEG.jpeg(.solid(width: 2400, height: 1600, 220, 20, 20))
+        let preview = try SampleJPEG.jpeg(.solid(width: 960, height: 640, 20, 200, 20))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/cam.jpg", contents: Data(SampleJPEG.withMPFPreview(main, preview: preview))))
         let mount = try Mount(source: folder, options: ["-o", "thumbnail_sizes=200x200,600x600"])
         let small = try XCTUnwrap(DecodedImage(jpeg: try readFile(mount.path("thumbnails/200x200/cam.jpg")).get()))
         assertColour(small.meanColour, (20, 200, 20), "200x200 from the preview")
@@ -519,12 +519,12 @@ final class ThumbnailTests: XCTestCase {
     func testAPhonePhotoAt12MPServesItsExifThumbnailToSmallBoxes() throws {
         let folder = makeTempFolder("12mp")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var exif = SampleExif.camera("Apple", "iPhone 16 Pro", "2025:03:11 23:30:10", order: .motorola, offset: "-05:00")
+        var exif = SampleExif.camera("Apple", "iPhone 16 Pro", ExifTime("2025:03:11 23:30:10", offset: "-05:00"), order: .motorola)
         exif.makerNote = .apple(mediaGroup: "6A1C5E9B-3F4D-4C2A-9E8B-1D2F3A4B5C6D")
-        exif.thumbnail = try Encoders.jpeg(.solid(width: 160, height: 120, 20, 200, 20))
-        let still = Encoders.insertingAPP1(exif.payload(), into: try Encoders.jpeg(.solid(width: 4032, height: 3024, 220, 20, 20)),
+        exif.thumbnail = try SampleJPEG.jpeg(.solid(width: 160, height: 120, 20, 200, 20))
+        let still = SampleJPEG.insertingAPP1(exif.payload(), into: try SampleJPEG.jpeg(.solid(width: 4032, height: 3024, 220, 20, 20)),
                                            afterLeadingSegments: 1)
-        let bytes = Encoders.motionPhoto(still, video: Encoders.isoMediaStub(length: 300_000))
+        let bytes = SampleMotionPhoto.motionPhoto(still, video: MovieBoxes.isoMediaStub(length: 300_000))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/IMG_5001.JPG", contents: Data(bytes)))
         let mount = try Mount(source: folder, options: ["-o", "thumbnail_sizes=64x48,200x200"])
         let small = try readFile(mount.path("thumbnails/64x48/IMG_5001.jpg")).get()
@@ -545,8 +545,8 @@ final class ThumbnailTests: XCTestCase {
         let folder = makeTempFolder("slow")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A 24 MP PNG takes far longer to decode than a listing or a read of another file.
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/big.png", contents: Data(try Encoders.png(.marker(width: 6000, height: 4000)))))
-        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/small.jpg", contents: Data(try Encoders.jpeg(.marker(width: 32, height: 32)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/big.png", contents: Data(try SamplePNG.png(.marker(width: 6000, height: 4000)))))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/small.jpg", contents: Data(try SampleJPEG.jpeg(.marker(width: 32, height: 32)))))
         let mount = try Mount(source: folder)
         let renderDone = DispatchSemaphore(value: 0)
         let bigThumb = mount.path("thumbnails/200x200/big.jpg")

@@ -41,7 +41,7 @@ final class VideoTests: XCTestCase {
     func testAVideoThumbnailKeepsItsColour() throws {
         let colours: [(String, UInt8, UInt8, UInt8)] = [("orange", 230, 120, 40), ("teal", 30, 140, 150)]
         for (name, r, g, b) in colours {
-            let clip = try Encoders.video(.solid(width: 320, height: 240, r, g, b), container: .mp4)
+            let clip = try SampleVideo.video(.solid(width: 320, height: 240, r, g, b), container: .mp4)
             try SampleLibrary.writeFile(source.path + "/Colours/\(name).mp4", clip, mtime: SampleLibrary.defaultMtime)
         }
         let mount = try Mount(source: source.path)
@@ -71,7 +71,7 @@ final class VideoTests: XCTestCase {
     /// A video copied in while mounted shows in `videos/` and `by-date/`; one can be picked.
     func testAVideoAddedWhileMountedShowsAndCanBePicked() throws {
         let mount = try Mount(source: source.path)
-        let clip = try Encoders.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2019-02-03T12:00:00Z")])
+        let clip = try SampleVideo.video(.marker(width: 64, height: 48), container: .mp4, metadata: [("creation_time", "2019-02-03T12:00:00Z")])
         try SampleLibrary.writeFile(source.path + "/New/VID_new.mp4", clip, mtime: SampleLibrary.defaultMtime)
         XCTAssertTrue(eventually(10) { readdirNames(mount.path("videos"))?.contains("VID_new.mp4") ?? false })
         XCTAssertEqual(readdirNames(mount.path("by-date/2019/2019-02/2019-02-03")), ["VID_new.mp4"])

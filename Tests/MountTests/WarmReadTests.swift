@@ -7,8 +7,8 @@ import XCTest
 /// and that a file changed in SOURCE is read afresh (docs/benchmarks.md, "Warm reads").
 final class WarmReadTests: SampleLibraryTestCase {
     func camera(_ date: String, tint: UInt8) throws -> Data {
-        let jpeg = try Encoders.jpeg(.marker(width: 48, height: 32, tint: tint))
-        return Data(Encoders.insertingAPP1(SampleExif.camera("Canon", "EOS R6", date, orientation: 1).payload(), into: jpeg))
+        let jpeg = try SampleJPEG.jpeg(.marker(width: 48, height: 32, tint: tint))
+        return Data(SampleJPEG.insertingAPP1(SampleExif.camera("Canon", "EOS R6", ExifTime(date), orientation: 1).payload(), into: jpeg))
     }
 
     /// exiftool's value of `tag` in `path`.

@@ -1,0 +1,4 @@
+/// Why a fixture could not be encoded.
+public struct EncodeError: Error, CustomStringConvertible {
+    public let description: String
+}
