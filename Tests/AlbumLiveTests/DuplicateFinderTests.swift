@@ -62,8 +62,8 @@ final class DuplicateFinderTests: XCTestCase {
         for batched in [true, false] {
             try FileManager.default.removeItem(atPath: folder)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let a = try Encoders.jpeg(.marker(width: 64, height: 48, tint: 10))
-            let b = try Encoders.jpeg(.marker(width: 96, height: 48, tint: 90))
+            let a = try SampleJPEG.jpeg(.marker(width: 64, height: 48, tint: 10))
+            let b = try SampleJPEG.jpeg(.marker(width: 96, height: 48, tint: 90))
             for name in ["a1.jpg", "a2.jpg", "a3.jpg", "a4.jpg"] { write(name, a) }
             for name in ["b1.jpg", "b2.jpg", "b3.jpg"] { write(name, b) }
             XCTAssertNotEqual(a.count, b.count)
