@@ -6,7 +6,7 @@ import Glibc
 
 /// What the walks saw of each folder they listed (by relative path, "" the library's own): its
 /// times and its subfolders, so that a later walk may take a folder whose times are unchanged as
-/// it was, without listing it or looking at its files (`LibraryScanner.walk`'s `skipping`).
+/// it was, without listing it or looking at its files (`LibraryWalk.walk`'s `skipping`).
 ///
 /// A folder's mtime changes whenever an entry is added to it, removed or renamed, on storage
 /// that keeps folder times (`keepsFolderTimes`); its ctime also when its mode or owner changes.

@@ -29,7 +29,7 @@ extension LibraryScanner {
         /// known below them is not gone.
         public var unlisted: [String]
         /// What the walk passed over in the folders it listed (hidden files, links, system
-        /// folders: `WalkTrouble.passedOver`), and the folders it took without listing them: what
+        /// folders: `LibraryWalk.WalkTrouble.passedOver`), and the folders it took without listing them: what
         /// was passed over in those stays as the last listing found it.
         public var passedOver: [NotShownFile] = []
         public var unchangedFolders: [String] = []
@@ -51,7 +51,7 @@ extension LibraryScanner {
     /// (`rm a.jpg; cp -p b.jpg c.jpg`: ext4 hands freed numbers out again at once): those are read.
     /// A row without that ctime (not a photo, or from before index schema 7) holds only for a file
     /// of the same name, whose identity is all there is to go by, as at its own path.
-    func isFile(read row: IndexedFile, found: Found) -> Bool {
+    func isFile(read row: IndexedFile, found: LibraryWalk.Found) -> Bool {
         guard row.changedWhenRead != nil else { return row.relativePath.nameAfterLastSlash == found.path.nameAfterLastSlash }
         return row.unchangedSinceRead(changed: found.changed)
     }
@@ -127,10 +127,10 @@ extension LibraryScanner {
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
         let (folder, settledBefore, complete, elsewhere, folders) = (request.folder, request.settledBefore, request.complete,
                                                                       request.moves, request.folders)
-        var trouble = WalkTrouble()
+        var trouble = LibraryWalk.WalkTrouble()
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
         var handedOff = 0
-        func place(_ f: Found, known: IndexedFile?) {
+        func place(_ f: LibraryWalk.Found, known: IndexedFile?) {
             if let settledBefore, Self.mayBeBeingWritten(max(f.identity.mtime, f.changed), settledBefore: settledBefore),
                !complete.contains(f.path) {
                 survey.deferred.append(f.path)
@@ -146,7 +146,7 @@ extension LibraryScanner {
             }
         }
         // Files new or changed at their path, waiting to be asked of `elsewhere` together.
-        var unknown: [Found] = []
+        var unknown: [LibraryWalk.Found] = []
         func askElsewhere() {
             guard let elsewhere, !unknown.isEmpty else { return }
             if let held = elsewhere.held, unknown.count >= held.minimumBatch { takeHeld(held) }
@@ -189,8 +189,8 @@ extension LibraryScanner {
         // elsewhere by its identity.
         let statNew = settledBefore != nil || elsewhere != nil
         folders?.times.begin(skipping: folders?.skipping ?? false, mustList: folders?.mustList ?? [])
-        let skipping = folders.map { Skipping(times: $0.times, take: takingKnown(previous) { survey.reused += $0 }) }
-        walk(from: folder, &trouble, onFolder: request.onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
+        let skipping = folders.map { LibraryWalk.Skipping(times: $0.times, take: takingKnown(previous) { survey.reused += $0 }) }
+        walker.walk(from: folder, &trouble, onFolder: request.onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
              skipping: skipping) { f in
             let known = previous.known(f.path)
             // New at its path, or another file there now (one of that name moved over it: `mv x/b.jpg b.jpg`).

@@ -17,6 +17,8 @@ public struct LibraryScanner: Sendable {
     /// The folders holding files named like sidecars, as the walks listed them (shared likewise).
     let sidecarFolders = SidecarFolders()
     let cameraNames = CameraNameCache()
+    /// The walk of the library's folders, sharing this scanner's inode numbers and sidecar folders.
+    var walker: LibraryWalk { LibraryWalk(root: root, excluded: excluded, inodes: inodes, sidecarFolders: sidecarFolders) }
 
     /// Folder names that hold thumbnails, NAS metadata or trash, never photos of the library.
     public static let skippedNames: Set<String> = [

@@ -88,11 +88,11 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(paths, ["a/one.jpg", "src/two.jpg"])
         let rootFD = try SourceOpening.root(folder)
         defer { close(rootFD) }
-        XCTAssertEqual(LibraryScanner.openFolder("missing", beneath: rootFD).failure, Errno(rawValue: ENOENT))
+        XCTAssertEqual(LibraryWalk.openFolder("missing", beneath: rootFD).failure, Errno(rawValue: ENOENT))
         try fm.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/src")
-        XCTAssertEqual(LibraryScanner.openFolder("link", beneath: rootFD).failure, Errno(rawValue: ELOOP), "a link is not opened as a folder")
+        XCTAssertEqual(LibraryWalk.openFolder("link", beneath: rootFD).failure, Errno(rawValue: ELOOP), "a link is not opened as a folder")
         try fm.createDirectory(atPath: folder + "/src/deeper", withIntermediateDirectories: true)
-        XCTAssertEqual(LibraryScanner.openFolder("link/deeper", beneath: rootFD).failure, Errno(rawValue: ELOOP), "nor a folder behind a link")
+        XCTAssertEqual(LibraryWalk.openFolder("link/deeper", beneath: rootFD).failure, Errno(rawValue: ELOOP), "nor a folder behind a link")
         let linkedRoot = try SourceOpening.root(folder + "/link")
         close(linkedRoot)  // the library's own folder may be a link
     }
@@ -252,10 +252,10 @@ final class LibraryScannerTests: FolderTestCase {
         }
         XCTAssertTrue(report.problems.contains { $0.message.contains("\u{201C}\(nfd).jpg\u{201D}") })
         // Whatever order the folder lists them in.
-        let entries = [LibraryScanner.FolderEntry(name: String(decoding: composed, as: UTF8.self), type: 8, inode: 1),
-                       LibraryScanner.FolderEntry(name: nfd, type: 8, inode: 2), LibraryScanner.FolderEntry(name: "a", type: 8, inode: 3)]
+        let entries = [LibraryWalk.FolderEntry(name: String(decoding: composed, as: UTF8.self), type: 8, inode: 1),
+                       LibraryWalk.FolderEntry(name: nfd, type: 8, inode: 2), LibraryWalk.FolderEntry(name: "a", type: 8, inode: 3)]
         for listed in [entries, entries.reversed()] {
-            let (distinct, shadowed) = LibraryScanner.distinctNames(listed.sorted { $0.name < $1.name })
+            let (distinct, shadowed) = LibraryWalk.distinctNames(listed.sorted { $0.name < $1.name })
             XCTAssertEqual(distinct.map(\.inode), [2, 3], "the decomposed Café, then a")
             XCTAssertEqual(shadowed.map { Array($0.name.utf8) }, [composed])
         }
@@ -534,10 +534,10 @@ final class LibraryScannerTests: FolderTestCase {
         let row = try XCTUnwrap(scanner.read([("a/x.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))]).first)
         XCTAssertNotNil(row.changedWhenRead, "a photo read keeps its ctime")
         /// What the walk finds at `path` now.
-        func found(_ path: String) throws -> LibraryScanner.Found {
+        func found(_ path: String) throws -> LibraryWalk.Found {
             var st = stat()
             XCTAssertEqual(stat(folder + "/" + path, &st), 0)
-            return LibraryScanner.Found(path: path, identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size),
+            return LibraryWalk.Found(path: path, identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size),
                                                                               mtime: Timestamp(seconds: Int64(st.st_mtim.tv_sec), nanoseconds: Int(st.st_mtim.tv_nsec))),
                                         changed: Timestamp(seconds: Int64(st.st_ctim.tv_sec), nanoseconds: Int(st.st_ctim.tv_nsec)))
         }

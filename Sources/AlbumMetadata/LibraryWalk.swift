@@ -2,8 +2,22 @@ import AlbumCore
 import AlbumSystem
 import Glibc
 
-/// The walk of a library folder: which regular files it holds, found the way `survey` needs them.
-extension LibraryScanner {
+/// The walk of a library folder: which regular files it holds, found the way a survey
+/// (`LibraryScanner.survey`) needs them: folders listed beneath the library's folder through no
+/// link, names sorted, what is passed over said, each file reached once.
+struct LibraryWalk {
+    /// The library's folder.
+    let root: String
+    /// An absolute folder never to enter: the mount point, when it lies inside the library.
+    let excluded: String?
+    /// What each filesystem's inode numbers are worth.
+    let inodes: InodeNumbers
+    /// Where the folders holding files named like sidecars are noted as they are listed.
+    let sidecarFolders: SidecarFolders
+
+    /// Folder names that hold thumbnails, NAS metadata or trash, never photos of the library.
+    static var skippedNames: Set<String> { LibraryScanner.skippedNames }
+
     struct Found {
         var path: String
         var identity: FileIdentity
