@@ -12,7 +12,7 @@ public final class ConcurrentWalk: @unchecked Sendable {
     /// What the walk found, once it has ended.
     struct Ended {
         var survey: LibraryScanner.Survey
-        /// Files taken from what was known at new paths (`LibraryScanner.KnownMoves`).
+        /// Files taken from what was known at new paths (`KnownMoves`).
         var heldMoves: [FileMove]
     }
 

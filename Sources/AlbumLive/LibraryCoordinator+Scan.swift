@@ -29,7 +29,7 @@ extension LibraryCoordinator {
         /// Whether the writer holds the rows until the views are published (a first scan).
         let holds: Bool
         /// What the scan asks of files new at their path (nil: a first mount knows nothing).
-        let moveLookup: LibraryScanner.MoveLookup?
+        let moveLookup: MoveLookup?
         /// Nil: every folder is listed. Else folders whose times are unchanged since the last walk
         /// are taken as they were (`FolderTimes`), but these.
         let skippingBut: Set<String>?

@@ -49,7 +49,7 @@ public final class ScanPipeline {
         public var survey: LibraryScanner.Survey
         /// What changed below the folder (its `gone`: the rows to remove from the index).
         public var delta: ScanDelta
-        /// Files taken from `known` at new paths (`LibraryScanner.KnownMoves`), whose index rows are
+        /// Files taken from `known` at new paths (`KnownMoves`), whose index rows are
         /// to be copied (`IndexWriter.save(moves:)`).
         public var heldMoves: [FileMove]
     }
@@ -57,14 +57,14 @@ public final class ScanPipeline {
     /// Where a scan looks files new at their path up by their identity (a folder renamed or
     /// moved): the index, whose rows found go to `writer`; nothing when nothing is known yet
     /// (a first mount), and nothing but `known` without an index.
-    public func moveLookup(saving writer: IndexWriter) -> LibraryScanner.MoveLookup? {
+    public func moveLookup(saving writer: IndexWriter) -> MoveLookup? {
         guard !known.isEmpty else { return nil }
-        return index.map { LibraryScanner.MoveLookup(index: $0, found: writer.save) }
-            ?? LibraryScanner.MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in })
+        return index.map { MoveLookup(index: $0, found: writer.save) }
+            ?? MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in })
     }
 
     /// Files new at their path, asked of the index together, from which they are first looked for
-    /// in `known` (`LibraryScanner.KnownMoves.minimumBatch`): a batch of the walk is 256
+    /// in `known` (`KnownMoves.minimumBatch`): a batch of the walk is 256
     /// (`LibraryScanner.lookupBatch`), a folder of a few dozen renamed goes to the index.
     static let knownMovesMinimumBatch = 64
 

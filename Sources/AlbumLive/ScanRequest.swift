@@ -13,7 +13,7 @@ public struct ScanRequest {
     public var complete: Set<String> = []
     /// Where files new at their path are looked up by their identity
     /// (`ScanPipeline.moveLookup(saving:)`); nil: they are read.
-    public var moveLookup: LibraryScanner.MoveLookup?
+    public var moveLookup: MoveLookup?
     /// Why the folder cannot be scanned now (its disk not mounted): what is known below it is kept.
     public var unavailable: String?
     /// Whether folders whose times are unchanged since the last walk are taken as they were, but
@@ -29,7 +29,7 @@ public struct ScanRequest {
     /// Read batches the walk may hand on ahead of the merges (`ConcurrentWalk.capacity`).
     public var batchesAhead = ConcurrentWalk.capacity
 
-    public init(folder: String, writer: IndexWriter, moveLookup: LibraryScanner.MoveLookup?) {
+    public init(folder: String, writer: IndexWriter, moveLookup: MoveLookup?) {
         self.folder = folder
         self.writer = writer
         self.moveLookup = moveLookup

@@ -159,13 +159,13 @@ struct KnownSnapshot: KnownFiles, Sendable {
     func known(_ relativePath: String) -> IndexedFile? { state.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { state.forEachPath(body) }
 
-    /// `elsewhere`, asked first of the files known at other paths (`LibraryScanner.KnownMoves`: the
+    /// `elsewhere`, asked first of the files known at other paths (`KnownMoves`: the
     /// paths by inode made when first asked, once per walk).
-    func holding(_ elsewhere: LibraryScanner.MoveLookup?, minimumBatch: Int,
-                 moved: @escaping ([FileMove]) -> Void) -> LibraryScanner.MoveLookup? {
+    func holding(_ elsewhere: MoveLookup?, minimumBatch: Int,
+                 moved: @escaping ([FileMove]) -> Void) -> MoveLookup? {
         guard var elsewhere else { return nil }
         var pathsByInode: [UInt64: String]?
-        elsewhere.held = LibraryScanner.KnownMoves(file: { identity in
+        elsewhere.held = KnownMoves(file: { identity in
             if pathsByInode == nil { pathsByInode = state.pathsByInode() }
             guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
             return (path, file, photo)

@@ -439,7 +439,7 @@ final class LibraryScannerTests: FolderTestCase {
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
         var asked: [[String]] = []
         var found: [IndexedFile] = []
-        let lookup = LibraryScanner.MoveLookup(lookup: { files in
+        let lookup = MoveLookup(lookup: { files in
             asked.append(files.map(\.path))
             XCTAssertTrue(files.allSatisfy { $0.identity.size >= 0 }, "stat'ed")
             return files.map { $0.identity == identity ? old : nil }
@@ -458,7 +458,7 @@ final class LibraryScannerTests: FolderTestCase {
         var replaced = known
         replaced.identity.mtime = Timestamp(seconds: 1)
         asked = []
-        let lookupAgain = LibraryScanner.MoveLookup(lookup: { files in
+        let lookupAgain = MoveLookup(lookup: { files in
             asked.append(files.map(\.path))
             return files.map { $0.identity == identity ? old : nil }
         }, found: { _ in })
@@ -489,10 +489,10 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(chmod(touched, 0o600), 0, "its ctime moves")
         var asked: [String] = []
         var moves: [FileMove] = []
-        let lookup = LibraryScanner.MoveLookup(lookup: { files in
+        let lookup = MoveLookup(lookup: { files in
             asked += files.map(\.path)
             return files.map { _ in nil }
-        }, found: { XCTAssertEqual($0, []) }, held: LibraryScanner.KnownMoves(file: { identity in
+        }, found: { XCTAssertEqual($0, []) }, held: KnownMoves(file: { identity in
             held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
         }, moved: { moves += $0 }))
         let survey = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: [:])
@@ -509,8 +509,8 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"])
         // Fewer files new at their path than it is worth asking about: the index alone is asked.
         var heldAsked = 0
-        let lookupFew = LibraryScanner.MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in },
-                                               held: LibraryScanner.KnownMoves(file: { identity in
+        let lookupFew = MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in },
+                                               held: KnownMoves(file: { identity in
             heldAsked += 1
             return held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
         }, moved: { _ in }, minimumBatch: 4))
@@ -595,7 +595,7 @@ final class LibraryScannerTests: FolderTestCase {
         let w = try XCTUnwrap(scanner.read([("f/w.jpg", unknown)]).first)
         XCTAssertEqual(rename(folder + "/f", folder + "/g"), 0)
         var found: [IndexedFile] = []
-        let lookup = LibraryScanner.MoveLookup(lookup: { files in
+        let lookup = MoveLookup(lookup: { files in
             files.map { $0.path == "g/w.jpg" ? w : nil }
         }, found: { found += $0 })
         let renamed = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: rows)
