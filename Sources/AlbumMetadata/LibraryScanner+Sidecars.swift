@@ -4,30 +4,6 @@ import Glibc
 import Synchronization
 
 extension LibraryScanner {
-    /// The photo's evidence with its sidecar's (`evidence.sidecar`), read beneath `rootFD` (-1:
-    /// the library's folder opened here) within the kind's cap. A sidecar that cannot be read
-    /// or says nothing is a problem of the photo, said with its name; the photo keeps its date.
-    func withSidecar(_ evidence: inout PhotoEvidence, of relativePath: String, rootFD: Int32) {
-        guard let (path, kind) = sidecarFolders.sidecar(of: relativePath) else { return }
-        let limit = SidecarReading.sizeLimit(kind)
-        let bytes: [UInt8]
-        do throws(Errno) {
-            let file = try rootFD >= 0 ? SourceFile(path: path, in: rootFD)
-                : SourceOpening.withRoot(root) { fd throws(Errno) in try SourceFile(path: path, in: fd) }
-            bytes = try file.read(at: 0, count: limit + 1)
-        } catch {
-            // Gone since the listing: no sidecar (its folder is listed again, and the photo read).
-            if error != .notFound { evidence.problems.append("sidecar \(path.nameAfterLastSlash): " + ReadFailure.message(error)) }
-            return
-        }
-        switch SidecarReading.evidence(bytes, kind: kind, relativePath: path) {
-        case .success(let sidecar): evidence.sidecar = sidecar
-        case .failure(let failure): evidence.problems.append("sidecar \(path.nameAfterLastSlash): \(failure)")
-        }
-    }
-}
-
-extension LibraryScanner {
     /// Whether a path's last byte is that of `.xmp` (any case) or `.json`: a library's paths are
     /// mostly photos', told apart by one byte before any string is made of them.
     static func endsLikeSidecar(_ path: String) -> Bool {

@@ -179,6 +179,7 @@ public final class ReadStream: @unchecked Sendable {
         // Per thread; nil (file-by-file reads) without io_uring.
         var ring = scanner.batchedReads ? ReadRing(capacity: Self.chunk) : nil
         var cameras = CameraNameCache.Memo()
+        let headers = scanner.headers
         condition.lock()
         while true {
             guard let batch = queue.first else {
@@ -195,14 +196,14 @@ public final class ReadStream: @unchecked Sendable {
             condition.unlock()
             let positions = batch.order[range]
             var digests: [HashesWhileReading.Digest] = []
-            if let ring, var files = scanner.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring, digests: &digests) {
+            if let ring, var files = headers.examine(positions.lazy.map { batch.items[$0] }, rootFD: rootFD, ring: ring, digests: &digests) {
                 // (Moved out of `files` into the slots, not copied.)
                 for (j, i) in positions.enumerated() { batch.slots[i] = files[j].take().map { read($0, cameras: &cameras) } }
             } else {
                 ring = nil  // (failed: not tried again)
                 digests = []
                 for i in positions {
-                    batch.slots[i] = scanner.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD, digests: &digests).map { read($0, cameras: &cameras) }
+                    batch.slots[i] = headers.examine(batch.items[i].path, identity: batch.items[i].identity, rootFD: rootFD, digests: &digests).map { read($0, cameras: &cameras) }
                 }
             }
             scanner.hashesWhileReading?.note(digests)
