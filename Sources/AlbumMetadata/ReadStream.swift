@@ -1,6 +1,5 @@
 import AlbumCore
 import AlbumSystem
-import Dispatch
 import FoundationEssentials
 import Glibc
 
@@ -30,7 +29,8 @@ public final class ReadStream: @unchecked Sendable {
 
     /// Files handed in together; its results once all are read.
     /// (`@unchecked Sendable`: `unread` changes under the stream's `condition`; each slot is
-    /// written by one reader, and the results are read once `finished` is signalled.)
+    /// written by one reader; `results` is written before `finished` is fulfilled and read after
+    /// it is, by the one thread that takes the batch.)
     public final class Batch: @unchecked Sendable {
         fileprivate let items: [(path: String, identity: FileIdentity)]
         /// The items' positions in the order they are read: by inode, which on the common Linux
@@ -43,7 +43,8 @@ public final class ReadStream: @unchecked Sendable {
         /// Items not yet read (guarded by the stream's lock).
         fileprivate var unread: Int
         private var results: [Read]?
-        private let finished = DispatchSemaphore(value: 0)
+        /// Given once every item is read and the results are kept.
+        private let finished = Promise<Void>()
 
         fileprivate init(_ items: [(path: String, identity: FileIdentity)]) {
             self.items = items
@@ -68,31 +69,23 @@ public final class ReadStream: @unchecked Sendable {
         /// Keeps `kept` for whoever takes the batch, and wakes them.
         fileprivate func release(keeping kept: [Read]) {
             results = kept
-            finished.signal()
+            finished.fulfil(())
         }
 
         /// How many files were handed in.
         public var count: Int { items.count }
 
         /// Whether every file is read (`take` would not wait).
-        public var isComplete: Bool {
-            guard finished.wait(timeout: .now()) == .success else { return false }
-            finished.signal()
-            return true
-        }
+        public var isComplete: Bool { finished.given != nil }
 
         /// Blocks until every file of the batch is read (its results kept for `take`).
-        public func waitUntilRead() {
-            finished.wait()
-            finished.signal()
-        }
+        public func waitUntilRead() { finished.wait() }
 
         /// Blocks until every file of the batch is read, and hands over the results (once: the
         /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
         public func take() -> [Read] {
             finished.wait()
-            finished.signal()  // (for a later take, which gets nothing)
-            defer { results = nil }
+            defer { results = nil }  // (a later take gets nothing)
             return results ?? []
         }
     }
