@@ -1,10 +1,15 @@
 import Dispatch
 
 /// Independent works run side by side on every core (GCD's worker threads), results in order.
+/// GCD's pool, not a `WorkerPool`: the caller waits for CPU-bound parts of one result, and a
+/// nested call (a views build inside a scan's step) runs without waiting for threads of a pool of
+/// bounded width that its own callers hold (docs/concurrency.md).
 public enum Parallel {
     public static func all<T: Sendable>(_ works: [@Sendable () -> T]) -> [T] {
         var results = [T?](repeating: nil, count: works.count)
         results.withUnsafeMutableBufferPointer { buffer in
+            // (Shared unchecked: each work writes only its own slot, and `concurrentPerform`
+            // returns once every work has.)
             nonisolated(unsafe) let out = buffer
             DispatchQueue.concurrentPerform(iterations: works.count) { out[$0] = works[$0]() }
         }

@@ -141,6 +141,8 @@ final class JPEGStream {
         guard bands.count > 1 else { return false }
         let stride = rows.width * channels
         return out.withUnsafeMutableBufferPointer { buffer in
+            // (Shared unchecked: each band writes only its own rows of `out`, which lives until
+            // every band has returned.)
             nonisolated(unsafe) let base = buffer.baseAddress!
             let works: [@Sendable () -> Bool] = bands.map { band in
                 { Self.decode(band, of: plan, file: file, scale: scale, memoryLimit: memoryLimit, rows: rows, mcu: mcu,
