@@ -1,9 +1,9 @@
 import Dispatch
 
 /// Independent works run side by side on every core (GCD's worker threads), results in order.
-/// GCD's pool, not a `WorkerPool`: the caller waits for CPU-bound parts of one result, and a
-/// nested call (a views build inside a scan's step) runs without waiting for threads of a pool of
-/// bounded width that its own callers hold (docs/concurrency.md).
+/// GCD's pool, not a `WorkerPool`: the caller waits for CPU-bound parts of one result, which
+/// GCD sizes to the cores and runs on the caller's thread too; a call from inside a work (or from
+/// a pool's own thread) never waits for threads that its callers hold (docs/concurrency.md).
 public enum Parallel {
     public static func all<T: Sendable>(_ works: [@Sendable () -> T]) -> [T] {
         var results = [T?](repeating: nil, count: works.count)
