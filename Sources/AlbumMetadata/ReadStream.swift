@@ -2,6 +2,7 @@ import AlbumCore
 import AlbumSystem
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Reads the headers of files handed in batch after batch (as a walk finds them) on the shared
 /// reader threads, as one stream: the threads go from one batch to the next without waiting for
@@ -105,6 +106,8 @@ public final class ReadStream: @unchecked Sendable {
     private var started = false
     private var handedIn = 0
     private var done = 0
+    /// Reader threads of the stream that have not ended.
+    private let readersLeft = Atomic<Int>(0)
 
     /// Files read per turn: small, so the last reads of a batch spread over every thread, yet
     /// enough for reads of neighbouring files to merge when submitted together.
@@ -144,9 +147,11 @@ public final class ReadStream: @unchecked Sendable {
             // storage each file waits round trips: a thread each, up to the most.
             let width = min(maxThreads, max(1, items.count / (scanner.onNetworkStorage ? 1 : 64)))
             let rootFD = (try? SourceOpening.root(scanner.root)) ?? -1
-            Threads.detach { [self] in
-                LibraryScanner.readers.run(width: width) { self.readUntilEnd(rootFD: rootFD) }
-                if rootFD >= 0 { close(rootFD) }
+            readersLeft.store(width, ordering: .relaxed)
+            LibraryScanner.readers.submit(.interactive, width: width) { [self] in
+                readUntilEnd(rootFD: rootFD)
+                // (The last reader to end closes the stream's root descriptor.)
+                if readersLeft.subtract(1, ordering: .acquiringAndReleasing).newValue == 0, rootFD >= 0 { close(rootFD) }
             }
         }
         condition.broadcast()
