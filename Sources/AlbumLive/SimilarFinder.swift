@@ -1,6 +1,5 @@
 import AlbumCore
 import AlbumSystem
-import Dispatch
 import Synchronization
 
 /// Finds the groups of similar photos (`SimilarGroups`) in the background: after a scan, it
@@ -43,11 +42,11 @@ final class SimilarFinder: Sendable {
         var writeFailure: Errno?
         /// The mount is over: no pass starts, the one under way ends.
         var stopping = false
+        /// Given when the passes' thread ends, while it runs (`stop` waits for it).
+        var threadEnded: Promise<Void>?
     }
     // Protects `State`; never held while a photo is hashed.
     private let state = Locked(State())
-    /// The pass's thread, while it runs (`stop` waits for it).
-    private let passes = DispatchGroup()
 
     init(root: String, store: SimilarHashStore?, hasher: any PerceptualHasher, log: @escaping @Sendable (String) -> Void) {
         self.root = root
@@ -97,15 +96,16 @@ final class SimilarFinder: Sendable {
     func start(_ photos: [Photo], exact: [String: UInt32], progress: @escaping @Sendable (Int, Int) -> Void,
                done: @escaping @Sendable ([String: UInt32]) -> Void) {
         let pass = Pass(photos: photos, exact: exact, progress: progress, done: done)
+        let ended = Promise<Void>()
         let startsNow = state.withLock { s in
             guard !s.stopping else { return false }
             if s.running { s.next = pass } else { s.running = true }
+            if s.next == nil { s.threadEnded = ended }
             return s.next == nil
         }
         guard startsNow else { return }
-        passes.enter()
         Threads.detach { [self] in
-            defer { passes.leave() }
+            defer { ended.fulfil(()) }
             if let failure = BackgroundPriority.lowerThisThread() {
                 log("albumfs: warning: similar photos are hashed at normal priority (\(failure))")
             }
@@ -124,8 +124,11 @@ final class SimilarFinder: Sendable {
     /// Ends the pass under way after the photo it hashes, its hashes so far written (the mount is
     /// over: the next one goes on from there); waits `seconds` at most.
     func stop(seconds: Double) {
-        state.withLock { $0.stopping = true }
-        _ = passes.wait(timeout: .now() + seconds)
+        let ended = state.withLock { s in
+            s.stopping = true
+            return s.threadEnded
+        }
+        _ = ended?.wait(seconds: seconds)
     }
 
     /// One pass: hashes the candidates the index holds no hash of, writes them, forgets the

@@ -1,8 +1,8 @@
 import AlbumCore
 import AlbumSystem
-import Dispatch
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Reads the headers of files handed in batch after batch (as a walk finds them) on the shared
 /// reader threads, as one stream: the threads go from one batch to the next without waiting for
@@ -30,7 +30,8 @@ public final class ReadStream: @unchecked Sendable {
 
     /// Files handed in together; its results once all are read.
     /// (`@unchecked Sendable`: `unread` changes under the stream's `condition`; each slot is
-    /// written by one reader, and the results are read once `finished` is signalled.)
+    /// written by one reader; `results` is written before `finished` is fulfilled and read after
+    /// it is, by the one thread that takes the batch.)
     public final class Batch: @unchecked Sendable {
         fileprivate let items: [(path: String, identity: FileIdentity)]
         /// The items' positions in the order they are read: by inode, which on the common Linux
@@ -43,7 +44,8 @@ public final class ReadStream: @unchecked Sendable {
         /// Items not yet read (guarded by the stream's lock).
         fileprivate var unread: Int
         private var results: [Read]?
-        private let finished = DispatchSemaphore(value: 0)
+        /// Given once every item is read and the results are kept.
+        private let finished = Promise<Void>()
 
         fileprivate init(_ items: [(path: String, identity: FileIdentity)]) {
             self.items = items
@@ -68,31 +70,23 @@ public final class ReadStream: @unchecked Sendable {
         /// Keeps `kept` for whoever takes the batch, and wakes them.
         fileprivate func release(keeping kept: [Read]) {
             results = kept
-            finished.signal()
+            finished.fulfil(())
         }
 
         /// How many files were handed in.
         public var count: Int { items.count }
 
         /// Whether every file is read (`take` would not wait).
-        public var isComplete: Bool {
-            guard finished.wait(timeout: .now()) == .success else { return false }
-            finished.signal()
-            return true
-        }
+        public var isComplete: Bool { finished.given != nil }
 
         /// Blocks until every file of the batch is read (its results kept for `take`).
-        public func waitUntilRead() {
-            finished.wait()
-            finished.signal()
-        }
+        public func waitUntilRead() { finished.wait() }
 
         /// Blocks until every file of the batch is read, and hands over the results (once: the
         /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
         public func take() -> [Read] {
             finished.wait()
-            finished.signal()  // (for a later take, which gets nothing)
-            defer { results = nil }
+            defer { results = nil }  // (a later take gets nothing)
             return results ?? []
         }
     }
@@ -112,6 +106,8 @@ public final class ReadStream: @unchecked Sendable {
     private var started = false
     private var handedIn = 0
     private var done = 0
+    /// Reader threads of the stream that have not ended.
+    private let readersLeft = Atomic<Int>(0)
 
     /// Files read per turn: small, so the last reads of a batch spread over every thread, yet
     /// enough for reads of neighbouring files to merge when submitted together.
@@ -151,9 +147,11 @@ public final class ReadStream: @unchecked Sendable {
             // storage each file waits round trips: a thread each, up to the most.
             let width = min(maxThreads, max(1, items.count / (scanner.onNetworkStorage ? 1 : 64)))
             let rootFD = (try? SourceOpening.root(scanner.root)) ?? -1
-            Threads.detach { [self] in
-                LibraryScanner.readers.run(width: width) { self.readUntilEnd(rootFD: rootFD) }
-                if rootFD >= 0 { close(rootFD) }
+            readersLeft.store(width, ordering: .relaxed)
+            LibraryScanner.readers.submit(.interactive, width: width) { [self] in
+                readUntilEnd(rootFD: rootFD)
+                // (The last reader to end closes the stream's root descriptor.)
+                if readersLeft.subtract(1, ordering: .acquiringAndReleasing).newValue == 0, rootFD >= 0 { close(rootFD) }
             }
         }
         condition.broadcast()

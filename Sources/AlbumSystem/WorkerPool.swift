@@ -3,8 +3,8 @@ import Glibc
 /// Long-lived named threads that run jobs, interactive ones first: the one pool type of albumfs.
 ///
 /// A job is a body and a width: `width` threads each run the body once (a scan's readers take
-/// their own work from a shared source until none is left); `submit` is a job of width 1 that
-/// nobody waits for. Threads start when no idle thread can take a ticket, up to `width`, and end
+/// their own work from a shared source until none is left); `run` waits for its job's runs,
+/// `submit` does not. Threads start when no idle thread can take a ticket, up to `width`, and end
 /// after `idleSeconds` without one (nil: they live as long as the pool), so an idle mount holds
 /// none of a scan's.
 ///
@@ -64,10 +64,12 @@ public final class WorkerPool: @unchecked Sendable {
         self.idleSeconds = idleSeconds
     }
 
-    /// Runs `body` on one thread, after the tickets of its priority queued before it; returns at once.
-    public func submit(_ priority: Priority = .interactive, _ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on `width` threads (each once, as threads come free: the runs need not meet),
+    /// after the tickets of its priority queued before it; returns at once.
+    public func submit(_ priority: Priority = .interactive, width: Int = 1, _ body: @escaping @Sendable () -> Void) {
+        guard width > 0 else { return }
         condition.lock()
-        enqueue(Job(body, priority: priority, width: 1))
+        enqueue(Job(body, priority: priority, width: width))
         condition.unlock()
     }
 

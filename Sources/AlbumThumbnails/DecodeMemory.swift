@@ -1,4 +1,4 @@
-import Dispatch
+import AlbumSystem
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -20,7 +20,7 @@ public final class DecodeMemory: Sendable {
     /// Decodes estimated above this run one at a time (below, up to the core count at once).
     let oneAtATime: Int
     /// Decodes at once: one per core.
-    private let slots: DispatchSemaphore
+    private let slots: Places
     /// Where a large decode waits for the others to end: in this process, or, in a render worker,
     /// the daemon's, over every worker (`RenderWorkers`).
     private let large: LargeDecodeGate
@@ -31,7 +31,7 @@ public final class DecodeMemory: Sendable {
                 decodesAtOnce: Int = ProcessInfo.processInfo.activeProcessorCount, large: LargeDecodeGate = OneAtATime()) {
         self.limit = limit
         self.oneAtATime = oneAtATime
-        slots = DispatchSemaphore(value: max(1, decodesAtOnce))
+        slots = Places(max(1, decodesAtOnce))
         self.large = large
     }
 
@@ -86,8 +86,8 @@ public final class DecodeMemory: Sendable {
                 large.leave()
             }
         }
-        slots.wait()
-        defer { slots.signal() }
+        slots.take()
+        defer { slots.giveBack() }
         return try body()
     }
 
@@ -103,8 +103,33 @@ public protocol LargeDecodeGate: Sendable {
 
 /// Large decodes one at a time in this process.
 public final class OneAtATime: LargeDecodeGate {
-    private let turn = DispatchSemaphore(value: 1)
+    private let turn = Places(1)
     public init() {}
-    public func enter() { turn.wait() }
-    public func leave() { turn.signal() }
+    public func enter() { turn.take() }
+    public func leave() { turn.giveBack() }
+}
+
+/// A number of places taken and given back, a thread waiting while none is free: a `Condition`
+/// and its predicate (a place is free).
+/// (`@unchecked Sendable`: `free` is read and written only under `condition`'s lock.)
+final class Places: @unchecked Sendable {
+    private let condition = Condition()
+    private var free: Int
+
+    init(_ count: Int) { free = count }
+
+    /// Takes a place, waiting for one to be given back when none is free.
+    func take() {
+        condition.lock()
+        defer { condition.unlock() }
+        while free == 0 { condition.wait() }
+        free -= 1
+    }
+
+    func giveBack() {
+        condition.lock()
+        defer { condition.unlock() }
+        free += 1
+        condition.signal()
+    }
 }

@@ -3,7 +3,6 @@ import AlbumSystem
 import CMD
 import CPNG
 import CZlib
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -32,10 +31,12 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     let sourceRoot: String
     let renderer: any ThumbnailRendering
     private let log: @Sendable (String) -> Void
-    /// Listed folders' `normal` thumbnails, which a listing waits for: folder after folder.
-    private let firstQueue = DispatchQueue(label: "albumfs.desktop-thumbnails.normal", qos: .userInitiated)
-    /// The `large` ones, and the fill ahead: what nobody waits for.
-    private let queue = DispatchQueue(label: "albumfs.desktop-thumbnails", qos: .utility)
+    /// Where the passes run: a listed folder's `normal` thumbnails as `.interactive` jobs on
+    /// `width` threads, folder after folder (the pool takes its tickets oldest first); the `large`
+    /// ones and the fill ahead, which nobody waits for, as `.ahead` jobs one at a time, after them.
+    private let pool: WorkerPool
+    /// Ends each listing's wait at `waitBound` when its pass has not.
+    private let bounds: WaitBounds
     /// Size and URI → the mtime its thumbnail was made for, this mount. Under its own lock.
     private let done = Locked<[String: String]>([:])
     /// Folders whose pass is queued and not begun, with the listings waiting for it: a folder
@@ -67,47 +68,63 @@ public final class DesktopThumbnails: DesktopThumbnailing {
         self.waitBound = wait
         self.width = max(1, width)
         self.log = log
+        pool = WorkerPool(name: "albumfs-desktop", width: self.width + 1, aheadWidth: 1, idleSeconds: 5)
+        bounds = WaitBounds(seconds: wait)
     }
 
     public func listed(folder: String, entries: PhotoEntries, ready: @escaping @Sendable () -> Void) {
         let waiter = ReadyOnce(ready)
-        DispatchQueue.global(qos: .userInitiated).asyncAfter(deadline: .now() + waitBound) { [self] in
-            if waiter.fire() { answeredEarly.add(1, ordering: .relaxed) }
-        }
+        bounds.add(waiter) { [self] in answeredEarly.add(1, ordering: .relaxed) }
         let first = pending.withLock { (queued: inout [String: [ReadyOnce]]) -> Bool in
             defer { queued[folder, default: []].append(waiter) }
             return queued[folder] == nil
         }
         guard first else { return }
-        firstQueue.async { [self] in
+        pool.submit(.interactive) { [self] in
             let waiters = pending.withLock { $0.removeValue(forKey: folder) ?? [] }
-            pass(folder, entries, size: Self.sizes[0], width: width)
-            waiters.forEach { _ = $0.fire() }
-            queue.async { [self] in pass(folder, entries, size: Self.sizes[1], width: 1) }
+            let shared = SharedPass(Self.order(entries, first: .max))
+            let threads = min(width, shared.order.count)
+            let end: @Sendable () -> Void = { [self] in
+                waiters.forEach { _ = $0.fire() }
+                pool.submit(.ahead) { [self] in pass(folder, entries, size: Self.sizes[1]) }
+            }
+            guard threads > 0 else { return end() }
+            pool.submit(.interactive, width: threads) { [self] in
+                run(shared, folder, entries, size: Self.sizes[0])
+                // (The last of the pass's threads to end ends the listings' waits.)
+                if shared.ended.add(1, ordering: .acquiringAndReleasing).newValue == threads { end() }
+            }
         }
     }
 
-    /// One size of the thumbnails of a folder's photos, in the order file managers sort names
-    /// unless told otherwise (`FileManagerOrder`: the first window's icons come first), the
-    /// `first` of them, `width` at once, while `going` says so; how many it wrote. (Passes
-    /// nobody waits for take one render worker, so that a listing's pass finds the others free.)
+    /// The photos of a folder in the order file managers sort names unless told otherwise
+    /// (`FileManagerOrder`: the first window's icons come first), the `first` of them.
+    static func order(_ entries: PhotoEntries, first: Int) -> ArraySlice<(item: Int, name: String)> {
+        FileManagerOrder.sorted((0..<entries.count).map { entries.photo(at: $0) }) { entries.name(ofPhoto: $0) }.prefix(first)
+    }
+
+    /// One size of the thumbnails of a folder's photos (`order`), the `first` of them, on this
+    /// thread, while `going` says so; how many it wrote.
     @discardableResult
-    func pass(_ folder: String, _ entries: PhotoEntries, size: (folder: String, side: Int), width: Int,
+    func pass(_ folder: String, _ entries: PhotoEntries, size: (folder: String, side: Int),
               first: Int = .max, while going: @Sendable () -> Bool = { true }) -> Int {
-        let next = Atomic<Int>(0)
-        let wrote = Atomic<Int>(0)
-        let order = FileManagerOrder.sorted((0..<entries.count).map { entries.photo(at: $0) }) { entries.name(ofPhoto: $0) }.prefix(first)
-        DispatchQueue.concurrentPerform(iterations: min(width, order.count)) { _ in
-            while going() {
-                let position = next.add(1, ordering: .relaxed).oldValue
-                guard position < order.count else { return }
-                let (i, name) = order[position]
-                if write(entries.photos[i], uri: Self.uri(mountpoint + "/" + folder + "/" + name), size: size) {
-                    wrote.add(1, ordering: .relaxed)
-                }
+        let shared = SharedPass(Self.order(entries, first: first))
+        run(shared, folder, entries, size: size, while: going)
+        return shared.wrote.load(ordering: .relaxed)
+    }
+
+    /// Takes the next photo of `shared` and writes its thumbnail, until none is left (or `going`
+    /// says stop): the body of each of a pass's threads.
+    private func run(_ shared: SharedPass, _ folder: String, _ entries: PhotoEntries, size: (folder: String, side: Int),
+                     while going: @Sendable () -> Bool = { true }) {
+        while going() {
+            let position = shared.next.add(1, ordering: .relaxed).oldValue
+            guard position < shared.order.count else { return }
+            let (i, name) = shared.order[shared.order.startIndex + position]
+            if write(entries.photos[i], uri: Self.uri(mountpoint + "/" + folder + "/" + name), size: size) {
+                shared.wrote.add(1, ordering: .relaxed)
             }
         }
-        return wrote.load(ordering: .relaxed)
     }
 
     /// After a scan: the `normal` thumbnails of `plan`'s folders in its order, while albumfs's own
@@ -115,11 +132,11 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     /// pushes out what a user opened. Nobody waits for it; listings' passes go first. Once per mount.
     public func fillAhead(_ plan: FillAheadPlan) {
         guard !fillStarted.exchange(true, ordering: .relaxed) else { return }
-        queue.async { [self] in
+        pool.submit(.ahead) { [self] in
             let room: @Sendable () -> Bool = { self.folders.bytesUsed < self.folders.limit / 2 }
             let passes = plan.flat.map { ($0, plan.firstEntries) } + (plan.days + plan.flat).map { ($0, Int.max) }
             for (folder, first) in passes where room() {
-                filledAhead.add(pass(folder.path, folder.entries, size: Self.sizes[0], width: 1, first: first, while: room),
+                filledAhead.add(pass(folder.path, folder.entries, size: Self.sizes[0], first: first, while: room),
                                 ordering: .relaxed)
             }
             fillDone.store(true, ordering: .releasing)
@@ -217,6 +234,16 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     }
 }
 
+/// A pass over a folder's photos shared by its threads: each takes the next one.
+private final class SharedPass: Sendable {
+    let order: ArraySlice<(item: Int, name: String)>
+    let next = Atomic<Int>(0)
+    let wrote = Atomic<Int>(0)
+    /// Threads that ran out of photos.
+    let ended = Atomic<Int>(0)
+    init(_ order: ArraySlice<(item: Int, name: String)>) { self.order = order }
+}
+
 /// A listing's wait for its folder's thumbnails, ended once: by the pass or by the bound.
 final class ReadyOnce: Sendable {
     private let ready: @Sendable () -> Void
@@ -229,6 +256,50 @@ final class ReadyOnce: Sendable {
         guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         ready()
         return true
+    }
+
+    /// Whether `ready` was called.
+    var hasFired: Bool { fired.load(ordering: .acquiring) }
+}
+
+/// Listings' waits ended at their bound by one thread, which runs while a wait is open and
+/// sleeps on its `Condition` until the oldest one's deadline: every wait has the same bound, so
+/// they end in the order they began.
+/// (`@unchecked Sendable`: `waits` and `running` are read and written only under `condition`.)
+final class WaitBounds: @unchecked Sendable {
+    let seconds: Double
+    private let condition = Condition()
+    /// Open waits, oldest first, each with its deadline and what to do when the bound ends it.
+    private var waits: [(deadline: timespec, waiter: ReadyOnce, late: @Sendable () -> Void)] = []
+    /// Whether the thread runs (it ends when no wait is open).
+    private var running = false
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    /// Ends `waiter` `seconds` from now unless something fired it before, then calls `late`.
+    func add(_ waiter: ReadyOnce, late: @escaping @Sendable () -> Void) {
+        condition.lock()
+        defer { condition.unlock() }
+        waits.append((Condition.deadline(in: seconds), waiter, late))
+        guard !running else { return }
+        running = true
+        Threads.detach(name: "albumfs-dtwait") { [self] in endAtBounds() }
+    }
+
+    /// The thread: waits for each open wait's deadline in turn and fires it (outside the lock).
+    private func endAtBounds() {
+        condition.lock()
+        while let oldest = waits.first {
+            // (Woken early or not at all: the deadline alone ends the wait. One its pass fired
+            // before its turn came is not waited for.)
+            while !oldest.waiter.hasFired, condition.wait(until: oldest.deadline) {}
+            waits.removeFirst()
+            condition.unlock()
+            if oldest.waiter.fire() { oldest.late() }
+            condition.lock()
+        }
+        running = false
+        condition.unlock()
     }
 }
 

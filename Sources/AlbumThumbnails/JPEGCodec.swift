@@ -142,6 +142,8 @@ final class JPEGStream {
         let shared = BandDecode(file: file, scale: scale, memoryLimit: memoryLimit, rows: rows, mcu: mcu)
         let stride = rows.width * channels
         return out.withUnsafeMutableBufferPointer { buffer in
+            // (Shared unchecked: each band writes only its own rows of `out`, which lives until
+            // every band has returned.)
             nonisolated(unsafe) let base = buffer.baseAddress!
             let works: [@Sendable () -> Bool] = bands.map { band in
                 { Self.decode(band, of: plan, shared, into: base, stride: stride) }

@@ -9,6 +9,8 @@ import Synchronization
 /// waits for its answer; a worker that crashes, overruns its time or garbles its answer is ended
 /// and costs that one thumbnail (EIO, the reason naming the signal), and the next render starts
 /// another.
+/// (`@unchecked Sendable`: its variables are read and written only under `condition`; each
+/// `RenderWorker` is used by the one render that took it from `idle`.)
 public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
     /// What each render may take.
     public struct Limits: Sendable {

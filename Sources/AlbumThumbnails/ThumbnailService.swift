@@ -1,6 +1,5 @@
 import AlbumCore
 import AlbumSystem
-import Dispatch
 import FoundationEssentials
 import Glibc
 import Synchronization
@@ -54,10 +53,8 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         var kept: Set<RecordedThumbnailFailure> = []
     }
 
-    private final class Flight: Sendable {
-        let done = DispatchSemaphore(value: 0)
-        let result = Locked<Result<[UInt8], ThumbnailError>?>(nil)
-    }
+    /// One render's result, given by its leader to the reads that wait for it.
+    private typealias Flight = Promise<Result<[UInt8], ThumbnailError>>
 
     /// - Parameter memoryCap: how many thumbnails are kept in memory while the cache cannot be
     ///   written (the last ones made).
@@ -192,9 +189,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
         case .done(let result):
             return result
         case .wait(let flight):
-            flight.done.wait()
-            flight.done.signal()  // let the next waiter through
-            return flight.result.withLock { $0 } ?? .failure(ThumbnailError("render vanished"))
+            return flight.wait()
         case .lead(let flight):
             // (One made by another flight that ended between this call's look in the cache and
             // the lock is taken from the cache, not made again: a render ahead of a reader and
@@ -243,8 +238,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             }
             if firstFailure, case .failure(let e) = result { log("albumfs: cannot make a thumbnail of \(photo.relativePath): \(e)") }
             if let kept, let record { record(kept) }
-            flight.result.withLock { $0 = result }
-            flight.done.signal()
+            flight.fulfil(result)
             return result
         }
     }

@@ -13,8 +13,14 @@ final class ConcurrencyMapTests: XCTestCase {
 
     /// What starts a thread or makes a queue, in code (comments and strings left out): a
     /// `Threads.detach` call (a bare `detach {` inside `Threads` itself), a labelled queue, a
-    /// pthread of its own.
-    static let sitePatterns = [#"\bThreads\.detach\b"#, #"(?<![\w.])detach\s*\{"#, #"\bDispatchQueue\(label:"#, #"\bpthread_create\("#]
+    /// pool, a pthread of its own.
+    static let sitePatterns = [#"\bThreads\.detach\b"#, #"(?<![\w.])detach\s*\{"#, #"\bDispatchQueue\(label:"#, #"\bWorkerPool\(name:"#,
+                               #"\bpthread_create\("#]
+
+    /// GCD's mechanisms besides a labelled serial queue (a semaphore, a group, its global pool,
+    /// `concurrentPerform`): each file that uses one is named in the map's "Mechanisms" section,
+    /// with why.
+    static let gcdPatterns = [#"\bDispatchSemaphore\("#, #"\bDispatchGroup\("#, #"\bDispatchQueue\.global\("#, #"\bconcurrentPerform\("#]
 
     /// Types the pages name that Dispatch declares, not albumfs.
     static let dispatchTypes: Set<String> = ["DispatchQueue", "DispatchSemaphore", "DispatchGroup"]
@@ -27,6 +33,24 @@ final class ConcurrencyMapTests: XCTestCase {
                       "both kinds of site were found: \(sites)")
         for file in Self.unmapped(sites, in: section) {
             XCTFail("\(Self.map): \(file) starts a thread or makes a queue, and the table of threads, pools and queues does not name it")
+        }
+    }
+
+    /// A semaphore, a group, GCD's global pool or `concurrentPerform` is used only where the map
+    /// says why: `Promise`, `Places`, a `WorkerPool` or a serial owner are the house's ways.
+    func testEveryUseOfGCDsOtherMechanismsIsNamedOnTheMap() throws {
+        let page = try Self.text(Self.map)
+        let section = try Self.section("## Mechanisms", of: page)
+        let base = Self.root.appendingPathComponent("Sources").path + "/"
+        let users = try DocsContractTests.swiftFiles(under: "Sources").filter { path in
+            Self.uses(Self.gcdPatterns, in: try String(contentsOfFile: path, encoding: .utf8))
+        }.map { String($0.dropFirst(base.count)) }.sorted()
+        XCTAssertTrue(users.contains("AlbumSystem/Parallel.swift"), "the uses were found in the code: \(users)")
+        for file in users {
+            let type = String(file.split(separator: "/").last!.dropLast(".swift".count).prefix { $0 != "+" })
+            if !section.contains("`\(type)") {
+                XCTFail("\(Self.map): \(file) uses a semaphore, a group, GCD's global pool or concurrentPerform, and the Mechanisms section does not name `\(type)`")
+            }
         }
     }
 
@@ -57,7 +81,11 @@ final class ConcurrencyMapTests: XCTestCase {
         XCTAssertTrue(Self.hasSite("        Threads.detach { [self] in watch() }"))
         XCTAssertTrue(Self.hasSite("    let q = DispatchQueue(label: \"albumfs.new\")"))
         XCTAssertTrue(Self.hasSite("            detach {\n"))
+        XCTAssertTrue(Self.hasSite("    private let pool = WorkerPool(name: \"albumfs-new\", width: 2, idleSeconds: 5)"))
         XCTAssertFalse(Self.hasSite("// Threads.detach in a comment\nlet s = \"DispatchQueue(label: x)\"\npthread_detach(thread)"))
+        XCTAssertTrue(Self.uses(Self.gcdPatterns, in: "        let done = DispatchSemaphore(value: 0)"))
+        XCTAssertTrue(Self.uses(Self.gcdPatterns, in: "DispatchQueue.global().async { go() }"))
+        XCTAssertFalse(Self.uses(Self.gcdPatterns, in: "// DispatchSemaphore(value: 0) in a comment\nlet q = DispatchQueue(label: \"a\")"))
         let section = "| inotify | … | `AlbumLive/FolderWatcher.swift` |\n"
         XCTAssertEqual(Self.unmapped(["AlbumLive/FolderWatcher.swift", "AlbumLive/NewPool.swift"], in: section), ["AlbumLive/NewPool.swift"])
 
@@ -85,14 +113,20 @@ final class ConcurrencyMapTests: XCTestCase {
             .map { String($0.dropFirst(base.count)) }.sorted()
     }
 
-    static func hasSite(_ source: String) -> Bool {
+    static func hasSite(_ source: String) -> Bool { uses(sitePatterns, in: source) }
+
+    /// Whether the code of `source` (comments and strings left out) matches one of `patterns`.
+    static func uses(_ patterns: [String], in source: String) -> Bool {
         let code = DocsContractTests.strippingCommentsAndStrings(source)
-        return sitePatterns.contains { code.range(of: $0, options: .regularExpression) != nil }
+        return patterns.contains { code.range(of: $0, options: .regularExpression) != nil }
     }
 
     /// The map's table of threads, pools and queues: its section, up to the next one.
-    static func threadsSection(of page: String) throws -> String {
-        let start = try XCTUnwrap(page.range(of: "\n## Threads, pools and queues"), "\(map) has its table of threads").upperBound
+    static func threadsSection(of page: String) throws -> String { try section("## Threads, pools and queues", of: page) }
+
+    /// A section of the map from its heading up to the next one.
+    static func section(_ heading: String, of page: String) throws -> String {
+        let start = try XCTUnwrap(page.range(of: "\n" + heading), "\(map) has its section \(heading)").upperBound
         let end = page.range(of: "\n## ", range: start..<page.endIndex)?.lowerBound ?? page.endIndex
         return String(page[start..<end])
     }

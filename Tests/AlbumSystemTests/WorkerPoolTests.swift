@@ -132,6 +132,32 @@ final class WorkerPoolTests: XCTestCase {
         XCTAssertEqual(order.names, (0..<50).map { "\($0)" })
     }
 
+    /// A job submitted with a width runs its body that many times, on as many threads as are
+    /// free, without its caller waiting; a job queued after it starts once its tickets are taken.
+    func testASubmittedJobOfWidthRunsItsBodyOnEachThread() {
+        let pool = WorkerPool(name: "test-pool", width: 3, idleSeconds: nil)
+        let order = Tally()
+        let met = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        pool.submit(.interactive, width: 3) {
+            met.signal()
+            order.add(release.wait(timeout: .now() + 10) == .success ? "wide" : "wide, never let go")
+            done.signal()
+        }
+        pool.submit(.interactive) { order.add("next"); done.signal() }
+        for _ in 0..<3 { XCTAssertEqual(met.wait(timeout: .now() + 10), .success, "the three runs met on three threads") }
+        XCTAssertEqual(order.names, [], "the caller did not wait, and the next job waits for a free thread")
+        for _ in 0..<3 { release.signal() }
+        for _ in 0..<4 { XCTAssertEqual(done.wait(timeout: .now() + 10), .success) }
+        XCTAssertEqual(order.names.filter { $0 == "wide" }.count, 3, "each of the three runs returned: \(order.names)")
+        XCTAssertEqual(order.names.filter { $0 == "next" }.count, 1)
+        XCTAssertEqual(pool.threadCount, 3, "no thread past the pool's width")
+        pool.submit(.interactive, width: 0) { order.add("none") }
+        pool.run(width: 1) {}
+        XCTAssertFalse(order.names.contains("none"), "a job of width 0 runs nothing")
+    }
+
     /// The pool's threads carry its name (what `ps -L` shows), cut to the kernel's 15 bytes.
     func testThreadsCarryThePoolsName() {
         let pool = WorkerPool(name: "albumfs-a-long-pool-name", width: 1, idleSeconds: nil)
