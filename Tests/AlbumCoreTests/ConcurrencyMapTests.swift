@@ -92,7 +92,7 @@ final class ConcurrencyMapTests: XCTestCase {
         let here = GlossaryRow(term: "`ScanRun`", files: ["AlbumLive/ScanRun.swift"])
         XCTAssertNil(try Self.problem(with: here))
         XCTAssertNil(try Self.problem(with: GlossaryRow(term: "`moveLookup(saving:)`", files: ["AlbumLive/ScanPipeline.swift"])))
-        XCTAssertNil(try Self.problem(with: GlossaryRow(term: "`KnownMoves.minimumBatch`", files: ["AlbumMetadata/LibraryScanner+Survey.swift"])))
+        XCTAssertNil(try Self.problem(with: GlossaryRow(term: "`KnownMoves.minimumBatch`", files: ["AlbumMetadata/MoveLookup.swift"])))
         XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`NoSuchWalk`", files: ["AlbumLive/ScanPipeline.swift"])), "a type gone")
         XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`ScanRun`", files: ["AlbumCore/Photo.swift"])), "declared elsewhere")
         XCTAssertNotNil(try Self.problem(with: GlossaryRow(term: "`Held.nothingHere`", files: ["AlbumMetadata/LibraryScanner+Survey.swift"])),
