@@ -154,7 +154,7 @@ final class DuplicateFinder: @unchecked Sendable {
     private func read(_ files: [ScannedFile], full: Bool, progress: @escaping @Sendable (Int, Int) -> Void) -> [(Int, Digest)] {
         guard !files.isEmpty else { return [] }
         let results = Locked<[(Int, Digest)]>([])
-        let done = DispatchSemaphore(value: 0)
+        let done = Promise<Void>()
         reader.submit(.ahead) { [self] in
             _ = BackgroundPriority.lowerThisThread()
             var buffer: [UInt8] = []
@@ -170,7 +170,7 @@ final class DuplicateFinder: @unchecked Sendable {
                 filesHashed.add(1, ordering: .relaxed)
                 results.withLock { $0.append((k, digest)) }
             }
-            done.signal()
+            done.fulfil(())
         }
         done.wait()
         return results.withLock { $0 }

@@ -102,7 +102,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let progress: (@Sendable (Int, Int, Bool) -> Void)?
     let invalidate: Locked<(@Sendable (TreeChanges) -> Void)?> = Locked(nil)
     let statusBox = Locked(Status())
-    let firstScan = DispatchSemaphore(value: 0)
+    let firstScan = Promise<Void>()
     /// Every scan's index writes, in order (`IndexWriter`), and the rows not written yet.
     let indexQueue = DispatchQueue(label: "albumfs.index-writer")
     let indexPending = PendingRows()
@@ -228,7 +228,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
             self.watcher.withLock { $0 = watcher }
             watcher?.start()
             fullScan(first: true)
-            firstScan.signal()
+            firstScan.fulfil(())
             schedulePeriodicRescan()
         }
     }
@@ -248,9 +248,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
 
     /// Waits up to `seconds` for the first scan to finish; true if it did.
     public func waitForFirstScan(seconds: Double) -> Bool {
-        let done = firstScan.wait(timeout: .now() + seconds) == .success
-        if done { firstScan.signal() }
-        return done
+        firstScan.wait(seconds: seconds) != nil
     }
 
     /// Stops following the library. A first scan still reading writes the rows it holds (a long
