@@ -36,5 +36,7 @@ struct RequestDeadline: StorageWait {
     let ctx: FuseContext
     let req: fuse_req_t?
 
-    func run<T>(_ work: () -> T, late: (T) -> Void) -> T? { ctx.sourceCall(req, work, late: late) }
+    func run(_ work: () -> Result<OpenedFile, Errno>, late: (Result<OpenedFile, Errno>) -> Void) -> Result<OpenedFile, Errno>? {
+        ctx.sourceCall(req, work, late: late)
+    }
 }

@@ -27,7 +27,7 @@ extension AlbumFileSystem {
     /// saying how the kernel caches the file and how its reads are served; an original's open
     /// waits on the storage under `storage` (nil: the request was answered there).
     /// - Parameter caller: the user asking (the kernel's request context).
-    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0, storage: some StorageWait) -> Result<OpenedFile, Errno>? {
+    public func open(_ inode: UInt64, flags: Int32, caller: UInt32 = 0, storage: any StorageWait) -> Result<OpenedFile, Errno>? {
         opens.open(inode, flags: flags, caller: caller, storage: storage)
     }
 

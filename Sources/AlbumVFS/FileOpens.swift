@@ -23,7 +23,7 @@ final class FileOpens: Sendable {
     /// by anyone but the mounting user and root, EACCES; an original by a user who holds
     /// `HandleQuota.limit` open already, EMFILE. An original's open waits on the library's
     /// storage: it runs under `storage` (nil: the request was answered there, EIO).
-    func open(_ inode: UInt64, flags: Int32, caller: UInt32, storage: some StorageWait) -> Result<OpenedFile, Errno>? {
+    func open(_ inode: UInt64, flags: Int32, caller: UInt32, storage: any StorageWait) -> Result<OpenedFile, Errno>? {
         let published = sources.following.publishedTree
         let s = names.tree.current
         // The kernel follows links itself; a link reached here was opened with O_NOFOLLOW.
@@ -84,11 +84,13 @@ public protocol StorageWait {
     /// Runs `work`, which waits on the storage; nil when the request was answered instead (EIO:
     /// the storage is stalled, or did not answer in time), `late` then getting what `work` made,
     /// to let it go.
-    func run<T>(_ work: () -> T, late: (T) -> Void) -> T?
+    func run(_ work: () -> Result<OpenedFile, Errno>, late: (Result<OpenedFile, Errno>) -> Void) -> Result<OpenedFile, Errno>?
 }
 
 /// No deadline: the work runs, and its answer is the request's (tests, `albumfs index`).
 public struct NoStorageDeadline: StorageWait {
     public init() {}
-    public func run<T>(_ work: () -> T, late: (T) -> Void) -> T? { work() }
+    public func run(_ work: () -> Result<OpenedFile, Errno>, late: (Result<OpenedFile, Errno>) -> Void) -> Result<OpenedFile, Errno>? {
+        work()
+    }
 }

@@ -15,7 +15,7 @@ final class FileOpensTests: XCTestCase {
         let answers: Bool
         init(answers: Bool) { self.answers = answers }
 
-        func run<T>(_ work: () -> T, late: (T) -> Void) -> T? {
+        func run(_ work: () -> Result<OpenedFile, Errno>, late: (Result<OpenedFile, Errno>) -> Void) -> Result<OpenedFile, Errno>? {
             runs += 1
             let made = work()
             guard answers else {
