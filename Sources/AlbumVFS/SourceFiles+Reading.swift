@@ -5,17 +5,15 @@ import AlbumSystem
 /// a text's from memory.
 extension SourceFiles {
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
-    /// - Parameters:
-    ///   - shown: the photo an inode shows in the tree published now.
-    ///   - unrenderable: told of a thumbnail whose render failed (it may leave its listing).
-    func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer,
-              shown: (UInt64) -> Photo?, unrenderable: (UInt64) -> Void) -> Result<Int, Errno> {
+    /// - Parameter shown: the photo an inode shows in the tree published now.
+    func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shown: (UInt64) -> Photo?) -> SourceRead {
         switch files.get(handle) {
-        case nil: return .failure(.badFileDescriptor)
-        case .original(let file)?: return read(file, at: offset, into: buffer)
+        case nil: return SourceRead(.failure(.badFileDescriptor))
+        case .original(let file)?: return SourceRead(read(file, at: offset, into: buffer))
         case .thumbnail(let thumb)?:
-            return thumbnailBytes(thumb, shown: shown, unrenderable: unrenderable).flatMap { Self.copy($0, at: offset, into: buffer) }
-        case .text(let bytes)?: return Self.copy(bytes, at: offset, into: buffer)
+            let made = thumbnailBytes(thumb, shown: shown)
+            return SourceRead(made.bytes.flatMap { Self.copy($0, at: offset, into: buffer) }, unrenderable: made.unrenderable ? thumb.inode : nil)
+        case .text(let bytes)?: return SourceRead(Self.copy(bytes, at: offset, into: buffer))
         }
     }
 
@@ -29,9 +27,10 @@ extension SourceFiles {
     }
 
     /// A thumbnail's bytes: made at the handle's first read, then kept with the handle.
-    private func thumbnailBytes(_ thumb: OpenThumbnail, shown: (UInt64) -> Photo?, unrenderable: (UInt64) -> Void) -> Result<[UInt8], Errno> {
-        if let ready = thumb.bytes.withLock({ $0 }) { return .success(ready) }
-        guard let thumbnails else { return .failure(.ioError) }
+    /// (`unrenderable`: the render failed from the photo's content.)
+    private func thumbnailBytes(_ thumb: OpenThumbnail, shown: (UInt64) -> Photo?) -> (bytes: Result<[UInt8], Errno>, unrenderable: Bool) {
+        if let ready = thumb.bytes.withLock({ $0 }) { return (.success(ready), false) }
+        guard let thumbnails else { return (.failure(.ioError), false) }
         // The photo as the tree shows it now (its folder may have been renamed since the open).
         let tree = following.publishedTree
         let photo = shown(thumb.inode) ?? thumb.photo
@@ -46,13 +45,12 @@ extension SourceFiles {
             reportStale(made.photo)
             problems.log("thumbnail:" + made.photo.relativePath,
                          "albumfs: cannot make a thumbnail of \(made.photo.relativePath): cannot open the original: \(Errno.notFound)")
-            return .failure(.ioError)
+            return (.failure(.ioError), false)
         case .failure(let e):
-            unrenderable(thumb.inode)
-            return .failure(e)
+            return (.failure(e), true)
         case .success(let bytes):
             thumb.bytes.withLock { $0 = bytes }
-            return .success(bytes)
+            return (.success(bytes), false)
         }
     }
 
@@ -66,5 +64,17 @@ extension SourceFiles {
         }
         originalBytesRead.add(filled, ordering: .relaxed)
         return .success(filled)
+    }
+}
+
+/// What a read of a handle answers, and the thumbnail (its inode) whose render failed from its
+/// photo's content, if it was one: it may leave its listing (`ThumbnailReads.failed`).
+struct SourceRead {
+    let result: Result<Int, Errno>
+    var unrenderable: UInt64?
+
+    init(_ result: Result<Int, Errno>, unrenderable: UInt64? = nil) {
+        self.result = result
+        self.unrenderable = unrenderable
     }
 }

@@ -83,4 +83,22 @@ public final class SourceFiles: Sendable {
     func release(_ handle: UInt64) {
         if case .original(let file)? = files.remove(handle), let holder = file.holder { handleQuota.give(holder) }
     }
+
+    // MARK: The filesystem SOURCE is on
+
+    /// The corresponding FUSE operation is `statfs`: the figures of the filesystem SOURCE is on,
+    /// as passthrough filesystems, sshfs and mergerfs answer, with albumfs's own name limit; all
+    /// zero while SOURCE cannot be asked. (A library's size with nothing free would read as a full
+    /// disk: GNOME's housekeeping warns of low disk space on such a mount, since it passes over
+    /// only read-only and zero-sized ones, and `picked/` takes links.)
+    func statistics() -> FileSystemStatistics {
+        var st = statvfs()
+        guard statvfs(sourceRoot, &st) == 0 else {
+            return FileSystemStatistics(blockSize: 4096, blocks: 0, freeBlocks: 0, availableBlocks: 0, files: 0, freeFiles: 0,
+                                        nameMax: UInt64(EntryNames.maxBytes))
+        }
+        return FileSystemStatistics(blockSize: UInt64(st.f_frsize), blocks: UInt64(st.f_blocks), freeBlocks: UInt64(st.f_bfree),
+                                    availableBlocks: UInt64(st.f_bavail), files: UInt64(st.f_files), freeFiles: UInt64(st.f_ffree),
+                                    nameMax: UInt64(EntryNames.maxBytes))
+    }
 }

@@ -70,7 +70,7 @@ enum MountCommand {
                               paths: paths, started: started)
             first.library = nil
             let handoff = Handoff(first.known.take())
-            fs.setInvalidator { session.invalidate($0) }
+            fs.setInvalidator(pool: requests) { session.invalidate($0) }
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
                 ready.announce(coordinator)

@@ -3,10 +3,29 @@ import AlbumSystem
 
 /// Folder listings: `opendir` fixes what a listing shows, `readdir` and `readdirplus` page
 /// through it by offset, `releasedir` lets it go.
-extension AlbumFileSystem {
+final class Listings: Sendable {
+    let names: Namespace
+    /// The open listings, by handle.
+    let directories = HandleTable<DirectoryListing>()
+    /// Thumbnails written for desktop file managers when a folder of photos is listed (`-o desktop_thumbnails`).
+    let desktopThumbnails: DesktopThumbnailing?
+    let owner: Owner
+
+    init(names: Namespace, desktopThumbnails: DesktopThumbnailing?, owner: Owner) {
+        self.names = names
+        self.desktopThumbnails = desktopThumbnails
+        self.owner = owner
+    }
+
+    private var current: TreeView { names.tree.current }
+    private var picks: PickRegistry? { names.picked.picks }
+
+    /// Whether the kernel may cache this directory's listing (not `picked/`, which changes).
+    func isStatic(_ inode: UInt64) -> Bool { inode != current.table.pickedInode }
+
     /// The corresponding FUSE operation is `opendir`. The listing is fixed at open, so a
     /// rebuild during `ls` never skips or repeats an entry.
-    public func openDirectory(_ inode: UInt64, caller: UInt32 = 0) -> Result<UInt64, Errno> {
+    func openDirectory(_ inode: UInt64, caller: UInt32 = 0) -> Result<UInt64, Errno> {
         opened(inode, caller: caller).map(\.handle)
     }
 
@@ -16,7 +35,7 @@ extension AlbumFileSystem {
     /// (no thread waits meanwhile). A file manager looks for them as soon as it has the listing.
     /// Another user's listings cost the mounting user's cache nothing, and wait for nothing.
     /// - Parameter caller: the user asking (the kernel's request context).
-    public func openDirectory(_ inode: UInt64, caller: UInt32, answer: @escaping @Sendable (Result<UInt64, Errno>) -> Void) {
+    func openDirectory(_ inode: UInt64, caller: UInt32, answer: @escaping @Sendable (Result<UInt64, Errno>) -> Void) {
         switch opened(inode, caller: caller) {
         case .success(let (handle, desktop)):
             guard let desktop, let desktopThumbnails else { return answer(.success(handle)) }
@@ -28,7 +47,7 @@ extension AlbumFileSystem {
     /// After a scan, with desktop thumbnails on: the flat folders of photos (every folder of
     /// photos outside `by-date/` and `thumbnails/`) and `by-date/`'s day folders, newest first,
     /// handed to the writer to have their thumbnails before a file manager opens them.
-    public func fillDesktopThumbnailsAhead() {
+    func fillDesktopThumbnailsAhead() {
         guard let desktopThumbnails else { return }
         let s = current
         guard let root = s.table.folders[NodeTable.rootInode] else { return }
@@ -51,14 +70,14 @@ extension AlbumFileSystem {
     private func opened(_ inode: UInt64, caller: UInt32) -> Result<(handle: UInt64, desktop: MountFolder?), Errno> {
         if picks?.pick(inode: inode) != nil { return .failure(.notDirectory) }
         let s = current
-        guard let folder = s.table.folders[inode] ?? filterFolderRecord(inode, s) else {
+        guard let folder = s.table.folders[inode] ?? names.filters.folderRecord(inode, s) else {
             return .failure(s.table[inode] != nil ? .notDirectory : .notFound)
         }
         var listing = s.listing(folder)
         if inode == s.table.pickedInode, let picks {
             for pick in picks.all { listing.head.append((picks.inode(of: pick.name), pick.name)) }
         }
-        if case .photos(let entries) = folder.folder.entries, entries.thumbnailBox != nil { thumbnails?.warmUp() }
+        if case .photos(let entries) = folder.folder.entries, entries.thumbnailBox != nil { names.tree.thumbnails?.warmUp() }
         var desktop: MountFolder?
         if desktopThumbnails != nil, owner.isPrivileged(caller), case .photos(let entries) = folder.folder.entries, entries.thumbnailBox == nil,
            let path = s.table.path(of: inode) {
@@ -69,23 +88,23 @@ extension AlbumFileSystem {
 
     /// The corresponding FUSE operation is `readdirplus`. Offsets: 0 is the start, entry k
     /// (0 `.`, 1 `..`, then children newest first) carries next offset k + 1.
-    public func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
+    func readDirectory(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryEntry], Errno> {
         let s = current
         return listed(handle, from: offset, limit: limit) { entry, next in
-            if let node = s.table.node(entry.inode, named: entry.name) ?? filterNode(entry.inode, s) {
-                return DirectoryEntry(name: entry.name, attributes: attributes(node, s), nextOffset: next)
+            if let node = s.table.node(entry.inode, named: entry.name) ?? names.filters.node(entry.inode, s) {
+                return DirectoryEntry(name: entry.name, attributes: names.attributes(node, s), nextOffset: next)
             }
-            return picks?.pick(inode: entry.inode).map { DirectoryEntry(name: entry.name, attributes: linkAttributes($0, s), nextOffset: next) }
+            return names.picked.linkAttributes(entry.inode, s).map { DirectoryEntry(name: entry.name, attributes: $0, nextOffset: next) }
         }
     }
 
     /// The corresponding FUSE operation is `readdir`: as `readDirectory`, names, inode numbers
     /// and types only, without each entry's attributes made and dropped.
-    public func readDirectoryNames(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryName], Errno> {
+    func readDirectoryNames(_ handle: UInt64, from offset: Int, limit: Int = .max) -> Result<[DirectoryName], Errno> {
         let s = current
         return listed(handle, from: offset, limit: limit) { entry, next in
             let kind = s.table.kind(of: entry.inode) ?? (picks?.pick(inode: entry.inode) != nil ? .symlink
-                : filterNode(entry.inode, s) != nil ? .directory : nil)
+                : names.filters.node(entry.inode, s) != nil ? .directory : nil)
             return kind.map { DirectoryName(name: entry.name, inode: entry.inode, kind: $0, nextOffset: next) }
         }
     }
@@ -105,5 +124,5 @@ extension AlbumFileSystem {
     }
 
     /// The corresponding FUSE operation is `releasedir`.
-    public func releaseDirectory(_ handle: UInt64) { directories.remove(handle) }
+    func releaseDirectory(_ handle: UInt64) { directories.remove(handle) }
 }

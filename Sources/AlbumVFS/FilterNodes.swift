@@ -1,21 +1,27 @@
 import AlbumCore
 import AlbumSystem
 
-/// `filter/EXPRESSION/…/`: folders made on lookup from their names (docs/filters.md), kept in
-/// `filters` and answered beside the node table's.
-extension AlbumFileSystem {
+/// `filter/EXPRESSION/…/`: folders made on lookup from their names (docs/folders.md), kept in
+/// `folders` and answered beside the published tree's nodes, for the tree a request reads.
+final class FilterNodes: Sendable {
+    /// The folders found so far, and the wrong names.
+    let folders = FilterFolders()
+    let inodes: InodeAllocator
+
+    init(inodes: InodeAllocator) { self.inodes = inodes }
+
     /// The node a lookup of `name` in `parent` finds below `filter/`, or nil when `parent` is
     /// neither `filter/` nor one of its folders (or the name is one the node table answers:
     /// `filter/README.txt`, `.`, `..`).
-    func filterChild(of parent: UInt64, named name: String, _ s: TreeView) -> Result<Node, Errno>? {
+    func child(of parent: UInt64, named name: String, _ s: TreeView) -> Result<Node, Errno>? {
         let chain: FilterPredicate?
         let parentPath: String
         if parent == s.table.filterInode {
             if name == "." || name == ".." || name == LibraryViews.filterReadmeName { return nil }
             (chain, parentPath) = (nil, LibraryViews.filter)
-        } else if let known = filters.folder(parent, s.library), let folder = known.folder {
-            if name == "." { return .success(filterNode(known, parent)) }
-            if name == ".." { return s.table[known.parent].map { .success($0) } ?? filterNode(known.parent, s).map { .success($0) } }
+        } else if let known = folders.folder(parent, s.library), let folder = known.folder {
+            if name == "." { return .success(node(known, parent)) }
+            if name == ".." { return s.table[known.parent].map { .success($0) } ?? node(known.parent, s).map { .success($0) } }
             if case .photos(let entries) = folder.entries, let position = entries.position(named: name) {
                 let photo = entries.photo(at: position)
                 return .success(Node(inode: s.table.inode(ofPhoto: photo, slot: entries.slot), parent: parent, name: name,
@@ -29,38 +35,47 @@ extension AlbumFileSystem {
         let path = parentPath + "/" + name
         switch FilterSyntax.parse(name).flatMap(FilterTerms.compile) {
         case .failure(let error):
-            if !FilterProbes.isProbe(name) { filters.wrong(path: path, message: error.message) }
+            if !FilterProbes.isProbe(name) { folders.wrong(path: path, message: error.message) }
             return .failure(.notFound)
         case .success(let predicate):
             let combined = chain.map { outer in FilterPredicate { outer.test($0) && predicate.test($0) } } ?? predicate
-            guard filters.admit(path: path) else { return .failure(.notFound) }
+            guard folders.admit(path: path) else { return .failure(.notFound) }
             let inode = inodes.inode(parent: parent, name: name)
-            guard let known = filters.found(inode, parent: parent, name: name, path: path, predicate: combined, s.library) else {
+            guard let known = folders.found(inode, parent: parent, name: name, path: path, predicate: combined, s.library) else {
                 return .failure(.notFound)
             }
-            return .success(filterNode(known, inode))
+            return .success(node(known, inode))
         }
     }
 
     /// The node of a filter folder kept, built for the tree `s` shows.
-    func filterNode(_ inode: UInt64, _ s: TreeView) -> Node? {
-        filters.folder(inode, s.library).map { filterNode($0, inode) }
+    func node(_ inode: UInt64, _ s: TreeView) -> Node? {
+        folders.folder(inode, s.library).map { node($0, inode) }
     }
 
-    private func filterNode(_ known: FilterFolders.Known, _ inode: UInt64) -> Node {
+    private func node(_ known: FilterFolders.Known, _ inode: UInt64) -> Node {
         let folder = known.folder ?? VirtualFolder(name: known.name, entries: .folders([]), emptyMtime: Timestamp(seconds: 0))
         return Node(inode: inode, parent: known.parent, name: known.name, kind: .folder(folder), mtime: folder.mtime)
     }
 
     /// A filter folder as the node table's folders are, for a listing.
-    func filterFolderRecord(_ inode: UInt64, _ s: TreeView) -> NodeTable.Folder? {
-        guard let known = filters.folder(inode, s.library), let folder = known.folder else { return nil }
+    func folderRecord(_ inode: UInt64, _ s: TreeView) -> NodeTable.Folder? {
+        guard let known = folders.folder(inode, s.library), let folder = known.folder else { return nil }
         return NodeTable.Folder(inode: inode, parent: known.parent, name: known.name, folder: folder, childInodes: [])
     }
 
     /// The names below `filter/` that were no expression, newest last (`.albumfs/errors`): each
     /// a path below the mount point and what is wrong with it.
-    public var filterErrors: [(path: String, message: String)] { filters.errors }
+    var errors: [(path: String, message: String)] { folders.errors }
+
+    /// The tree shown is now `library`'s: the folders are built again when next asked for. Returns
+    /// what the kernel is to drop: the folders' attributes and the entries it may hold of them.
+    func libraryChanged(_ library: Library) -> TreeChanges {
+        var changes = TreeChanges()
+        changes.removedEntries = folders.libraryChanged(library)
+        changes.changedInodes = folders.inodes
+        return changes
+    }
 }
 
 /// Names file managers and shells look up in every folder they open (`.hidden`, `.directory`,

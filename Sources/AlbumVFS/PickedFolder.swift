@@ -1,17 +1,67 @@
 import AlbumCore
 import AlbumSystem
+import Dispatch
 import Glibc
 
 /// `picked/`: the one writable folder. A symlink picks a photo, `rm` unpicks, `mv` renames.
-/// The rules and their errno values are in docs/picks.md.
-extension AlbumFileSystem {
+/// The rules and their errno values are in docs/picks.md. Its links and its own attributes are
+/// answered from `picks` (they change with each pick, between trees), beside the published tree.
+final class PickedFolder: Sendable {
+    /// Where the picks are held; nil for a tree without picks (`picked/` is then empty, read-only).
+    let picks: PickRegistry?
+    let owner: Owner
+    let sourceRoot: String
+    /// The mount point's real path: absolute link targets into the mount are resolved against it.
+    let mountpoint: String?
+    /// The clock picks are stamped with (replaceable in tests).
+    let clock: @Sendable () -> Timestamp
+    let tree: PublishedTree
+    /// A link's target may pass through `filter/` folders.
+    let filters: FilterNodes
+    /// A pick's photo is hashed from its file, following a move.
+    let sources: SourceFiles
+    /// Where lost picks' candidates are hashed, one search at a time, off the thread that swaps trees.
+    let search = DispatchQueue(label: "albumfs.pick-search", qos: .utility)
+
+    init(picks: PickRegistry?, owner: Owner, mountpoint: String?, clock: @escaping @Sendable () -> Timestamp,
+         tree: PublishedTree, filters: FilterNodes, sources: SourceFiles) {
+        self.picks = picks
+        self.owner = owner
+        self.sourceRoot = sources.sourceRoot
+        self.mountpoint = mountpoint
+        self.clock = clock
+        self.tree = tree
+        self.filters = filters
+        self.sources = sources
+    }
+
+    var current: TreeView { tree.current }
+
     /// How many photos `picked/` holds.
-    public var pickCount: Int { picks?.all.count ?? 0 }
+    var count: Int { picks?.all.count ?? 0 }
 
-    /// Whether the kernel may cache this directory's listing (not `picked/`, which changes).
-    public func isStaticDirectory(_ inode: UInt64) -> Bool { inode != current.table.pickedInode }
+    /// Whether `parent` is `picked/` and it takes changes (links, `rm`, `mv`).
+    func takesChanges(in parent: UInt64) -> Bool { picks != nil && parent == current.table.pickedInode }
 
-    func pickedFolderAttributes(_ node: Node, _ s: TreeView) -> Attributes {
+    /// The attributes of the link `inode` is, if it is one of `picked/`'s.
+    func linkAttributes(_ inode: UInt64, _ s: TreeView) -> Attributes? {
+        picks?.pick(inode: inode).map { linkAttributes($0, s) }
+    }
+
+    /// Whether `inode` is one of `picked/`'s links.
+    func isLink(_ inode: UInt64) -> Bool { picks?.pick(inode: inode) != nil }
+
+    /// The corresponding FUSE operation is `lookup`, in `picked/`: nil when `parent` is not
+    /// `picked/` or the name is one the tree answers (`.`, `..`, a name too long).
+    func lookup(parent: UInt64, name: String, _ s: TreeView) -> Result<Attributes, Errno>? {
+        guard parent == s.table.pickedInode, name != ".", name != "..", FileNameBytes.count(name) <= EntryNames.maxBytes else { return nil }
+        guard let pick = picks?.pick(named: name) else { return .failure(.notFound) }
+        return .success(linkAttributes(pick, s))
+    }
+
+    /// `picked/`'s own attributes: its mtime is its newest pick's, and it is writable while the
+    /// picks' storage takes changes.
+    func folderAttributes(_ node: Node) -> Attributes {
         let all = picks?.all ?? []
         let writable = picks?.storage.acceptsChanges ?? false
         return Attributes(inode: node.inode, kind: .directory, permissions: owner.mode(writable ? 0o755 : 0o555), linkCount: 2, size: 4096,
@@ -31,81 +81,8 @@ extension AlbumFileSystem {
         return pick.target
     }
 
-    /// A picked photo that moved (its folder renamed, moved to another folder of the library, or
-    /// renamed) keeps its pick: for a pick whose path is no longer in the tree, the photo the scan
-    /// found its file at (`renamed`: its folder renamed), else the one that has the identity
-    /// (inode, size, mtime) its path had in the `previous` tree, whatever its name (a batch rename
-    /// by date), then the photos of the same file name (of the size it had, where the previous
-    /// tree knew it), are hashed, and the one holding the pick's bytes takes it. The candidates
-    /// are chosen here, on the thread that swapped the tree; they are hashed on `pickSearch`,
-    /// one search at a time, at most `PickSearch.budget` bytes a search (`searchPicks`), so that
-    /// a library of big files of the same name never holds up the next tree.
-    func followMovedPicks(_ s: TreeView, previous: TreeView,
-                          renamed: [FileMove] = []) {
-        guard let picks else { return }
-        let all = picks.all
-        let lost = all.filter { s.table.photo(source: $0.sourcePath) == nil }
-        guard !lost.isEmpty else { return }
-        let taken = Set(all.map(\.sourcePath))
-        // What each lost pick's photo was, if it left with this swap (inode 0: numbers made up).
-        let left = Dictionary(lost.compactMap { pick -> (String, FileIdentity)? in
-            guard let i = previous.table.photo(source: pick.sourcePath) else { return nil }
-            return (pick.sourcePath, previous.library.photos[i].identity)
-        }, uniquingKeysWith: { first, _ in first })
-        let wanted = Set(lost.map { String($0.sourcePath.nameAfterLastSlash) })
-        let identities = Set(left.values.filter { $0.inode != 0 })
-        var byName: [String: [Int]] = [:]
-        var byIdentity: [FileIdentity: Int] = [:]
-        for (i, photo) in s.library.photos.enumerated() where !taken.contains(photo.relativePath) {
-            if wanted.contains(photo.fileName) { byName[photo.fileName, default: []].append(i) }
-            if !identities.isEmpty, identities.contains(photo.identity) { byIdentity[photo.identity] = i }
-        }
-        let movedTo = renamed.isEmpty ? [:] : Dictionary(renamed.map { ($0.from, $0.to) }, uniquingKeysWith: { first, _ in first })
-        let searches = lost.compactMap { pick -> PickSearch? in
-            let sameFile = (movedTo[pick.sourcePath].flatMap { s.table.photo(source: $0) }
-                ?? left[pick.sourcePath].flatMap { $0.inode == 0 ? nil : byIdentity[$0] }).map { [$0] } ?? []
-            let size = left[pick.sourcePath]?.size
-            let sameName = (byName[String(pick.sourcePath.nameAfterLastSlash)] ?? []).filter { size == nil || s.library.photos[$0].identity.size == size }
-            let candidates = (sameFile + sameName).map { s.library.photos[$0] }.filter { picks.mayHold(pick, $0) }
-            return candidates.isEmpty ? nil : PickSearch(pick: pick, candidates: candidates)
-        }
-        guard !searches.isEmpty else { return }
-        pickSearch.async { [self] in searchPicks(searches) }
-    }
-
-    /// Hashes the candidates of each lost pick, at most `PickSearch.budget` bytes in all (a file
-    /// over what is left is passed over, and tried at the next swap); the photo holding a pick's
-    /// bytes takes it, if it is still in the tree shown now and the pick still lost.
-    func searchPicks(_ searches: [PickSearch]) {
-        guard let picks else { return }
-        var budget = PickSearch.budget
-        var taken = Set(picks.all.map(\.sourcePath))
-        for search in searches {
-            for photo in search.candidates where !taken.contains(photo.relativePath) {
-                guard photo.identity.size <= budget else { continue }
-                budget -= photo.identity.size
-                // (A photo that cannot be read now is tried again at the next swap.)
-                guard let hash = try? picks.storage.contentHash(of: ScannedFile(photo), beneath: sourceRoot) else { continue }
-                guard hash == search.pick.contentHash else {
-                    picks.ruleOut(search.pick, photo)
-                    continue
-                }
-                let s = current
-                guard s.table.photo(source: search.pick.sourcePath) == nil, let i = s.table.photo(source: photo.relativePath),
-                      s.library.photos[i].identity == photo.identity, let canonical = s.table.canonicalPath(ofPhoto: i) else { break }
-                if case .success = picks.move(name: search.pick.name, to: photo.relativePath, target: "../" + canonical) {
-                    taken.insert(photo.relativePath)
-                }
-                break
-            }
-        }
-    }
-
-    /// Waits until the searches for lost picks asked for so far have ended (tests).
-    public func waitForPickSearches() { pickSearch.sync {} }
-
     /// The corresponding FUSE operation is `readlink`.
-    public func readlink(_ inode: UInt64) -> Result<String, Errno> {
+    func readlink(_ inode: UInt64) -> Result<String, Errno> {
         let s = current
         guard let pick = picks?.pick(inode: inode) else { return .failure(.invalidArgument) }
         return .success(target(of: pick, s))
@@ -113,8 +90,8 @@ extension AlbumFileSystem {
 
     /// The corresponding FUSE operation is `symlink`: `ln -s TARGET picked/NAME` picks a photo.
     /// `caller`: the user asking (the kernel's request context); see `Owner.mayChangePicks`.
-    public func symlink(parent: UInt64, name: String, target: String, caller: UInt32 = 0) -> Result<Attributes, Errno> {
-        let tree = sources.following.publishedTree
+    func symlink(parent: UInt64, name: String, target: String, caller: UInt32 = 0) -> Result<Attributes, Errno> {
+        let published = sources.following.publishedTree
         var s = current
         guard let picks, parent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
@@ -129,7 +106,7 @@ extension AlbumFileSystem {
         // Its file is hashed: for a photo whose folder was just renamed in SOURCE, the tree that
         // shows its new path is waited for, as `open` waits (the snapshot and the photo's number
         // in it change together).
-        _ = sources.followingMoves(s.library.photos[photoIndex], tree: tree, lookFirst: true, shown: { () -> Photo? in
+        _ = sources.followingMoves(s.library.photos[photoIndex], tree: published, lookFirst: true, shown: { () -> Photo? in
             let now = current
             guard case .success(let i) = resolvePhoto(target, now) else { return nil }
             (s, photoIndex) = (now, i)
@@ -153,19 +130,16 @@ extension AlbumFileSystem {
     }
 
     /// The corresponding FUSE operation is `unlink`: `rm picked/NAME` unpicks.
-    public func unlink(parent: UInt64, name: String, caller: UInt32 = 0) -> Result<Void, Errno> {
-        let s = current
-        guard let picks, parent == s.table.pickedInode else {
-            // Nothing else may be removed; a missing name is still "not found".
-            return lookup(parent: parent, name: name).flatMap { _ in .failure(.readOnlyFileSystem) }
-        }
+    /// `parent` is `picked/` (`takesChanges`).
+    func unlink(name: String, caller: UInt32) -> Result<Void, Errno> {
+        guard let picks else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
         return picks.remove(name: name)
     }
 
     /// The corresponding FUSE operation is `rename`, within `picked/` only.
     /// `flags` are renameat2's: RENAME_NOREPLACE (1) is honoured, RENAME_EXCHANGE (2) refused.
-    public func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32, caller: UInt32 = 0) -> Result<Void, Errno> {
+    func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32, caller: UInt32 = 0) -> Result<Void, Errno> {
         let s = current
         guard let picks, parent == s.table.pickedInode, newParent == s.table.pickedInode else { return .failure(.readOnlyFileSystem) }
         guard owner.mayChangePicks(caller) else { return .failure(.accessDenied) }
@@ -176,7 +150,7 @@ extension AlbumFileSystem {
 
     /// What `mknod`, `mkdir`, `create` and `link` answer: EPERM in `picked/` (only links belong
     /// there), EROFS everywhere else.
-    public func creationError(in parent: UInt64) -> Errno {
+    func creationError(in parent: UInt64) -> Errno {
         parent == current.table.pickedInode && picks != nil ? .permissionDenied : .readOnlyFileSystem
     }
 
@@ -210,7 +184,7 @@ extension AlbumFileSystem {
                       let photo = s.table.photo(source: pick.sourcePath) else { return .failure(.invalidArgument) }
                 return .success(photo)
             }
-            if let found = filterChild(of: node.inode, named: name, s) {
+            if let found = filters.child(of: node.inode, named: name, s) {
                 guard case .success(let next) = found else { return .failure(.invalidArgument) }
                 node = next
                 continue
@@ -223,12 +197,4 @@ extension AlbumFileSystem {
         guard case .file(let content) = node.kind, let photo = content.photo else { return .failure(.invalidArgument) }
         return .success(photo)
     }
-}
-
-/// A lost pick and the photos that may hold its bytes, in the order they are hashed.
-struct PickSearch: Sendable {
-    /// Bytes hashed at most by one search (a search per tree swap with lost picks).
-    static let budget: Int64 = 4 << 30
-    let pick: Pick
-    let candidates: [Photo]
 }
