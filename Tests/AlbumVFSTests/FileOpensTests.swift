@@ -41,8 +41,8 @@ final class FileOpensTests: XCTestCase {
                           capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 2_000),
                           screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
                           changedWhenRead: Timestamp(st.st_ctim))
-        fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo], thumbnailBoxes: [.default], withStatus: true,
-                                                             emptyMtime: Timestamp(seconds: 0)),
+        fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo], ViewSettings(thumbnailBoxes: [.default], withStatus: true,
+                                                                                            emptyMtime: Timestamp(seconds: 0))),
                                  sourceRoot: folder, owner: Owner(uid: 7, gid: 8), log: { _ in })
     }
 
