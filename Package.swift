@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "AlbumMetadataTests", dependencies: ["AlbumSystem", "AlbumMetadata", "AlbumSample", "AlbumLive"]),
         .testTarget(name: "AlbumIndexTests", dependencies: ["AlbumSystem", "AlbumIndex", "AlbumCore"]),
         .testTarget(name: "AlbumThumbnailsTests", dependencies: ["AlbumSystem", "AlbumThumbnails", "AlbumMetadata", "AlbumSample", "CTurboJPEG"]),
-        .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumSystem", "AlbumVFS", "AlbumCore"]),
+        .testTarget(name: "AlbumVFSTests", dependencies: ["AlbumSystem", "AlbumVFS", "AlbumCore", "AlbumLive"]),
         .testTarget(name: "AlbumFUSETests", dependencies: ["AlbumSystem", "AlbumFUSE", "CFuse3"]),
         // The command line parsed without a mount (`@testable import albumfs`).
         .testTarget(name: "albumfsTests", dependencies: ["albumfs"]),

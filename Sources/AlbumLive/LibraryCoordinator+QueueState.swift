@@ -32,7 +32,7 @@ extension LibraryCoordinator {
         var wholeFiles = Set<String>()
         /// Whether a rescan of `dirty` is queued (after the debounce).
         var flushScheduled = false
-        /// The number of the last change put in `dirty` (the filesystem's `pendingChanges` counts
+        /// The number of the last change put in `dirty` (the coordinator's `pending` counts
         /// them as reported).
         var absorbedChange = 0
         /// When the first change of the burst being debounced came.

@@ -274,7 +274,7 @@ extension LibraryCoordinator {
     /// until then, as `changes_pending` says).
     func lookAgainLater(at deferred: [String]) {
         guard !deferred.isEmpty else { return }
-        onQueue.absorbedChange = max(onQueue.absorbedChange, fs.pendingChanges.report())
+        onQueue.absorbedChange = max(onQueue.absorbedChange, pending.report())
         let folders = Set(deferred.map { $0.folderBeforeLastSlash })
         queue.asyncAfter(deadline: .now() + options.settle + 0.1) { [self] in
             for f in folders { onQueue.dirty.insert(f) }
@@ -345,6 +345,7 @@ extension LibraryCoordinator {
         // (A file found under a new path while its old one is still there, a hard link, is another
         // entry: its photo gets numbers of its own. A rename given again is a no-op.)
         let changes = fs.update(library, complete: complete, renamed: onQueue.renamed.filter { !state.knows($0.from) })
+        pending.treePublished()
         if !changes.isEmpty { viewsUnsaved.withLock { $0 = true } }
         if !changes.isEmpty, let invalidate = invalidate.withLock({ $0 }) { invalidate(changes) }
         show(report)

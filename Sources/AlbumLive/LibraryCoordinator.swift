@@ -102,6 +102,9 @@ public final class LibraryCoordinator: @unchecked Sendable {
     let progress: (@Sendable (Int, Int, Bool) -> Void)?
     let invalidate: Locked<(@Sendable (TreeChanges) -> Void)?> = Locked(nil)
     let statusBox = Locked(Status())
+    /// Changes seen in SOURCE that the published tree may not show yet, and the trees published:
+    /// what an open of a moved photo's file waits on (`LibraryFollowing`).
+    public let pending = PendingChanges()
     let firstScan = Promise<Void>()
     /// Every scan's index writes, in order (`IndexWriter`), and the rows not written yet.
     let indexQueue = DispatchQueue(label: "albumfs.index-writer")
@@ -274,7 +277,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         let lost = absolutePath.isEmpty
         let relative = absolutePath == root ? "" : absolutePath.hasPrefix(root + "/") ? String(absolutePath.dropFirst(root.count + 1)) : ""
         // Counted at once: an `open` of a photo whose file moved waits for the tree that shows it.
-        let change = fs.pendingChanges.report()
+        let change = pending.report()
         queue.async { [self] in
             onQueue.absorbedChange = max(onQueue.absorbedChange, change)
             if lost { onQueue.eventsLost = true }
@@ -321,7 +324,7 @@ public final class LibraryCoordinator: @unchecked Sendable {
         onQueue.burstStart = nil
         let covered = onQueue.absorbedChange
         rescan(outermost, skippingUnchangedBut: mustList, named: takeNamed())
-        fs.pendingChanges.shown(through: covered)
+        pending.shown(through: covered)
     }
 
     /// Whether the folders inotify named since the last rescan are every folder that changed:
@@ -355,6 +358,6 @@ public final class LibraryCoordinator: @unchecked Sendable {
         onQueue.burstStart = nil
         let covered = onQueue.absorbedChange
         rescan([""], skippingUnchangedBut: full ? nil : mustList, named: takeNamed())
-        fs.pendingChanges.shown(through: covered)
+        pending.shown(through: covered)
     }
 }

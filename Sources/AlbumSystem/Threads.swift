@@ -52,6 +52,13 @@ public final class Condition: @unchecked Sendable {
         return pthread_cond_timedwait(cond, mutex, &deadline) != ETIMEDOUT
     }
 
+    /// Seconds on the monotonic clock (a wall clock set back would stretch a wait).
+    public static func monotonicNow() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     /// The monotonic clock's time `seconds` from now.
     public static func deadline(in seconds: Double) -> timespec {
         var deadline = timespec()

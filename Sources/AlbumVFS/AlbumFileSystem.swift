@@ -18,10 +18,6 @@ public final class AlbumFileSystem: Sendable {
     let opens: FileOpens
     /// The files behind the tree: handles, SOURCE, thumbnails' reads, the storage's state.
     public let sources: SourceFiles
-    /// Changes in SOURCE the tree may not show yet, and the trees published: counted by whoever
-    /// follows the library, waited on (`SourceFiles.followingMoves`) when a photo's file is not
-    /// at its path.
-    public let pendingChanges: PendingChanges
 
     /// - Parameter log: where read problems are reported (once per file).
     /// - Parameters:
@@ -35,9 +31,7 @@ public final class AlbumFileSystem: Sendable {
         self.owner = owner
         let inodes = InodeAllocator()
         let registry = try picks.map { storage throws(Errno) in try PickRegistry(storage: storage, limit: maxPicks, inodes: inodes) }
-        let pending = PendingChanges()
-        pendingChanges = pending
-        sources = SourceFiles(sourceRoot: sourceRoot, thumbnails: thumbnails, pendingChanges: pending, log: log)
+        sources = SourceFiles(sourceRoot: sourceRoot, thumbnails: thumbnails, log: log)
         let sizes = Dictionary((thumbnails?.boxes ?? []).map { ($0, thumbnails!.size(for: $0)) }, uniquingKeysWith: { first, _ in first })
         tree = PublishedTree(library: library, inodes: inodes, thumbnails: thumbnails,
                              presentation: TreePresentation(owner: owner, sourceRoot: sourceRoot, thumbnailSizes: sizes,
@@ -63,7 +57,6 @@ public final class AlbumFileSystem: Sendable {
         let (old, new) = tree.publish(library, renamed: renamed)
         // (After the swap, not under its lock: a filter folder being built holds `FilterFolders`' lock.)
         let filterChanges = names.filters.libraryChanged(library)
-        pendingChanges.treePublished()
         if complete { names.picked.followMovedPicks(new, previous: old, renamed: renamed) }
         var changes = TreeChanges.between(old.table, new.table)
         // Filter folders are built again for the new tree when next asked for: the kernel drops

@@ -15,12 +15,13 @@ public protocol LibraryFollowing: AnyObject, Sendable {
     func fileChanged(_ relativePath: String)
 }
 
-/// With nobody following the library (an `albumfs index` run, a test): the filesystem's own count
-/// of trees published and changes told, and a changed file waits for the next scan.
-extension PendingChanges: LibraryFollowing {
-    public var publishedTree: Int { tree }
-    public func awaitTree(newerThan tree: Int, until deadline: Double) -> Bool { awaitTree(newerThan: tree, until: deadline, grace: 0.05) }
-    public func fileChanged(_ relativePath: String) {}
+/// With nobody following the library (a test of the filesystem alone): no tree is waited for,
+/// and a changed file waits for the next scan.
+final class NotFollowed: LibraryFollowing {
+    static let shared = NotFollowed()
+    var publishedTree: Int { 0 }
+    func awaitTree(newerThan tree: Int, until deadline: Double) -> Bool { false }
+    func fileChanged(_ relativePath: String) {}
 }
 
 /// The follower the filesystem was given, held weakly: the follower holds the filesystem.

@@ -53,7 +53,7 @@ extension SourceFiles {
     func followingMoves<T>(_ photo: Photo, tree: Int, lookFirst: Bool = false, shown: () -> Photo?,
                            _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
         var photo = photo, tree = tree
-        let deadline = PendingChanges.monotonicNow() + Self.movedFileWait
+        let deadline = Condition.monotonicNow() + Self.movedFileWait
         let following = following
         /// The photo the next tree shows, when the file is missing and one comes. (Not while the
         /// library is unavailable, its disk unplugged: every file is missing then.)

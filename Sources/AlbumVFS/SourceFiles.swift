@@ -30,18 +30,15 @@ public final class SourceFiles: Sendable {
     /// Whether the library's storage is stalled (`isStalled`), and the number of the change that
     /// said so (changes may be told out of order: `setStalled`).
     let stall = Locked<(stalled: Bool, change: UInt64)>((false, 0))
-    /// The count of trees and changes used while nobody follows the library.
-    let pendingChanges: PendingChanges
     /// Whoever follows the library (`follow`).
     private let follower = Locked(FollowerReference())
     /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
     /// photo's file went: the 2 s for a change to show (docs/errno.md).
     static let movedFileWait = 2.0
 
-    init(sourceRoot: String, thumbnails: ThumbnailProvider?, pendingChanges: PendingChanges, log: @escaping @Sendable (String) -> Void) {
+    init(sourceRoot: String, thumbnails: ThumbnailProvider?, log: @escaping @Sendable (String) -> Void) {
         self.sourceRoot = sourceRoot
         self.thumbnails = thumbnails
-        self.pendingChanges = pendingChanges
         self.problems = OnceLog(sink: log)
         self.logLine = log
     }
@@ -49,7 +46,7 @@ public final class SourceFiles: Sendable {
     /// Who waits for trees and is told of changed files from now on.
     func follow(_ follower: any LibraryFollowing) { self.follower.withLock { $0.follower = follower } }
 
-    var following: any LibraryFollowing { follower.withLock { $0.follower } ?? pendingChanges }
+    var following: any LibraryFollowing { follower.withLock { $0.follower } ?? NotFollowed.shared }
 
     // MARK: The library's storage
 

@@ -78,7 +78,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("not_shown", String(s.notShown.count)))
         lines.append(("not_shown_by_reason", NotShownFile.countsByReason(s.notShown)))
         lines.append(("errors", String(problems.all.count + (fileSystem?.filterErrors.count ?? 0))))
-        lines.append(("changes_pending", String(fileSystem?.pendingChanges.count ?? 0)))
+        lines.append(("changes_pending", String(coordinator?.pending.count ?? 0)))
         lines.append(("scan_progress", "\(s.progressDone)/\(s.progressTotal)"))
         lines.append(("scans", String(s.scans)))
         lines.append(("header_reads", String(s.headerReads)))

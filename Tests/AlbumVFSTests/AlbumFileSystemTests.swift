@@ -1,4 +1,5 @@
 import AlbumCore
+@testable import AlbumLive
 import AlbumSystem
 @testable import AlbumVFS
 import Foundation
@@ -359,16 +360,19 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(rename(folder + "/a.jpg", folder + "/A/a.jpg"), 0)
         let inode = ino("non-screenshots/a.jpg")
         XCTAssertEqual(rename(folder + "/A", folder + "/B"), 0)
+        let pending = PendingChanges()
+        fs.follow(pending)
         XCTAssertEqual(fs.open(inode, flags: O_RDONLY).failure, .notFound, "nothing pending: no wait")
-        let change = fs.pendingChanges.report()
-        XCTAssertTrue(fs.pendingChanges.any)
+        let change = pending.report()
+        XCTAssertTrue(pending.any)
         let fs = self.fs!, moved = photo("B/a.jpg", seconds: 2_000, size: 4)
         let published = DispatchSemaphore(value: 0)
         let publisher = Thread {
             usleep(200_000)
             fs.update(LibraryViews.build(photos: [moved], ViewSettings(emptyMtime: Timestamp(seconds: 0))),
                       renamed: [FileMove(from: "A/a.jpg", to: "B/a.jpg", identity: .unknown)])
-            fs.pendingChanges.shown(through: change)
+            pending.treePublished()
+            pending.shown(through: change)
             published.signal()
         }
         publisher.start()
@@ -379,58 +383,19 @@ final class AlbumFileSystemTests: XCTestCase {
         fs.release(h)
         // (The open goes on as soon as the tree is published; the publisher then says what it shows.)
         XCTAssertEqual(published.wait(timeout: .now() + 10), .success)
-        XCTAssertFalse(fs.pendingChanges.any)
+        XCTAssertFalse(pending.any)
         // Deleted: the next tree drops it, and the open answers ENOENT then.
         XCTAssertEqual(unlink(folder + "/B/a.jpg"), 0)
-        let removal = fs.pendingChanges.report()
+        let removal = pending.report()
         let dropper = Thread {
             usleep(100_000)
             fs.update(LibraryViews.build(photos: [], ViewSettings(emptyMtime: Timestamp(seconds: 0))))
-            fs.pendingChanges.shown(through: removal)
+            pending.treePublished()
+            pending.shown(through: removal)
         }
         dropper.start()
         XCTAssertEqual(fs.open(inode, flags: O_RDONLY).failure, .notFound)
         XCTAssertEqual(fs.openFileCount, 0)
-    }
-
-    /// Changes count as pending from their report until a tree covers them; a wait ends with a
-    /// new tree, or once nothing is pending, or at its deadline.
-    func testPendingChanges() {
-        let p = PendingChanges()
-        XCTAssertFalse(p.any)
-        let first = p.report(), second = p.report()
-        XCTAssertEqual(second, first + 1)
-        p.shown(through: first)
-        XCTAssertTrue(p.any, "the second is not shown yet")
-        p.shown(through: second)
-        p.shown(through: first)
-        XCTAssertFalse(p.any, "a lower number shown later takes nothing back")
-        let tree = p.tree
-        XCTAssertFalse(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5), "nothing pending: no new tree to wait for")
-        p.report()
-        XCTAssertFalse(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 0.1), "the deadline")
-        p.treePublished()
-        XCTAssertTrue(p.awaitTree(newerThan: tree, until: PendingChanges.monotonicNow() + 5))
-        // A waiter is woken by the tree published while it waits, and by the change shown.
-        // (A new tree answers true; the change shown leaves nothing pending and no new tree: false.)
-        for (wake, answer) in [({ p.treePublished() }, true), ({ p.shown(through: p.report()) }, false)] {
-            let before = p.tree
-            p.report()
-            let woken = DispatchSemaphore(value: 0)
-            let answered = Locked<Bool?>(nil)
-            let started = PendingChanges.monotonicNow()
-            Thread.detachNewThread {
-                let newer = p.awaitTree(newerThan: before, until: PendingChanges.monotonicNow() + 30)
-                answered.withLock { $0 = newer }
-                woken.signal()
-            }
-            XCTAssertEqual(woken.wait(timeout: .now() + 0.3), .timedOut, "it waits while a change is pending")
-            wake()
-            XCTAssertEqual(woken.wait(timeout: .now() + 10), .success)
-            XCTAssertEqual(answered.withLock { $0 }, answer, "what the waiter was woken by")
-            XCTAssertLessThan(PendingChanges.monotonicNow() - started, 10, "woken, not timed out")
-            p.shown(through: p.report())
-        }
     }
 
     func listing(_ path: String) -> [String] {

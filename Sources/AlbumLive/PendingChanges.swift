@@ -1,9 +1,10 @@
 import AlbumCore
 import AlbumSystem
-import Glibc
+import AlbumVFS
 import Synchronization
 
-/// Changes seen in SOURCE that the published tree may not show yet.
+/// Changes seen in SOURCE that the published tree may not show yet: the coordinator's, which
+/// follows the library for the filesystem (`LibraryFollowing`).
 ///
 /// Whoever follows the library counts each change where it is reported (`report`, as inotify
 /// delivers it) and says which of them a published tree covers (`shown`). Between the two (the
@@ -14,7 +15,7 @@ import Synchronization
 public final class PendingChanges: Sendable {
     private let reported = Atomic<Int>(0)
     private let covered = Atomic<Int>(0)
-    /// The number of trees published (`AlbumFileSystem.update`).
+    /// The number of trees published (`treePublished`, after each `AlbumFileSystem.update`).
     private let trees = Atomic<Int>(0)
     /// Wakes the requests waiting in `awaitTree`; changed under its lock (so no wakeup is lost
     /// between a waiter's look and its wait): `trees` and `covered`.
@@ -62,22 +63,23 @@ public final class PendingChanges: Sendable {
     /// or until the monotonic clock reads `deadline` (false). Woken by each tree published and
     /// each change shown, never by polling.
     func awaitTree(newerThan tree: Int, until deadline: Double, grace: Double) -> Bool {
-        let graceEnds = Self.monotonicNow() + grace
+        let graceEnds = Condition.monotonicNow() + grace
         published.lock()
         defer { published.unlock() }
         while true {
             if self.tree != tree { return true }
-            let now = Self.monotonicNow()
+            let now = Condition.monotonicNow()
             if now >= deadline || (now >= graceEnds && !any) { return false }
             let wake = now < graceEnds ? min(graceEnds, deadline) : deadline
             _ = published.wait(until: Condition.deadline(in: wake - now))
         }
     }
+}
 
-    /// Seconds on the monotonic clock (a wall clock set back would stretch a wait).
-    static func monotonicNow() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+/// The count alone as a follower (a test of the filesystem, where nobody scans): its trees and
+/// changes as told, a changed file left for the next scan.
+extension PendingChanges: LibraryFollowing {
+    public var publishedTree: Int { tree }
+    public func awaitTree(newerThan tree: Int, until deadline: Double) -> Bool { awaitTree(newerThan: tree, until: deadline, grace: 0.05) }
+    public func fileChanged(_ relativePath: String) {}
 }
