@@ -57,11 +57,12 @@ final class DuplicateFinder: @unchecked Sendable {
     /// no file (the first tree a mount shows, before its scan).
     static func groupsFromIndex(_ photos: [Photo], store: ContentHashStore?, log: (String) -> Void) -> [String: UInt32] {
         let known = load(store, log: log)
+        let valid = { (i: Int) in known[KnownContent.key(photos[i].sourcePath)].flatMap { $0.holds(photos[i]) ? $0 : nil } }
+        // Only files whose partial hashes agree, as `groups` takes them: a file hashed while the
+        // scan read it has a full hash whether or not another shares its partial one.
         var full: [String: String] = [:]
-        for i in DuplicateGroups.sameSizeRuns(photos).joined() {
-            if let content = known[KnownContent.key(photos[i].sourcePath)], content.holds(photos[i]), let hash = content.full {
-                full[photos[i].sourcePath] = hash.hex
-            }
+        for i in DuplicateGroups.sameSizeRuns(photos).flatMap({ DuplicateGroups.split($0) { valid($0)?.partial } }).joined() {
+            if let hash = valid(i)?.full { full[photos[i].sourcePath] = hash.hex }
         }
         return DuplicateGroups.numbers(full)
     }
@@ -93,7 +94,11 @@ final class DuplicateFinder: @unchecked Sendable {
         }
         var fullHashes: [String: String] = [:]
         for i in alike { if let hash = valid(i)?.full { fullHashes[photos[i].sourcePath] = hash.hex } }
-        save(saved.compactMap { i in known[key[i]].map { $0.record(photos[i]) } }, keeping: Set(runs.joined().map { key[$0] }))
+        // The index keeps a full hash only where partial hashes agree, as if the search had made
+        // it: one made while reading for a file whose partial hash is its own is not written.
+        let compared = Set(alike)
+        save(saved.compactMap { i in known[key[i]].map { compared.contains(i) ? $0.record(photos[i]) : $0.record(photos[i], full: false) } },
+             keeping: Set(runs.joined().map { key[$0] }))
         return DuplicateGroups.numbers(fullHashes)
     }
 
@@ -239,8 +244,9 @@ struct KnownContent: Sendable {
     /// Whether this stands for `photo`'s file as scanned.
     func holds(_ photo: Photo) -> Bool { file == Self.file(photo) }
 
-    func record(_ photo: Photo) -> ContentHashRecord {
+    /// What the index keeps of this for `photo`'s file (`full` false: its partial hash alone).
+    func record(_ photo: Photo, full withFull: Bool = true) -> ContentHashRecord {
         ContentHashRecord(relativePath: photo.sourcePath, identity: photo.identity, changedWhenRead: photo.changedWhenRead,
-                          partial: partial, full: full?.hex)
+                          partial: partial, full: withFull ? full?.hex : nil)
     }
 }
