@@ -92,20 +92,26 @@ public final class CameraNameCache: Sendable {
 
     public init() {}
 
-    /// The last camera one reader thread named, and its code: the photos a thread reads one
-    /// after another are mostly of one camera, and then need neither the lock nor a hash.
+    /// The cameras one reader thread named, with their codes: a library holds a few dozen
+    /// cameras, and the photos of two or three of them interleave; a thread's own map needs no
+    /// lock, where the shared one made the readers wait on each other. Bounded: a library of more
+    /// cameras than `Memo.most` asks the shared map again for those past it.
     public struct Memo {
         var last: CameraWritten?
         var code: UInt16 = 0
+        var known: [CameraWritten: UInt16] = [:]
+        static let most = 256
         public init() {}
     }
 
     /// `code(_:)` through a reader's `memo`.
     public func code(_ camera: CameraWritten, memo: inout Memo) -> UInt16 {
         if camera == memo.last { return memo.code }
-        memo.code = code(camera)
+        let code = memo.known[camera] ?? code(camera)
+        if memo.known.count < Memo.most { memo.known[camera] = code }
         memo.last = camera
-        return memo.code
+        memo.code = code
+        return code
     }
 
     /// The code of the folder name of `camera` in `CameraTable.shared`.

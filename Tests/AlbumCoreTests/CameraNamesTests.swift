@@ -106,6 +106,21 @@ final class CameraTableTests: XCTestCase {
         XCTAssertEqual(Set(cameras.map { cache.code($0, memo: &memo) }).count, 3)
     }
 
+    /// Interleaved cameras are answered from the reader's own map once each has been asked (no
+    /// shared lock a photo), and the map stays within its bound however many cameras pass.
+    func testAReadersMemoKeepsEachCameraItMetWithinItsBound() {
+        let cache = CameraNameCache()
+        var memo = CameraNameCache.Memo()
+        let canon = CameraWritten(make: "Canon", model: "Canon EOS R6"), apple = CameraWritten(make: "Apple", model: "iPhone 14")
+        for camera in [canon, apple, canon, apple] { _ = cache.code(camera, memo: &memo) }
+        XCTAssertEqual(memo.known, [canon: cache.code(canon), apple: cache.code(apple)])
+        for n in 0..<(CameraNameCache.Memo.most + 10) {
+            let camera = CameraWritten(make: "Maker", model: "Model \(n)")
+            XCTAssertEqual(cache.code(camera, memo: &memo), cache.code(camera))
+        }
+        XCTAssertEqual(memo.known.count, CameraNameCache.Memo.most)
+    }
+
     func testAPhotoKeepsItsCameraAsACode() {
         var photo = Photo(relativePath: "a.jpg", format: .jpeg, identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)),
                           capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
