@@ -92,26 +92,34 @@ public final class CameraNameCache: Sendable {
 
     public init() {}
 
-    /// The cameras one reader thread named, with their codes: a library holds a few dozen
-    /// cameras, and the photos of two or three of them interleave; a thread's own map needs no
-    /// lock, where the shared one made the readers wait on each other. Bounded: a library of more
-    /// cameras than `Memo.most` asks the shared map again for those past it.
+    /// The cameras one reader thread named last, with their codes, the latest first: a library's
+    /// photos come a few cameras at a time (two or three interleave in a folder), and a thread's
+    /// own list needs no lock, where the shared map made the readers wait on each other. A short
+    /// list compares a camera's two short strings with each, which costs less than hashing them.
     public struct Memo {
-        var last: CameraWritten?
-        var code: UInt16 = 0
-        var known: [CameraWritten: UInt16] = [:]
-        static let most = 256
+        struct Named: Equatable {
+            var camera: CameraWritten
+            var code: UInt16
+        }
+        var recent: [Named] = []
+        static let most = 16
         public init() {}
     }
 
     /// `code(_:)` through a reader's `memo`.
     public func code(_ camera: CameraWritten, memo: inout Memo) -> UInt16 {
-        if camera == memo.last { return memo.code }
-        let code = memo.known[camera] ?? code(camera)
-        if memo.known.count < Memo.most { memo.known[camera] = code }
-        memo.last = camera
-        memo.code = code
-        return code
+        if let i = memo.recent.firstIndex(where: { $0.camera == camera }) {
+            let named = memo.recent[i]
+            if i > 0 {
+                memo.recent.remove(at: i)
+                memo.recent.insert(named, at: 0)
+            }
+            return named.code
+        }
+        let named = Memo.Named(camera: camera, code: code(camera))
+        if memo.recent.count == Memo.most { memo.recent.removeLast() }
+        memo.recent.insert(named, at: 0)
+        return named.code
     }
 
     /// The code of the folder name of `camera` in `CameraTable.shared`.

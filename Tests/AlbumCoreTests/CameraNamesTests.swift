@@ -106,19 +106,21 @@ final class CameraTableTests: XCTestCase {
         XCTAssertEqual(Set(cameras.map { cache.code($0, memo: &memo) }).count, 3)
     }
 
-    /// Interleaved cameras are answered from the reader's own map once each has been asked (no
-    /// shared lock a photo), and the map stays within its bound however many cameras pass.
+    /// Interleaved cameras are answered from the reader's own list once each has been asked (no
+    /// shared lock a photo), the latest first, and the list stays within its bound however many
+    /// cameras pass.
     func testAReadersMemoKeepsEachCameraItMetWithinItsBound() {
         let cache = CameraNameCache()
         var memo = CameraNameCache.Memo()
         let canon = CameraWritten(make: "Canon", model: "Canon EOS R6"), apple = CameraWritten(make: "Apple", model: "iPhone 14")
         for camera in [canon, apple, canon, apple] { _ = cache.code(camera, memo: &memo) }
-        XCTAssertEqual(memo.known, [canon: cache.code(canon), apple: cache.code(apple)])
+        XCTAssertEqual(memo.recent, [.init(camera: apple, code: cache.code(apple)), .init(camera: canon, code: cache.code(canon))])
         for n in 0..<(CameraNameCache.Memo.most + 10) {
             let camera = CameraWritten(make: "Maker", model: "Model \(n)")
             XCTAssertEqual(cache.code(camera, memo: &memo), cache.code(camera))
         }
-        XCTAssertEqual(memo.known.count, CameraNameCache.Memo.most)
+        XCTAssertEqual(memo.recent.count, CameraNameCache.Memo.most)
+        XCTAssertEqual(memo.recent.first?.camera, CameraWritten(make: "Maker", model: "Model \(CameraNameCache.Memo.most + 9)"))
     }
 
     func testAPhotoKeepsItsCameraAsACode() {
