@@ -55,15 +55,20 @@ public struct MotionPhoto: Sendable, Equatable {
     /// The problem a still is named with when its video is refused.
     public static func problem(_ refusal: String) -> String { "motion photo without its video (\(refusal))" }
 
-    /// (Compared as bytes, ASCII case folded: every JPEG with a maker is asked.)
+    /// (Compared as bytes in place, ASCII case folded: every JPEG with a maker is asked.)
     static func isSamsung(_ make: String?) -> Bool {
-        guard let make else { return false }
-        func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0 }
-        let bytes = make.utf8
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return false }
-        let trimmed = bytes[first...last]
-        return trimmed.count == 7 && zip(trimmed, "samsung".utf8).allSatisfy { $0 | 0x20 == $1 }
+        guard var make, make.utf8.count >= samsung.count else { return false }
+        return make.withUTF8 { bytes in
+            func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0 }
+            var low = 0, high = bytes.count
+            while low < high, isBlank(bytes[low]) { low += 1 }
+            while high > low, isBlank(bytes[high - 1]) { high -= 1 }
+            guard high - low == samsung.count else { return false }
+            for i in 0..<samsung.count where bytes[low + i] | 0x20 != samsung[i] { return false }
+            return true
+        }
     }
+    private static let samsung: [UInt8] = Array("samsung".utf8)
 
     /// Why an announced range is not a video.
     public struct Refusal: Error, Equatable {

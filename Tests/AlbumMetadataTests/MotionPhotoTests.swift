@@ -8,6 +8,17 @@ import XCTest
 /// Android motion photos: the video's range found from the still's XMP or Samsung's trailer,
 /// and refused where the bytes do not agree.
 final class MotionPhotoTests: FolderTestCase {
+    /// The Samsung trailer is looked for where the make says Samsung as cameras write it: any
+    /// case, padded with spaces or NULs; a longer or shorter name is another maker.
+    func testTheMakeSamsungIsKnownInAnyCaseAndPadding() {
+        for make in ["SAMSUNG", "samsung", "Samsung", "  Samsung ", "SAMSUNG\0\0", "\0samsung"] {
+            XCTAssertTrue(MotionPhoto.isSamsung(make), make)
+        }
+        for make in [nil, "", "       ", "Samsun", "Samsungs", "Samsung Electronics", "S AMSUNG", "Apple", "SAMSUNG!"] as [String?] {
+            XCTAssertFalse(MotionPhoto.isSamsung(make), make ?? "nil")
+        }
+    }
+
     static let still = Result { () throws(EncodeError) in
         SampleJPEG.insertingAPP1(SampleExif.camera("Google", "Pixel 8 Pro", "2023:10:10 08:15:00").payload(),
                                into: try SampleJPEG.jpeg(.marker(width: 64, height: 48)))
