@@ -31,8 +31,9 @@ final class DuplicateFinderTests: XCTestCase {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg,
                      identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: 0),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")),
                      changedWhenRead: Timestamp(st.st_ctim))
     }
 

@@ -170,9 +170,9 @@ final class ThumbnailServiceTests: XCTestCase {
             XCTAssertEqual(utimensat(AT_FDCWD, folder + "/" + mount + "/DCIM/IMG_0001.JPG", &times, 0), 0)
         }
         let photo = Photo(relativePath: "DCIM/IMG_0001.JPG", format: .jpeg, identity: FileIdentity(inode: 0, size: Int64(jpeg.count), mtime: Timestamp(seconds: 4)),
-                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
-                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
-                          orientation: 1, problems: [])
+                          decisions: PhotoDecisions(capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                                                    captureInstant: Timestamp(seconds: 0),
+                                                    screenshot: ScreenshotDecision(isScreenshot: false, reason: "")))
         let cache = try XCTUnwrap(ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30))
         let first = ThumbnailService(boxes: [.default], cache: cache, log: { XCTFail($0) })
         let made = try first.thumbnail(of: photo, sourceRoot: folder + "/EOS_DIGITAL", box: .default).get()

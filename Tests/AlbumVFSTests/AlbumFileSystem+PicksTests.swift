@@ -34,8 +34,9 @@ final class PickFollowingTests: XCTestCase {
     func photo(_ path: String, inode: UInt64, size: Int64 = 4, changedWhenRead: Timestamp? = nil) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: 5_000).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg, identity: FileIdentity(inode: inode, size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 5_000),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: 5_000),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")),
                      changedWhenRead: changedWhenRead)
     }
 

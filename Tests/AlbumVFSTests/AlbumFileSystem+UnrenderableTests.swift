@@ -32,8 +32,9 @@ final class HiddenThumbnailsTests: XCTestCase {
     func photo(_ path: String, seconds: Int64, size: Int64) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: UInt64(seconds), size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: seconds),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
     }
 
     func library(badSize: Int64) -> Library {
