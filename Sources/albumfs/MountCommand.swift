@@ -166,9 +166,9 @@ enum MountCommand {
             return try AlbumFileSystem(library: library, sourceRoot: paths.source,
                                        owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
                                                     fileUID: options.uid, fileGID: options.gid),
-                                       thumbnails: thumbnails.service, desktopThumbnails: thumbnails.desktop,
-                                       status: status, picks: picks.storage, maxPicks: options.maxPicks,
-                                       mountpoint: paths.mountpoint, log: { Log.line($0) })
+                                       services: FileSystemServices(thumbnails: thumbnails.service, desktopThumbnails: thumbnails.desktop, status: status),
+                                       picks: PickSettings(storage: picks.storage, limit: options.maxPicks, mountpoint: paths.mountpoint),
+                                       log: { Log.line($0) })
         } catch {
             throw CLIError(.failure, "albumfs: the picks in \(picks.path) cannot be read: \(error)")
         }

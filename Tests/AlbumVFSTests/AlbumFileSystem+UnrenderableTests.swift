@@ -51,7 +51,7 @@ final class HiddenThumbnailsTests: XCTestCase {
     func testAThumbnailThatFailedLeavesTheNextTreeAndComesBackWhenItsPhotoChanges() throws {
         let thumbnails = FailingThumbnails()
         let fs = try AlbumFileSystem(library: library(badSize: 20), sourceRoot: "/nowhere", owner: Owner(uid: 7, gid: 8),
-                                     thumbnails: thumbnails, log: { _ in })
+                                     services: FileSystemServices(thumbnails: thumbnails), log: { _ in })
         let boxFolder = try fs.lookup(parent: try fs.lookup(parent: 1, name: "thumbnails").get().inode, name: "200x200").get().inode
         let bad = try fs.lookup(parent: boxFolder, name: "bad.jpg").get()
         XCTAssertEqual(bad.size, 4321)

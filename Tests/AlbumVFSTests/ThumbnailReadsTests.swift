@@ -28,7 +28,7 @@ final class ThumbnailReadsTests: XCTestCase {
         let library = LibraryViews.build(photos: [photo("good.jpg", seconds: 2_000), photo("bad.jpg", seconds: 1_000)],
                                          ViewSettings(thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
         let fs = try AlbumFileSystem(library: library, sourceRoot: "/nowhere",
-                                     owner: Owner(uid: 7, gid: 8), thumbnails: thumbnails, log: { _ in })
+                                     owner: Owner(uid: 7, gid: 8), services: FileSystemServices(thumbnails: thumbnails), log: { _ in })
         let pool = WorkerPool(name: "albumfs-notice", width: 1, idleSeconds: nil)
         let told = Locked<[(changes: TreeChanges, thread: String)]>([])
         let arrived = DispatchSemaphore(value: 0)
