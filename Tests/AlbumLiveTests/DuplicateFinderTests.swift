@@ -71,13 +71,7 @@ final class DuplicateFinderTests: XCTestCase {
             XCTAssertNotEqual(a.count, b.count)
             XCTAssertLessThan(a.count, MetadataReader.firstBlock, "read whole by the scan's first read")
             let finder = DuplicateFinder(root: folder, store: nil, log: { XCTFail($0) })
-            var scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-            scanner.batchedReads = batched
-            scanner.hashesWhileReading = finder.whileReading
-            let pipeline = ScanPipeline(scanner: scanner, index: nil)
-            let writer = IndexWriter(index: nil, log: { _ in })
-            _ = pipeline.scan(ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer)))
-            let photos = pipeline.known.report().photos
+            let photos = Self.scanHashingWhileReading(folder, into: finder, batched: batched)
             XCTAssertEqual(photos.count, 7)
             let made = finder.whileReading.take()
             XCTAssertEqual(made.count, 5, "all but the first of each size (batched: \(batched))")
@@ -115,12 +109,7 @@ final class DuplicateFinderTests: XCTestCase {
         for (name, bytes) in files { XCTAssertTrue(FileManager.default.createFile(atPath: library + "/" + name, contents: Data(bytes)), name) }
         let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
         let finder = DuplicateFinder(root: library, store: index, log: { XCTFail($0) })
-        var scanner = LibraryScanner(root: library, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        scanner.hashesWhileReading = finder.whileReading
-        let pipeline = ScanPipeline(scanner: scanner, index: nil)
-        let writer = IndexWriter(index: nil, log: { _ in })
-        _ = pipeline.scan(ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer)))
-        let photos = pipeline.known.report().photos
+        let photos = Self.scanHashingWhileReading(library, into: finder)
         XCTAssertEqual(photos.count, 5)
         // The setup holds: one of b and c (at most one is its size's first) got its full hash while read.
         let made = finder.whileReading.take()
@@ -137,6 +126,17 @@ final class DuplicateFinderTests: XCTestCase {
         defer { close(fd) }
         XCTAssertEqual(kept["a2.jpg"]?.full, try ContentDigest.fullHash(fd, size: a.count, buffer: &buffer).hex, "the file's own hash")
         XCTAssertEqual(Set(["b.jpg", "c.jpg", "a1.jpg"].map { kept[$0]?.partial }).count, 3, "each partial hash kept, its own")
+    }
+
+    /// The photos of a scan of `root` whose readers hash what they read whole into `finder`.
+    static func scanHashingWhileReading(_ root: String, into finder: DuplicateFinder, batched: Bool = true) -> [Photo] {
+        var scanner = LibraryScanner(root: root, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        scanner.batchedReads = batched
+        scanner.hashesWhileReading = finder.whileReading
+        let pipeline = ScanPipeline(scanner: scanner, index: nil)
+        let writer = IndexWriter(index: nil, log: { _ in })
+        _ = pipeline.scan(ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer)))
+        return pipeline.known.report().photos
     }
 
     /// `bytes` with the byte at `offset` set to another value (never 0xFF: no marker is made).
