@@ -293,7 +293,7 @@ extension ThumbnailService {
         public var ahead: Int
         /// Where they run (nil: a pool of `ahead` threads of the service's own).
         public var pool: WorkerPool?
-        /// Whether each render's plan is logged (`-o debug`).
+        /// Whether each render's plan is logged (`-d`).
         public var debug: Bool
 
         public init(memoryCap: Int = 1000, ahead: Int = 0, pool: WorkerPool? = nil, debug: Bool = false) {
