@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "AlbumFUSETests", dependencies: ["AlbumSystem", "AlbumFUSE", "CFuse3"]),
         // The command line parsed without a mount (`@testable import albumfs`).
         .testTarget(name: "albumfsTests", dependencies: ["albumfs"]),
-        .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumSystem", "AlbumLive", "AlbumCore", "AlbumSample", "CJemalloc"]),
+        .testTarget(name: "AlbumLiveTests", dependencies: ["AlbumSystem", "AlbumLive", "AlbumCore", "AlbumIndex", "AlbumSample", "CJemalloc"]),
         // Mounts the built `albumfs` binary for real; it must be built first (scripts/test does).
         .testTarget(name: "MountTests", dependencies: ["AlbumSystem", "AlbumSample", "AlbumCore", "CSysXattr", "CZlib"]),
     ]

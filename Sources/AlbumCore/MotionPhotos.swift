@@ -15,10 +15,10 @@ public enum MotionPhotos {
     public static func video(of still: Photo) -> Photo? {
         guard still.format.isStill, let range = still.motionVideo else { return nil }
         let name = EntryNames.replacingExtension(of: still.fileName, with: ".mp4")
+        let decisions = PhotoDecisions(capture: still.capture, captureInstant: still.captureInstant,
+                                       screenshot: ScreenshotDecision(isScreenshot: false, reason: screenshotReason), orientation: 1, problems: [])
         var video = Photo(relativePath: still.relativePath + "/" + name, format: .video, identity: still.identity,
-                          capture: still.capture, captureInstant: still.captureInstant,
-                          screenshot: ScreenshotDecision(isScreenshot: false, reason: screenshotReason), orientation: 1,
-                          problems: [], changedWhenRead: still.changedWhenRead, access: still.access)
+                          decisions: decisions, changedWhenRead: still.changedWhenRead, access: still.access)
         video.motionVideo = range
         return video
     }

@@ -213,21 +213,29 @@ public struct Photo: Sendable {
         set { accessPacked = newValue ?? .unknown }
     }
 
-    public init(relativePath: String, format: ImageFormat, identity: FileIdentity, capture: CaptureDecision,
-                captureInstant: Timestamp, screenshot: ScreenshotDecision, orientation: Int, problems: [String],
+    /// - Parameters:
+    ///   - decisions: what the rules decided of it (its fields are kept packed: `PhotoSizeTests`).
+    ///   - changedWhenRead: the file's ctime when its header was read.
+    ///   - access: the file's owner and mode when read (nil: not known).
+    public init(relativePath: String, format: ImageFormat, identity: FileIdentity, decisions: PhotoDecisions,
                 changedWhenRead: Timestamp? = nil, access: FileAccess? = nil) {
         self.relativePath = relativePath
         self.format = format
         self.identity = identity
-        self.capture = capture
-        captureNanoseconds = captureInstant.nanosecondsSinceEpoch
-        self.screenshot = screenshot
-        orientationStored = (1...8).contains(orientation) ? UInt8(orientation) : 1
-        let kept = problems.prefix(Int(UInt8.max))
+        capture = decisions.capture
+        captureNanoseconds = decisions.captureInstant.nanosecondsSinceEpoch
+        screenshot = decisions.screenshot
+        orientationStored = (1...8).contains(decisions.orientation) ? UInt8(decisions.orientation) : 1
+        let kept = decisions.problems.prefix(Int(UInt8.max))
         texts = Array(kept)
         problemCount = UInt8(kept.count)
         accessPacked = access ?? .unknown
         changedWhenReadPacked = PackedTimestamp(changedWhenRead)
+    }
+
+    /// What the rules decided of it, as `init` takes them.
+    public var decisions: PhotoDecisions {
+        PhotoDecisions(capture: capture, captureInstant: captureInstant, screenshot: screenshot, orientation: orientation, problems: problems)
     }
 
     /// The file's ctime when its header was read (`IndexedFile.changedWhenRead`): another one for

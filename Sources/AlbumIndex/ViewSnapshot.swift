@@ -150,8 +150,8 @@ enum PhotoRecord {
         let kindSignals = try r.int(UInt16.self)
         let place = Int(try r.int(UInt16.self))
         let latitude = try r.int(Int32.self), longitude = try r.int(Int32.self)
-        var photo = Photo(relativePath: path, format: format, identity: identity, capture: capture, captureInstant: instant,
-                          screenshot: screenshot, orientation: orientation, problems: problems, changedWhenRead: changed, access: access)
+        let decisions = PhotoDecisions(capture: capture, captureInstant: instant, screenshot: screenshot, orientation: orientation, problems: problems)
+        var photo = Photo(relativePath: path, format: format, identity: identity, decisions: decisions, changedWhenRead: changed, access: access)
         photo.liveIdentifier = live
         photo.motionVideo = motion
         photo.sidecarAttributes = sidecar

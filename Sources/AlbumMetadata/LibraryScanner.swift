@@ -182,20 +182,13 @@ public struct LibraryScanner: Sendable {
     public func photo(from file: IndexedFile, cameras: inout CameraNameCache.Memo) -> Photo? {
         guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
         let relativePath = file.relativePath
-        let fileName = String(relativePath.nameAfterLastSlash)
         // The place first: its zone dates a time written without an offset.
         let position = PlaceRules.position(e, format: format)
         let place = PlaceRules.city(of: position, in: Gazetteer.system)
-        let capture = rules.dates.decide(e, fileName: fileName, fileMtime: file.identity.mtime, format: format,
-                                         placeZone: PlaceRules.zone(of: place))
-        let folders = { relativePath.split(separator: "/").dropLast().map(String.init) }
-        let shot = format == .video ? rules.screenshots.decideRecording(e, fileName: fileName, folders: folders())
-            : rules.screenshots.decide(e, fileName: fileName, folders: folders())
-        let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
-        var photo = Photo(relativePath: relativePath, format: format, identity: file.identity, capture: capture,
-                          captureInstant: capture.time.instant(in: rules.zone), screenshot: shot,
-                          orientation: orientation, problems: e.problems, changedWhenRead: file.changedWhenRead,
-                          access: e.access)
+        let decisions = rules.decisions(e, format: format, relativePath: relativePath, fileMtime: file.identity.mtime,
+                                        placeZone: PlaceRules.zone(of: place))
+        var photo = Photo(relativePath: relativePath, format: format, identity: file.identity, decisions: decisions,
+                          changedWhenRead: file.changedWhenRead, access: e.access)
         photo.liveIdentifier = e.contentIdentifier.map(LivePhotos.identifierKey) ?? 0
         let burst = format.isStill ? e.kinds.burstIdentifier.map { [Photo.burstAttribute, $0] } ?? [] : []
         if e.sidecar != nil || !burst.isEmpty { photo.sidecarAttributes = (e.sidecar?.attributes ?? []) + burst }

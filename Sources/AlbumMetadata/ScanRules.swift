@@ -62,3 +62,22 @@ extension Dictionary: KnownFiles where Key == String, Value == IndexedFile {
     public func known(_ relativePath: String) -> IndexedFile? { self[relativePath] }
     public func forEachPath(_ body: (String) -> Void) { keys.forEach(body) }
 }
+
+extension ScanRules {
+    /// The decisions the rules make of a file's evidence (`PhotoDecisions`): its capture time, its
+    /// screenshot verdict (a recording's, for a video), its orientation (1 for a format decoded
+    /// upright), and the problems met reading it.
+    /// - Parameter placeZone: the zone of its place (`PlaceRules.zone`), which dates a time
+    ///   written without an offset.
+    func decisions(_ e: PhotoEvidence, format: ImageFormat, relativePath: String, fileMtime: Timestamp,
+                   placeZone: ZoneInfo?) -> PhotoDecisions {
+        let fileName = String(relativePath.nameAfterLastSlash)
+        let capture = dates.decide(e, fileName: fileName, fileMtime: fileMtime, format: format, placeZone: placeZone)
+        let folders = { relativePath.split(separator: "/").dropLast().map(String.init) }
+        let shot = format == .video ? screenshots.decideRecording(e, fileName: fileName, folders: folders())
+            : screenshots.decide(e, fileName: fileName, folders: folders())
+        let orientation = format.decodesUpright ? 1 : e.orientation.flatMap { (1...8).contains($0) ? $0 : nil } ?? 1
+        return PhotoDecisions(capture: capture, captureInstant: capture.time.instant(in: zone), screenshot: shot,
+                              orientation: orientation, problems: e.problems)
+    }
+}

@@ -46,7 +46,7 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     let width: Int
     /// What albumfs's thumbnails there may take in all (`-o desktop_thumbnails_size`).
     public static let defaultLimit: Int64 = 512 << 20
-    /// Seconds a listing waits for its folder's `normal` thumbnails (`-o desktop_thumbnails_wait`).
+    /// Seconds a listing waits for its folder's `normal` thumbnails (docs/cli.md, `-o desktop_thumbnails`).
     public static let defaultWait = 1.5
     public let waitBound: Double
     /// Thumbnails written and failed, and listings answered before their folder's were all made.
@@ -58,18 +58,36 @@ public final class DesktopThumbnails: DesktopThumbnailing {
     private let fillDone = Atomic<Bool>(false)
     private let filledAhead = Atomic<Int>(0)
 
+    /// - Parameters:
+    ///   - cacheHome: `$XDG_CACHE_HOME`, whose `thumbnails` folder file managers read.
+    ///   - mountpoint: where the mount is: the thumbnails are named by their files' URIs in it.
     public init(cacheHome: String, mountpoint: String, sourceRoot: String, renderer: any ThumbnailRendering = ThumbnailRenderer(),
-                limit: Int64 = DesktopThumbnails.defaultLimit, wait: Double = DesktopThumbnails.defaultWait, width: Int = 3,
-                log: @escaping @Sendable (String) -> Void) {
-        folders = DesktopThumbnailFolders(root: cacheHome + "/thumbnails", limit: limit, log: log)
+                limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void) {
+        folders = DesktopThumbnailFolders(root: cacheHome + "/thumbnails", limit: limits.size, log: log)
         self.mountpoint = mountpoint
         self.sourceRoot = sourceRoot
         self.renderer = renderer
-        self.waitBound = wait
-        self.width = max(1, width)
+        self.waitBound = limits.wait
+        self.width = max(1, limits.width)
         self.log = log
         pool = WorkerPool(name: "albumfs-desktop", width: self.width + 1, aheadWidth: 1, idleSeconds: 5)
-        bounds = WaitBounds(seconds: wait)
+        bounds = WaitBounds(seconds: limits.wait)
+    }
+
+    /// What the writer may take: bytes on disk, a listing's wait, renders at once.
+    public struct Limits: Sendable {
+        /// What albumfs's thumbnails there may take in all (`-o desktop_thumbnails_size`).
+        public var size: Int64
+        /// Seconds a listing waits for its folder's `normal` thumbnails (docs/cli.md, `-o desktop_thumbnails`).
+        public var wait: Double
+        /// Renders at once in a listing's pass (one per render worker).
+        public var width: Int
+
+        public init(size: Int64 = DesktopThumbnails.defaultLimit, wait: Double = DesktopThumbnails.defaultWait, width: Int = 3) {
+            self.size = size
+            self.wait = wait
+            self.width = width
+        }
     }
 
     public func listed(folder: String, entries: PhotoEntries, ready: @escaping @Sendable () -> Void) {

@@ -56,34 +56,28 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     /// One render's result, given by its leader to the reads that wait for it.
     private typealias Flight = Promise<Result<[UInt8], ThumbnailError>>
 
-    /// - Parameter memoryCap: how many thumbnails are kept in memory while the cache cannot be
-    ///   written (the last ones made).
-    /// Thumbnails kept in memory at most while the cache cannot be written (1,000 of 200x200
-    /// are ~30 MB).
+    /// Thumbnails kept in memory at most while the cache cannot be written (`Options.memoryCap`).
     private let memoryCap: Int
     /// Keeps a failure from a photo's content beyond this mount (the index); must return at once.
     private let record: (@Sendable (RecordedThumbnailFailure) -> Void)?
 
-    /// - Parameter ahead: how many renders asked for ahead of a reader (`prepare`) run at once.
-    /// - Parameter pool: where they run (nil: a pool of `ahead` threads of the service's own).
-    /// - Parameter recorded: the failures an earlier mount kept (`record`): their thumbnails are
-    ///   not listed, and a read answers the failure kept, while their photo is the same file.
-    /// - Parameter record: keeps each failure met from a photo's content; called on the request's
-    ///   thread, so it must not wait for its write.
+    /// - Parameters:
+    ///   - options: how many thumbnails it keeps in memory without a cache, how many renders it
+    ///     makes ahead of a reader and where, whether it logs each render's plan.
+    ///   - failures: the failures from photos' content an earlier mount kept, and where this one
+    ///     keeps its own.
     public init(boxes: [ThumbnailBox], cache: ThumbnailCache?, renderer: any ThumbnailRendering = ThumbnailRenderer(),
-                memoryCap: Int = 1000, ahead: Int = 0, pool: WorkerPool? = nil, debug: Bool = false,
-                recorded: [RecordedThumbnailFailure] = [], record: (@Sendable (RecordedThumbnailFailure) -> Void)? = nil,
-                log: @escaping @Sendable (String) -> Void) {
+                options: Options = Options(), failures: KeptFailures = .none, log: @escaping @Sendable (String) -> Void) {
         self.boxes = boxes
-        self.renderAhead = max(0, ahead)
-        aheadPool = pool ?? WorkerPool(name: "albumfs-ahead", width: max(1, ahead), idleSeconds: nil)
+        self.renderAhead = max(0, options.ahead)
+        aheadPool = options.pool ?? WorkerPool(name: "albumfs-ahead", width: max(1, options.ahead), idleSeconds: nil)
         self.cache = cache
-        self.memoryCap = memoryCap
+        self.memoryCap = options.memoryCap
         self.renderer = renderer
-        self.debug = debug
+        self.debug = options.debug
         self.log = log
-        self.record = record
-        let recorded = Dictionary(recorded.map { ($0.relativePath, $0) }, uniquingKeysWith: { _, last in last })
+        self.record = failures.record
+        let recorded = Dictionary(failures.recorded.map { ($0.relativePath, $0) }, uniquingKeysWith: { _, last in last })
         state.withLock {
             $0.recorded = recorded
             $0.kept = Set(recorded.values)
@@ -287,4 +281,45 @@ public struct ThumbnailFailure: Sendable {
     }
     public let photo: Photo
     public let error: ThumbnailError
+}
+
+extension ThumbnailService {
+    /// How a service runs, beside its boxes, cache and renderer (each has a default).
+    public struct Options: Sendable {
+        /// Thumbnails kept in memory at most while the cache cannot be written, the last ones made
+        /// (1,000 of 200x200 are ~30 MB).
+        public var memoryCap: Int
+        /// How many renders asked for ahead of a reader (`prepare`) run at once (0: none).
+        public var ahead: Int
+        /// Where they run (nil: a pool of `ahead` threads of the service's own).
+        public var pool: WorkerPool?
+        /// Whether each render's plan is logged (`-d`).
+        public var debug: Bool
+
+        public init(memoryCap: Int = 1000, ahead: Int = 0, pool: WorkerPool? = nil, debug: Bool = false) {
+            self.memoryCap = memoryCap
+            self.ahead = ahead
+            self.pool = pool
+            self.debug = debug
+        }
+    }
+
+    /// The failures from photos' content kept beyond a mount (the index's): those an earlier mount
+    /// kept, and where this one keeps its own.
+    public struct KeptFailures: Sendable {
+        /// Kept by an earlier mount: their thumbnails are not listed, and a read answers the
+        /// failure kept, while their photo is the same file.
+        public var recorded: [RecordedThumbnailFailure]
+        /// Keeps each failure met from a photo's content; called on the request's thread, so it
+        /// must not wait for its write.
+        public var record: (@Sendable (RecordedThumbnailFailure) -> Void)?
+
+        /// None kept, none to keep (a service without an index).
+        public static let none = KeptFailures()
+
+        public init(recorded: [RecordedThumbnailFailure] = [], record: (@Sendable (RecordedThumbnailFailure) -> Void)? = nil) {
+            self.recorded = recorded
+            self.record = record
+        }
+    }
 }

@@ -19,28 +19,28 @@ public final class AlbumFileSystem: Sendable {
     /// The files behind the tree: handles, SOURCE, thumbnails' reads, the storage's state.
     public let sources: SourceFiles
 
-    /// - Parameter log: where read problems are reported (once per file).
     /// - Parameters:
-    ///   - picks: where `picked/` persists; nil for a tree without `picked/`.
-    ///   - maxPicks: `-o max_picks` (nil: no limit).
-    public init(library: Library, sourceRoot: String, owner: Owner, thumbnails: ThumbnailProvider? = nil,
-                desktopThumbnails: DesktopThumbnailing? = nil,
-                status: StatusReporter? = nil, picks: PickStorage? = nil, maxPicks: Int? = nil, mountpoint: String? = nil,
-                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now }, log: @escaping @Sendable (String) -> Void) throws(Errno) {
+    ///   - services: what answers thumbnails, desktop thumbnails and `.albumfs/status` (none by default).
+    ///   - picks: where `picked/` persists and how it takes links (`PickSettings.none`: a tree
+    ///     without `picked/`).
+    ///   - log: where read problems are reported (once per file).
+    public init(library: Library, sourceRoot: String, owner: Owner, services: FileSystemServices = FileSystemServices(),
+                picks: PickSettings = .none, log: @escaping @Sendable (String) -> Void) throws(Errno) {
         self.sourceRoot = sourceRoot
         self.owner = owner
         let inodes = InodeAllocator()
-        let registry = try picks.map { storage throws(Errno) in try PickRegistry(storage: storage, limit: maxPicks, inodes: inodes) }
+        let registry = try picks.storage.map { storage throws(Errno) in try PickRegistry(storage: storage, limit: picks.limit, inodes: inodes) }
+        let thumbnails = services.thumbnails
         sources = SourceFiles(sourceRoot: sourceRoot, thumbnails: thumbnails, log: log)
         let sizes = Dictionary((thumbnails?.boxes ?? []).map { ($0, thumbnails!.size(for: $0)) }, uniquingKeysWith: { first, _ in first })
         tree = PublishedTree(library: library, inodes: inodes, thumbnails: thumbnails,
                              presentation: TreePresentation(owner: owner, sourceRoot: sourceRoot, thumbnailSizes: sizes,
-                                                            wholeSecondMtimes: desktopThumbnails != nil))
+                                                            wholeSecondMtimes: services.desktopThumbnails != nil))
         let filters = FilterNodes(inodes: inodes)
         _ = filters.libraryChanged(library)
-        let picked = PickedFolder(picks: registry, owner: owner, mountpoint: mountpoint, clock: clock, tree: tree, filters: filters, sources: sources)
-        names = Namespace(tree: tree, filters: filters, picked: picked, controls: ControlFiles(status: status))
-        listings = Listings(names: names, desktopThumbnails: desktopThumbnails, owner: owner)
+        let picked = PickedFolder(picks: registry, settings: picks, owner: owner, tree: tree, filters: filters, sources: sources)
+        names = Namespace(tree: tree, filters: filters, picked: picked, controls: ControlFiles(status: services.status))
+        listings = Listings(names: names, desktopThumbnails: services.desktopThumbnails, owner: owner)
         opens = FileOpens(names: names, sources: sources, thumbnails: ThumbnailReads(tree: tree, sourceRoot: sourceRoot), owner: owner)
     }
 
@@ -87,4 +87,18 @@ public final class AlbumFileSystem: Sendable {
     /// Who follows the library from now on: requests wait on it for the tree that shows a moved
     /// file, and tell it of files found changed (held weakly: it holds the filesystem).
     public func follow(_ follower: any LibraryFollowing) { sources.follow(follower) }
+}
+
+/// What answers beside the tree: thumbnails (`thumbnails/`), the writer of desktop file managers'
+/// thumbnails, `.albumfs/status`. Each may be absent (a test's tree, `albumfs ls`).
+public struct FileSystemServices: Sendable {
+    public var thumbnails: ThumbnailProvider?
+    public var desktopThumbnails: DesktopThumbnailing?
+    public var status: StatusReporter?
+
+    public init(thumbnails: ThumbnailProvider? = nil, desktopThumbnails: DesktopThumbnailing? = nil, status: StatusReporter? = nil) {
+        self.thumbnails = thumbnails
+        self.desktopThumbnails = desktopThumbnails
+        self.status = status
+    }
 }

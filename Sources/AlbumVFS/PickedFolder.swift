@@ -3,6 +3,30 @@ import AlbumSystem
 import Dispatch
 import Glibc
 
+/// How `picked/` takes links: where its picks persist, how many it holds, where the mount is, and
+/// the clock picks are stamped with.
+public struct PickSettings: Sendable {
+    /// Where the picks persist; nil for a tree without `picked/`.
+    public var storage: PickStorage?
+    /// `-o max_picks` (nil: no limit).
+    public var limit: Int?
+    /// The mount point's real path: absolute link targets into the mount are resolved against it.
+    public var mountpoint: String?
+    /// The clock picks are stamped with (replaceable in tests).
+    public var clock: @Sendable () -> Timestamp
+
+    /// No `picked/`.
+    public static let none = PickSettings(storage: nil)
+
+    public init(storage: PickStorage?, limit: Int? = nil, mountpoint: String? = nil,
+                clock: @escaping @Sendable () -> Timestamp = { Timestamp.now }) {
+        self.storage = storage
+        self.limit = limit
+        self.mountpoint = mountpoint
+        self.clock = clock
+    }
+}
+
 /// `picked/`: the one writable folder. A symlink picks a photo, `rm` unpicks, `mv` renames.
 /// The rules and their errno values are in docs/picks.md. Its links and its own attributes are
 /// answered from `picks` (they change with each pick, between trees), beside the published tree.
@@ -23,13 +47,13 @@ final class PickedFolder: Sendable {
     /// Where lost picks' candidates are hashed, one search at a time, off the thread that swaps trees.
     let search = DispatchQueue(label: "albumfs.pick-search", qos: .utility)
 
-    init(picks: PickRegistry?, owner: Owner, mountpoint: String?, clock: @escaping @Sendable () -> Timestamp,
-         tree: PublishedTree, filters: FilterNodes, sources: SourceFiles) {
+    /// - Parameter settings: its `mountpoint` and `clock` (`picks` is made from its storage and limit).
+    init(picks: PickRegistry?, settings: PickSettings, owner: Owner, tree: PublishedTree, filters: FilterNodes, sources: SourceFiles) {
         self.picks = picks
         self.owner = owner
         self.sourceRoot = sources.sourceRoot
-        self.mountpoint = mountpoint
-        self.clock = clock
+        self.mountpoint = settings.mountpoint
+        self.clock = settings.clock
         self.tree = tree
         self.filters = filters
         self.sources = sources

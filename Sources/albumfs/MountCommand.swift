@@ -146,8 +146,9 @@ enum MountCommand {
             record = { failure in thumbnailFailureWrites.async { try? index.thumbnailFailures.save(failure, settings: settings) } }
         }
         let recorded = (try? index?.thumbnailFailures.all(settings: settings)) ?? []
-        return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers, ahead: options.thumbnailAhead,
-                                pool: pool, debug: options.debug, recorded: recorded, record: record, log: { Log.line($0) })
+        return ThumbnailService(boxes: options.thumbnailBoxes, cache: cache, renderer: workers,
+                                options: .init(ahead: options.thumbnailAhead, pool: pool, debug: options.debug),
+                                failures: .init(recorded: recorded, record: record), log: { Log.line($0) })
     }
 
     /// The writer of desktop file managers' thumbnails (`-o desktop_thumbnails`), into the mounting
@@ -155,7 +156,7 @@ enum MountCommand {
     static func desktopThumbnails(_ options: MountOptions, _ paths: MountPaths, workers: RenderWorkers) -> DesktopThumbnails? {
         guard options.desktopThumbnails else { return nil }
         return DesktopThumbnails(cacheHome: cacheHome(), mountpoint: paths.mountpoint, sourceRoot: paths.source, renderer: workers,
-                                 limit: options.desktopThumbnailsSize, width: workers.size, log: { Log.line($0) })
+                                 limits: .init(size: options.desktopThumbnailsSize, width: workers.size), log: { Log.line($0) })
     }
 
     /// The filesystem of the first tree, with its owner (`-o uid=,gid=,umask=`) and services.
@@ -165,9 +166,9 @@ enum MountCommand {
             return try AlbumFileSystem(library: library, sourceRoot: paths.source,
                                        owner: Owner(uid: options.uid ?? getuid(), gid: options.gid ?? getgid(), umask: options.umask,
                                                     fileUID: options.uid, fileGID: options.gid),
-                                       thumbnails: thumbnails.service, desktopThumbnails: thumbnails.desktop,
-                                       status: status, picks: picks.storage, maxPicks: options.maxPicks,
-                                       mountpoint: paths.mountpoint, log: { Log.line($0) })
+                                       services: FileSystemServices(thumbnails: thumbnails.service, desktopThumbnails: thumbnails.desktop, status: status),
+                                       picks: PickSettings(storage: picks.storage, limit: options.maxPicks, mountpoint: paths.mountpoint),
+                                       log: { Log.line($0) })
         } catch {
             throw CLIError(.failure, "albumfs: the picks in \(picks.path) cannot be read: \(error)")
         }

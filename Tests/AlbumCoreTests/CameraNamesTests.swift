@@ -125,9 +125,9 @@ final class CameraTableTests: XCTestCase {
 
     func testAPhotoKeepsItsCameraAsACode() {
         var photo = Photo(relativePath: "a.jpg", format: .jpeg, identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)),
-                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
-                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: "no"),
-                          orientation: 1, problems: [])
+                          decisions: PhotoDecisions(capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
+                                                    captureInstant: Timestamp(seconds: 0),
+                                                    screenshot: ScreenshotDecision(isScreenshot: false, reason: "no")))
         XCTAssertEqual(photo.camera, CameraNames.unknown)
         photo.camera = "Apple iPhone 15 Pro"
         XCTAssertEqual(photo.camera, "Apple iPhone 15 Pro")

@@ -8,9 +8,9 @@ func makePhoto(_ path: String, _ iso: (Int, Int, Int, Int), offset: Int? = 0, sc
     let ext = path.split(separator: ".").last?.lowercased() ?? ""
     return Photo(relativePath: path, format: ext == "png" ? .png : ["mov", "mp4"].contains(ext) ? .video : .jpeg,
                  identity: FileIdentity(inode: UInt64(path.hashValue & 0xFFFF), size: 10, mtime: Timestamp(seconds: 0)),
-                 capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
-                 captureInstant: time.instant(in: utc),
-                 screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "test"), orientation: 1, problems: [])
+                 decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                           captureInstant: time.instant(in: utc),
+                                           screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "test")))
 }
 
 final class LibraryViewsTests: XCTestCase {

@@ -108,9 +108,9 @@ final class PhotoSizeTests: XCTestCase {
     /// The orientation and the favourite flag share a byte: neither changes the other.
     func testOrientationAndFavoriteShareAByteApart() {
         var photo = Photo(relativePath: "a.jpg", format: .jpeg, identity: FileIdentity(inode: 1, size: 1, mtime: Timestamp(seconds: 0)),
-                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
-                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: "no"),
-                          orientation: 6, problems: [])
+                          decisions: PhotoDecisions(capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1)), source: .exifDateTimeOriginal),
+                                                    captureInstant: Timestamp(seconds: 0),
+                                                    screenshot: ScreenshotDecision(isScreenshot: false, reason: "no"), orientation: 6))
         XCTAssertFalse(photo.isFavorite)
         photo.isFavorite = true
         XCTAssertEqual(photo.orientation, 6)

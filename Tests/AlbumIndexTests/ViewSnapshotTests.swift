@@ -27,15 +27,16 @@ final class ViewSnapshotTests: XCTestCase {
             let local = LocalDateTime(year: k == 5 ? 1960 : 2000 + k % 20, month: 1 + k % 12, day: 1 + k % 28, hour: k % 24,
                                       minute: k % 60, second: k % 60, nanosecond: k * 1_000_001)
             let time = CaptureTime(local: local, utcOffsetSeconds: k % 3 == 0 ? nil : 3600 * (k % 5))
+            let decisions = PhotoDecisions(
+                capture: CaptureDecision(time: time, source: DateSource.allCases[k % DateSource.allCases.count],
+                                         rejected: k % 4 == 1 ? ["exif:DateTimeOriginal \"0000\" (sentinel)"] : []),
+                captureInstant: Timestamp(seconds: Int64(k == 5 ? -315_619_200 : 946_684_800 + k * 86_400), nanoseconds: k == 5 ? -5 : k),
+                screenshot: ScreenshotDecision(isScreenshot: k % 6 == 0, reason: k % 6 == 0 ? "name: Screenshot" : "camera"),
+                orientation: 1 + k % 8, problems: k % 9 == 0 ? ["no date", "odd size"] : [])
             var photo = Photo(relativePath: "folder \(k % 5)/\(name)", format: format,
                               identity: FileIdentity(inode: UInt64(1000 + k), size: Int64(k * 100),
                                                      mtime: Timestamp(seconds: Int64(1_600_000_000 + k), nanoseconds: k)),
-                              capture: CaptureDecision(time: time, source: DateSource.allCases[k % DateSource.allCases.count],
-                                                       rejected: k % 4 == 1 ? ["exif:DateTimeOriginal \"0000\" (sentinel)"] : []),
-                              captureInstant: Timestamp(seconds: Int64(k == 5 ? -315_619_200 : 946_684_800 + k * 86_400),
-                                                        nanoseconds: k == 5 ? -5 : k),
-                              screenshot: ScreenshotDecision(isScreenshot: k % 6 == 0, reason: k % 6 == 0 ? "name: Screenshot" : "camera"),
-                              orientation: 1 + k % 8, problems: k % 9 == 0 ? ["no date", "odd size"] : [],
+                              decisions: decisions,
                               changedWhenRead: k % 2 == 0 ? Timestamp(seconds: Int64(1_700_000_000 + k)) : nil,
                               access: k % 3 == 0 ? nil : FileAccess(uid: UInt32(k), gid: 100, mode: 0o640))
             photo.liveIdentifier = k == 3 || k == 4 ? 42 : 0

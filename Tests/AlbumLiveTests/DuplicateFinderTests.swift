@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumIndex
 @testable import AlbumMetadata
 import AlbumSample
 import AlbumSystem
@@ -31,8 +32,9 @@ final class DuplicateFinderTests: XCTestCase {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg,
                      identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: 0),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")),
                      changedWhenRead: Timestamp(st.st_ctim))
     }
 
@@ -69,13 +71,7 @@ final class DuplicateFinderTests: XCTestCase {
             XCTAssertNotEqual(a.count, b.count)
             XCTAssertLessThan(a.count, MetadataReader.firstBlock, "read whole by the scan's first read")
             let finder = DuplicateFinder(root: folder, store: nil, log: { XCTFail($0) })
-            var scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-            scanner.batchedReads = batched
-            scanner.hashesWhileReading = finder.whileReading
-            let pipeline = ScanPipeline(scanner: scanner, index: nil)
-            let writer = IndexWriter(index: nil, log: { _ in })
-            _ = pipeline.scan(ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer)))
-            let photos = pipeline.known.report().photos
+            let photos = Self.scanHashingWhileReading(folder, into: finder, batched: batched)
             XCTAssertEqual(photos.count, 7)
             let made = finder.whileReading.take()
             XCTAssertEqual(made.count, 5, "all but the first of each size (batched: \(batched))")
@@ -96,6 +92,58 @@ final class DuplicateFinderTests: XCTestCase {
             XCTAssertNotEqual(groups["a1.jpg"], groups["b1.jpg"])
             XCTAssertEqual(finder.filesHashed.load(ordering: .relaxed), 2 + 2, "the first of each size: its partial, then its full hash")
         }
+    }
+
+    /// The index keeps a full hash only for files whose partial hashes agree with another's: a
+    /// scan that read small files whole hashed some whose partial hash is their own, and those
+    /// keep their partial hash alone (a remount would read every one back otherwise).
+    func testTheIndexKeepsFullHashesOnlyWherePartialHashesAgree() throws {
+        let library = folder + "/library"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        let a = try SampleJPEG.jpeg(.marker(width: 64, height: 48, tint: 10))
+        XCTAssertLessThan(a.count, MetadataReader.firstBlock, "read whole by the scan's first read")
+        // Two files of `a`'s size that differ from it and from each other near their end (in the
+        // partial hash's span, past the header the scan reads).
+        let (b, c) = (Self.changing(a, at: a.count - 3), Self.changing(a, at: a.count - 4))
+        let files: [(String, [UInt8])] = [("a1.jpg", a), ("a2.jpg", a), ("a3.jpg", a), ("b.jpg", b), ("c.jpg", c)]
+        for (name, bytes) in files { XCTAssertTrue(FileManager.default.createFile(atPath: library + "/" + name, contents: Data(bytes)), name) }
+        let index = try LibraryIndex.openOrRebuild(path: folder + "/index.sqlite") { XCTFail($0) }
+        let finder = DuplicateFinder(root: library, store: index, log: { XCTFail($0) })
+        let photos = Self.scanHashingWhileReading(library, into: finder)
+        XCTAssertEqual(photos.count, 5)
+        // The setup holds: one of b and c (at most one is its size's first) got its full hash while read.
+        let made = finder.whileReading.take()
+        let madeFor = Set(made.compactMap { d in photos.first { HashesWhileReading.pathKey($0.sourcePath) == d.pathKey }?.sourcePath })
+        XCTAssertFalse(madeFor.isDisjoint(with: ["b.jpg", "c.jpg"]), "a full hash made while reading a file of its own partial hash: \(madeFor.sorted())")
+        finder.whileReading.note(made)
+        XCTAssertEqual(Set(finder.groups(for: photos) { _, _ in }.keys), ["a1.jpg", "a2.jpg", "a3.jpg"])
+        let kept = Dictionary(uniqueKeysWithValues: try index.contentHashes().map { ($0.relativePath, $0) })
+        XCTAssertEqual(Set(kept.keys), ["a1.jpg", "a2.jpg", "a3.jpg", "b.jpg", "c.jpg"], "every file that shares its size has its row")
+        XCTAssertEqual(Set(kept.values.filter { $0.full != nil }.map(\.relativePath)), ["a1.jpg", "a2.jpg", "a3.jpg"],
+                       "a full hash only where partial hashes agree")
+        var buffer: [UInt8] = []
+        let fd = open(library + "/a1.jpg", O_RDONLY)
+        defer { close(fd) }
+        XCTAssertEqual(kept["a2.jpg"]?.full, try ContentDigest.fullHash(fd, size: a.count, buffer: &buffer).hex, "the file's own hash")
+        XCTAssertEqual(Set(["b.jpg", "c.jpg", "a1.jpg"].map { kept[$0]?.partial }).count, 3, "each partial hash kept, its own")
+    }
+
+    /// The photos of a scan of `root` whose readers hash what they read whole into `finder`.
+    static func scanHashingWhileReading(_ root: String, into finder: DuplicateFinder, batched: Bool = true) -> [Photo] {
+        var scanner = LibraryScanner(root: root, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
+        scanner.batchedReads = batched
+        scanner.hashesWhileReading = finder.whileReading
+        let pipeline = ScanPipeline(scanner: scanner, index: nil)
+        let writer = IndexWriter(index: nil, log: { _ in })
+        _ = pipeline.scan(ScanRequest(folder: "", writer: writer, moveLookup: pipeline.moveLookup(saving: writer)))
+        return pipeline.known.report().photos
+    }
+
+    /// `bytes` with the byte at `offset` set to another value (never 0xFF: no marker is made).
+    static func changing(_ bytes: [UInt8], at offset: Int) -> [UInt8] {
+        var changed = bytes
+        changed[offset] = bytes[offset] == 0x10 ? 0x11 : 0x10
+        return changed
     }
 
     /// A file replaced by a link after the scan is not followed: its photo is in no group.

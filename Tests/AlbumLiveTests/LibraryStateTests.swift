@@ -10,15 +10,16 @@ final class LibraryStateTests: XCTestCase {
     func photo(_ path: String, size: Int64 = 1) -> Photo {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg, identity: FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: 0),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
     }
 
     /// The photo a scan decides of `file` (its path, identity and ctime when read).
     func photo(of file: IndexedFile) -> Photo {
         let p = photo(file.relativePath)
-        return Photo(relativePath: p.relativePath, format: p.format, identity: file.identity, capture: p.capture,
-                     captureInstant: p.captureInstant, screenshot: p.screenshot, orientation: 1, problems: [],
+        return Photo(relativePath: p.relativePath, format: p.format, identity: file.identity,
+                     decisions: PhotoDecisions(capture: p.capture, captureInstant: p.captureInstant, screenshot: p.screenshot),
                      changedWhenRead: file.changedWhenRead)
     }
 

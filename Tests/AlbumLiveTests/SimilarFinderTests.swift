@@ -39,8 +39,9 @@ final class SimilarFinderTests: XCTestCase {
         let time = CaptureTime(local: LocalDateTime(year: 2024, month: 1, day: 1), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: path.hasSuffix(".mov") ? .video : .jpeg,
                      identity: FileIdentity(inode: inode, size: 1000, mtime: Timestamp(seconds: mtime)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 0),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: 0),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
     }
 
     /// Runs a pass and waits for its groups (the wait asserted).

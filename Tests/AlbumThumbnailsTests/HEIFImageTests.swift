@@ -173,12 +173,15 @@ final class HEIFImageTests: XCTestCase {
         let heic = try SampleHEIF.heif(.marker(width: 640, height: 480), quality: 80)
         let renderer = ThumbnailRenderer()
         let alone = try renderer.render(heic, format: .heif, orientation: 1, box: .default)
-        let results = Locked<[[UInt8]?]>(Array(repeating: nil, count: 12))
+        let results = Locked<[Result<[UInt8], ThumbnailError>?]>(Array(repeating: nil, count: 12))
         DispatchQueue.concurrentPerform(iterations: 12) { i in
-            let bytes = try? renderer.render(heic, format: .heif, orientation: 1, box: .default)
-            results.withLock { $0[i] = bytes }
+            let result = Result { () throws(ThumbnailError) in try renderer.render(heic, format: .heif, orientation: 1, box: .default) }
+            results.withLock { $0[i] = result }
         }
-        XCTAssertEqual(results.withLock { $0 }, Array(repeating: alone, count: 12))
+        for (i, result) in results.withLock({ $0 }).enumerated() {
+            // (A render that failed throws its error here, named in the failure.)
+            XCTAssertEqual(try XCTUnwrap(result, "render \(i) ran").get(), alone, "render \(i)")
+        }
     }
 
     /// A HEIC cut short, over the pixel limit, or damaged anywhere: an error, never a trap.

@@ -79,7 +79,7 @@ final class ThumbnailServiceTests: XCTestCase {
 
         let logged = LoggedLines()
         let service = ThumbnailService(boxes: [.default], cache: try ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30),
-                                       ahead: 2, log: logged.append)
+                                       options: .init(ahead: 2), log: logged.append)
         // Eight asked for at once (each a 24 MP decode): two are made, the others dropped.
         for i in 0..<8 { service.prepare(photo("\(i).jpg"), sourceRoot: folder, box: .default) }
         XCTAssertEqual(settled(service), 2)
@@ -109,7 +109,7 @@ final class ThumbnailServiceTests: XCTestCase {
         let folder = NSTemporaryDirectory() + "albumfs-thumb-memory-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let service = ThumbnailService(boxes: [.default], cache: nil, memoryCap: 3, log: { _ in })
+        let service = ThumbnailService(boxes: [.default], cache: nil, options: .init(memoryCap: 3), log: { _ in })
         var photos: [Photo] = []
         for i in 0..<5 {
             XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/p\(i).jpg", contents: Data(try SampleJPEG.jpeg(.marker(width: 64, height: 48, tint: UInt8(i * 40))))))
@@ -170,9 +170,9 @@ final class ThumbnailServiceTests: XCTestCase {
             XCTAssertEqual(utimensat(AT_FDCWD, folder + "/" + mount + "/DCIM/IMG_0001.JPG", &times, 0), 0)
         }
         let photo = Photo(relativePath: "DCIM/IMG_0001.JPG", format: .jpeg, identity: FileIdentity(inode: 0, size: Int64(jpeg.count), mtime: Timestamp(seconds: 4)),
-                          capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
-                          captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
-                          orientation: 1, problems: [])
+                          decisions: PhotoDecisions(capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                                                    captureInstant: Timestamp(seconds: 0),
+                                                    screenshot: ScreenshotDecision(isScreenshot: false, reason: "")))
         let cache = try XCTUnwrap(ThumbnailCache(directory: folder + "/cache", maxBytes: 1 << 30))
         let first = ThumbnailService(boxes: [.default], cache: cache, log: { XCTFail($0) })
         let made = try first.thumbnail(of: photo, sourceRoot: folder + "/EOS_DIGITAL", box: .default).get()
@@ -198,7 +198,7 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
         let small = try XCTUnwrap(ThumbnailBox(width: 64, height: 64))
 
         let kept = Locked<[RecordedThumbnailFailure]>([])
-        let first = ThumbnailService(boxes: [.default, small], cache: nil, record: { f in kept.withLock { $0.append(f) } }, log: { _ in })
+        let first = ThumbnailService(boxes: [.default, small], cache: nil, failures: .init(record: { f in kept.withLock { $0.append(f) } }), log: { _ in })
         XCTAssertEqual(Self.errno(first.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
         XCTAssertEqual(Self.errno(first.thumbnail(of: photo, sourceRoot: folder, box: small)), .ioError)
         let records = kept.withLock { $0 }
@@ -207,7 +207,7 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
         XCTAssertEqual(records.first?.changedWhenRead, photo.changedWhenRead)
         XCTAssertFalse(records.first?.reason.isEmpty ?? true)
 
-        let next = ThumbnailService(boxes: [.default], cache: nil, recorded: records, record: { _ in XCTFail("kept already") }, log: { _ in })
+        let next = ThumbnailService(boxes: [.default], cache: nil, failures: .init(recorded: records, record: { _ in XCTFail("kept already") }), log: { _ in })
         XCTAssertEqual(next.unrenderable(), [UnrenderablePhoto(relativePath: "bad.jpg", identity: photo.identity, changedWhenRead: photo.changedWhenRead)])
         XCTAssertEqual(next.failures().map(\.error.description), [records[0].reason], "named in .albumfs/errors")
         XCTAssertEqual(Self.errno(next.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
@@ -217,7 +217,8 @@ final class ThumbnailServiceFailuresTests: XCTestCase {
         let stale = RecordedThumbnailFailure(relativePath: "bad.jpg", identity: photo.identity,
                                              changedWhenRead: Timestamp(seconds: 1), reason: records[0].reason)
         let again = Locked(0)
-        let changed = ThumbnailService(boxes: [.default], cache: nil, recorded: [stale], record: { _ in again.withLock { $0 += 1 } }, log: { _ in })
+        let changed = ThumbnailService(boxes: [.default], cache: nil, failures: .init(recorded: [stale], record: { _ in again.withLock { $0 += 1 } }),
+                                       log: { _ in })
         XCTAssertEqual(Self.errno(changed.thumbnail(of: photo, sourceRoot: folder, box: .default)), .ioError)
         XCTAssertEqual(changed.renderCount, 1)
         XCTAssertEqual(again.withLock { $0 }, 1)

@@ -59,9 +59,10 @@ extension XCTestCase {
         return Photo(relativePath: name, format: .jpeg,
                      identity: there ? FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim))
                                      : FileIdentity(inode: 1, size: 3, mtime: Timestamp(seconds: 4)),
-                     capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
-                     captureInstant: Timestamp(seconds: 0), screenshot: ScreenshotDecision(isScreenshot: false, reason: ""),
-                     orientation: orientation, problems: [], changedWhenRead: there ? Timestamp(st.st_ctim) : nil)
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: CaptureTime(local: LocalDateTime(year: 2020, month: 1, day: 1)), source: .fileName),
+                                               captureInstant: Timestamp(seconds: 0),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: ""), orientation: orientation),
+                     changedWhenRead: there ? Timestamp(st.st_ctim) : nil)
     }
 }
 

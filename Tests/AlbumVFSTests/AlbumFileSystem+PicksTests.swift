@@ -34,8 +34,9 @@ final class PickFollowingTests: XCTestCase {
     func photo(_ path: String, inode: UInt64, size: Int64 = 4, changedWhenRead: Timestamp? = nil) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: 5_000).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg, identity: FileIdentity(inode: inode, size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 5_000),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: 5_000),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")),
                      changedWhenRead: changedWhenRead)
     }
 
@@ -59,7 +60,7 @@ final class PickFollowingTests: XCTestCase {
         let lines = LockedLog()
         let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("a/x.jpg", inode: 0)],
                                                                  ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
-                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { lines.append($0) })
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: PickSettings(storage: storage), log: { lines.append($0) })
         let picked = try fs.lookup(parent: 1, name: "picked").get().inode
         XCTAssertEqual(fs.symlink(parent: picked, name: "x.jpg", target: "../non-screenshots/x.jpg").failure, .ioError)
         XCTAssertEqual(fs.symlink(parent: picked, name: "y.jpg", target: "../non-screenshots/x.jpg").failure, .ioError)
@@ -74,7 +75,7 @@ final class PickFollowingTests: XCTestCase {
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
         let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)],
                                                                  ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
-                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: PickSettings(storage: storage), log: { _ in })
         // A tree shown while a first scan still reads: the photo may simply not be in it yet.
         fs.update(LibraryViews.build(photos: [photo("other/x.jpg", inode: 2), photo("new/x.jpg", inode: 3)],
                                      ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))), complete: false)
@@ -126,7 +127,7 @@ final class PickFollowingTests: XCTestCase {
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
         let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("A/x.jpg", inode: 1), photo("C/x.jpg", inode: 3)],
                                                                  ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
-                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: PickSettings(storage: storage), log: { _ in })
         fs.update(LibraryViews.build(photos: [photo("C/x.jpg", inode: 3), photo("B/x.jpg", inode: 1)],
                                      ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
                   renamed: [FileMove(from: "A/x.jpg", to: "B/x.jpg", identity: .unknown)])
@@ -145,7 +146,7 @@ final class PickFollowingTests: XCTestCase {
                                         target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
         let fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo("old/x.jpg", inode: 1)],
                                                                  ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
-                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: storage, log: { _ in })
+                                     sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: PickSettings(storage: storage), log: { _ in })
         fs.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)],
                                      ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))))
         fs.waitForPickSearches()
@@ -156,7 +157,7 @@ final class PickFollowingTests: XCTestCase {
                                      target: "../by-date/1970/1970-01/1970-01-01/x.jpg")])
         let fs2 = try AlbumFileSystem(library: LibraryViews.build(photos: [],
                                                                   ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))),
-                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: gone, log: { _ in })
+                                      sourceRoot: folder, owner: Owner(uid: 0, gid: 0), picks: PickSettings(storage: gone), log: { _ in })
         fs2.update(LibraryViews.build(photos: [photo("big/x.jpg", inode: 2, size: 16 << 30), photo("new/x.jpg", inode: 3)],
                                       ViewSettings(withPicks: true, emptyMtime: Timestamp(seconds: 0))))
         fs2.waitForPickSearches()

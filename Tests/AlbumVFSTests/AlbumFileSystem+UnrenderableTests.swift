@@ -32,8 +32,9 @@ final class HiddenThumbnailsTests: XCTestCase {
     func photo(_ path: String, seconds: Int64, size: Int64) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: UInt64(seconds), size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: seconds),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
     }
 
     func library(badSize: Int64) -> Library {
@@ -50,7 +51,7 @@ final class HiddenThumbnailsTests: XCTestCase {
     func testAThumbnailThatFailedLeavesTheNextTreeAndComesBackWhenItsPhotoChanges() throws {
         let thumbnails = FailingThumbnails()
         let fs = try AlbumFileSystem(library: library(badSize: 20), sourceRoot: "/nowhere", owner: Owner(uid: 7, gid: 8),
-                                     thumbnails: thumbnails, log: { _ in })
+                                     services: FileSystemServices(thumbnails: thumbnails), log: { _ in })
         let boxFolder = try fs.lookup(parent: try fs.lookup(parent: 1, name: "thumbnails").get().inode, name: "200x200").get().inode
         let bad = try fs.lookup(parent: boxFolder, name: "bad.jpg").get()
         XCTAssertEqual(bad.size, 4321)

@@ -34,8 +34,9 @@ final class AlbumFileSystemTests: XCTestCase {
         return Photo(relativePath: path, format: path.lowercased().hasSuffix(".png") ? .png : .jpeg,
                      identity: there ? FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim))
                                      : FileIdentity(inode: 1, size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
-                     screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "t"), orientation: 1, problems: [],
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: seconds),
+                                               screenshot: ScreenshotDecision(isScreenshot: screenshot, reason: "t")),
                      changedWhenRead: there ? Timestamp(st.st_ctim) : nil)
     }
 
@@ -229,9 +230,8 @@ final class AlbumFileSystemTests: XCTestCase {
         // Rewritten in place (inode, size, mtime and date as they were): read again, it has another
         // ctime when read, and the kernel must drop what it holds of its bytes.
         var inPlace = photo("y/a.jpg", seconds: Int64(day) + 86_400, size: 9)
-        inPlace = Photo(relativePath: inPlace.relativePath, format: inPlace.format, identity: inPlace.identity, capture: inPlace.capture,
-                        captureInstant: inPlace.captureInstant, screenshot: inPlace.screenshot, orientation: inPlace.orientation,
-                        problems: inPlace.problems, changedWhenRead: Timestamp(seconds: 1_700_000_000))
+        inPlace = Photo(relativePath: inPlace.relativePath, format: inPlace.format, identity: inPlace.identity, decisions: inPlace.decisions,
+                        changedWhenRead: Timestamp(seconds: 1_700_000_000))
         let readAgain = fs.update(LibraryViews.build(photos: [inPlace], ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertTrue(readAgain.removedEntries.isEmpty)
         XCTAssertEqual(Set(readAgain.changedInodes), [ino(newDay + "/a.jpg"), ino("non-screenshots/a.jpg")])

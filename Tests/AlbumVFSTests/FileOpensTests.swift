@@ -38,8 +38,9 @@ final class FileOpensTests: XCTestCase {
         let time = CaptureTime(local: Timestamp(seconds: 2_000).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         let photo = Photo(relativePath: "a.jpg", format: .jpeg,
                           identity: FileIdentity(inode: UInt64(st.st_ino), size: Int64(st.st_size), mtime: Timestamp(st.st_mtim)),
-                          capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: 2_000),
-                          screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [],
+                          decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                                    captureInstant: Timestamp(seconds: 2_000),
+                                                    screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")),
                           changedWhenRead: Timestamp(st.st_ctim))
         fs = try AlbumFileSystem(library: LibraryViews.build(photos: [photo], ViewSettings(thumbnailBoxes: [.default], withStatus: true,
                                                                                             emptyMtime: Timestamp(seconds: 0))),

@@ -18,8 +18,9 @@ final class ThumbnailReadsTests: XCTestCase {
     func photo(_ path: String, seconds: Int64) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: UInt64(seconds), size: 10, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal), captureInstant: Timestamp(seconds: seconds),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: seconds),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
     }
 
     func testTheKernelIsToldFromThePoolThatAThumbnailLeftItsListing() throws {
@@ -27,7 +28,7 @@ final class ThumbnailReadsTests: XCTestCase {
         let library = LibraryViews.build(photos: [photo("good.jpg", seconds: 2_000), photo("bad.jpg", seconds: 1_000)],
                                          ViewSettings(thumbnailBoxes: [.default], emptyMtime: Timestamp(seconds: 0)))
         let fs = try AlbumFileSystem(library: library, sourceRoot: "/nowhere",
-                                     owner: Owner(uid: 7, gid: 8), thumbnails: thumbnails, log: { _ in })
+                                     owner: Owner(uid: 7, gid: 8), services: FileSystemServices(thumbnails: thumbnails), log: { _ in })
         let pool = WorkerPool(name: "albumfs-notice", width: 1, idleSeconds: nil)
         let told = Locked<[(changes: TreeChanges, thread: String)]>([])
         let arrived = DispatchSemaphore(value: 0)

@@ -14,9 +14,9 @@ final class TreeViewTests: XCTestCase {
     func photo(_ path: String, seconds: Int64, size: Int64) -> Photo {
         let time = CaptureTime(local: Timestamp(seconds: seconds).local(offsetSeconds: 0), utcOffsetSeconds: 0)
         return Photo(relativePath: path, format: .jpeg, identity: FileIdentity(inode: UInt64(seconds), size: size, mtime: Timestamp(seconds: 0)),
-                     capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
-                     captureInstant: Timestamp(seconds: seconds, nanoseconds: 250_000_000),
-                     screenshot: ScreenshotDecision(isScreenshot: false, reason: "t"), orientation: 1, problems: [])
+                     decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                               captureInstant: Timestamp(seconds: seconds, nanoseconds: 250_000_000),
+                                               screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
     }
 
     /// A tree of three photos with thumbnails and `.albumfs/`, nothing hidden.
