@@ -12,7 +12,8 @@ import FoundationEssentials
 /// `queue`, through `onQueue`, which checks it; the watcher is a `Locked` value, which the main
 /// thread stops.)
 final class ChangeFollower: @unchecked Sendable {
-    /// What only the coordinator's queue reads and writes: the changes not rescanned yet.
+    /// What only the coordinator's queue reads and writes (`onQueue`, which checks that it runs
+    /// there): the changes not rescanned yet.
     struct State {
         /// Folders changed since the last rescan (inotify, a file found changed at an open).
         var dirty = Set<String>()
@@ -46,7 +47,8 @@ final class ChangeFollower: @unchecked Sendable {
     /// Watches the library's folders; set once on the queue by `startWatching`, ended by `stop`
     /// (the main thread).
     let watcher = Locked<FolderWatcher?>(nil)
-    private var confined = State()
+    /// `State`, each access checked to run on the coordinator's queue.
+    var onQueue: QueueConfined<State>
 
     init(root: String, options: CoordinatorOptions, queue: DispatchQueue, pending: PendingChanges, scans: LibraryScans) {
         self.root = root
@@ -54,19 +56,7 @@ final class ChangeFollower: @unchecked Sendable {
         self.queue = queue
         self.pending = pending
         self.scans = scans
-    }
-
-    /// What only the coordinator's queue reads and writes; each access checks it runs there
-    /// (`dispatchPrecondition`: a trap, not a race, when another thread reaches for it).
-    var onQueue: State {
-        _read {
-            dispatchPrecondition(condition: .onQueue(queue))
-            yield confined
-        }
-        _modify {
-            dispatchPrecondition(condition: .onQueue(queue))
-            yield &confined
-        }
+        onQueue = QueueConfined(State(), on: queue)
     }
 
     /// Starts the watcher (on the queue): nothing watches when inotify cannot be had, and the

@@ -62,7 +62,8 @@ final class TreePublisher: @unchecked Sendable {
     let duplicates: DuplicateFinder?
     /// Finds `duplicates/similar/`'s groups in the background (nil: not shown, or no hasher).
     let similar: SimilarFinder?
-    private var confined: State
+    /// `State`, each access checked to run on the coordinator's queue.
+    var onQueue: QueueConfined<State>
 
     init(_ parts: CoordinatorParts, scanner: LibraryScanner, pipeline: ScanPipeline, queue: DispatchQueue,
          pending: PendingChanges, duplicates: DuplicateFinder?) {
@@ -77,26 +78,13 @@ final class TreePublisher: @unchecked Sendable {
         self.queue = queue
         self.pending = pending
         self.duplicates = duplicates
-        confined = State(availability: LibraryAvailability(root: scanner.root, index: index, log: log))
+        onQueue = QueueConfined(State(availability: LibraryAvailability(root: scanner.root, index: index, log: log)), on: queue)
         similar = options.perceptualHasher.flatMap { hasher in
             options.views.contains(LibraryViews.duplicates)
                 ? SimilarFinder(root: scanner.root, store: index as? SimilarHashStore, hasher: hasher, log: log) : nil
         }
         if duplicates != nil { statusBox.withLock { $0.duplicates = "waiting for the scan" } }
         if similar != nil { statusBox.withLock { $0.similar = "waiting for the scan" } }
-    }
-
-    /// What only the coordinator's queue reads and writes; each access checks it runs there
-    /// (`dispatchPrecondition`: a trap, not a race, when another thread reaches for it).
-    var onQueue: State {
-        _read {
-            dispatchPrecondition(condition: .onQueue(queue))
-            yield confined
-        }
-        _modify {
-            dispatchPrecondition(condition: .onQueue(queue))
-            yield &confined
-        }
     }
 
     /// The files known, as the scans merged them (read on the queue only).
