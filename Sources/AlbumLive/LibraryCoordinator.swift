@@ -4,7 +4,6 @@ import AlbumMetadata
 import AlbumVFS
 import Dispatch
 import FoundationEssentials
-import Glibc
 
 /// Keeps the mounted tree in step with the library: publishes what the index knows at once,
 /// verifies it with a scan in the background (reading only changed files), then follows changes
