@@ -13,6 +13,6 @@ extension LibraryCoordinator: LibraryFollowing {
 
     public func fileChanged(_ relativePath: String) {
         let folder = relativePath.folderBeforeLastSlash
-        changed(folder.isEmpty ? scanner.root : scanner.root + "/" + folder, [])
+        follower.changed(folder.isEmpty ? follower.root : follower.root + "/" + folder, [])
     }
 }

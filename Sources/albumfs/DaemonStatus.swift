@@ -53,7 +53,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// still shown as they were whose thumbnail could not be made (a JPEG cut inside its image
     /// data reads as a whole header: only decoding finds it). A file the scan already names keeps
     /// the scan's line.
-    private func problems(_ s: LibraryCoordinator.Status) -> (all: [ScanProblem], thumbnailFailures: Int) {
+    private func problems(_ s: LibraryStatus) -> (all: [ScanProblem], thumbnailFailures: Int) {
         guard let fileSystem else { return (s.problems, 0) }
         let failed = thumbnails.failures().filter { $0.photo.isStill(fileSystem.shownPhoto($0.photo.relativePath)) }
         let named = Set(s.problems.map(\.relativePath))
@@ -64,7 +64,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     }
 
     func statusText() -> String {
-        let s = coordinator?.status ?? LibraryCoordinator.Status()
+        let s = coordinator?.status ?? LibraryStatus()
         let problems = problems(s)
         var lines: [(String, String)] = []
         lines.append(("scan_state", s.state))
@@ -130,14 +130,14 @@ final class DaemonStatus: StatusReporter, Sendable {
     /// One `path: why` line per file or folder no view shows (`NotShownReason`), sorted by path,
     /// escaped as `errorsText`'s lines are.
     func notShownText() -> String {
-        let files = (coordinator?.status ?? LibraryCoordinator.Status()).notShown
+        let files = (coordinator?.status ?? LibraryStatus()).notShown
         return files.sorted { $0.path < $1.path }.map(\.line).joined()
     }
 
     /// One `path: why` line per problem, escaped as `ls -b` escapes names (`OneLine`), so
     /// that a line is always one problem whatever the path or the message holds.
     func errorsText() -> String {
-        let files = problems(coordinator?.status ?? LibraryCoordinator.Status()).all.map {
+        let files = problems(coordinator?.status ?? LibraryStatus()).all.map {
             OneLine.problem(path: $0.relativePath, message: $0.message)
         }
         // Then names below filter/ that were no expression, by their path in the mount.

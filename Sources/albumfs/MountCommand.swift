@@ -49,16 +49,16 @@ enum MountCommand {
         let status = DaemonStatus(thumbnails: thumbnails, index: index, headerReads: scanner.readMethod, firstTree: first.origin,
                                   picksDatabase: picks.statusName)
         let fs = try fileSystem(first.library!, options, paths, thumbnails: thumbnails, status: status, picks: picks)
-        var scheduling = LibraryCoordinator.Options(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval,
-                                                    maxWatches: options.maxWatches)
+        var scheduling = CoordinatorOptions(thumbnailBoxes: options.thumbnailBoxes, rescanInterval: options.rescanInterval,
+                                            maxWatches: options.maxWatches)
         scheduling.fullRescanInterval = options.fullRescanInterval
         scheduling.views = options.views
         let hashWorkers = options.views.contains(LibraryViews.duplicates) ? similarHashWorkers(options, thumbnails: workers) : nil
         scheduling.perceptualHasher = hashWorkers.map { SimilarHasher(renderer: $0, thumbnails: workers) }
-        let coordinator = LibraryCoordinator(
-            scanner: scanner, index: index, fs: fs, options: scheduling,
-            progress: options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil,
-            keeper: first.views?.keeper(loaded: first.snapshotGeneration), log: { Log.line($0) })
+        var parts = CoordinatorParts(scanner: scanner, index: index, fs: fs, options: scheduling, log: { Log.line($0) })
+        parts.progress = options.readyFD == nil && isatty(2) == 1 ? ProgressLine(label: "scanning").update : nil
+        parts.keeper = first.views?.keeper(loaded: first.snapshotGeneration)
+        let coordinator = LibraryCoordinator(parts)
         status.coordinator = coordinator
         status.fileSystem = fs
         do {
