@@ -92,33 +92,33 @@ public final class CameraNameCache: Sendable {
 
     public init() {}
 
-    /// The cameras one reader thread named last, with their codes, the latest first: a library's
-    /// photos come a few cameras at a time (two or three interleave in a folder), and a thread's
-    /// own list needs no lock, where the shared map made the readers wait on each other. A short
-    /// list compares a camera's two short strings with each, which costs less than hashing them.
+    /// The cameras one reader thread named, with their codes: a library's photos come a few
+    /// cameras at a time (two or three interleave in a folder), and a thread's own list needs no
+    /// lock, where the shared map made the readers wait on each other. A short list compares a
+    /// camera's two short strings with each, which costs less than hashing them; past `most`
+    /// cameras, the oldest entry gives way.
     public struct Memo {
         struct Named: Equatable {
             var camera: CameraWritten
             var code: UInt16
         }
-        var recent: [Named] = []
+        var known: [Named] = []
+        /// The entry the next camera replaces once the list is full.
+        var next = 0
         static let most = 16
         public init() {}
     }
 
-    /// `code(_:)` through a reader's `memo`.
-    public func code(_ camera: CameraWritten, memo: inout Memo) -> UInt16 {
-        if let i = memo.recent.firstIndex(where: { $0.camera == camera }) {
-            let named = memo.recent[i]
-            if i > 0 {
-                memo.recent.remove(at: i)
-                memo.recent.insert(named, at: 0)
-            }
-            return named.code
+    /// `code(_:)` of the camera `make` and `model` name, through a reader's `memo`.
+    public func code(make: String?, model: String?, memo: inout Memo) -> UInt16 {
+        for named in memo.known where named.camera.make == make && named.camera.model == model { return named.code }
+        let named = Memo.Named(camera: CameraWritten(make: make, model: model), code: code(CameraWritten(make: make, model: model)))
+        if memo.known.count < Memo.most {
+            memo.known.append(named)
+        } else {
+            memo.known[memo.next] = named
+            memo.next = (memo.next + 1) % Memo.most
         }
-        let named = Memo.Named(camera: camera, code: code(camera))
-        if memo.recent.count == Memo.most { memo.recent.removeLast() }
-        memo.recent.insert(named, at: 0)
         return named.code
     }
 

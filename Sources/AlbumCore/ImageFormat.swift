@@ -22,6 +22,21 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case raw
 
     /// Whether the file is a still image (`screenshots/` and `non-screenshots/` list stills only).
+    /// One bit of its own, for sets of formats asked once a file (`ScanRules.shows`).
+    public var bit: UInt16 {
+        switch self {
+        case .jpeg: 1 << 0
+        case .png: 1 << 1
+        case .heif: 1 << 2
+        case .video: 1 << 3
+        case .webp: 1 << 4
+        case .gif: 1 << 5
+        case .tiff: 1 << 6
+        case .jxl: 1 << 7
+        case .raw: 1 << 8
+        }
+    }
+
     public var isStill: Bool { self != .video }
 
     /// Whether the image comes out of its decoder upright, so that its EXIF Orientation must not

@@ -217,7 +217,7 @@ public struct Photo: Sendable {
     ///   - decisions: what the rules decided of it (its fields are kept packed: `PhotoSizeTests`).
     ///   - changedWhenRead: the file's ctime when its header was read.
     ///   - access: the file's owner and mode when read (nil: not known).
-    public init(relativePath: String, format: ImageFormat, identity: FileIdentity, decisions: PhotoDecisions,
+    public init(relativePath: String, format: ImageFormat, identity: FileIdentity, decisions: consuming PhotoDecisions,
                 changedWhenRead: Timestamp? = nil, access: FileAccess? = nil) {
         self.relativePath = relativePath
         self.format = format
@@ -226,9 +226,10 @@ public struct Photo: Sendable {
         captureNanoseconds = decisions.captureInstant.nanosecondsSinceEpoch
         screenshot = decisions.screenshot
         orientationStored = (1...8).contains(decisions.orientation) ? UInt8(decisions.orientation) : 1
-        let kept = decisions.problems.prefix(Int(UInt8.max))
-        texts = Array(kept)
-        problemCount = UInt8(kept.count)
+        // (The decisions' own array kept, not a copy made, where it is within the bound.)
+        if decisions.problems.count > Int(UInt8.max) { decisions.problems.removeLast(decisions.problems.count - Int(UInt8.max)) }
+        problemCount = UInt8(decisions.problems.count)
+        texts = decisions.problems
         accessPacked = access ?? .unknown
         changedWhenReadPacked = PackedTimestamp(changedWhenRead)
     }

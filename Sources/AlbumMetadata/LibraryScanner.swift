@@ -180,7 +180,7 @@ public struct LibraryScanner: Sendable {
 
     /// The same, the camera's code through a reader thread's `cameras`.
     public func photo(from file: IndexedFile, cameras: inout CameraNameCache.Memo) -> Photo? {
-        guard case .photo(let format, let e) = file.kind, rules.formats.contains(format) else { return nil }
+        guard case .photo(let format, let e) = file.kind, rules.shows(format) else { return nil }
         let relativePath = file.relativePath
         // The place first: its zone dates a time written without an offset.
         let position = PlaceRules.position(e, format: format)
@@ -194,7 +194,7 @@ public struct LibraryScanner: Sendable {
         if e.sidecar != nil || !burst.isEmpty { photo.sidecarAttributes = (e.sidecar?.attributes ?? []) + burst }
         photo.kindSignals = UInt16(truncatingIfNeeded: MediaKindRules.signals(e.kinds, format: format))
         if format.isStill { photo.motionVideo = e.motionVideo }
-        photo.cameraCode = cameraNames.code(CameraWritten(make: e.make, model: e.model), memo: &cameras)
+        photo.cameraCode = cameraNames.code(make: e.make, model: e.model, memo: &cameras)
         if let (rating, source) = FavoriteRules.rating(e) {
             photo.rating = rating
             photo.ratingSource = source

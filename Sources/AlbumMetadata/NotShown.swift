@@ -136,7 +136,7 @@ extension LibraryScanner {
     /// Why the scan shows no photo of `file`, or nil when it shows one.
     public func notShownReason(_ file: IndexedFile) -> NotShownReason? {
         switch file.kind {
-        case .photo(let format, _): return rules.formats.contains(format) ? nil : .hiddenByOption
+        case .photo(let format, _): return rules.shows(format) ? nil : .hiddenByOption
         case .problem(let message): return ReadFailure.isReadFailure(message) ? .unreadable : .damaged
         case .ignored: return NotShownReason(ignoredFileNamed: file.relativePath)
         }

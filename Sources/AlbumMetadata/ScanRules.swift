@@ -8,8 +8,11 @@ public struct ScanRules: Sendable {
     public var zone: any UTCOffsets
     /// The formats shown. HEIF is read by every scan, and hidden with `-o heif=off`: being a
     /// decision, not evidence, changing it needs no file read again.
-    public var formats: Set<ImageFormat>
+    public var formats: Set<ImageFormat> { didSet { shown = Self.mask(formats) } }
     public var favorites = FavoriteRules()
+    /// `formats` as one bit a format (`ImageFormat.bit`): asked of every file a scan reads, where
+    /// the set hashes the format's name.
+    private var shown: UInt16 = 0
 
     public static let defaultFormats: Set<ImageFormat> = [.jpeg, .png, .heif, .video, .webp, .gif, .tiff, .jxl, .raw]
 
@@ -22,7 +25,13 @@ public struct ScanRules: Sendable {
         self.screenshots = screenshots
         self.zone = zone
         self.formats = formats
+        shown = Self.mask(formats)
     }
+
+    /// Whether photos of `format` are shown (`formats`).
+    public func shows(_ format: ImageFormat) -> Bool { shown & format.bit != 0 }
+
+    private static func mask(_ formats: Set<ImageFormat>) -> UInt16 { formats.reduce(0) { $0 | $1.bit } }
 }
 
 /// A file that could not be read or understood, and why.

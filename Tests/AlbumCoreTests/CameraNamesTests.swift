@@ -102,25 +102,27 @@ final class CameraTableTests: XCTestCase {
         let cameras = [CameraWritten(make: "Canon", model: "Canon EOS R5"), CameraWritten(make: "Canon", model: "Canon EOS R5"),
                        CameraWritten(make: "Apple", model: "iPhone 15 Pro"), CameraWritten(make: nil, model: nil),
                        CameraWritten(make: "Canon", model: "Canon EOS R5"), CameraWritten(make: "Apple", model: "iPhone 15 Pro")]
-        XCTAssertEqual(cameras.map { cache.code($0, memo: &memo) }, cameras.map { cache.code($0) })
-        XCTAssertEqual(Set(cameras.map { cache.code($0, memo: &memo) }).count, 3)
+        XCTAssertEqual(cameras.map { cache.code(make: $0.make, model: $0.model, memo: &memo) }, cameras.map { cache.code($0) })
+        XCTAssertEqual(Set(cameras.map { cache.code(make: $0.make, model: $0.model, memo: &memo) }).count, 3)
     }
 
     /// Interleaved cameras are answered from the reader's own list once each has been asked (no
-    /// shared lock a photo), the latest first, and the list stays within its bound however many
-    /// cameras pass.
-    func testAReadersMemoKeepsEachCameraItMetWithinItsBound() {
+    /// shared lock a photo), and the list stays within its bound however many cameras pass: the
+    /// oldest gives way.
+    func testAReadersMemoKeepsTheCamerasItMetWithinItsBound() {
         let cache = CameraNameCache()
         var memo = CameraNameCache.Memo()
         let canon = CameraWritten(make: "Canon", model: "Canon EOS R6"), apple = CameraWritten(make: "Apple", model: "iPhone 14")
-        for camera in [canon, apple, canon, apple] { _ = cache.code(camera, memo: &memo) }
-        XCTAssertEqual(memo.recent, [.init(camera: apple, code: cache.code(apple)), .init(camera: canon, code: cache.code(canon))])
-        for n in 0..<(CameraNameCache.Memo.most + 10) {
+        for camera in [canon, apple, canon, apple] { _ = cache.code(make: camera.make, model: camera.model, memo: &memo) }
+        XCTAssertEqual(memo.known, [.init(camera: canon, code: cache.code(canon)), .init(camera: apple, code: cache.code(apple))])
+        let more = CameraNameCache.Memo.most + 3
+        for n in 0..<more {
             let camera = CameraWritten(make: "Maker", model: "Model \(n)")
-            XCTAssertEqual(cache.code(camera, memo: &memo), cache.code(camera))
+            XCTAssertEqual(cache.code(make: camera.make, model: camera.model, memo: &memo), cache.code(camera))
         }
-        XCTAssertEqual(memo.recent.count, CameraNameCache.Memo.most)
-        XCTAssertEqual(memo.recent.first?.camera, CameraWritten(make: "Maker", model: "Model \(CameraNameCache.Memo.most + 9)"))
+        XCTAssertEqual(memo.known.count, CameraNameCache.Memo.most)
+        XCTAssertFalse(memo.known.contains { $0.camera == canon }, "the oldest gave way")
+        XCTAssertTrue(memo.known.contains { $0.camera == CameraWritten(make: "Maker", model: "Model \(more - 1)") })
     }
 
     func testAPhotoKeepsItsCameraAsACode() {
