@@ -77,8 +77,16 @@ public struct IndexedFile: Sendable, Equatable {
     /// Whether this is a photo's full row that does not say the file's owner and mode (an index
     /// written before they were kept): it is read again rather than taken as it is.
     public var lacksAccess: Bool {
-        guard case .photo(_, let e) = kind else { return false }
-        return e.access == nil && !e.problems.contains(where: ReadFailure.isReadFailure)
+        withPhotoEvidence { e in e.access == nil && !e.problems.contains(where: ReadFailure.isReadFailure) } ?? false
+    }
+
+    /// `body` of a photo's evidence where it lies in the record (nil for a file that is no photo).
+    @inlinable
+    public func withPhotoEvidence<R, E: Error>(_ body: (borrowing PhotoEvidence) throws(E) -> R) throws(E) -> R? {
+        switch kind {
+        case .photo(_, let e): try body(e)
+        default: nil
+        }
     }
 
     /// The same file without its evidence (once decided, and saved to the index).

@@ -53,7 +53,12 @@ public struct KindEvidence: Sendable, Equatable {
     public init() {}
 
     /// Whether no tag was found (nothing for the index to keep).
-    public var isEmpty: Bool { self == KindEvidence() }
+    /// (Field by field: asked of every photo a scan packs and saves, where comparing with an empty
+    /// value makes one and compares every field through the runtime.)
+    public var isEmpty: Bool {
+        customRendered == nil && lensModel == nil && appleBurstUUID == nil && appleFrontFacing == nil && specialTypeID == nil
+            && googleBurstID == nil && projectionType == nil && playbackIntent == nil && captureFPS == nil
+    }
 
     /// The burst a photo belongs to: Apple's identifier, else Google's.
     public var burstIdentifier: String? {

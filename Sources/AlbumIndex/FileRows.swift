@@ -67,8 +67,9 @@ struct FileRows: Sendable {
         switch file.kind {
         case .ignored: return sameName
         case .problem(let message): return sameName && !ReadFailure.isReadFailure(message)
-        case .photo(_, let e):
-            return !e.problems.contains(where: ReadFailure.isReadFailure) && (sameName || file.changedWhenRead != nil)
+        case .photo:
+            let readFailed = file.withPhotoEvidence { e in e.problems.contains(where: ReadFailure.isReadFailure) } ?? false
+            return !readFailed && (sameName || file.changedWhenRead != nil)
         }
     }
 

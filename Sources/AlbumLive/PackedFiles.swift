@@ -66,43 +66,48 @@ public struct PackedFiles: Sendable {
         case .problem(let message):
             bytes.append(1)
             string(message)
-        case .photo(let format, let e):
+        case .photo(let format, _):
             bytes.append(Self.tag(format))
-            // (Field by field, not a loop over an array of them: the array, and a retain of every
-            // string in it, for every photo of the scan.)
-            optionalString(e.dateTimeOriginal); optionalString(e.subSecTimeOriginal); optionalString(e.offsetTimeOriginal)
-            optionalString(e.dateTimeDigitized); optionalString(e.subSecTimeDigitized); optionalString(e.offsetTimeDigitized)
-            optionalString(e.xmpDateCreated); optionalString(e.xmpDateTimeOriginal)
-            optionalString(e.make); optionalString(e.model); optionalString(e.software)
-            optionalString(e.gpsDateTimeUTC); optionalString(e.userComment)
-            optionalString(e.xmpUserComment); optionalString(e.pngSoftware); optionalString(e.pngComment)
-            optionalString(e.xmpCreateDate); optionalString(e.quickTimeCreationDate); optionalString(e.contentIdentifier)
-            optionalInt(e.movieCreationTime)
-            // Bit 1 of the exposure byte: IFD0 DateTime or OffsetTime follow (none: no byte for
-            // them); bit 2: a sidecar follows; bit 3: a motion photo's video range follows; bit 4: a
-            // rating follows (few photos have one: no byte for it otherwise); bit 5: kind tags follow;
-            // bit 6: a GPS position follows (the two coordinates' bit patterns).
-            let modified = e.dateTime != nil || e.offsetTime != nil
-            let rated = e.xmpRating != nil || e.exifRating != nil
-            let placed = e.gpsLatitude != nil || e.gpsLongitude != nil
-            bytes.append((e.hasExposureData ? 1 : 0) | (modified ? 2 : 0) | (e.sidecar != nil ? 4 : 0) | (e.motionVideo != nil ? 8 : 0) | (rated ? 16 : 0)
-                         | (e.kinds.isEmpty ? 0 : 32) | (placed ? 64 : 0))
-            if modified { optionalString(e.dateTime); optionalString(e.offsetTime) }
-            if let sidecar = e.sidecar { string(sidecar.encoded) }
-            if let motion = e.motionVideo { int(motion.offset); int(motion.length) }
-            if rated { optionalString(e.xmpRating); optionalInt(e.exifRating.map(Int64.init)) }
-            if !e.kinds.isEmpty { string(e.kinds.encoded) }
-            if placed {
-                optionalInt(e.gpsLatitude.map { Int64(bitPattern: $0.bitPattern) }); optionalInt(e.gpsLongitude.map { Int64(bitPattern: $0.bitPattern) })
-            }
-            optionalInt(e.orientation.map(Int64.init))
-            optionalInt(e.pixelWidth.map(Int64.init))
-            optionalInt(e.pixelHeight.map(Int64.init))
-            length(e.problems.count)
-            for problem in e.problems { string(problem) }
-            bytes.append(e.access == nil ? 0 : 1)
-            if let access = e.access { int(Int64(access.uid)); int(Int64(access.gid)); int(Int64(access.mode)) }
+            f.withPhotoEvidence { e in pack(e) }
         }
+    }
+
+    /// A photo's evidence, read where it lies in its record (no copy of its strings).
+    private mutating func pack(_ e: borrowing PhotoEvidence) {
+        // (Field by field, not a loop over an array of them: the array, and a retain of every
+        // string in it, for every photo of the scan.)
+        optionalString(e.dateTimeOriginal); optionalString(e.subSecTimeOriginal); optionalString(e.offsetTimeOriginal)
+        optionalString(e.dateTimeDigitized); optionalString(e.subSecTimeDigitized); optionalString(e.offsetTimeDigitized)
+        optionalString(e.xmpDateCreated); optionalString(e.xmpDateTimeOriginal)
+        optionalString(e.make); optionalString(e.model); optionalString(e.software)
+        optionalString(e.gpsDateTimeUTC); optionalString(e.userComment)
+        optionalString(e.xmpUserComment); optionalString(e.pngSoftware); optionalString(e.pngComment)
+        optionalString(e.xmpCreateDate); optionalString(e.quickTimeCreationDate); optionalString(e.contentIdentifier)
+        optionalInt(e.movieCreationTime)
+        // Bit 1 of the exposure byte: IFD0 DateTime or OffsetTime follow (none: no byte for
+        // them); bit 2: a sidecar follows; bit 3: a motion photo's video range follows; bit 4: a
+        // rating follows (few photos have one: no byte for it otherwise); bit 5: kind tags follow;
+        // bit 6: a GPS position follows (the two coordinates' bit patterns).
+        let modified = e.dateTime != nil || e.offsetTime != nil
+        let rated = e.xmpRating != nil || e.exifRating != nil
+        let placed = e.gpsLatitude != nil || e.gpsLongitude != nil
+        bytes.append((e.hasExposureData ? 1 : 0) | (modified ? 2 : 0) | (e.sidecar != nil ? 4 : 0) | (e.motionVideo != nil ? 8 : 0) | (rated ? 16 : 0)
+                     | (e.kinds.isEmpty ? 0 : 32) | (placed ? 64 : 0))
+        if modified { optionalString(e.dateTime); optionalString(e.offsetTime) }
+        if let sidecar = e.sidecar { string(sidecar.encoded) }
+        if let motion = e.motionVideo { int(motion.offset); int(motion.length) }
+        if rated { optionalString(e.xmpRating); optionalInt(e.exifRating.map(Int64.init)) }
+        if !e.kinds.isEmpty { string(e.kinds.encoded) }
+        if placed {
+            optionalInt(e.gpsLatitude.map { Int64(bitPattern: $0.bitPattern) }); optionalInt(e.gpsLongitude.map { Int64(bitPattern: $0.bitPattern) })
+        }
+        optionalInt(e.orientation.map(Int64.init))
+        optionalInt(e.pixelWidth.map(Int64.init))
+        optionalInt(e.pixelHeight.map(Int64.init))
+        length(e.problems.count)
+        for problem in e.problems { string(problem) }
+        bytes.append(e.access == nil ? 0 : 1)
+        if let access = e.access { int(Int64(access.uid)); int(Int64(access.gid)); int(Int64(access.mode)) }
     }
 
     /// A length: 7 bits a byte, the high bit set on all but the last.

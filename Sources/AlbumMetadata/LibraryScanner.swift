@@ -180,7 +180,12 @@ public struct LibraryScanner: Sendable {
 
     /// The same, the camera's code through a reader thread's `cameras`.
     public func photo(from file: IndexedFile, cameras: inout CameraNameCache.Memo) -> Photo? {
-        guard case .photo(let format, let e) = file.kind, rules.shows(format) else { return nil }
+        guard case .photo(let format, _) = file.kind, rules.shows(format) else { return nil }
+        return file.withPhotoEvidence { e in decided(file, format, e, cameras: &cameras) }
+    }
+
+    private func decided(_ file: borrowing IndexedFile, _ format: ImageFormat, _ e: borrowing PhotoEvidence,
+                         cameras: inout CameraNameCache.Memo) -> Photo {
         let relativePath = file.relativePath
         // The place first: its zone dates a time written without an offset.
         let position = PlaceRules.position(e, format: format)
