@@ -98,7 +98,7 @@ final class SourceDeadlines: @unchecked Sendable {
             }
             let now = Condition.deadline(in: 0)
             if Self.before(now, earliest) {
-                _ = condition.wait(until: earliest)  // (woken early: a request finished)
+                _ = condition.wait(until: earliest)  // (a request answered meanwhile is gone from `waiting` by then)
                 continue
             }
             let late = waiting.filter { !Self.before(now, $0.value.deadline) }

@@ -8,7 +8,7 @@ import Synchronization
 /// already holds, so the duplicate search at the scan's end need not open it again. Only a file
 /// whose size a file read before it had (`sizeSeenBefore`) is hashed: a file of a size of its
 /// own is no copy, and most files of a library are of sizes of their own. (The first file of a
-/// size is then read by the search, as every file was before.)
+/// size is read by the search at the scan's end, when another file shares its size.)
 ///
 /// Readers hand in what they made a chunk at a time (`note`); the one that searches takes it
 /// (`take`), on its own thread: producers push, one owner consumes.
