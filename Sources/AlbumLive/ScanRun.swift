@@ -52,7 +52,8 @@ public final class ScanRun {
         let folders = FolderWalk(times: pipeline.folderTimes, skipping: request.skippingUnchanged, mustList: request.mustList)
         let minimumBatch = pipeline.index == nil ? 1 : ScanPipeline.knownMovesMinimumBatch
         let onRead: @Sendable (inout [ReadStream.Read]) -> Void = { [writer = request.writer] read in
-            writer.save(read.lazy.map(\.file))
+            // (A closure, not the key path `\.file`: that was read through the runtime a file.)
+            writer.save(read.lazy.map { $0.file })
             for i in read.indices { read[i].file.slim() }
         }
         return { handOff in
