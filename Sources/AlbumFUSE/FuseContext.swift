@@ -20,6 +20,10 @@ public final class FuseContext: Sendable {
     let requests: WorkerPool
     /// Requests that wait on the library's storage, answered EIO past `-o source_timeout`.
     let deadlines: SourceDeadlines
+    /// True while a request that waited on the library's storage was answered EIO at its
+    /// deadline and the storage has not answered it since (`-o source_timeout`): a server that
+    /// stopped answering. The views still answer from what the index holds.
+    public var isSourceStalled: Bool { deadlines.isStalled }
     /// The next `readdir` reply of open listings, made before it is asked for: 16 at most at
     /// once, each at most a request's size (1 MiB), whatever a client opens.
     let listingAhead = MadeAhead<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead", slots: 16)
@@ -31,7 +35,7 @@ public final class FuseContext: Sendable {
         self.fs = fs
         self.requests = requests
         deadlines = SourceDeadlines(timeout: sourceTimeout) { [fs] stalled, change in
-            fs.setSourceStalled(stalled, change: change, seconds: sourceTimeout)
+            fs.sourceStallChanged(stalled, change: change, seconds: sourceTimeout)
         }
         self.entryTimeout = entryTimeout
         self.attrTimeout = attrTimeout

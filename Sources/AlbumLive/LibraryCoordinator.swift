@@ -34,7 +34,7 @@ public final class LibraryCoordinator: Sendable {
             ? DuplicateFinder(root: parts.scanner.root, store: parts.index as? ContentHashStore, log: parts.log) : nil
         var scanner = parts.scanner
         scanner.hashesWhileReading = duplicates?.whileReading
-        publisher = TreePublisher(parts, scanner: scanner, pipeline: ScanPipeline(scanner: scanner, index: parts.index), queue: queue,
+        publisher = TreePublisher(parts, scanner: scanner, pipeline: ScanPipeline(scanner: scanner, index: parts.index, confinedTo: queue), queue: queue,
                                   pending: pending, duplicates: duplicates)
         scans = LibraryScans(parts, publisher: publisher, queue: queue, indexQueue: indexQueue)
         follower = ChangeFollower(root: scanner.root, options: parts.options, queue: queue, pending: pending, scans: scans)

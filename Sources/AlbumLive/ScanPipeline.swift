@@ -1,6 +1,7 @@
 import AlbumCore
 import AlbumMetadata
 import AlbumSystem
+import Dispatch
 import FoundationEssentials
 
 /// A scan of the library in its named stages, for one folder at a time (and everything below it),
@@ -15,20 +16,38 @@ import FoundationEssentials
 /// between batches), `albumfs index` and the tests all scan through it.
 ///
 /// Not thread-safe: scans run one at a time, merged on one thread (the coordinator's queue);
-/// `known` is read and changed only there.
+/// `known` is read and changed only there, which each access checks when the pipeline is made
+/// with that queue (`confinedTo`).
 public final class ScanPipeline {
     public let scanner: LibraryScanner
     public let index: FileIndexStore?
-    /// Every file known, and its photo: what the index held (`init(scanner:index:log:)`), then
-    /// what each scan merged.
-    public var known: LibraryState
+    /// The queue `known` is confined to: each access checks it runs there (Dispatch's
+    /// precondition, a trap rather than a race); nil for a pipeline one thread owns whole
+    /// (`albumfs index`, the tests).
+    public let queue: DispatchQueue?
+    private var state: LibraryState
     /// The times of the folders the walks listed (`FolderTimes`).
     public let folderTimes = FolderTimes()
 
-    public init(scanner: LibraryScanner, index: FileIndexStore?, known: LibraryState = LibraryState()) {
+    public init(scanner: LibraryScanner, index: FileIndexStore?, known: LibraryState = LibraryState(), confinedTo queue: DispatchQueue? = nil) {
         self.scanner = scanner
         self.index = index
-        self.known = known
+        self.queue = queue
+        state = known
+    }
+
+    /// Every file known, and its photo: what the index held (`init(scanner:index:log:)`), then
+    /// what each scan merged. A merge changes it a batch at a time, through one access
+    /// (`ScanRun`): one check a batch, not one a file.
+    public var known: LibraryState {
+        _read {
+            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
+            yield state
+        }
+        _modify {
+            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
+            yield &state
+        }
     }
 
     /// What the index holds, decided as rows are read (the evidence of 100,000 files is never in

@@ -104,16 +104,21 @@ public final class ScanRun {
     }
 
     private func mergeNext(_ walk: ConcurrentWalk) -> Batch {
-        for read in queue.batches[queue.merged].take() {
-            // (A walk lists each path once: with nothing known before it, every path read is new.)
-            let path = read.file.relativePath
-            if queue.trackReads && pipeline.known.knows(path) { queue.changed.append(path) } else { queue.added.append(path) }
-            pipeline.known.put(read.file, photo: read.photo)
-        }
+        merge(queue.batches[queue.merged].take(), into: &pipeline.known)
         queue.merged += 1
         let counts = walk.counts
         return Batch(merged: queue.merged, batches: counts.batches, files: counts.files, walkDone: counts.ended,
                      perBatch: Date().timeIntervalSince(queue.started) / Double(queue.merged))
+    }
+
+    /// Puts a batch's files in `known` (the pipeline's, reached once a batch).
+    private func merge(_ reads: [ReadStream.Read], into known: inout LibraryState) {
+        for read in reads {
+            // (A walk lists each path once: with nothing known before it, every path read is new.)
+            let path = read.file.relativePath
+            if queue.trackReads && known.knows(path) { queue.changed.append(path) } else { queue.added.append(path) }
+            known.put(read.file, photo: read.photo)
+        }
     }
 
     /// Merges what is left of the read batches, then the survey; what the folder's scan found

@@ -48,6 +48,20 @@ public enum SourceOpening {
         try beneath(rootFD, relativePath, flags: fileFlags, withoutNoAtime: fileFlags)
     }
 
+    /// Checks that something is at `relativePath` beneath `rootFD`, reached through no link:
+    /// throws ENOENT when nothing is, ELOOP when a link is on the way or is the entry itself (what
+    /// the scan never follows). Opened `O_PATH`: nothing is read, no access time written, a FIFO
+    /// does not block.
+    public static func find(_ relativePath: String, relativeTo rootFD: Int32) throws(Errno) {
+        let fd = FileNameBytes.withCString(relativePath) { albumfs_open_beneath(rootFD, $0, pathOnly | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else { throw Errno.current }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Errno.current }
+        // (The walk without openat2 opens a link at the end itself, as O_PATH | O_NOFOLLOW does.)
+        if st.st_mode & S_IFMT == S_IFLNK { throw Errno(rawValue: ELOOP) }
+    }
+
     private static func beneath(_ rootFD: Int32, _ path: String, flags: Int32, withoutNoAtime: Int32) throws(Errno) -> Int32 {
         var fd = FileNameBytes.withCString(path) { albumfs_open_beneath(rootFD, $0, flags) }
         if fd < 0 && errno == EPERM && flags != withoutNoAtime {
@@ -63,6 +77,8 @@ public enum SourceOpening {
     /// `O_NOATIME` (glibc defines it only under _GNU_SOURCE, which Swift's Glibc module does not
     /// set): 01000000 on x86-64 and arm64, the architectures Debian builds albumfs for.
     static let noAtime: Int32 = 0o1000000
+    /// `O_PATH` (also _GNU_SOURCE only): 010000000 on x86-64 and arm64.
+    static let pathOnly: Int32 = 0o10000000
 }
 
 /// A source file open for reading, and what `fstat` said of it. The caller closes `fd`.

@@ -1,5 +1,6 @@
 import AlbumSystem
 import Glibc
+import Synchronization
 
 /// The freedesktop thumbnail folders (`$XDG_CACHE_HOME/thumbnails/normal` and `large`) as albumfs
 /// writes them: checked private once (`PrivateFolder`: the user's own, below no folder another
@@ -25,7 +26,11 @@ public final class DesktopThumbnailFolders: Sendable {
     // Protects the open folders and the count of what is ours; held only to look up or count,
     // never across a read or write of a thumbnail.
     private let state = Locked<Opened?>(nil)
-    private let opening = Locked<Bool>(false)
+    /// Whether a use has taken on opening the folders: the first one does, once.
+    private let claimed = Atomic<Bool>(false)
+    /// Given once the first use tried to open the folders (`state` holds them when it could):
+    /// other uses wait for it with no lock held, so no lock is held across the opening's I/O.
+    private let opened = Promise<Bool>()
 
     private let log: @Sendable (String) -> Void
 
@@ -45,12 +50,13 @@ public final class DesktopThumbnailFolders: Sendable {
 
     /// Opens the folders at the first use; what keeps them from being used is said once.
     private func openOnce() throws(ThumbnailError) {
+        guard claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            _ = opened.wait()
+            return
+        }
+        defer { opened.fulfil(true) }
         do throws(ThumbnailError) {
-            try opening.withLock { (started: inout Bool) throws(ThumbnailError) in
-                guard !started else { return }
-                started = true
-                try openFolders()
-            }
+            try openFolders()
         } catch {
             log("albumfs: warning: desktop thumbnails are not written: \(error)")
             throw error

@@ -115,17 +115,12 @@ extension AlbumFileSystem {
 
     // MARK: The library's storage
 
-    /// Told by whoever answers requests with a deadline (`-o source_timeout`): the storage stopped
-    /// answering (a request waited `seconds` for it), or answers again; `change` numbers the
-    /// changes (one told late is ignored). Each change is logged.
-    public func setSourceStalled(_ stalled: Bool, change: UInt64, seconds: Double) {
-        sources.setStalled(stalled, change: change, seconds: seconds)
+    /// Told by whoever answers requests with a deadline (`-o source_timeout`), which owns the
+    /// storage's state: the storage stopped answering (a request waited `seconds` for it), or
+    /// answers again; `change` numbers the changes (one told late is ignored). Each change is logged.
+    public func sourceStallChanged(_ stalled: Bool, change: UInt64, seconds: Double) {
+        sources.stallChanged(stalled, change: change, seconds: seconds)
     }
-
-    /// True while a request that waited on the library's storage was answered EIO at its
-    /// deadline and the storage has not answered it since (`-o source_timeout`): a server that
-    /// stopped answering. The views still answer from what the index holds.
-    public var isSourceStalled: Bool { sources.isStalled }
 
     // MARK: For the tests
 

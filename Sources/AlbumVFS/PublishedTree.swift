@@ -13,8 +13,10 @@ import AlbumSystem
 final class PublishedTree: Sendable {
     let inodes: InodeAllocator
     let thumbnails: ThumbnailProvider?
-    // Protects the published tree; held only to read it or swap it (and, in `hideThumbnails`, to
-    // find the thumbnails not listed, which asks the thumbnail service and the inode numbers).
+    // Protects the published tree; held only to read it or swap it, never while another lock is
+    // waited for: the thumbnails not listed are found before it is taken (`unrenderablePhotos`
+    // asks the thumbnail service and `InodeAllocator`'s numbering, which a tree's numbering holds
+    // for long), and a swap made on a tree that changed meanwhile is tried again.
     private let snapshot: Locked<TreeView>
 
     init(library: Library, inodes: InodeAllocator, thumbnails: ThumbnailProvider?, presentation: TreePresentation) {
@@ -32,21 +34,32 @@ final class PublishedTree: Sendable {
     func publish(_ library: Library, renamed: [FileMove]) -> (old: TreeView, new: TreeView) {
         let shown = current
         let table = NodeTable(library: library, inodes: inodes, renamed: renamed, previous: shown.table)
-        let next = TreeView(library: library, table: table, hiddenVersion: shown.hiddenVersion, presentation: shown.presentation)
-        let hidden = Self.unrenderablePhotos(thumbnails, inodes, next)
-        return snapshot.withLock { s -> (TreeView, TreeView) in
-            let previous = s
-            // (A thumbnail that left its listing meanwhile, `hideThumbnails`, is found again here:
-            // rare, so the lock is held for it only then.)
-            let found = s.hiddenVersion == shown.hiddenVersion ? hidden : Self.unrenderablePhotos(thumbnails, inodes, next)
-            s = TreeView(library: library, table: table, hiddenVersion: s.hiddenVersion, presentation: s.presentation).hiding(found)
-            return (previous, s)
-        }
+        return swap { s in TreeView(library: library, table: table, hiddenVersion: s.hiddenVersion, presentation: s.presentation) }
     }
 
     /// Publishes the tree with the thumbnails the service holds unrenderable now not listed.
     func hideThumbnails() {
-        snapshot.withLock { s in s = s.hiding(Self.unrenderablePhotos(thumbnails, inodes, s)) }
+        _ = swap { $0 }
+    }
+
+    /// Publishes `make(tree)`, with the thumbnails unrenderable now not listed, in place of the
+    /// tree published. The hidden set is found with no lock held, then the swap is made if no
+    /// other swap came between (each swap counts one more `hiddenVersion`): a thumbnail that left
+    /// its listing meanwhile, or a tree published meanwhile, is found again (rare: a read that
+    /// failed during a swap).
+    private func swap(_ make: (TreeView) -> TreeView) -> (old: TreeView, new: TreeView) {
+        while true {
+            let shown = current
+            let next = make(shown)
+            let hidden = Self.unrenderablePhotos(thumbnails, inodes, next)
+            let swapped = snapshot.withLock { s -> (TreeView, TreeView)? in
+                guard s.hiddenVersion == shown.hiddenVersion else { return nil }
+                let previous = s
+                s = next.hiding(hidden)
+                return (previous, s)
+            }
+            if let swapped { return swapped }
+        }
     }
 
     /// The photos (indices in `tree`) whose thumbnails failed from their content, as they are now.

@@ -74,8 +74,14 @@ extension SourceFiles {
         }
     }
 
-    /// Whether the photo's source file is not at its path (ENOENT, not some other failure).
+    /// Whether the photo's source file is not at its path beneath SOURCE, reached through no link
+    /// (ENOENT, or a link on the way: `SourceOpening.find`; not some other failure).
     func isMissing(_ photo: Photo) -> Bool {
-        access(sourceRoot + "/" + photo.sourcePath, F_OK) != 0 && errno == ENOENT
+        do throws(Errno) {
+            try SourceOpening.withRoot(sourceRoot) { (root: Int32) throws(Errno) in try SourceOpening.find(photo.sourcePath, relativeTo: root) }
+            return false
+        } catch {
+            return error == .notFound || error == Errno(rawValue: ELOOP)
+        }
     }
 }

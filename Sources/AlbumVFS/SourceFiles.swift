@@ -27,9 +27,10 @@ public final class SourceFiles: Sendable {
     /// False while the library cannot be scanned (its folder gone, or its disk not mounted: an
     /// empty folder is left): the views keep its photos, and opening one answers EIO.
     let libraryAvailable = Atomic<Bool>(true)
-    /// Whether the library's storage is stalled (`isStalled`), and the number of the change that
-    /// said so (changes may be told out of order: `setStalled`).
-    let stall = Locked<(stalled: Bool, change: UInt64)>((false, 0))
+    /// The number of the last change of the storage's state that was logged (changes may be told
+    /// out of order: `stallChanged`). The state itself is its owner's, whoever answers requests
+    /// with a deadline (`SourceDeadlines`).
+    private let stallChangeLogged = Atomic<UInt64>(0)
     /// Whoever follows the library (`follow`).
     private let follower = Locked(FollowerReference())
     /// How long an open, a thumbnail's render or a pick waits for the tree that shows where a
@@ -50,20 +51,19 @@ public final class SourceFiles: Sendable {
 
     // MARK: The library's storage
 
-    /// The storage stopped answering (a request waited `seconds` for it), or answers again;
-    /// `change` numbers the changes (one told late is ignored). Each change is logged.
-    func setStalled(_ stalled: Bool, change: UInt64, seconds: Double) {
-        let changed = stall.withLock { s -> Bool in
-            guard change > s.change else { return false }
-            defer { s = (stalled, change) }
-            return s.stalled != stalled
+    /// Logs that the storage stopped answering (a request waited `seconds` for it), or answers
+    /// again; `change` numbers the changes (one told after a later one is not logged).
+    func stallChanged(_ stalled: Bool, change: UInt64, seconds: Double) {
+        var logged = stallChangeLogged.load(ordering: .relaxed)
+        while true {
+            guard change > logged else { return }
+            let swapped = stallChangeLogged.compareExchange(expected: logged, desired: change, ordering: .relaxed)
+            if swapped.exchanged { break }
+            logged = swapped.original
         }
-        guard changed else { return }
         logLine(stalled ? "albumfs: \(sourceRoot) has not answered for \(Int(seconds)) s: reads of its files answer EIO until it does; listings answer from the index"
                         : "albumfs: \(sourceRoot) answers again")
     }
-
-    var isStalled: Bool { stall.withLock { $0.stalled } }
 
     // MARK: Handles
 

@@ -1,4 +1,5 @@
 import AlbumCore
+import AlbumFUSE
 import AlbumIndex
 import AlbumLive
 import AlbumMetadata
@@ -20,7 +21,7 @@ final class DaemonStatus: StatusReporter, Sendable {
     let picksDatabase: String
     /// Where the tree shown when the mount answered came from (`views snapshot`, `index`, `none`).
     let firstTree: String
-    private let parts = Locked<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?)>((nil, nil))
+    private let parts = Locked<(coordinator: LibraryCoordinator?, fileSystem: AlbumFileSystem?, context: FuseContext?)>((nil, nil, nil))
 
     /// Set once the coordinator exists (it needs the filesystem, which needs this reporter).
     var coordinator: LibraryCoordinator? {
@@ -32,6 +33,13 @@ final class DaemonStatus: StatusReporter, Sendable {
     var fileSystem: AlbumFileSystem? {
         get { parts.withLock { $0.fileSystem } }
         set { parts.withLock { $0.fileSystem = newValue } }
+    }
+
+    /// Set once the session's context exists: whether the library's storage is stalled (its
+    /// deadlines own that state).
+    var context: FuseContext? {
+        get { parts.withLock { $0.context } }
+        set { parts.withLock { $0.context = newValue } }
     }
 
     /// `-o desktop_thumbnails`' writer, when on.
@@ -68,7 +76,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         let problems = problems(s)
         var lines: [(String, String)] = []
         lines.append(("scan_state", s.state))
-        let stalled = fileSystem?.isSourceStalled ?? false
+        let stalled = context?.isSourceStalled ?? false
         lines.append(("library_state", !s.libraryAvailable ? "unavailable" : stalled ? "stalled" : "available"))
         // What the views show now: before the first scan has reported (`loading`, a remount's
         // check of its snapshot), the photos the first tree shows.

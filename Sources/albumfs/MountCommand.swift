@@ -62,8 +62,9 @@ enum MountCommand {
         status.coordinator = coordinator
         status.fileSystem = fs
         do {
-            let session = try FuseSession(context: FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout,
-                                                                      requests: requests), mountpoint: mountpoint,
+            let context = FuseContext(fs: fs, maxRead: options.maxRead ?? 0, sourceTimeout: options.sourceTimeout, requests: requests)
+            status.context = context
+            let session = try FuseSession(context: context, mountpoint: mountpoint,
                                           options: fuseOptions(options, source: source),
                                           debug: options.debug, threads: options.singleThreaded ? 1 : 32)
             let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.filePhotoCount,

@@ -53,6 +53,30 @@ final class SourceOpeningTests: XCTestCase {
         XCTAssertEqual(close(followed), 0)
     }
 
+    /// `find` finds files and folders beneath the root through no link: a link on the way or at
+    /// the end is ELOOP, nothing there ENOENT, a FIFO found without blocking.
+    func testFindReachesNothingThroughALink() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/lib/a", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/lib/a/p.jpg", contents: Data("x".utf8)))
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/out/q.jpg", contents: Data("y".utf8)))
+        XCTAssertEqual(symlink(folder + "/out", folder + "/lib/b"), 0)
+        XCTAssertEqual(symlink(folder + "/out/q.jpg", folder + "/lib/q.jpg"), 0)
+        XCTAssertEqual(mkfifo(folder + "/lib/fifo", 0o600), 0)
+        let root = try SourceOpening.root(folder + "/lib")
+        defer { close(root) }
+        func found(_ path: String) -> Errno? {
+            do throws(Errno) { try SourceOpening.find(path, relativeTo: root); return nil } catch { return error }
+        }
+        XCTAssertNil(found("a/p.jpg"))
+        XCTAssertNil(found("a"))
+        XCTAssertNil(found("fifo"))
+        XCTAssertEqual(found("a/none.jpg"), .notFound)
+        XCTAssertEqual(found("b/q.jpg"), Errno(rawValue: ELOOP))
+        XCTAssertEqual(found("q.jpg"), Errno(rawValue: ELOOP))
+        XCTAssertEqual(found("../out/q.jpg"), Errno(rawValue: EXDEV))
+    }
+
     func testLinksAreNotFollowedFIFOsDoNotBlockMissingFilesSayWhy() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/real", contents: Data("x".utf8)))
         XCTAssertEqual(symlink(folder + "/real", folder + "/link"), 0)

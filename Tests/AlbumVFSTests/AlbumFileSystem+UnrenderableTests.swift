@@ -14,12 +14,15 @@ final class HiddenThumbnailsTests: XCTestCase {
     final class FailingThumbnails: ThumbnailProvider, Sendable {
         let failed = Locked<[UnrenderablePhoto]>([])
         let asked = Atomic<Int>(0)
+        /// Signalled at each `unrenderable()`: a test knows the hiding has begun.
+        let asking = DispatchSemaphore(value: 0)
         var boxes: [ThumbnailBox] { [.default] }
         var renderAhead: Int { 0 }
         func size(for box: ThumbnailBox) -> Int64 { 4321 }
         func prepare(_ photo: Photo, sourceRoot: String, box: ThumbnailBox) {}
         func unrenderable() -> [UnrenderablePhoto] {
             asked.add(1, ordering: .relaxed)
+            asking.signal()
             return failed.withLock { $0 }
         }
         func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
@@ -81,5 +84,60 @@ final class HiddenThumbnailsTests: XCTestCase {
         fs.update(library(badSize: 30))
         XCTAssertEqual(try listing(fs, boxFolder), [".", "..", "good.jpg", "bad.jpg"], "a changed photo is tried again")
         XCTAssertEqual(try fs.lookup(parent: boxFolder, name: "bad.jpg").get().inode, bad.inode)
+    }
+
+    /// A thumbnail that leaves its listing while a tree's numbering holds `InodeAllocator`'s lock
+    /// holds up no other request: lookups and getattr answer while the hiding waits for the
+    /// numbering, and the thumbnail leaves its listing once the numbering ends.
+    func testAThumbnailThatFailsDuringATreesNumberingHoldsUpNoRequest() throws {
+        let thumbnails = FailingThumbnails()
+        let fs = try AlbumFileSystem(library: library(badSize: 20), sourceRoot: "/nowhere", owner: Owner(uid: 7, gid: 8),
+                                     services: FileSystemServices(thumbnails: thumbnails), log: { _ in })
+        let boxFolder = try fs.lookup(parent: try fs.lookup(parent: 1, name: "thumbnails").get().inode, name: "200x200").get().inode
+        let bad = try fs.lookup(parent: boxFolder, name: "bad.jpg").get()
+        let good = try fs.lookup(parent: boxFolder, name: "good.jpg").get()
+        let file = try fs.open(bad.inode, flags: O_RDONLY).get()
+        defer { fs.release(file.handle) }
+
+        let (numbering, endNumbering, numbered) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        Thread {
+            _ = fs.tree.inodes.batch(photoCount: 0) { _, _ in
+                numbering.signal()
+                endNumbering.wait()
+            }
+            numbered.signal()
+        }.start()
+        XCTAssertEqual(numbering.wait(timeout: .now() + 10), .success, "a tree's numbering holds its lock")
+        while thumbnails.asking.wait(timeout: .now()) == .success {}
+
+        let readEnded = DispatchSemaphore(value: 0)
+        let readAnswer = Locked<Errno?>(nil)
+        Thread {
+            var buffer = [UInt8](repeating: 0, count: 8)
+            let failure = buffer.withUnsafeMutableBytes { fs.read(file.handle, at: 0, into: $0).failure }
+            readAnswer.withLock { $0 = failure }
+            readEnded.signal()
+        }.start()
+        XCTAssertEqual(thumbnails.asking.wait(timeout: .now() + 10), .success, "the failed read looks for the thumbnails to hide")
+
+        let answered = DispatchSemaphore(value: 0)
+        let answers = Locked<(lookup: UInt64?, size: Int64?)>((nil, nil))
+        Thread {
+            let found = try? fs.lookup(parent: boxFolder, name: "good.jpg").get()
+            let attributes = try? fs.attributes(of: good.inode).get()
+            answers.withLock { $0 = (found?.inode, attributes?.size) }
+            answered.signal()
+        }.start()
+        XCTAssertEqual(answered.wait(timeout: .now() + 5), .success, "a lookup and a getattr answer while the hiding waits for the numbering")
+        XCTAssertEqual(readEnded.wait(timeout: .now() + 0.2), .timedOut, "the hiding waits for the numbering")
+
+        endNumbering.signal()
+        XCTAssertEqual(numbered.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(readEnded.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(answers.withLock { $0.lookup }, good.inode)
+        XCTAssertEqual(answers.withLock { $0.size }, 4321)
+        XCTAssertEqual(readAnswer.withLock { $0 }, .ioError)
+        XCTAssertEqual(fs.lookup(parent: boxFolder, name: "bad.jpg").failure, .notFound, "hidden once the numbering ended")
+        XCTAssertEqual(try listing(fs, boxFolder), [".", "..", "good.jpg"])
     }
 }

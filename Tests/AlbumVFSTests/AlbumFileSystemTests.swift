@@ -398,6 +398,29 @@ final class AlbumFileSystemTests: XCTestCase {
         XCTAssertEqual(fs.openFileCount, 0)
     }
 
+    /// A photo's file counts as present only where it is beneath SOURCE through no link: with
+    /// its folder swapped for a link to a folder outside SOURCE that holds the same file, the file
+    /// is missing (an open then waits for the tree that shows where it went, as for a file gone).
+    func testAFileReachedThroughALinkOutOfSourceIsMissing() throws {
+        let outside = folder + "-outside"
+        try FileManager.default.createDirectory(atPath: folder + "/A", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/A/c.jpg", contents: Data("CC".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        let c = photo("A/c.jpg", seconds: 3_000, size: 2)
+        XCTAssertFalse(fs.sources.isMissing(c))
+        XCTAssertTrue(fs.sources.isMissing(photo("A/gone.jpg", seconds: 3_000, size: 2)))
+
+        XCTAssertEqual(mkdir(outside, 0o755), 0)
+        XCTAssertEqual(rename(folder + "/A", outside + "/A"), 0)
+        XCTAssertEqual(symlink(outside + "/A", folder + "/A"), 0)
+        XCTAssertEqual(access(folder + "/A/c.jpg", F_OK), 0, "the file is there through the link")
+        XCTAssertTrue(fs.sources.isMissing(c), "a folder on the way that is a link out of SOURCE")
+
+        XCTAssertEqual(symlink(outside + "/A/c.jpg", folder + "/d.jpg"), 0)
+        XCTAssertTrue(fs.sources.isMissing(photo("d.jpg", seconds: 3_000, size: 2)), "the file's own name a link")
+        XCTAssertFalse(fs.sources.isMissing(photo("a.jpg", seconds: 2_000, size: 4)))
+    }
+
     func listing(_ path: String) -> [String] {
         guard let h = try? fs.openDirectory(ino(path)).get() else { return [] }
         defer { fs.releaseDirectory(h) }
