@@ -81,8 +81,8 @@ public struct FilterScope: Sendable {
 
 /// `filter/README.txt`: how to write a filter folder's name, with examples that work.
 public enum FilterReadme {
-    /// The examples, each a path below the mount point (held by `FilterReadmeTests`: each parses
-    /// and compiles).
+    /// The examples, each a path below the mount point (held by
+    /// `FilterTests.testReadmeHoldsItsTextAndEveryExampleIsAFolder`: each is a folder of a mount).
     public static let examples: [(path: String, meaning: String)] = [
         ("filter/favorites/", "favourites (rated at or above -o favorite_rating, or favourited)"),
         ("filter/images+not-screenshots/", "images, or anything that is not a screenshot (+ is \"or\")"),

@@ -26,7 +26,7 @@ public final class FuseContext: Sendable {
     public var isSourceStalled: Bool { deadlines.isStalled }
     /// The next `readdir` reply of open listings, made before it is asked for: 16 at most at
     /// once, each at most a request's size (1 MiB), whatever a client opens.
-    let listingAhead = MadeAhead<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead", slots: 16)
+    let listingPrefetch = ReaddirPrefetch<UInt64, ListingRequest, ListingReply>(label: "albumfs.listing-ahead", slots: 16)
 
     /// - Parameter sourceTimeout: seconds a request may wait on the library's storage (0: for ever).
     /// - Parameter requests: the pool slow requests are answered on (`requestPool`'s by default).

@@ -28,7 +28,7 @@ extension Operations {
     /// `releasedir`.
     static func releasedir(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
-        ctx.listingAhead.forget(fi!.pointee.fh)
+        ctx.listingPrefetch.forget(fi!.pointee.fh)
         ctx.fs.releaseDirectory(fi!.pointee.fh)
         Reply.ok(req)
     }

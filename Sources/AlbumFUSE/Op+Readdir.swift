@@ -6,14 +6,14 @@ import Glibc
 
 extension Operations {
     /// `readdir`: names and types, newest first, from the handle's offset. The reply to the
-    /// request that follows is made meanwhile (`FuseContext.listingAhead`): a reader waits for
+    /// request that follows is made meanwhile (`FuseContext.listingPrefetch`): a reader waits for
     /// each reply before it asks for the next.
     static func readdir(_ req: fuse_req_t?, _ ino: fuse_ino_t, _ size: Int, _ off: off_t,
                         _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let ctx = FuseContext.of(req)
         let handle = fi!.pointee.fh
         let request = ListingRequest(offset: Int(off), size: size)
-        switch ctx.listingAhead.take(handle, request).map(Result.success) ?? names(ctx.fs, handle, request) {
+        switch ctx.listingPrefetch.take(handle, request).map(Result.success) ?? names(ctx.fs, handle, request) {
         case .failure(let e):
             Reply.error(req, e)
         case .success(let reply):
@@ -22,7 +22,7 @@ extension Operations {
             // after it would be held for good).
             if let next = reply.nextOffset {
                 let ahead = ListingRequest(offset: next, size: size)
-                ctx.listingAhead.makeAhead(handle, ahead) { [fs = ctx.fs] in try? names(fs, handle, ahead).get() }
+                ctx.listingPrefetch.prefetch(handle, ahead) { [fs = ctx.fs] in try? names(fs, handle, ahead).get() }
             }
             _ = reply.bytes.withUnsafeBufferPointer { fuse_reply_buf(req, $0.baseAddress, $0.count) }
         }

@@ -62,7 +62,7 @@ public final class ScanRun {
             survey.folder = request.folder
             survey.settledBefore = request.settledBefore
             survey.complete = request.complete
-            survey.moves = known.holding(request.moveLookup, minimumBatch: minimumBatch) { heldMoves += $0 }
+            survey.moves = known.moveLookup(before: request.moveLookup, minimumBatch: minimumBatch) { heldMoves += $0 }
             survey.folders = folders
             survey.onFolder = request.onFolder
             let found = scanner.surveyAndRead(survey, previous: known, onRead: onRead, progress: request.progress, handedOff: handOff)
@@ -165,17 +165,17 @@ struct KnownSnapshot: KnownFiles, Sendable {
     func known(_ relativePath: String) -> IndexedFile? { state.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { state.forEachPath(body) }
 
-    /// `elsewhere`, asked first of the files known at other paths (`KnownMoves`: the
+    /// `lookup`, with the files known at other paths asked before it (`KnownMoves`: the
     /// paths by inode made when first asked, once per walk).
-    func holding(_ elsewhere: MoveLookup?, minimumBatch: Int,
-                 moved: @escaping ([FileMove]) -> Void) -> MoveLookup? {
-        guard var elsewhere else { return nil }
+    func moveLookup(before lookup: MoveLookup?, minimumBatch: Int,
+                    moved: @escaping ([FileMove]) -> Void) -> MoveLookup? {
+        guard var lookup else { return nil }
         var pathsByInode: [UInt64: String]?
-        elsewhere.held = KnownMoves(file: { identity in
+        lookup.held = KnownMoves(file: { identity in
             if pathsByInode == nil { pathsByInode = state.pathsByInode() }
             guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
             return (path, file, photo)
         }, moved: moved, minimumBatch: minimumBatch)
-        return elsewhere
+        return lookup
     }
 }

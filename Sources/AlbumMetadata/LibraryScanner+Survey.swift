@@ -19,8 +19,8 @@ extension LibraryScanner {
     /// The first half of a scan: the walk, and which files the index already knows unchanged.
     public struct Survey: Sendable {
         public var reused: [IndexedFile]
-        /// Files known at another path (`survey`'s `elsewhere`), under their new path, unread:
-        /// decided, and slim (their rows went to `elsewhere.found`).
+        /// Files known at another path (`survey`'s move lookup), under their new path, unread:
+        /// decided, and slim (their rows went to `MoveLookup.found`).
         public var moved: [MovedFile] = []
         public var toRead: [(path: String, identity: FileIdentity)]
         public var deferred: [String]
@@ -79,7 +79,7 @@ extension LibraryScanner {
     /// `batches`: the files to read, handed off `size` at a time as the walk finds them.
     public func survey(_ request: SurveyRequest = SurveyRequest(), previous: some KnownFiles,
                        batches: (size: Int, handOff: (ArraySlice<(path: String, identity: FileIdentity)>) -> Void)? = nil) -> Survey {
-        let (folder, settledBefore, complete, elsewhere, folders) = (request.folder, request.settledBefore, request.complete,
+        let (folder, settledBefore, complete, moveLookup, folders) = (request.folder, request.settledBefore, request.complete,
                                                                       request.moves, request.folders)
         var trouble = LibraryWalk.WalkTrouble()
         var survey = Survey(reused: [], toRead: [], deferred: [], folderProblems: [], unlisted: [])
@@ -99,14 +99,14 @@ extension LibraryScanner {
                 }
             }
         }
-        // Files new or changed at their path, waiting to be asked of `elsewhere` together.
+        // Files new or changed at their path, waiting to be looked up as moves together.
         var unknown: [LibraryWalk.Found] = []
-        func askElsewhere() {
-            guard let elsewhere, !unknown.isEmpty else { return }
-            if let held = elsewhere.held, unknown.count >= held.minimumBatch { takeHeld(held) }
+        func lookUpMoves() {
+            guard let moveLookup, !unknown.isEmpty else { return }
+            if let held = moveLookup.held, unknown.count >= held.minimumBatch { takeHeld(held) }
             guard !unknown.isEmpty else { return }
             var found: [IndexedFile] = [], from: [String] = []
-            for (f, row) in zip(unknown, elsewhere.lookup(unknown.map { ($0.path, $0.identity) })) {
+            for (f, row) in zip(unknown, moveLookup.lookup(unknown.map { ($0.path, $0.identity) })) {
                 if var row, isFile(read: row, found: f) {
                     // Read whole already under its old path, and unchanged since: nothing to wait
                     // for (a folder just renamed has files whose ctime is as recent as their copy).
@@ -119,7 +119,7 @@ extension LibraryScanner {
             }
             unknown.removeAll(keepingCapacity: true)
             guard !found.isEmpty else { return }
-            elsewhere.found(found)
+            moveLookup.found(found)
             survey.moved += zip(from, found).map { MovedFile(from: $0, file: $1.slimmed, photo: photo(from: $1)) }
         }
         // Takes from `held` the unknown files it holds under another path and the same name,
@@ -140,22 +140,22 @@ extension LibraryScanner {
         }
         // A file seen for the first time in a scan that does not wait for files to settle needs
         // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
-        // elsewhere by its identity.
-        let statNew = settledBefore != nil || elsewhere != nil
+        // at another path by its identity.
+        let statNew = settledBefore != nil || moveLookup != nil
         folders?.times.begin(skipping: folders?.skipping ?? false, mustList: folders?.mustList ?? [])
         let skipping = folders.map { LibraryWalk.Skipping(times: $0.times, take: takingKnown(previous) { survey.reused += $0 }) }
         walker.walk(from: folder, &trouble, onFolder: request.onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
              skipping: skipping) { f in
             let known = previous.known(f.path)
             // New at its path, or another file there now (one of that name moved over it: `mv x/b.jpg b.jpg`).
-            if elsewhere != nil, known?.identity != f.identity {
+            if moveLookup != nil, known?.identity != f.identity {
                 unknown.append(f)
-                if unknown.count >= Self.lookupBatch { askElsewhere() }
+                if unknown.count >= Self.lookupBatch { lookUpMoves() }
             } else {
                 place(f, known: known)
             }
         }
-        askElsewhere()
+        lookUpMoves()
         readingAgainPhotosOfChangedSidecars(&survey, previous: previous, under: folder)
         if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
         if let times = folders?.times {

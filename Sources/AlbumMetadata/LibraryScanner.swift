@@ -151,7 +151,7 @@ public struct LibraryScanner: Sendable {
     /// Files a walk hands to the readers at a time (`survey`'s `batches`): reading starts once a
     /// walk has found this many, and the index is written a batch at a time.
     public static let readBatch = 2000
-    /// Files new at their path asked of `survey`'s `elsewhere` at a time (one index transaction).
+    /// Files new at their path looked up as moves (`survey`'s `MoveLookup`) at a time (one index transaction).
     static let lookupBatch = 256
 
     /// The reader threads, shared by every scan (kept between the batches of one, ended after 5 s

@@ -151,7 +151,7 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
     private enum Step {
         case done(Result<[UInt8], ThumbnailError>)
         case wait(Flight)
-        case lead(Flight)
+        case render(Flight)
     }
 
     /// The single-flight core: one leader renders, everyone else waits for its result.
@@ -177,14 +177,14 @@ public final class ThumbnailService: ThumbnailProvider, Sendable {
             if let f = s.inFlight[key] { return .wait(f) }
             let f = Flight()
             s.inFlight[key] = f
-            return .lead(f)
+            return .render(f)
         }
         switch step {
         case .done(let result):
             return result
         case .wait(let flight):
             return flight.wait()
-        case .lead(let flight):
+        case .render(let flight):
             // (One made by another flight that ended between this call's look in the cache and
             // the lock is taken from the cache, not made again: a render ahead of a reader and
             // the reader's own read often meet so.)

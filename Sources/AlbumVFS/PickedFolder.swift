@@ -130,7 +130,7 @@ final class PickedFolder: Sendable {
         // Its file is hashed: for a photo whose folder was just renamed in SOURCE, the tree that
         // shows its new path is waited for, as `open` waits (the snapshot and the photo's number
         // in it change together).
-        _ = sources.followingMoves(s.library.photos[photoIndex], tree: published, lookFirst: true, shown: { () -> Photo? in
+        _ = sources.retryingAfterRename(s.library.photos[photoIndex], tree: published, checkFirst: true, newPhoto: { () -> Photo? in
             let now = current
             guard case .success(let i) = resolvePhoto(target, now) else { return nil }
             (s, photoIndex) = (now, i)

@@ -5,10 +5,10 @@ import Glibc
 /// Reaching a photo's source file: opened beneath SOURCE and checked to be the file scanned,
 /// followed when its folder was renamed in SOURCE (docs/security.md, docs/errno.md).
 extension SourceFiles {
-    /// Opens a photo's source file for the caller's reads (following a move: `followingMoves`);
+    /// Opens a photo's source file for the caller's reads (following a move: `retryingAfterRename`);
     /// `shown` finds the photo the inode shows in the tree published now.
     func openOriginal(_ photo: Photo, tree: Int, holder: UInt32? = nil, shown: () -> Photo?) -> Result<UInt64, Errno> {
-        let opened = followingMoves(photo, tree: tree, shown: shown) { photo -> Result<Int32, Errno> in
+        let opened = retryingAfterRename(photo, tree: tree, newPhoto: shown) { photo -> Result<Int32, Errno> in
             openScanned(photo, forUser: true).map(\.fd)
         }
         switch opened.result {
@@ -45,13 +45,13 @@ extension SourceFiles {
     /// Runs `attempt` (an open, a render, a pick's hash) on `photo`, as tree number `tree` shows
     /// it. A file not at its photo's path may have moved with its folder (renamed in SOURCE): the
     /// photo keeps its inode, and the tree that shows its new path comes within ~0.7 s. So when
-    /// the file is missing (after `attempt` failed; with `lookFirst`, before it too: a pick's hash
+    /// the file is missing (after `attempt` failed; with `checkFirst`, before it too: a pick's hash
     /// that fails costs more than a look) and a change seen in SOURCE is not shown yet, this waits
-    /// for the next tree (at most `movedFileWait` in all) and goes on with the photo `shown` finds
+    /// for the next tree (at most `movedFileWait` in all) and goes on with the photo `newPhoto` finds
     /// in it (`cp` out of the mount while folders are reorganised in SOURCE reads every photo,
     /// rather than ENOENT or EIO). Returns the last result and the photo it was for.
-    func followingMoves<T>(_ photo: Photo, tree: Int, lookFirst: Bool = false, shown: () -> Photo?,
-                           _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
+    func retryingAfterRename<T>(_ photo: Photo, tree: Int, checkFirst: Bool = false, newPhoto: () -> Photo?,
+                                _ attempt: (Photo) -> Result<T, Errno>) -> (result: Result<T, Errno>, photo: Photo) {
         var photo = photo, tree = tree
         let deadline = Condition.monotonicNow() + Self.movedFileWait
         let following = following
@@ -61,10 +61,10 @@ extension SourceFiles {
             guard libraryAvailable.load(ordering: .relaxed), isMissing(photo),
                   following.awaitTree(newerThan: tree, until: deadline) else { return nil }
             tree = following.publishedTree
-            return shown()  // (nil: gone from the views too, deleted)
+            return newPhoto()  // (nil: gone from the views too, deleted)
         }
         while true {
-            if lookFirst, let next = moved() {
+            if checkFirst, let next = moved() {
                 photo = next
                 continue
             }

@@ -36,7 +36,7 @@ extension SourceFiles {
         let photo = shown(thumb.inode) ?? thumb.photo
         // The source is opened once, by the render; a file not at its path is followed to
         // where the next tree shows it, or it is gone.
-        let made = followingMoves(photo, tree: tree, shown: { shown(thumb.inode) }) { photo in
+        let made = retryingAfterRename(photo, tree: tree, newPhoto: { shown(thumb.inode) }) { photo in
             thumbnails.thumbnail(of: photo, sourceRoot: sourceRoot, box: thumb.box)
         }
         switch made.result {

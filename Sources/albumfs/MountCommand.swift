@@ -70,7 +70,7 @@ enum MountCommand {
             let ready = Ready(readyFD: options.readyFD, logFile: options.logFile, scanWait: options.scanWait, photos: first.library!.filePhotoCount,
                               paths: paths, started: started)
             first.library = nil
-            let handoff = Handoff(first.known.take())
+            let handoff = TakeOnce(first.known.take())
             fs.setInvalidator(pool: requests) { session.invalidate($0) }
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
@@ -198,7 +198,7 @@ enum MountCommand {
     }
 
     /// Hands a big value to a closure once, without the closure keeping it alive afterwards.
-    final class Handoff<T>: Sendable {
+    final class TakeOnce<T>: Sendable {
         private let value: Locked<T?>
         init(_ value: sending T) { self.value = Locked(value) }
         func take() -> sending T { value.withLock { v -> sending T in v.take()! } }

@@ -3,7 +3,7 @@ import XCTest
 
 /// Filter folders over a small library: which photos each expression selects, in which order,
 /// with Live Photo and RAW pairs listed as the flat views list them.
-final class FilterScopeTests: XCTestCase {
+final class FilterViewsTests: XCTestCase {
     static func library() -> Library {
         var photos = [
             makePhoto("DCIM/fav-2024.jpg", (2024, 6, 15, 10)),

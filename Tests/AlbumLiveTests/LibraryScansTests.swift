@@ -5,7 +5,7 @@ import AlbumMetadata
 
 /// When a scan shows what it found so far: gaps that grow with the scan, never under a second
 /// nor under four times what a publish takes.
-final class PublishPacingTests: XCTestCase {
+final class LibraryScansTests: XCTestCase {
     let start = Date(timeIntervalSince1970: 1_000_000)
 
     func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }

@@ -5,7 +5,7 @@ import AlbumMetadata
 
 /// `TreePublisher.passedOver`: what a rescan's walk passed over replaces what was known of
 /// the folders it listed only.
-final class PassedOverTests: XCTestCase {
+final class TreePublisherTests: XCTestCase {
     func file(_ path: String, _ reason: NotShownReason = .hiddenFile) -> NotShownFile { NotShownFile(path: path, reason: reason) }
 
     func paths(_ files: [NotShownFile]) -> [String] { files.map(\.path).sorted() }

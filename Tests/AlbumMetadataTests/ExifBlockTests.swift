@@ -10,7 +10,7 @@ import XCTest
 /// libexif's memory for a block comes from an arena of the reading thread (`ExifBlock.reading`):
 /// what is read from it is what libexif's own allocator gives, whatever the block, nested,
 /// on many threads at once, and for a block too big for the arena.
-final class ExifArenaTests: XCTestCase {
+final class ExifBlockTests: XCTestCase {
     private static func evidence(_ payload: [UInt8], arena: Bool) -> PhotoEvidence? {
         var e = PhotoEvidence()
         guard arena else {

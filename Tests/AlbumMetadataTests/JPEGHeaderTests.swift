@@ -6,7 +6,7 @@ import XCTest
 
 /// JPEG headers that libjpeg and exiftool read with at most a warning are read as they read them:
 /// a segment length a few bytes short, an empty IFD0, EXIF split over two APP1 segments.
-final class JPEGToleranceTests: FolderTestCase {
+final class JPEGHeaderTests: FolderTestCase {
     func written(_ bytes: [UInt8], _ name: String) throws -> (PhotoEvidence, [String: Any], String) {
         let path = folder + "/" + name
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))

@@ -7,7 +7,7 @@ import XCTest
 /// EXIF over the per-file cap is read as far as the cap: its IFDs (first) give the date, its
 /// thumbnail (last) is what is left unread, and a reason is given only when the rules lose
 /// something (exiftool reads the same files whole).
-final class BigMetadataTests: FolderTestCase {
+final class MetadataLimitsTests: FolderTestCase {
     /// A stand-in for an embedded thumbnail of `count` bytes: SOI, noise, EOI.
     func thumbnail(_ count: Int) -> [UInt8] {
         var g = SystemRandomNumberGenerator()

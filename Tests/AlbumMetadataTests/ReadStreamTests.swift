@@ -1,6 +1,7 @@
 import AlbumCore
 @testable import AlbumMetadata
 import AlbumSample
+import AlbumSystem
 import Foundation
 import XCTest
 

@@ -7,7 +7,7 @@ import XCTest
 
 /// The hash pass yields to thumbnails: `RenderWorkers.waitUntilIdle` returns at once while no
 /// render is under way, waits (and says it waited in vain) while one is, and returns once it ends.
-final class RenderWorkersYieldTests: XCTestCase {
+final class RenderWorkersTests: XCTestCase {
     func testWaitUntilIdleWaitsWhileARenderIsUnderWay() throws {
         // A "worker" that answers nothing for 30 s: the render waits for it until its deadline.
         let script = NSTemporaryDirectory() + "albumfs-silent-worker-\(getpid()).sh"

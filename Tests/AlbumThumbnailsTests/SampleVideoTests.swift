@@ -8,7 +8,7 @@ import XCTest
 /// sees them: H.264 and HEVC streams of the frame size encoded, an iPhone clip turned by its
 /// track's matrix, a Live Photo's motion part with its content identifier and still-image-time
 /// track; and albumfs renders a poster from each codec.
-final class VideoFixturesTests: XCTestCase {
+final class SampleVideoTests: XCTestCase {
     var folder: String!
 
     override func setUpWithError() throws {

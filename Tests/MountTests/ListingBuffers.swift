@@ -45,7 +45,7 @@ func listingCalls(_ path: String, sizes: [Int], seeks: [Int: off_t] = [:]) -> [L
 }
 
 /// The daemon makes each `readdir` reply while the reader takes in the one before
-/// (`MadeAhead`): a listing read in calls of changing sizes, or from offsets of its own
+/// (`ReaddirPrefetch`): a listing read in calls of changing sizes, or from offsets of its own
 /// choosing, is the listing read in calls of one size, every name once, in order.
 final class ListingAheadTests: SampleLibraryTestCase {
     var library: String { state + "/big" }

@@ -6,7 +6,7 @@ import Glibc
 import XCTest
 
 /// A pick whose photo moved is found again by its bytes, only in a complete tree.
-final class PickFollowingTests: XCTestCase {
+final class PickedFolderTests: XCTestCase {
     /// Picks in memory; a file's "hash" is its bytes, and every hash is counted.
     final class MemoryPicks: PickStorage, @unchecked Sendable {
         private let lock = NSLock()

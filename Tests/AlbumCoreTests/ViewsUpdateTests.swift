@@ -4,7 +4,7 @@ import XCTest
 /// The views after photos were added, removed or changed, made from the views before
 /// (`LibraryViews.updated`), are the views `build` makes of the same photos, entry for entry;
 /// where `updated` cannot tell them it says so (nil), and the caller builds.
-final class LibraryViewsUpdatedTests: XCTestCase {
+final class ViewsUpdateTests: XCTestCase {
     /// Whether two trees are the same: names, times, order, names by position, the names that are
     /// not the photos' own, slots and sizes, folder by folder.
     func assertSame(_ a: VirtualFolder, _ b: VirtualFolder, _ path: String = "", file: StaticString = #filePath, line: UInt = #line) {

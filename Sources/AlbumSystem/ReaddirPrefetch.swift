@@ -1,15 +1,15 @@
 import Dispatch
 
-/// Answers made before they are asked for, one per slot (an open listing, say): while a reader
-/// takes in one answer, the next is made on a queue of its own, so the maker's half of each
-/// request runs beside the reader's instead of between its turns.
+/// A readdir prefetch: answers made before they are asked for, one per slot (an open listing):
+/// while a reader takes in one answer, the next is made on a queue of its own, so the maker's
+/// half of each request runs beside the reader's instead of between its turns.
 ///
 /// An answer made ahead is given only to the request it was made for. One not yet begun when
 /// that request comes is dropped and the request makes its own, so a busy queue never holds a
 /// request up; one being made is waited for (its maker is running). At most `slots` answers
 /// are held at once, so the memory they take is bounded however many slots a client opens.
 /// (`@unchecked Sendable`: `pending` is read and written with `condition` held.)
-public final class MadeAhead<Slot: Hashable & Sendable, Request: Equatable & Sendable, Answer: Sendable>: @unchecked Sendable {
+public final class ReaddirPrefetch<Slot: Hashable & Sendable, Request: Equatable & Sendable, Answer: Sendable>: @unchecked Sendable {
     private enum Progress {
         case queued
         case making
@@ -58,7 +58,7 @@ public final class MadeAhead<Slot: Hashable & Sendable, Request: Equatable & Sen
 
     /// Makes the answer to `request` in `slot` on the queue, for `take` to find; what was made
     /// ahead in the slot before goes. Nothing is made when `slots` other slots hold answers.
-    public func makeAhead(_ slot: Slot, _ request: Request, _ make: @escaping @Sendable () -> Answer?) {
+    public func prefetch(_ slot: Slot, _ request: Request, _ make: @escaping @Sendable () -> Answer?) {
         let entry = Pending(request)
         condition.lock()
         guard pending[slot] != nil || pending.count < slots else { return condition.unlock() }

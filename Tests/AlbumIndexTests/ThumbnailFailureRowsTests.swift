@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 /// Thumbnail failures kept between mounts (schema 12).
-final class LibraryIndexThumbnailFailuresTests: XCTestCase {
+final class ThumbnailFailureRowsTests: XCTestCase {
     var folder: String!
 
     override func setUp() {

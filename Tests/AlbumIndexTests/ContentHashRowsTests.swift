@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 /// Content hashes kept in the index for `duplicates/` (`ContentHashStore`).
-final class LibraryIndexContentHashesTests: XCTestCase {
+final class ContentHashRowsTests: XCTestCase {
     var folder: String!
 
     override func setUp() {

@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 /// Similar photos' hashes kept in the index (`SimilarHashStore`).
-final class LibraryIndexSimilarHashesTests: XCTestCase {
+final class SimilarHashRowsTests: XCTestCase {
     var folder: String!
 
     override func setUp() {
