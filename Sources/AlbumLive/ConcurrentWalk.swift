@@ -5,9 +5,7 @@ import AlbumSystem
 /// A scan's walk on a thread of its own, the producer of a scan (`ScanRun` consumes): it hands
 /// the read batches it starts into a bounded queue, waiting while the queue is full, so a merge
 /// or a tree shown that falls behind holds the walk, and what it has in flight, at `capacity`
-/// batches. (A scan that began with files known merges nothing before the walk ends: `ScanRun`
-/// takes each batch once read and holds them all, so there only the readers hold the walk.) It
-/// ends with its survey.
+/// batches, first scans and rescans alike. It ends with its survey.
 /// (`@unchecked Sendable`: `queued`, `handed`, `handedFiles` and `ended` change only under
 /// `condition`; `body` is taken once, by the walk's thread.)
 public final class ConcurrentWalk: @unchecked Sendable {

@@ -71,16 +71,17 @@ public final class ScanRun {
     }
 
     /// Merges the next batch the walk hands on, waiting for the walk and the readers; nil once
-    /// every batch is merged. A scan that began with files known merges nothing until its walk
-    /// has ended: the walk's snapshot shares the state's storage until then, and a merge would
-    /// copy the map and the photos whole (meanwhile each batch is taken once read, so the walk
-    /// waits for the readers).
+    /// every batch is merged. A rescan merges as a first scan does, while its walk goes on: the
+    /// walk asks a snapshot, a value that shares the state's storage until the first merge copies
+    /// the state (once a scan: from then on the state is the merges' alone).
     public func next() -> Batch? {
         guard let walk else { return nil }
         take(from: walk)
         guard queue.merged < queue.batches.count else { return nil }
         if ended == nil {
-            pipeline.known.expect(atLeast: pipeline.known.fileCount + queue.unmerged)
+            // (A rescan's map holds the library already: growing it four-fold ahead would be
+            // room a copy of the whole library's paths never fills.)
+            if !queue.trackReads { pipeline.known.expect(atLeast: pipeline.known.fileCount + queue.unmerged) }
         } else if !queue.reserved {
             pipeline.known.reserve(more: queue.unmerged)
             queue.reserved = true
@@ -88,17 +89,16 @@ public final class ScanRun {
         return mergeNext(walk)
     }
 
-    /// Takes what the walk handed on: the next batch when every one taken is merged; every one
-    /// once the walk has ended (room made for them at once), or while merges wait for its end.
+    /// Takes what the walk handed on: the next batch when every one taken is merged (so at most
+    /// the walk's `capacity` batches wait, in its queue); every one once the walk has ended (room
+    /// made for them at once).
     private func take(from walk: ConcurrentWalk) {
-        let waitsForWalk = queue.trackReads
         while ended == nil {
-            guard waitsForWalk || queue.merged == queue.batches.count || walk.counts.ended else { return }
+            guard queue.merged == queue.batches.count || walk.counts.ended else { return }
             guard let batch = walk.next() else {
                 ended = walk.end()
                 return
             }
-            if waitsForWalk { batch.waitUntilRead() }
             queue.batches.append(batch)
         }
     }
@@ -148,8 +148,9 @@ public final class ScanRun {
 }
 
 /// What the pipeline knew when a walk began, for the walk to ask on its thread: a value, which
-/// the merges meanwhile never change. It shares the state's storage (made for nothing), and
-/// `ScanRun` merges nothing while the walk holds it; a walk that began with nothing known is told
+/// the merges meanwhile never change. It shares the state's storage (made for nothing); the
+/// first merge while the walk holds it copies the state, which the merges change from then on,
+/// and the walk's copy goes when the walk ends. A walk that began with nothing known is told
 /// nothing.
 struct KnownSnapshot: KnownFiles, Sendable {
     let state: LibraryState
