@@ -10,13 +10,16 @@ import AlbumSystem
 /// `condition`; `body` is taken once, by the walk's thread.)
 public final class ConcurrentWalk: @unchecked Sendable {
     /// What the walk found, once it has ended.
-    struct Ended {
+    struct Ended: Sendable {
         var survey: LibraryScanner.Survey
         /// Files taken from what was known at new paths (`KnownMoves`).
         var heldMoves: [FileMove]
     }
 
-    typealias Body = (_ handOff: @escaping (ReadStream.Batch) -> Void) -> Ended
+    /// The walk, run on its thread: what it takes with it is checked to be Sendable, and what it
+    /// found (the survey, the folder times it noted) comes back in its `Ended`, not through
+    /// state shared with the merges.
+    typealias Body = @Sendable (_ handOff: @escaping (ReadStream.Batch) -> Void) -> Ended
 
     /// Batches handed on and not taken yet, at most: 16,000 files, enough that the readers never
     /// wait for the walk while a batch merges or a tree is built.

@@ -22,8 +22,9 @@ public final class ScanPipeline {
     /// Every file known, and its photo: what the index held (`init(scanner:index:log:)`), then
     /// what each scan merged.
     public var known: LibraryState
-    /// The times of the folders the walks listed (`FolderTimes`).
-    public let folderTimes = FolderTimes()
+    /// The times of the folders the walks listed (`FolderTimes`): a walk takes them with it and
+    /// hands them back when its run finishes (`ScanRun.finish`).
+    public internal(set) var folderTimes = FolderTimes()
 
     public init(scanner: LibraryScanner, index: FileIndexStore?, known: LibraryState = LibraryState()) {
         self.scanner = scanner

@@ -49,7 +49,9 @@ public final class ScanRun {
     /// batches it starts to `handOff`; each batch's rows saved as soon as it is read, then slimmed.
     private static func walking(_ request: ScanRequest, pipeline: ScanPipeline, known: KnownSnapshot) -> ConcurrentWalk.Body {
         let scanner = pipeline.scanner
+        // (Taken out: the walk's copy alone, so noting a folder copies nothing; back in `finish`.)
         let folders = FolderWalk(times: pipeline.folderTimes, skipping: request.skippingUnchanged, mustList: request.mustList)
+        pipeline.folderTimes = FolderTimes(racyMargin: folders.times.racyMargin)
         let minimumBatch = pipeline.index == nil ? 1 : ScanPipeline.knownMovesMinimumBatch
         let onRead: @Sendable (inout [ReadStream.Read]) -> Void = { [writer = request.writer] read in
             // (A closure, not the key path `\.file`: that was read through the runtime a file.)
@@ -62,7 +64,8 @@ public final class ScanRun {
             survey.folder = request.folder
             survey.settledBefore = request.settledBefore
             survey.complete = request.complete
-            survey.moves = known.holding(request.moveLookup, minimumBatch: minimumBatch) { heldMoves += $0 }
+            survey.moves = request.moveLookup
+            survey.held = request.moveLookup == nil ? nil : known.moves(minimumBatch: minimumBatch) { heldMoves += $0 }
             survey.folders = folders
             survey.onFolder = request.onFolder
             let found = scanner.surveyAndRead(survey, previous: known, onRead: onRead, progress: request.progress, handedOff: handOff)
@@ -121,6 +124,7 @@ public final class ScanRun {
     public func finish() -> ScanPipeline.FolderScan {
         while next() != nil {}
         let found = ended ?? walk.unsafelyUnwrapped.end()
+        if let times = found.survey.folderTimes { pipeline.folderTimes = times }
         var delta = ScanDelta(added: queue.added, changed: queue.changed)
         pipeline.merge(found.survey, of: folder, readPaths: queue.readPaths, trackReads: queue.trackReads, named: named, into: &delta)
         return ScanPipeline.FolderScan(survey: found.survey, delta: delta, heldMoves: found.heldMoves)
@@ -161,17 +165,14 @@ struct KnownSnapshot: KnownFiles, Sendable {
     func known(_ relativePath: String) -> IndexedFile? { state.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { state.forEachPath(body) }
 
-    /// `elsewhere`, asked first of the files known at other paths (`KnownMoves`: the
-    /// paths by inode made when first asked, once per walk).
-    func holding(_ elsewhere: MoveLookup?, minimumBatch: Int,
-                 moved: @escaping ([FileMove]) -> Void) -> MoveLookup? {
-        guard var elsewhere else { return nil }
+    /// The files known, by identity, for a walk to take those found at new paths from
+    /// (`KnownMoves`: the paths by inode made when first asked, once per walk, on its thread).
+    func moves(minimumBatch: Int, moved: @escaping ([FileMove]) -> Void) -> KnownMoves {
         var pathsByInode: [UInt64: String]?
-        elsewhere.held = KnownMoves(file: { identity in
+        return KnownMoves(file: { identity in
             if pathsByInode == nil { pathsByInode = state.pathsByInode() }
             guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
             return (path, file, photo)
         }, moved: moved, minimumBatch: minimumBatch)
-        return elsewhere
     }
 }
