@@ -82,8 +82,8 @@ public final class ScanRun {
         take(from: walk)
         guard queue.merged < queue.batches.count else { return nil }
         if ended == nil {
-            // (A rescan's map holds the library already: growing it four-fold ahead would be
-            // room a copy of the whole library's paths never fills.)
+            // (A rescan's map holds the library already: grown four-fold ahead, its room would
+            // stay unfilled by the few files a rescan adds.)
             if !queue.trackReads { pipeline.known.expect(atLeast: pipeline.known.fileCount + queue.unmerged) }
         } else if !queue.reserved {
             pipeline.known.reserve(more: queue.unmerged)
