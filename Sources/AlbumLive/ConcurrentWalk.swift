@@ -5,20 +5,21 @@ import AlbumSystem
 /// A scan's walk on a thread of its own, the producer of a scan (`ScanRun` consumes): it hands
 /// the read batches it starts into a bounded queue, waiting while the queue is full, so a merge
 /// or a tree shown that falls behind holds the walk, and what it has in flight, at `capacity`
-/// batches. (A scan that began with files known merges nothing before the walk ends: `ScanRun`
-/// takes each batch once read and holds them all, so there only the readers hold the walk.) It
-/// ends with its survey.
+/// batches, first scans and rescans alike. It ends with its survey.
 /// (`@unchecked Sendable`: `queued`, `handed`, `handedFiles` and `ended` change only under
 /// `condition`; `body` is taken once, by the walk's thread.)
 public final class ConcurrentWalk: @unchecked Sendable {
     /// What the walk found, once it has ended.
-    struct Ended {
+    struct Ended: Sendable {
         var survey: LibraryScanner.Survey
         /// Files taken from what was known at new paths (`KnownMoves`).
         var heldMoves: [FileMove]
     }
 
-    typealias Body = (_ handOff: @escaping (ReadStream.Batch) -> Void) -> Ended
+    /// The walk, run on its thread: what it takes with it is checked to be Sendable, and what it
+    /// found (the survey, the folder times it noted) comes back in its `Ended`, not through
+    /// state shared with the merges.
+    typealias Body = @Sendable (_ handOff: @escaping (ReadStream.Batch) -> Void) -> Ended
 
     /// Batches handed on and not taken yet, at most: 16,000 files, enough that the readers never
     /// wait for the walk while a batch merges or a tree is built.

@@ -26,8 +26,9 @@ public final class ScanPipeline {
     /// (`albumfs index`, the tests).
     public let queue: DispatchQueue?
     private var state: LibraryState
-    /// The times of the folders the walks listed (`FolderTimes`).
-    public let folderTimes = FolderTimes()
+    /// The times of the folders the walks listed (`FolderTimes`): a walk takes them with it and
+    /// hands them back when its run finishes (`ScanRun.finish`).
+    public internal(set) var folderTimes = FolderTimes()
 
     public init(scanner: LibraryScanner, index: FileIndexStore?, known: LibraryState = LibraryState(), confinedTo queue: DispatchQueue? = nil) {
         self.scanner = scanner

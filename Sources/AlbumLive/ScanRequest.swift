@@ -2,8 +2,9 @@ import AlbumCore
 import AlbumMetadata
 
 /// One folder's scan, as asked of `ScanPipeline.start`: the folder ("" the library) and
-/// everything below it, where its rows go, and what the walk is to take as it finds it.
-public struct ScanRequest {
+/// everything below it, where its rows go, and what the walk is to take as it finds it. Sendable:
+/// the walk's thread takes it.
+public struct ScanRequest: Sendable {
     public var folder: String
     /// Where each batch's rows are saved as soon as it is read.
     public var writer: IndexWriter

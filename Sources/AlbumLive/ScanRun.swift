@@ -49,7 +49,9 @@ public final class ScanRun {
     /// batches it starts to `handOff`; each batch's rows saved as soon as it is read, then slimmed.
     private static func walking(_ request: ScanRequest, pipeline: ScanPipeline, known: KnownSnapshot) -> ConcurrentWalk.Body {
         let scanner = pipeline.scanner
+        // (Taken out: the walk's copy alone, so noting a folder copies nothing; back in `finish`.)
         let folders = FolderWalk(times: pipeline.folderTimes, skipping: request.skippingUnchanged, mustList: request.mustList)
+        pipeline.folderTimes = FolderTimes(racyMargin: folders.times.racyMargin)
         let minimumBatch = pipeline.index == nil ? 1 : ScanPipeline.knownMovesMinimumBatch
         let onRead: @Sendable (inout [ReadStream.Read]) -> Void = { [writer = request.writer] read in
             // (A closure, not the key path `\.file`: that was read through the runtime a file.)
@@ -62,7 +64,8 @@ public final class ScanRun {
             survey.folder = request.folder
             survey.settledBefore = request.settledBefore
             survey.complete = request.complete
-            survey.moves = known.moveLookup(before: request.moveLookup, minimumBatch: minimumBatch) { heldMoves += $0 }
+            survey.moves = request.moveLookup
+            survey.held = request.moveLookup == nil ? nil : known.moves(minimumBatch: minimumBatch) { heldMoves += $0 }
             survey.folders = folders
             survey.onFolder = request.onFolder
             let found = scanner.surveyAndRead(survey, previous: known, onRead: onRead, progress: request.progress, handedOff: handOff)
@@ -71,16 +74,17 @@ public final class ScanRun {
     }
 
     /// Merges the next batch the walk hands on, waiting for the walk and the readers; nil once
-    /// every batch is merged. A scan that began with files known merges nothing until its walk
-    /// has ended: the walk's snapshot shares the state's storage until then, and a merge would
-    /// copy the map and the photos whole (meanwhile each batch is taken once read, so the walk
-    /// waits for the readers).
+    /// every batch is merged. A rescan merges as a first scan does, while its walk goes on: the
+    /// walk asks a snapshot, a value that shares the state's storage until the first merge copies
+    /// the state (once a scan: from then on the state is the merges' alone).
     public func next() -> Batch? {
         guard let walk else { return nil }
         take(from: walk)
         guard queue.merged < queue.batches.count else { return nil }
         if ended == nil {
-            pipeline.known.expect(atLeast: pipeline.known.fileCount + queue.unmerged)
+            // (A rescan's map holds the library already: grown four-fold ahead, its room would
+            // stay unfilled by the few files a rescan adds.)
+            if !queue.trackReads { pipeline.known.expect(atLeast: pipeline.known.fileCount + queue.unmerged) }
         } else if !queue.reserved {
             pipeline.known.reserve(more: queue.unmerged)
             queue.reserved = true
@@ -88,17 +92,16 @@ public final class ScanRun {
         return mergeNext(walk)
     }
 
-    /// Takes what the walk handed on: the next batch when every one taken is merged; every one
-    /// once the walk has ended (room made for them at once), or while merges wait for its end.
+    /// Takes what the walk handed on: the next batch when every one taken is merged (so at most
+    /// the walk's `capacity` batches wait, in its queue); every one once the walk has ended (room
+    /// made for them at once).
     private func take(from walk: ConcurrentWalk) {
-        let waitsForWalk = queue.trackReads
         while ended == nil {
-            guard waitsForWalk || queue.merged == queue.batches.count || walk.counts.ended else { return }
+            guard queue.merged == queue.batches.count || walk.counts.ended else { return }
             guard let batch = walk.next() else {
                 ended = walk.end()
                 return
             }
-            if waitsForWalk { batch.waitUntilRead() }
             queue.batches.append(batch)
         }
     }
@@ -126,6 +129,7 @@ public final class ScanRun {
     public func finish() -> ScanPipeline.FolderScan {
         while next() != nil {}
         let found = ended ?? walk.unsafelyUnwrapped.end()
+        if let times = found.survey.folderTimes { pipeline.folderTimes = times }
         var delta = ScanDelta(added: queue.added, changed: queue.changed)
         pipeline.merge(found.survey, of: folder, readPaths: queue.readPaths, trackReads: queue.trackReads, named: named, into: &delta)
         return ScanPipeline.FolderScan(survey: found.survey, delta: delta, heldMoves: found.heldMoves)
@@ -153,8 +157,9 @@ public final class ScanRun {
 }
 
 /// What the pipeline knew when a walk began, for the walk to ask on its thread: a value, which
-/// the merges meanwhile never change. It shares the state's storage (made for nothing), and
-/// `ScanRun` merges nothing while the walk holds it; a walk that began with nothing known is told
+/// the merges meanwhile never change. It shares the state's storage (made for nothing); the
+/// first merge while the walk holds it copies the state, which the merges change from then on,
+/// and the walk's copy goes when the walk ends. A walk that began with nothing known is told
 /// nothing.
 struct KnownSnapshot: KnownFiles, Sendable {
     let state: LibraryState
@@ -165,17 +170,14 @@ struct KnownSnapshot: KnownFiles, Sendable {
     func known(_ relativePath: String) -> IndexedFile? { state.known(relativePath) }
     func forEachPath(_ body: (String) -> Void) { state.forEachPath(body) }
 
-    /// `lookup`, with the files known at other paths asked before it (`KnownMoves`: the
-    /// paths by inode made when first asked, once per walk).
-    func moveLookup(before lookup: MoveLookup?, minimumBatch: Int,
-                    moved: @escaping ([FileMove]) -> Void) -> MoveLookup? {
-        guard var lookup else { return nil }
+    /// The files known, by identity, for a walk to take those found at new paths from
+    /// (`KnownMoves`: the paths by inode made when first asked, once per walk, on its thread).
+    func moves(minimumBatch: Int, moved: @escaping ([FileMove]) -> Void) -> KnownMoves {
         var pathsByInode: [UInt64: String]?
-        lookup.held = KnownMoves(file: { identity in
+        return KnownMoves(file: { identity in
             if pathsByInode == nil { pathsByInode = state.pathsByInode() }
             guard let path = pathsByInode?[identity.inode], let (file, photo) = state.held(at: path) else { return nil }
             return (path, file, photo)
         }, moved: moved, minimumBatch: minimumBatch)
-        return lookup
     }
 }

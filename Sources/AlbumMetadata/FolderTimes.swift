@@ -16,8 +16,9 @@ import Glibc
 /// `racyMargin` (as git's "racy clean" entries): a change made within the same tick of a coarse
 /// clock (a second over SFTP, two on FAT) as the listing leaves the times as they were.
 ///
-/// Not thread-safe: one walk at a time, on its thread.
-public final class FolderTimes {
+/// A value: a walk takes it with it to its thread and hands it back in its survey
+/// (`Survey.folderTimes`), for the next walk.
+public struct FolderTimes: Sendable {
     struct Stamp: Equatable {
         var device: UInt64
         var inode: UInt64
@@ -53,7 +54,7 @@ public final class FolderTimes {
     /// Folders the last walk listed, and took as they were.
     public private(set) var listedCount = 0
     public private(set) var takenCount = 0
-    let racyMargin: Double
+    public let racyMargin: Double
 
     public init(racyMargin: Double = 3) {
         self.racyMargin = racyMargin
@@ -64,7 +65,7 @@ public final class FolderTimes {
 
     /// Starts a walk: `skipping` says whether it may take folders as they were, `mustList` the
     /// folders it lists all the same.
-    func begin(skipping: Bool, mustList: Set<String>) {
+    mutating func begin(skipping: Bool, mustList: Set<String>) {
         walk += 1
         honest = [:]
         listedCount = 0
@@ -75,7 +76,7 @@ public final class FolderTimes {
 
     /// The subfolders of `folder` as last listed, when `st` (the folder's `stat` now) shows it
     /// unchanged since and the walk may take it as it was; nil when it must be listed.
-    func unchanged(_ folder: String, _ st: stat) -> [String]? {
+    mutating func unchanged(_ folder: String, _ st: stat) -> [String]? {
         guard skipping, !mustList.contains(folder), var known = seen[folder], known.stamp == Stamp(st) else { return nil }
         known.walk = walk
         seen[folder] = known
@@ -86,7 +87,7 @@ public final class FolderTimes {
     /// Remembers a folder the walk listed whole (`fd` open on it, `st` its `stat` taken before
     /// the listing, at `listedAt`), unless its storage does not keep folder times or its times
     /// are too close to the listing to tell a change made just after it.
-    func listed(_ folder: String, fd: Int32, _ st: stat, subfolders: [String], listedAt: Timestamp) {
+    mutating func listed(_ folder: String, fd: Int32, _ st: stat, subfolders: [String], listedAt: Timestamp) {
         listedCount += 1
         let stamp = Stamp(st)
         let edge = Double(listedAt.nanosecondsSinceEpoch) / 1e9 - racyMargin
@@ -99,22 +100,22 @@ public final class FolderTimes {
     }
 
     /// Takes back `unchanged`'s answer for `folder`: it is listed after all.
-    func list(_ folder: String) {
+    mutating func list(_ folder: String) {
         takenCount -= 1
         seen[folder] = nil
     }
 
     /// Forgets `folder` (one of its files is still being written: the next walk lists it).
-    func forget(_ folder: String) { seen[folder] = nil }
+    mutating func forget(_ folder: String) { seen[folder] = nil }
 
     /// Ends the walk of `start`: folders below it that it neither listed nor took are gone.
-    func end(under start: String) {
+    mutating func end(under start: String) {
         seen = seen.filter { $0.value.walk == walk || !$0.key.isWithin(folder: start) }
         skipping = false
         mustList = []
     }
 
-    private func keepsTimes(device: UInt64, fd: Int32) -> Bool {
+    private mutating func keepsTimes(device: UInt64, fd: Int32) -> Bool {
         if let known = honest[device] { return known }
         let keeps = Self.keepsFolderTimes(fd: fd, device: device)
         honest[device] = keeps
@@ -159,8 +160,8 @@ extension FolderTimes {
 
 /// What a walk does with folder times: remembers them in `times`, and, when `skipping`, takes the
 /// folders unchanged since as they were, but for those in `mustList`.
-public struct FolderWalk {
-    public let times: FolderTimes
+public struct FolderWalk: Sendable {
+    public var times: FolderTimes
     public var skipping: Bool
     public var mustList: Set<String>
 

@@ -33,6 +33,9 @@ extension LibraryScanner {
         /// was passed over in those stays as the last listing found it.
         public var passedOver: [NotShownFile] = []
         public var unchangedFolders: [String] = []
+        /// The folder times the walk noted (`SurveyRequest.folders`), handed back for the next
+        /// walk; nil when it was given none.
+        public var folderTimes: FolderTimes?
         public var filesSeen: Int { reused.count + moved.count + toRead.count + deferred.count }
 
         /// What a walk of the library would say when its folder is there but cannot be scanned
@@ -103,7 +106,7 @@ extension LibraryScanner {
         var unknown: [LibraryWalk.Found] = []
         func lookUpMoves() {
             guard let moveLookup, !unknown.isEmpty else { return }
-            if let held = moveLookup.held, unknown.count >= held.minimumBatch { takeHeld(held) }
+            if let held = request.held, unknown.count >= held.minimumBatch { takeHeld(held) }
             guard !unknown.isEmpty else { return }
             var found: [IndexedFile] = [], from: [String] = []
             for (f, row) in zip(unknown, moveLookup.lookup(unknown.map { ($0.path, $0.identity) })) {
@@ -142,8 +145,10 @@ extension LibraryScanner {
         // no stat from the walk (reading it fstat()s the open file anyway), unless it may be known
         // at another path by its identity.
         let statNew = settledBefore != nil || moveLookup != nil
-        folders?.times.begin(skipping: folders?.skipping ?? false, mustList: folders?.mustList ?? [])
-        let skipping = folders.map { LibraryWalk.Skipping(times: $0.times, take: takingKnown(previous) { survey.reused += $0 }) }
+        var times = folders?.times
+        times?.begin(skipping: folders?.skipping ?? false, mustList: folders?.mustList ?? [])
+        // (The walk's copy alone from here: `times` let go, so noting a folder copies nothing.)
+        let skipping = times.take().map { LibraryWalk.Skipping(times: $0, take: takingKnown(previous) { survey.reused += $0 }) }
         walker.walk(from: folder, &trouble, onFolder: request.onFolder, needsStat: { statNew || (!previous.isEmpty && previous.known($0) != nil) },
              skipping: skipping) { f in
             let known = previous.known(f.path)
@@ -158,10 +163,12 @@ extension LibraryScanner {
         lookUpMoves()
         readingAgainPhotosOfChangedSidecars(&survey, previous: previous, under: folder)
         if let batches, handedOff < survey.toRead.count { batches.handOff(survey.toRead[handedOff...]) }
-        if let times = folders?.times {
+        if var times = skipping?.times {
+            skipping?.times = FolderTimes(racyMargin: times.racyMargin)
             // A folder with a file still being written is listed again, whatever its times.
             for path in survey.deferred { times.forget(path.folderBeforeLastSlash) }
             times.end(under: folder)
+            survey.folderTimes = times
         }
         survey.folderProblems = trouble.problems
         survey.unlisted = trouble.unlisted

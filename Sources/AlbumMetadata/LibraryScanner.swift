@@ -91,14 +91,17 @@ public struct LibraryScanner: Sendable {
         public var complete: Set<String>
         /// Where files new at their path are looked up by their identity.
         public var moves: MoveLookup?
+        /// What the caller holds decided already, asked before `moves` (and only with it).
+        public var held: KnownMoves?
         /// The folder times noted, and whether folders unchanged are taken as they were.
         public var folders: FolderWalk?
         /// Each folder the walk enters (absolute path).
         public var onFolder: (String) -> Void
 
         public init(folder: String = "", settledBefore: Timestamp? = nil, complete: Set<String> = [], moves: MoveLookup? = nil,
-                    folders: FolderWalk? = nil, onFolder: @escaping (String) -> Void = { _ in }) {
+                    held: KnownMoves? = nil, folders: FolderWalk? = nil, onFolder: @escaping (String) -> Void = { _ in }) {
             self.folder = folder
+            self.held = held
             self.settledBefore = settledBefore
             self.complete = complete
             self.moves = moves

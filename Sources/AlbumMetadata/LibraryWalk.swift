@@ -48,11 +48,18 @@ struct LibraryWalk {
     }
 
     /// How a walk remembers folders' times, and takes the known files of a folder unchanged since.
-    struct Skipping {
-        let times: FolderTimes
+    /// (A class: the walk's folders note their times in it as it goes down, on the walk's thread;
+    /// the survey takes the times out once the walk is over.)
+    final class Skipping {
+        var times: FolderTimes
         /// The known files directly in a folder, taken as they were; nil when the folder is to be
         /// listed all the same (a file in it could not be read, and is read again).
         let take: (String) -> [IndexedFile]?
+
+        init(times: FolderTimes, take: @escaping (String) -> [IndexedFile]?) {
+            self.times = times
+            self.take = take
+        }
     }
 
     /// Depth-first from `start` (relative), names sorted, so the first path to a file (for links)

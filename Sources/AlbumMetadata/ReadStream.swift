@@ -79,9 +79,6 @@ public final class ReadStream: @unchecked Sendable {
         /// Whether every file is read (`take` would not wait).
         public var isComplete: Bool { finished.given != nil }
 
-        /// Blocks until every file of the batch is read (its results kept for `take`).
-        public func waitUntilRead() { finished.wait() }
-
         /// Blocks until every file of the batch is read, and hands over the results (once: the
         /// batch keeps nothing, so a long scan does not hold the evidence of every batch merged).
         public func take() -> [Read] {

@@ -29,23 +29,28 @@ final class FolderTimesTests: FolderTestCase {
         Dictionary(uniqueKeysWithValues: (survey.reused + scanner.read(survey.toRead)).map { ($0.relativePath, $0) })
     }
 
-    func walk(_ previous: some KnownFiles, _ times: FolderTimes, skipping: Bool = true, mustList: Set<String> = [],
+    /// A walk given `times`, which it hands back changed (`Survey.folderTimes`).
+    func walk(_ previous: some KnownFiles, _ times: inout FolderTimes, skipping: Bool = true, mustList: Set<String> = [],
               under folder: String = "") -> LibraryScanner.Survey {
-        scanner.survey(LibraryScanner.SurveyRequest(folder: folder, folders: FolderWalk(times: times, skipping: skipping, mustList: mustList)), previous: previous)
+        let survey = scanner.survey(LibraryScanner.SurveyRequest(folder: folder, folders: FolderWalk(times: times, skipping: skipping, mustList: mustList)),
+                                    previous: previous)
+        XCTAssertNotNil(survey.folderTimes, "the times handed back")
+        times = survey.folderTimes ?? times
+        return survey
     }
 
     func testAFolderWhoseTimesAreUnchangedIsTakenAsItWasAndAChangedOneIsListed() throws {
         for path in ["a/p.jpg", "a/q.jpg", "a/b/r.jpg", "c/s.jpg", "top.jpg"] { try write(path) }
-        let times = FolderTimes(racyMargin: margin)
-        var files = known(walk([String: IndexedFile](), times, skipping: false))
+        var times = FolderTimes(racyMargin: margin)
+        var files = known(walk([String: IndexedFile](), &times, skipping: false))
         XCTAssertEqual(files.count, 5)
         XCTAssertEqual(times.count, 0, "every folder was changed within the margin of its listing")
         usleep(100_000)
-        files = known(walk(files, times, skipping: false))
+        files = known(walk(files, &times, skipping: false))
         XCTAssertEqual(times.listedCount, 4)
         XCTAssertEqual(times.count, 4, "the library, a, a/b, c")
 
-        let unchanged = walk(files, times)
+        let unchanged = walk(files, &times)
         XCTAssertEqual(unchanged.reused.map(\.relativePath).sorted(), files.keys.sorted())
         XCTAssertTrue(unchanged.toRead.isEmpty)
         XCTAssertEqual(times.listedCount, 0)
@@ -53,7 +58,7 @@ final class FolderTimesTests: FolderTestCase {
 
         try write("c/new.jpg")
         usleep(100_000)
-        let added = walk(files, times)
+        let added = walk(files, &times)
         XCTAssertEqual(added.toRead.map(\.path), ["c/new.jpg"], "c's mtime changed: listed")
         XCTAssertEqual(added.reused.count, 5)
         XCTAssertEqual(times.listedCount, 1)
@@ -65,30 +70,30 @@ final class FolderTimesTests: FolderTestCase {
     /// (inotify named it) does.
     func testAFileRewrittenInPlaceIsSeenOnlyWhereItsFolderIsListed() throws {
         for path in ["a/p.jpg", "a/q.jpg"] { try write(path) }
-        let times = FolderTimes(racyMargin: margin)
+        var times = FolderTimes(racyMargin: margin)
         usleep(100_000)
-        let files = known(walk([String: IndexedFile](), times, skipping: false))
+        let files = known(walk([String: IndexedFile](), &times, skipping: false))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: folder + "/a/p.jpg"))
         handle.seekToEndOfFile()
         handle.write(Data([0]))
         handle.closeFile()
-        XCTAssertTrue(walk(files, times).toRead.isEmpty)
+        XCTAssertTrue(walk(files, &times).toRead.isEmpty)
         XCTAssertEqual(times.takenCount, 2)
-        XCTAssertEqual(walk(files, times, mustList: ["a"]).toRead.map(\.path), ["a/p.jpg"])
-        XCTAssertEqual(walk(files, times, skipping: false).toRead.map(\.path), ["a/p.jpg"])
+        XCTAssertEqual(walk(files, &times, mustList: ["a"]).toRead.map(\.path), ["a/p.jpg"])
+        XCTAssertEqual(walk(files, &times, skipping: false).toRead.map(\.path), ["a/p.jpg"])
     }
 
     /// A folder removed changes its parent's mtime: the parent is listed, the folder not walked,
     /// and forgotten; its files are not taken (the scan finds them gone).
     func testAFolderRemovedIsForgottenAndItsFilesNotTaken() throws {
         for path in ["a/p.jpg", "a/b/r.jpg", "a/b/c/t.jpg"] { try write(path) }
-        let times = FolderTimes(racyMargin: margin)
+        var times = FolderTimes(racyMargin: margin)
         usleep(100_000)
-        let files = known(walk([String: IndexedFile](), times, skipping: false))
+        let files = known(walk([String: IndexedFile](), &times, skipping: false))
         XCTAssertEqual(times.count, 4)
         try FileManager.default.removeItem(atPath: folder + "/a/b")
         usleep(100_000)
-        let survey = walk(files, times)
+        let survey = walk(files, &times)
         XCTAssertEqual(survey.reused.map(\.relativePath), ["a/p.jpg"])
         XCTAssertEqual(times.count, 2, "a/b and a/b/c are gone")
         XCTAssertEqual(times.listedCount, 1)
@@ -98,9 +103,9 @@ final class FolderTimesTests: FolderTestCase {
     /// it unseen) are not remembered: such a folder is listed next time.
     func testAFolderChangedJustBeforeItsListingIsListedAgain() throws {
         try write("a/p.jpg")
-        let times = FolderTimes(racyMargin: 3600)
-        let files = known(walk([String: IndexedFile](), times, skipping: false))
-        _ = walk(files, times)
+        var times = FolderTimes(racyMargin: 3600)
+        let files = known(walk([String: IndexedFile](), &times, skipping: false))
+        _ = walk(files, &times)
         XCTAssertEqual(times.takenCount, 0)
         XCTAssertEqual(times.listedCount, 2)
     }
@@ -109,10 +114,10 @@ final class FolderTimesTests: FolderTestCase {
     /// or one still being written is listed, whatever its times.
     func testAFolderWithAFileToReadAgainIsListed() throws {
         for path in ["a/p.jpg", "a/bad.jpg", "b/q.jpg"] { try write(path) }
-        let times = FolderTimes(racyMargin: margin)
+        var times = FolderTimes(racyMargin: margin)
         usleep(100_000)
-        let files = known(walk([String: IndexedFile](), times, skipping: false))
-        let survey = walk(Unreadable(files: files, unreadable: ["a/bad.jpg"]), times)
+        let files = known(walk([String: IndexedFile](), &times, skipping: false))
+        let survey = walk(Unreadable(files: files, unreadable: ["a/bad.jpg"]), &times)
         XCTAssertEqual(survey.toRead.map(\.path), ["a/bad.jpg"])
         XCTAssertEqual(survey.reused.map(\.relativePath).sorted(), ["a/p.jpg", "b/q.jpg"])
         XCTAssertEqual(times.takenCount, 2, "the library and b")
@@ -121,6 +126,7 @@ final class FolderTimesTests: FolderTestCase {
         let settling = scanner.survey(LibraryScanner.SurveyRequest(settledBefore: Timestamp(seconds: Timestamp.now.seconds - 10),
                                                                    folders: FolderWalk(times: times, skipping: false, mustList: [])),
                                       previous: files)
+        times = try XCTUnwrap(settling.folderTimes)
         XCTAssertEqual(settling.deferred.count, 3)
         XCTAssertEqual(times.count, 1, "a and b forgotten: the library's own folder is kept")
     }
@@ -129,12 +135,12 @@ final class FolderTimesTests: FolderTestCase {
     /// in a folder taken as it was.
     func testAHardLinkInAListedFolderToAFileInATakenOneIsNoNewFile() throws {
         for path in ["a/p.jpg", "c/s.jpg"] { try write(path) }
-        let times = FolderTimes(racyMargin: margin)
+        var times = FolderTimes(racyMargin: margin)
         usleep(100_000)
-        let files = known(walk([String: IndexedFile](), times, skipping: false))
+        let files = known(walk([String: IndexedFile](), &times, skipping: false))
         XCTAssertEqual(link(folder + "/a/p.jpg", folder + "/c/link.jpg"), 0)
         usleep(100_000)
-        let survey = walk(files, times)
+        let survey = walk(files, &times)
         XCTAssertEqual(times.takenCount, 2, "the library and a")
         XCTAssertTrue(survey.toRead.isEmpty, "\(survey.toRead)")
     }
@@ -142,11 +148,11 @@ final class FolderTimesTests: FolderTestCase {
     /// A walk of one folder forgets only what was below it.
     func testAWalkOfOneFolderKeepsTheOthers() throws {
         for path in ["a/p.jpg", "b/q.jpg"] { try write(path) }
-        let times = FolderTimes(racyMargin: margin)
+        var times = FolderTimes(racyMargin: margin)
         usleep(100_000)
-        let files = known(walk([String: IndexedFile](), times, skipping: false))
+        let files = known(walk([String: IndexedFile](), &times, skipping: false))
         XCTAssertEqual(times.count, 3)
-        _ = walk(files, times, under: "a")
+        _ = walk(files, &times, under: "a")
         XCTAssertEqual(times.takenCount, 1)
         XCTAssertEqual(times.count, 3)
     }

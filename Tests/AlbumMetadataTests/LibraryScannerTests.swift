@@ -437,17 +437,17 @@ final class LibraryScannerTests: FolderTestCase {
         evidence.dateTimeOriginal = "2001:02:03 04:05:06"
         let old = IndexedFile(relativePath: "old/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))
         let scanner = LibraryScanner(root: folder, rules: ScanRules(dates: CaptureDateRules(now: Timestamp(seconds: 2_000_000_000))))
-        var asked: [[String]] = []
-        var found: [IndexedFile] = []
+        let asked = Locked<[[String]]>([])
+        let found = Locked<[IndexedFile]>([])
         let lookup = MoveLookup(lookup: { files in
-            asked.append(files.map(\.path))
+            asked.withLock { $0.append(files.map(\.path)) }
             XCTAssertTrue(files.allSatisfy { $0.identity.size >= 0 }, "stat'ed")
             return files.map { $0.identity == identity ? old : nil }
-        }, found: { found += $0 })
+        }, found: { rows in found.withLock { $0 += rows } })
         let survey = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: [old.relativePath: old])
-        XCTAssertEqual(asked, [["new/moved.jpg", "new/other.jpg"]], "asked together")
-        XCTAssertEqual(found, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
-        XCTAssertEqual(survey.moved.map(\.file), found.map(\.slimmed))
+        XCTAssertEqual(asked.withLock { $0 }, [["new/moved.jpg", "new/other.jpg"]], "asked together")
+        XCTAssertEqual(found.withLock { $0 }, [IndexedFile(relativePath: "new/moved.jpg", identity: identity, kind: .photo(.jpeg, evidence))])
+        XCTAssertEqual(survey.moved.map(\.file), found.withLock { $0 }.map(\.slimmed))
         XCTAssertEqual(survey.moved.map(\.from), ["old/moved.jpg"], "where it was known (its photo keeps that path's inodes)")
         XCTAssertEqual(survey.moved.first?.photo?.capture.time.local.dayString, "2001-02-03", "decided from its evidence")
         XCTAssertEqual(survey.toRead.map(\.path), ["new/other.jpg"])
@@ -457,14 +457,14 @@ final class LibraryScannerTests: FolderTestCase {
         let known = scanner.read([("new/other.jpg", FileIdentity(inode: 0, size: -1, mtime: Timestamp(seconds: 0)))])[0]
         var replaced = known
         replaced.identity.mtime = Timestamp(seconds: 1)
-        asked = []
+        asked.withLock { $0 = [] }
         let lookupAgain = MoveLookup(lookup: { files in
-            asked.append(files.map(\.path))
+            asked.withLock { $0.append(files.map(\.path)) }
             return files.map { $0.identity == identity ? old : nil }
         }, found: { _ in })
         let over = scanner.survey(LibraryScanner.SurveyRequest(moves: lookupAgain),
                                   previous: [old.relativePath: old, "new/moved.jpg": replaced, "new/other.jpg": known])
-        XCTAssertEqual(asked, [["new/moved.jpg"]])
+        XCTAssertEqual(asked.withLock { $0 }, [["new/moved.jpg"]])
         XCTAssertEqual(over.moved.map(\.file.relativePath), ["new/moved.jpg"])
         XCTAssertEqual(over.reused.map(\.relativePath), ["new/other.jpg"])
     }
@@ -487,15 +487,16 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(rename(folder + "/Screenshots/renamed.jpg", folder + "/Screenshots/other.jpg"), 0)
         let touched = folder + "/Screenshots/touched.jpg"
         XCTAssertEqual(chmod(touched, 0o600), 0, "its ctime moves")
-        var asked: [String] = []
+        let asked = Locked<[String]>([])
         var moves: [FileMove] = []
         let lookup = MoveLookup(lookup: { files in
-            asked += files.map(\.path)
+            asked.withLock { $0 += files.map(\.path) }
             return files.map { _ in nil }
-        }, found: { XCTAssertEqual($0, []) }, held: KnownMoves(file: { identity in
+        }, found: { XCTAssertEqual($0, []) })
+        let heldMoves = KnownMoves(file: { identity in
             held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
-        }, moved: { moves += $0 }))
-        let survey = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: [:])
+        }, moved: { moves += $0 })
+        let survey = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup, held: heldMoves), previous: [:])
         XCTAssertEqual(survey.moved.map(\.file.relativePath), ["Screenshots/plain.jpg"])
         XCTAssertEqual(survey.moved.map(\.from), ["Album/plain.jpg"])
         let plain = try XCTUnwrap(held.values.first { $0.file.relativePath == "Album/plain.jpg" })
@@ -505,16 +506,16 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertEqual(photo.fileName, "plain.jpg")
         XCTAssertEqual(photo.screenshot, ScreenshotDecision(isScreenshot: true, reason: "folder Screenshots"), "its new folder decides")
         XCTAssertEqual(photo.capture, plain.photo?.capture)
-        XCTAssertEqual(asked.sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"], "left to the index")
+        XCTAssertEqual(asked.withLock { $0 }.sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"], "left to the index")
         XCTAssertEqual(survey.toRead.map(\.path).sorted(), ["Screenshots/other.jpg", "Screenshots/touched.jpg"])
         // Fewer files new at their path than it is worth asking about: the index alone is asked.
         var heldAsked = 0
-        let lookupFew = MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in },
-                                               held: KnownMoves(file: { identity in
+        let lookupFew = MoveLookup(lookup: { files in files.map { _ in nil } }, found: { _ in })
+        let heldFew = KnownMoves(file: { identity in
             heldAsked += 1
             return held[identity].map { ($0.file.relativePath, $0.file, $0.photo) }
-        }, moved: { _ in }, minimumBatch: 4))
-        let few = scanner.survey(LibraryScanner.SurveyRequest(moves: lookupFew), previous: [:])
+        }, moved: { _ in }, minimumBatch: 4)
+        let few = scanner.survey(LibraryScanner.SurveyRequest(moves: lookupFew, held: heldFew), previous: [:])
         XCTAssertEqual(heldAsked, 0)
         XCTAssertEqual(few.moved.count, 0)
         XCTAssertEqual(few.toRead.count, 3)
@@ -594,11 +595,12 @@ final class LibraryScannerTests: FolderTestCase {
         XCTAssertTrue(fm.createFile(atPath: folder + "/f/w.jpg", contents: jpeg))
         let w = try XCTUnwrap(scanner.read([("f/w.jpg", unknown)]).first)
         XCTAssertEqual(rename(folder + "/f", folder + "/g"), 0)
-        var found: [IndexedFile] = []
+        let foundRows = Locked<[IndexedFile]>([])
         let lookup = MoveLookup(lookup: { files in
             files.map { $0.path == "g/w.jpg" ? w : nil }
-        }, found: { found += $0 })
+        }, found: { rows in foundRows.withLock { $0 += rows } })
         let renamed = scanner.survey(LibraryScanner.SurveyRequest(moves: lookup), previous: rows)
+        let found = foundRows.withLock { $0 }
         XCTAssertEqual(renamed.moved.map(\.file.relativePath), ["g/w.jpg"])
         XCTAssertEqual(found.first?.changedWhenRead, w.changedWhenRead)
         XCTAssertEqual(renamed.moved.first?.file.changedWhenRead, w.changedWhenRead, "kept in the slim record too")
