@@ -93,7 +93,15 @@ public enum Threads {
     public static func detach(name: String? = nil, _ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(name, body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
+        // Made detached, not detached after: a thread that ended before its maker came back from
+        // `pthread_create` was otherwise neither joined nor detached if the process exited then.
+        var attributes = pthread_attr_t()
+        guard pthread_attr_init(&attributes) == 0 else { fatalError("albumfs: cannot start a thread: pthread_attr_init failed") }
+        defer { pthread_attr_destroy(&attributes) }
+        guard pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0 else {
+            fatalError("albumfs: cannot start a thread: pthread_attr_setdetachstate failed")
+        }
+        let rc = pthread_create(&thread, &attributes, { raw in
             var ending = sigset_t()
             sigemptyset(&ending)
             for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT] { sigaddset(&ending, signal) }
@@ -107,7 +115,6 @@ public enum Threads {
             Unmanaged<Start>.fromOpaque(start).release()
             fatalError("albumfs: cannot start a thread: \(Errno(rawValue: rc))")
         }
-        pthread_detach(thread)
     }
 }
 
