@@ -37,11 +37,11 @@ extension AlbumFileSystem {
     }
 
     /// Where a read of this handle runs now: a thumbnail's turns `inline` once it is made.
-    public func readService(_ handle: UInt64) -> ReadService { sources.readService(handle) }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
-    public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        opens.read(handle, at: offset, into: buffer)
+    public func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer,
+                     storageStalled: Bool = false) -> Result<Int, Errno> {
+        opens.read(handle, at: offset, into: buffer, storageStalled: storageStalled)
     }
 
     /// The corresponding FUSE operation is `release`.

@@ -39,13 +39,13 @@ final class FileOpens: Sendable {
         case _ where Self.writes(flags): return .failure(.readOnlyFileSystem)
         case .thumbnail(let i, let box):
             thumbnails.opened(node, box: box, s)
-            let handle = sources.files.insert(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box)))
-            return .success(OpenedFile(handle: handle, cache: .keep, reads: .render))
+            let handle = sources.files.open(.thumbnail(OpenThumbnail(inode: inode, photo: s.library.photos[i], box: box)))
+            return .success(OpenedFile(handle: handle, cache: .keep))
         case .status, .errors, .notShown:
             guard owner.isPrivileged(caller) else { return .failure(.accessDenied) }
-            return .success(OpenedFile(handle: sources.files.insert(.text(names.controls.bytes(content))), cache: .direct, reads: .inline))
+            return .success(OpenedFile(handle: sources.files.open(.text(names.controls.bytes(content))), cache: .direct))
         case .filterReadme:
-            return .success(OpenedFile(handle: sources.files.insert(.text(FilterReadme.bytes)), cache: .keep, reads: .inline))
+            return .success(OpenedFile(handle: sources.files.open(.text(FilterReadme.bytes)), cache: .keep))
         }
     }
 
@@ -62,14 +62,14 @@ final class FileOpens: Sendable {
         if let counted, !sources.handleQuota.take(counted) { return .failure(Errno(rawValue: EMFILE)) }
         let opened = sources.openOriginal(photo, tree: tree, holder: counted) { names.tree.current.photo(inode: inode) }
         if let counted, case .failure = opened { sources.handleQuota.give(counted) }
-        return opened.map { OpenedFile(handle: $0, cache: .keep, reads: .source) }
+        return opened.map { OpenedFile(handle: $0, cache: .keep) }
     }
 
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`. A
     /// thumbnail whose render failed from its photo's content leaves its listing here, once the
-    /// read has its answer.
-    func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
-        let made = sources.read(handle, at: offset, into: buffer) { names.tree.current.photo(inode: $0) }
+    /// read has its answer. (`storageStalled`: a thumbnail not made yet answers EIO at once.)
+    func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, storageStalled: Bool) -> Result<Int, Errno> {
+        let made = sources.read(handle, at: offset, into: buffer, storageStalled: storageStalled) { names.tree.current.photo(inode: $0) }
         if let inode = made.unrenderable { thumbnails.failed(inode) }
         return made.result
     }

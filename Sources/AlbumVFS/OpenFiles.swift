@@ -51,6 +51,20 @@ enum OpenFile: Sendable {
     case thumbnail(OpenThumbnail)
     /// Text made at open (`.albumfs/status`).
     case text([UInt8])
+
+    /// How reads of it are served, carried in its handle's number.
+    var reads: ReadService {
+        switch self {
+        case .original: return .source
+        case .thumbnail: return .render
+        case .text: return .inline
+        }
+    }
+}
+
+extension HandleTable where Value == OpenFile {
+    /// A handle for `file` whose number carries how its reads are served (`ReadService(handle:)`).
+    func open(_ file: OpenFile) -> UInt64 { insert(file, tag: file.reads.handleBits) }
 }
 
 /// File and directory handles given to the kernel (`fi->fh`), numbered from 1, in shards: every
@@ -67,8 +81,10 @@ final class HandleTable<Value: Sendable>: Sendable {
 
     private func shard(_ handle: UInt64) -> Shard { shards[Int(handle % UInt64(Self.shardCount))] }
 
-    func insert(_ value: Value) -> UInt64 {
-        let h = next.add(1, ordering: .relaxed).oldValue
+    /// A new handle for `value`: the next number, with `tag`'s bits (above any number a
+    /// mount's life reaches, and a multiple of the shard count) set in it.
+    func insert(_ value: Value, tag: UInt64 = 0) -> UInt64 {
+        let h = next.add(1, ordering: .relaxed).oldValue | tag
         shard(h).handles.withLock { $0[h] = value }
         return h
     }

@@ -15,7 +15,7 @@ extension SourceFiles {
         case .success(let fd):
             let range = opened.photo.isEmbeddedVideo ? opened.photo.motionVideo : nil
             originalOpens.add(1, ordering: .relaxed)
-            return .success(files.insert(.original(OpenOriginal(fd: fd, relativePath: opened.photo.sourcePath, holder: holder, range: range))))
+            return .success(files.open(.original(OpenOriginal(fd: fd, relativePath: opened.photo.sourcePath, holder: holder, range: range))))
         case .failure(let e):
             problems.log(sourceRoot + "/" + opened.photo.sourcePath, "albumfs: cannot open \(opened.photo.sourcePath): \(e)")
             // A vanished original is "not found"; anything else is the source's fault, not the

@@ -6,12 +6,13 @@ import AlbumSystem
 extension SourceFiles {
     /// The corresponding FUSE operation is `read`: up to `buffer.count` bytes at `offset`.
     /// - Parameter shown: the photo an inode shows in the tree published now.
-    func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, shown: (UInt64) -> Photo?) -> SourceRead {
+    func read(_ handle: UInt64, at offset: Int64, into buffer: UnsafeMutableRawBufferPointer, storageStalled: Bool = false,
+              shown: (UInt64) -> Photo?) -> SourceRead {
         switch files.get(handle) {
         case nil: return SourceRead(.failure(.badFileDescriptor))
         case .original(let file)?: return SourceRead(read(file, at: offset, into: buffer))
         case .thumbnail(let thumb)?:
-            let made = thumbnailBytes(thumb, shown: shown)
+            let made = thumbnailBytes(thumb, storageStalled: storageStalled, shown: shown)
             return SourceRead(made.bytes.flatMap { Self.copy($0, at: offset, into: buffer) }, unrenderable: made.unrenderable ? thumb.inode : nil)
         case .text(let bytes)?: return SourceRead(Self.copy(bytes, at: offset, into: buffer))
         }
@@ -27,10 +28,11 @@ extension SourceFiles {
     }
 
     /// A thumbnail's bytes: made at the handle's first read, then kept with the handle.
-    /// (`unrenderable`: the render failed from the photo's content.)
-    private func thumbnailBytes(_ thumb: OpenThumbnail, shown: (UInt64) -> Photo?) -> (bytes: Result<[UInt8], Errno>, unrenderable: Bool) {
+    /// (`unrenderable`: the render failed from the photo's content.) While the storage is stalled
+    /// a render would wait on it, so only bytes made already are served.
+    private func thumbnailBytes(_ thumb: OpenThumbnail, storageStalled: Bool, shown: (UInt64) -> Photo?) -> (bytes: Result<[UInt8], Errno>, unrenderable: Bool) {
         if let ready = thumb.bytes.withLock({ $0 }) { return (.success(ready), false) }
-        guard let thumbnails else { return (.failure(.ioError), false) }
+        guard let thumbnails, !storageStalled else { return (.failure(.ioError), false) }
         // The photo as the tree shows it now (its folder may have been renamed since the open).
         let tree = following.publishedTree
         let photo = shown(thumb.inode) ?? thumb.photo

@@ -67,15 +67,6 @@ public final class SourceFiles: Sendable {
 
     // MARK: Handles
 
-    /// Where a read of this handle runs now: a thumbnail's turns `inline` once it is made.
-    func readService(_ handle: UInt64) -> ReadService {
-        switch files.get(handle) {
-        case .original?: return .source
-        case .thumbnail(let thumb)?: return thumb.bytes.withLock { $0 == nil } ? .render : .inline
-        case .text?, nil: return .inline
-        }
-    }
-
     /// The corresponding FUSE operation is `release`.
     func release(_ handle: UInt64) {
         if case .original(let file)? = files.remove(handle), let holder = file.holder { handleQuota.give(holder) }

@@ -64,6 +64,32 @@ final class ThumbnailReadsTests: XCTestCase {
         fs.release(bad.handle)
     }
 
+    /// While the library's storage is stalled a thumbnail handle whose bytes are made serves them,
+    /// and one not made yet answers EIO without a render (which would wait on the storage); the
+    /// handle says where its reads run (`ReadService.render`) whether its bytes are made or not.
+    func testWhileTheStorageIsStalledOnlyThumbnailsMadeAlreadyAreRead() throws {
+        let thumbnails = FailingThumbnails()
+        let fs = try AlbumFileSystem(library: library(badSize: 20), sourceRoot: "/nowhere", owner: Owner(uid: 7, gid: 8),
+                                     services: FileSystemServices(thumbnails: thumbnails), log: { _ in })
+        let box = try fs.lookup(parent: try fs.lookup(parent: 1, name: "thumbnails").get().inode, name: "200x200").get().inode
+        let made = try fs.open(try fs.lookup(parent: box, name: "good.jpg").get().inode, flags: O_RDONLY).get()
+        let notMade = try fs.open(try fs.lookup(parent: box, name: "good.jpg").get().inode, flags: O_RDONLY).get()
+        var buffer = [UInt8](repeating: 0, count: 8)
+        XCTAssertEqual(try buffer.withUnsafeMutableBytes { try fs.read(made.handle, at: 0, into: $0).get() }, 3)
+        XCTAssertEqual(thumbnails.renders.load(ordering: .relaxed), 1)
+        XCTAssertEqual(try buffer.withUnsafeMutableBytes { try fs.read(made.handle, at: 1, into: $0, storageStalled: true).get() }, 2)
+        XCTAssertEqual(Array(buffer.prefix(2)), [2, 3])
+        XCTAssertEqual(buffer.withUnsafeMutableBytes { fs.read(notMade.handle, at: 0, into: $0, storageStalled: true).failure }, .ioError)
+        XCTAssertEqual(thumbnails.renders.load(ordering: .relaxed), 1, "no render while stalled")
+        XCTAssertEqual(made.reads, .render)
+        XCTAssertEqual(ReadService(handle: made.handle), .render, "made or not, a thumbnail's handle reads on the pool")
+        XCTAssertEqual(try buffer.withUnsafeMutableBytes { try fs.read(notMade.handle, at: 0, into: $0).get() }, 3, "rendered once the storage answers")
+        XCTAssertEqual(thumbnails.renders.load(ordering: .relaxed), 2)
+        fs.release(made.handle)
+        fs.release(notMade.handle)
+        XCTAssertEqual(fs.openFileCount, 0)
+    }
+
     /// Fails every thumbnail of `bad.jpg` from its content, and counts what it is asked.
     final class FailingThumbnails: ThumbnailProvider, Sendable {
         let failed = Locked<[UnrenderablePhoto]>([])
@@ -79,7 +105,10 @@ final class ThumbnailReadsTests: XCTestCase {
             asking.signal()
             return failed.withLock { $0 }
         }
+        /// Thumbnails asked for (renders).
+        let renders = Atomic<Int>(0)
         func thumbnail(of photo: Photo, sourceRoot: String, box: ThumbnailBox) -> Result<[UInt8], Errno> {
+            renders.add(1, ordering: .relaxed)
             guard photo.relativePath == "bad.jpg" else { return .success([1, 2, 3]) }
             failed.withLock { $0 = [UnrenderablePhoto(relativePath: photo.relativePath, identity: photo.identity)] }
             return .failure(.ioError)
