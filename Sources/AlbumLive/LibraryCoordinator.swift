@@ -101,6 +101,9 @@ public final class LibraryCoordinator: Sendable {
         return ScanPipeline.known(from: index, scanner: scans.scanner) { [log] in log("albumfs: " + $0) }
     }
 
+    /// Waits for the first scan to finish.
+    public func waitForFirstScan() { firstScan.wait() }
+
     /// Waits up to `seconds` for the first scan to finish; true if it did.
     public func waitForFirstScan(seconds: Double) -> Bool {
         firstScan.wait(seconds: seconds) != nil

@@ -75,9 +75,9 @@ enum MountCommand {
             try session.run {
                 coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
                 ready.announce(coordinator)
-                // The decoders' workers start now, in the background: the first thumbnails read
-                // do not wait for them (their own processes load the decoders, not the daemon).
-                workers.warmUp()
+                // The decoders' workers start once the first scan ends, in the background (their
+                // own processes load the decoders, not the daemon).
+                workers.warmUp(after: coordinator.waitForFirstScan)
             }
             coordinator.stop()
             workers.shutdown()

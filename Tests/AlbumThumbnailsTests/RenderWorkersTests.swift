@@ -41,6 +41,28 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertTrue(workers.waitUntilIdle(seconds: 0.1))
     }
 
+    /// `warmUp(after:)` starts no worker until its signal comes (a mount's first scan ending),
+    /// then every one.
+    func testWorkersWarmUpOnlyOnceTheirSignalCame() throws {
+        let script = NSTemporaryDirectory() + "albumfs-idle-worker-\(getpid()).sh"
+        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        defer { unlink(script) }
+        let workers = RenderWorkers(executable: script, limits: .init(memory: 64 << 20, maxPixels: 1 << 20, seconds: 1), size: 2, log: { _ in })
+        defer { workers.shutdown() }
+        let scanEnded = Promise<Void>()
+        let waiting = DispatchSemaphore(value: 0)
+        workers.warmUp(after: {
+            waiting.signal()
+            scanEnded.wait()
+        })
+        XCTAssertEqual(waiting.wait(timeout: .now() + 5), .success, "the warm-up waits for its signal")
+        usleep(300_000)
+        XCTAssertEqual(workers.running, 0, "no worker before the signal")
+        scanEnded.fulfil(())
+        XCTAssertTrue(eventuallyTrue(10) { workers.running == 2 }, "every worker once it came: \(workers.running)")
+    }
+
     func eventuallyTrue(_ seconds: Double, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

@@ -47,7 +47,7 @@ final class HostileFileTests: XCTestCase {
         m.finish(allowing: ["cannot make a thumbnail of IMG_0001.HEIC"])
     }
 
-    /// The workers (one per core) start once the mount is ready, in the background, before any
+    /// The workers (one per core) start once the first scan ends, in the background, before any
     /// thumbnail is read, and render nothing; a thumbnails folder opened starts any that ended.
     func testTheWorkersStartAheadOfTheFirstRead() throws {
         let source = try SampleSource()
