@@ -10,9 +10,7 @@ import XCTest
 final class RenderWorkersTests: XCTestCase {
     func testWaitUntilIdleWaitsWhileARenderIsUnderWay() throws {
         // A "worker" that answers nothing for 30 s: the render waits for it until its deadline.
-        let script = NSTemporaryDirectory() + "albumfs-silent-worker-\(getpid()).sh"
-        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(chmod(script, 0o755), 0)
+        let script = try silentWorker("silent")
         defer { unlink(script) }
         let workers = RenderWorkers(executable: script, limits: .init(memory: 64 << 20, maxPixels: 1 << 20, seconds: 1), size: 1, log: { _ in })
         defer { workers.shutdown() }
@@ -44,9 +42,7 @@ final class RenderWorkersTests: XCTestCase {
     /// `warmUp(after:)` starts no worker until its signal comes (a mount's first scan ending),
     /// then every one.
     func testWorkersWarmUpOnlyOnceTheirSignalCame() throws {
-        let script = NSTemporaryDirectory() + "albumfs-idle-worker-\(getpid()).sh"
-        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(chmod(script, 0o755), 0)
+        let script = try silentWorker("idle")
         defer { unlink(script) }
         let workers = RenderWorkers(executable: script, limits: .init(memory: 64 << 20, maxPixels: 1 << 20, seconds: 1), size: 2, log: { _ in })
         defer { workers.shutdown() }
@@ -61,6 +57,14 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(workers.running, 0, "no worker before the signal")
         scanEnded.fulfil(())
         XCTAssertTrue(eventuallyTrue(10) { workers.running == 2 }, "every worker once it came: \(workers.running)")
+    }
+
+    /// A "worker" of the test's own that answers nothing for 30 s: its path.
+    func silentWorker(_ name: String) throws -> String {
+        let script = NSTemporaryDirectory() + "albumfs-\(name)-worker-\(getpid()).sh"
+        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
+        return script
     }
 
     func eventuallyTrue(_ seconds: Double, _ condition: () -> Bool) -> Bool {
