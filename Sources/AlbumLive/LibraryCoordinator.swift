@@ -72,8 +72,10 @@ public final class LibraryCoordinator: Sendable {
 
     /// Takes what the index knew (`libraryFromIndex`; nil: the tree shown came from a views
     /// snapshot, and what the index knows is read here, in the background), starts the background
-    /// scan, then watching. `invalidate` reaches the kernel's caches.
-    public func start(known: LibraryState?, invalidate: @escaping @Sendable (TreeChanges) -> Void) {
+    /// scan, then watching. `invalidate` reaches the kernel's caches; `afterFirstScan` runs on
+    /// the coordinator's queue once the first scan's tree is shown.
+    public func start(known: LibraryState?, invalidate: @escaping @Sendable (TreeChanges) -> Void,
+                      afterFirstScan: @escaping @Sendable () -> Void = {}) {
         publisher.invalidate.withLock { $0 = invalidate }
         // A file found replaced or changed when opened is read again with its folder
         // (`LibraryCoordinator+Following`).
@@ -84,6 +86,7 @@ public final class LibraryCoordinator: Sendable {
             follower.startWatching(warn: log)
             follower.firstScan()
             firstScan.fulfil(())
+            afterFirstScan()
             follower.schedulePeriodicRescan()
         }
     }
@@ -100,9 +103,6 @@ public final class LibraryCoordinator: Sendable {
         }
         return ScanPipeline.known(from: index, scanner: scans.scanner) { [log] in log("albumfs: " + $0) }
     }
-
-    /// Waits for the first scan to finish.
-    public func waitForFirstScan() { firstScan.wait() }
 
     /// Waits up to `seconds` for the first scan to finish; true if it did.
     public func waitForFirstScan(seconds: Double) -> Bool {

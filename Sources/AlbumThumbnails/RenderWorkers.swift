@@ -197,16 +197,6 @@ public final class RenderWorkers: ThumbnailRendering, @unchecked Sendable {
         for worker in gone { _ = worker.end() }
     }
 
-    /// Starts the workers once `ready` returns, from a thread of its own: each start loads every
-    /// decoder library, CPU that a mount's first scan (on two cores) would wait for. A render
-    /// asked before then starts its own worker, and opening a thumbnails folder starts them all.
-    public func warmUp(after ready: @escaping @Sendable () -> Void) {
-        Threads.detach(name: "albumfs-warm-up") { [self] in
-            ready()
-            warmUp()
-        }
-    }
-
     /// Asks the spawner for `count` more workers (the lock held).
     private func askForWorkers(_ count: Int) {
         guard count > 0 else { return }

@@ -73,11 +73,12 @@ enum MountCommand {
             let handoff = TakeOnce(first.known.take())
             fs.setInvalidator(pool: requests) { session.invalidate($0) }
             try session.run {
-                coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) })
-                ready.announce(coordinator)
                 // The decoders' workers start once the first scan ends, in the background (their
-                // own processes load the decoders, not the daemon).
-                workers.warmUp(after: coordinator.waitForFirstScan)
+                // own processes load the decoders, not the daemon): each start loads every decoder
+                // library, CPU that a first scan on two cores would wait for. A render asked
+                // before then starts its own worker; opening a thumbnails folder starts them all.
+                coordinator.start(known: handoff.take(), invalidate: { session.invalidate($0) }, afterFirstScan: { workers.warmUp() })
+                ready.announce(coordinator)
             }
             coordinator.stop()
             workers.shutdown()

@@ -10,7 +10,9 @@ import XCTest
 final class RenderWorkersTests: XCTestCase {
     func testWaitUntilIdleWaitsWhileARenderIsUnderWay() throws {
         // A "worker" that answers nothing for 30 s: the render waits for it until its deadline.
-        let script = try silentWorker("silent")
+        let script = NSTemporaryDirectory() + "albumfs-silent-worker-\(getpid()).sh"
+        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(script, 0o755), 0)
         defer { unlink(script) }
         let workers = RenderWorkers(executable: script, limits: .init(memory: 64 << 20, maxPixels: 1 << 20, seconds: 1), size: 1, log: { _ in })
         defer { workers.shutdown() }
@@ -37,34 +39,6 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the render ended")
         XCTAssertTrue(outcome.withLock { $0 }.hasPrefix("refused: "), "a worker that answers nothing gives no thumbnail: \(outcome.withLock { $0 })")
         XCTAssertTrue(workers.waitUntilIdle(seconds: 0.1))
-    }
-
-    /// `warmUp(after:)` starts no worker until its signal comes (a mount's first scan ending),
-    /// then every one.
-    func testWorkersWarmUpOnlyOnceTheirSignalCame() throws {
-        let script = try silentWorker("idle")
-        defer { unlink(script) }
-        let workers = RenderWorkers(executable: script, limits: .init(memory: 64 << 20, maxPixels: 1 << 20, seconds: 1), size: 2, log: { _ in })
-        defer { workers.shutdown() }
-        let scanEnded = Promise<Void>()
-        let waiting = DispatchSemaphore(value: 0)
-        workers.warmUp(after: {
-            waiting.signal()
-            scanEnded.wait()
-        })
-        XCTAssertEqual(waiting.wait(timeout: .now() + 5), .success, "the warm-up waits for its signal")
-        usleep(300_000)
-        XCTAssertEqual(workers.running, 0, "no worker before the signal")
-        scanEnded.fulfil(())
-        XCTAssertTrue(eventuallyTrue(10) { workers.running == 2 }, "every worker once it came: \(workers.running)")
-    }
-
-    /// A "worker" of the test's own that answers nothing for 30 s: its path.
-    func silentWorker(_ name: String) throws -> String {
-        let script = NSTemporaryDirectory() + "albumfs-\(name)-worker-\(getpid()).sh"
-        try "#!/bin/sh\nexec sleep 30\n".write(toFile: script, atomically: true, encoding: .utf8)
-        XCTAssertEqual(chmod(script, 0o755), 0)
-        return script
     }
 
     func eventuallyTrue(_ seconds: Double, _ condition: () -> Bool) -> Bool {
