@@ -354,6 +354,8 @@ public enum SampleLibrary {
     public static func writeBulk(to folder: String, count: Int, pictures: BulkPictures = .one) throws {
         let image = try SampleJPEG.jpeg(.marker(width: 32, height: 24))
         let folders = (count + bulkFolder - 1) / bulkFolder
+        // Made before the works start: two making it at once may see each other's and fail.
+        try FileManager.default.createDirectory(atPath: folder + "/bulk", withIntermediateDirectories: true)
         let failures = Parallel.all((0..<folders).map { f in
             { @Sendable () -> String? in
                 do {
