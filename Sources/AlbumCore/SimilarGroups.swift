@@ -16,6 +16,10 @@ public enum SimilarGroups {
     /// of different photos (half the bits, 32, on average).
     public static let threshold = 10
 
+    /// Stills one hash may hold and still be shown as similar photos: a hash held by more is a
+    /// plain picture (`plainPictures`; docs/rules.md, "Plain pictures").
+    public static let plainBound = 1_000
+
     /// The dHash of a 9x8 grey picture (rows top to bottom): bit 63 - (8 * row + column) is set
     /// when the pixel at (column, row) is brighter than its right neighbour. The first row's first
     /// comparison is the most significant bit, so that the hash read in hex reads the picture
@@ -30,6 +34,23 @@ public enum SimilarGroups {
             }
         }
         return hash
+    }
+
+    /// The plain pictures of `hashes`: those more than `bound` of them hold, and how many do. A
+    /// sorted copy is counted by runs: no table of every hash.
+    public static func plainPictures(_ hashes: [UInt64], bound: Int = plainBound) -> PlainPictures {
+        guard hashes.count > bound else { return PlainPictures() }
+        var plain = PlainPictures()
+        let sorted = hashes.sorted()
+        var start = 0
+        for i in 1...sorted.count where i == sorted.count || sorted[i] != sorted[start] {
+            if i - start > bound {
+                plain.hashes.insert(sorted[start])
+                plain.stills += i - start
+            }
+            start = i
+        }
+        return plain
     }
 
     /// Bits in which two hashes differ (their Hamming distance).
@@ -150,6 +171,18 @@ public enum SimilarGroups {
         }
         return result
     }
+}
+
+/// Hashes held by more stills than `SimilarGroups.plainBound` (a black frame, a blank screen, a
+/// white page: a picture with no detail) and the stills that hold them, left out of similar
+/// photos (`.albumfs/status`: `similar_plain`).
+public struct PlainPictures: Sendable, Equatable {
+    public var hashes: Set<UInt64> = []
+    public var stills = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { hashes.isEmpty }
 }
 
 /// What a similar photo's hash is, kept between mounts (`SimilarHashStore`): valid while the

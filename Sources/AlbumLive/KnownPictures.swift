@@ -76,6 +76,10 @@ struct PassSearch {
     private(set) var hashes: [UInt64] = []
     /// A group of the last search lost or changed a member: every hash is searched.
     private(set) var lost: Bool
+    /// The hashes left out as plain pictures, and their stills' count.
+    private(set) var plain = PlainPictures()
+    /// Candidates of plain pictures that the last search put in a group: they leave it.
+    private var leaving: [Int32] = []
 
     init(_ candidates: PassCandidates, _ known: KnownPictures, lost: Bool) {
         self.lost = lost
@@ -88,6 +92,27 @@ struct PassSearch {
                 self.lost = true
             }
         }
+        leavePlainPictures(candidates, known)
+    }
+
+    /// Takes the plain pictures' candidates out of the search (their group is one no person
+    /// reviews, and its folder would hold them all); those the last search grouped leave their
+    /// group, so every hash is searched.
+    private mutating func leavePlainPictures(_ candidates: PassCandidates, _ known: KnownPictures) {
+        plain = SimilarGroups.plainPictures(hashes)
+        guard !plain.isEmpty else { return }
+        var kept = 0
+        for p in hashes.indices {
+            guard plain.hashes.contains(hashes[p]) else {
+                (members[kept], hashes[kept]) = (members[p], hashes[p])
+                kept += 1
+                continue
+            }
+            if known[candidates.keys[Int(members[p])]]!.wasGrouped { leaving.append(members[p]) }
+        }
+        members.removeLast(members.count - kept)
+        hashes.removeLast(hashes.count - kept)
+        if !leaving.isEmpty { lost = true }
     }
 
     /// The groups (positions in `hashes`); only the hashes not searched before are searched
@@ -114,7 +139,9 @@ struct PassSearch {
     func regroup(_ groups: [[Int]], _ candidates: PassCandidates, _ known: inout KnownPictures) -> [Int] {
         var group = [UInt32](repeating: 0, count: hashes.count)
         for (g, positions) in groups.enumerated() { for p in positions { group[p] = UInt32(g + 1) } }
-        var changed: [Int] = []
+        var changed: [Int] = leaving.map(Int.init)
+        // (Not searched: a plain picture's still joins the search as a new one when its hash is no longer plain.)
+        for c in leaving { known.modify(candidates.keys[Int(c)]) { $0.group = KnownPicture.unsearched } }
         for (p, c) in members.enumerated() {
             known.modify(candidates.keys[Int(c)]) { entry in
                 guard entry.group != group[p] else { return }

@@ -50,6 +50,7 @@ public final class LibraryCoordinator: Sendable {
         s.duplicateFilesHashed = publisher.duplicates?.filesHashed.load(ordering: .relaxed) ?? 0
         s.similarHashed = publisher.similar?.filesHashed.load(ordering: .relaxed) ?? 0
         s.similarPending = publisher.similar?.pending.load(ordering: .relaxed) ?? 0
+        s.similarPlain = publisher.similar?.plain ?? PlainPictures()
         return s
     }
 

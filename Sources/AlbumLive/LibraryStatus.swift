@@ -49,5 +49,7 @@ public struct LibraryStatus: Sendable {
     public var similarPending = 0
     /// Groups of similar photos, as last found.
     public var similarGroups = 0
+    /// Plain pictures the last search left out of similar photos (`SimilarFinder.plain`).
+    public var similarPlain = PlainPictures()
     public init() {}
 }

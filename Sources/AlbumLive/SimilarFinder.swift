@@ -44,6 +44,8 @@ final class SimilarFinder: Sendable {
         var stopping = false
         /// Given when the passes' thread ends, while it runs (`stop` waits for it).
         var threadEnded: Promise<Void>?
+        /// The plain pictures the last search left out (status: `similar_plain`).
+        var plain = PlainPictures()
     }
     // Protects `State`; never held while a photo is hashed.
     private let state = Locked(State())
@@ -54,6 +56,9 @@ final class SimilarFinder: Sendable {
         self.hasher = hasher
         self.log = log
     }
+
+    /// The plain pictures the last search left out (none before one ends).
+    var plain: PlainPictures { state.withLock { $0.plain } }
 
     /// The photos that take part, of `photos` (all the library's), read from it as they are
     /// asked for: an array of them would copy 160 bytes a photo, 160 MB at a million.
@@ -83,10 +88,13 @@ final class SimilarFinder: Sendable {
             return [:]
         }
         let byPath = Dictionary(grouped.map { ($0.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+        let held = candidates(photos).compactMap { photo in byPath[photo.sourcePath].flatMap { $0.holds(photo) ? $0 : nil } }
+        // Plain pictures are left out whatever groups the index holds.
+        let plain = SimilarGroups.plainPictures(held.compactMap(\.hash))
         var members: [UInt32: [String]] = [:]
-        for photo in candidates(photos) {
-            guard let record = byPath[photo.sourcePath], record.holds(photo), record.hash != nil, let group = record.group else { continue }
-            members[group, default: []].append(photo.sourcePath)
+        for record in held {
+            guard let hash = record.hash, !plain.hashes.contains(hash), let group = record.group else { continue }
+            members[group, default: []].append(record.relativePath)
         }
         return SimilarGroups.numbers(of: Array(members.values), exact: exact)
     }
@@ -152,6 +160,7 @@ final class SimilarFinder: Sendable {
         lost = lost || gone.contains { $0.value.wasGrouped }
         known.settle { Self.contains(keys, $0) }
         let search = PassSearch(candidates, known, lost: lost)
+        state.withLock { $0.plain = search.plain }
         let groups = search.groups(candidates, known)
         changed += search.regroup(groups, candidates, &known)
         save(Array(Set(changed)).sorted().compactMap { candidates.record($0, in: known) }, removing: paths(of: gone.map(\.key)))

@@ -1,9 +1,11 @@
+import AlbumSample
+
 /// What the command line asks for.
 enum Command {
     case help
     case version
     case mount(MountOptions)
-    case sample(folder: String, count: Int?)
+    case sample(folder: String, count: Int?, pictures: BulkPictures)
     case status(mountpoint: String)
     case index(MountOptions)
     /// The daemon's sandboxed decoder (`RenderWorkerProcess`): not for users, left out of `--help`.
@@ -123,8 +125,14 @@ enum CommandLineParser {
     static func parseSample(_ args: [String]) throws(CLIError) -> Command {
         var folder: String?
         var count: Int?
+        var pictures = BulkPictures.one
         var i = 0
         while i < args.count {
+            if args[i] == "--varied" {
+                pictures = .varied
+                i += 1
+                continue
+            }
             if args[i] == "--count" {
                 guard i + 1 < args.count, let n = Int(args[i + 1]), n > 0, n <= 10_000_000 else {
                     throw CLIError(.usage, "albumfs sample: --count needs a number from 1 to 10000000")
@@ -137,7 +145,8 @@ enum CommandLineParser {
             folder = args[i]
             i += 1
         }
-        guard let folder else { throw CLIError(.usage, "albumfs sample: need a folder (usage: albumfs sample DIR [--count N])") }
-        return .sample(folder: folder, count: count)
+        guard let folder else { throw CLIError(.usage, "albumfs sample: need a folder (usage: albumfs sample DIR [--count N [--varied]])") }
+        guard count != nil || pictures == .one else { throw CLIError(.usage, "albumfs sample: --varied goes with --count N") }
+        return .sample(folder: folder, count: count, pictures: pictures)
     }
 }

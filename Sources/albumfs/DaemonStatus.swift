@@ -109,6 +109,7 @@ final class DaemonStatus: StatusReporter, Sendable {
         lines.append(("similar_hashed", String(s.similarHashed)))
         lines.append(("similar_pending", String(s.similarPending)))
         lines.append(("similar_groups", String(s.similarGroups)))
+        lines.append(("similar_plain", "\(s.similarPlain.stills) stills, \(s.similarPlain.hashes.count) hashes"))
         lines.append(("picks", String(fileSystem?.pickCount ?? 0)))
         lines.append(("picks_db", picksDatabase))
         lines.append(("thumbnail_sizes", thumbnails.boxes.map(\.description).joined(separator: ",")))

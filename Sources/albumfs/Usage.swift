@@ -3,7 +3,7 @@ enum Usage {
 
     static let text = """
     usage: albumfs [options] SOURCE MOUNTPOINT
-           albumfs sample DIR [--count N]
+           albumfs sample DIR [--count N [--varied]]
            albumfs status MOUNTPOINT
            albumfs index SOURCE [-o index=PATH]
            albumfs --help | --version
@@ -86,7 +86,8 @@ enum Usage {
     albumfs index SOURCE builds or refreshes the index without mounting.
     albumfs status MOUNTPOINT prints MOUNTPOINT/.albumfs/status (photos, errors, thumbnail cache).
     albumfs sample DIR writes a small sample library (cameras, screenshots, damaged files);
-    with --count N it writes N small camera JPEGs instead (for benchmarks).
+    with --count N it writes N small camera JPEGs instead (for benchmarks), of one picture,
+    or with --varied each of a picture and a size of its own.
 
     exit codes: 0 mounted, 1 mount failed, 2 bad command line, 3 bad SOURCE,
                 4 bad MOUNTPOINT, 5 FUSE not available.   See man albumfs.

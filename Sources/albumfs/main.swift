@@ -13,8 +13,8 @@ enum AlbumFSMain {
             case .version:
                 print(Usage.version)
                 return ExitCode.success.rawValue
-            case .sample(let folder, let count):
-                return try SampleCommand.run(folder: folder, count: count)
+            case .sample(let folder, let count, let pictures):
+                return try SampleCommand.run(folder: folder, count: count, pictures: pictures)
             case .index(let options):
                 return try IndexCommand.run(options)
             case .status(let mountpoint):

@@ -226,6 +226,21 @@ final class SimilarGroupsTests: XCTestCase {
                                                        "f/copyonly1": 3, "g/copyonly2": 3])
     }
 
+    /// A hash more than the bound hold is a plain picture: counted, every other hash not.
+    func testAPlainPictureIsAHashHeldByMoreThanTheBound() {
+        let bound = 5
+        func hashes(_ count: Int) -> [UInt64] { [UInt64](repeating: 7, count: count) + [1, 1, 0xFF] + [UInt64](repeating: 9, count: bound) }
+        XCTAssertEqual(SimilarGroups.plainPictures(hashes(bound - 1), bound: bound), PlainPictures())
+        XCTAssertEqual(SimilarGroups.plainPictures(hashes(bound), bound: bound), PlainPictures())
+        let plain = SimilarGroups.plainPictures(hashes(bound + 1), bound: bound)
+        XCTAssertEqual(plain.hashes, [7])
+        XCTAssertEqual(plain.stills, bound + 1)
+        let two = SimilarGroups.plainPictures(hashes(bound + 1) + [9, 0xFF], bound: bound)
+        XCTAssertEqual(two.hashes, [7, 9], "the last run of the sorted hashes counts too")
+        XCTAssertEqual(two.stills, 2 * bound + 2)
+        XCTAssertGreaterThanOrEqual(SimilarGroups.plainBound, 100, "a group one reviews is not a plain picture")
+    }
+
     /// A library of one picture (100,000 equal hashes) is one group, made in one pass over them.
     func testManyEqualHashesAreOneGroupQuickly() {
         let started = Date()

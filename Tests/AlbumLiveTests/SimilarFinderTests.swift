@@ -100,4 +100,74 @@ final class SimilarFinderTests: XCTestCase {
         XCTAssertEqual(pass(third, photos), ["a.jpg": 1, "d.jpg": 1, "f.jpg": 2, "moved/c.jpg": 2])
         XCTAssertEqual(hasher.asked.withLock { $0 }, [])
     }
+
+    /// `count` stills of one picture (`plainHash`) beside a pair of similar photos, a.jpg and b.jpg.
+    func library(plain count: Int, hasher: TableHasher) -> [Photo] {
+        let paths = (0..<count).map { "plain/\($0.zeroPadded(4)).jpg" }
+        hasher.table.withLock { table in
+            table["a.jpg"] = .hash(Self.pairHash)
+            table["b.jpg"] = .hash(Self.pairHash ^ 1)
+            for path in paths { table[path] = .hash(Self.plainHash) }
+        }
+        return [photo("a.jpg", inode: 1), photo("b.jpg", inode: 2)] + paths.enumerated().map { photo($1, inode: UInt64(10 + $0)) }
+    }
+
+    /// A black frame's hash, and one of a picture far from it (32 bits apart).
+    static let plainHash: UInt64 = 0
+    static let pairHash: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+
+    func testAHashOfUpToTheBoundsStillsIsOneGroupAndOfMoreAPlainPictureLeftOut() {
+        let bound = SimilarGroups.plainBound
+        for count in [bound - 1, bound] {
+            let hasher = TableHasher([:])
+            let finder = SimilarFinder(root: "/nowhere", store: MemoryStore(), hasher: hasher, log: { XCTFail($0) })
+            let groups = pass(finder, library(plain: count, hasher: hasher))
+            XCTAssertEqual(groups.count, count + 2, "\(count) stills of one hash")
+            XCTAssertEqual(Set(groups.filter { $0.key.hasPrefix("plain/") }.values), [2], "\(count) stills of one hash are one group")
+            XCTAssertEqual(finder.plain, PlainPictures(), "\(count) stills of one hash")
+        }
+        let hasher = TableHasher([:])
+        let store = MemoryStore()
+        let finder = SimilarFinder(root: "/nowhere", store: store, hasher: hasher, log: { XCTFail($0) })
+        XCTAssertEqual(pass(finder, library(plain: bound + 1, hasher: hasher)), ["a.jpg": 1, "b.jpg": 1], "the plain picture left out")
+        XCTAssertEqual(finder.plain.stills, bound + 1)
+        XCTAssertEqual(finder.plain.hashes, [Self.plainHash])
+        XCTAssertEqual(store.rows.withLock { $0["plain/0000.jpg"]?.group }, .some(nil), "kept unsearched: searched once no longer plain")
+    }
+
+    func testAGroupWhoseHashBecomesPlainLeavesAndComesBackBelowTheBound() {
+        let bound = SimilarGroups.plainBound
+        let hasher = TableHasher([:])
+        let store = MemoryStore()
+        let finder = SimilarFinder(root: "/nowhere", store: store, hasher: hasher, log: { XCTFail($0) })
+        let photos = library(plain: bound + 1, hasher: hasher)
+        XCTAssertEqual(pass(finder, Array(photos.dropLast())).count, bound + 2, "at the bound: one group")
+        XCTAssertEqual(store.rows.withLock { $0["plain/0000.jpg"]?.group }, 2)
+        // One still more: the group's stills leave it, in the index too (the next mount's first tree).
+        XCTAssertEqual(pass(finder, photos), ["a.jpg": 1, "b.jpg": 1])
+        XCTAssertEqual(finder.plain.stills, bound + 1)
+        XCTAssertEqual(store.rows.withLock { $0["plain/0000.jpg"]?.group }, .some(nil))
+        XCTAssertEqual(SimilarFinder.groupsFromIndex(photos, exact: [:], store: store, log: { XCTFail($0) }), ["a.jpg": 1, "b.jpg": 1])
+        // One still fewer again: searched as new photos, one group again; nothing hashed twice.
+        hasher.asked.withLock { $0 = [] }
+        XCTAssertEqual(pass(finder, Array(photos.dropLast())).count, bound + 2)
+        XCTAssertEqual(finder.plain, PlainPictures())
+        XCTAssertEqual(hasher.asked.withLock { $0 }, [])
+    }
+
+    func testGroupsFromAnIndexLeaveAPlainPictureOut() {
+        let bound = SimilarGroups.plainBound
+        let hasher = TableHasher([:])
+        let photos = library(plain: bound + 1, hasher: hasher)
+        let store = MemoryStore()
+        // An index that grouped them all (written by a search that left no plain picture out).
+        let records = photos.map { p in
+            SimilarHashRecord(relativePath: p.sourcePath, identity: p.identity, changedWhenRead: p.changedWhenRead,
+                              hash: p.sourcePath.hasPrefix("plain/") ? Self.plainHash : Self.pairHash, group: p.sourcePath.hasPrefix("plain/") ? 2 : 1)
+        }
+        try? store.saveSimilarHashes(records, removing: [])
+        XCTAssertEqual(SimilarFinder.groupsFromIndex(photos, exact: [:], store: store, log: { XCTFail($0) }), ["a.jpg": 1, "b.jpg": 1])
+        XCTAssertEqual(SimilarFinder.groupsFromIndex(Array(photos.dropLast()), exact: [:], store: store, log: { XCTFail($0) }).count, bound + 2,
+                       "at the bound: shown")
+    }
 }

@@ -35,20 +35,11 @@ final class PerceptualHashingTests: XCTestCase {
         XCTAssertEqual(PerceptualHashing.hash(RGBImage(width: 2, height: 1, pixels: [200, 200, 200, 100, 100, 100])), 0x0808_0808_0808_0808)
     }
 
-    func hash(_ path: String, orientation: Int) throws -> UInt64 {
-        let fd = open(path, O_RDONLY)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        defer { close(fd) }
-        var st = stat()
-        XCTAssertEqual(fstat(fd, &st), 0)
-        return try ThumbnailRenderer().perceptualHash(SourceImage(fd: fd, size: Int(st.st_size), format: .jpeg, orientation: orientation))
-    }
-
     func testTheKnownPairsAreWithinTheThresholdAndDifferentScenesFarApart() throws {
         var hashes: [String: UInt64] = [:]
         for (name, bytes) in try SimilarFixtures.files() {
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + name))
-            hashes[name] = try hash(folder + "/" + name, orientation: SimilarFixtures.orientation(name))
+            hashes[name] = try perceptualHash(ofJPEG: folder + "/" + name, orientation: SimilarFixtures.orientation(name))
         }
         try checkWithImageMagick()
         let (alike, others) = (SimilarFixtures.alike, SimilarFixtures.others)

@@ -11,6 +11,16 @@ import XCTest
 /// What the thumbnail tests share: reading a JPEG's size, pixels and profile, `heif-info`, and
 /// originals opened as a render opens them.
 extension XCTestCase {
+    /// The similar-photo hash of the JPEG at `path`, made as a render worker makes it.
+    func perceptualHash(ofJPEG path: String, orientation: Int = 1) throws -> UInt64 {
+        let fd = open(path, O_RDONLY)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        var st = stat()
+        XCTAssertEqual(fstat(fd, &st), 0)
+        return try ThumbnailRenderer().perceptualHash(SourceImage(fd: fd, size: Int(st.st_size), format: .jpeg, orientation: orientation))
+    }
+
     func dimensions(_ jpeg: [UInt8]) -> (Int, Int)? {
         guard let h = tjInitDecompress() else { return nil }
         defer { tjDestroy(h) }

@@ -130,6 +130,7 @@ final class CommandLineTests: SampleLibraryTestCase {
         expectError([source.path, mountpoint, "-o"], code: 2, message: "-o needs a value")
         expectError(["sample"], code: 2, message: "albumfs sample: need a folder")
         expectError(["sample", "x", "--count", "0"], code: 2, message: "--count needs a number")
+        expectError(["sample", "x", "--varied"], code: 2, message: "--varied goes with --count N")
     }
 
     /// `-o views=` shows only the views named, in the root's order whatever the list's; a photo

@@ -75,9 +75,26 @@ final class SimilarPhotosTests: XCTestCase {
         XCTAssertEqual(statOf(m.path("picked/cropped.jpg"))?.st_ino, statOf(m.path("by-date/2024/2024-05/2024-05-17/cropped.jpg"))?.st_ino)
         let status = daemonStatus(m.mountpoint)
         XCTAssertEqual(status["similar_groups"], "1")
+        XCTAssertEqual(status["similar_plain"], "0 stills, 0 hashes")
         XCTAssertEqual(status["similar_hashed"], "10", "every still once: \(status)")
         XCTAssertEqual(status["similar_pending"], "0")
         XCTAssertEqual(status["duplicate_groups"], "1")
+    }
+
+    /// Stills of one picture past the bound (`albumfs sample --count`'s library: one picture) are
+    /// a plain picture: no folder, counted in the status; the scene's group is shown as ever.
+    func testStillsOfOnePicturePastTheBoundAreLeftOutAndCounted() throws {
+        try SampleLibrary.writeBulk(to: source + "/Pocket", count: SimilarGroups.plainBound + 1)
+        let m = try mount()
+        defer { m.finish() }
+        waitForThePass(m)
+        XCTAssertEqual(readdirNames(m.path("duplicates/similar")), ["shifted.jpg"], "the scene's group alone")
+        XCTAssertEqual(readdirNames(m.path("duplicates/similar/shifted.jpg")), group)
+        let status = daemonStatus(m.mountpoint)
+        // other3.jpg is the marker picture too, larger: its hash is the plain one.
+        XCTAssertEqual(status["similar_plain"], "\(SimilarGroups.plainBound + 2) stills, 1 hashes", "\(status)")
+        XCTAssertEqual(status["similar_groups"], "1")
+        XCTAssertEqual(status["similar_hashed"], String(SimilarGroups.plainBound + 11), "every still once: \(status)")
     }
 
     /// A remount hashes nothing and shows the groups at once (from the index); a photo alike
