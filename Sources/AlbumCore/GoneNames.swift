@@ -88,7 +88,7 @@ struct GoneNames {
             // The holder leaves: the next photo wanting the name, by path, takes it.
             let (stem, ext) = EntryNames.split(wants)
             let others = entries.positions(named: stem + "~").filter { !gone.contains($0) && wanted($0) == wants }
-            let path = { (p: Int) in entries.photos[entries.photo(at: p)].relativePath }
+            let path = { (p: Int) in PhotoEntries.collisionKey(entries.photos, entries.photo(at: p)) }
             guard let next = others.min(by: { path($0) < path($1) }) else { going.append(held); continue }
             guard name(next) == EntryNames.tagged(stem: stem, ext: ext, path: path(next)) else { return nil }
             going.append(name(next))

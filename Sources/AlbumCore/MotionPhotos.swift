@@ -42,3 +42,28 @@ public enum MotionPhotos {
         return (all, partners)
     }
 }
+
+/// The photos the views are made of and how they pair: the scanned photos, then each motion
+/// photo's video (`MotionPhotos.adding`), Live Photos paired, and each motion photo paired with
+/// its video. `build` and `ViewsUpdate` both start from it, so both pair alike.
+struct PairedPhotos {
+    let photos: [Photo]
+    /// Live Photos' stills and videos alone (`LivePhotos.partners`): no motion photo is among them.
+    let live: [Int32: Int32]
+    /// `live` and the motion photos' pairs, both ways: what `Library.livePartners` holds.
+    let partners: [Int32: Int32]
+
+    init(scanned: [Photo]) {
+        let (photos, motion) = MotionPhotos.adding(to: scanned)
+        let live = LivePhotos.partners(photos)
+        self.photos = photos
+        self.live = live
+        partners = motion.isEmpty ? live : live.merging(motion) { a, _ in a }
+    }
+
+    /// A library's Live Photo pairs without its motion photos' (`live` of the photos it shows).
+    static func live(of library: Library) -> [Int32: Int32] {
+        guard library.filePhotoCount < library.photos.count else { return library.livePartners }
+        return library.livePartners.filter { !library.photos[Int($0.key)].isEmbeddedVideo && !library.photos[Int($0.value)].isEmbeddedVideo }
+    }
+}

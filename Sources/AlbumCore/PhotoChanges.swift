@@ -62,9 +62,12 @@ struct PhotoChanges {
     }
 
     /// Whether a photo shows in the same places under the same name (its path, format, time,
-    /// day, kind, problems, Live Photo identifier: all that `build` looks at).
+    /// day, kind, problems, Live Photo identifier, whether it holds a motion photo's video: all
+    /// that `build` looks at). A still that gains or loses its video joins or leaves
+    /// `media-types/live-photos/`, so it is changed.
     static func sameInViews(_ a: Photo, _ b: Photo) -> Bool {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
+            && (a.motionVideo == nil) == (b.motionVideo == nil)
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
             && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.cameraCode == b.cameraCode
             && a.isFavorite == b.isFavorite && a.kindSignals == b.kindSignals && a.burstIdentifier == b.burstIdentifier && a.place == b.place
