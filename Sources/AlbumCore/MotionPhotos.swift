@@ -23,6 +23,11 @@ public enum MotionPhotos {
         return video
     }
 
+    /// How many of `photos` are files: all but the videos `adding` puts after them.
+    static func fileCount(_ photos: [Photo]) -> Int {
+        photos.count - photos.lazy.reversed().prefix(while: \.isEmbeddedVideo).count
+    }
+
     /// `photos` with the video entry of each motion photo after them, and each still's and
     /// video's partner (both ways). The array is copied only when there is a video to add.
     public static func adding(to photos: [Photo]) -> (photos: [Photo], partners: [Int32: Int32]) {

@@ -7,7 +7,8 @@
 /// more photos changed than merging pays for, a Live Photo parted or a video shown paired anew
 /// (`pairedAnewWhenAdded`), or names that cannot be told without naming every entry again
 /// (`AddedNames`, `GoneNames`). A photo changed is one gone and one added; a photo removed
-/// leaves the last in its place (`PhotoChanges`).
+/// leaves the last in its place (`PhotoChanges`). Motion photos' videos are told with the
+/// photos, made from their stills as `build` makes them (`PairedPhotos`).
 struct ViewsUpdate {
     /// Photos added and gone past which `build` does better (their names are searched one by one).
     static let mostChanged = 4096

@@ -305,6 +305,33 @@ final class ViewsUpdateTests: XCTestCase {
     }
 }
 
+extension ViewsUpdateTests {
+    /// A file added or removed moves every motion photo's video by one (they are after the
+    /// files): no change of theirs, however many, which `most` does not count.
+    func testVideosMovedByTheFilesCountAreNoChange() throws {
+        var photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
+        for k in stride(from: 0, to: 100, by: 10) { photos[k].holdingAVideo() }
+        let shown = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
+        let added = PairedPhotos(scanned: photos + [makePhoto("b/new.jpg", (2024, 1, 2, 9))]).photos
+        let changes = try XCTUnwrap(PhotoChanges(before: shown.photos, after: added, most: 4), "10 videos moved, 1 photo added")
+        XCTAssertEqual(changes.added, [100])
+        XCTAssertEqual(changes.gone, [])
+        XCTAssertEqual(changes.now?[100], 101)
+        XCTAssertEqual(changes.now?[109], 110)
+        XCTAssertEqual(changes.now?[99], 99)
+        var fewer = photos
+        fewer[5] = fewer.removeLast()
+        let removed = PairedPhotos(scanned: fewer).photos
+        let gone = try XCTUnwrap(PhotoChanges(before: shown.photos, after: removed, most: 4), "10 videos moved, 1 photo removed")
+        XCTAssertEqual(gone.gone, [5])
+        XCTAssertEqual(gone.added, [])
+        XCTAssertEqual(gone.now?[99], 5)
+        XCTAssertEqual(gone.now?[100], 99)
+        XCTAssertNil(PhotoChanges(before: shown.photos, after: Array(added.dropLast(10)) + added.suffix(10).reversed(), most: 4),
+                     "videos that change places among themselves differ")
+    }
+}
+
 extension Photo {
     /// This still as a motion photo: its file holds a video after the image.
     mutating func holdingAVideo() {
