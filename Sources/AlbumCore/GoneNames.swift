@@ -27,20 +27,38 @@ extension PhotoEntries {
                 order.append(at[position])
             }
         }
-        return PhotoEntries(photos: photos, members: kept, byName: order, renamed: renamedNow(now, naming, photos), thumbnailBox: thumbnailBox,
+        return PhotoEntries(photos: photos, members: kept, byName: order, renamed: renamedNow(now, changes, naming, photos), thumbnailBox: thumbnailBox,
                             slot: slot)
     }
 
     /// `renamed` keyed by the indices now, without the photos gone, with the names `naming` gives.
-    private func renamedNow(_ now: [Int32], _ naming: GoneNames, _ photos: [Photo]) -> [Int32: String] {
-        // Each name where its photo is now (most folders rename none of theirs: nothing to move).
-        var names: [Int32: String] = [:]
-        names.reserveCapacity(renamed.count)
-        for (index, name) in renamed where now[Int(index)] >= 0 { names[now[Int(index)]] = name }
+    private func renamedNow(_ now: [Int32], _ changes: PhotoChanges, _ naming: GoneNames, _ photos: [Photo]) -> [Int32: String] {
+        var names = movedNames(now, changes.shifted)
         for (photo, name) in naming.names {
             let index = now[photo]
             names[index] = name == Self.defaultName(photos, Int(index), thumbnail: thumbnailBox != nil) ? nil : name
         }
+        return names
+    }
+
+    /// `renamed` keyed by the indices now, without the photos gone; `shifted`: the photos at
+    /// another index now or gone. Whichever is fewer is gone through: a camera library's flat
+    /// folder renames most of its photos, and a file added moves every motion photo's video.
+    private func movedNames(_ now: [Int32], _ shifted: [Int]) -> [Int32: String] {
+        if renamed.count < shifted.count {
+            var names: [Int32: String] = [:]
+            names.reserveCapacity(renamed.count)
+            for (index, name) in renamed where now[Int(index)] >= 0 { names[now[Int(index)]] = name }
+            return names
+        }
+        var names = renamed
+        var moving: [(Int32, String)] = []
+        // (Looked up before removed: a folder with none of them keeps its names unshared.)
+        for index in shifted where names[Int32(index)] != nil {
+            let name = names.removeValue(forKey: Int32(index))!
+            if now[index] >= 0 { moving.append((now[index], name)) }
+        }
+        for (to, name) in moving { names[to] = name }
         return names
     }
 

@@ -8,6 +8,8 @@ struct PhotoChanges {
     let gone: [Int]
     /// Photos added (their indices now), in `build`'s order.
     let added: [Int]
+    /// Shown photos gone or at another index now (their indices before).
+    let shifted: [Int]
 
     /// Nil when more than `most` photos differ by position. The files and the motion photos'
     /// videos after them (`MotionPhotos.adding`) are told apart: a file added or removed moves
@@ -27,9 +29,12 @@ struct PhotoChanges {
         for j in new { byPath[after[j].relativePath] = j }
         var kept = Set<Int>(), gone: [Int] = []
         var now: [Int32]? = nil
+        var shifted = old
         if !old.isEmpty || !moved.isEmpty {
             var map = Array(0..<Int32(before.count))
             for k in moved { map[files.before + k] = Int32(files.after + k) }
+            let differingVideos = Set(videos.old)
+            shifted += moved.lazy.map { files.before + $0 }.filter { !differingVideos.contains($0) }
             for i in old {
                 if let j = byPath[before[i].relativePath], Self.sameInViews(before[i], after[j]) {
                     map[i] = Int32(j)
@@ -43,6 +48,7 @@ struct PhotoChanges {
         }
         self.now = now
         self.gone = gone
+        self.shifted = shifted
         added = new.filter { !kept.contains($0) }.sorted { LibraryViews.precedes(after, $0, $1) }
     }
 
