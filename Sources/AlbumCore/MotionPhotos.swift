@@ -24,8 +24,15 @@ public enum MotionPhotos {
     }
 
     /// How many of `photos` are files: all but the videos `adding` puts after them.
-    static func fileCount(_ photos: [Photo]) -> Int {
+    public static func fileCount(_ photos: [Photo]) -> Int {
         photos.count - photos.lazy.reversed().prefix(while: \.isEmbeddedVideo).count
+    }
+
+    /// Where the photo at `position` of one array of photos with their videos after them is in
+    /// another if it did not move: at the same position among the files, or among the videos
+    /// (a file added or removed moves every video by one). `files`: the two arrays' file counts.
+    public static func counterpart(of position: Int, files: (from: Int, to: Int)) -> Int {
+        position < files.from ? position : position - files.from + files.to
     }
 
     /// `photos` with the video entry of each motion photo after them, and each still's and
