@@ -26,7 +26,9 @@ struct ViewsUpdate {
               !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count
         else { return nil }
         // Live Photos' pairs only: a motion photo's pair is made from its still alone, and a
-        // still that gains or loses its video is changed (`PhotoChanges.sameInViews`).
+        // still that gains or loses its video is changed (`PhotoChanges.sameInViews`), so no
+        // motion pair parts or forms for a still not added. What is left to `build` in a library
+        // holding motion photos is what is left to it in any (names, counts).
         guard let shownPairs = changes.renumbered(PairedPhotos.live(of: previous)),
               Self.pairedAnewWhenAdded(paired.live, shownPairs, changes.added, photos)
         else { return nil }
