@@ -118,11 +118,14 @@ struct AddedNames {
                 guard entries.wantedName(photos[holder.photo]) == name else { return nil }
                 group.append(holder.photo)
             }
-            let ordered = group.sorted { photos[$0].relativePath < photos[$1].relativePath }
+            // Ordered and tagged by what `assignAndOrder` orders and tags them by (a motion
+            // photo's video after every file).
+            let key = { PhotoEntries.collisionKey(photos, $0) }
+            let ordered = group.sorted { key($0) < key($1) }
             if ordered[0] != holder?.photo { names[ordered[0]] = name }
             let (stem, ext) = EntryNames.split(name)
             for photo in ordered.dropFirst() {
-                let tag = EntryNames.tagged(stem: stem, ext: ext, path: photos[photo].relativePath)
+                let tag = EntryNames.tagged(stem: stem, ext: ext, path: key(photo))
                 tags.append(tag)
                 if let holder, photo == holder.photo { changed.append((holder.position, photo, tag)) } else { names[photo] = tag }
             }

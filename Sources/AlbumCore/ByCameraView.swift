@@ -23,13 +23,14 @@ struct ByCameraView: LibraryView {
     /// theirs, or nil when it is to be built again. A folder left empty goes.
     func updated(_ folder: VirtualFolder, _ inputs: ViewInputs, _ update: ViewUpdate) -> VirtualFolder? {
         let photos = inputs.photos, changes = update.changes, livePartners = inputs.livePartners
-        // A Live Photo's still added or changed while its video was not may move that video: built again.
+        // A Live Photo's still added or changed while its video was not may move that video: built
+        // again. (A motion photo's video is in no camera's folder.)
         let added = Set(changes.added)
         guard !changes.added.contains(where: { i in
-            photos[i].format.isStill && livePartners[Int32(i)].map { !added.contains(Int($0)) } == true
+            photos[i].format.isStill && livePartners[Int32(i)].map { !added.contains(Int($0)) && !photos[Int($0)].isEmbeddedVideo } == true
         }) else { return nil }
         var addedByCamera: [UInt16: [Int]] = [:]
-        for i in changes.added { addedByCamera[Self.cameraFolder(i, photos, livePartners), default: []].append(i) }
+        for i in changes.added where !photos[i].isEmbeddedVideo { addedByCamera[Self.cameraFolder(i, photos, livePartners), default: []].append(i) }
         var folders: [VirtualFolder] = []
         for camera in folder.subfolders {
             guard case .photos(let entries) = camera.entries else { return nil }

@@ -33,18 +33,32 @@ extension PhotoEntries {
 
     /// `renamed` keyed by the indices now, without the photos gone, with the names `naming` gives.
     private func renamedNow(_ now: [Int32], _ changes: PhotoChanges, _ naming: GoneNames, _ photos: [Photo]) -> [Int32: String] {
-        var names = renamed
-        var moving: [(Int32, String)] = []
-        // (Looked up before removed: a folder with none of them keeps its names unshared.)
-        for index in changes.shifted where names[Int32(index)] != nil {
-            let name = names.removeValue(forKey: Int32(index))!
-            if now[index] >= 0 { moving.append((now[index], name)) }
-        }
-        for (to, name) in moving { names[to] = name }
+        var names = movedNames(now, changes.shifted)
         for (photo, name) in naming.names {
             let index = now[photo]
             names[index] = name == Self.defaultName(photos, Int(index), thumbnail: thumbnailBox != nil) ? nil : name
         }
+        return names
+    }
+
+    /// `renamed` keyed by the indices now, without the photos gone; `shifted`: the photos at
+    /// another index now or gone. Whichever is fewer is gone through: a camera library's flat
+    /// folder renames most of its photos, and a file added moves every motion photo's video.
+    private func movedNames(_ now: [Int32], _ shifted: [Int]) -> [Int32: String] {
+        if renamed.count < shifted.count {
+            var names: [Int32: String] = [:]
+            names.reserveCapacity(renamed.count)
+            for (index, name) in renamed where now[Int(index)] >= 0 { names[now[Int(index)]] = name }
+            return names
+        }
+        var names = renamed
+        var moving: [(Int32, String)] = []
+        // (Looked up before removed: a folder with none of them keeps its names unshared.)
+        for index in shifted where names[Int32(index)] != nil {
+            let name = names.removeValue(forKey: Int32(index))!
+            if now[index] >= 0 { moving.append((now[index], name)) }
+        }
+        for (to, name) in moving { names[to] = name }
         return names
     }
 
@@ -88,7 +102,7 @@ struct GoneNames {
             // The holder leaves: the next photo wanting the name, by path, takes it.
             let (stem, ext) = EntryNames.split(wants)
             let others = entries.positions(named: stem + "~").filter { !gone.contains($0) && wanted($0) == wants }
-            let path = { (p: Int) in entries.photos[entries.photo(at: p)].relativePath }
+            let path = { (p: Int) in PhotoEntries.collisionKey(entries.photos, entries.photo(at: p)) }
             guard let next = others.min(by: { path($0) < path($1) }) else { going.append(held); continue }
             guard name(next) == EntryNames.tagged(stem: stem, ext: ext, path: path(next)) else { return nil }
             going.append(name(next))

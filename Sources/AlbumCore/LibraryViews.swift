@@ -36,16 +36,14 @@ public enum LibraryViews {
     /// The tree of `photos` with what `settings` adds beside them.
     public static func build(photos scanned: [Photo], _ settings: ViewSettings) -> Library {
         // Motion photos' videos join the photos (`MotionPhotos`), paired with their stills.
-        let (photos, motionPartners) = MotionPhotos.adding(to: scanned)
+        let paired = PairedPhotos(scanned: scanned), photos = paired.photos
         // Sort small keys, not whole photos (a Photo copy retains half a dozen strings).
         let keys = photos.indices.map { (instant: photos[$0].captureInstant, index: $0) }
         let order = keys.sorted { a, b in
             if a.instant != b.instant { return a.instant > b.instant }
             return newestFirst(photos[a.index], photos[b.index])
         }.map(\.index)
-        let live = LivePhotos.partners(photos)
-        let partners = motionPartners.isEmpty ? live : live.merging(motionPartners) { a, _ in a }
-        let inputs = ViewInputs(photos: photos, livePartners: partners, rawPairs: RawPairs.partners(photos), settings: settings)
+        let inputs = ViewInputs(photos: photos, livePartners: paired.partners, rawPairs: RawPairs.partners(photos), settings: settings)
         // The views are independent: built side by side (a publish at 100,000 photos is the last
         // step of a scan, and every core is otherwise idle then).
         let shown = all(thumbnails: !inputs.boxes.isEmpty).filter { settings.views.contains($0.name) }

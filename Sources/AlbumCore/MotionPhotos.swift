@@ -23,6 +23,18 @@ public enum MotionPhotos {
         return video
     }
 
+    /// How many of `photos` are files: all but the videos `adding` puts after them.
+    public static func fileCount(_ photos: [Photo]) -> Int {
+        photos.count - photos.lazy.reversed().prefix(while: \.isEmbeddedVideo).count
+    }
+
+    /// Where the photo at `position` of one array of photos with their videos after them is in
+    /// another if it did not move: at the same position among the files, or among the videos
+    /// (a file added or removed moves every video by one). `files`: the two arrays' file counts.
+    public static func counterpart(of position: Int, files: (from: Int, to: Int)) -> Int {
+        position < files.from ? position : position - files.from + files.to
+    }
+
     /// `photos` with the video entry of each motion photo after them, and each still's and
     /// video's partner (both ways). The array is copied only when there is a video to add.
     public static func adding(to photos: [Photo]) -> (photos: [Photo], partners: [Int32: Int32]) {
@@ -40,5 +52,30 @@ public enum MotionPhotos {
             all.append(video)
         }
         return (all, partners)
+    }
+}
+
+/// The photos the views are made of and how they pair: the scanned photos, then each motion
+/// photo's video (`MotionPhotos.adding`), Live Photos paired, and each motion photo paired with
+/// its video. `build` and `ViewsUpdate` both start from it, so both pair alike.
+struct PairedPhotos {
+    let photos: [Photo]
+    /// Live Photos' stills and videos alone (`LivePhotos.partners`): no motion photo is among them.
+    let live: [Int32: Int32]
+    /// `live` and the motion photos' pairs, both ways: what `Library.livePartners` holds.
+    let partners: [Int32: Int32]
+
+    init(scanned: [Photo]) {
+        let (photos, motion) = MotionPhotos.adding(to: scanned)
+        let live = LivePhotos.partners(photos)
+        self.photos = photos
+        self.live = live
+        partners = motion.isEmpty ? live : live.merging(motion) { a, _ in a }
+    }
+
+    /// A library's Live Photo pairs without its motion photos' (`live` of the photos it shows).
+    static func live(of library: Library) -> [Int32: Int32] {
+        guard library.filePhotoCount < library.photos.count else { return library.livePartners }
+        return library.livePartners.filter { !library.photos[Int($0.key)].isEmbeddedVideo && !library.photos[Int($0.value)].isEmbeddedVideo }
     }
 }

@@ -11,22 +11,30 @@ struct PhotoChanges {
     /// Shown photos gone or at another index now (their indices before).
     let shifted: [Int]
 
-    /// Nil when more than `most` photos differ by position.
+    /// Nil when more than `most` photos differ by position. The files and the motion photos'
+    /// videos after them (`MotionPhotos.adding`) are told apart: a file added or removed moves
+    /// every video by one, which is no change of theirs.
     init?(before: [Photo], after: [Photo], most: Int) {
-        let common = min(before.count, after.count)
-        var differing: [Int] = []
-        for j in 0..<common where !Self.sameInViews(before[j], after[j]) {
-            differing.append(j)
-            if differing.count > most { return nil }
-        }
-        let old = differing + Array(common..<before.count), new = differing + Array(common..<after.count)
+        let files = (before: MotionPhotos.fileCount(before), after: MotionPhotos.fileCount(after))
+        guard var (old, new) = Self.differing(before, 0..<files.before, after, 0..<files.after, most: most),
+              let videos = Self.differing(before, files.before..<before.count, after, files.after..<after.count, most: most - old.count)
+        else { return nil }
+        old += videos.old
+        new += videos.new
         guard old.count <= most, new.count <= most else { return nil }
+        // Videos at the same place among the videos: where the files' count moved them.
+        let moved = files.before == files.after ? 0..<0
+            : 0..<min(before.count - files.before, after.count - files.after)
         var byPath: [String: Int] = [:]
         for j in new { byPath[after[j].relativePath] = j }
         var kept = Set<Int>(), gone: [Int] = []
         var now: [Int32]? = nil
-        if !old.isEmpty {
+        var shifted = old
+        if !old.isEmpty || !moved.isEmpty {
             var map = Array(0..<Int32(before.count))
+            for k in moved { map[files.before + k] = Int32(files.after + k) }
+            let differingVideos = Set(videos.old)
+            shifted += moved.lazy.map { files.before + $0 }.filter { !differingVideos.contains($0) }
             for i in old {
                 if let j = byPath[before[i].relativePath], Self.sameInViews(before[i], after[j]) {
                     map[i] = Int32(j)
@@ -40,8 +48,24 @@ struct PhotoChanges {
         }
         self.now = now
         self.gone = gone
-        shifted = old
+        self.shifted = shifted
         added = new.filter { !kept.contains($0) }.sorted { LibraryViews.precedes(after, $0, $1) }
+    }
+
+    /// The photos of `a` (indices before) and of `b` (indices now) that differ position by
+    /// position, the ranges read from their starts, and those past the shorter; nil past `most`.
+    static func differing(_ before: [Photo], _ a: Range<Int>, _ after: [Photo], _ b: Range<Int>,
+                          most: Int) -> (old: [Int], new: [Int])? {
+        let common = min(a.count, b.count)
+        var old: [Int] = [], new: [Int] = []
+        for k in 0..<common where !sameInViews(before[a.lowerBound + k], after[b.lowerBound + k]) {
+            old.append(a.lowerBound + k)
+            new.append(b.lowerBound + k)
+            if old.count > most { return nil }
+        }
+        old += (a.lowerBound + common)..<a.upperBound
+        new += (b.lowerBound + common)..<b.upperBound
+        return (old, new)
     }
 
     /// Live Photo pairs (photo indices before) in the indices now; nil when a paired photo is gone.
@@ -62,9 +86,12 @@ struct PhotoChanges {
     }
 
     /// Whether a photo shows in the same places under the same name (its path, format, time,
-    /// day, kind, problems, Live Photo identifier: all that `build` looks at).
+    /// day, kind, problems, Live Photo identifier, whether it holds a motion photo's video: all
+    /// that `build` looks at). A still that gains or loses its video joins or leaves
+    /// `media-types/live-photos/`, so it is changed.
     static func sameInViews(_ a: Photo, _ b: Photo) -> Bool {
         a.relativePath == b.relativePath && a.format == b.format && a.captureInstant == b.captureInstant
+            && (a.motionVideo == nil) == (b.motionVideo == nil)
             && a.capture.time.local == b.capture.time.local && a.screenshot.isScreenshot == b.screenshot.isScreenshot
             && a.liveIdentifier == b.liveIdentifier && a.problems == b.problems && a.cameraCode == b.cameraCode
             && a.isFavorite == b.isFavorite && a.kindSignals == b.kindSignals && a.burstIdentifier == b.burstIdentifier && a.place == b.place

@@ -20,7 +20,7 @@ struct ThumbnailsView: LibraryView {
     /// `thumbnails/` updated in the names and order its sizes share, or nil (its sizes changed too).
     func updated(_ folder: VirtualFolder, _ inputs: ViewInputs, _ update: ViewUpdate) -> VirtualFolder? {
         let photos = inputs.photos, changes = update.changes, boxes = inputs.boxes
-        let added = changes.added.filter { !Unrenderable.any(photos[$0].problems, format: photos[$0].format) }
+        let added = changes.added.filter { Self.hasThumbnail(photos[$0]) }
         guard folder.subfolders.map(\.name) == boxes.map(\.description), case .photos(let entries)? = folder.subfolders.first?.entries,
               let shared = entries.removing(changes, photos: photos)?.adding(added, photos: photos) else { return nil }
         return Self.view(shared, boxes, inputs.emptyMtime)

@@ -7,7 +7,8 @@
 /// more photos changed than merging pays for, a Live Photo parted or a video shown paired anew
 /// (`pairedAnewWhenAdded`), or names that cannot be told without naming every entry again
 /// (`AddedNames`, `GoneNames`). A photo changed is one gone and one added; a photo removed
-/// leaves the last in its place (`PhotoChanges`).
+/// leaves the last in its place (`PhotoChanges`). Motion photos' videos are told with the
+/// photos, made from their stills as `build` makes them (`PairedPhotos`).
 struct ViewsUpdate {
     /// Photos added and gone past which `build` does better (their names are searched one by one).
     static let mostChanged = 4096
@@ -17,21 +18,25 @@ struct ViewsUpdate {
 
     /// Nil where the tree is to be built again: too many changes, or pairs that changed for
     /// photos not added.
-    init?(_ previous: Library, photos: [Photo], _ settings: ViewSettings) {
-        // Motion photos' videos are entries made from their stills, not from the scan: `build`
-        // makes them again with the rest, for views that show one or a change that adds one.
-        guard previous.filePhotoCount == previous.photos.count,
-              let changes = PhotoChanges(before: previous.photos, after: photos, most: Self.mostChanged),
-              !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count,
-              !changes.added.contains(where: { photos[$0].motionVideo != nil }) else { return nil }
-        let partners = LivePhotos.partners(photos)
-        guard let shownPairs = changes.renumbered(previous.livePartners), Self.pairedAnewWhenAdded(partners, shownPairs, changes.added, photos)
+    init?(_ previous: Library, photos scanned: [Photo], _ settings: ViewSettings) {
+        // Told against the photos shown with their motion photos' videos, made as `build` makes
+        // them: a motion photo added or gone is its still and its video added or gone.
+        let paired = PairedPhotos(scanned: scanned), photos = paired.photos
+        guard let changes = PhotoChanges(before: previous.photos, after: photos, most: Self.mostChanged),
+              !changes.added.isEmpty || !changes.gone.isEmpty, (changes.added.count + changes.gone.count) * 16 <= photos.count
+        else { return nil }
+        // Live Photos' pairs only: a motion photo's pair is made from its still alone, and a
+        // still that gains or loses its video is changed (`PhotoChanges.sameInViews`), so no
+        // motion pair parts or forms for a still not added. What is left to `build` in a library
+        // holding motion photos is what is left to it in any (names, counts).
+        guard let shownPairs = changes.renumbered(PairedPhotos.live(of: previous)),
+              Self.pairedAnewWhenAdded(paired.live, shownPairs, changes.added, photos)
         else { return nil }
         // A RAW paired or parted leaves or joins a flat view though it was not added: built anew.
         let pairs = RawPairs.partners(photos)
         guard let shownRawPairs = changes.renumbered(previous.rawPartners),
               Self.rawPairedAnewWhenAdded(pairs, shownRawPairs, changes.added, photos) else { return nil }
-        inputs = ViewInputs(photos: photos, livePartners: partners, rawPairs: pairs, settings: settings)
+        inputs = ViewInputs(photos: photos, livePartners: paired.partners, rawPairs: pairs, settings: settings)
         update = ViewUpdate(previous: previous, changes: changes)
     }
 

@@ -322,7 +322,7 @@ public struct Library: Sendable {
 
     /// How many of `photos` are files of the library: all but motion photos' videos, which
     /// `MotionPhotos.adding` puts last.
-    public var filePhotoCount: Int { photos.count - photos.lazy.reversed().prefix(while: \.isEmbeddedVideo).count }
+    public var filePhotoCount: Int { MotionPhotos.fileCount(photos) }
 
     /// - Parameter rawPartners: the pairs `root` was built with (nil: found again from
     ///   `photos`, as a views snapshot, which does not keep them, is loaded).

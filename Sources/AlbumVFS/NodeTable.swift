@@ -67,9 +67,11 @@ struct NodeTable: Sendable {
         inodes = allocator
         let moved = previous.flatMap { Self.numbersMoved($0, library.photos) }
         let same = previous.map { before in
-            { (k: Int) -> UInt32? in
-                k < before.photos.count && before.photos[k].relativePath == library.photos[k].relativePath
-                    ? before.numberOfPhoto[k] : moved?[library.photos[k].relativePath]
+            let files = (from: library.filePhotoCount, to: MotionPhotos.fileCount(before.photos))
+            return { (k: Int) -> UInt32? in
+                let i = MotionPhotos.counterpart(of: k, files: files)
+                return i < before.photos.count && before.photos[i].relativePath == library.photos[k].relativePath
+                    ? before.numberOfPhoto[i] : moved?[library.photos[k].relativePath]
             }
         }
         let (_, numbers) = allocator.batch(photoCount: library.photos.count, renamed: renamed, same: same, complete: moved != nil) { named, photo in
@@ -82,11 +84,15 @@ struct NodeTable: Sendable {
     }
 
     /// The numbers of the tree before's photos not at the same position now (a photo removed
-    /// leaves the last in its place), by path; nil when they are more than a few (a map of them
-    /// would cost what a lookup of every path costs).
-    private static func numbersMoved(_ before: NodeTable, _ photos: [Photo]) -> [String: UInt32]? {
+    /// leaves the last in its place; a file added or removed moves the motion photos' videos
+    /// after the files, each to its same place among them: `MotionPhotos.counterpart`), by path;
+    /// nil when they are more than a few (a map of them would cost what a lookup of every path costs).
+    static func numbersMoved(_ before: NodeTable, _ photos: [Photo]) -> [String: UInt32]? {
         var moved: [String: UInt32] = [:]
-        for k in before.photos.indices where k >= photos.count || before.photos[k].relativePath != photos[k].relativePath {
+        let files = (from: MotionPhotos.fileCount(before.photos), to: MotionPhotos.fileCount(photos))
+        for k in before.photos.indices {
+            let j = MotionPhotos.counterpart(of: k, files: files)
+            guard j >= photos.count || before.photos[k].relativePath != photos[j].relativePath else { continue }
             moved[before.photos[k].relativePath] = before.numberOfPhoto[k]
             if moved.count > 4096 { return nil }
         }

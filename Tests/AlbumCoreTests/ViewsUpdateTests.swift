@@ -59,6 +59,7 @@ final class ViewsUpdateTests: XCTestCase {
             // Paris, Lyon, Kyoto and Paris (Texas): a city's name in two countries is two folders;
             // GeoNames' two Vincents of California are one.
             if random(3) == 0 { p.place = [7255, 7347, 13174, 21522, 23191, 23600][random(6)] }
+            if random(8) == 0 { p.holdingAVideo() }
             return p
         }
         // As `LibraryState` changes its array: a photo added at the end, a photo removed leaves
@@ -76,10 +77,11 @@ final class ViewsUpdateTests: XCTestCase {
             if random(10) == 0 { p.problems = [Unrenderable.empty] }
             p.camera = cameras[random(cameras.count)]
             p.isFavorite = random(4) == 0
+            if random(8) == 0 { p.holdingAVideo() }
             photos[i] = p
         }
         var merged: [String: Int] = [:]
-        var taken = 0
+        var taken = 0, withMotion = 0
         for round in 0..<40 {
             paths = []
             var photos = (0..<(200 + random(200))).map { _ in newPhoto() }
@@ -95,8 +97,10 @@ final class ViewsUpdateTests: XCTestCase {
                 if kind == "changed" || kind == "all three" { for _ in 0..<(1 + random(4)) { change(&photos) } }
                 let built = LibraryViews.build(photos: photos, settings)
                 if let made = LibraryViews.updated(shown, photos: photos, settings) {
+                    if made.filePhotoCount < made.photos.count { withMotion += 1 }
                     assertSame(made.root, built.root, "round \(round) step \(step): \(kind)")
                     XCTAssertEqual(made.livePartners, built.livePartners)
+                    XCTAssertEqual(made.photos.map(\.relativePath), built.photos.map(\.relativePath))
                     merged[kind, default: 0] += 1
                     if takes && kind == "added" { taken += 1 }
                     shown = made
@@ -109,6 +113,7 @@ final class ViewsUpdateTests: XCTestCase {
             XCTAssertGreaterThan(merged[kind] ?? 0, 60, "\(kind): merged, but for a tag taken or lengthened: \(merged)")
         }
         XCTAssertGreaterThan(taken, 15, "among them, photos added under a name taken")
+        XCTAssertGreaterThan(withMotion, 100, "steps merged in libraries holding motion photos")
     }
 
     func names(_ library: Library, _ view: String) -> [String] {
@@ -219,5 +224,119 @@ final class ViewsUpdateTests: XCTestCase {
         XCTAssertNotNil(LibraryViews.updated(shown, photos: changed + [makePhoto("a/x.jpg", (2024, 1, 1, 9))],
                                              ViewSettings(emptyMtime: Timestamp(seconds: 0))))
         XCTAssertNotNil(LibraryViews.updated(shown, photos: Array(photos.dropLast()), ViewSettings(emptyMtime: Timestamp(seconds: 0))))
+    }
+
+    /// The tree `updated` makes, which is there and is `build`'s of the same photos: folders,
+    /// pairs both ways (the xattrs' partners) and the photos with their videos after them.
+    @discardableResult
+    func assertUpdatedAsBuilt(_ shown: Library, _ photos: [Photo], _ what: String, file: StaticString = #filePath,
+                              line: UInt = #line) throws -> Library {
+        let settings = ViewSettings(thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
+        let built = LibraryViews.build(photos: photos, settings)
+        let made = try XCTUnwrap(LibraryViews.updated(shown, photos: photos, settings), "\(what): merged", file: file, line: line)
+        assertSame(made.root, built.root, what, file: file, line: line)
+        XCTAssertEqual(made.livePartners, built.livePartners, what, file: file, line: line)
+        XCTAssertEqual(made.rawPartners, built.rawPartners, what, file: file, line: line)
+        XCTAssertEqual(made.photos.map(\.relativePath), built.photos.map(\.relativePath), what, file: file, line: line)
+        XCTAssertEqual(made.photos.map(\.motionVideo), built.photos.map(\.motionVideo), what, file: file, line: line)
+        return made
+    }
+
+    func byDateNames(_ library: Library, day: String) -> [String] {
+        let days = library.root.subfolders.first { $0.name == LibraryViews.byDate }?.subfolders.flatMap(\.subfolders).flatMap(\.subfolders)
+        return days?.first { $0.name == day }?.children.map(\.name) ?? []
+    }
+
+    /// A library holding motion photos: a plain photo added, removed or changed, a motion photo
+    /// added (its video beside it in `by-date/`, paired both ways, in no flat view), removed (its
+    /// video goes), changed into a plain photo and back, or changed where its video is not: each
+    /// merged, as `build` makes it.
+    func testChangesInALibraryWithMotionPhotosAreMergedAsBuildMakesThem() throws {
+        var photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
+        for k in [3, 40, 77] { photos[k].holdingAVideo() }
+        let settings = ViewSettings(thumbnailBoxes: [.default], withStatus: true, withPicks: true, emptyMtime: Timestamp(seconds: 0))
+        var shown = LibraryViews.build(photos: photos, settings)
+        XCTAssertEqual(shown.photos.count, 103)
+
+        photos.append(makePhoto("b/plain.jpg", (2024, 1, 2, 9)))
+        shown = try assertUpdatedAsBuilt(shown, photos, "a plain photo added")
+        XCTAssertEqual(shown.livePartners[Int32(shown.filePhotoCount)], 3, "the videos after the photo added, still paired")
+
+        photos[10] = photos.removeLast()
+        shown = try assertUpdatedAsBuilt(shown, photos, "a plain photo removed")
+        photos[20] = makePhoto("a/IMG_20.jpg", (2023, 6, 1, 10))
+        shown = try assertUpdatedAsBuilt(shown, photos, "a plain photo changed")
+
+        var added = makePhoto("c/PXL_1.MP.jpg", (2024, 1, 3, 12))
+        added.holdingAVideo()
+        photos.append(added)
+        shown = try assertUpdatedAsBuilt(shown, photos, "a motion photo added")
+        let still = Int32(photos.count - 1), video = try XCTUnwrap(shown.photos.firstIndex { $0.relativePath == "c/PXL_1.MP.jpg/PXL_1.MP.mp4" })
+        XCTAssertEqual(shown.livePartners[still], Int32(video))
+        XCTAssertEqual(shown.livePartners[Int32(video)], still)
+        XCTAssertEqual(byDateNames(shown, day: "2024-01-03").prefix(2), ["PXL_1.MP.jpg", "PXL_1.MP.mp4"])
+        XCTAssertFalse(names(shown, LibraryViews.videos).contains("PXL_1.MP.mp4"), "no flat view lists it")
+        XCTAssertTrue(names(shown, LibraryViews.nonScreenshots).contains("PXL_1.MP.jpg"))
+
+        photos[Int(still)].isFavorite = true
+        shown = try assertUpdatedAsBuilt(shown, photos, "a motion photo changed where its video is not")
+        photos[Int(still)].camera = "Google Pixel 8"
+        shown = try assertUpdatedAsBuilt(shown, photos, "a motion photo's camera changed")
+
+        photos[40] = makePhoto("a/IMG_40.jpg", (2024, 1, 1, 10))
+        shown = try assertUpdatedAsBuilt(shown, photos, "a motion photo changed into a plain one")
+        XCTAssertFalse(shown.photos.contains { $0.relativePath.hasPrefix("a/IMG_40.jpg/") })
+        photos[40].holdingAVideo()
+        shown = try assertUpdatedAsBuilt(shown, photos, "and back")
+        XCTAssertTrue(shown.photos.contains { $0.relativePath == "a/IMG_40.jpg/IMG_40.mp4" })
+
+        photos[3] = photos.removeLast()
+        shown = try assertUpdatedAsBuilt(shown, photos, "a motion photo removed")
+        XCTAssertFalse(shown.photos.contains { $0.relativePath.hasPrefix("a/IMG_3.jpg") }, "its video goes with it")
+        XCTAssertEqual(shown.photos.count - shown.filePhotoCount, 3)
+        XCTAssertEqual(shown.livePartners.count, 6)
+
+        photos.append(makePhoto("c/PXL_1.MP.mp4", (2024, 1, 3, 12)))
+        shown = try assertUpdatedAsBuilt(shown, photos, "a file named as a motion photo's video is shown")
+        let day = byDateNames(shown, day: "2024-01-03")
+        XCTAssertTrue(day.contains("PXL_1.MP.mp4") && day.contains { $0.hasPrefix("PXL_1.MP~") }, "the file takes the name, the video a tag: \(day)")
+        photos.removeLast()
+        try assertUpdatedAsBuilt(shown, photos, "and gone: the video takes its name back")
+    }
+}
+
+extension ViewsUpdateTests {
+    /// A file added or removed moves every motion photo's video by one (they are after the
+    /// files): no change of theirs, however many, which `most` does not count.
+    func testVideosMovedByTheFilesCountAreNoChange() throws {
+        var photos = (0..<100).map { makePhoto("a/IMG_\($0).jpg", (2024, 1, 1 + $0 % 5, 10)) }
+        for k in stride(from: 0, to: 100, by: 10) { photos[k].holdingAVideo() }
+        let shown = LibraryViews.build(photos: photos, ViewSettings(emptyMtime: Timestamp(seconds: 0)))
+        let added = PairedPhotos(scanned: photos + [makePhoto("b/new.jpg", (2024, 1, 2, 9))]).photos
+        let changes = try XCTUnwrap(PhotoChanges(before: shown.photos, after: added, most: 4), "10 videos moved, 1 photo added")
+        XCTAssertEqual(changes.added, [100])
+        XCTAssertEqual(changes.gone, [])
+        XCTAssertEqual(changes.now?[100], 101)
+        XCTAssertEqual(changes.now?[109], 110)
+        XCTAssertEqual(changes.now?[99], 99)
+        var fewer = photos
+        fewer[5] = fewer.removeLast()
+        let removed = PairedPhotos(scanned: fewer).photos
+        let gone = try XCTUnwrap(PhotoChanges(before: shown.photos, after: removed, most: 4), "10 videos moved, 1 photo removed")
+        XCTAssertEqual(gone.gone, [5])
+        XCTAssertEqual(gone.added, [])
+        XCTAssertEqual(gone.now?[99], 5)
+        XCTAssertEqual(gone.now?[100], 99)
+        XCTAssertNil(PhotoChanges(before: shown.photos, after: Array(added.dropLast(10)) + added.suffix(10).reversed(), most: 4),
+                     "videos that change places among themselves differ")
+    }
+}
+
+extension Photo {
+    /// This still as a motion photo: its file holds a video after the image.
+    mutating func holdingAVideo() {
+        guard format.isStill else { return }
+        identity.size = 5_000
+        motionVideo = ByteRange(offset: 3_000, length: 2_000)
     }
 }

@@ -242,3 +242,35 @@ extension FileIdentity {
     /// go by paths).
     static let unknown = FileIdentity(inode: 0, size: 0, mtime: Timestamp(seconds: 0))
 }
+
+extension InodeAllocatorTests {
+    /// A file added to a library holding more motion photos than the node table's few moved
+    /// photos: every video after the files moves by one, each to its same place among the
+    /// videos, so none is counted as moved (past a few, every path would be looked up) and each
+    /// keeps its number.
+    func testMotionPhotosVideosMovedByAFileAddedKeepTheirNumbersByPosition() {
+        let files = 12_000, videos = 4_200
+        func photo(_ i: Int) -> Photo {
+            let time = CaptureTime(local: Timestamp(seconds: 1_700_000_000 + Int64(i) * 60).local(offsetSeconds: 0), utcOffsetSeconds: 0)
+            var p = Photo(relativePath: "A/IMG_\(i).jpg", format: .jpeg, identity: FileIdentity(inode: UInt64(i + 1), size: 5_000, mtime: Timestamp(seconds: 0)),
+                          decisions: PhotoDecisions(capture: CaptureDecision(time: time, source: .exifDateTimeOriginal),
+                                                    captureInstant: Timestamp(seconds: 1_700_000_000 + Int64(i) * 60),
+                                                    screenshot: ScreenshotDecision(isScreenshot: false, reason: "t")))
+            if i < videos { p.motionVideo = ByteRange(offset: 3_000, length: 2_000) }
+            return p
+        }
+        let photos = (0..<files).map(photo)
+        let settings = ViewSettings(views: try! ShownViews.parse(LibraryViews.byDate).get(), emptyMtime: Timestamp(seconds: 0))
+        let before = LibraryViews.build(photos: photos, settings), after = LibraryViews.build(photos: photos + [photo(files)], settings)
+        XCTAssertEqual(before.photos.count, files + videos)
+        let allocator = InodeAllocator()
+        let first = NodeTable(library: before, inodes: allocator)
+        XCTAssertEqual(NodeTable.numbersMoved(first, after.photos), [:], "no photo moved but within the files or the videos")
+        let second = NodeTable(library: after, inodes: allocator, previous: first)
+        let numbers = Dictionary(uniqueKeysWithValues: zip(before.photos.map(\.relativePath), first.numberOfPhoto))
+        for (k, photo) in after.photos.enumerated() where photo.relativePath != "A/IMG_\(files).jpg" {
+            XCTAssertEqual(second.numberOfPhoto[k], numbers[photo.relativePath], photo.relativePath)
+        }
+        XCTAssertFalse(numbers.values.contains(second.numberOfPhoto[files]), "the file added has a number of its own")
+    }
+}
