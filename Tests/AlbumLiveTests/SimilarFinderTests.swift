@@ -155,7 +155,7 @@ final class SimilarFinderTests: XCTestCase {
         XCTAssertEqual(hasher.asked.withLock { $0 }, [])
     }
 
-    func testGroupsFromAnIndexLeaveAPlainPictureOut() {
+    func testGroupsFromAnIndexLeaveAPlainPictureOut() throws {
         let bound = SimilarGroups.plainBound
         let hasher = TableHasher([:])
         let photos = library(plain: bound + 1, hasher: hasher)
@@ -165,7 +165,7 @@ final class SimilarFinderTests: XCTestCase {
             SimilarHashRecord(relativePath: p.sourcePath, identity: p.identity, changedWhenRead: p.changedWhenRead,
                               hash: p.sourcePath.hasPrefix("plain/") ? Self.plainHash : Self.pairHash, group: p.sourcePath.hasPrefix("plain/") ? 2 : 1)
         }
-        try? store.saveSimilarHashes(records, removing: [])
+        try store.saveSimilarHashes(records, removing: [])
         XCTAssertEqual(SimilarFinder.groupsFromIndex(photos, exact: [:], store: store, log: { XCTFail($0) }), ["a.jpg": 1, "b.jpg": 1])
         XCTAssertEqual(SimilarFinder.groupsFromIndex(Array(photos.dropLast()), exact: [:], store: store, log: { XCTFail($0) }).count, bound + 2,
                        "at the bound: shown")
