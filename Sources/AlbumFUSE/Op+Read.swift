@@ -16,7 +16,10 @@ extension Operations {
         let read: @Sendable () -> ReadBytes = { ReadBytes(ctx, handle, size, off) }
         switch ReadService(handle: handle) {
         case .render:
-            ctx.later(req) { req in answer(req, ReadBytes(ctx, handle, size, off, storageStalled: ctx.deadlines.isStalled)) }
+            // While the storage is stalled a thumbnail's read waits on nothing (its bytes made, or
+            // EIO with no render): answered here, not queued behind renders that may wait on it.
+            if ctx.deadlines.isStalled { return answer(req, ReadBytes(ctx, handle, size, off, storageStalled: true)) }
+            ctx.later(req) { req in answer(req, read()) }
         case .source:
             if let made = ctx.sourceCall(req, read, late: { $0.free() }) { answer(req, made) }
         case .inline:
